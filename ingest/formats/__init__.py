@@ -1,0 +1,1 @@
+"""One module per source format; each turns bytes or text into a `Document`."""

@@ -1,0 +1,95 @@
+"""Helpers shared by tests: real loopback HTTP servers and short API calls."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Handler = Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, str], bytes]]
+
+
+class LoopbackServer:
+    """A real HTTP server on 127.0.0.1 that answers with ``handler`` and records requests."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self.requests: list[dict[str, Any]] = []
+        self.received = threading.Event()
+        outer = self
+
+        class _Handler(BaseHTTPRequestHandler):
+            def _serve(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                headers = {k: v for k, v in self.headers.items()}
+                outer.requests.append(
+                    {"method": self.command, "path": self.path, "headers": headers, "body": body}
+                )
+                outer.received.set()
+                status, out_headers, payload = outer.handler(self.command, self.path, headers, body)
+                self.send_response(status)
+                for name, value in out_headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            do_GET = do_POST = do_PUT = _serve
+
+            def log_message(self, *args: Any) -> None:
+                return
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def __enter__(self) -> LoopbackServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def json_reply(status: int, body: Any) -> tuple[int, dict[str, str], bytes]:
+    return status, {"Content-Type": "application/json"}, json.dumps(body).encode()
+
+
+def register_policy(
+    client, tenant, policy_id: str, rules: list[str], tools: list[str] | None = None, **extra
+):
+    body = {
+        "policy_id": policy_id,
+        "description": extra.pop("description", ""),
+        "rules": rules,
+        **extra,
+    }
+    if tools is not None:
+        body["tools"] = tools
+    response = client.post("/register-policy", json=body, headers=tenant.headers)
+    assert response.status_code in (200, 201), response.get_data(as_text=True)
+    return response.get_json()
+
+
+def ask(
+    client,
+    tenant,
+    tool_name: str,
+    tool_args: dict,
+    agent_id: str = "agent-7",
+    headers=None,
+    **extra,
+):
+    body = {"tool_name": tool_name, "tool_args": tool_args, "agent_id": agent_id, **extra}
+    return client.post(
+        "/request-clearance", json=body, headers={**tenant.headers, **(headers or {})}
+    )

@@ -1,0 +1,92 @@
+"""Helpers for the ledger tests: writing events the way services do, and sealing them."""
+
+from __future__ import annotations
+
+import uuid
+
+from webapp.extensions import db
+from webapp.services.ledger import EventContent, append_event
+
+
+def decision(
+    request_id: str | None = None, *, approved: bool = True, confidence: float = 0.9, **extra
+) -> EventContent:
+    """A clearance decision event as the state machine writes it."""
+    from webapp.ledger.verify import confidence_bucket
+
+    return EventContent(
+        action_category="clearance_decision",
+        request_id=request_id or f"req_{uuid.uuid4().hex}",
+        agent_id=extra.pop("agent_id", "agent-7"),
+        tool_name=extra.pop("tool_name", "payments.transfer"),
+        tool_args=extra.pop("tool_args", {"amount": 120, "currency": "EUR", "note": "é ✓"}),
+        reason=extra.pop("reason", "within the payout limits"),
+        citations=extra.pop(
+            "citations", [{"policy_id": "payouts", "chunk_id": "c1", "score": 0.8}]
+        ),
+        evidence_chunks=extra.pop("evidence_chunks", [{"chunk_id": "c1", "text": "limit 500"}]),
+        action_metadata=extra.pop("action_metadata", {"purpose": "refund"}),
+        policy_id="payouts",
+        policy_version_id="pv_1",
+        policy_content_hash="a" * 64,
+        confidence=confidence,
+        confidence_bucket=confidence_bucket(confidence),
+        decision_status="approved" if approved else "denied",
+        approved=approved,
+        **extra,
+    )
+
+
+def setting_change(index: int = 0) -> EventContent:
+    return EventContent(
+        action_category="settings_changed",
+        reason=f"review settings changed ({index})",
+        action_metadata={
+            "settings": "review",
+            "changes": {"minimum_confidence_score": 0.5 + index / 1000},
+        },
+    )
+
+
+def write_events(app, client_id: str, count: int, *, decisions: bool = True) -> list[str]:
+    """Append `count` events (alternating decisions and settings changes); their event_uuids."""
+    uuids = []
+    with app.app_context():
+        for index in range(count):
+            content = decision() if decisions and index % 2 == 0 else setting_change(index)
+            uuids.append(append_event(client_id, content).event_uuid)
+        db.session.commit()
+    return uuids
+
+
+def write_decision(app, client_id: str, request_id: str | None = None, **extra) -> tuple[str, str]:
+    """One decision event; returns (request_id, event_uuid)."""
+    with app.app_context():
+        row = append_event(client_id, decision(request_id, **extra))
+        db.session.commit()
+        return row.request_id, row.event_uuid
+
+
+def seal(app, client_id: str | None = None, **kwargs) -> list[int]:
+    """Seal one tenant (or every tenant); the new checkpoint ids."""
+    from webapp.services import sealing
+
+    with app.app_context():
+        if client_id is None:
+            return [c.checkpoint_id for cs in sealing.seal_all(**kwargs).values() for c in cs]
+        return [c.checkpoint_id for c in sealing.seal_pending_events(client_id, **kwargs)]
+
+
+def leaves_of(app, client_id: str) -> list[tuple[int, int, bytes]]:
+    """(seq, leaf_index, leaf hash) of every sealed event, by leaf_index."""
+    from sqlalchemy import select
+
+    from webapp.models import LedgerEvent
+
+    with app.app_context():
+        rows = db.session.execute(
+            select(LedgerEvent.seq, LedgerEvent.leaf_index, LedgerEvent.leaf_hash)
+            .where(LedgerEvent.client_id == client_id, LedgerEvent.leaf_index.is_not(None))
+            .order_by(LedgerEvent.leaf_index)
+        ).all()
+        return [(seq, index, bytes.fromhex(leaf)) for seq, index, leaf in rows]

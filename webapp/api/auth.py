@@ -1,0 +1,66 @@
+"""Authentication of API calls: tenant keys, the operator key, and rate limiting."""
+
+from __future__ import annotations
+
+import hmac
+
+from flask import Blueprint, g, request
+
+from webapp.errors import NotFound, Unauthorized
+from webapp.runtime import vault
+from webapp.services import ratelimit, tenants
+
+
+def protect_with_tenant_key(bp: Blueprint) -> None:
+    """Every route of ``bp`` needs ``X-Vault-API-Key`` and is rate limited per key."""
+
+    @bp.before_request
+    def _authenticate() -> None:
+        principal = tenants.authenticate_api_key(request.headers.get("X-Vault-API-Key"))
+        if principal is None:
+            raise Unauthorized("a valid X-Vault-API-Key header is required")
+        g.client_id = principal.client_id
+        g.key_id = principal.key_id
+        request.max_content_length = vault().config.max_body_bytes
+        g.allowance = ratelimit.take(f"key:{principal.key_id}")
+
+    bp.after_request(_allowance_headers)
+
+
+def limit_public(bp: Blueprint) -> None:
+    """Public endpoints are rate limited per client IP."""
+
+    @bp.before_request
+    def _limit() -> None:
+        g.allowance = ratelimit.take(f"ip:{request.remote_addr}")
+
+    bp.after_request(_allowance_headers)
+
+
+def protect_with_admin_key(bp: Blueprint) -> None:
+    """Operator endpoints: Bearer or X-Admin-API-Key; all 404 when no admin key is set."""
+
+    @bp.before_request
+    def _authenticate() -> None:
+        expected = vault().config.admin_api_key
+        if not expected:
+            raise NotFound("no such resource")
+        supplied = request.headers.get("X-Admin-API-Key", "")
+        auth = request.headers.get("Authorization", "")
+        if not supplied and auth.lower().startswith("bearer "):
+            supplied = auth[7:].strip()
+        if not supplied or not hmac.compare_digest(supplied.encode(), expected.encode()):
+            raise Unauthorized("a valid operator key is required")
+        request.max_content_length = vault().config.max_body_bytes
+
+
+def current_client_id() -> str:
+    return g.client_id
+
+
+def _allowance_headers(response):  # noqa: ANN001, ANN202
+    allowance = getattr(g, "allowance", None)
+    if allowance is not None:
+        for name, value in allowance.headers().items():
+            response.headers.setdefault(name, value)
+    return response

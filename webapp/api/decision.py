@@ -1,0 +1,65 @@
+"""The decision path: request clearance, poll its status, consume the token (spec §4.1)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from webapp.api import openapi
+from webapp.api.auth import current_client_id, protect_with_tenant_key
+from webapp.api.openapi import Op
+from webapp.api.parsing import idempotency_key, json_body, validated
+from webapp.api.schemas import ClearanceRequestBody, ConsumeTokenBody
+from webapp.models import PROCESSING
+from webapp.runtime import vault
+from webapp.services import clearance, tokens
+
+decision = Blueprint("decision", __name__)
+protect_with_tenant_key(decision)
+
+
+@decision.post("/request-clearance")
+def request_clearance():
+    new = clearance.parse_new_request(json_body())
+    request, _ = clearance.request_clearance(current_client_id(), new, idempotency_key())
+    request = clearance.wait_for_decision(request, vault().config.clearance_sync_wait_ms)
+    return jsonify(clearance.response_view(request)), 202 if request.status == PROCESSING else 200
+
+
+@decision.get("/clearance-status/<request_id>")
+def clearance_status(request_id: str):
+    return jsonify(clearance.response_view(clearance.get_request(current_client_id(), request_id)))
+
+
+@decision.post("/consume-token")
+def consume_token():
+    body = validated(ConsumeTokenBody, json_body())
+    return jsonify(tokens.consume(current_client_id(), body.token, body.tool_name, body.tool_args))
+
+
+openapi.register(
+    Op(
+        "post",
+        "/request-clearance",
+        "Ask for clearance of one exact tool call",
+        "Decision",
+        body=ClearanceRequestBody,
+        idempotent_key=True,
+        responses={
+            202: "Still processing; poll /clearance-status",
+            422: "Idempotency-Key reused with another body",
+            503: "Queue unavailable; retry after Retry-After",
+        },
+    ),
+    Op("get", "/clearance-status/{request_id}", "Current state of a clearance request", "Decision"),
+    Op(
+        "post",
+        "/consume-token",
+        "Verify and burn an approval token at the tool boundary",
+        "Decision",
+        body=ConsumeTokenBody,
+        responses={
+            409: "Token already used (replay): do not run the action",
+            422: "token_invalid, token_expired or args_mismatch",
+        },
+    ),
+)

@@ -1,0 +1,96 @@
+"""Notification settings (spec §2.6, CONTRACT §7), the test message, and the delivery log."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+from pydantic import StrictBool
+
+from webapp.api import openapi
+from webapp.api.auth import current_client_id, protect_with_tenant_key
+from webapp.api.openapi import Op
+from webapp.api.parsing import cursor_arg, encode_cursor, json_body, limit_arg
+from webapp.api.schemas import Body
+from webapp.services import notifications
+
+notifications_api = Blueprint("notifications", __name__)
+protect_with_tenant_key(notifications_api)
+
+
+class NotificationSettingsUpdate(Body):
+    """Spec §2.6; every field optional. Validated by the notifications service."""
+
+    email_enabled: StrictBool | None = None
+    email_recipients: str | list[str] | None = None
+    slack_enabled: StrictBool | None = None
+    slack_webhook_url: str | None = None
+    sensitive_args: list[str] | None = None
+
+
+@notifications_api.get("/notification-settings")
+def get_settings():
+    return jsonify(notifications.notification_settings(current_client_id()))
+
+
+@notifications_api.put("/notification-settings")
+def put_settings():
+    changes = json_body()
+    return jsonify(
+        notifications.update_notification_settings(current_client_id(), changes, actor="api")
+    )
+
+
+@notifications_api.post("/notification-settings/test")
+def send_test():
+    json_body(required=False)
+    deliveries = notifications.send_test(current_client_id())
+    return jsonify({"deliveries": [notifications.delivery_view(d) for d in deliveries]}), 202
+
+
+@notifications_api.get("/notifications/deliveries")
+def list_deliveries():
+    rows, following = notifications.list_deliveries(
+        current_client_id(),
+        limit=limit_arg(),
+        cursor=cursor_arg(),
+        request_id=request.args.get("request_id", ""),
+        status=request.args.get("status", ""),
+    )
+    return jsonify(
+        {
+            "deliveries": [notifications.delivery_view(row) for row in rows],
+            "next_cursor": encode_cursor(following) if following else None,
+        }
+    )
+
+
+openapi.register(
+    Op(
+        "get",
+        "/notification-settings",
+        "Email and chat-webhook notification settings (webhook URL masked)",
+        "Settings",
+    ),
+    Op(
+        "put",
+        "/notification-settings",
+        "Change notification settings; omit slack_webhook_url to keep it",
+        "Settings",
+        body=NotificationSettingsUpdate,
+    ),
+    Op(
+        "post",
+        "/notification-settings/test",
+        "Send a test message on each enabled channel",
+        "Settings",
+        ok=202,
+        body_optional=True,
+        responses={400: "No channel is enabled"},
+    ),
+    Op(
+        "get",
+        "/notifications/deliveries",
+        "The notification delivery log, newest first",
+        "Settings",
+        query=("limit", "cursor", "request_id", "status"),
+    ),
+)

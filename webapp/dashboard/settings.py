@@ -1,0 +1,239 @@
+"""Settings: the review threshold, notifications, API keys and (for owners) users."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+
+from webapp.dashboard.forms import (
+    ActionForm,
+    ApiKeyForm,
+    NewUserForm,
+    NotificationSettingsForm,
+    ReviewSettingsForm,
+    UserRoleForm,
+    lines,
+    show_service_errors,
+)
+from webapp.dashboard.htmx import page_or_fragment
+from webapp.dashboard.present import OPERATING_POINTS
+from webapp.dashboard.roles import allowed_to, can
+from webapp.errors import Conflict, InvalidInput
+from webapp.services import notifications, tenants
+from webapp.services import settings as settings_service
+
+settings_pages = Blueprint("settings", __name__, url_prefix="/settings")
+
+
+@settings_pages.get("")
+@allowed_to("read")
+def index():
+    return redirect(url_for(".review"))
+
+
+@settings_pages.route("/review", methods=["GET", "POST"])
+@allowed_to("read")
+def review():
+    client_id = current_user.client_id
+    form = ReviewSettingsForm()
+    status = 200
+    if request.method == "POST":
+        if not can("manage"):
+            abort(403)
+        if form.validate_on_submit():
+            try:
+                settings_service.update_review_settings(
+                    client_id,
+                    {
+                        "minimum_confidence_score": float(form.minimum_confidence_score.data),
+                        "judge_failure_mode": form.judge_failure_mode.data,
+                    },
+                    actor=current_user.email,
+                )
+            except InvalidInput as error:
+                show_service_errors(form, error)
+                status = 422
+            else:
+                flash("Review settings saved.", "success")
+                return redirect(url_for(".review"))
+        else:
+            status = 422
+    current = settings_service.review_settings(client_id)
+    if request.method == "GET":
+        form.minimum_confidence_score.data = current["minimum_confidence_score"]
+        form.judge_failure_mode.data = current["judge_failure_mode"]
+    return render_template(
+        "settings/review.html", form=form, current=current, operating_points=OPERATING_POINTS
+    ), status
+
+
+@settings_pages.route("/notifications", methods=["GET", "POST"])
+@allowed_to("read")
+def notifications_page():
+    client_id = current_user.client_id
+    form = NotificationSettingsForm()
+    status = 200
+    if request.method == "POST":
+        if not can("manage"):
+            abort(403)
+        if form.validate_on_submit():
+            changes = {
+                "email_enabled": bool(form.email_enabled.data),
+                "email_recipients": form.email_recipients.data or "",
+                "slack_enabled": bool(form.slack_enabled.data),
+                "sensitive_args": lines(form.sensitive_args.data),
+            }
+            # An empty URL field keeps the stored secret; only the checkbox removes it.
+            if form.remove_webhook.data:
+                changes["slack_webhook_url"] = ""
+            elif (form.slack_webhook_url.data or "").strip():
+                changes["slack_webhook_url"] = form.slack_webhook_url.data.strip()
+            try:
+                notifications.update_notification_settings(
+                    client_id, changes, actor=current_user.email
+                )
+            except InvalidInput as error:
+                show_service_errors(form, error)
+                status = 422
+            else:
+                flash("Notification settings saved.", "success")
+                return redirect(url_for(".notifications_page"))
+        else:
+            status = 422
+    current = notifications.notification_settings(client_id)
+    if request.method == "GET":
+        form.email_enabled.data = current["email_enabled"]
+        form.email_recipients.data = current["email_recipients"].replace(",", ", ")
+        form.slack_enabled.data = current["slack_enabled"]
+        form.sensitive_args.data = "\n".join(current["sensitive_args"])
+    deliveries, _ = notifications.list_deliveries(client_id, limit=20, cursor=None)
+    return render_template(
+        "settings/notifications.html",
+        form=form,
+        current=current,
+        deliveries=deliveries,
+    ), status
+
+
+@settings_pages.post("/notifications/test")
+@allowed_to("manage")
+def send_test_notification():
+    if ActionForm().validate_on_submit():
+        try:
+            sent = notifications.send_test(current_user.client_id)
+        except InvalidInput as error:
+            flash(f"No test sent: {error.detail}.", "error")
+        else:
+            channels = ", ".join(sorted({d.channel for d in sent}))
+            flash(
+                f"A test message is on its way ({channels}); its delivery shows in the log below.",
+                "success",
+            )
+    return redirect(url_for(".notifications_page"))
+
+
+@settings_pages.route("/api-keys", methods=["GET", "POST"])
+@allowed_to("read")
+def api_keys():
+    client_id = current_user.client_id
+    form = ApiKeyForm()
+    created = raw_key = None
+    status = 200
+    if request.method == "POST":
+        if not can("manage"):
+            abort(403)
+        if form.validate_on_submit():
+            try:
+                created, raw_key = tenants.create_api_key(client_id, form.label.data or "")
+            except InvalidInput as error:
+                show_service_errors(form, error)
+                status = 422
+            else:
+                form = ApiKeyForm(formdata=None)
+        else:
+            status = 422
+    # The raw key is rendered into this one response and never stored or flashed.
+    return page_or_fragment(
+        "settings/api_keys.html",
+        "settings/_api_keys.html",
+        status=status,
+        form=form,
+        keys=tenants.list_api_keys(client_id),
+        created=created,
+        raw_key=raw_key,
+        revoke_form=ActionForm(),
+    )
+
+
+@settings_pages.post("/api-keys/<key_id>/revoke")
+@allowed_to("manage")
+def revoke_api_key(key_id: str):
+    form = ActionForm()
+    if form.validate_on_submit():
+        tenants.revoke_api_key(current_user.client_id, key_id)
+        flash(f"Key {key_id} is revoked; requests using it are refused from now on.", "success")
+    return redirect(url_for(".api_keys"))
+
+
+@settings_pages.route("/users", methods=["GET", "POST"])
+@allowed_to("manage")
+def users():
+    client_id = current_user.client_id
+    form = NewUserForm()
+    status = 200
+    if request.method == "POST":
+        if form.validate_on_submit():
+            try:
+                user = tenants.create_user(
+                    client_id, form.email.data, form.password.data, form.role.data
+                )
+            except (InvalidInput, Conflict) as error:
+                show_service_errors(form, error)
+                status = 422
+            else:
+                flash(f"{user.email} can now sign in as {user.role}.", "success")
+                return redirect(url_for(".users"))
+        else:
+            status = 422
+    people = tenants.list_users(client_id)
+    role_forms = {}
+    for person in people:
+        role_form = UserRoleForm(formdata=None, prefix=f"u-{person.user_id}")
+        role_form.role.data = person.role
+        role_forms[person.user_id] = role_form
+    return render_template(
+        "settings/users.html",
+        form=form,
+        people=people,
+        role_forms=role_forms,
+        action_form=ActionForm(),
+    ), status
+
+
+@settings_pages.post("/users/<user_id>/role")
+@allowed_to("manage")
+def set_role(user_id: str):
+    form = UserRoleForm(prefix=f"u-{user_id}")
+    if not form.validate_on_submit():
+        flash("Choose owner, reviewer or viewer.", "error")
+    elif user_id == current_user.user_id and form.role.data != "owner":
+        # Guard the last way back in: an owner cannot demote themselves by accident.
+        flash("You cannot change your own role; ask another owner.", "error")
+    else:
+        user = tenants.set_user_role(current_user.client_id, user_id, form.role.data)
+        flash(f"{user.email} is now {user.role}.", "success")
+    return redirect(url_for(".users"))
+
+
+@settings_pages.post("/users/<user_id>/disable")
+@allowed_to("manage")
+def disable_user(user_id: str):
+    form = ActionForm()
+    if not form.validate_on_submit():
+        flash("The form expired; try again.", "error")
+    elif user_id == current_user.user_id:
+        flash("You cannot disable your own account.", "error")
+    else:
+        tenants.disable_user(current_user.client_id, user_id)
+        flash("The user is disabled and signed out.", "success")
+    return redirect(url_for(".users"))

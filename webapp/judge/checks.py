@@ -1,0 +1,832 @@
+"""Structured checks compiled from rule text, and how each one judges a request."""
+
+from __future__ import annotations
+
+import fnmatch
+import operator
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any
+
+from webapp.judge.places import location_regions
+from webapp.judge.request_view import (
+    MONEY_GENERIC,
+    MONEY_KEYS,
+    MONEY_SPECIFIC,
+    VERBS,
+    Leaf,
+    RequestView,
+    scalars,
+    truthy,
+)
+from webapp.judge.text import normalise_value, stem
+
+# Outcomes of one check against one request.
+SATISFIED = "satisfied"  # the rule speaks to the request and holds
+VIOLATED = "violated"  # the rule forbids the request
+REVIEW = "review"  # the rule asks a human to decide
+UNKNOWN = "unknown"  # the rule may apply but the arguments cannot show whether it holds
+PERMITTED = "permitted"  # the rule explicitly allows this request
+NOT_APPLICABLE = "n/a"
+
+_OPS = {"gt": operator.gt, "ge": operator.ge, "lt": operator.lt, "le": operator.le}
+_OP_WORDS = {"gt": "above", "ge": "at or above", "lt": "below", "le": "at or below"}
+_COUNT_KEYS = frozenset(stem(w) for w in "count quantity number num qty n limit max size".split())
+_PERCENT_KEYS = frozenset(stem(w) for w in "percent rate ratio share pct".split())
+_TIME_KEYS = frozenset(
+    stem(w)
+    for w in "duration ttl expiry expires period length retention day hour minute week month year "
+    "second lifetime validity".split()
+)
+_BYTES_KEYS = frozenset(stem(w) for w in "size bytes mb gb tb kb storage capacity disk".split())
+_NOUN_SYNONYMS: dict[str, frozenset[str]] = {
+    "row": frozenset({"row", "record", "line", "entry", "result"}),
+    "record": frozenset({"row", "record", "line", "entry", "result"}),
+    "recipient": frozenset({"recipient", "to", "cc", "bcc", "address", "email"}),
+    "instanc": frozenset({"instanc", "count", "vm", "node", "replica", "machin"}),
+    "user": frozenset({"user", "member", "account", "seat"}),
+    "attach": frozenset({"attach", "file"}),
+    "item": frozenset({"item", "line", "product"}),
+}
+_ID_WORDS = frozenset({"id", "number", "no", "num", "ref", "code", "key", "nr"})
+_COUNTERPARTY = frozenset(
+    stem(w)
+    for w in "payee recipient vendor beneficiary counterparty contact supplier customer account iban "
+    "to merchant partner destination address".split()
+)
+PLACE_KEYS = frozenset(
+    stem(w) for w in "country region location jurisdiction nation geo zone territory market".split()
+)
+_EMPTY: frozenset[str] = frozenset()
+_ANCHOR_WORDS = VERBS | MONEY_GENERIC | MONEY_SPECIFIC
+UNBOUND = "unbound"  # the rule compiled but nothing in the request binds to it: judge it as text
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one check says about one request."""
+
+    status: str
+    message: str = ""
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Check:
+    """Base of every compiled check: which rule it came from, its effect and its subject."""
+
+    rule_index: int
+    source: str  # the rule's own words, for citations
+    effect: str  # deny | review | allow
+    terms: tuple[str, ...] = ()  # stems saying what the rule is about
+    alternatives: tuple[tuple[str, str], ...] = ()  # 'stop or reboot': either word will do
+    kind: str = field(default="check", init=False)
+
+    def evaluate(self, view: RequestView) -> Outcome:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-friendly summary for the decision details."""
+        return {"kind": self.kind, "effect": self.effect, "terms": list(self.terms)}
+
+    # -- shared helpers
+    @cached_property
+    def _words(self) -> tuple[str, ...]:
+        # Compiled checks live as long as their cached policy version: derive this once.
+        return _words_of(self.terms, self.alternatives)
+
+    def unrelated(self, view: RequestView) -> bool:
+        """True when the rule names things and not one of them is in the request."""
+        words = self._words
+        if not words:
+            return False
+        matches = view.term_matches
+        for t in words:
+            if matches(t):
+                return False
+        return True
+
+    def applicability(self, view: RequestView) -> tuple[str, bool]:
+        """('matched' | 'unknown' | 'absent', anchored): does the rule speak of this request?"""
+        return applicability(view, self.terms, self.alternatives)
+
+    def fire(self, applies: str, message: str, args: tuple[str, ...] = ()) -> Outcome:
+        """The outcome when the rule's condition holds for the request."""
+        if self.effect == "review":
+            return Outcome(REVIEW, message, args)
+        if self.effect == "allow":
+            return Outcome(PERMITTED if applies == "matched" else NOT_APPLICABLE, message, args)
+        if applies == "matched":
+            return Outcome(VIOLATED, message, args)
+        return Outcome(UNKNOWN, message + " (the rule may not apply; a human should decide)", args)
+
+
+def applicability(
+    view: RequestView, terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...] = ()
+) -> tuple[str, bool]:
+    """Whether a rule's subject words describe the request: matched, unknown or absent.
+
+    The second value says whether the rule is anchored to this tool (its action or object is in
+    the tool name). A rule whose action verbs all name another action is absent and unanchored.
+    """
+    memo_key = (terms, alternatives)
+    hit = view.applicability_memo.get(memo_key)
+    if hit is None:
+        hit = view.applicability_memo[memo_key] = _applicability(view, terms, alternatives)
+    return hit
+
+
+@lru_cache(maxsize=65536)
+def _words_of(terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    return terms + tuple(w for pair in alternatives for w in pair)
+
+
+@lru_cache(maxsize=65536)
+def _groups(
+    terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
+) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...]]:
+    """Term groups of a rule (each noun alone, the verbs together, each 'or' pair) and its verbs.
+
+    Each group member carries its neighbours in the rule, for 'the salaries table' style qualifiers.
+    """
+    alt_words = {w for pair in alternatives for w in pair}
+    verbs = tuple(t for t in terms if t in VERBS and t not in alt_words and t not in MONEY_GENERIC)
+    nouns = [t for t in terms if t not in verbs and t not in alt_words]
+    position = {t: i for i, t in enumerate(terms)}
+
+    def near(t: str) -> frozenset[str]:
+        i = position.get(t, -1)
+        return frozenset(terms[j] for j in (i - 1, i + 1) if i >= 0 and 0 <= j < len(terms))
+
+    groups: list[tuple[str, ...]] = [(v,) for v in nouns]
+    if verbs:
+        groups.append(verbs)  # the verbs of one rule are alternatives ('used or created')
+    groups.extend(alternatives)
+    return tuple((g, tuple(near(t) for t in g)) for g in groups), verbs  # type: ignore[misc]
+
+
+def _applicability(
+    view: RequestView, terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
+) -> tuple[str, bool]:
+    groups, verbs = _groups(terms, alternatives)
+    last_keys = view.last_key_stems
+    tool = view.tool_stems
+    matches = view.term_matches
+    absent = view.term_absent
+    anchored = False
+    status = "matched"
+    matched_groups = unknown_groups = arg_groups = 0
+    # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
+    # subject of every request, and most groups hold a single word.
+    for n, (group, neighbours) in enumerate(groups):
+        hit = in_args = False
+        for t in group:
+            if matches(t):
+                hit = True
+                if t in tool or t in _ANCHOR_WORDS:
+                    anchored = True
+                if t not in tool:
+                    in_args = True
+        if hit:
+            matched_groups += 1
+            if in_args:
+                arg_groups += 1
+            continue
+        all_absent = True
+        for t, nb in zip(group, neighbours, strict=True):
+            if not absent(t, _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys):
+                all_absent = False
+                break
+        if all_absent:
+            if verbs and n == len(groups) - 1 - len(alternatives) and group == verbs:
+                return "absent", False  # the rule is about another action
+            if len(group) > 1 and group in alternatives and all(t in VERBS for t in group):
+                return "absent", False
+            status = "absent"
+        elif status != "absent":
+            status = "unknown"
+            unknown_groups += 1
+    if status == "unknown" and anchored and arg_groups and matched_groups >= unknown_groups:
+        # Most of what the rule describes is in the arguments: apply it rather than guess it away.
+        status = "matched"
+    return status, anchored
+
+
+# Outcomes without a message or arguments are the commonest ones; being immutable they are shared
+# instead of built for every check of every request.
+_NOT_APPLICABLE = Outcome(NOT_APPLICABLE)
+_UNBOUND = Outcome(UNBOUND)
+_SATISFIED = Outcome(SATISFIED)
+
+
+def _not_applicable_or_satisfied(anchored: bool) -> Outcome:
+    return _SATISFIED if anchored else _NOT_APPLICABLE
+
+
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class NumericLimit(Check):
+    """'Payments must not exceed $25,000' / 'Refunds above €500 need review' / per-day totals."""
+
+    op: str = "gt"  # the condition that fires the effect: value OP threshold
+    threshold: float = 0.0
+    currency: str | None = None
+    unit_family: str | None = None
+    unit_factor: float = 1.0
+    noun: str | None = None  # counted thing ('rows', 'instances', 'recipients')
+    measure: tuple[str, ...] = ()  # words naming the measured argument
+    window: str | None = None  # day | hour | week | month | year | None
+    counts_calls: bool = False  # 'no more than 20 payouts per hour' counts requests
+    kind: str = field(default="numeric_limit", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(
+            op=self.op,
+            threshold=self.threshold,
+            currency=self.currency,
+            unit=self.unit_family,
+            window=self.window,
+            counts_calls=self.counts_calls,
+        )
+        return d
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        if self.counts_calls:
+            return self._count_calls(view, applies, anchored)
+        bound = bind_measure(view, self)
+        if not bound:
+            if applies == "matched" and anchored:
+                return Outcome(UNKNOWN, "the amount this rule limits is not among the arguments")
+            return _UNBOUND
+        worst: Outcome | None = None
+        for leaf, value in bound:
+            outcome = self._judge_value(view, leaf, value, applies)
+            if worst is None or _rank(outcome.status) > _rank(worst.status):
+                worst = outcome
+        assert worst is not None
+        return worst
+
+    def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
+        value, problem = convert_value(view, leaf, value, self)
+        if problem:
+            return Outcome(UNKNOWN, problem, (leaf.path,))
+        what = leaf.path
+        if self.window == "day":
+            today = float(view.history.total_today(view.agent_id, view.tool_name, leaf.path))
+            value = today + value
+            what = f"today's total of {leaf.path}"
+        elif self.window in ("hour", "week", "month", "year", "period"):
+            # History only knows today's totals: a per-period sum that this request alone does not
+            # break cannot be verified here.
+            if _OPS[self.op](value, self.threshold) and self.effect != "allow":
+                return self.fire(
+                    applies,
+                    f"{leaf.path} = {_fmt(value)} alone is {_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+                    (leaf.path,),
+                )
+            return Outcome(
+                UNKNOWN, f"the {self.window} total of {leaf.path} is not known", (leaf.path,)
+            )
+        fires = _OPS[self.op](value, self.threshold)
+        if self.effect == "allow":
+            # 'up to €500 is fine': inside the bound it is explicitly allowed, outside a human decides
+            if fires:
+                return Outcome(
+                    REVIEW,
+                    f"{what} = {_fmt(value)} is outside what the rule allows automatically",
+                    (leaf.path,),
+                )
+            return Outcome(
+                PERMITTED if applies == "matched" else SATISFIED,
+                f"{what} = {_fmt(value)}",
+                (leaf.path,),
+            )
+        if fires:
+            return self.fire(
+                applies,
+                f"{what} = {_fmt(value)} is {_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+                (leaf.path,),
+            )
+        return Outcome(SATISFIED, "", (leaf.path,))  # no message: formatting is the hot path
+
+    def _count_calls(self, view: RequestView, applies: str, anchored: bool) -> Outcome:
+        if self.window != "hour":
+            return Outcome(UNKNOWN, f"the number of requests per {self.window} is not known")
+        count = int(view.history.count_last_hour(view.agent_id, view.tool_name)) + 1
+        if _OPS[self.op](float(count), self.threshold):
+            if self.effect == "allow":
+                return Outcome(REVIEW, f"this would be request number {count} within the hour")
+            return self.fire(applies, f"this would be request number {count} within the hour")
+        return Outcome(SATISFIED, f"request number {count} within the hour")
+
+
+@dataclass(frozen=True)
+class ArgumentComparison(Check):
+    """'The refund amount must not exceed the original charge amount': two arguments joined."""
+
+    op: str = "gt"  # fires when left OP right
+    left: tuple[str, ...] = ()
+    right: tuple[str, ...] = ()
+    kind: str = field(default="argument_comparison", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(op=self.op, left=list(self.left), right=list(self.right))
+        return d
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        numeric = view.numeric_leaves()
+        right = _best_by_words(numeric, self.right, exclude=None)
+        left = _best_by_words(
+            numeric, self.left, exclude=right[0] if right else None, money_fallback=True
+        )
+        if not left or not right:
+            if applies == "matched" and anchored:
+                return Outcome(UNKNOWN, "the arguments this rule compares are not both present")
+            return _NOT_APPLICABLE
+        (lleaf, lval), (rleaf, rval) = left, right
+        args = (lleaf.path, rleaf.path)
+        if _OPS[self.op](lval, rval):
+            return self.fire(
+                applies,
+                f"{lleaf.path} = {_fmt(lval)} is {_OP_WORDS[self.op]} {rleaf.path} = {_fmt(rval)}",
+                args,
+            )
+        return Outcome(SATISFIED, f"{lleaf.path} = {_fmt(lval)}, {rleaf.path} = {_fmt(rval)}", args)
+
+
+@dataclass(frozen=True)
+class ValueList(Check):
+    """Allow-lists and deny-lists of argument values: countries, currencies, domains, IBAN prefixes."""
+
+    mode: str = "deny"  # allow: only these values; deny: never these values
+    values: tuple[str, ...] = ()  # canonical: 'IR', 'EUR', 'acme.com', 'eu-west-1', 'release/*'
+    match: str = "exact"  # exact | place | currency | domain | prefix | contains
+    kind_words: tuple[str, ...] = ()  # what the values are ('countries', 'instance types')
+    kind: str = field(default="value_list", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(
+            mode=self.mode,
+            values=list(self.values),
+            match=self.match,
+            kind_words=list(self.kind_words),
+        )
+        return d
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        candidates = self._candidates(view)
+        if applies == "unknown" and candidates:
+            applies = "matched"  # the listed kind of value is in the request: the list speaks of it
+        if not candidates:
+            if applies == "matched" and (anchored or not self.terms):
+                return Outcome(
+                    UNKNOWN, "the argument this list constrains is not among the arguments"
+                )
+            return _UNBOUND
+        listed = ", ".join(self.values)
+        for leaf in candidates:
+            for v in scalars(leaf.value):
+                if v is None or isinstance(v, (bool, dict)):
+                    continue
+                hit = self._in_list(str(v))
+                if hit is None:
+                    return Outcome(
+                        UNKNOWN,
+                        f"cannot tell whether {leaf.path} = {v!r} is in ({listed})",
+                        (leaf.path,),
+                    )
+                if self.mode == "deny" and hit:
+                    return self.fire(
+                        applies, f"{leaf.path} = {v!r} is listed ({listed})", (leaf.path,)
+                    )
+                if self.mode == "allow" and not hit:
+                    return self.fire(
+                        applies, f"{leaf.path} = {v!r} is not one of ({listed})", (leaf.path,)
+                    )
+        paths = tuple(lf.path for lf in candidates)
+        if self.effect == "allow":
+            return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
+        return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _candidates(self, view: RequestView) -> list[Leaf]:
+        leaves = [
+            lf
+            for lf in view.leaves
+            if any(
+                isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                for v in scalars(lf.value)
+            )
+        ]
+        kind = set(self.kind_words)
+        if self.match == "place":
+            return [
+                lf
+                for lf in leaves
+                if lf.last_keys & PLACE_KEYS or (lf.keys & PLACE_KEYS and not lf.keys & {"id"})
+            ]
+        if self.match == "currency":
+            return [lf for lf in leaves if "currency" in lf.keys or "currenc" in lf.keys]
+        if self.match == "domain":
+            return [
+                lf
+                for lf in leaves
+                if any(
+                    isinstance(v, str) and ("@" in v or (kind & lf.keys)) for v in scalars(lf.value)
+                )
+            ]
+        if self.match == "prefix":
+            return [lf for lf in leaves if kind & lf.keys]
+        scored = []
+        for lf in leaves:
+            score = 3.0 * len(kind & lf.keys)
+            score += 2.0 * len(kind & lf.last_keys)
+            vals = [str(v) for v in scalars(lf.value) if isinstance(v, (str, int, float))]
+            if any(self._in_list(v) for v in vals):
+                score += 2.0
+            if any(_shape(v) in {_shape(x) for x in self.values} for v in vals):
+                score += 1.0
+            if (
+                self.mode == "deny"
+                and self.match == "contains"
+                and any(self._in_list(v) for v in vals)
+            ):
+                score += 5.0
+            if score > 0:
+                scored.append((score, lf))
+        if not scored:
+            return []
+        if self.mode == "deny":
+            return [lf for _, lf in scored]  # any mention of a forbidden value counts
+        best = max(s for s, _ in scored)
+        return [lf for s, lf in scored if s == best]
+
+    def _in_list(self, value: str) -> bool | None:
+        v = value.strip()
+        if self.match == "place":
+            loc = location_regions(v)
+            if loc is None:
+                return None
+            code, regions = loc
+            return any(x == code or x in regions for x in self.values)
+        if self.match == "currency":
+            return v.upper() in self.values
+        if self.match == "domain":
+            host = _host_of(v)
+            if host is None:
+                return None if self.mode == "allow" else False
+            return any(host == d or host.endswith("." + d) for d in self.values)
+        if self.match == "prefix":
+            compact = v.replace(" ", "").upper()
+            return any(compact.startswith(p.upper()) for p in self.values)
+        norm = normalise_value(v)
+        for x in self.values:
+            nx = normalise_value(x)
+            if "*" in x and fnmatch.fnmatchcase(v.lower(), x.lower()):
+                return True
+            if norm == nx:
+                return True
+            if self.match == "contains" and len(nx) >= 3 and _contains_token(v, x):
+                return True
+        return False
+
+
+@dataclass(frozen=True)
+class RequiredArgument(Check):
+    """'Every payment must reference an invoice number': the argument must be present and non-empty."""
+
+    arg_words: tuple[str, ...] = ()
+    exact_name: str = ""  # when the rule names the field ('ticket_id')
+    unverifiable: tuple[str, ...] = ()  # 'approved', 'valid': the value cannot prove these
+    kind: str = field(default="required_argument", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(arg_words=list(self.arg_words), exact_name=self.exact_name)
+        return d
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        if self.unrelated(view):
+            return _NOT_APPLICABLE  # none of the rule's words is in the request
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        leaf = self._find(view)
+        name = self.exact_name or " ".join(self.arg_words)
+        if leaf is not None and truthy(leaf.value):
+            if self.unverifiable:
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} is given, but the arguments cannot show it is {', '.join(self.unverifiable)}",
+                    (leaf.path,),
+                )
+            return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
+        return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    def _find(self, view: RequestView) -> Leaf | None:
+        if self.exact_name:
+            for lf in view.leaves:
+                if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
+                    return lf
+        words = [w for w in self.arg_words if w not in _ID_WORDS]
+        head = words[-1] if words else (self.arg_words[-1] if self.arg_words else "")
+        best: tuple[int, Leaf] | None = None
+        for lf in view.leaves:
+            keys = lf.keys | (_NOUN_SYNONYMS.get(head, frozenset()) & lf.keys)
+            if head and head not in keys and not (_synonyms(head) & lf.keys):
+                continue
+            score = len(set(words) & lf.keys)
+            if (
+                best is None
+                or score > best[0]
+                or (score == best[0] and truthy(lf.value) and not truthy(best[1].value))
+            ):
+                best = (score, lf)
+        return best[1] if best else None
+
+
+@dataclass(frozen=True)
+class RequiredFlag(Check):
+    """'Production database dumps must be encrypted', 'not without MFA enabled': a flag must be on."""
+
+    flag_words: tuple[str, ...] = ()
+    kind: str = field(default="required_flag", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(flag_words=list(self.flag_words))
+        return d
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        leaf = None
+        for lf in view.leaves:
+            if set(self.flag_words) <= lf.keys or (
+                self.flag_words and self.flag_words[0] in lf.keys
+            ):
+                leaf = lf
+                break
+        name = " ".join(self.flag_words)
+        if leaf is None:
+            return Outcome(UNBOUND, f"nothing in the arguments shows '{name}'")
+        if truthy(leaf.value):
+            return Outcome(SATISFIED, f"{leaf.path} is on", (leaf.path,))
+        return self.fire(applies, f"{leaf.path} is off but the rule requires {name}", (leaf.path,))
+
+
+@dataclass(frozen=True)
+class FirstTimeCounterparty(Check):
+    """'Payments to a payee we have never paid before need review' (from the request history)."""
+
+    counterparty_words: tuple[str, ...] = ()
+    kind: str = field(default="first_time_counterparty", init=False)
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        wanted = set(self.counterparty_words) | (
+            {"to", "recipient"} if "recipient" in self.counterparty_words else set()
+        )
+        leaves = [lf for lf in view.leaves if lf.last_keys & wanted and truthy(lf.value)]
+        if not leaves:
+            leaves = [lf for lf in view.leaves if lf.last_keys & _COUNTERPARTY and truthy(lf.value)]
+        if not leaves:
+            return (
+                Outcome(UNKNOWN, "no counterparty argument to check against the history")
+                if anchored
+                else _NOT_APPLICABLE
+            )
+        for leaf in leaves:
+            for v in scalars(leaf.value):
+                if not view.history.seen_value(view.agent_id, view.tool_name, leaf.path, str(v)):
+                    return self.fire(
+                        applies, f"{leaf.path} = {v!r} has not been seen before", (leaf.path,)
+                    )
+        return Outcome(SATISFIED, "known counterparty", tuple(lf.path for lf in leaves))
+
+
+@dataclass(frozen=True)
+class ActionRule(Check):
+    """'Agents must never delete S3 buckets', 'IAM changes need approval', 'Rollbacks are allowed'."""
+
+    kind: str = field(default="action", init=False)
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        if self.unrelated(view):
+            return _NOT_APPLICABLE  # none of the rule's words is in the request
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored and self.effect != "allow")
+        if not anchored and self.effect == "allow":
+            return _NOT_APPLICABLE
+        if not anchored and applies == "unknown":
+            return (
+                _NOT_APPLICABLE
+                if self.effect != "deny"
+                else Outcome(UNKNOWN, "the rule may forbid this request")
+            )
+        what = (
+            "explicitly allowed"
+            if self.effect == "allow"
+            else ("needs review" if self.effect == "review" else "is forbidden")
+        )
+        return self.fire(applies, f"this request {what} by the rule")
+
+
+# ---------------------------------------------------------------------------------------------
+def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, float], ...]:
+    """The argument(s) a numeric rule speaks of, chosen from the rule's words and the argument names."""
+    money = check.currency is not None or (check.unit_family is None and not check.noun)
+    # The binding sees the rule's measure words only through argument names, so rules whose
+    # measure words differ only in words no argument has share one binding per request.
+    measure = view.key_stems.intersection(check.measure)
+    key = (measure, check.noun, check.unit_family, money)
+    hit = view.bind_memo.get(key)
+    if hit is None:
+        hit = view.bind_memo[key] = _bind_measure(view, measure, check, money)
+    return hit
+
+
+def _bind_measure(
+    view: RequestView, measure: frozenset[str], check: NumericLimit, money: bool
+) -> tuple[tuple[Leaf, float], ...]:
+    noun = stem(check.noun) if check.noun else None
+    noun_syn = _NOUN_SYNONYMS.get(noun, frozenset({noun})) if noun else frozenset()
+    scored: list[tuple[float, Leaf, float]] = []
+    candidates: list[tuple[Leaf, float]] = view.numeric_leaves()
+    if noun:
+        candidates += [
+            (lf, float(len(lf.value))) for lf in view.leaves if isinstance(lf.value, (list, tuple))
+        ]
+    for leaf, value in candidates:
+        keys = leaf.keys
+        score = 0.0
+        is_list = isinstance(leaf.value, (list, tuple))
+        if check.unit_family == "percent":
+            score += 3 if keys & _PERCENT_KEYS else 0
+        elif check.unit_family == "time":
+            score += 3 if (leaf.unit and leaf.unit[0] == "time") or keys & _TIME_KEYS else 0
+        elif check.unit_family == "bytes":
+            score += 3 if (leaf.unit and leaf.unit[0] == "bytes") or keys & _BYTES_KEYS else 0
+        if noun:
+            if keys & noun_syn:
+                score += 3
+            elif keys & _COUNT_KEYS and not is_list:
+                score += 2
+            if is_list and not keys & noun_syn:
+                continue
+        if money and not is_list:
+            if leaf.last_keys & MONEY_KEYS or keys & MONEY_KEYS:
+                score += 3
+        overlap = measure & keys
+        score += len(overlap)
+        if score < 2 and not (score >= 1 and overlap):
+            continue
+        if is_list and noun is None:
+            continue
+        if keys & _ID_WORDS and not overlap:
+            continue
+        extra = len(
+            leaf.last_keys
+            - measure
+            - MONEY_KEYS
+            - noun_syn
+            - _PERCENT_KEYS
+            - _TIME_KEYS
+            - _BYTES_KEYS
+        )
+        scored.append((score - 0.1 * extra, leaf, value))
+    if not scored:
+        return ()
+    best = max(s for s, _, _ in scored)
+    # Ties are all judged; the worst outcome wins (fail closed).
+    return tuple((lf, v) for s, lf, v in scored if s >= best - 1e-9)
+
+
+def convert_value(
+    view: RequestView, leaf: Leaf, value: float, check: NumericLimit
+) -> tuple[float, str]:
+    """The argument value in the rule's unit and currency; a message when they cannot be compared."""
+    if leaf.unit and leaf.unit[0] == "minor":
+        value *= leaf.unit[1]
+    if check.unit_family in ("bytes", "time") and leaf.unit and leaf.unit[0] == check.unit_family:
+        value = value * leaf.unit[1] / check.unit_factor
+    if check.currency:
+        currency = _currency_of(view, leaf)
+        if currency and currency.upper() != check.currency:
+            return (
+                value,
+                f"{leaf.path} is in {currency.upper()} but the rule is in {check.currency}: a human must compare",
+            )
+    return value, ""
+
+
+def _currency_of(view: RequestView, leaf: Leaf) -> str | None:
+    parent = leaf.path.rsplit(".", 1)[0] if "." in leaf.path else ""
+    found = None
+    for lf in view.leaves:
+        if ("currency" in lf.last_keys or "currenc" in lf.last_keys) and isinstance(lf.value, str):
+            lp = lf.path.rsplit(".", 1)[0] if "." in lf.path else ""
+            if lp == parent:
+                return lf.value
+            if found is None and (parent.startswith(lp) or lp == ""):
+                found = lf.value
+    return found
+
+
+def _best_by_words(
+    numeric: list[tuple[Leaf, float]],
+    wanted: tuple[str, ...],
+    exclude: Leaf | None,
+    money_fallback: bool = False,
+) -> tuple[Leaf, float] | None:
+    best: tuple[float, Leaf, float] | None = None
+    want = set(wanted)
+    for leaf, value in numeric:
+        if exclude is not None and leaf.path == exclude.path:
+            continue
+        overlap = len(want & leaf.keys)
+        if overlap == 0 and not (money_fallback and leaf.keys & MONEY_KEYS):
+            continue
+        score = overlap - 0.5 * len(leaf.keys - want) + (0.25 if leaf.keys & MONEY_KEYS else 0)
+        if best is None or score > best[0]:
+            best = (score, leaf, value)
+    return (best[1], best[2]) if best else None
+
+
+def _synonyms(word: str) -> frozenset[str]:
+    if word in ("number", "id", "no", "ref"):
+        return _ID_WORDS
+    if word in ("link", "url"):
+        return frozenset({"link", "url", "uri", "href"})
+    return _NOUN_SYNONYMS.get(word, frozenset({word}))
+
+
+def _host_of(value: str) -> str | None:
+    v = value.strip().lower()
+    if "@" in v:
+        return v.rsplit("@", 1)[1].strip(">").strip()
+    v = v.split("://", 1)[-1]
+    host = v.split("/", 1)[0].split(":", 1)[0]
+    return host if "." in host else None
+
+
+def _shape(value: str) -> str:
+    import re
+
+    s = re.sub(r"[a-z]+", "a", value.lower())
+    return re.sub(r"\d+", "9", s)
+
+
+def _contains_token(haystack: str, needle: str) -> bool:
+    import re
+
+    return (
+        re.search(r"(?<![a-z0-9])" + re.escape(needle.lower()) + r"(?![a-z0-9])", haystack.lower())
+        is not None
+    )
+
+
+def _rank(status: str) -> int:
+    return {
+        NOT_APPLICABLE: 0,
+        UNBOUND: 0,
+        PERMITTED: 1,
+        SATISFIED: 1,
+        UNKNOWN: 2,
+        REVIEW: 3,
+        VIOLATED: 4,
+    }[status]
+
+
+def _fmt(x: float) -> str:
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.2f}"
+
+
+__all__ = [
+    "ActionRule",
+    "ArgumentComparison",
+    "Check",
+    "FirstTimeCounterparty",
+    "NumericLimit",
+    "Outcome",
+    "RequiredArgument",
+    "RequiredFlag",
+    "ValueList",
+    "applicability",
+    "MONEY_SPECIFIC",
+]

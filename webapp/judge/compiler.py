@@ -1,0 +1,1173 @@
+"""Plain-language rules -> structured checks. What does not compile is kept as text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from webapp.judge.checks import (
+    ActionRule,
+    ArgumentComparison,
+    Check,
+    FirstTimeCounterparty,
+    NumericLimit,
+    RequiredArgument,
+    RequiredFlag,
+    ValueList,
+)
+from webapp.judge.places import country_code, find_places, region_name
+from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
+from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VERBS
+from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
+from webapp.judge.types import PolicyVersion
+
+
+@dataclass(frozen=True)
+class CompiledRule:
+    """One rule of a policy version: its checks, and whether any part stayed text."""
+
+    index: int
+    chunk_id: str
+    text: str
+    checks: tuple[Check, ...]
+    uncompiled: bool  # some normative statement in it did not compile
+    informational: bool = False  # no obligation in it at all (purpose, definitions)
+    scope: tuple[str, ...] = ()  # 'applies to EMEA payouts only' -> words of the scope
+
+
+@dataclass(frozen=True)
+class CompiledPolicy:
+    """A policy version with every rule compiled once; cached per policy_version_id."""
+
+    policy: PolicyVersion
+    rules: tuple[CompiledRule, ...]
+    scope: tuple[str, ...] = ()  # from the description or a rule
+    errors: tuple[str, ...] = field(default=())
+
+    @cached_property
+    def compiled_count(self) -> int:
+        """Number of rules that compiled completely."""
+        return sum(1 for r in self.rules if r.checks and not r.uncompiled)
+
+    @cached_property
+    def uncompiled_count(self) -> int:
+        """Number of rules kept (at least partly) as text."""
+        return sum(1 for r in self.rules if r.uncompiled)
+
+
+def compile_policy(policy: PolicyVersion) -> CompiledPolicy:
+    """Compile every rule of `policy`; a rule that cannot be parsed is kept as text, never raised."""
+    rules = []
+    errors = []
+    scope: list[str] = []
+    if policy.description:
+        scope += list(scope_of(policy.description))
+    for i, text in enumerate(policy.rules):
+        chunk_id = f"{policy.policy_version_id}:r{i}"
+        try:
+            rule = compile_rule(i, chunk_id, text)
+        except Exception as exc:  # noqa: BLE001 - one bad rule must not break the policy
+            errors.append(f"r{i}: {type(exc).__name__}")
+            rule = CompiledRule(i, chunk_id, text, (), uncompiled=True)
+        scope += list(rule.scope)
+        rules.append(rule)
+    return CompiledPolicy(policy, tuple(rules), tuple(dict.fromkeys(scope)), tuple(errors))
+
+
+def compile_rule(index: int, chunk_id: str, text: str) -> CompiledRule:
+    """Compile one rule statement into zero or more checks."""
+    clean = _normalise(text)
+    checks: list[Check] = []
+    uncompiled = False
+    normative_seen = False
+    scope: list[str] = []
+    previous: Quantity | None = None
+    subject_carry: str = ""
+    for clause in split_clauses(clean):
+        sc = scope_of(clause)
+        if sc:
+            scope += list(sc)
+            continue
+        if not NORMATIVE.search(clause):
+            continue
+        normative_seen = True
+        made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
+        if made:
+            checks.extend(made)
+        else:
+            uncompiled = True
+    informational = not normative_seen and not scope
+    return CompiledRule(
+        index, chunk_id, text, tuple(checks), uncompiled, informational, tuple(scope)
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+NORMATIVE = re.compile(
+    r"\b(must|shall|should|never|not|no|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
+    r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
+    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|do not|don't)\b|:",
+    re.I,
+)
+_AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
+REVIEW = re.compile(
+    r"\b(approval|approved by|be approved|be (?:manually|explicitly|separately) approved|manual(?:ly)?|reviews?|"
+    r"reviewed|sign[- ]?offs?|signed off|second pair of eyes|four[- ]eyes|a human|human (?:approval|review|sign)|"
+    r"escalat\w*|countersign\w*|authori[sz]ation|needs? (?:a |an )?(?:manager|human|supervisor|person)|"
+    r"goes? to (?:a |an )?(?:human|manager|person|reviewer|supervisor)|"
+    r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second))\b",
+    re.I,
+)
+AUTO = re.compile(r"\b(" + _AUTO + r")\b", re.I)
+NEGATION = re.compile(
+    r"\b(not|never|no|cannot|can't|won't|don't|doesn't|mustn't|shan't|prohibit\w*|forbid\w*|forbidden|"
+    r"ban|banned|disallow\w*|blocked|off[- ]limits|illegal|isn't|aren't)\b",
+    re.I,
+)
+ALLOW = re.compile(
+    r"\b(may|can|allowed|permitted|fine|ok|okay|freely|without restriction|no restrictions?|at will|"
+    r"unrestricted|" + _AUTO + r")\b",
+    re.I,
+)
+ONLY = re.compile(
+    r"(?<!-)\b(only|exclusively|solely|limited to|restricted to|must come from|must be from|one of)\b",
+    re.I,
+)
+OUTSIDE = re.compile(
+    r"\b(?:outside (?:of )?(?:the )?|other than (?:the )?|except (?:for )?(?:the )?|apart from (?:the )?|"
+    r"anything but (?:the )?|not (?:one )?of (?:the )?following:?\s*)",
+    re.I,
+)
+
+_EXPLICIT_OK = re.compile(
+    r"\b(fine|ok|okay|allowed|permitted|auto[- ]?approv\w*|approved automatically|automatically approved|"
+    r"no approval (?:is )?needed|without approval|freely)\b",
+    re.I,
+)
+_UPPER_BOUND = re.compile(
+    r"(?:(?:not|never|n't|cannot)\s+(?:to\s+)?(?:exceed|go over|go above|surpass|be (?:more|greater|larger|higher|bigger|longer) than|be (?:above|over))"
+    r"|\bmax(?:imum)?\s+[a-z][a-z\s-]{1,30}?\s+(?:is|are|of)"
+    r"|\bexceed|\bat most|\bup to|\bno (?:more|greater|larger|higher|bigger|longer) than|\bnot (?:more|greater|larger|higher|bigger|longer) than"
+    r"|\bmax(?:imum)?\.?(?:\s+(?:of|is|amount|value|total))?:?|\bcapped at|\bcap(?:s|ped)?(?: of| at| is)?:?|\blimited to|\blimit(?:ed)?(?: of| is| to| at)?:?"
+    r"|\bceiling(?: of| is)?|\bwithin|\bmust (?:be|stay|remain) (?:under|below|less than|lower than|shorter than|at most|within))\s*$",
+    re.I,
+)
+_STRICT_UPPER = re.compile(r"(?:under|below|less than|lower than|shorter than)\s*$", re.I)
+_LOWER_BOUND = re.compile(
+    r"(?:\bat least|\bmin(?:imum)?\s+[a-z][a-z\s-]{1,30}?\s+(?:is|are|of)|\bminimum(?: of| is| amount| value)?:?|\bmin\.?:?|\bno (?:less|fewer) than|\bnot (?:less|fewer) than|\bfloor(?: of| is)?"
+    r"|\bmust (?:be|stay|remain) (?:over|above|more than|greater than|at least))\s*$",
+    re.I,
+)
+_STRICT_LOWER = re.compile(r"(?:over|above|more than|greater than)\s*$", re.I)
+_ABOVE = re.compile(
+    r"(?:\babove|\bover|\bmore than|\bgreater than|\blarger than|\bbigger than|\bhigher than|\bexceeding|\bexceeds|"
+    r"\bin excess of|\bbeyond|\blonger than|>=?)\s*$",
+    re.I,
+)
+_BELOW = re.compile(
+    r"(?:\bbelow|\bunder|\bless than|\bfewer than|\bsmaller than|\blower than|\bshorter than|<=?)\s*$",
+    re.I,
+)
+_OR_MORE = re.compile(r"^\s*(?:or more|and above|and over|or above|or higher|\+)", re.I)
+_OR_LESS = re.compile(r"^\s*(?:or less|or fewer|and below|and under|or below)", re.I)
+_ANAPHOR = re.compile(
+    r"\b(above|over|beyond|below|under|more than|less than)\s+(that|this|it|the limit|the threshold)\b",
+    re.I,
+)
+_WINDOWS = [
+    (
+        "day",
+        re.compile(
+            r"\b(?:per|a|each|every|in a|in one|in any|within a|within one|in a single|for the)\s+(?:calendar\s+|single\s+|business\s+)?day\b|\bdaily\b|\btoday\b|\bper 24 ?h",
+            re.I,
+        ),
+    ),
+    (
+        "hour",
+        re.compile(
+            r"\b(?:per|an|each|every|in an|in one|in any|within an|within one|in a single|in the last)\s+hour\b|\bhourly\b|\b(?:per|an|each)\s+60 minutes",
+            re.I,
+        ),
+    ),
+    ("week", re.compile(r"\b(?:per|a|each|every|in a|in one|in any)\s+week\b|\bweekly\b", re.I)),
+    (
+        "month",
+        re.compile(
+            r"\b(?:per|a|each|every|in a|in one|in any)\s+(?:calendar\s+)?month\b|\bmonthly\b", re.I
+        ),
+    ),
+    (
+        "year",
+        re.compile(
+            r"\b(?:per|a|each|every|in a|in one|in any)\s+(?:calendar\s+|fiscal\s+)?year\b|\bper annum\b|\bannually\b|\byearly\b",
+            re.I,
+        ),
+    ),
+]
+_MEASURE_NOUNS = frozenset(
+    {
+        "row",
+        "record",
+        "line",
+        "entry",
+        "entri",
+        "result",
+        "instanc",
+        "user",
+        "recipient",
+        "attach",
+        "file",
+        "item",
+        "seat",
+        "node",
+        "replica",
+        "byte",
+        "unit",
+        "licens",
+        "credit",
+        "token",
+        "server",
+        "vm",
+        "host",
+        "contain",
+        "gpu",
+        "cpu",
+        "core",
+        "share",
+        "member",
+        "account",
+        "address",
+        "document",
+        "field",
+        "column",
+        "tabl",
+        "databas",
+        "bucket",
+        "key",
+        "page",
+        "char",
+        "word",
+    }
+)
+_FIRST_TIME = re.compile(
+    r"\b(first[- ]time|for the first time|never (?:been )?(?:paid|contacted|used|seen|sent|emailed|transacted|"
+    r"worked with|done business)|not (?:been )?(?:paid|seen|contacted|used) before|new (?:payee|recipient|vendor|"
+    r"beneficiar\w*|counterpart\w*|supplier|contact|account|customer|merchant|partner|destination)s?|"
+    r"previously unseen|previously unknown|unknown (?:payee|recipient|vendor|beneficiar\w*|counterpart\w*))",
+    re.I,
+)
+_REQUIRED = re.compile(
+    r"\b(?:must|shall|should|need to|needs to|has to|have to|are required to|is required to)\s+(?:always\s+)?(?:clearly\s+)?"
+    r"(?:include|reference|specify|contain|have|provide|carry|state|cite|list|mention|name|attach|supply|set|fill in|give|"
+    r"be accompanied by|come with|declare|record|document|quote|identify)\s+(?P<arg>.+)$",
+    re.I,
+)
+_REQUIRED_NEED = re.compile(
+    r"\b(?:require|requires|required|need|needs)\s+(?P<arg>(?:a|an|the)\s+.+|[a-z_]+_[a-z_]+.*)$",
+    re.I,
+)
+_REQUIRED_IS = re.compile(
+    r"^(?:a|an|the)?\s*(?P<arg>.+?)\s+(?:is|are)\s+(?:required|mandatory|compulsory)\b", re.I
+)
+_FLAG = re.compile(
+    r"\b(?:must|shall|should)\s+(?:always\s+)?(?:be|stay|remain)\s+(?P<adj>[a-z]+(?:ed|d))\b", re.I
+)
+_WITHOUT_FLAG = re.compile(
+    r"\bwithout\s+(?:a |an |the )?(?P<flag>[A-Za-z0-9_ ]+?)(?:\s+(?:enabled|on|turned on|set|configured))?\s*$",
+    re.I,
+)
+_UNVERIFIABLE = frozenset(
+    {
+        "approved",
+        "valid",
+        "signed",
+        "verified",
+        "completed",
+        "authorised",
+        "authorized",
+        "confirmed",
+        "accepted",
+        "open",
+        "active",
+    }
+)
+_PREPOSITIONS = re.compile(
+    r"\s+(?:for|from|to|by|with|that|which|who|when|before|after|in|on|of|at|if|unless|so|as|where|whenever|whose)\s+.*$",
+    re.I,
+)
+_FIELD_NAME = re.compile(r"\((?:field|argument|parameter|arg|param)\s+`?([A-Za-z0-9_.]+)`?\)", re.I)
+_IDENTIFIER = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
+SCOPE = re.compile(
+    r"\b(?:this policy\s+|these rules\s+|it\s+)?(?:only\s+)?(?:applies|apply)\s+(?:only\s+)?to\s+(?P<scope>.+?)(?:\s+only)?\s*[.;]?\s*$"
+    r"|^\s*(?:scope|in scope)\s*:\s*(?P<scope2>.+?)\s*[.;]?\s*$"
+    r"|\b(?:this policy\s+)?(?:covers|governs)\s+(?P<scope3>.+?)\s+only\s*[.;]?\s*$",
+    re.I,
+)
+_EFFECT_STEMS = frozenset(
+    {
+        "within",
+        "allow",
+        "permit",
+        "permitt",
+        "prohibit",
+        "forbid",
+        "forbidden",
+        "ban",
+        "disallow",
+        "block",
+        "fine",
+        "ok",
+        "okay",
+        "free",
+        "restrict",
+        "restriction",
+        "limit",
+        "cap",
+        "max",
+        "maximum",
+        "minimum",
+        "min",
+        "exceed",
+        "excess",
+        "least",
+        "greater",
+        "larger",
+        "higher",
+        "lower",
+        "smaller",
+        "bigger",
+        "fewer",
+        "total",
+        "calendar",
+        "hard",
+        "requir",
+        "need",
+        "approv",
+        "approval",
+        "review",
+        "strict",
+        "unrestrict",
+        "whatsoever",
+        "longer",
+        "shorter",
+        "ceil",
+        "floor",
+        "illegal",
+        "limits",
+        "permitted",
+        "auto",
+        "automat",
+        "anyth",
+        "someth",
+        "els",
+        "exclusiv",
+        "sol",
+        "following",
+        "follow",
+        "specif",
+        "specifi",
+        "like",
+        "etc",
+        "e",
+        "g",
+        "ie",
+        "eg",
+        "instead",
+        "us",
+        "our",
+        "compani",
+        "otherwis",
+        "under",
+        "clear",
+        "day",
+        "hour",
+        "week",
+        "month",
+        "year",
+        "annum",
+        "today",
+        "at",
+        "most",
+        "mandatory",
+        "prior",
+        "explicit",
+        "first",
+        "step",
+        "once",
+    }
+)
+_EFFECT_STEMS = (
+    _EFFECT_STEMS
+    | frozenset(stem(w) for w in _EFFECT_STEMS)
+    | frozenset(
+        {
+            "exce",
+            "fin",
+            "fre",
+            "freely",
+            "singl",
+            "outgo",
+            "outbound",
+            "start",
+            "begin",
+            "deliv",
+            "issu",
+            "process",
+            "submit",
+            "handl",
+            "initi",
+            "plac",
+        }
+    )
+)
+_KIND_SKIP = frozenset(
+    {
+        "list",
+        "block",
+        "follow",
+        "following",
+        "sanction",
+        "approv",
+        "allow",
+        "permit",
+        "name",
+        "known",
+        "these",
+        "those",
+        "prefix",
+        "start",
+        "begin",
+        "exclud",
+        "includ",
+    }
+)
+_KIND_NOUNS = frozenset(
+    {
+        "format",
+        "address",
+        "domain",
+        "environ",
+        "region",
+        "country",
+        "currency",
+        "branch",
+        "cluster",
+        "group",
+        "bucket",
+        "typ",
+        "type",
+        "account",
+        "prefix",
+        "team",
+        "vendor",
+        "project",
+        "repo",
+        "repository",
+        "namespac",
+        "zon",
+        "zone",
+        "channel",
+        "list",
+        "tag",
+        "rol",
+        "role",
+        "network",
+        "registry",
+        "imag",
+        "host",
+        "servic",
+    }
+)
+
+
+def _normalise(text: str) -> str:
+    t = (
+        text.replace("\u2019", "'")
+        .replace("\u2018", "'")
+        .replace("\u201c", '"')
+        .replace("\u201d", '"')
+    )
+    t = (
+        t.replace("\u00a0", " ")
+        .replace("\u202f", " ")
+        .replace("\u2013", "-")
+        .replace("\u2014", " - ")
+    )
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def split_clauses(text: str) -> list[str]:
+    """Sentences and clauses joined by ';' or ', but' are judged separately."""
+    parts = re.split(
+        r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|;\s*|,?\s+but\s+|,\s*(?:while|whereas|however)\s+", text
+    )
+    return [p.strip().rstrip(".").strip() for p in parts if p and p.strip(" .")]
+
+
+def scope_of(text: str) -> tuple[str, ...]:
+    """Words of a scope statement ('Applies to EMEA payouts only' -> ('EMEA', 'payouts'))."""
+    for clause in split_clauses(_normalise(text)):
+        m = SCOPE.search(clause)
+        if m:
+            phrase = m.group("scope") or m.group("scope2") or m.group("scope3") or ""
+            return tuple(
+                w
+                for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", phrase)
+                if w.lower() not in STOPWORDS
+            )
+    return ()
+
+
+def compile_clause(
+    index: int, source: str, clause: str, previous: Quantity | None, subject_carry: str
+) -> tuple[list[Check], Quantity | None, str]:
+    """Compile one clause; returns (checks, last quantity seen, subject for the next clause)."""
+    auto = bool(AUTO.search(clause))
+    review = bool(REVIEW.search(clause)) and not auto
+    negated = bool(NEGATION.search(clause))
+    allow = (bool(ALLOW.search(clause)) or auto) and not negated and not review
+    only = bool(ONLY.search(clause)) or bool(OUTSIDE.search(clause))
+    effect = "review" if review else ("allow" if allow and not only else "deny")
+    quantities = [q for q in find_quantities(clause) if not _inside_literal(clause, q)]
+    predicate_at = _predicate_position(clause)
+    subject_text = clause[:predicate_at] if predicate_at is not None else clause
+    own_subject = bool(_terms(subject_text, cut_review=False))
+    carry = subject_text if own_subject else subject_carry
+
+    # 1. a first-time counterparty needs review (or is refused)
+    m = _FIRST_TIME.search(clause)
+    if m:
+        terms = _terms(clause, cut_review=review)
+        parties = tuple(s for s in content_stems(clause) if s in _COUNTERPARTY_STEMS)
+        terms = tuple(
+            t
+            for t in terms
+            if t not in parties
+            and t
+            not in {"seen", "contact", "befor", "time", "never", "previous", "unknown", "unseen"}
+        )
+        eff = "review" if review or not negated else "deny"
+        return (
+            [
+                FirstTimeCounterparty(
+                    index, source, eff, terms, counterparty_words=parties or ("paye",)
+                )
+            ],
+            previous,
+            carry,
+        )
+
+    # 2. limits on amounts, counts and sizes
+    numeric = _numeric_checks(
+        index,
+        source,
+        clause,
+        quantities,
+        previous,
+        effect,
+        review,
+        negated,
+        allow,
+        carry if not own_subject else "",
+    )
+    if numeric:
+        return numeric, quantities[-1] if quantities else previous, carry
+
+    # 3. one argument compared with another
+    join = _join_check(index, source, clause, effect, review)
+    if join:
+        return [join], previous, carry
+
+    # 4. allow-lists and deny-lists of values
+    listed = _value_list_check(index, source, clause, effect, review, negated, only)
+    if listed:
+        return [listed], previous, carry
+
+    # 5. required arguments and flags
+    required = _required_check(index, source, clause, review)
+    if required:
+        return [required], previous, carry
+
+    # 6. actions that are forbidden, need review, or are allowed. An 'only …' that is not a list of
+    # values is a condition ('only after the KYC check') the engine cannot verify: keep it as text.
+    if only and not review:
+        return [], previous, carry
+    if review or negated or allow:
+        terms, alts = _action_terms(
+            clause if own_subject or not subject_carry else f"{subject_carry} {clause}", review
+        )
+        if terms or alts:
+            return [ActionRule(index, source, effect, terms, alts)], previous, carry
+    return [], previous, carry
+
+
+_COUNTERPARTY_STEMS = frozenset(
+    {
+        "paye",
+        "payee",
+        "recipient",
+        "vendor",
+        "beneficiary",
+        "beneficiari",
+        "counterparty",
+        "counterparti",
+        "contact",
+        "supplier",
+        "custom",
+        "customer",
+        "account",
+        "iban",
+        "merchant",
+        "partner",
+        "destin",
+    }
+)
+
+
+def _numeric_checks(
+    index: int,
+    source: str,
+    clause: str,
+    quantities: list[Quantity],
+    previous: Quantity | None,
+    effect: str,
+    review: bool,
+    negated: bool,
+    allow: bool,
+    carry: str,
+) -> list[Check]:
+    checks: list[Check] = []
+    found: list[tuple[Quantity, str, str, int]] = []
+    for q in quantities:
+        before = clause[max(0, q.start - 60) : q.start]
+        after = clause[q.end : q.end + 20]
+        found.append((q, *_comparator(before, after), q.start))
+    anaphor = _ANAPHOR.search(clause)
+    if anaphor and previous is not None and not quantities:
+        word = anaphor.group(1).lower()
+        kind = "above" if word in ("above", "over", "beyond", "more than") else "below"
+        found.append((previous, kind, "", anaphor.start()))
+    window = None
+    for name, rx in _WINDOWS:
+        if rx.search(clause):
+            window = name
+            break
+    for q, kind, strict, _pos in found:
+        if not kind:
+            continue
+        op, eff = _op_and_effect(
+            kind, strict, effect, review, negated, allow, bool(_EXPLICIT_OK.search(clause))
+        )
+        if op is None:
+            continue
+        noun = q.noun
+        noun_stem = stem(noun) if noun else None
+        counts_calls = False
+        if window and q.currency is None and q.unit_family is None:
+            if noun_stem is None or noun_stem not in _MEASURE_NOUNS:
+                counts_calls = True
+        terms = _terms(
+            f"{carry} {clause}" if carry else clause,
+            cut_review=review,
+            drop_spans=[(q.start, q.end)] if not carry else [],
+        )
+        if noun_stem and counts_calls:
+            terms = tuple(t for t in terms if t != noun_stem) + (
+                (noun_stem,) if _names_action(noun_stem) else ()
+            )
+        measure = tuple(t for t in terms if t not in VERBS or t in MONEY_GENERIC) + (
+            (noun_stem,) if noun_stem else ()
+        )
+        if noun_stem and not counts_calls:
+            terms = tuple(t for t in terms if t != noun_stem)
+        checks.append(
+            NumericLimit(
+                index,
+                source,
+                eff,
+                _subject_terms(terms),
+                (),
+                op,
+                q.value,
+                q.currency,
+                q.unit_family,
+                q.unit_factor,
+                noun if not counts_calls else None,
+                measure,
+                window,
+                counts_calls,
+            )
+        )
+    return checks
+
+
+def _names_action(s: str) -> bool:
+    return (
+        s in VERBS
+        or s in MONEY_SPECIFIC
+        or s in MONEY_GENERIC
+        or s in COMMS
+        or s in {"deploy", "export", "email"}
+    )
+
+
+def _comparator(before: str, after: str) -> tuple[str, str]:
+    """('upper' | 'lower' | 'above' | 'below' | '', 'strict' | '') from the words around a number."""
+    b = re.sub(r"\s+", " ", before)
+    b_trim = re.sub(
+        r"(?:\s*(?:of|a|an|the|total|in total|amounts?|values?|sums?|:|-))*\s*$", "", b, flags=re.I
+    )
+    for text in (b, b_trim):
+        if _UPPER_BOUND.search(text):
+            return "upper", "strict" if _STRICT_UPPER.search(text) else ""
+        if _LOWER_BOUND.search(text):
+            return "lower", "strict" if _STRICT_LOWER.search(text) else ""
+        if _ABOVE.search(text):
+            return "above", "ge" if _OR_MORE.search(after) else ""
+        if _BELOW.search(text):
+            return "below", "le" if _OR_LESS.search(after) else ""
+    if _OR_MORE.search(after):
+        return "above", "ge"
+    if _OR_LESS.search(after):
+        return "below", "le"
+    return "", ""
+
+
+def _op_and_effect(
+    kind: str,
+    strict: str,
+    effect: str,
+    review: bool,
+    negated: bool,
+    allow: bool,
+    explicit_ok: bool = False,
+) -> tuple[str | None, str]:
+    if kind == "upper":
+        op = "ge" if strict else "gt"
+        if review:
+            return op, "review"
+        if allow and not negated and explicit_ok:
+            return op, "allow"  # 'up to €500 is fine': above it a human decides
+        return op, "deny"  # 'may send at most 100' is a limit, not a permission
+    if kind == "lower":
+        op = "le" if strict else "lt"
+        return op, "review" if review else "deny"
+    if kind == "above":
+        op = "ge" if strict == "ge" else "gt"
+        if review:
+            return op, "review"
+        if negated:
+            return op, "deny"
+        if allow:
+            return ("lt" if op == "ge" else "le"), "allow"
+        return None, ""
+    if kind == "below":
+        op = "le" if strict == "le" else "lt"
+        if review:
+            return op, "review"
+        if negated:
+            return op, "deny"
+        if allow:
+            return ("gt" if op == "le" else "ge"), "allow"
+        return None, ""
+    return None, ""
+
+
+_JOIN = re.compile(
+    r"\b(?:(?:must|may|should|shall|can)\s*(?:not|never)\s+(?:exceed|be (?:more|greater|larger|higher) than|be above)|cannot exceed|"
+    r"(?:must|should) (?:be )?(?:at most|no (?:more|greater|larger|higher) than|not (?:more|greater) than)|"
+    r"(?:is|are) (?:limited|capped) (?:to|at))\s+(?:the|its|their|that)\s+(?P<right>[a-z _'\-]+)$",
+    re.I,
+)
+_JOIN_LOWER = re.compile(
+    r"\b(?:must|should) (?:be )?(?:at least|no (?:less|lower) than|not (?:less|lower) than)\s+(?:the|its|their)\s+(?P<right>[a-z _'\-]+)$",
+    re.I,
+)
+
+
+def _join_check(index: int, source: str, clause: str, effect: str, review: bool) -> Check | None:
+    for rx, op in ((_JOIN, "gt"), (_JOIN_LOWER, "lt")):
+        m = rx.search(clause)
+        if not m:
+            continue
+        right_text = (
+            _PREPOSITIONS.sub("", m.group("right"))
+            if " of " not in m.group("right")
+            else m.group("right")
+        )
+        right = tuple(meaningful(content_stems(right_text)))
+        left_text = clause[: m.start()]
+        left = tuple(
+            s for s in content_stems(left_text) if s not in GENERIC and s not in _EFFECT_STEMS
+        )
+        if not right:
+            return None
+        terms = tuple(t for t in left if t not in {"amount", "valu", "total", "sum"})
+        return ArgumentComparison(
+            index,
+            source,
+            "review" if review else "deny",
+            _subject_terms(terms),
+            (),
+            op,
+            left,
+            right,
+        )
+    return None
+
+
+_DOMAIN = re.compile(
+    r"@?\b[a-z0-9][a-z0-9\-]*(?:\.[a-z0-9\-]+)*\.(?:com|org|net|io|co|uk|de|fr|eu|gov|edu|ai|app|dev|info|biz|us|ca|nl|ch|me|cloud)\b",
+    re.I,
+)
+_LITERAL = re.compile(
+    r"(?<![\w@.])(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[A-Za-z0-9]+(?:[-_./][A-Za-z0-9*]+)+/?\*?|[A-Za-z0-9]+/\*|"
+    r"[a-z]+[A-Z][A-Za-z]+|[A-Z][a-z]+[A-Z][A-Za-z]+)(?![\w@])"
+)
+_QUOTED = re.compile(r"[\"'`]([^\"'`]{1,80})[\"'`]")
+
+
+def _value_list_check(
+    index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
+) -> Check | None:
+    low = clause.lower()
+    items, region_start, region_end = _list_items(clause, only)
+    if not items:
+        return None
+    mode = "allow" if only else "deny"
+    if not only and not (negated or review):
+        return None
+    prefix = bool(
+        re.search(r"\b(?:start|starting|begin|beginning|prefix|prefixed)\w*\s+(?:with\s+)?", low)
+    )
+    domains = [
+        i for i in items if _DOMAIN.fullmatch(i.strip().lstrip("@")) or _DOMAIN.fullmatch(i.strip())
+    ]
+    places = [_place(i) for i in items]
+    currencies = [i.upper() for i in items if i.upper() in CURRENCY_CODES and i.isupper()]
+    match = "exact"
+    values: tuple[str, ...]
+    if prefix:
+        match, values = "prefix", tuple(i.strip() for i in items)
+    elif len(domains) == len(items):
+        match, values = "domain", tuple(i.strip().lstrip("@").lower() for i in items)
+    elif len(currencies) == len(items):
+        match, values = "currency", tuple(currencies)
+    elif all(places):
+        match, values = "place", tuple(p for p in places if p)
+    else:
+        values = tuple(i.strip() for i in items)
+        if (
+            mode == "deny"
+            and len(values) <= 2
+            and all(_LITERAL.fullmatch(v) or _QUOTED.fullmatch(v) for v in values)
+        ):
+            match = "contains"
+    kind = _kind_words(clause, region_start, region_end)
+    drop = {stem(w) for i in items for w in words(i)} | set(kind) | _KIND_SKIP
+    terms = tuple(
+        t
+        for t in _terms(clause, cut_review=review, drop_spans=[(region_start, region_end)])
+        if t not in drop
+    )
+    if match == "place":
+        terms = tuple(
+            t for t in terms if t not in {"country", "region", "sanction", "outsid", "jurisdict"}
+        )
+    eff = "review" if review else "deny"
+    return ValueList(
+        index, source, eff, _subject_terms(terms), (), mode, values, match, tuple(kind)
+    )
+
+
+def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
+    """The listed values of a clause and where they are: after ':', in '( )', after 'only … in/to'."""
+    regions: list[tuple[int, int]] = []
+    weak: set[tuple[int, int]] = set()
+    m = re.search(r":\s*(.+)$", clause)
+    if m:
+        regions.append((m.start(1), m.end(1)))
+    for p in re.finditer(r"\(([^)]+)\)", clause):
+        regions.append((p.start(1), p.end(1)))
+    o = OUTSIDE.search(clause)
+    if o:
+        end = re.search(
+            r"\s+(?:are|is|must|may|should|shall|can|will|without|under|unless)\b",
+            clause[o.end() :],
+        )
+        regions.append((o.end(), o.end() + end.start() if end else len(clause)))
+    if only:
+        y = re.search(
+            r"\bonly\s+(?:the\s+)?(?P<one>[\w.\-/@*]+)\s+(?P<kind>\w+)\s+(?:may|can|is|are|should|must)\b",
+            clause,
+            re.I,
+        )
+        if y:
+            regions.insert(0, (y.start("one"), y.end("one")))
+        o2 = ONLY.search(clause)
+        if o2:
+            tail_at = o2.end()
+            for prep in re.finditer(
+                r"\b(?:in|to|into|for|from|with|by|on|at|of|under|target|targets|use|uses)\s+(?:the\s+following\s+\w+\s*:?\s*)?",
+                clause[tail_at:],
+                re.I,
+            ):
+                regions.append((tail_at + prep.end(), len(clause)))
+                weak.add((tail_at + prep.end(), len(clause)))
+            regions.append((tail_at, len(clause)))
+            weak.add((tail_at, len(clause)))
+    for start, end in regions:
+        text = clause[start:end]
+        items = _split_items(text)
+        if items and all(_value_like(i) for i in items):
+            if len(items) == 1 and (start, end) in weak and not _strong_value(items[0]):
+                continue  # 'signed off by compliance' is not a one-item allow-list
+            return items, start, end
+    # Places named in a prohibition without list punctuation ('Payouts to Russia or Belarus are blocked').
+    places = find_places(clause)
+    if places and NEGATION.search(clause):
+        names = [
+            m
+            for m in re.finditer(r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)*", clause)
+            if _place(m.group(0))
+        ]
+        if names:
+            return [m.group(0) for m in names], names[0].start(), names[-1].end()
+    # A single literal in a prohibition ('must not be opened to 0.0.0.0/0', 'AdministratorAccess').
+    lits = [
+        m for m in _LITERAL.finditer(clause) if not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", m.group(0))
+    ]
+    lits = [
+        m
+        for m in lits
+        if not re.fullmatch(
+            r"(?i)(?:read-only|on-call|sign-off|pay-out|e-mail|co-worker|non-\w+|anti-\w+|third-party|two-factor|multi-\w+)",
+            m.group(0),
+        )
+    ]
+    if lits:
+        return [lits[0].group(0)], lits[0].start(), lits[0].end()
+    q = _QUOTED.search(clause)
+    if q:
+        return [q.group(1)], q.start(1), q.end(1)
+    return [], 0, 0
+
+
+def _split_items(text: str) -> list[str]:
+    text = re.sub(
+        r"\s+(?:are|is|must|may|should|shall|can|will|need|needs|require|requires)\b.*$",
+        "",
+        text,
+        flags=re.I,
+    )
+    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or|nor)\s+", text)
+    out = []
+    for p in parts:
+        p = re.sub(r"^(?:the|a|an)\s+", "", p.strip(" .;:'\""), flags=re.I)
+        p = re.sub(
+            r"\s+(?:format|formats|addresses|address|domains?|environments?|regions?|branch|branches|clusters?|groups?|accounts?|only|currencies|countries)$",
+            "",
+            p,
+            flags=re.I,
+        )
+        if p:
+            out.append(p)
+    return out
+
+
+def _value_like(item: str) -> bool:
+    i = item.strip()
+    if not i or len(i) > 60 or len(i.split()) > 3:
+        return False
+    if _DOMAIN.fullmatch(i.lstrip("@")) or _LITERAL.fullmatch(i) or _place(i):
+        return True
+    if i.isupper() and 2 <= len(i) <= 5:
+        return True
+    if re.fullmatch(
+        r"[A-Z][\w&.\-]*(?: [A-Z][\w&.\-]*)*", i
+    ):  # Proper names: 'Umbrella Corp', 'Parquet'
+        return True
+    if (
+        re.fullmatch(r"[a-z][a-z0-9\-]*", i)
+        and i not in STOPWORDS
+        and stem(i) not in VERBS
+        and stem(i) not in GENERIC
+    ):
+        return True
+    return False
+
+
+def _strong_value(item: str) -> bool:
+    i = item.strip()
+    return bool(
+        _DOMAIN.fullmatch(i.lstrip("@"))
+        or _LITERAL.fullmatch(i)
+        or _place(i)
+        or (i.isupper() and 2 <= len(i) <= 5)
+        or re.fullmatch(r"[A-Z][\w&.\-]*(?: [A-Z][\w&.\-]*)*", i)
+    )
+
+
+def _place(item: str) -> str | None:
+    i = item.strip()
+    code = country_code(i) if (len(i) != 2 or i.isupper()) else None
+    if code:
+        return code
+    return region_name(i)
+
+
+def _kind_words(clause: str, start: int, end: int) -> list[str]:
+    before = [stem(w) for w in words(clause[:start]) if w not in STOPWORDS]
+    before = [
+        w for w in before if w not in _KIND_SKIP and w not in _EFFECT_STEMS and w not in GENERIC
+    ]
+    nouns = [w for w in before if w not in VERBS or w in _KIND_NOUNS][-2:]
+    after = [stem(w) for w in words(clause[end : end + 25]) if w not in STOPWORDS][:1]
+    inside = [stem(w) for w in words(clause[start:end]) if stem(w) in _KIND_NOUNS]
+    kind = nouns + [w for w in after + inside if w in _KIND_NOUNS]
+    if "typ" in kind or "type" in kind:
+        pass
+    return kind
+
+
+def _inside_literal(clause: str, q: Quantity) -> bool:
+    for m in _LITERAL.finditer(clause):
+        if m.start() <= q.start < m.end():
+            return True
+    return False
+
+
+def _required_check(index: int, source: str, clause: str, review: bool) -> Check | None:
+    field_name = _FIELD_NAME.search(clause)
+    text = _FIELD_NAME.sub("", clause).strip()
+    m = _REQUIRED.search(text)
+    if not m and not review:
+        m = _REQUIRED_NEED.search(text) or _REQUIRED_IS.search(text)
+    if m:
+        arg_phrase = m.group("arg").strip()
+        exact = field_name.group(1) if field_name else ""
+        ident = _IDENTIFIER.search(arg_phrase)
+        if not exact and ident:
+            exact = ident.group(1)
+        arg_phrase = _PREPOSITIONS.sub("", arg_phrase)
+        raw = [w for w in words(arg_phrase) if w not in STOPWORDS]
+        unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE)
+        arg_words = tuple(stem(w) for w in raw if w not in _UNVERIFIABLE)
+        if not arg_words and not exact:
+            return None
+        subject = text[: m.start()] if m.re is not _REQUIRED_IS else ""
+        terms = _subject_terms(
+            tuple(t for t in _terms(subject, cut_review=False) if t not in arg_words)
+        )
+        return RequiredArgument(index, source, "deny", terms, (), arg_words, exact, unverifiable)
+    f = _FLAG.search(clause)
+    if f and not review and f.group("adj").lower() not in _UNVERIFIABLE:
+        adj = stem(f.group("adj"))
+        if adj in VERBS and adj not in {"encrypt", "sign"}:
+            return None
+        terms = _subject_terms(
+            tuple(t for t in _terms(clause[: f.start()], cut_review=False) if t != adj)
+        )
+        return RequiredFlag(index, source, "deny", terms, (), (adj,))
+    w = _WITHOUT_FLAG.search(clause)
+    if w and not review and NEGATION.search(clause[: w.start()]):
+        flag = tuple(stem(x) for x in words(w.group("flag")) if x not in STOPWORDS)
+        tail = clause[w.end("flag") :]
+        if "enabl" not in flag and re.search(r"enabled|turned on", tail, re.I):
+            flag = flag + ("enabl",)
+        if not flag:
+            return None
+        terms = _subject_terms(
+            tuple(t for t in _terms(clause[: w.start()], cut_review=False) if t not in flag)
+        )
+        return RequiredFlag(index, source, "deny", terms, (), flag)
+    return None
+
+
+def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    text = clause
+    alts: list[tuple[str, str]] = []
+    for m in re.finditer(r"\b([a-z]+)\s*(?:,\s*[a-z]+\s*)*(?:,\s*)?\s+or\s+([a-z]+)\b", text, re.I):
+        a, b = stem(m.group(1)), stem(m.group(2))
+        if a in STOPWORDS or b in STOPWORDS or a in GENERIC or b in GENERIC:
+            continue
+        if a in _EFFECT_STEMS or b in _EFFECT_STEMS:
+            continue
+        alts.append((a, b))
+    paren = re.search(r"\(([^)]+)\)", text)
+    terms = list(_terms(text, cut_review=review))
+    if re.search(r"\bread[- ]only\b", text, re.I):
+        terms = [t for t in terms if t not in {"read", "only", "oper"}]
+        verbs = tuple(
+            stem(w)
+            for w in (
+                paren.group(1).split(",") if paren else ["read", "get", "list", "describe", "view"]
+            )
+        )
+        verbs = tuple(v.strip() for v in verbs if v.strip())
+        if len(verbs) >= 2:
+            alts.append((verbs[0], verbs[1]))
+            terms = [t for t in terms if t not in verbs]
+            # more than two read verbs: any of them will do
+            for extra in verbs[2:]:
+                alts.append((verbs[0], extra))
+    alt_words = {w for pair in alts for w in pair}
+    if alts:
+        # Collapse a chain 'list, get or describe' into pairs that all share the first word.
+        merged: dict[str, set[str]] = {}
+        for a, b in alts:
+            merged.setdefault(a, set()).add(b)
+        alts = [(a, b) for a, bs in merged.items() for b in sorted(bs)]
+        if len(merged) == 1:
+            first = next(iter(merged))
+            group = (first, *sorted(merged[first]))
+            terms = [t for t in terms if t not in group]
+            return _subject_terms(tuple(terms)), tuple((group[0], g) for g in group[1:])
+    terms = [t for t in terms if t not in alt_words]
+    return _subject_terms(tuple(terms)), tuple(alts)
+
+
+def _predicate_position(clause: str) -> int | None:
+    m = re.search(
+        r"\b(must|shall|should|may|might|can|cannot|can't|could|will|won't|need|needs|require|requires|"
+        r"required|is|are|goes|go|has to|have to|never|do not|don't|does not|doesn't)\b",
+        clause,
+        re.I,
+    )
+    return m.start() if m else None
+
+
+def _terms(
+    text: str, cut_review: bool, drop_spans: list[tuple[int, int]] | None = None, drop: tuple = ()
+) -> tuple[str, ...]:
+    """Meaningful stems of `text` that say what a rule is about (not its effect or its numbers)."""
+    t = text
+    for start, end in sorted(drop_spans or [], reverse=True):
+        t = t[:start] + " " + t[end:]
+    if cut_review:
+        r = REVIEW.search(t)
+        if r:
+            head = t[: r.start()]
+            p = re.search(
+                r"\b(must|shall|should|require|requires|required|need|needs|needed|goes|go|is subject|are subject|"
+                r"has to|have to|without|get|gets|are|is)\b(?!.*\b(must|shall|should|require|requires|need|needs|goes|without)\b)",
+                head,
+                re.I,
+            )
+            t = head[: p.start()] if p else head
+    for _, rx in _WINDOWS:
+        t = rx.sub(" ", t)
+    t = re.sub(r"\([^)]*\)", " ", t) if "(" in t and ")" in t else t
+    for q in find_quantities(t):
+        t = t[: q.start] + " " * (q.end - q.start) + t[q.end :]
+    out = []
+    for s in content_stems(t):
+        if s in GENERIC or s in _EFFECT_STEMS or s.isdigit() or len(s) < 2 and s not in ("to",):
+            continue
+        out.append(s)
+    return tuple(dict.fromkeys(out))
+
+
+def _subject_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(t for t in terms if t not in ("to", "out", "via"))

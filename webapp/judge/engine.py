@@ -1,0 +1,588 @@
+"""The policy judge: deterministic rules first, retrieval for evidence, an optional language model.
+
+Failure policy: any internal error is caught at the top of `evaluate` and answered with
+decision "deny", reason_code "judge_unavailable" and confidence 0. The caller maps it to review
+when the tenant's `judge_failure_mode` is "review" (CONTRACT §3). Nothing here can fail open.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+
+from webapp.judge.checks import (
+    NOT_APPLICABLE,
+    PERMITTED,
+    REVIEW,
+    SATISFIED,
+    UNBOUND,
+    UNKNOWN,
+    VIOLATED,
+    Check,
+    Outcome,
+)
+from webapp.judge.compiler import CompiledPolicy, CompiledRule, compile_policy
+from webapp.judge.governance import select_governing
+from webapp.judge.request_view import HistoryUnavailable, RequestView
+from webapp.judge.retrieval import BM25Index, Chunk, HybridIndex
+from webapp.judge.text import GENERIC, content_stems
+from webapp.judge.types import (
+    APPROVED_BY_POLICY,
+    BELOW_CONFIDENCE_THRESHOLD,
+    JUDGE_UNAVAILABLE,
+    NO_MATCHING_POLICY,
+    REVIEW_REQUIRED_BY_RULE,
+    RULE_VIOLATED,
+    Citation,
+    ClearanceQuery,
+    Evaluator,
+    EvaluatorUnavailable,
+    History,
+    ModelJudgement,
+    PolicyVersion,
+    RuleText,
+    Verdict,
+)
+
+log = logging.getLogger(__name__)
+
+CONFIDENCE_RULE_DENY = 0.97
+CONFIDENCE_NO_POLICY = 0.99
+CONFIDENCE_RULE_REVIEW = 0.9
+CONFIDENCE_UNVERIFIED = 0.5
+CONFIDENCE_FULL_COVERAGE = 0.97
+CONFIDENCE_PERMISSION_ONLY = 0.93
+CONFIDENCE_NO_COVERAGE = (
+    0.6  # a governing policy exists but none of its rules speaks to the request
+)
+PENALTY_PER_IRRELEVANT_TEXT_RULE = 0.01
+MAX_TEXT_RULE_PENALTY = 0.05
+EVIDENCE_LIMIT = 8
+CITATION_LIMIT = 8
+
+_cache_lock = threading.Lock()
+_compiled_cache: OrderedDict[str, CompiledPolicy] = OrderedDict()
+_index_cache: OrderedDict[tuple[str, ...], tuple[BM25Index, dict[str, int]]] = OrderedDict()
+_CACHE_SIZE = 4096
+
+
+def compiled_for(policy: PolicyVersion) -> CompiledPolicy:
+    """The compiled form of `policy`, compiled once per policy_version_id and then reused."""
+    key = policy.policy_version_id
+    with _cache_lock:
+        hit = _compiled_cache.get(key)
+        if hit is not None and hit.policy.content_hash == policy.content_hash:
+            _compiled_cache.move_to_end(key)
+            return hit
+    cp = compile_policy(policy)
+    with _cache_lock:
+        _compiled_cache[key] = cp
+        if len(_compiled_cache) > _CACHE_SIZE:
+            _compiled_cache.popitem(last=False)
+    return cp
+
+
+# Outcomes are immutable, so the one every text rule gets is shared rather than built per rule.
+_KEPT_AS_TEXT = Outcome(UNKNOWN, "rule kept as text")
+
+
+@dataclass(slots=True)
+class _Finding:
+    policy: CompiledPolicy
+    rule: CompiledRule
+    check: Check | None
+    outcome: Outcome
+
+
+def evaluate(
+    query: ClearanceQuery,
+    policies: Sequence[PolicyVersion],
+    history: History,
+    evaluator: Evaluator | None = None,
+    *,
+    documents: HybridIndex | None = None,
+) -> Verdict:
+    """Judge one tool call against the tenant's active policy versions; never raises, never fails open.
+
+    `documents` optionally holds ingested chunks (metadata with policy_version_id) for evidence.
+    """
+    try:
+        return _evaluate(query, policies, history, evaluator, documents)
+    except Exception as exc:  # noqa: BLE001 - fail closed on anything unexpected
+        log.exception("judge failed; answering judge_unavailable")
+        return Verdict(
+            decision="deny",
+            confidence=0.0,
+            reason="The policy judge could not evaluate this request.",
+            reason_code=JUDGE_UNAVAILABLE,
+            layer="rules",
+            details={"error": type(exc).__name__, "layer": "rules"},
+        )
+
+
+def render_request(query: ClearanceQuery) -> str:
+    """Text of a request for lexical retrieval: tool name, argument names and short string values."""
+    parts = [query.tool_name]
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                parts.append(str(k))
+                walk(v, str(k))
+        elif isinstance(value, (list, tuple)):
+            for v in value[:50]:
+                walk(v, key)
+        elif isinstance(value, str):
+            parts.append(value[:200])
+        elif isinstance(value, bool) and value:
+            parts.append(key)
+
+    walk(query.tool_args, "")
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+def _evaluate(
+    query: ClearanceQuery,
+    policies: Sequence[PolicyVersion],
+    history: History,
+    evaluator: Evaluator | None,
+    documents: HybridIndex | None,
+) -> Verdict:
+    if not isinstance(query.tool_args, dict):
+        raise TypeError("tool_args must be an object")
+    view = RequestView(query.tool_name, query.tool_args, query.agent_id, history)
+    compiled = [compiled_for(p) for p in policies]
+    gov = select_governing(query.tool_name, query.policy_hint, compiled, view)
+    details: dict[str, Any] = {
+        "governing_policies": [cp.policy.policy_id for cp in gov.governing],
+        "excluded_policies": [{"policy_id": p, "why": why} for p, why in gov.excluded],
+        "hint_applied": gov.hint_applied,
+    }
+    if not gov.governing:
+        return Verdict(
+            decision="deny",
+            confidence=CONFIDENCE_NO_POLICY,
+            reason=f"No active policy governs the tool '{query.tool_name}'.",
+            reason_code=NO_MATCHING_POLICY,
+            layer="rules",
+            details=details,
+        )
+
+    request_text = render_request(query)
+    scores = _rule_scores(gov.governing, request_text)
+    request_terms = (
+        view.tool_stems | view.key_stems | view.value_stems | view.related_stems
+    ) - GENERIC
+    findings: list[_Finding] = []
+    relevant_text: list[_Finding] = []
+    irrelevant_text = 0
+    for cp in gov.governing:
+        for rule in cp.rules:
+            as_text = rule.uncompiled
+            for check in rule.checks:
+                try:
+                    outcome = check.evaluate(view)
+                except HistoryUnavailable:
+                    raise  # infrastructure failure: the whole judge is unavailable
+                except Exception as exc:  # noqa: BLE001 - a check that breaks cannot approve
+                    log.warning("check of %s failed: %s", rule.chunk_id, type(exc).__name__)
+                    outcome = Outcome(UNKNOWN, "this rule could not be evaluated")
+                status = outcome.status
+                if status == NOT_APPLICABLE:
+                    continue
+                if status == UNBOUND:
+                    as_text = True  # compiled, but nothing binds to it here: judge its words
+                    continue
+                findings.append(_Finding(cp, rule, check, outcome))
+            if as_text:
+                if not request_terms.isdisjoint(_rule_stems(rule.text)):
+                    relevant_text.append(_Finding(cp, rule, None, _KEPT_AS_TEXT))
+                else:
+                    irrelevant_text += 1
+
+    fired = findings  # not-applicable and unbound outcomes were left out above
+    violated: list[_Finding] = []
+    reviews: list[_Finding] = []
+    unknown: list[_Finding] = []
+    covering: list[_Finding] = []  # satisfied and permitted, in rule order
+    by_status = {
+        VIOLATED: violated,
+        REVIEW: reviews,
+        UNKNOWN: unknown,
+        SATISFIED: covering,
+        PERMITTED: covering,
+    }
+    for f in fired:  # one pass: a tenant's rules give a hundred findings or more
+        bucket = by_status.get(f.outcome.status)
+        if bucket is not None:
+            bucket.append(f)
+    details.update(
+        compiled_rules=sum(cp.compiled_count for cp in gov.governing),
+        uncompiled_rules=sum(cp.uncompiled_count for cp in gov.governing),
+        checks_applicable=len(fired),
+        fired=[_finding_detail(f) for f in fired if f.outcome.status != SATISFIED],
+        satisfied=[f.rule.chunk_id for f in fired if f.outcome.status == SATISFIED],
+        relevant_text_rules=[f.rule.chunk_id for f in relevant_text],
+        irrelevant_text_rules=irrelevant_text,
+    )
+    evidence = _evidence(gov.governing, findings, relevant_text, scores, documents, request_text)
+
+    def verdict(
+        decision: str,
+        confidence: float,
+        reason: str,
+        code: str,
+        basis: list[_Finding],
+        layer: str = "rules",
+    ) -> Verdict:
+        primary = basis[0].policy if basis else gov.governing[0]
+        details["layer"] = layer
+        return Verdict(
+            decision=decision,  # type: ignore[arg-type]
+            confidence=round(max(0.0, min(1.0, confidence)), 4),
+            reason=reason,
+            reason_code=code,
+            citations=_citations(basis, scores),
+            evidence_chunks=evidence,
+            policy_id=primary.policy.policy_id,
+            policy_version_id=primary.policy.policy_version_id,
+            policy_content_hash=primary.policy.content_hash,
+            layer=layer,  # type: ignore[arg-type]
+            details=details,
+        )
+
+    # Deterministic rules first: nothing below can turn these into an approval.
+    if violated:
+        return verdict(
+            "deny", CONFIDENCE_RULE_DENY, _reason("Denied", violated), RULE_VIOLATED, violated
+        )
+
+    model: ModelJudgement | None = None
+    if relevant_text and evaluator is not None:
+        try:
+            model = evaluator.judge(
+                query,
+                [
+                    RuleText(f.rule.chunk_id, f.policy.policy.policy_id, f.rule.text)
+                    for f in relevant_text
+                ],
+                list(evidence),
+            )
+        except EvaluatorUnavailable as exc:
+            details["model_error"] = str(exc)[:200]
+            return verdict(
+                "deny",
+                0.0,
+                "The language-model evaluator is unavailable.",
+                JUDGE_UNAVAILABLE,
+                relevant_text,
+                "model",
+            )
+        details["model"] = {
+            "decision": model.decision,
+            "confidence": model.confidence,
+            "rule_refs": list(model.rule_refs),
+            "malformed": model.malformed,
+        }
+        if model.malformed:
+            return verdict(
+                "review",
+                0.0,
+                "The language model answered in an unusable form; a human must decide.",
+                BELOW_CONFIDENCE_THRESHOLD,
+                relevant_text,
+                "model",
+            )
+        if model.decision == "deny":
+            basis = _refs(relevant_text, model.rule_refs)
+            return verdict(
+                "deny",
+                model.confidence,
+                f"Denied by the evaluation of policy text: {model.reason}"[:1000],
+                RULE_VIOLATED,
+                basis,
+                "model",
+            )
+
+    if reviews:
+        return verdict(
+            "review",
+            CONFIDENCE_RULE_REVIEW,
+            _reason("Review required", reviews),
+            REVIEW_REQUIRED_BY_RULE,
+            reviews,
+        )
+    if unknown:
+        return verdict(
+            "review",
+            CONFIDENCE_UNVERIFIED,
+            _reason("Cannot be verified automatically", unknown),
+            BELOW_CONFIDENCE_THRESHOLD,
+            unknown,
+        )
+    if model is not None:
+        if model.decision == "review":
+            basis = _refs(relevant_text, model.rule_refs)
+            return verdict(
+                "review",
+                model.confidence,
+                f"The evaluation of policy text asks for review: {model.reason}"[:1000],
+                REVIEW_REQUIRED_BY_RULE,
+                basis,
+                "model",
+            )
+        coverage = _coverage_confidence(covering, irrelevant_text)
+        confidence = min(
+            model.confidence,
+            max(coverage, CONFIDENCE_PERMISSION_ONLY) if covering else model.confidence,
+        )
+        return verdict(
+            "allow",
+            confidence,
+            f"Allowed: compiled rules hold and the policy text was judged satisfied ({model.reason})"[
+                :1000
+            ],
+            APPROVED_BY_POLICY,
+            covering + relevant_text,
+            "model",
+        )
+    if relevant_text:
+        names = "; ".join(f"'{f.rule.text}'" for f in relevant_text[:3])
+        return verdict(
+            "review",
+            CONFIDENCE_UNVERIFIED,
+            f"Policy text that the rule engine cannot check applies: {names}",
+            BELOW_CONFIDENCE_THRESHOLD,
+            relevant_text,
+        )
+    if not covering:
+        return verdict(
+            "allow",
+            CONFIDENCE_NO_COVERAGE,
+            "No rule of the governing policies speaks to this request.",
+            APPROVED_BY_POLICY,
+            [],
+        )
+    return verdict(
+        "allow",
+        _coverage_confidence(covering, irrelevant_text),
+        _reason("Allowed", covering),
+        APPROVED_BY_POLICY,
+        covering,
+    )
+
+
+@lru_cache(maxsize=65536)
+def _rule_stems(text: str) -> frozenset[str]:
+    return frozenset(content_stems(text)) - GENERIC
+
+
+def _coverage_confidence(covering: list[_Finding], irrelevant_text: int) -> float:
+    if not covering:
+        return CONFIDENCE_NO_COVERAGE
+    constraints = [f for f in covering if f.outcome.status == SATISFIED]
+    base = CONFIDENCE_FULL_COVERAGE if constraints else CONFIDENCE_PERMISSION_ONLY
+    return base - min(MAX_TEXT_RULE_PENALTY, PENALTY_PER_IRRELEVANT_TEXT_RULE * irrelevant_text)
+
+
+def _reason(prefix: str, basis: list[_Finding]) -> str:
+    parts = []
+    for f in basis[:3]:
+        why = f": {f.outcome.message}" if f.outcome.message else ""
+        parts.append(f"policy '{f.policy.policy.policy_id}' rule \"{f.rule.text}\"{why}")
+    more = f" (and {len(basis) - 3} more)" if len(basis) > 3 else ""
+    return f"{prefix} by " + "; ".join(parts) + more
+
+
+def _refs(findings: list[_Finding], refs: tuple[str, ...]) -> list[_Finding]:
+    chosen = [f for f in findings if f.rule.chunk_id in refs]
+    return chosen or findings
+
+
+class _Scores:
+    """Retrieval scores of the governing rules, normalised to [0, 1], looked up only when needed."""
+
+    __slots__ = ("_raw", "_values", "_position", "_top")
+
+    def __init__(self, raw: np.ndarray, position: dict[str, int]) -> None:
+        self._raw = raw
+        # Evidence reads a score for most governing rules; one tolist() is far cheaper than a
+        # NumPy scalar conversion per read.
+        self._values: list[float] = raw.tolist()
+        self._position = position
+        self._top = max(self._values, default=0.0)
+
+    def top(self, k: int) -> list[str]:
+        """Chunk ids of the `k` best-scoring rules with a score above 0."""
+        if not self._values or self._top <= 0:
+            return []
+        ids = list(self._position)
+        order = np.argsort(-self._raw, kind="stable")[:k]
+        return [ids[i] for i in order.tolist() if self._values[i] > 0]
+
+    def get(self, chunk_id: str, default: float = 0.0) -> float:
+        i = self._position.get(chunk_id)
+        if i is None or self._top <= 0:
+            return default
+        return self._values[i] / self._top
+
+
+def _rule_scores(governing: tuple[CompiledPolicy, ...], request_text: str) -> _Scores:
+    key = tuple(cp.policy.policy_version_id for cp in governing)
+    with _cache_lock:
+        cached = _index_cache.get(key)
+    if cached is None:
+        chunks = [Chunk(r.chunk_id, r.text) for cp in governing for r in cp.rules]
+        cached = (BM25Index(chunks), {c.chunk_id: i for i, c in enumerate(chunks)})
+        with _cache_lock:
+            _index_cache[key] = cached
+            if len(_index_cache) > _CACHE_SIZE:
+                _index_cache.popitem(last=False)
+    index, position = cached
+    return _Scores(index.scores(request_text), position)
+
+
+def _citations(basis: list[_Finding], scores: _Scores) -> tuple[Citation, ...]:
+    seen: set[str] = set()
+    out = []
+    if len(basis) > CITATION_LIMIT:  # many satisfied rules: cite the most relevant ones
+        basis = sorted(basis, key=lambda f: -scores.get(f.rule.chunk_id, 0.0))
+    for f in basis:
+        if len(out) >= CITATION_LIMIT:
+            break
+        cid = f.rule.chunk_id
+        if cid in seen:
+            continue
+        seen.add(cid)
+        out.append(
+            Citation(
+                f.policy.policy.policy_id,
+                f.policy.policy.policy_version_id,
+                cid,
+                f.rule.text,
+                round(scores.get(cid, 0.0), 4),
+            )
+        )
+    return tuple(out)
+
+
+def _finding_detail(f: _Finding) -> dict[str, Any]:
+    return {
+        "chunk_id": f.rule.chunk_id,
+        "policy_id": f.policy.policy.policy_id,
+        "check": f.check.kind if f.check else "text",
+        "effect": f.check.effect if f.check else "",
+        "outcome": f.outcome.status,
+        "message": f.outcome.message,
+        "args": list(f.outcome.args),
+    }
+
+
+def _unfound_top(
+    governing: tuple[CompiledPolicy, ...],
+    scores: _Scores,
+    where: dict[str, tuple[CompiledPolicy, CompiledRule]],
+) -> list[str]:
+    """Ids of the best-scoring rules that gave no finding; `where` learns their rules."""
+    top = [cid for cid in scores.top(EVIDENCE_LIMIT) if cid not in where]
+    if top:
+        wanted = set(top)
+        for cp in governing:
+            for r in cp.rules:
+                if r.chunk_id in wanted and r.chunk_id not in where:
+                    where[r.chunk_id] = (cp, r)
+    return top
+
+
+_EVIDENCE_RANK = {
+    NOT_APPLICABLE: 0,
+    UNBOUND: 0,
+    SATISFIED: 1,
+    PERMITTED: 1,
+    UNKNOWN: 2,
+    REVIEW: 3,
+    VIOLATED: 4,
+}
+
+
+def _evidence(
+    governing: tuple[CompiledPolicy, ...],
+    findings: list[_Finding],
+    relevant_text: list[_Finding],
+    scores: _Scores,
+    documents: HybridIndex | None,
+    request_text: str,
+) -> tuple[dict, ...]:
+    rank = _EVIDENCE_RANK
+    outcome_of: dict[str, str] = {}
+    where: dict[str, tuple[CompiledPolicy, CompiledRule]] = {}
+    for f in findings + relevant_text:
+        cid = f.rule.chunk_id
+        prev = outcome_of.get(cid)
+        if prev is None or rank[f.outcome.status] > rank[prev]:
+            outcome_of[cid] = f.outcome.status
+        where[cid] = (f.policy, f.rule)
+    # Evidence is ordered by outcome first, then score, so scores are read only for the outcome
+    # levels that fill the EVIDENCE_LIMIT places, not for every rule that gave a finding.
+    levels: list[list[str]] = [[] for _ in range(max(rank.values()) + 1)]
+    for cid, status in outcome_of.items():
+        levels[rank[status]].append(cid)
+    chosen: list[dict] = []
+    for level in range(len(levels) - 1, -1, -1):
+        if len(chosen) >= EVIDENCE_LIMIT:
+            break
+        cids = levels[level]
+        if level == 0:
+            # Well-scoring rules that gave no finding rank lowest: look them up only when there
+            # is room left for them.
+            cids = cids + _unfound_top(governing, scores, where)
+        ranked = []
+        for cid in cids:
+            score = scores.get(cid, 0.0)
+            outcome = outcome_of.get(cid)
+            if outcome is None:
+                if score <= 0:
+                    continue
+                outcome = "text" if where[cid][1].uncompiled else NOT_APPLICABLE
+            ranked.append((-score, cid, outcome, score))
+        ranked.sort(key=itemgetter(0, 1))  # chunk ids are unique: a complete order
+        for _, cid, outcome, score in ranked[: EVIDENCE_LIMIT - len(chosen)]:
+            cp, r = where[cid]
+            chosen.append(
+                {
+                    "policy_id": cp.policy.policy_id,
+                    "policy_version_id": cp.policy.policy_version_id,
+                    "chunk_id": r.chunk_id,
+                    "text": r.text,
+                    "score": round(score, 4),
+                    "compiled": bool(r.checks) and not r.uncompiled,
+                    "outcome": outcome,
+                }
+            )
+    if documents is not None:
+        allowed = {cp.policy.policy_version_id for cp in governing}
+        for hit in documents.search(request_text, k=5):
+            meta = hit.chunk.metadata
+            if meta.get("policy_version_id") not in allowed:
+                continue
+            chosen.append(
+                {
+                    "policy_id": str(meta.get("policy_id", "")),
+                    "policy_version_id": str(meta.get("policy_version_id", "")),
+                    "chunk_id": hit.chunk.chunk_id,
+                    "text": hit.chunk.text[:2000],
+                    "score": round(hit.score, 6),
+                    "compiled": False,
+                    "outcome": "document",
+                }
+            )
+    return tuple(chosen)

@@ -1,0 +1,81 @@
+"""Which policies govern a request (CONTRACT §6): tool globs, scope statements and the hint."""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+
+from webapp.judge.checks import PLACE_KEYS
+from webapp.judge.compiler import CompiledPolicy
+from webapp.judge.places import country_code, location_regions, region_name
+from webapp.judge.request_view import RequestView, scalars
+from webapp.judge.text import GENERIC, STOPWORDS, stem
+
+
+@dataclass(frozen=True)
+class Governance:
+    """Governing policies in the order they are applied, and why others were left out."""
+
+    governing: tuple[CompiledPolicy, ...]
+    excluded: tuple[tuple[str, str], ...]  # (policy_id, why)
+    hint_applied: bool
+
+
+def select_governing(
+    tool_name: str, hint: str, compiled: list[CompiledPolicy], view: RequestView
+) -> Governance:
+    """Every policy whose globs match and whose scope includes the request; the hint goes first."""
+    governing: list[CompiledPolicy] = []
+    excluded: list[tuple[str, str]] = []
+    for cp in compiled:
+        tools = cp.policy.tools
+        if tools and not any(fnmatch.fnmatchcase(tool_name, g) for g in tools):
+            excluded.append((cp.policy.policy_id, "tool globs do not match"))
+            continue
+        if cp.scope and out_of_scope(cp.scope, view):
+            excluded.append((cp.policy.policy_id, "request is outside the policy's stated scope"))
+            continue
+        governing.append(cp)
+    hint_applied = False
+    if hint:
+        for i, cp in enumerate(governing):
+            if cp.policy.policy_id == hint:
+                governing.insert(0, governing.pop(i))
+                hint_applied = True
+                break
+    return Governance(tuple(governing), tuple(excluded), hint_applied)
+
+
+def out_of_scope(scope_words: tuple[str, ...], view: RequestView) -> bool:
+    """True only when the request shows it is outside the scope; when unsure, the policy governs."""
+    places = [p for p in (_place_of(w) for w in scope_words) if p]
+    if places:
+        locations = []
+        for leaf in view.leaves:
+            if not leaf.keys & PLACE_KEYS:
+                continue
+            for v in scalars(leaf.value):
+                if isinstance(v, str):
+                    loc = location_regions(v)
+                    if loc:
+                        locations.append(loc)
+        for code, regions in locations:
+            if not any(p == code or p in regions for p in places):
+                return True
+    others = [
+        stem(w.lower()) for w in scope_words if not _place_of(w) and w.lower() not in STOPWORDS
+    ]
+    others = [w for w in others if w not in GENERIC]
+    context = frozenset(t for t in others if any(t in lf.last_keys for lf in view.leaves))
+    for term in others:
+        if view.term_matches(term):
+            continue
+        if view.term_absent(term, context):
+            return True
+    return False
+
+
+def _place_of(word: str) -> str | None:
+    if len(word) == 2 and word.isupper():
+        return country_code(word)
+    return region_name(word) or (country_code(word) if len(word) > 3 else None)

@@ -1,0 +1,230 @@
+"""Amounts, counts and sizes written in rule text: '$25,000', '€1.5m', '2,500 EUR', '10 MB', '15 days'."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from webapp.judge.text import STOPWORDS
+
+CURRENCY_CODES = frozenset(
+    "USD EUR GBP JPY CHF CAD AUD INR CNY SEK NOK DKK PLN BRL MXN SGD HKD NZD ZAR CZK HUF TRY".split()
+)
+_SYMBOLS = {
+    "$": "USD",
+    "US$": "USD",
+    "€": "EUR",
+    "£": "GBP",
+    "¥": "JPY",
+    "₹": "INR",
+    "C$": "CAD",
+    "A$": "AUD",
+}
+_CURRENCY_WORDS = {
+    "dollar": "USD",
+    "dollars": "USD",
+    "euro": "EUR",
+    "euros": "EUR",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "sterling": "GBP",
+    "yen": "JPY",
+    "francs": "CHF",
+}
+_MULTIPLIERS = {
+    "k": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "mm": 1e6,
+    "mn": 1e6,
+    "mio": 1e6,
+    "million": 1e6,
+    "millions": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+}
+# unit word (lower case) -> (family, factor to the family's base unit)
+UNITS: dict[str, tuple[str, float]] = {
+    "%": ("percent", 1.0),
+    "percent": ("percent", 1.0),
+    "pct": ("percent", 1.0),
+    "b": ("bytes", 1.0),
+    "byte": ("bytes", 1.0),
+    "bytes": ("bytes", 1.0),
+    "kb": ("bytes", 1e3),
+    "kib": ("bytes", 1024.0),
+    "mb": ("bytes", 1e6),
+    "mib": ("bytes", 1024.0**2),
+    "gb": ("bytes", 1e9),
+    "gib": ("bytes", 1024.0**3),
+    "tb": ("bytes", 1e12),
+    "tib": ("bytes", 1024.0**4),
+    "second": ("time", 1.0),
+    "seconds": ("time", 1.0),
+    "sec": ("time", 1.0),
+    "secs": ("time", 1.0),
+    "minute": ("time", 60.0),
+    "minutes": ("time", 60.0),
+    "min": ("time", 60.0),
+    "mins": ("time", 60.0),
+    "hour": ("time", 3600.0),
+    "hours": ("time", 3600.0),
+    "hr": ("time", 3600.0),
+    "hrs": ("time", 3600.0),
+    "h": ("time", 3600.0),
+    "day": ("time", 86400.0),
+    "days": ("time", 86400.0),
+    "d": ("time", 86400.0),
+    "week": ("time", 604800.0),
+    "weeks": ("time", 604800.0),
+    "month": ("time", 2592000.0),
+    "months": ("time", 2592000.0),
+    "year": ("time", 31536000.0),
+    "years": ("time", 31536000.0),
+}
+# Suffixes of argument names that carry a unit ('size_gb', 'ttl_seconds', 'amount_cents').
+ARG_UNIT_SUFFIXES: dict[str, tuple[str, float]] = {
+    **{k: v for k, v in UNITS.items() if len(k) > 1 and k not in ("min",)},
+    "ms": ("time", 0.001),
+    "cents": ("minor", 0.01),
+    "cent": ("minor", 0.01),
+    "minor": ("minor", 0.01),
+    "pence": ("minor", 0.01),
+}
+_WORD_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+    "hundred": 100,
+}
+
+_NOT_NOUNS = frozenset(
+    "need needs needed require requires required go goes are is be get gets per total in "
+    "total daily require must without".split()
+)
+_PRE = r"(?P<pre>US\$|C\$|A\$|[$€£¥₹]|(?:" + "|".join(sorted(CURRENCY_CODES)) + r")\b)?\s?"
+_NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3}){2,}|\d{1,3}(?: \d{3})+(?!\d)|\d+(?:\.\d+)?)"
+_AFTER = (
+    r"(?:\s?(?P<unit>%|[KMGT]i?B\b|bytes?\b)"
+    r"|\s?(?P<mult>(?i:thousand|millions?|billion|mio|mm|mn|bn|k|m|b))\b)?"
+    r"(?:\s?(?P<post>"
+    + "|".join(sorted(CURRENCY_CODES))
+    + r"|dollars?|euros?|pounds?|sterling|yen)\b)?"
+)
+_QUANTITY = re.compile(_PRE + _NUM + _AFTER)
+_WORD_QUANTITY = re.compile(r"\b(?P<word>" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
+_NEXT_WORD = re.compile(r"\s*(?:'s\s*|’s\s*)?([A-Za-z%][A-Za-z\-]*)")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number found in rule text, with its currency or unit when written."""
+
+    value: float
+    start: int
+    end: int
+    currency: str | None = None
+    unit_family: str | None = None  # percent | bytes | time | None
+    unit_factor: float = 1.0  # the value times this is in the family's base unit
+    noun: str | None = None  # the word right after the number ('rows', 'instances', 'payouts')
+
+
+def find_quantities(text: str) -> list[Quantity]:
+    """Every quantity written in `text`, in order of appearance."""
+    found: list[Quantity] = []
+    for m in _QUANTITY.finditer(text):
+        raw = m.group("num")
+        # A year or an identifier digit ('eu-west-1', 't3.micro') is not a quantity.
+        before = text[m.start("num") - 1] if m.start("num") > 0 else " "
+        after = text[m.end("num")] if m.end("num") < len(text) else " "
+        if (before.isalpha() or before in "-_/.:") and not m.group("pre"):
+            continue
+        if after.isalpha() and not (m.group("mult") or m.group("unit") or m.group("post")):
+            continue
+        if after in "-_/:" or (
+            after == "." and m.end("num") + 1 < len(text) and text[m.end("num") + 1].isdigit()
+        ):
+            continue
+        value = _parse_number(raw)
+        currency = None
+        if m.group("pre"):
+            p = m.group("pre")
+            currency = _SYMBOLS.get(p, p.upper() if p.upper() in CURRENCY_CODES else None)
+        if m.group("post"):
+            p = m.group("post")
+            currency = p.upper() if p.upper() in CURRENCY_CODES else _CURRENCY_WORDS.get(p.lower())
+        mult = m.group("mult")
+        if mult:
+            value *= _MULTIPLIERS[mult.lower()]
+        unit_family, factor = None, 1.0
+        end = m.end()
+        if m.group("unit"):
+            unit_family, factor = UNITS[m.group("unit").lower()]
+        noun = None
+        nxt = _NEXT_WORD.match(text, end)
+        if nxt and unit_family is None:
+            word = nxt.group(1).lower()
+            if word in UNITS and not (word == "m" or word == "b"):
+                unit_family, factor = UNITS[word]
+                end = nxt.end()
+            elif word in ("percent", "per") and text[nxt.end() :].lower().startswith(" cent"):
+                unit_family, factor = "percent", 1.0
+            elif word not in STOPWORDS and word not in _NOT_NOUNS:
+                noun = word
+        found.append(Quantity(value, m.start(), end, currency, unit_family, factor, noun))
+    for m in _WORD_QUANTITY.finditer(text):
+        if any(q.start <= m.start() < q.end for q in found):
+            continue
+        value = float(_WORD_NUMBERS[m.group("word").lower()])
+        nxt = _NEXT_WORD.match(text, m.end())
+        unit_family, factor, noun, end = None, 1.0, None, m.end()
+        if nxt:
+            word = nxt.group(1).lower()
+            if word in UNITS:
+                unit_family, factor = UNITS[word]
+                end = nxt.end()
+            elif word not in STOPWORDS and word not in _NOT_NOUNS:
+                noun = word
+        if unit_family is None and noun is None:
+            continue  # 'one' alone is usually not a number in a rule ('one of the')
+        found.append(Quantity(value, m.start(), end, None, unit_family, factor, noun))
+    found.sort(key=lambda q: q.start)
+    return found
+
+
+def _parse_number(raw: str) -> float:
+    if raw.count(".") >= 2:  # European thousands: 2.000.000
+        return float(raw.replace(".", ""))
+    return float(raw.replace(",", "").replace(" ", ""))
+
+
+def parse_number_value(value: object) -> float | None:
+    """A numeric argument value as a float; None for anything that is not a finite number."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        f = float(value)
+        return f if f == f and f not in (float("inf"), float("-inf")) else None
+    if isinstance(value, str):
+        s = value.strip().replace(",", "").replace("_", "")
+        s = s.lstrip("$€£¥")
+        try:
+            f = float(s)
+        except ValueError:
+            return None
+        return f if f == f and f not in (float("inf"), float("-inf")) else None
+    return None

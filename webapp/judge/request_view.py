@@ -1,0 +1,398 @@
+"""A tool call seen the way rules speak about it: stems of the tool name, flattened arguments."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from webapp.judge.quantities import ARG_UNIT_SUFFIXES, parse_number_value
+from webapp.judge.text import content_stems, normalise_value, stem, words
+
+# Verbs that name what a tool does; a tool name holding one of them has a known action.
+VERB_GROUPS: dict[str, frozenset[str]] = {
+    "delete": frozenset(
+        {"delet", "remov", "drop", "destroy", "purg", "eras", "wip", "truncat", "nuke"}
+    ),
+    "change": frozenset(
+        {
+            "chang",
+            "upd",
+            "modify",
+            "modif",
+            "edit",
+            "set",
+            "put",
+            "attach",
+            "detach",
+            "patch",
+            "alter",
+            "configur",
+            "apply",
+            "grant",
+            "revok",
+            "enabl",
+            "disabl",
+            "toggl",
+            "add",
+            "cre",
+            "delet",
+            "remov",
+            "assign",
+            "rot",
+            "scal",
+            "resiz",
+            "writ",
+        }
+    ),
+    "create": frozenset(
+        {"cre", "add", "launch", "provision", "insert", "new", "open", "issu", "spin", "run"}
+    ),
+    "read": frozenset(
+        {"read", "get", "list", "describ", "view", "fetch", "show", "search", "query", "look"}
+    ),
+    "send": frozenset({"send", "email", "post", "notify", "messag", "mail"}),
+    "grant": frozenset({"grant", "giv", "give", "assign", "attach", "add", "invit"}),
+    "stop": frozenset({"stop", "halt", "shutdown", "shut", "pause", "suspend"}),
+    "terminate": frozenset({"termin", "kill", "destroy", "fire", "dismiss"}),
+    "export": frozenset(
+        {"export", "download", "extract", "dump", "shar", "transfer", "copy", "sync"}
+    ),
+    "deploy": frozenset({"deploy", "releas", "ship", "rollout", "promot", "launch"}),
+}
+# What each kind of action moves or touches, for judging which text rules are relevant.
+RELATED_OBJECTS: dict[str, frozenset[str]] = {
+    "export": frozenset({"data"}),
+    "send": frozenset({"messag", "email", "recipient"}),
+    "delete": frozenset({"data"}),
+}
+VERBS: frozenset[str] = frozenset().union(*VERB_GROUPS.values()) | frozenset(
+    {
+        "reboot",
+        "restart",
+        "start",
+        "schedul",
+        "rollback",
+        "merg",
+        "push",
+        "migr",
+        "access",
+        "use",
+        "call",
+        "invok",
+        "execut",
+        "encrypt",
+        "decrypt",
+        "backup",
+        "restor",
+        "upload",
+        "import",
+        "approv",
+        "skip",
+        "bypass",
+        "disabl",
+        "generat",
+        "sign",
+        "hire",
+        "onboard",
+        "offboard",
+        "publish",
+        "contact",
+        "apply",
+        "pay",
+        "payout",
+        "refund",
+        "wire",
+        "transfer",
+        "charg",
+        "remit",
+        "disburs",
+        "terminat",
+    }
+)
+_VERB_SYNONYMS: dict[str, frozenset[str]] = {}
+for _group in VERB_GROUPS.values():
+    for _v in _group:
+        _VERB_SYNONYMS[_v] = _VERB_SYNONYMS.get(_v, frozenset({_v})) | _group
+# 'change' covers any mutation, but a mutation does not cover 'change' the other way round.
+_VERB_SYNONYMS["chang"] = VERB_GROUPS["change"]
+
+# Money words: generic ones apply to any money-moving tool, specific ones name one kind of tool.
+MONEY_GENERIC = frozenset(
+    {"pay", "transfer", "transact", "fund", "money", "amount", "spend", "cost"}
+)
+# Verbs that only say money moves ('payouts may only be sent to …'): any money tool does that.
+MONEY_MOVEMENT_VERBS = frozenset({"send", "mak", "make", "remit", "wir", "mov"})
+MONEY_SPECIFIC = frozenset(
+    {
+        "refund",
+        "payout",
+        "charg",
+        "invoic",
+        "wire",
+        "bonus",
+        "severanc",
+        "salary",
+        "expens",
+        "disburs",
+        "reimburs",
+        "withdraw",
+        "deposit",
+        "subscript",
+        "loan",
+        "card",
+    }
+)
+MONEY_KEYS = frozenset(
+    stem(w)
+    for w in "amount total value sum price cost fee charge pay balance salary bonus budget spend "
+    "rate payout refund wage limit severance".split()
+)
+COMMS = frozenset({"email", "messag", "sms", "slack", "chat", "text", "call", "mail"})
+COMMS_GENERIC = frozenset({"messag", "communic", "correspond"})
+VALUE_CLASSES: dict[str, frozenset[str]] = {
+    name: frozenset(stem(w) for w in ws.split())
+    for name, ws in {
+        "environment": "production development staging test qa sandbox preview uat local live",
+        "visibility": "public private internal restricted confidential",
+        "speed": "instant standard express sameday nextday regular",
+        "person": "contractor employee intern temp freelancer consultant executive manager staff",
+        "method": "crypto wallet card ach sepa swift cheque cash paypal bank",
+    }.items()
+}
+_VALUE_CLASSES_OF: dict[str, frozenset[str]] = {
+    term: frozenset(name for name, klass in VALUE_CLASSES.items() if term in klass)
+    for klass in VALUE_CLASSES.values()
+    for term in klass
+}
+_ID_KEYS = frozenset(
+    {"id", "number", "no", "num", "ref", "nam", "name", "key", "cod", "uuid", "arn", "uri", "link"}
+)
+_ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """One argument value, flattened: 'payout.amount.value' -> 12000."""
+
+    path: str
+    keys: frozenset[str]  # stems of every path segment
+    last_keys: frozenset[str]  # stems of the last segment only
+    value: Any
+    unit: tuple[str, float] | None  # from a unit suffix of the name ('size_gb')
+
+
+class RequestView:
+    """The request in the shape the checks need; built once per evaluation."""
+
+    def __init__(self, tool_name: str, tool_args: dict, agent_id: str, history: Any) -> None:
+        self.tool_name = tool_name
+        self.tool_args = tool_args
+        self.agent_id = agent_id
+        self.history = _GuardedHistory(history)
+        self._matches: dict[str, bool] = {}
+        self._absent: dict[tuple[str, frozenset[str]], bool] = {}
+        self._numeric: tuple[tuple[Leaf, float], ...] | None = None
+        self.applicability_memo: dict[tuple, tuple[str, bool]] = {}
+        self.bind_memo: dict[tuple, tuple] = {}
+        self.tool_stems = frozenset(content_stems(tool_name))
+        self.tool_verbs = frozenset(s for s in self.tool_stems if s in VERBS)
+        self.leaves: list[Leaf] = []
+        _flatten(tool_args, "", self.leaves)
+        self.key_stems = (
+            frozenset().union(*(lf.keys for lf in self.leaves)) if self.leaves else frozenset()
+        )
+        self.last_key_stems: frozenset[str] = frozenset(
+            k for lf in self.leaves for k in lf.last_keys
+        )
+        vals: set[str] = set()
+        norms: set[str] = set()
+        for leaf in self.leaves:
+            for v in scalars(leaf.value):
+                if isinstance(v, str):
+                    norms.add(normalise_value(v))
+                    vals.update(content_stems(v[:500]))
+                elif isinstance(v, bool) and v:
+                    vals.update(leaf.last_keys)
+        self.value_stems = frozenset(vals)
+        self.value_norms = frozenset(norms)
+        # Rules ask about the same few argument names over and over: answer from sets built once
+        # per request instead of walking the leaves for every term of every rule.
+        self._present_keys = frozenset(k for lf in self.leaves if truthy(lf.value) for k in lf.keys)
+        self._empty_keys = frozenset(
+            k for lf in self.leaves if not truthy(lf.value) for k in lf.keys
+        )
+        self._category_keys = frozenset(
+            k for lf in self.leaves if _category_like(lf) for k in lf.last_keys
+        )
+        self._classes_shown: frozenset[str] | None = None
+        related: set[str] = set()
+        for verb in self.tool_verbs:
+            for group_name, group in VERB_GROUPS.items():
+                if verb in group:
+                    related |= group | RELATED_OBJECTS.get(group_name, frozenset())
+        # Words a rule may use for what this tool does ('data leaving' for an export tool).
+        self.related_stems = frozenset(related)
+        self.money_tool = bool(self.tool_stems & (MONEY_GENERIC | MONEY_SPECIFIC)) or any(
+            lf.last_keys & MONEY_KEYS and isinstance(lf.value, (int, float)) for lf in self.leaves
+        )
+
+    def term_matches(self, term: str) -> bool:
+        """Whether the request shows `term`: in the tool name, an argument name or value."""
+        hit = self._matches.get(term)
+        if hit is None:
+            hit = self._matches[term] = self._term_matches(term)
+        return hit
+
+    def _term_matches(self, term: str) -> bool:
+        if term in self.tool_stems or term in self.value_stems:
+            return True
+        if term in MONEY_GENERIC or (term in MONEY_MOVEMENT_VERBS and self.money_tool):
+            return self.money_tool
+        if term in COMMS_GENERIC:
+            return bool(self.tool_stems & COMMS)
+        if term in MONEY_SPECIFIC or term in COMMS:
+            return term in self._present_keys
+        if term in VERBS:
+            syn = _VERB_SYNONYMS.get(term, frozenset({term}))
+            return bool(syn & self.tool_stems) or term in self._present_keys
+        return term in self._present_keys
+
+    def term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
+        """Whether the request shows that `term` does not hold (another action, another value)."""
+        key = (term, neighbours)
+        hit = self._absent.get(key)
+        if hit is None:
+            hit = self._absent[key] = self._term_absent(term, neighbours)
+        return hit
+
+    def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
+        if term in MONEY_SPECIFIC:
+            others = self.tool_stems & (MONEY_SPECIFIC | {"pay", "transfer"})
+            if others and term not in others:
+                return True
+        if term in MONEY_GENERIC:
+            return bool(self.tool_verbs) and not self.money_tool
+        if term in MONEY_MOVEMENT_VERBS and self.money_tool:
+            return False
+        if term in COMMS and term not in COMMS_GENERIC:
+            others = self.tool_stems & COMMS
+            if others and term not in others:
+                return True
+        if term in VERBS and term not in self.tool_stems:
+            return bool(self.tool_verbs) and not (
+                self.tool_stems & _VERB_SYNONYMS.get(term, frozenset())
+            )
+        if term in self._empty_keys:
+            return True  # a flag that is off, an empty field
+        classes = _VALUE_CLASSES_OF.get(term)
+        if classes and not classes.isdisjoint(self._value_classes_shown()):
+            return True  # 'production' and the request names another environment
+        # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
+        return not neighbours.isdisjoint(self._category_keys)
+
+    def _value_classes_shown(self) -> frozenset[str]:
+        """Names of the VALUE_CLASSES some string value of the request belongs to."""
+        if self._classes_shown is None:
+            strings = [v for leaf in self.leaves for v in scalars(leaf.value) if isinstance(v, str)]
+            self._classes_shown = frozenset(
+                name
+                for name, klass in VALUE_CLASSES.items()
+                if any(not klass.isdisjoint(content_stems(v)) for v in strings)
+            )
+        return self._classes_shown
+
+    def numeric_leaves(self) -> list[tuple[Leaf, float]]:
+        """Leaves holding a number (or a numeric string), with that number."""
+        if self._numeric is not None:
+            return list(self._numeric)
+        out = []
+        for leaf in self.leaves:
+            v = parse_number_value(leaf.value)
+            if v is not None:
+                out.append((leaf, v))
+        self._numeric = tuple(out)
+        return out
+
+
+class HistoryUnavailable(Exception):
+    """The request history could not be read: the judge as a whole is unavailable."""
+
+
+class _GuardedHistory:
+    """Wraps the caller's History so that its failures are told apart from rule-parsing surprises."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def total_today(self, agent_id: str, tool_name: str, arg: str) -> float:
+        try:
+            return float(self._inner.total_today(agent_id, tool_name, arg))
+        except Exception as exc:
+            raise HistoryUnavailable(type(exc).__name__) from exc
+
+    def count_last_hour(self, agent_id: str, tool_name: str) -> int:
+        try:
+            return int(self._inner.count_last_hour(agent_id, tool_name))
+        except Exception as exc:
+            raise HistoryUnavailable(type(exc).__name__) from exc
+
+    def seen_value(self, agent_id: str, tool_name: str, arg: str, value: str) -> bool:
+        try:
+            return bool(self._inner.seen_value(agent_id, tool_name, arg, value))
+        except Exception as exc:
+            raise HistoryUnavailable(type(exc).__name__) from exc
+
+
+def truthy(value: Any) -> bool:
+    """Present and not empty, false, or white space only (CONTRACT §1: blank strings are empty)."""
+    if value is None or value is False:
+        return False
+    if isinstance(value, str):
+        return bool(value.strip()) and value.strip().lower() not in ("false", "no", "0", "off")
+    if isinstance(value, (list, tuple, dict, set)):
+        return len(value) > 0
+    return True
+
+
+def scalars(value: Any) -> list[Any]:
+    """The scalar values held by a leaf (a list leaf holds several)."""
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if not isinstance(v, (list, tuple, dict))]
+    return [value]
+
+
+def _category_like(leaf: Leaf) -> bool:
+    """A short categorical string value, under a name that is not an identifier."""
+    value = leaf.value
+    if leaf.last_keys & _ID_KEYS or not isinstance(value, str):
+        return False
+    return bool(_ENUM_LIKE.match(value.strip())) and not any(ch.isdigit() for ch in value)
+
+
+def _flatten(value: Any, prefix: str, out: list[Leaf]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flatten(v, f"{prefix}.{k}" if prefix else str(k), out)
+        return
+    if isinstance(value, (list, tuple)) and any(isinstance(v, dict) for v in value):
+        for v in value:
+            if isinstance(v, dict):
+                _flatten(v, prefix, out)
+        return
+    keys, last_keys, unit = _path_stems(prefix)
+    out.append(Leaf(prefix, keys, last_keys, value, unit))
+
+
+@lru_cache(maxsize=65536)
+def _path_stems(path: str) -> tuple[frozenset[str], frozenset[str], tuple[str, float] | None]:
+    """Stems of every segment of an argument path, of its last segment, and its unit suffix.
+
+    Cached: agents call the same tools with the same argument names over and over.
+    """
+    segments = path.split(".")
+    keys = frozenset(stem(w) for seg in segments for w in words(seg))
+    last_words = words(segments[-1])
+    unit = ARG_UNIT_SUFFIXES.get(last_words[-1]) if len(last_words) > 1 else None
+    return keys, frozenset(stem(w) for w in last_words), unit

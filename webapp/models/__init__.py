@@ -1,0 +1,53 @@
+"""All tables. Import models from here so Alembic and the app see the same metadata."""
+
+from webapp.models.base import TenantScoped, iso, new_id, short_id, utcnow
+from webapp.models.clearance import (
+    APPROVED,
+    DENIED,
+    PENDING_REVIEW,
+    PROCESSING,
+    STATUSES,
+    AgentState,
+    BurnedToken,
+    ClearanceRequest,
+    IdempotencyRecord,
+    TenantSetting,
+)
+from webapp.models.jobs import JobRun
+from webapp.models.ledger import Checkpoint, LedgerEvent, LedgerVerification, MerkleNode
+from webapp.models.notifications import NotificationDelivery
+from webapp.models.policy import Policy, PolicyChunk, PolicyDocument, PolicyVersion
+from webapp.models.tenant import ROLES, ApiKey, SigningKey, Tenant, User
+
+__all__ = [
+    "APPROVED",
+    "DENIED",
+    "PENDING_REVIEW",
+    "PROCESSING",
+    "ROLES",
+    "STATUSES",
+    "AgentState",
+    "ApiKey",
+    "BurnedToken",
+    "Checkpoint",
+    "ClearanceRequest",
+    "IdempotencyRecord",
+    "JobRun",
+    "LedgerEvent",
+    "LedgerVerification",
+    "MerkleNode",
+    "NotificationDelivery",
+    "Policy",
+    "PolicyChunk",
+    "PolicyDocument",
+    "PolicyVersion",
+    "SigningKey",
+    "Tenant",
+    "TenantScoped",
+    "TenantSetting",
+    "User",
+    "iso",
+    "new_id",
+    "short_id",
+    "utcnow",
+]

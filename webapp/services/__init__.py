@@ -1,0 +1,1 @@
+"""Business rules and state transitions; the only code that commits transactions."""

@@ -1,0 +1,120 @@
+"""Agents as the vault sees them: last activity and lockdown (spec §3, CONTRACT §10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from webapp.errors import InvalidInput
+from webapp.extensions import db
+from webapp.models import AgentState, iso, utcnow
+from webapp.services.ledger import EventContent, append_event
+
+MAX_AGENT_ID = 256
+
+
+def check_agent_id(agent_id: str) -> str:
+    if not agent_id or not agent_id.strip() or len(agent_id) > MAX_AGENT_ID:
+        raise InvalidInput(
+            "agent id must be 1 to 256 characters",
+            errors=[{"field": "agent_id", "message": "must be 1 to 256 characters"}],
+        )
+    return agent_id
+
+
+def is_locked_down(client_id: str, agent_id: str) -> bool:
+    """Whether the agent is locked down (loads its row, which ``touch`` then reuses)."""
+    state = db.session.get(AgentState, (client_id, agent_id))
+    return bool(state and state.locked_down)
+
+
+def lock_down(client_id: str, agent_id: str, actor: str, reason: str = "") -> AgentState:
+    """Lock the agent; idempotent: a second lock changes nothing and writes no event."""
+    state = _state(client_id, check_agent_id(agent_id), for_update=True)
+    if not state.locked_down:
+        state.locked_down = True
+        state.locked_at = utcnow()
+        state.locked_by = actor
+        state.lock_reason = reason
+        state.released_at = None
+        state.released_by = ""
+        append_event(
+            client_id,
+            EventContent(
+                action_category="agent_lockdown",
+                agent_id=agent_id,
+                reason=reason or f"agent locked down by {actor}",
+                action_metadata={"actor": actor},
+            ),
+        )
+    db.session.commit()
+    return state
+
+
+def release(client_id: str, agent_id: str, actor: str, reason: str = "") -> AgentState:
+    """Release the lock; idempotent like ``lock_down``."""
+    state = _state(client_id, check_agent_id(agent_id), for_update=True)
+    if state.locked_down:
+        state.locked_down = False
+        state.released_at = utcnow()
+        state.released_by = actor
+        append_event(
+            client_id,
+            EventContent(
+                action_category="agent_release",
+                agent_id=agent_id,
+                reason=reason or f"agent released by {actor}",
+                action_metadata={"actor": actor},
+            ),
+        )
+    db.session.commit()
+    return state
+
+
+def touch(client_id: str, agent_id: str) -> None:
+    """Record activity (in the caller's transaction)."""
+    state = db.session.get(AgentState, (client_id, agent_id))
+    if state is None:
+        db.session.add(AgentState(client_id=client_id, agent_id=agent_id, last_seen_at=utcnow()))
+    else:
+        state.last_seen_at = utcnow()
+
+
+def list_agents(client_id: str) -> list[AgentState]:
+    return list(
+        db.session.scalars(
+            AgentState.for_tenant(client_id).order_by(AgentState.last_seen_at.desc())
+        )
+    )
+
+
+def lock_view(state: AgentState) -> dict[str, Any]:
+    if state.locked_down:
+        return {
+            "agent_id": state.agent_id,
+            "locked_down": True,
+            "locked_at": iso(state.locked_at),
+            "locked_by": state.locked_by,
+            "reason": state.lock_reason,
+        }
+    return {
+        "agent_id": state.agent_id,
+        "locked_down": False,
+        "released_at": iso(state.released_at),
+        "released_by": state.released_by,
+    }
+
+
+def _state(client_id: str, agent_id: str, for_update: bool = False) -> AgentState:
+    query = select(AgentState).where(
+        AgentState.client_id == client_id, AgentState.agent_id == agent_id
+    )
+    if for_update:
+        query = query.with_for_update()
+    state = db.session.scalar(query)
+    if state is None:
+        state = AgentState(client_id=client_id, agent_id=agent_id, locked_down=False)
+        db.session.add(state)
+        db.session.flush()
+    return state

@@ -1,0 +1,83 @@
+"""The registry of signing keys: the active one, and every retired one, for the JWKS.
+
+``flask vault bootstrap`` registers the configured key at start-up (and retires the previous
+one after a change of ``VAULT_KEY_ID``). Anything that signs also makes sure its key is in the
+registry, inside its own transaction, so nothing is ever signed by a key the JWKS cannot show.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from webapp.errors import Unavailable
+from webapp.extensions import db
+from webapp.ledger.keys import public_jwk
+from webapp.models import SigningKey, utcnow
+from webapp.runtime import vault
+
+
+def ensure_active_key_registered() -> SigningKey:
+    """Record the configured key and retire the others; commits (start-up only)."""
+    signer = vault().signer
+    row = db.session.get(SigningKey, signer.key_id)
+    _check_same_key(row)
+    now = utcnow()
+    db.session.execute(
+        update(SigningKey)
+        .where(SigningKey.key_id != signer.key_id, SigningKey.retired_at.is_(None))
+        .values(retired_at=now)
+    )
+    if row is None:
+        row = SigningKey(key_id=signer.key_id, public_key=signer.public_key(), active_from=now)
+        db.session.add(row)
+    else:
+        row.retired_at = None
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # Another process registered it first; theirs is the same key.
+        db.session.rollback()
+        row = db.session.get(SigningKey, signer.key_id)
+    return row
+
+
+def require_registered() -> None:
+    """Inside the caller's transaction: make sure the active key is in the registry."""
+    signer = vault().signer
+    row = db.session.get(SigningKey, signer.key_id)
+    _check_same_key(row)
+    if row is None:
+        db.session.add(
+            SigningKey(key_id=signer.key_id, public_key=signer.public_key(), active_from=utcnow())
+        )
+
+
+def all_keys() -> list[SigningKey]:
+    return list(db.session.scalars(select(SigningKey).order_by(SigningKey.active_from)))
+
+
+def public_key_for(key_id: str) -> bytes | None:
+    """The public key for a kid: the active signer's, or a registered (possibly retired) one."""
+    signer = vault().signer
+    if key_id == signer.key_id:
+        return signer.public_key()
+    row = db.session.get(SigningKey, key_id)
+    return row.public_key if row else None
+
+
+def jwks() -> dict:
+    """CONTRACT §4: the active key and every retired one (read-only)."""
+    signer = vault().signer
+    keys = {k.key_id: public_jwk(k.public_key, k.key_id) for k in all_keys()}
+    keys.setdefault(signer.key_id, public_jwk(signer.public_key(), signer.key_id))
+    return {"keys": list(keys.values())}
+
+
+def _check_same_key(row: SigningKey | None) -> None:
+    signer = vault().signer
+    if row is not None and row.public_key != signer.public_key():
+        # Reusing a key id for other key material would make old signatures unverifiable.
+        raise Unavailable(
+            f"VAULT_KEY_ID {signer.key_id} is already registered with a different key"
+        )

@@ -1,0 +1,551 @@
+"""Notification settings (CONTRACT §7) and the delivery of review notifications.
+
+When a request enters ``pending_review`` one delivery row per enabled channel is committed,
+then an RQ job per row sends it, retried with backoff; every attempt is written to the row,
+which is the tenant's delivery log. Nothing here can touch a decision: the hook runs after the
+transition has committed, and a failed delivery only changes its own row.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import redis
+from sqlalchemy import and_, or_
+
+from webapp.errors import InvalidInput
+from webapp.extensions import db
+from webapp.models import PENDING_REVIEW, ClearanceRequest, iso, new_id, utcnow
+from webapp.models.notifications import DELIVERED, FAILED, QUEUED, RETRYING, NotificationDelivery
+from webapp.notify import channels, messages
+from webapp.runtime import vault
+from webapp.services import outbound, settings
+from webapp.services.at_rest import SealedDataError, open_sealed, seal
+from webapp.services.clearance import confidence_bucket, on_transition
+
+log = logging.getLogger(__name__)
+
+KIND = "notification"
+MAX_RECIPIENTS = 50
+MAX_SENSITIVE_ARGS = 100
+MAX_URL_CHARS = 2048
+SKIPPED = "skipped"
+DEFAULTS: dict[str, Any] = {
+    "email_enabled": False,
+    "email_recipients": [],
+    "slack_enabled": False,
+    "slack_webhook_sealed": "",
+    "slack_webhook_masked": "",
+    "sensitive_args": [],
+}
+# A practical addr-spec: no quoted local parts, no comments, no IP literals, no control chars
+# (\Z, not $: $ would accept a trailing newline, the start of a header injection).
+_EMAIL = re.compile(
+    r"^(?=.{3,254}\Z)(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+    r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\Z"
+)
+_ARG_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,128}\Z")
+
+
+# --- settings --------------------------------------------------------------------------------
+
+
+def notification_settings(client_id: str) -> dict[str, Any]:
+    """The settings as the API shows them: the webhook URL masked, recipients comma-separated."""
+    return _view(client_id, settings.read(client_id, KIND, DEFAULTS))
+
+
+def update_notification_settings(
+    client_id: str, changes: dict[str, Any], actor: str
+) -> dict[str, Any]:
+    """Validate and apply a partial update; a PUT without ``slack_webhook_url`` keeps the stored one."""
+    current = settings.read(client_id, KIND, DEFAULTS)
+    updated = dict(current)
+    errors: list[dict[str, str]] = []
+
+    for name in ("email_enabled", "slack_enabled"):
+        if name in changes and changes[name] is not None:
+            if not isinstance(changes[name], bool):
+                errors.append({"field": name, "message": "must be true or false"})
+            else:
+                updated[name] = changes[name]
+    if "email_recipients" in changes and changes["email_recipients"] is not None:
+        recipients, problems = parse_recipients(changes["email_recipients"])
+        errors += problems
+        updated["email_recipients"] = recipients
+    if "sensitive_args" in changes and changes["sensitive_args"] is not None:
+        names, problems = _parse_sensitive_args(changes["sensitive_args"])
+        errors += problems
+        updated["sensitive_args"] = names
+    url = changes.get("slack_webhook_url")
+    if url is not None and url != current.get("slack_webhook_masked"):
+        # Sending back the masked form (a form round-trip) means "unchanged".
+        if not isinstance(url, str):
+            errors.append({"field": "slack_webhook_url", "message": "must be a string"})
+        elif not url.strip():
+            updated["slack_webhook_sealed"], updated["slack_webhook_masked"] = "", ""
+        else:
+            problem = _check_webhook_url(url.strip())
+            if problem:
+                errors.append({"field": "slack_webhook_url", "message": problem})
+            else:
+                updated["slack_webhook_sealed"] = _seal_url(client_id, url.strip())
+                updated["slack_webhook_masked"] = outbound.mask_url(url.strip())
+
+    if not errors:
+        if updated["email_enabled"] and not updated["email_recipients"]:
+            errors.append(
+                {
+                    "field": "email_recipients",
+                    "message": "at least one address is required while email_enabled",
+                }
+            )
+        if updated["slack_enabled"] and not updated["slack_webhook_sealed"]:
+            errors.append(
+                {"field": "slack_webhook_url", "message": "is required while slack_enabled"}
+            )
+    if errors:
+        raise InvalidInput(f"{errors[0]['field']}: {errors[0]['message']}", errors=errors)
+
+    audit = _audit(current, updated)
+    if audit:
+        settings.write(client_id, KIND, updated, actor=actor, audit=audit)
+    return _view(client_id, updated)
+
+
+def parse_recipients(value: Any) -> tuple[list[str], list[dict[str, str]]]:
+    """A comma-separated string (spec §2.6) or a list; returns (addresses, field errors)."""
+    if isinstance(value, str):
+        parts = [p.strip() for p in re.split(r"[,;\s]+", value)]
+    elif isinstance(value, list) and all(isinstance(p, str) for p in value):
+        parts = [p.strip() for p in value]
+    else:
+        return [], [
+            {
+                "field": "email_recipients",
+                "message": "must be a comma-separated string of addresses",
+            }
+        ]
+    addresses: list[str] = []
+    seen: set[str] = set()
+    errors = []
+    for part in parts:
+        if not part:
+            continue
+        if not _EMAIL.match(part):
+            errors.append(
+                {
+                    "field": "email_recipients",
+                    "message": f"{part[:80]!r} is not a valid email address",
+                }
+            )
+        elif part.lower() not in seen:
+            seen.add(part.lower())
+            addresses.append(part)
+    if len(addresses) > MAX_RECIPIENTS:
+        errors.append(
+            {"field": "email_recipients", "message": f"at most {MAX_RECIPIENTS} addresses"}
+        )
+    return addresses, errors
+
+
+def is_valid_email(value: str) -> bool:
+    """Whether ``value`` is one address this service accepts (also used for reviewer_email)."""
+    return bool(_EMAIL.match(value))
+
+
+def webhook_url(client_id: str) -> str:
+    """The decrypted webhook URL, or "" when none is stored (or it no longer opens)."""
+    sealed = settings.read(client_id, KIND, DEFAULTS).get("slack_webhook_sealed") or ""
+    if not sealed:
+        return ""
+    try:
+        return open_sealed(vault().transport_key, _associated(client_id), base64.b64decode(sealed))
+    except (SealedDataError, ValueError):
+        log.error("the stored webhook URL of %s does not open (key changed?)", client_id)
+        return ""
+
+
+# --- notifying -------------------------------------------------------------------------------
+
+
+def notify_pending_review(request: ClearanceRequest) -> list[NotificationDelivery]:
+    """After-transition hook: queue one delivery per enabled channel for a new pending review."""
+    if request.status != PENDING_REVIEW:
+        return []
+    return _queue_deliveries(request.client_id, "review.pending", request.request_id)
+
+
+def send_test(client_id: str) -> list[NotificationDelivery]:
+    """Queue a test message on each enabled channel (400 when none is enabled)."""
+    deliveries = _queue_deliveries(client_id, "test", "")
+    if not deliveries:
+        raise InvalidInput(
+            "no notification channel is enabled",
+            errors=[{"field": "email_enabled", "message": "enable email or slack first"}],
+        )
+    return deliveries
+
+
+def retry_intervals() -> list[int]:
+    """Seconds before each retry (``VAULT_NOTIFY_RETRY_INTERVALS``)."""
+    return list(vault().config.notify_retry_intervals)
+
+
+def attempt_delivery(delivery_id: str, *, final_attempt: bool) -> str:
+    """Make one attempt; returns ``delivered``, ``retry``, ``failed`` or ``skipped``.
+
+    ``retry`` means this attempt failed and the caller (the RQ job) should fail so that RQ
+    retries it; the row already says ``retrying``.
+    """
+    delivery = db.session.get(NotificationDelivery, delivery_id)
+    if delivery is None or delivery.status in (DELIVERED, FAILED, SKIPPED):
+        return "skipped"
+    started = utcnow()
+    try:
+        detail = _send(delivery)
+    except _Skip as skip:
+        _record(delivery, started, SKIPPED, str(skip))
+        return "skipped"
+    except channels.DeliveryError as error:
+        retry = error.retryable and not final_attempt
+        _record(delivery, started, RETRYING if retry else FAILED, str(error))
+        return "retry" if retry else "failed"
+    except Exception as error:  # noqa: BLE001 - a bug in one delivery must still be logged
+        log.exception("notification %s crashed", delivery_id)
+        retry = not final_attempt
+        _record(
+            delivery,
+            started,
+            RETRYING if retry else FAILED,
+            f"internal error ({type(error).__name__})",
+        )
+        return "retry" if retry else "failed"
+    _record(delivery, started, DELIVERED, detail)
+    return "delivered"
+
+
+def list_deliveries(
+    client_id: str,
+    *,
+    limit: int,
+    cursor: dict[str, Any] | None,
+    request_id: str = "",
+    status: str = "",
+) -> tuple[list[NotificationDelivery], dict[str, Any] | None]:
+    """The delivery log, newest first; returns (rows, next cursor position)."""
+    query = NotificationDelivery.for_tenant(client_id)
+    if request_id:
+        query = query.where(NotificationDelivery.request_id == request_id)
+    if status:
+        query = query.where(NotificationDelivery.status == status)
+    if cursor is not None:
+        at, last = parse_position(cursor)
+        query = query.where(
+            or_(
+                NotificationDelivery.created_at < at,
+                and_(
+                    NotificationDelivery.created_at == at, NotificationDelivery.delivery_id < last
+                ),
+            )
+        )
+    rows = list(
+        db.session.scalars(
+            query.order_by(
+                NotificationDelivery.created_at.desc(), NotificationDelivery.delivery_id.desc()
+            ).limit(limit + 1)
+        )
+    )
+    following = None
+    if len(rows) > limit:
+        rows = rows[:limit]
+        following = {"t": iso(rows[-1].created_at), "id": rows[-1].delivery_id}
+    return rows, following
+
+
+def delivery_view(delivery: NotificationDelivery) -> dict[str, Any]:
+    """One entry of the delivery log as the API shows it."""
+    return {
+        "delivery_id": delivery.delivery_id,
+        "request_id": delivery.request_id,
+        "event": delivery.event,
+        "channel": delivery.channel,
+        "target": delivery.target,
+        "status": delivery.status,
+        "attempts": delivery.attempts,
+        "max_attempts": delivery.max_attempts,
+        "last_error": delivery.last_error,
+        "attempt_log": list(delivery.attempt_log or []),
+        "created_at": iso(delivery.created_at),
+        "updated_at": iso(delivery.updated_at),
+        "delivered_at": iso(delivery.delivered_at),
+    }
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+class _Skip(Exception):
+    """Nothing to send any more (the request was decided, the channel switched off)."""
+
+
+def _queue_deliveries(client_id: str, event: str, request_id: str) -> list[NotificationDelivery]:
+    current = settings.read(client_id, KIND, DEFAULTS)
+    intervals = retry_intervals()
+    now = utcnow()
+    deliveries = []
+    if current["email_enabled"] and current["email_recipients"]:
+        deliveries.append(
+            NotificationDelivery(
+                delivery_id=new_id("ntf"),
+                client_id=client_id,
+                request_id=request_id,
+                event=event,
+                channel="email",
+                target=", ".join(current["email_recipients"]),
+                recipients=list(current["email_recipients"]),
+            )
+        )
+    if current["slack_enabled"] and current["slack_webhook_sealed"]:
+        deliveries.append(
+            NotificationDelivery(
+                delivery_id=new_id("ntf"),
+                client_id=client_id,
+                request_id=request_id,
+                event=event,
+                channel="slack",
+                target=current["slack_webhook_masked"],
+                recipients=[],
+            )
+        )
+    for delivery in deliveries:
+        delivery.status = QUEUED
+        delivery.attempts = 0
+        delivery.max_attempts = len(intervals) + 1
+        delivery.attempt_log = []
+        delivery.last_error = ""
+        delivery.created_at = delivery.updated_at = now
+        db.session.add(delivery)
+    if not deliveries:
+        return []
+    db.session.commit()  # commit, then enqueue: the job must find its row
+    for delivery in deliveries:
+        try:
+            _enqueue(delivery, intervals)
+        except redis.RedisError:
+            log.warning("could not queue notification %s", delivery.delivery_id)
+            _record(
+                delivery, utcnow(), FAILED, "the notification queue is unavailable", counted=False
+            )
+    return deliveries
+
+
+def _enqueue(delivery: NotificationDelivery, intervals: list[int]) -> None:
+    from rq import Retry
+
+    from jobs import queues
+    from jobs.notify import deliver_notification
+
+    queues.queue(queues.NOTIFY, vault().redis).enqueue(
+        deliver_notification,
+        delivery.delivery_id,
+        job_id=f"notify-{delivery.delivery_id}",
+        job_timeout=120,
+        result_ttl=3600,
+        failure_ttl=7 * 86400,
+        retry=Retry(max=len(intervals), interval=intervals) if intervals else None,
+        meta={"client_id": delivery.client_id, "channel": delivery.channel},
+    )
+
+
+def _send(delivery: NotificationDelivery) -> str:
+    config = vault().config
+    current = settings.read(delivery.client_id, KIND, DEFAULTS)
+    notice = _notice(delivery, current)
+    if delivery.channel == "email":
+        if not current["email_enabled"] and delivery.event != "test":
+            raise _Skip("email notifications were switched off")
+        message = messages.email_message(
+            notice, sender=config.smtp_from, recipients=delivery.recipients
+        )
+        refused = channels.send_email(config, message, delivery.recipients)
+        return f"refused by the server: {', '.join(refused)}" if refused else ""
+    if delivery.channel == "slack":
+        if not current["slack_enabled"] and delivery.event != "test":
+            raise _Skip("chat notifications were switched off")
+        url = webhook_url(delivery.client_id)
+        if not url:
+            raise channels.DeliveryError("no webhook URL is stored", retryable=False)
+        status = channels.post_webhook(
+            url, messages.slack_payload(notice), allow_private=config.webhook_allow_private
+        )
+        return f"HTTP {status}"
+    raise channels.DeliveryError(f"unknown channel {delivery.channel}", retryable=False)
+
+
+def _notice(delivery: NotificationDelivery, current: dict[str, Any]) -> messages.ReviewNotice:
+    config = vault().config
+    if delivery.event == "test":
+        return messages.build_notice(
+            request_id="",
+            tool_name="test",
+            tool_args={},
+            agent_id="",
+            session_id="",
+            policy_id="",
+            reason="",
+            reason_code="",
+            confidence=0.0,
+            confidence_bucket="none",
+            threshold=0.0,
+            threshold_bucket="none",
+            public_url=config.public_url,
+            sensitive_args=[],
+            is_test=True,
+        )
+    request = db.session.get(ClearanceRequest, delivery.request_id)
+    if request is None or request.client_id != delivery.client_id:
+        raise _Skip("the request no longer exists")
+    if request.status != PENDING_REVIEW:
+        raise _Skip(f"the request was already decided ({request.status}, {request.reason_code})")
+    expires = ""
+    if request.review_started_at is not None:
+        expires = (
+            iso(request.review_started_at + timedelta(seconds=config.review_ttl_seconds)) or ""
+        )
+    return messages.build_notice(
+        request_id=request.request_id,
+        tool_name=request.tool_name,
+        tool_args=request.tool_args or {},
+        agent_id=request.agent_id,
+        session_id=request.session_id,
+        policy_id=request.policy_id,
+        reason=request.reason,
+        reason_code=request.reason_code,
+        confidence=request.confidence,
+        confidence_bucket=confidence_bucket(request.confidence),
+        threshold=request.threshold,
+        threshold_bucket=confidence_bucket(request.threshold),
+        public_url=config.public_url,
+        sensitive_args=current.get("sensitive_args") or [],
+        expires_at=expires,
+        citations=[c.get("text", "") for c in (request.citations or []) if isinstance(c, dict)],
+    )
+
+
+def _record(
+    delivery: NotificationDelivery,
+    started: datetime,
+    status: str,
+    detail: str,
+    counted: bool = True,
+) -> None:
+    now = utcnow()
+    outcome = {DELIVERED: "delivered", SKIPPED: "skipped"}.get(status, "failed")
+    attempt = delivery.attempts + (1 if counted else 0)
+    entry = {"attempt": attempt, "at": iso(started), "outcome": outcome, "detail": detail[:500]}
+    delivery.attempts = attempt
+    # Reassigned, not appended: a plain JSON column does not track in-place changes.
+    delivery.attempt_log = [*(delivery.attempt_log or []), entry]
+    delivery.status = status
+    delivery.updated_at = now
+    if status == DELIVERED:
+        delivery.delivered_at = now
+        delivery.last_error = ""
+    elif status != SKIPPED or detail:
+        delivery.last_error = detail[:1000]
+    db.session.commit()
+
+
+def _check_webhook_url(url: str) -> str:
+    """Why the URL cannot be stored, or "" when it can."""
+    if len(url) > MAX_URL_CHARS:
+        return f"must be at most {MAX_URL_CHARS} characters"
+    allow_private = vault().config.webhook_allow_private
+    scheme = url.split(":", 1)[0].lower()
+    # http only in development and tests, where the receiving server is a local one.
+    if scheme != "https" and not (scheme == "http" and allow_private):
+        return "must be an https URL"
+    try:
+        outbound.check_url(url, allow_private=allow_private)
+    except outbound.OutboundRefused as refused:
+        return refused.detail
+    return ""
+
+
+def _parse_sensitive_args(value: Any) -> tuple[list[str], list[dict[str, str]]]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return [], [{"field": "sensitive_args", "message": "must be a list of argument names"}]
+    names: list[str] = []
+    for raw in value:
+        name = raw.strip()
+        if not name:
+            continue
+        if not _ARG_NAME.match(name):
+            return [], [
+                {"field": "sensitive_args", "message": "names are 1 to 128 printable characters"}
+            ]
+        if name not in names:
+            names.append(name)
+    if len(names) > MAX_SENSITIVE_ARGS:
+        return [], [{"field": "sensitive_args", "message": f"at most {MAX_SENSITIVE_ARGS} names"}]
+    return names, []
+
+
+def _seal_url(client_id: str, url: str) -> str:
+    return base64.b64encode(seal(vault().transport_key, _associated(client_id), url)).decode()
+
+
+def _associated(client_id: str) -> str:
+    # Bound to the tenant: a sealed URL copied into another tenant's settings does not open.
+    return f"notification-webhook\x00{client_id}"
+
+
+def _view(client_id: str, stored: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "client_id": client_id,
+        "email_enabled": bool(stored["email_enabled"]),
+        "email_recipients": ",".join(stored["email_recipients"]),
+        "slack_enabled": bool(stored["slack_enabled"]),
+        "slack_webhook_url": stored["slack_webhook_masked"],
+        "sensitive_args": list(stored["sensitive_args"]),
+    }
+
+
+def _audit(current: dict[str, Any], updated: dict[str, Any]) -> dict[str, Any]:
+    """What changed, for the settings_changed ledger event: never the URL, no addresses."""
+    audit: dict[str, Any] = {}
+    for name in ("email_enabled", "slack_enabled"):
+        if current[name] != updated[name]:
+            audit[name] = {"from": current[name], "to": updated[name]}
+    if current["email_recipients"] != updated["email_recipients"]:
+        audit["email_recipients"] = {
+            "from_count": len(current["email_recipients"]),
+            "to_count": len(updated["email_recipients"]),
+        }
+    if current["slack_webhook_sealed"] != updated["slack_webhook_sealed"]:
+        audit["slack_webhook_url"] = {"changed": True, "set": bool(updated["slack_webhook_sealed"])}
+    if current["sensitive_args"] != updated["sensitive_args"]:
+        audit["sensitive_args"] = {
+            "from": current["sensitive_args"],
+            "to": updated["sensitive_args"],
+        }
+    return audit
+
+
+def parse_position(cursor: dict[str, Any]) -> tuple[datetime, str]:
+    """A keyset cursor ``{"t": timestamp, "id": key}`` back into values; 400 when malformed."""
+    try:
+        at = datetime.strptime(str(cursor["t"]), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        return at, str(cursor["id"])
+    except (KeyError, TypeError, ValueError):
+        raise InvalidInput(
+            "cursor is not valid", errors=[{"field": "cursor", "message": "is not valid"}]
+        ) from None
+
+
+on_transition(notify_pending_review)

@@ -1,0 +1,264 @@
+"""Outbound HTTP to user-supplied URLs (webhooks, wiki imports), guarded against SSRF.
+
+Every request goes through ``ssrfguard``: the host is resolved once, every answer is checked,
+and the socket connects to the address that was checked, so a DNS record that moves between
+the check and the connection moves nothing. Each redirect hop is checked again the same way.
+
+What is refused: every address that is not globally reachable (loopback, RFC 1918 private,
+link-local and the cloud metadata endpoints, CGNAT, multicast, reserved, ...), plus URLs with
+credentials, control characters or encoded hosts. ``VAULT_WEBHOOK_ALLOW_PRIVATE=true`` (tests
+and local development only) re-admits loopback and the private ranges, never link-local: the
+metadata endpoint (169.254.169.254) stays out of reach in every configuration.
+"""
+
+from __future__ import annotations
+
+import functools
+import socket
+import ssl
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from ssrfguard import BlockedAddressError, BlockedURLError, Policy, SSRFGuardError, resolve
+from ssrfguard.httpx import Client
+
+from webapp.errors import InvalidInput
+
+# Re-admitted by VAULT_WEBHOOK_ALLOW_PRIVATE: loopback and the RFC 1918 ranges. IPv6 unique
+# local addresses (fc00::/7) stay out: AWS's IPv6 metadata endpoint fd00:ec2::254 lives there.
+PRIVATE_NETWORKS = (
+    "127.0.0.0/8",
+    "::1/128",
+    "10.0.0.0/8",
+    "172.16.0.0/12",
+    "192.168.0.0/16",
+)
+MAX_REDIRECTS = 3
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MAX_BYTES = 64 * 1024
+USER_AGENT = "clearance-vault/1.0 (+outbound)"
+
+# A stand-in for socket.getaddrinfo (ssrfguard's seam); whatever it answers is still checked.
+Resolver = Callable[..., Iterable[tuple[Any, ...]]]
+
+
+class OutboundRefused(InvalidInput):
+    """The guard will not reach this URL (scheme, host shape or resolved address)."""
+
+
+class OutboundFailed(Exception):
+    """The URL was allowed but the request failed (DNS, connection, timeout, oversized body)."""
+
+
+@dataclass(frozen=True)
+class OutboundResponse:
+    """A finished response, its body read up to the caller's limit."""
+
+    status_code: int
+    headers: dict[str, str]
+    content: bytes
+    url: str
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.status_code < 300
+
+
+def check_url(
+    url: str,
+    *,
+    allow_private: bool | None = None,
+    resolve_host: bool = True,
+    resolver: Resolver | None = None,
+    also_allow: tuple[str, ...] = (),
+) -> None:
+    """Raise OutboundRefused unless ``url`` may be reached; resolves the host when asked.
+
+    A name that does not resolve is not refused here (the caller cannot judge it yet); the
+    request itself re-checks at connection time.
+    """
+    policy = guard_policy(_allow_private(allow_private), also_allow)
+    try:
+        target = policy.check_url(url)
+    except SSRFGuardError as refused:
+        raise _refusal(refused) from None
+    if not resolve_host or target.is_literal_address:
+        return
+    try:
+        resolve(target, policy=policy, resolver=resolver)
+    except SSRFGuardError as refused:
+        raise _refusal(refused) from None
+    except OSError:
+        return
+
+
+def guarded_post(
+    url: str,
+    json: Any,
+    *,
+    headers: dict[str, str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    allow_private: bool | None = None,
+    resolver: Resolver | None = None,
+    also_allow: tuple[str, ...] = (),
+) -> OutboundResponse:
+    """POST JSON to a user-supplied URL through the guard; redirects are checked per hop."""
+    return guarded_request(
+        "POST",
+        url,
+        json=json,
+        headers=headers,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        allow_private=allow_private,
+        resolver=resolver,
+        also_allow=also_allow,
+    )
+
+
+def guarded_get(
+    url: str,
+    *,
+    headers: dict[str, str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = 20 * 1024 * 1024,
+    allow_private: bool | None = None,
+    resolver: Resolver | None = None,
+    also_allow: tuple[str, ...] = (),
+) -> OutboundResponse:
+    """GET a user-supplied URL through the guard (the wiki import uses this)."""
+    return guarded_request(
+        "GET",
+        url,
+        headers=headers,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        allow_private=allow_private,
+        resolver=resolver,
+        also_allow=also_allow,
+    )
+
+
+def guarded_request(
+    method: str,
+    url: str,
+    *,
+    json: Any = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    allow_private: bool | None = None,
+    resolver: Resolver | None = None,
+    also_allow: tuple[str, ...] = (),
+) -> OutboundResponse:
+    """Send one request through the guard; OutboundRefused or OutboundFailed on failure.
+
+    The whole exchange, body included, must finish within ``timeout`` seconds, so a server
+    that trickles bytes cannot hold a worker.
+    """
+    policy = guard_policy(_allow_private(allow_private), also_allow)
+    try:
+        policy.check_url(url)
+    except SSRFGuardError as refused:
+        raise _refusal(refused) from None
+    deadline = time.monotonic() + timeout
+    send_headers = {"User-Agent": USER_AGENT, **(headers or {})}
+    try:
+        # trust_env=False: no proxy from the environment (a proxy would resolve the name
+        # itself and defeat the pinning) and no netrc credentials sent to strangers.
+        with Client(
+            policy=policy,
+            resolver=resolver,
+            verify=_tls_context(),
+            trust_env=False,
+            follow_redirects=True,
+            timeout=httpx.Timeout(timeout),
+        ) as client:
+            with client.stream(method, url, json=json, headers=send_headers) as response:
+                body = bytearray()
+                for chunk in response.iter_bytes():
+                    body.extend(chunk)
+                    if len(body) > max_bytes:
+                        raise OutboundFailed(f"response body exceeds {max_bytes} bytes")
+                    if time.monotonic() > deadline:
+                        raise OutboundFailed(f"response took longer than {timeout:g} s")
+                return OutboundResponse(
+                    status_code=response.status_code,
+                    headers=dict(response.headers),
+                    content=bytes(body),
+                    url=str(response.url),
+                )
+    except SSRFGuardError as refused:
+        raise _refusal(refused) from None
+    except httpx.TimeoutException:
+        raise OutboundFailed(f"timed out after {timeout:g} s") from None
+    except httpx.HTTPError as error:
+        # httpx messages can quote the URL (and a webhook URL is a secret): name the kind only.
+        raise OutboundFailed(_describe_transport_error(error)) from None
+
+
+def mask_url(url: str) -> str:
+    """Scheme, host and the last four characters: enough to recognise a secret URL."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    return f"{parts.scheme}://{host}/****{url[-4:]}" if url else ""
+
+
+@functools.lru_cache(maxsize=32)
+def guard_policy(allow_private: bool, also_allow: tuple[str, ...] = ()) -> Policy:
+    """The ssrfguard policy: public addresses only, unless private ones are allowed.
+
+    Any port is accepted (self-hosted chat servers listen on their own ports); the address
+    check is what keeps requests off internal services. ``also_allow`` widens the policy by
+    exact networks, for a caller that must reach one known host.
+    """
+    allowed = (*(PRIVATE_NETWORKS if allow_private else ()), *also_allow)
+    return Policy(
+        allowed_networks=allowed,
+        allowed_ports=frozenset(range(1, 65536)),
+        max_redirects=MAX_REDIRECTS,
+        sensitive_headers=frozenset(
+            {"authorization", "proxy-authorization", "cookie", "x-ledgix-signature", "x-api-key"}
+        ),
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _tls_context() -> ssl.SSLContext:
+    # Built once: loading the CA bundle costs ~60 ms, and a context is safe to share.
+    return httpx.create_ssl_context()
+
+
+def _allow_private(explicit: bool | None) -> bool:
+    if explicit is not None:
+        return explicit
+    from webapp.runtime import vault
+
+    return vault().config.webhook_allow_private
+
+
+def _refusal(refused: SSRFGuardError) -> OutboundRefused:
+    # Messages are built from the rule and the host, never from the whole URL (it may be secret).
+    if isinstance(refused, BlockedAddressError):
+        detail = f"the address {refused.address} is not allowed: {refused.reason}"
+    elif isinstance(refused, BlockedURLError):
+        detail = f"the URL is not allowed: {refused.reason}"
+    else:
+        detail = f"the request is not allowed: {type(refused).__name__}"
+    return OutboundRefused(detail, errors=[{"field": "url", "message": detail}])
+
+
+def _describe_transport_error(error: httpx.HTTPError) -> str:
+    cause = error.__cause__ or error.__context__
+    if isinstance(cause, socket.gaierror) or "Name or service not known" in str(error):
+        return "the host name does not resolve"
+    if isinstance(error, httpx.ConnectError):
+        return "connection failed"
+    if isinstance(error, httpx.TooManyRedirects):
+        return "too many redirects"
+    return f"request failed ({type(error).__name__})"
