@@ -18,7 +18,7 @@ from webapp.dashboard.forms import (
 from webapp.dashboard.htmx import page_or_fragment
 from webapp.dashboard.present import OPERATING_POINTS
 from webapp.dashboard.roles import allowed_to, can
-from webapp.errors import Conflict, InvalidInput
+from webapp.errors import Conflict, Forbidden, InvalidInput
 from webapp.services import notifications, tenants
 from webapp.services import settings as settings_service
 
@@ -216,11 +216,14 @@ def set_role(user_id: str):
     form = UserRoleForm(prefix=f"u-{user_id}")
     if not form.validate_on_submit():
         flash("Choose owner, reviewer or viewer.", "error")
-    elif user_id == current_user.user_id and form.role.data != "owner":
-        # Guard the last way back in: an owner cannot demote themselves by accident.
-        flash("You cannot change your own role; ask another owner.", "error")
+        return redirect(url_for(".users"))
+    try:
+        user = tenants.set_user_role(
+            current_user.client_id, user_id, form.role.data, acting_user_id=current_user.user_id
+        )
+    except (Forbidden, Conflict) as refused:
+        flash(_sentence(refused.detail), "error")
     else:
-        user = tenants.set_user_role(current_user.client_id, user_id, form.role.data)
         flash(f"{user.email} is now {user.role}.", "success")
     return redirect(url_for(".users"))
 
@@ -231,9 +234,15 @@ def disable_user(user_id: str):
     form = ActionForm()
     if not form.validate_on_submit():
         flash("The form expired; try again.", "error")
-    elif user_id == current_user.user_id:
-        flash("You cannot disable your own account.", "error")
+        return redirect(url_for(".users"))
+    try:
+        tenants.disable_user(current_user.client_id, user_id, acting_user_id=current_user.user_id)
+    except (Forbidden, Conflict) as refused:
+        flash(_sentence(refused.detail), "error")
     else:
-        tenants.disable_user(current_user.client_id, user_id)
         flash("The user is disabled and signed out.", "success")
     return redirect(url_for(".users"))
+
+
+def _sentence(detail: str) -> str:
+    return detail[:1].upper() + detail[1:] + "."

@@ -13,7 +13,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from flask import current_app
 from sqlalchemy import select, update
 
-from webapp.errors import Conflict, InvalidInput, NotFound, field_error
+from webapp.errors import Conflict, Forbidden, InvalidInput, NotFound, field_error
 from webapp.extensions import db
 from webapp.models import ROLES, ApiKey, Tenant, User, iso, short_id, utcnow
 
@@ -133,21 +133,57 @@ def list_users(client_id: str) -> list[User]:
     return list(db.session.scalars(User.for_tenant(client_id).order_by(User.created_at)))
 
 
-def set_user_role(client_id: str, user_id: str, role: str) -> User:
+def set_user_role(
+    client_id: str, user_id: str, role: str, *, acting_user_id: str | None = None
+) -> User:
+    """Change a user's role. Nobody changes their own, and the tenant keeps an active owner."""
     if role not in ROLES:
         raise field_error("role", f"must be one of {', '.join(ROLES)}")
     user = User.get_for_tenant(client_id, user_id, "user")
+    if role == user.role:
+        return user
+    if user_id == acting_user_id:
+        # Guard the last way back in: an owner cannot demote themselves by accident.
+        raise Forbidden("you cannot change your own role; ask another owner")
+    if user.role == "owner":
+        _keep_an_owner(client_id, user_id)
     user.role = role
     db.session.commit()
     return user
 
 
-def disable_user(client_id: str, user_id: str) -> None:
+def disable_user(client_id: str, user_id: str, *, acting_user_id: str | None = None) -> None:
+    """Disable a user (signed out at once). Nobody disables themselves, nor the last owner."""
     user = User.get_for_tenant(client_id, user_id, "user")
+    if user_id == acting_user_id:
+        raise Forbidden("you cannot disable your own account")
+    if user.role == "owner" and user.is_active:
+        _keep_an_owner(client_id, user_id)
     db.session.execute(
         update(User).where(User.user_id == user.user_id).values(disabled_at=utcnow())
     )
     db.session.commit()
+
+
+def _keep_an_owner(client_id: str, leaving_user_id: str) -> None:
+    """Refuse a change that would leave the tenant with no active owner to manage it.
+
+    The other owners' rows are locked (PostgreSQL) so two owners demoting each other at the
+    same moment cannot both succeed; SQLite has a single writer anyway.
+    """
+    others = db.session.scalars(
+        select(User.user_id)
+        .where(
+            User.client_id == client_id,
+            User.role == "owner",
+            User.disabled_at.is_(None),
+            User.user_id != leaving_user_id,
+        )
+        .with_for_update()
+    ).all()
+    if not others:
+        db.session.rollback()
+        raise Conflict("the tenant must keep at least one active owner")
 
 
 def check_password(email: str, password: str) -> User | None:
