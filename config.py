@@ -133,6 +133,9 @@ class Config:
     clearance_queue_size: int = 2048
     clearance_sync_wait_ms: int = 1500
     clearance_reap_seconds: int = 120
+    # Reverse proxies in front of the web tier whose X-Forwarded-For/-Proto are believed: the
+    # client address then keys the per-IP rate limit and the sign-in throttle. 0 trusts none.
+    trusted_proxy_hops: int = 0
     judge_url: str = ""
     judge_api_key: str = ""
     allow_stub_judge: bool = False
@@ -264,6 +267,11 @@ class Config:
             "VAULT_CLEARANCE_REAP_SECONDS",
             "clearance_reap_seconds",
             lambda n, r: _parse_int(n, r, 5, 86400),
+        )
+        take(
+            "VAULT_TRUSTED_PROXY_HOPS",
+            "trusted_proxy_hops",
+            lambda n, r: _parse_int(n, r, 0, 10),
         )
         take("VAULT_JUDGE_URL", "judge_url", lambda n, r: _parse_url(n, r).rstrip("/"))
         take("VAULT_JUDGE_API_KEY", "judge_api_key", _parse_secret)

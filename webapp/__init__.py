@@ -49,6 +49,13 @@ def create_app(config: Config | None = None) -> Flask:
     if config.uses_sqlite:
         _enable_sqlite_pragmas(app)
 
+    if config.trusted_proxy_hops:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        # Only as many X-Forwarded-* entries as there are proxies we run are believed; a client
+        # cannot spoof its address past them.
+        hops = config.trusted_proxy_hops
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     register_error_handlers(app)
     _register_request_hooks(app, config)
     _register_blueprints(app)

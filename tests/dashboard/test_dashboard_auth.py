@@ -144,3 +144,23 @@ def test_signing_in_starts_a_fresh_session(dashboard, people):
     before = dashboard.token()
     dashboard.sign_in(people["viewer"])
     assert dashboard.token() != before
+
+
+def test_behind_a_trusted_proxy_the_forwarded_client_address_is_throttled(
+    workdir, database_url, redis_url, people
+):
+    from webapp import create_app
+
+    proxied = create_app(make_config(workdir, database_url, redis_url, trusted_proxy_hops=1))
+    dash = Dashboard(proxied.test_client())
+    email = people["reviewer"]
+    first_client = {"X-Forwarded-For": "203.0.113.5"}
+    for _ in range(5):
+        assert dash.sign_in(email, "wrong password 123", **first_client).status_code == 401
+    assert dash.sign_in(email, PASSWORD, **first_client).status_code == 429
+    # The proxy appends the address it saw: an entry the client wrote itself is not believed.
+    spoofed = {"X-Forwarded-For": "198.51.100.9, 203.0.113.5"}
+    assert dash.sign_in(email, PASSWORD, **spoofed).status_code == 429
+    # Another client behind the same proxy (same socket peer) is not blocked by the first.
+    other_client = {"X-Forwarded-For": "198.51.100.9"}
+    assert dash.sign_in(email, PASSWORD, **other_client).status_code == 302
