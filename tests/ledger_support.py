@@ -78,15 +78,45 @@ def seal(app, client_id: str | None = None, **kwargs) -> list[int]:
 
 
 def leaves_of(app, client_id: str) -> list[tuple[int, int, bytes]]:
-    """(seq, leaf_index, leaf hash) of every sealed event, by leaf_index."""
+    """(seq, leaf_index, leaf hash) of every sealed event, by leaf_index: the leaf rows sealing
+    wrote, each with the event it names."""
     from sqlalchemy import select
 
     from webapp.models import LedgerEvent
+    from webapp.models.ledger import LedgerLeaf
 
     with app.app_context():
         rows = db.session.execute(
-            select(LedgerEvent.seq, LedgerEvent.leaf_index, LedgerEvent.leaf_hash)
-            .where(LedgerEvent.client_id == client_id, LedgerEvent.leaf_index.is_not(None))
-            .order_by(LedgerEvent.leaf_index)
+            select(LedgerLeaf.seq, LedgerLeaf.leaf_index, LedgerEvent.leaf_hash)
+            .join(
+                LedgerEvent,
+                (LedgerEvent.seq == LedgerLeaf.seq) & (LedgerEvent.client_id == client_id),
+            )
+            .where(LedgerLeaf.client_id == client_id)
+            .order_by(LedgerLeaf.leaf_index)
         ).all()
         return [(seq, index, bytes.fromhex(leaf)) for seq, index, leaf in rows]
+
+
+def stored_tree(app, client_id: str) -> dict[tuple[int, int], bytes]:
+    """Every stored node of the tenant's tree, (level, index) → hash, unpacked from the leaf
+    rows: each holds its leaf and, level 1 upwards, the nodes that leaf completes."""
+    from sqlalchemy import select
+
+    from webapp.models import LedgerLeaf
+    from webapp.services.tree_store import levels_completed
+
+    with app.app_context():
+        rows = db.session.execute(
+            select(LedgerLeaf.leaf_index, LedgerLeaf.hash, LedgerLeaf.nodes).where(
+                LedgerLeaf.client_id == client_id
+            )
+        ).all()
+    tree = {}
+    for leaf_index, value, nodes in rows:
+        levels = levels_completed(leaf_index)
+        assert len(nodes) == 32 * levels, f"leaf {leaf_index} holds a partial set of nodes"
+        tree[(0, leaf_index)] = bytes(value)
+        for level in range(1, levels + 1):
+            tree[(level, ((leaf_index + 1) >> level) - 1)] = bytes(nodes[32 * (level - 1) :][:32])
+    return tree

@@ -57,7 +57,8 @@ def test_upgrade_from_empty_then_downgrade_one_step_and_back(
         assert expected <= tables, "models and migrations disagree"
         downgrade(revision="-1")
         after_down = set(inspect(db.engine).get_table_names())
-        assert after_down < tables
+        # A step down may remove tables or, where a revision replaced one, bring the old back.
+        assert after_down != tables, "the last revision's downgrade changed no table"
         upgrade()
         assert set(inspect(db.engine).get_table_names()) == tables
         db.engine.dispose()

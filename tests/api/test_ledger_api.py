@@ -454,7 +454,8 @@ def test_verification_summary(client, app, tenant, sql):
 
     # An event waiting longer than mmd_seconds is flagged.
     sql(
-        "UPDATE ledger_events SET created_at = :old WHERE leaf_index IS NULL AND client_id = :c",
+        "UPDATE ledger_events SET created_at = :old "
+        "WHERE client_id = :c AND seq NOT IN (SELECT seq FROM ledger_leaves)",
         old="2020-01-01 00:00:00",
         c=tenant.client_id,
     )

@@ -7,14 +7,14 @@ from datetime import timedelta
 
 import pytest
 from nacl.signing import VerifyKey
-from sqlalchemy import func, select
+from sqlalchemy import inspect, select
 
 from tests.conftest import make_config
-from tests.ledger_support import leaves_of, seal, write_events
+from tests.ledger_support import leaves_of, seal, stored_tree, write_events
 from webapp.extensions import db
 from webapp.ledger import cbor, merkle
 from webapp.ledger import events as ledger_events
-from webapp.models import Checkpoint, LedgerEvent, MerkleNode
+from webapp.models import Checkpoint, LedgerEvent
 
 
 def checkpoints_of(app, client_id):
@@ -94,15 +94,7 @@ def test_stored_nodes_are_exactly_the_complete_subtrees(app, tenant):
     write_events(app, tenant.client_id, 13)
     seal(app, tenant.client_id, batch_size=4)
     hashes = [leaf for _, _, leaf in leaves_of(app, tenant.client_id)]
-    with app.app_context():
-        stored = {
-            (level, idx): bytes(value)
-            for level, idx, value in db.session.execute(
-                select(MerkleNode.level, MerkleNode.idx, MerkleNode.hash).where(
-                    MerkleNode.client_id == tenant.client_id
-                )
-            )
-        }
+    stored = stored_tree(app, tenant.client_id)
     expected = {}
     for level in range(5):
         width = 1 << level
@@ -211,26 +203,50 @@ def test_concurrent_sealers_never_repeat_or_skip_an_index(
     assert [c.tree_size for c in checkpoints] == list(range(3, 61, 3))
     for earlier, later in zip(checkpoints, checkpoints[1:], strict=False):
         assert later.prev_checkpoint_hash == earlier.checkpoint_hash
-    with app.app_context():
-        assert db.session.scalar(
-            select(func.count())
-            .select_from(MerkleNode)
-            .where(MerkleNode.client_id == tenant.client_id)
-        ) == sum(60 >> level for level in range(7))
+    assert len(stored_tree(app, tenant.client_id)) == sum(60 >> level for level in range(7))
 
 
-def test_the_tree_table_is_keyed_by_its_primary_key(app, sql):
-    """SQLite stores merkle_nodes WITHOUT ROWID; PostgreSQL reads it by its primary key."""
+def test_the_leaf_table_is_keyed_by_its_primary_key(app, sql):
+    """SQLite stores ledger_leaves WITHOUT ROWID; PostgreSQL reads it by its keys; ledger_events
+    has no index that sealing would have to maintain, and there is no separate node table."""
     with app.app_context():
         dialect = db.engine.dialect.name
+        tables = set(inspect(db.engine).get_table_names())
+    assert "ledger_leaves" in tables and "merkle_nodes" not in tables
     if dialect == "sqlite":
-        ddl = sql("SELECT sql FROM sqlite_master WHERE name = 'merkle_nodes'").scalar()
+        ddl = sql("SELECT sql FROM sqlite_master WHERE name = 'ledger_leaves'").scalar()
         assert "WITHOUT ROWID" in ddl.upper()
-    else:
-        keys = (
-            sql("SELECT indexdef FROM pg_indexes WHERE tablename = 'merkle_nodes'").scalars().all()
+        indexed = sql(
+            "SELECT group_concat(sql, ' ') FROM sqlite_master WHERE tbl_name = 'ledger_events'"
+        ).scalar()
+        assert "leaf_index" not in indexed and "checkpoint_id" not in indexed
+        return
+
+    def indexes(table: str) -> list[str]:
+        return sorted(
+            sql("SELECT indexdef FROM pg_indexes WHERE tablename = :t", t=table).scalars().all()
         )
-        assert keys == [
-            "CREATE UNIQUE INDEX pk_merkle_nodes ON public.merkle_nodes USING btree "
-            "(client_id, level, idx)"
-        ]
+
+    assert indexes("ledger_leaves") == [
+        "CREATE UNIQUE INDEX pk_ledger_leaves ON public.ledger_leaves USING btree "
+        "(client_id, leaf_index)",
+        "CREATE UNIQUE INDEX uq_ledger_leaves_seq ON public.ledger_leaves USING btree (seq)",
+    ]
+    assert not [i for i in indexes("ledger_events") if "leaf_index" in i or "checkpoint" in i]
+
+
+def test_sealing_never_updates_an_event(app, tenant, sql):
+    """Events are written once: sealing records leaves beside them, it does not touch them."""
+    write_events(app, tenant.client_id, 6)
+    columns = "seq, event_uuid, leaf_hash, sealed, receipt_signature, created_at"
+    before = sql(f"SELECT {columns} FROM ledger_events ORDER BY seq").all()
+    seal(app, tenant.client_id, batch_size=4)
+    assert sql(f"SELECT {columns} FROM ledger_events ORDER BY seq").all() == before
+    rows = sql(
+        "SELECT leaf_index, seq, checkpoint_id FROM ledger_leaves WHERE client_id = :c "
+        "ORDER BY leaf_index",
+        c=tenant.client_id,
+    ).all()
+    assert [tuple(r) for r in rows] == [
+        (index, seq, 1 if index < 4 else 2) for index, (seq, *_) in enumerate(before)
+    ]

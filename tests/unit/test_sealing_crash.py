@@ -10,12 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
 
-from tests.ledger_support import leaves_of, seal, write_events
+from tests.ledger_support import leaves_of, seal, stored_tree, write_events
 from webapp.extensions import db
 from webapp.ledger import merkle
-from webapp.models import Checkpoint, MerkleNode
+from webapp.models import Checkpoint
 from webapp.services.sealing import STEPS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,9 +58,7 @@ def assert_ledger_whole(app, client_id: str, sealed: int) -> None:
         checkpoints = list(
             db.session.scalars(Checkpoint.for_tenant(client_id).order_by(Checkpoint.checkpoint_id))
         )
-        nodes = db.session.scalar(
-            select(func.count()).select_from(MerkleNode).where(MerkleNode.client_id == client_id)
-        )
+    nodes = len(stored_tree(app, client_id))
     assert [c.checkpoint_id for c in checkpoints] == list(range(1, len(checkpoints) + 1))
     assert (checkpoints[-1].tree_size if checkpoints else 0) == sealed
     previous = ""

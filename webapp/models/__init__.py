@@ -14,7 +14,7 @@ from webapp.models.clearance import (
     TenantSetting,
 )
 from webapp.models.jobs import JobRun
-from webapp.models.ledger import Checkpoint, LedgerEvent, LedgerVerification, MerkleNode
+from webapp.models.ledger import Checkpoint, LedgerEvent, LedgerLeaf, LedgerVerification
 from webapp.models.notifications import NotificationDelivery
 from webapp.models.policy import Policy, PolicyChunk, PolicyDocument, PolicyVersion
 from webapp.models.tenant import ROLES, ApiKey, SigningKey, Tenant, User
@@ -34,8 +34,8 @@ __all__ = [
     "IdempotencyRecord",
     "JobRun",
     "LedgerEvent",
+    "LedgerLeaf",
     "LedgerVerification",
-    "MerkleNode",
     "NotificationDelivery",
     "Policy",
     "PolicyChunk",

@@ -14,9 +14,10 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
-    text,
+    select,
 )
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, column_property, mapped_column
+from sqlalchemy.sql.selectable import ScalarSelect
 
 from webapp.extensions import db
 from webapp.models.base import TenantScoped, UTCDateTime, utcnow
@@ -25,32 +26,48 @@ from webapp.models.base import TenantScoped, UTCDateTime, utcnow
 SeqType = BigInteger().with_variant(Integer(), "sqlite")
 
 
+class LedgerLeaf(db.Model):
+    """One leaf of a tenant's Merkle tree, and the tree nodes it completes.
+
+    Which event the leaf is (`seq`), the checkpoint that first signed it, the leaf hash (the
+    tree's level-0 node) and `nodes`: the hashes of the complete subtrees whose last leaf this
+    is, level 1 upwards, 32 bytes each. Leaf i completes one subtree per trailing 1 bit of i
+    (node (level, index) ends at leaf ((index + 1) << level) - 1), so every node of the tree is
+    stored exactly once, beside the leaf that completed it: one row per sealed event holds the
+    whole tree. Written once, in bulk, by the sealing batch that appends the leaf; never updated.
+
+    Leaves follow `seq` (events are sealed in seq order, under the tenant's seal lock), so the
+    seq of the tenant's last leaf is its sealed high-water mark: every event above it waits for
+    sealing, every event at or below it has a leaf.
+    """
+
+    __tablename__ = "ledger_leaves"
+    __table_args__ = (
+        # seq is unique across tenants (it is ledger_events' key): an event has one leaf at most.
+        Index("uq_ledger_leaves_seq", "seq", unique=True),
+        # On SQLite the primary key is the table itself (no rowid plus a separate key index).
+        {"sqlite_with_rowid": False},
+    )
+
+    client_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    leaf_index: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    seq: Mapped[int] = mapped_column(BigInteger)
+    # Sealing always sets both; they are nullable only so that a ledger migrated from the
+    # columns on ledger_events keeps exactly what it had, gaps included, for verify to report.
+    checkpoint_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    hash: Mapped[bytes | None] = mapped_column(LargeBinary(32), nullable=True)
+    nodes: Mapped[bytes] = mapped_column(LargeBinary, default=b"")
+
+
 class LedgerEvent(TenantScoped, db.Model):
     """One event. Sensitive fields live only in ``sealed`` (AEAD; tenant and event as AD)."""
 
     __tablename__ = "ledger_events"
+    # Insert-only: sealing never updates an event (its place in the tree is in ledger_leaves),
+    # so the row and its indexes are written once, by the transaction that records it.
     __table_args__ = (
-        # Unique over sealed events only: a query for unsealed events (leaf_index IS NULL) then
-        # cannot wander into this index, and it holds nothing for the backlog.
-        Index(
-            "uq_ledger_events_leaf",
-            "client_id",
-            "leaf_index",
-            unique=True,
-            sqlite_where=text("leaf_index IS NOT NULL"),
-            postgresql_where=text("leaf_index IS NOT NULL"),
-        ),
         Index("ix_ledger_events_tenant_seq", "client_id", "seq"),
         Index("ix_ledger_events_tenant_request", "client_id", "request_id"),
-        # Only the events still waiting for sealing, in seq order: the sealer's batches, the
-        # oldest unsealed event and the tenants with work all read it, and it stays small.
-        Index(
-            "ix_ledger_events_pending",
-            "client_id",
-            "seq",
-            sqlite_where=text("leaf_index IS NULL"),
-            postgresql_where=text("leaf_index IS NULL"),
-        ),
     )
 
     seq: Mapped[int] = mapped_column(SeqType, primary_key=True, autoincrement=True)
@@ -73,25 +90,28 @@ class LedgerEvent(TenantScoped, db.Model):
     sealed: Mapped[bytes] = mapped_column(LargeBinary)
     event_hash: Mapped[str] = mapped_column(String(64))
     leaf_hash: Mapped[str] = mapped_column(String(64))
-    leaf_index: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    checkpoint_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     receipt_key_id: Mapped[str] = mapped_column(String(64))
     receipt_signature: Mapped[bytes] = mapped_column(LargeBinary)
     receipt_payload: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class MerkleNode(db.Model):
-    """A complete subtree hash: leaves [index·2^level, (index+1)·2^level) of one tenant."""
+def _leaf_column(name: str) -> ScalarSelect:
+    leaves = LedgerLeaf.__table__
+    events = LedgerEvent.__table__
+    return (
+        select(leaves.c[name])
+        .where(leaves.c.seq == events.c.seq, leaves.c.client_id == events.c.client_id)
+        .correlate_except(leaves)
+        .scalar_subquery()
+    )
 
-    __tablename__ = "merkle_nodes"
-    # On SQLite the primary key is the table itself (no rowid plus a separate key index).
-    __table_args__ = {"sqlite_with_rowid": False}
 
-    client_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    level: Mapped[int] = mapped_column(Integer, primary_key=True)
-    idx: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    hash: Mapped[bytes] = mapped_column(LargeBinary(32))
+# Read-only views of the event's leaf (None until sealed), loaded with the row by primary-key
+# lookups into ledger_leaves: every reader of an event (entry view, proofs, dashboard) keeps
+# reading `event.leaf_index` and `event.checkpoint_id` as before.
+LedgerEvent.leaf_index = column_property(_leaf_column("leaf_index"))
+LedgerEvent.checkpoint_id = column_property(_leaf_column("checkpoint_id"))
 
 
 class Checkpoint(TenantScoped, db.Model):

@@ -131,9 +131,10 @@ def _hold_off_sealing(client_id: str) -> None:
     """Keep the tenant's sealer out until this transaction ends.
 
     On PostgreSQL a seq is taken at INSERT but becomes visible at COMMIT, so without this an
-    event with a smaller seq could commit after a larger one was sealed, and leaves would not
-    follow seq order. The shared lock lets event writers run side by side; the sealer's
-    exclusive lock waits for all of them. SQLite has a single writer, which already orders them.
+    event with a smaller seq could commit after a larger one was sealed: it would sit below the
+    tenant's sealed high-water mark (the seq of its last leaf) and never be sealed. The shared
+    lock, taken before the INSERT, lets event writers run side by side; the sealer's exclusive
+    lock waits for all of them. SQLite has a single writer, which already orders them.
     """
     if db.session.get_bind().dialect.name == "postgresql":
         from webapp.services.sealing import seal_lock_key

@@ -7,8 +7,19 @@ nothing behind, and a rerun starts again from the stored state, so no leaf index
 missing or repeated and the chain never forks. Each call drains the whole backlog, batch after
 batch; the batch size bounds a transaction, not the rate.
 
-The hot path uses Core statements on its own connection: one UPDATE … RETURNING assigns the
-indexes, one query reads the tree's frontier, one bulk INSERT stores the new nodes.
+Events are never updated: a batch reads the next events off the (client_id, seq) index and
+records them as leaves in `ledger_leaves`, an insert-only table whose rows also hold the tree
+(each leaf row stores the leaf hash and the nodes that leaf completes; see `tree_store`). Leaves
+follow seq, so the seq of the tenant's last leaf is its sealed high-water mark and "unsealed" is
+"seq above it". That holds because no event can commit below the mark after a batch has read
+it: on PostgreSQL every event writer holds the tenant's seal lock shared from before it takes its
+seq until it commits (`services.ledger.append_event`), and a batch holds it exclusively; SQLite
+has one writer.
+
+The hot path uses Core statements on one connection, one transaction per batch: the lock; one
+query for the latest checkpoint and the last leaf; one for the next events; one for the tree's
+right edge; one bulk insert of the leaf rows (binary COPY on PostgreSQL); one insert of the
+signed checkpoint.
 """
 
 from __future__ import annotations
@@ -17,9 +28,8 @@ import hashlib
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from operator import itemgetter
 
-from sqlalchemy import Connection, func, insert, select, text, update
+from sqlalchemy import ColumnElement, Connection, and_, exists, func, insert, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from webapp.errors import Unavailable
@@ -27,17 +37,17 @@ from webapp.extensions import db
 from webapp.ledger import events as ledger_events
 from webapp.ledger import merkle
 from webapp.models import Checkpoint, LedgerEvent, SigningKey, Tenant, iso, utcnow
-from webapp.models.ledger import LedgerSealStatus
+from webapp.models.ledger import LedgerLeaf, LedgerSealStatus
 from webapp.runtime import vault
 from webapp.services.anchoring import export_target, queue_export
-from webapp.services.tree_store import insert_nodes, node_reader, read_nodes
+from webapp.services.tree_store import insert_leaves, node_reader, read_nodes
 
 log = logging.getLogger(__name__)
 
 StepHook = Callable[[str], None]
 """Called with the name of each step of a batch as it completes (progress, fault injection)."""
 
-STEPS = ("locked", "leaves_assigned", "nodes_stored", "checkpoint_stored", "committed")
+STEPS = ("locked", "tree_stored", "checkpoint_stored", "committed")
 
 
 class LedgerInconsistent(RuntimeError):
@@ -76,14 +86,17 @@ def seal_pending_events(
     """Append every unsealed event of one tenant, one signed checkpoint per batch."""
     size = batch_size or vault().config.anchor_batch_size
     new_ids: list[int] = []
-    after = 0  # the highest seq sealed by this call: each batch starts past it
     try:
-        while True:
-            sealed = _seal_batch(client_id, size, after, on_step or _no_step, first=not new_ids)
-            if sealed is None:
-                break
-            checkpoint_id, after = sealed
-            new_ids.append(checkpoint_id)
+        # One connection for the whole backlog, one transaction per batch. The connection is
+        # back in the pool (its open transaction rolled back) before any status is recorded.
+        with db.engine.connect() as connection:
+            while True:
+                checkpoint_id = _seal_batch(
+                    connection, client_id, size, on_step or _no_step, first=not new_ids
+                )
+                if checkpoint_id is None:
+                    break
+                new_ids.append(checkpoint_id)
     except LedgerInconsistent as error:
         log.error("sealing refused: %s", error, extra={"client_id": client_id})
         if new_ids:
@@ -122,12 +135,7 @@ def seal_status(client_id: str) -> LedgerSealStatus | None:
 
 def tenants_with_unsealed_events() -> list[str]:
     """Tenants with at least one event still waiting for a leaf index."""
-    pending = (
-        select(LedgerEvent.seq)
-        .where(LedgerEvent.client_id == Tenant.client_id, LedgerEvent.leaf_index.is_(None))
-        .limit(1)
-        .exists()
-    )
+    pending = exists().where(_unsealed(Tenant.client_id))
     return list(
         db.session.scalars(select(Tenant.client_id).where(pending).order_by(Tenant.client_id))
     )
@@ -136,10 +144,7 @@ def tenants_with_unsealed_events() -> list[str]:
 def oldest_unsealed_at(client_id: str) -> datetime | None:
     """When the oldest event still waiting for sealing was written, or None."""
     return db.session.scalar(
-        select(LedgerEvent.created_at)
-        .where(LedgerEvent.client_id == client_id, LedgerEvent.leaf_index.is_(None))
-        .order_by(LedgerEvent.seq)
-        .limit(1)
+        select(LedgerEvent.created_at).where(_unsealed(client_id)).order_by(_events.c.seq).limit(1)
     )
 
 
@@ -153,130 +158,147 @@ def oldest_unsealed_age(client_id: str, now: datetime | None = None) -> float | 
 
 def unsealed_count(client_id: str) -> int:
     """How many events wait for a leaf index."""
-    return db.session.scalar(
-        select(func.count())
-        .select_from(LedgerEvent)
-        .where(LedgerEvent.client_id == client_id, LedgerEvent.leaf_index.is_(None))
+    return db.session.scalar(select(func.count()).select_from(_events).where(_unsealed(client_id)))
+
+
+def sealed_through(client_id: str | ColumnElement[str]) -> ColumnElement[int]:
+    """The tenant's sealed high-water mark: the seq of its last leaf (0 before the first).
+
+    One primary-key lookup: leaves are keyed by (client_id, leaf_index) and follow seq."""
+    last = (
+        select(_leaves.c.seq)
+        .where(_leaves.c.client_id == client_id)
+        .order_by(_leaves.c.leaf_index.desc())
+        .limit(1)
+        .scalar_subquery()
     )
+    return func.coalesce(last, 0)
+
+
+def _unsealed(client_id: str | ColumnElement[str]) -> ColumnElement[bool]:
+    """The tenant's events waiting for sealing: a range of the (client_id, seq) index."""
+    return and_(_events.c.client_id == client_id, _events.c.seq > sealed_through(client_id))
 
 
 # --- one batch ---------------------------------------------------------------------------------
 
 
-# Number the first `limit` unsealed events of the tenant in seq order. The batch is read off the
-# partial index ix_ledger_events_pending, and the window runs over the limited subquery, so a
-# batch costs O(batch) whatever the backlog. RETURNING hands back the leaves exactly as
-# assigned, so nothing committed between two statements can slip in.
-_ASSIGN_LEAVES = text(
-    """
-    UPDATE ledger_events
-       SET leaf_index = :old_size + numbered.position - 1,
-           checkpoint_id = :checkpoint_id
-      FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS position
-              FROM (SELECT seq FROM ledger_events
-                     WHERE client_id = :client_id AND leaf_index IS NULL AND seq > :after
-                     ORDER BY seq LIMIT :limit) AS batch) AS numbered
-     WHERE ledger_events.seq = numbered.seq
-    RETURNING leaf_index, leaf_hash, ledger_events.seq
-    """
-)
-
 _checkpoints = Checkpoint.__table__
 _keys = SigningKey.__table__
 _events = LedgerEvent.__table__
+_leaves = LedgerLeaf.__table__
+
+
+# After the lock: the latest checkpoint and the last leaf, in one round trip (each a primary-key
+# lookup). Reading them in the statement that takes the lock would use a snapshot from before it.
+_STATE = text(
+    """
+    SELECT c.checkpoint_id, c.tree_size, c.checkpoint_hash, l.leaf_index, l.seq
+      FROM (SELECT 1 AS here) AS one
+      LEFT JOIN (SELECT checkpoint_id, tree_size, checkpoint_hash FROM checkpoints
+                  WHERE client_id = :client_id ORDER BY checkpoint_id DESC LIMIT 1) AS c ON 1 = 1
+      LEFT JOIN (SELECT leaf_index, seq FROM ledger_leaves
+                  WHERE client_id = :client_id ORDER BY leaf_index DESC LIMIT 1) AS l ON 1 = 1
+    """
+)
 
 
 def _seal_batch(
-    client_id: str, limit: int, after: int, on_step: StepHook, *, first: bool = True
-) -> tuple[int, int] | None:
-    """Seal up to `limit` events with seq > `after` in one transaction; the new checkpoint id
-    and the highest seq sealed, or None when there was nothing to seal."""
+    connection: Connection, client_id: str, limit: int, on_step: StepHook, *, first: bool = True
+) -> int | None:
+    """Seal the next `limit` unsealed events in one transaction; the new checkpoint id, or
+    None when there was nothing to seal."""
     config = vault().config
     signer = vault().signer
-    with db.engine.connect() as connection:
-        _lock_tenant(connection, client_id)
-        if first:  # once registered, a key stays in the registry
-            _require_key_registered(connection)
-        on_step("locked")
-        latest = connection.execute(
-            select(
-                _checkpoints.c.checkpoint_id,
-                _checkpoints.c.tree_size,
-                _checkpoints.c.checkpoint_hash,
-            )
-            .where(_checkpoints.c.client_id == client_id)
-            .order_by(_checkpoints.c.checkpoint_id.desc())
-            .limit(1)
-        ).first()
-        previous_id, old_size, previous_hash = latest if latest else (0, 0, "")
-        _check_tree_matches_checkpoint(connection, client_id, old_size)
-        checkpoint_id = previous_id + 1
-
-        assigned = connection.execute(
-            _ASSIGN_LEAVES,
-            {
-                "client_id": client_id,
-                "old_size": old_size,
-                "checkpoint_id": checkpoint_id,
-                "limit": limit,
-                "after": after,
-            },
-        ).all()
-        if not assigned:
-            connection.rollback()
-            return None  # never sign a checkpoint of size 0, nor one that adds nothing
-        assigned.sort(key=itemgetter(0))
-        if assigned[0][0] != old_size or assigned[-1][0] != old_size + len(assigned) - 1:
-            raise LedgerInconsistent(f"leaf indexes were not contiguous from {old_size}")
-        leaves = [bytes.fromhex(leaf_hash) for _, leaf_hash, _ in assigned]
-        highest_seq = max(seq for _, _, seq in assigned)
-        on_step("leaves_assigned")
-
-        known = read_nodes(connection, client_id, merkle.nodes_needed_for_append(old_size))
-        new_nodes = merkle.new_nodes_for_append(old_size, leaves, node_reader(known))
-        insert_nodes(connection, client_id, new_nodes)
-        on_step("nodes_stored")
-
-        known.update({(lv, ix): h for lv, ix, h in new_nodes})
-        new_size = old_size + len(leaves)
-        root_hash = merkle.root_from_nodes(new_size, node_reader(known)).hex()
-        target = export_target(config, client_id, checkpoint_id)
-        signed_at = iso(utcnow())
-        payload = ledger_events.checkpoint_payload(
-            export_target=target,
-            key_id=signer.key_id,
-            mmd_seconds=config.anchor_interval_seconds,
-            prev_checkpoint_hash=previous_hash,
-            root_hash=root_hash,
-            signed_at=signed_at,
-            tree_size=new_size,
+    _lock_tenant(connection, client_id)
+    if first:  # once registered, a key stays in the registry
+        _require_key_registered(connection)
+    on_step("locked")
+    previous_id, old_size, previous_hash, highest, mark = connection.execute(
+        _STATE, {"client_id": client_id}
+    ).one()
+    previous_id, old_size, previous_hash = previous_id or 0, old_size or 0, previous_hash or ""
+    if (highest if highest is not None else -1) != old_size - 1:
+        raise LedgerInconsistent(
+            f"tenant {client_id}: highest leaf_index is {highest}, latest checkpoint covers "
+            f"{old_size}"
         )
-        connection.execute(
-            insert(_checkpoints).values(
-                client_id=client_id,
-                checkpoint_id=checkpoint_id,
-                tree_size=new_size,
-                root_hash=root_hash,
-                checkpoint_hash=ledger_events.checkpoint_hash(payload),
-                prev_checkpoint_hash=previous_hash,
-                signature_algorithm=ledger_events.SIGNATURE_ALGORITHM,
-                signer_key_id=signer.key_id,
-                signature=signer.sign(payload),
-                payload=payload,
-                signed_at=signed_at,
-                mmd_seconds=config.anchor_interval_seconds,
-                export_target=target,
-                export_uri="",
-                export_status="pending",
-                export_attempts=0,
-                export_error="",
-                exported_at=None,
-            )
-        )
-        on_step("checkpoint_stored")
-        connection.commit()
+    checkpoint_id = previous_id + 1
+
+    batch = _next_events(connection, client_id, mark or 0, limit)
+    if not batch:
+        connection.rollback()
+        return None  # never sign a checkpoint of size 0, nor one that adds nothing
+    leaves = [bytes.fromhex(leaf_hash) for _, leaf_hash in batch]
+    known = read_nodes(connection, client_id, merkle.nodes_needed_for_append(old_size))
+    new_nodes = merkle.new_nodes_for_append(old_size, leaves, node_reader(known))
+    insert_leaves(
+        connection, client_id, checkpoint_id, old_size, [seq for seq, _ in batch], new_nodes
+    )
+    on_step("tree_stored")
+
+    known.update({(lv, ix): h for lv, ix, h in new_nodes})
+    new_size = old_size + len(leaves)
+    root_hash = merkle.root_from_nodes(new_size, node_reader(known)).hex()
+    target = export_target(config, client_id, checkpoint_id)
+    signed_at = iso(utcnow())
+    payload = ledger_events.checkpoint_payload(
+        export_target=target,
+        key_id=signer.key_id,
+        mmd_seconds=config.anchor_interval_seconds,
+        prev_checkpoint_hash=previous_hash,
+        root_hash=root_hash,
+        signed_at=signed_at,
+        tree_size=new_size,
+    )
+    connection.execute(
+        _INSERT_CHECKPOINT,
+        {
+            "client_id": client_id,
+            "checkpoint_id": checkpoint_id,
+            "tree_size": new_size,
+            "root_hash": root_hash,
+            "checkpoint_hash": ledger_events.checkpoint_hash(payload),
+            "prev_checkpoint_hash": previous_hash,
+            "signature_algorithm": ledger_events.SIGNATURE_ALGORITHM,
+            "signer_key_id": signer.key_id,
+            "signature": signer.sign(payload),
+            "payload": payload,
+            "signed_at": signed_at,
+            "mmd_seconds": config.anchor_interval_seconds,
+            "export_target": target,
+            "export_uri": "",
+            "export_status": "pending",
+            "export_attempts": 0,
+            "export_error": "",
+            "exported_at": None,
+        },
+    )
+    on_step("checkpoint_stored")
+    connection.commit()
     on_step("committed")
-    return checkpoint_id, highest_seq
+    return checkpoint_id
+
+
+_INSERT_CHECKPOINT = insert(_checkpoints)
+_NEXT_EVENTS = (
+    "SELECT seq, leaf_hash FROM ledger_events WHERE client_id = {0} AND seq > {1} "
+    "ORDER BY seq LIMIT {2}"
+)
+
+
+def _next_events(
+    connection: Connection, client_id: str, mark: int, limit: int
+) -> list[tuple[int, str]]:
+    """(seq, leaf_hash) of the next `limit` events above the mark, in seq order, read off
+    ix_ledger_events_tenant_seq. On the driver's cursor: the result layer would cost more than
+    the query for 500 rows."""
+    cursor = connection.connection.driver_connection.cursor()
+    if connection.dialect.name == "postgresql":
+        cursor.execute(_NEXT_EVENTS.format("%s", "%s", "%s"), (client_id, mark, limit))
+    else:
+        cursor.execute(_NEXT_EVENTS.format("?", "?", "?"), (client_id, mark, limit))
+    return cursor.fetchall()
 
 
 def _record_status(client_id: str, *, checkpoint_id: int | None = None, failure: str = "") -> None:
@@ -311,12 +333,18 @@ def seal_lock_key(client_id: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
+# For the rest of the transaction only (set_config(…, true) is SET LOCAL): no bitmap scans.
+# Every read of a batch wants a few rows in index order (the next events by seq, the last leaf,
+# the latest checkpoint). Without fresh statistics (a burst into a new tenant, a bulk load) the
+# planner guesses a handful of rows for the tenant and picks a bitmap scan plus a sort, which
+# reads the tenant's whole backlog for every batch and turns draining it quadratic.
+_LOCK_PG = text("SELECT pg_advisory_xact_lock(:key), set_config('enable_bitmapscan', 'off', true)")
+
+
 def _lock_tenant(connection: Connection, client_id: str) -> None:
     """Serialise sealers of one tenant until the transaction ends (commit, rollback or crash)."""
     if connection.dialect.name == "postgresql":
-        connection.execute(
-            text("SELECT pg_advisory_xact_lock(:key)"), {"key": seal_lock_key(client_id)}
-        )
+        connection.execute(_LOCK_PG, {"key": seal_lock_key(client_id)})
     else:
         # SQLite has one writer: taking the write lock first makes the batch's reads current.
         connection.exec_driver_sql("BEGIN IMMEDIATE")
@@ -340,19 +368,6 @@ def _require_key_registered(connection: Connection) -> None:
         )
     elif bytes(stored) != signer.public_key():
         raise Unavailable(f"VAULT_KEY_ID {signer.key_id} is registered with a different key")
-
-
-def _check_tree_matches_checkpoint(connection: Connection, client_id: str, size: int) -> None:
-    highest = connection.execute(
-        # `IS NOT NULL` lets the planner read the answer off the partial index of sealed events.
-        select(func.max(_events.c.leaf_index)).where(
-            _events.c.client_id == client_id, _events.c.leaf_index.is_not(None)
-        )
-    ).scalar()
-    if (highest if highest is not None else -1) != size - 1:
-        raise LedgerInconsistent(
-            f"tenant {client_id}: highest leaf_index is {highest}, latest checkpoint covers {size}"
-        )
 
 
 def _no_step(_name: str) -> None:
