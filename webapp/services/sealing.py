@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable
+from contextlib import closing
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, Connection, and_, exists, func, insert, select, text, update
@@ -293,12 +294,10 @@ def _next_events(
     """(seq, leaf_hash) of the next `limit` events above the mark, in seq order, read off
     ix_ledger_events_tenant_seq. On the driver's cursor: the result layer would cost more than
     the query for 500 rows."""
-    cursor = connection.connection.driver_connection.cursor()
-    if connection.dialect.name == "postgresql":
-        cursor.execute(_NEXT_EVENTS.format("%s", "%s", "%s"), (client_id, mark, limit))
-    else:
-        cursor.execute(_NEXT_EVENTS.format("?", "?", "?"), (client_id, mark, limit))
-    return cursor.fetchall()
+    marker = "%s" if connection.dialect.name == "postgresql" else "?"
+    with closing(connection.connection.driver_connection.cursor()) as cursor:
+        cursor.execute(_NEXT_EVENTS.format(marker, marker, marker), (client_id, mark, limit))
+        return cursor.fetchall()
 
 
 def _record_status(client_id: str, *, checkpoint_id: int | None = None, failure: str = "") -> None:

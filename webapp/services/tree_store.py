@@ -119,12 +119,12 @@ def insert_leaves(
             (client_id, leaf_index, seq, checkpoint_id, leaves[position], b"".join(above[position]))
         )
     if connection.dialect.name == "postgresql":
-        cursor = connection.connection.driver_connection.cursor()
         # Binary: the hashes go as raw bytes, not as hex text the server has to parse.
-        with cursor.copy(_COPY) as copy:
-            copy.set_types(["varchar", "int8", "int8", "int4", "bytea", "bytea"])
-            for row in rows:
-                copy.write_row(row)
+        with connection.connection.driver_connection.cursor() as cursor:
+            with cursor.copy(_COPY) as copy:
+                copy.set_types(["varchar", "int8", "int8", "int4", "bytea", "bytea"])
+                for row in rows:
+                    copy.write_row(row)
         return
     connection.exec_driver_sql(
         "INSERT INTO ledger_leaves (client_id, leaf_index, seq, checkpoint_id, hash, nodes) "
