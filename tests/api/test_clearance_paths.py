@@ -524,3 +524,22 @@ def test_a_judge_that_says_it_cannot_judge_follows_the_failure_mode(judge_app):
         ("denied", "judge_unavailable"),
         ("pending_review", "judge_unavailable"),
     ]
+
+
+def test_a_new_agents_first_requests_arriving_together_do_not_collide(app, tenant):
+    from webapp.extensions import db
+    from webapp.models import AgentState
+    from webapp.services import agents
+
+    with app.app_context():
+        # Two requests both found no row for the agent before either committed.
+        first_saw = agents.current_state(tenant.client_id, "new-agent")
+        second_saw = agents.current_state(tenant.client_id, "new-agent")
+        assert first_saw is None and second_saw is None
+        agents.touch(tenant.client_id, "new-agent", first_saw)
+        db.session.commit()
+        agents.touch(tenant.client_id, "new-agent", second_saw)  # must not fail on the key
+        db.session.commit()
+        rows = db.session.query(AgentState).filter_by(client_id=tenant.client_id).all()
+        assert [(row.agent_id, row.locked_down) for row in rows] == [("new-agent", False)]
+        assert rows[0].last_seen_at is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 
 from webapp.errors import InvalidInput
 from webapp.extensions import db
@@ -23,9 +24,13 @@ def check_agent_id(agent_id: str) -> str:
     return agent_id
 
 
-def is_locked_down(client_id: str, agent_id: str) -> bool:
-    """Whether the agent is locked down (loads its row, which ``touch`` then reuses)."""
-    state = db.session.get(AgentState, (client_id, agent_id))
+def current_state(client_id: str, agent_id: str) -> AgentState | None:
+    """The agent's row, if it has one. Callers keep it and pass it to ``touch``: the session
+    holds loaded rows only weakly, so a second lookup would read the row again."""
+    return db.session.get(AgentState, (client_id, agent_id))
+
+
+def is_locked_down(state: AgentState | None) -> bool:
     return bool(state and state.locked_down)
 
 
@@ -72,13 +77,20 @@ def release(client_id: str, agent_id: str, actor: str, reason: str = "") -> Agen
     return state
 
 
-def touch(client_id: str, agent_id: str) -> None:
-    """Record activity (in the caller's transaction)."""
-    state = db.session.get(AgentState, (client_id, agent_id))
-    if state is None:
-        db.session.add(AgentState(client_id=client_id, agent_id=agent_id, last_seen_at=utcnow()))
-    else:
+def touch(client_id: str, agent_id: str, state: AgentState | None) -> None:
+    """Record activity (in the caller's transaction) on the row ``current_state`` loaded."""
+    if state is not None:
         state.last_seen_at = utcnow()
+        return
+    # A new agent: its first requests can arrive together, and all but one would fail on the
+    # primary key. ON CONFLICT DO NOTHING lets the first insert win and the others go on.
+    dialect = db.session.get_bind().dialect.name
+    upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    db.session.execute(
+        upsert(AgentState)
+        .values(client_id=client_id, agent_id=agent_id, last_seen_at=utcnow())
+        .on_conflict_do_nothing()
+    )
 
 
 def list_agents(client_id: str) -> list[AgentState]:

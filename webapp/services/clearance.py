@@ -137,7 +137,8 @@ def request_clearance(
                 client_id, existing.resource_id, "clearance request"
             ), False
 
-    if agents.is_locked_down(client_id, new.agent_id):
+    agent = agents.current_state(client_id, new.agent_id)
+    if agents.is_locked_down(agent):
         request = _new_row(client_id, new)
         db.session.add(request)
         db.session.flush()
@@ -154,7 +155,7 @@ def request_clearance(
                 "system",
             ),
         )
-        agents.touch(client_id, new.agent_id)
+        agents.touch(client_id, new.agent_id, agent)
         db.session.commit()
         return request, True
 
@@ -176,7 +177,7 @@ def request_clearance(
     idempotency.remember(
         client_id, "request-clearance", idempotency_key, fingerprint, request.request_id
     )
-    agents.touch(client_id, new.agent_id)
+    agents.touch(client_id, new.agent_id, agent)
     try:
         db.session.commit()
     except IntegrityError:
@@ -460,10 +461,6 @@ def _transition(
     }
     if outcome.status == PENDING_REVIEW:
         values["review_started_at"] = now
-    if outcome.status == APPROVED:
-        minted = tokens.mint(request)
-        values["token"] = minted.token
-        values["token_jti"] = minted.jti
     for field in (
         "policy_id",
         "policy_version_id",
@@ -476,12 +473,22 @@ def _transition(
         "reviewer_verified",
     ):
         values[field] = getattr(request, field)
-    won = db.session.execute(
-        update(ClearanceRequest)
-        .where(ClearanceRequest.request_id == request.request_id, ClearanceRequest.status == before)
-        .values(**values)
-        .execution_options(synchronize_session=False)
-    ).rowcount
+    # The guarded UPDATE writes every field the caller set on the request; flushing them first
+    # (a query inside `mint` would) would write the row twice, the first time unguarded.
+    with db.session.no_autoflush:
+        if outcome.status == APPROVED:
+            minted = tokens.mint(request)
+            values["token"] = minted.token
+            values["token_jti"] = minted.jti
+        won = db.session.execute(
+            update(ClearanceRequest)
+            .where(
+                ClearanceRequest.request_id == request.request_id,
+                ClearanceRequest.status == before,
+            )
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        ).rowcount
     if not won:
         return False
     for name, value in values.items():

@@ -48,9 +48,11 @@ def require_registered() -> None:
     row = db.session.get(SigningKey, signer.key_id)
     _check_same_key(row)
     if row is None:
-        db.session.add(
-            SigningKey(key_id=signer.key_id, public_key=signer.public_key(), active_from=utcnow())
-        )
+        row = SigningKey(key_id=signer.key_id, public_key=signer.public_key(), active_from=utcnow())
+        db.session.add(row)
+    # Held for the session: its identity map keeps rows only weakly, and the token and the
+    # receipt of one decision both ask, so the second ask would read the row again.
+    db.session.info["vault.signing_key"] = row
 
 
 def all_keys() -> list[SigningKey]:
