@@ -40,6 +40,12 @@ ARGS = {
 PUBLIC_URL = "https://vault.example.test"
 
 
+def tenant_app(review_app, name: str, **config):  # noqa: ANN001, ANN003, ANN201
+    """An app built with `config`, a tenant in it, and a test client for it."""
+    app = review_app(**config)
+    return app, make_tenant(app, name), app.test_client()
+
+
 class Inbox:
     """An aiosmtpd handler that keeps every message it accepts."""
 
@@ -138,11 +144,14 @@ def status_of(client, tenant, request_id: str) -> dict:
 
 def test_pending_review_is_emailed_with_text_and_html_parts(review_app, smtp):
     inbox, port = smtp
-    app = review_app(
-        smtp_host="127.0.0.1", smtp_port=port, smtp_from="vault@bank.example", public_url=PUBLIC_URL
+    app, tenant, client = tenant_app(
+        review_app,
+        "Mailed",
+        smtp_host="127.0.0.1",
+        smtp_port=port,
+        smtp_from="vault@bank.example",
+        public_url=PUBLIC_URL,
     )
-    tenant = make_tenant(app, "Mailed")
-    client = app.test_client()
     configure(
         client,
         tenant,
@@ -193,9 +202,9 @@ def test_pending_review_is_emailed_with_text_and_html_parts(review_app, smtp):
 def test_smtp_down_leaves_the_decision_alone_and_the_log_shows_every_retry(
     review_app, refused_port
 ):
-    app = review_app(smtp_host="127.0.0.1", smtp_port=refused_port)
-    tenant = make_tenant(app, "Mail Outage")
-    client = app.test_client()
+    app, tenant, client = tenant_app(
+        review_app, "Mail Outage", smtp_host="127.0.0.1", smtp_port=refused_port
+    )
     configure(client, tenant, email_enabled=True, email_recipients="ops@bank.example")
     rid = pending_request(app, client, tenant)
 
@@ -223,9 +232,9 @@ def test_smtp_down_leaves_the_decision_alone_and_the_log_shows_every_retry(
 
 def test_starttls_never_falls_back_to_plain_text(review_app, smtp):
     inbox, port = smtp  # this server offers no STARTTLS
-    app = review_app(smtp_host="127.0.0.1", smtp_port=port, smtp_security="starttls")
-    tenant = make_tenant(app, "Strict TLS")
-    client = app.test_client()
+    app, tenant, client = tenant_app(
+        review_app, "Strict TLS", smtp_host="127.0.0.1", smtp_port=port, smtp_security="starttls"
+    )
     configure(client, tenant, email_enabled=True, email_recipients="ops@bank.example")
     rid = pending_request(app, client, tenant)
     assert inbox.messages == []
@@ -235,9 +244,7 @@ def test_starttls_never_falls_back_to_plain_text(review_app, smtp):
 
 
 def test_missing_smtp_configuration_fails_once_without_retrying(review_app):
-    app = review_app(smtp_host="")
-    tenant = make_tenant(app, "No SMTP")
-    client = app.test_client()
+    app, tenant, client = tenant_app(review_app, "No SMTP", smtp_host="")
     configure(client, tenant, email_enabled=True, email_recipients="ops@bank.example")
     rid = pending_request(app, client, tenant)
     [delivery] = deliveries(client, tenant, rid)
@@ -250,9 +257,9 @@ def test_missing_smtp_configuration_fails_once_without_retrying(review_app):
 
 def test_pending_review_posts_a_block_kit_message_without_sensitive_arguments(review_app, chat):
     receiver = chat()
-    app = review_app(webhook_allow_private=True, public_url=PUBLIC_URL)
-    tenant = make_tenant(app, "Chatty")
-    client = app.test_client()
+    app, tenant, client = tenant_app(
+        review_app, "Chatty", webhook_allow_private=True, public_url=PUBLIC_URL
+    )
     configure(
         client,
         tenant,
@@ -308,9 +315,7 @@ def test_pending_review_posts_a_block_kit_message_without_sensitive_arguments(re
 
 def test_chat_markup_in_arguments_cannot_ping_the_channel(review_app, chat):
     receiver = chat()
-    app = review_app(webhook_allow_private=True)
-    tenant = make_tenant(app, "Markup")
-    client = app.test_client()
+    app, tenant, client = tenant_app(review_app, "Markup", webhook_allow_private=True)
     configure(client, tenant, slack_enabled=True, slack_webhook_url=receiver.url)
     pending_request(app, client, tenant, args={"note": "<!channel> <https://evil.example|click>"})
     raw = receiver.server.requests[0]["body"].decode()
@@ -320,9 +325,7 @@ def test_chat_markup_in_arguments_cannot_ping_the_channel(review_app, chat):
 
 def test_webhook_errors_are_retried_with_backoff_until_delivered(review_app, chat):
     receiver = chat(statuses=[503, 429])
-    app = review_app(webhook_allow_private=True)
-    tenant = make_tenant(app, "Flaky Chat")
-    client = app.test_client()
+    app, tenant, client = tenant_app(review_app, "Flaky Chat", webhook_allow_private=True)
     configure(client, tenant, slack_enabled=True, slack_webhook_url=receiver.url)
     rid = pending_request(app, client, tenant)
     assert len(receiver.payloads) == 3
@@ -337,9 +340,7 @@ def test_webhook_errors_are_retried_with_backoff_until_delivered(review_app, cha
 
 def test_a_webhook_that_refuses_the_message_is_not_retried(review_app, chat):
     receiver = chat(statuses=[404])
-    app = review_app(webhook_allow_private=True)
-    tenant = make_tenant(app, "Gone Chat")
-    client = app.test_client()
+    app, tenant, client = tenant_app(review_app, "Gone Chat", webhook_allow_private=True)
     configure(client, tenant, slack_enabled=True, slack_webhook_url=receiver.url)
     rid = pending_request(app, client, tenant)
     [delivery] = deliveries(client, tenant, rid)
@@ -381,9 +382,9 @@ def test_without_allow_private_the_delivery_to_loopback_is_refused(review_app, c
 def test_both_channels_get_one_delivery_each(review_app, smtp, chat):
     inbox, port = smtp
     receiver = chat()
-    app = review_app(smtp_host="127.0.0.1", smtp_port=port, webhook_allow_private=True)
-    tenant = make_tenant(app, "Both")
-    client = app.test_client()
+    app, tenant, client = tenant_app(
+        review_app, "Both", smtp_host="127.0.0.1", smtp_port=port, webhook_allow_private=True
+    )
     configure(
         client,
         tenant,
@@ -403,9 +404,9 @@ def test_both_channels_get_one_delivery_each(review_app, smtp, chat):
 def test_no_channel_enabled_sends_nothing(review_app, smtp, chat):
     inbox, port = smtp
     receiver = chat()
-    app = review_app(smtp_host="127.0.0.1", smtp_port=port, webhook_allow_private=True)
-    tenant = make_tenant(app, "Quiet")
-    client = app.test_client()
+    app, tenant, client = tenant_app(
+        review_app, "Quiet", smtp_host="127.0.0.1", smtp_port=port, webhook_allow_private=True
+    )
     configure(
         client,
         tenant,
@@ -438,9 +439,9 @@ def test_only_pending_reviews_notify(review_app, smtp):
         "details": {},
     }
     with serving(lambda *a: json_reply(200, allow)) as judge:
-        app = review_app(judge_url=judge.url, smtp_host="127.0.0.1", smtp_port=port)
-        tenant = make_tenant(app, "Approved Only")
-        client = app.test_client()
+        app, tenant, client = tenant_app(
+            review_app, "Approved Only", judge_url=judge.url, smtp_host="127.0.0.1", smtp_port=port
+        )
         configure(client, tenant, email_enabled=True, email_recipients="ops@bank.example")
         rid = ask(client, tenant, "refund_payment", {"amount": 5}).get_json()["request_id"]
         run_worker(app)
@@ -452,9 +453,9 @@ def test_a_request_decided_before_the_job_runs_is_skipped(review_app, smtp):
     from jobs.queues import CLEARANCE, queue
 
     inbox, port = smtp
-    app = review_app(smtp_host="127.0.0.1", smtp_port=port)
-    tenant = make_tenant(app, "Fast Reviewer")
-    client = app.test_client()
+    app, tenant, client = tenant_app(
+        review_app, "Fast Reviewer", smtp_host="127.0.0.1", smtp_port=port
+    )
     configure(client, tenant, email_enabled=True, email_recipients="ops@bank.example")
     rid = ask(client, tenant, "refund_payment", {"amount": 900}).get_json()["request_id"]
     connection = app.extensions["vault"].redis
@@ -471,11 +472,14 @@ def test_a_request_decided_before_the_job_runs_is_skipped(review_app, smtp):
 def test_test_message_goes_to_each_enabled_channel(review_app, smtp, chat):
     inbox, port = smtp
     receiver = chat()
-    app = review_app(
-        smtp_host="127.0.0.1", smtp_port=port, webhook_allow_private=True, public_url=PUBLIC_URL
+    app, tenant, client = tenant_app(
+        review_app,
+        "Tester",
+        smtp_host="127.0.0.1",
+        smtp_port=port,
+        webhook_allow_private=True,
+        public_url=PUBLIC_URL,
     )
-    tenant = make_tenant(app, "Tester")
-    client = app.test_client()
     configure(
         client,
         tenant,
