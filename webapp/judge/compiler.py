@@ -16,6 +16,7 @@ from webapp.judge.checks import (
     RequiredFlag,
     ValueList,
 )
+from webapp.judge.coverage import unaccounted_words
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VERBS
@@ -34,6 +35,24 @@ class CompiledRule:
     uncompiled: bool  # some normative statement in it did not compile
     informational: bool = False  # no obligation in it at all (purpose, definitions)
     scope: tuple[str, ...] = ()  # 'applies to EMEA payouts only' -> words of the scope
+    # The coverage record: content words of the rule that no check accounts for (see coverage.py).
+    unaccounted: tuple[str, ...] = ()
+
+    @property
+    def understanding(self) -> str:
+        """understood | partly_understood | not_understood | informational (CONTRACT §6)."""
+        if self.informational and not self.checks:
+            return "informational"
+        if not self.checks:
+            return "not_understood" if self.uncompiled or not self.scope else "informational"
+        if self.uncompiled or self.unaccounted:
+            return "partly_understood"
+        return "understood"
+
+    @property
+    def decides(self) -> bool:
+        """Only a fully understood rule approves or denies on its own; others are judged as text."""
+        return bool(self.checks) and not self.uncompiled and not self.unaccounted
 
 
 @dataclass(frozen=True)
@@ -98,9 +117,80 @@ def compile_rule(index: int, chunk_id: str, text: str) -> CompiledRule:
         else:
             uncompiled = True
     informational = not normative_seen and not scope
+    unaccounted: tuple[str, ...] = ()
+    if checks:
+        unaccounted = unaccounted_words(
+            clean, _accounted_stems(clean, checks, scope), _consumed_conditions(clean, checks)
+        )
     return CompiledRule(
-        index, chunk_id, text, tuple(checks), uncompiled, informational, tuple(scope)
+        index, chunk_id, text, tuple(checks), uncompiled, informational, tuple(scope), unaccounted
     )
+
+
+def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[str]:
+    """Stems the checks of a rule read: subjects, values, measures, argument names, units, places."""
+    out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
+    has_places = False
+    for c in checks:
+        out.update(c.terms)
+        out.update(w for pair in c.alternatives for w in pair)
+        for name in ("measure", "arg_words", "flag_words", "counterparty_words", "left", "right"):
+            out.update(getattr(c, name, ()) or ())
+        out.update(getattr(c, "kind_words", ()) or ())
+        for v in getattr(c, "values", ()) or ():
+            out.update(stem(w) for w in words(v))
+        exact = getattr(c, "exact_name", "")
+        if exact:
+            out.update(stem(w) for w in words(exact))
+        noun = getattr(c, "noun", None)
+        if noun:
+            out.add(stem(noun))
+        cur = getattr(c, "currency", None)
+        if cur:
+            out.add(stem(cur.lower()))
+        if getattr(c, "match", "") == "place":
+            has_places = True
+        if c.effect == "review":
+            # Who reviews ('needs a pharmacist's sign-off', 'CFO approval') is the effect itself.
+            r = REVIEW.search(text)
+            if r:
+                out.update(stem(w) for w in words(text[r.start() :]))
+            m = re.search(
+                r"(?:\b(?:need|needs|needed|requires?|goes? to|without)\b|->)(?P<who>.*)$",
+                text,
+                re.I,
+            )
+            if m:
+                out.update(stem(w) for w in words(m.group("who")))
+    for q in find_quantities(text):
+        out.update(stem(w) for w in words(text[q.start : q.end]))
+        if q.noun:
+            out.add(stem(q.noun))
+    if has_places:
+        for w in re.findall(r"[A-Za-z]+", text):
+            if _place(w):
+                out.add(stem(w.lower()))
+        for name in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", text):
+            if _place(name):
+                out.update(stem(w) for w in words(name))
+    if re.search(r"\bread[- ]only\b", text, re.I):
+        out.add("read")
+        for paren in re.findall(r"\(([^)]*)\)", text):
+            out.update(stem(w) for w in words(paren))
+    # A remark in brackets ('(they are usually test transactions)') explains; it does not bind.
+    for paren in re.findall(r"\((?:they|this|it|that|these|e\.g\.|i\.e\.)\b([^)]*)\)", text, re.I):
+        out.update(stem(w) for w in words(paren))
+    return out
+
+
+def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
+    """Condition markers that a recogniser turned into a check of its own."""
+    consumed: list[str] = []
+    if OUTSIDE.search(text) and any(
+        getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in checks
+    ):
+        consumed += ["except", "except for"]
+    return tuple(consumed)
 
 
 # ---------------------------------------------------------------------------------------------

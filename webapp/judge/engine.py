@@ -188,7 +188,12 @@ def _evaluate(
     for cp in gov.governing:
         for rule in cp.rules:
             as_text = rule.uncompiled
-            for check in rule.checks:
+            # The understanding invariant: a partly understood rule never decides on its own; it
+            # is judged as text (review, or the language model when one is configured).
+            checks = rule.checks if rule.decides else ()
+            if rule.checks and not rule.decides:
+                as_text = True
+            for check in checks:
                 try:
                     outcome = check.evaluate(view)
                 except HistoryUnavailable:

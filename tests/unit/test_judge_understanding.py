@@ -1,0 +1,101 @@
+"""The understanding invariant (issue #10): only a rule whose every content word is accounted for decides."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from webapp.judge.compiler import compile_rule
+from webapp.judge.coverage import CATEGORY_QUALIFIERS
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery, PolicyVersion
+
+UNDERSTOOD = [
+    "Payments must not exceed 25,000 EUR.",
+    "Payouts to RU or BY are blocked.",
+    "Deleting S3 buckets is forbidden.",
+    "Every payment must reference an invoice_id.",
+    "Refunds above 500 EUR need a manager's approval.",
+]
+
+CONDITIONS = ["unless", "if", "only if", "when", "except when", "provided that", "as long as"]
+WORDS = st.sampled_from(
+    "customer balance zorblat frobbed ledger partner region ticket quarter signed board weekend "
+    "audit holiday minor escrow".split()
+)
+
+
+def _policy(rules: list[str], tools: tuple[str, ...] = ()) -> PolicyVersion:
+    digest = hashlib.sha256("|".join(rules).encode()).hexdigest()
+    return PolicyVersion("p", f"pv_{digest[:12]}", digest, "", tuple(rules), tools)
+
+
+def _insert_condition(rule: str, marker: str, clause: list[str]) -> str:
+    return f"{rule.rstrip('.')} {marker} the {' '.join(clause)} is set."
+
+
+@pytest.mark.parametrize("rule", UNDERSTOOD)
+def test_the_base_rules_are_understood(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert compiled.decides
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rule=st.sampled_from(UNDERSTOOD),
+    marker=st.sampled_from(CONDITIONS),
+    clause=st.lists(WORDS, min_size=1, max_size=3),
+)
+def test_an_inserted_condition_leaves_the_rule_partly_understood(rule, marker, clause):
+    compiled = compile_rule(0, "c:r0", _insert_condition(rule, marker, clause))
+    assert compiled.understanding in ("partly_understood", "not_understood")
+    assert not compiled.decides
+    assert compiled.unaccounted or compiled.uncompiled
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rule=st.sampled_from(UNDERSTOOD),
+    qualifier=st.sampled_from(sorted(CATEGORY_QUALIFIERS)),
+)
+def test_an_inserted_category_qualifier_leaves_the_rule_partly_understood(rule, qualifier):
+    # Put the qualifier before the rule's first noun: 'Payments' -> 'sensitive payments'.
+    head, rest = rule.split(" ", 1)
+    if head.lower() in ("every", "a", "the", "each"):
+        noun, rest = rest.split(" ", 1)
+        text = f"{head} {qualifier} {noun} {rest}"
+    else:
+        text = f"{qualifier.capitalize()} {head.lower()} {rest}"
+    compiled = compile_rule(0, "c:r0", text)
+    assert not compiled.decides, (text, compiled.unaccounted)
+    assert qualifier.split("-")[0] in " ".join(compiled.unaccounted)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=300))
+def test_a_rule_of_any_shape_never_crashes_evaluation(text):
+    verdict = evaluate(
+        ClearanceQuery("pay", {"amount": 5, "to": "x"}, "a"),
+        [_policy([text or "x"])],
+        StaticHistory.from_dict(None),
+    )
+    assert verdict.reason_code != "judge_unavailable"
+
+
+def test_a_partly_understood_rule_neither_approves_nor_denies():
+    """'Accounts may not be closed unless the balance is zero' must not decide on the deny alone."""
+    rule = "Accounts may not be closed unless the balance is zero"
+    for balance in (0, 12.5):
+        verdict = evaluate(
+            ClearanceQuery("close_account", {"account_id": "A-1", "balance": balance}, "a"),
+            [_policy([rule], ("close_account",))],
+            StaticHistory.from_dict(None),
+        )
+        assert verdict.decision != "allow" or verdict.confidence < 0.8
+        if compile_rule(0, "c", rule).understanding != "understood":
+            assert verdict.decision == "review"
