@@ -732,6 +732,15 @@ def convert_value(
                 value,
                 f"{leaf.path} is in {currency.upper()} but the rule is in {check.currency}: a human must compare",
             )
+    elif check.unit_family is None and not check.noun and not check.counts_calls:
+        # 'Transfers must not exceed 2,000' names no currency: against an amount in a currency it
+        # is ambiguous (a tenant may run several), so a human compares.
+        currency = _currency_of(view, leaf)
+        if currency:
+            return (
+                value,
+                f"the rule names no currency and {leaf.path} is in {str(currency).upper()}: a human must compare",
+            )
     return value, ""
 
 

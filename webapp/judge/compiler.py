@@ -103,7 +103,7 @@ def compile_rule(index: int, chunk_id: str, text: str) -> CompiledRule:
     scope: list[str] = []
     previous: Quantity | None = None
     subject_carry: str = ""
-    for clause in split_clauses(clean):
+    for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
             scope += list(sc)
@@ -162,6 +162,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             )
             if m:
                 out.update(stem(w) for w in words(m.group("who")))
+    if FREEZE.search(text):
+        out.update(stem(w) for w in FREEZE_WORDS)
     for q in find_quantities(text):
         out.update(stem(w) for w in words(text[q.start : q.end]))
         if q.noun:
@@ -186,10 +188,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
-    if OUTSIDE.search(text) and any(
-        getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in checks
-    ):
+    allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in checks)
+    if OUTSIDE.search(text) and allow_list:
         consumed += ["except", "except for"]
+    if allow_list:
+        consumed.append("only")
     return tuple(consumed)
 
 
@@ -197,7 +200,7 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
 NORMATIVE = re.compile(
     r"\b(must|shall|should|never|not|no|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
-    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|do not|don't)\b|:",
+    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|do not|don't|freeze|frozen|locked)\b|:",
     re.I,
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
@@ -386,6 +389,10 @@ _PREPOSITIONS = re.compile(
     r"\s+(?:for|from|to|by|with|that|which|who|when|before|after|in|on|of|at|if|unless|so|as|where|whenever|whose)\s+.*$",
     re.I,
 )
+# 'a purpose field', 'the ticket_id parameter': these words say it is an argument, not its name.
+_FIELD_WORDS = frozenset(
+    {"field", "fields", "argument", "arguments", "parameter", "parameters", "param", "attribute"}
+)
 _FIELD_NAME = re.compile(r"\((?:field|argument|parameter|arg|param)\s+`?([A-Za-z0-9_.]+)`?\)", re.I)
 _IDENTIFIER = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 SCOPE = re.compile(
@@ -508,6 +515,10 @@ _EFFECT_STEMS = (
             "handl",
             "initi",
             "plac",
+            "stay",
+            "remain",
+            "keep",
+            "kept",
         }
     )
 )
@@ -585,6 +596,31 @@ def _normalise(text: str) -> str:
         .replace("\u2014", " - ")
     )
     return re.sub(r"\s+", " ", t).strip()
+
+
+_SECOND_OBLIGATION = re.compile(
+    r",?\s+and\s+(?:(?P<modal>must|should|shall|has to|have to)\s+)?(?=(?:not\s+|never\s+)?"
+    r"(?:stay|remain|be|exceed|include|reference|cite|have|carry|specify|provide|contain|quote|"
+    r"state|name|list|attach|go)\b)",
+    re.I,
+)
+_MODAL = re.compile(r"\b(must|should|shall|has to|have to)\b", re.I)
+
+
+def _obligations(clauses: list[str]) -> list[str]:
+    """'must cite an invoice number and stay under 1,000 EUR' -> two obligations, the modal shared."""
+    out: list[str] = []
+    for clause in clauses:
+        modal = _MODAL.search(clause)
+        m = _SECOND_OBLIGATION.search(clause, modal.end()) if modal else None
+        if not modal or not m:
+            out.append(clause)
+            continue
+        first = clause[: m.start()]
+        second = clause[m.end() :]
+        out.append(first)
+        out.append(f"{clause[: modal.start()]}{m.group('modal') or modal.group(1)} {second}")
+    return out
 
 
 def split_clauses(text: str) -> list[str]:
@@ -669,6 +705,11 @@ def compile_clause(
     if join:
         return [join], previous, carry
 
+    # 3b. a freeze on a named value ('The billing-api is under change freeze')
+    frozen = _freeze_check(index, source, clause)
+    if frozen:
+        return [frozen], previous, carry
+
     # 4. allow-lists and deny-lists of values
     listed = _value_list_check(index, source, clause, effect, review, negated, only)
     if listed:
@@ -743,9 +784,21 @@ def _numeric_checks(
         if rx.search(clause):
             window = name
             break
+    predicate_at = _predicate_position(clause)
     for q, kind, strict, _pos in found:
         if not kind:
             continue
+        if (
+            predicate_at is not None
+            and q.start < predicate_at
+            and (kind == "lower" or (review and not _EXPLICIT_OK.search(clause)))
+        ):
+            # In the subject a bound is a condition, not a limit ('Credits of at least $200 need a
+            # manager' picks 200 and more): boundaries.CONDITION says which values it picks.
+            if kind == "lower":
+                kind, strict = "above", "ge"
+            elif kind == "upper":
+                kind, strict = "below", "le" if not strict else ""
         op, eff = _op_and_effect(
             kind, strict, effect, review, negated, allow, bool(_EXPLICIT_OK.search(clause))
         )
@@ -874,6 +927,40 @@ _JOIN_LOWER = re.compile(
     r"\b(?:must|should) (?:be )?(?:at least|no (?:less|lower) than|not (?:less|lower) than)\s+(?:the|its|their)\s+(?P<right>[a-z _'\-]+)$",
     re.I,
 )
+
+
+FREEZE = re.compile(
+    r"^(?:the\s+)?(?P<name>[\w.\-/:@]+)(?:\s+(?P<kind>[a-z]+))?\s+(?:is|are|has been|have been|stays|remains)\s+"
+    r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
+    r"frozen|locked)\b",
+    re.I,
+)
+FREEZE_WORDS = (
+    "under",
+    "change",
+    "code",
+    "deploy",
+    "deployment",
+    "release",
+    "freez",
+    "frozen",
+    "lock",
+    "currently",
+    "now",
+    "still",
+)
+
+
+def _freeze_check(index: int, source: str, clause: str) -> Check | None:
+    """A freeze on one named value: any request naming it in an argument is refused."""
+    m = FREEZE.search(clause)
+    if not m:
+        return None
+    name = m.group("name")
+    if name.lower() in STOPWORDS or not (_LITERAL.fullmatch(name) or re.search(r"[-_.\d]", name)):
+        return None
+    kind = (stem(m.group("kind")),) if m.group("kind") else ()
+    return ValueList(index, source, "deny", (), (), "deny", (name,), "exact", kind)
 
 
 def _join_check(index: int, source: str, clause: str, effect: str, review: bool) -> Check | None:
@@ -1015,7 +1102,9 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
                 continue  # 'signed off by compliance' is not a one-item allow-list
             return items, start, end
     # Places named in a prohibition without list punctuation ('Payouts to Russia or Belarus are blocked').
-    places = find_places(clause)
+    places = find_places(clause) or [
+        c for c in re.findall(r"\b[A-Z]{2}\b", clause) if country_code(c)
+    ]
     if places and NEGATION.search(clause):
         names = [
             m
@@ -1141,7 +1230,7 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         if not exact and ident:
             exact = ident.group(1)
         arg_phrase = _PREPOSITIONS.sub("", arg_phrase)
-        raw = [w for w in words(arg_phrase) if w not in STOPWORDS]
+        raw = [w for w in words(arg_phrase) if w not in STOPWORDS and w not in _FIELD_WORDS]
         unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE)
         arg_words = tuple(stem(w) for w in raw if w not in _UNVERIFIABLE)
         if not arg_words and not exact:

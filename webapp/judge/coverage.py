@@ -44,7 +44,7 @@ _FUNCTION_WORDS = frozenset(
     aren't mustn't shan't period whatsoever anything else but
     include includes contain contains reference references specify specifies provide provides
     cite cites carry carries mention mentions state states attach attached supply give
-    field argument parameter param arg list following
+    field argument parameter param arg list following freeze frozen locked
     """.split()
 )
 
@@ -53,6 +53,12 @@ CONDITION = re.compile(
     r"\b(?P<marker>unless|except(?:\s+(?:for|when|if|where))?|only\s+(?:if|when|after|once|while)|"
     r"provided(?:\s+that)?|providing|as\s+long\s+as|so\s+long\s+as|if|when|whenever|until|"
     r"in\s+case)\b(?P<rest>[^,;.]*)",
+    re.I,
+)
+
+ONLY_MARKER = re.compile(
+    r"(?<![-\w])(?:only|exclusively|solely|limited to|restricted to)\b"
+    r"(?!\s+(?:if|when|after|once|while)\b)(?!\s*(?:[$€£¥]|[A-Z]{3}\s)?\s*\d)",
     re.I,
 )
 
@@ -163,6 +169,10 @@ def unaccounted_words(
             continue
         blind.append((start, end))
         forced.append(marker.split()[0])
+    # 'only' restricts to something: unless an allow-list consumed it, it is a guess to drop it.
+    if "only" not in consumed:
+        for m in ONLY_MARKER.finditer(text):
+            forced.append(m.group(0).lower().split()[0])
     for start, end, phrase in category_phrases(text):
         if phrase in resolved or any(r in phrase for r in resolved):
             continue
