@@ -16,12 +16,13 @@ from webapp.judge.checks import (
     RequiredFlag,
     ValueList,
 )
-from webapp.judge.coverage import unaccounted_words
+from webapp.judge.coverage import category_phrases, unaccounted_words
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VERBS
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
+from webapp.judge.vocabulary import Glossary
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class CompiledPolicy:
         return sum(1 for r in self.rules if r.uncompiled)
 
 
-def compile_policy(policy: PolicyVersion) -> CompiledPolicy:
+def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> CompiledPolicy:
     """Compile every rule of `policy`; a rule that cannot be parsed is kept as text, never raised."""
     rules = []
     errors = []
@@ -85,7 +86,7 @@ def compile_policy(policy: PolicyVersion) -> CompiledPolicy:
     for i, text in enumerate(policy.rules):
         chunk_id = f"{policy.policy_version_id}:r{i}"
         try:
-            rule = compile_rule(i, chunk_id, text)
+            rule = compile_rule(i, chunk_id, text, glossary)
         except Exception as exc:  # noqa: BLE001 - one bad rule must not break the policy
             errors.append(f"r{i}: {type(exc).__name__}")
             rule = CompiledRule(i, chunk_id, text, (), uncompiled=True)
@@ -94,8 +95,10 @@ def compile_policy(policy: PolicyVersion) -> CompiledPolicy:
     return CompiledPolicy(policy, tuple(rules), tuple(dict.fromkeys(scope)), tuple(errors))
 
 
-def compile_rule(index: int, chunk_id: str, text: str) -> CompiledRule:
-    """Compile one rule statement into zero or more checks."""
+def compile_rule(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None = None
+) -> CompiledRule:
+    """Compile one rule statement into zero or more checks; `glossary` resolves categories."""
     clean = _normalise(text)
     checks: list[Check] = []
     uncompiled = False
@@ -103,6 +106,7 @@ def compile_rule(index: int, chunk_id: str, text: str) -> CompiledRule:
     scope: list[str] = []
     previous: Quantity | None = None
     subject_carry: str = ""
+    resolved: list[str] = []
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
@@ -111,6 +115,11 @@ def compile_rule(index: int, chunk_id: str, text: str) -> CompiledRule:
         if not NORMATIVE.search(clause):
             continue
         normative_seen = True
+        made = _category_checks(index, text, clause, glossary) if glossary else []
+        if made:
+            resolved += [phrase for _, _, phrase in category_phrases(clause)]
+            checks.extend(made)
+            continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
         if made:
             checks.extend(made)
@@ -120,7 +129,10 @@ def compile_rule(index: int, chunk_id: str, text: str) -> CompiledRule:
     unaccounted: tuple[str, ...] = ()
     if checks:
         unaccounted = unaccounted_words(
-            clean, _accounted_stems(clean, checks, scope), _consumed_conditions(clean, checks)
+            clean,
+            _accounted_stems(clean, checks, scope),
+            _consumed_conditions(clean, checks),
+            resolved,
         )
     return CompiledRule(
         index, chunk_id, text, tuple(checks), uncompiled, informational, tuple(scope), unaccounted
@@ -949,6 +961,50 @@ FREEZE_WORDS = (
     "now",
     "still",
 )
+
+
+def _category_checks(index: int, source: str, clause: str, glossary: Glossary) -> list[Check]:
+    """A clause naming glossary categories ('Nobody gets a privileged role') -> membership checks.
+
+    Every category of the clause must resolve, and the clause must state nothing else a check
+    would need (no quantity): otherwise it stays partly understood.
+    """
+    phrases = category_phrases(clause)
+    if not phrases or find_quantities(clause):
+        return []
+    auto = bool(AUTO.search(clause))
+    review = bool(REVIEW.search(clause)) and not auto
+    negated = bool(NEGATION.search(clause)) or bool(
+        re.search(r"\b(?:nobody|no one|none)\b", clause, re.I)
+    )
+    only = bool(ONLY.search(clause))
+    if not (negated or review or only):
+        return []
+    checks: list[Check] = []
+    for start, end, phrase in phrases:
+        members = glossary.lookup(phrase)
+        if not members:
+            return []
+        noun = phrase.split(" ", 1)[1] if " " in phrase else phrase
+        kind = tuple(stem(w) for w in words(noun))
+        drop = set(kind) | {stem(w) for w in words(phrase)}
+        rest = clause[:start] + " " + clause[end:]
+        terms = tuple(t for t in _terms(rest, cut_review=review) if t not in drop)
+        terms = tuple(t for t in terms if t not in {"nobodi", "nobody", "get", "gets"})
+        checks.append(
+            ValueList(
+                index,
+                source,
+                "review" if review else "deny",
+                _subject_terms(terms),
+                (),
+                "allow" if only and not negated else "deny",
+                tuple(members),
+                "glossary",
+                kind,
+            )
+        )
+    return checks
 
 
 def _freeze_check(index: int, source: str, clause: str) -> Check | None:

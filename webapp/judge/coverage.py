@@ -92,7 +92,7 @@ CATEGORY_QUALIFIERS = frozenset(
 )
 _QUALIFIER = re.compile(
     r"\b(?P<qual>" + "|".join(re.escape(q) for q in sorted(CATEGORY_QUALIFIERS)) + r")\s+"
-    r"(?P<noun>(?:[a-z][a-z\-]*\s+){0,2}?[a-z][a-z\-]*s?)\b(?=\s|$|[,.;:])",
+    r"(?P<noun>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})\b",
     re.I,
 )
 # "on the debarred list", "the restricted list": the qualifier names a list nobody gave.
@@ -134,13 +134,19 @@ def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, st
     out = []
     for m in _QUALIFIER.finditer(text):
         noun_words = m.group("noun").lower().split()
-        if noun_words[0] in STOPWORDS:
+        if noun_words[0] in STOPWORDS or stem(noun_words[0]) in _FUNCTION_WORDS:
             continue  # 'restricted to the acme.com domain' is a list, not a category
-        is_closed = bool(re.match(r"(?:\s+[a-z\-]+){0,2}\s*[(:]", text[m.end() :], re.I))
+        kept = []
+        for w in noun_words:  # the noun phrase ends at the first function word
+            if w in STOPWORDS or stem(w) in _FUNCTION_WORDS:
+                break
+            kept.append(w)
+        end = m.start("noun") + len(" ".join(kept))
+        is_closed = bool(re.match(r"(?:\s+[a-z\-]+){0,2}\s*[(:]", text[end:], re.I))
         if is_closed != closed:
             continue
-        phrase = re.sub(r"\s+", " ", m.group(0).strip().lower())
-        out.append((m.start(), m.end(), phrase))
+        phrase = m.group("qual").lower() + " " + " ".join(kept)
+        out.append((m.start(), end, phrase))
     return out
 
 
@@ -175,6 +181,7 @@ def unaccounted_words(
             forced.append(m.group(0).lower().split()[0])
     for start, end, phrase in category_phrases(text):
         if phrase in resolved or any(r in phrase for r in resolved):
+            accounted.update(stem(w) for w in words(phrase))
             continue
         blind.append((start, end))
         forced.append(phrase.split()[0])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -51,6 +51,7 @@ from webapp.judge.types import (
     RuleText,
     Verdict,
 )
+from webapp.judge.vocabulary import Glossary
 
 log = logging.getLogger(__name__)
 
@@ -74,15 +75,19 @@ _index_cache: OrderedDict[tuple[str, ...], tuple[BM25Index, dict[str, int]]] = O
 _CACHE_SIZE = 4096
 
 
-def compiled_for(policy: PolicyVersion) -> CompiledPolicy:
-    """The compiled form of `policy`, compiled once per policy_version_id and then reused."""
-    key = policy.policy_version_id
+def compiled_for(policy: PolicyVersion, glossary: Glossary | None = None) -> CompiledPolicy:
+    """The compiled form of `policy`, compiled once per version and glossary and then reused."""
+    key = (
+        policy.policy_version_id + "|" + glossary.fingerprint
+        if glossary is not None and glossary.terms
+        else policy.policy_version_id
+    )
     with _cache_lock:
         hit = _compiled_cache.get(key)
         if hit is not None and hit.policy.content_hash == policy.content_hash:
             _compiled_cache.move_to_end(key)
             return hit
-    cp = compile_policy(policy)
+    cp = compile_policy(policy, glossary if glossary is not None and glossary.terms else None)
     with _cache_lock:
         _compiled_cache[key] = cp
         if len(_compiled_cache) > _CACHE_SIZE:
@@ -109,13 +114,15 @@ def evaluate(
     evaluator: Evaluator | None = None,
     *,
     documents: HybridIndex | None = None,
+    glossary: Mapping[str, list[str]] | Glossary | None = None,
 ) -> Verdict:
     """Judge one tool call against the tenant's active policy versions; never raises, never fails open.
 
-    `documents` optionally holds ingested chunks (metadata with policy_version_id) for evidence.
+    `documents` optionally holds ingested chunks (metadata with policy_version_id) for evidence;
+    `glossary` the tenant's terms (CONTRACT §6a), which decide membership of named categories.
     """
     try:
-        return _evaluate(query, policies, history, evaluator, documents)
+        return _evaluate(query, policies, history, evaluator, documents, Glossary.of(glossary))
     except Exception as exc:  # noqa: BLE001 - fail closed on anything unexpected
         log.exception("judge failed; answering judge_unavailable")
         return Verdict(
@@ -156,11 +163,12 @@ def _evaluate(
     history: History,
     evaluator: Evaluator | None,
     documents: HybridIndex | None,
+    glossary: Glossary | None = None,
 ) -> Verdict:
     if not isinstance(query.tool_args, dict):
         raise TypeError("tool_args must be an object")
     view = RequestView(query.tool_name, query.tool_args, query.agent_id, history)
-    compiled = [compiled_for(p) for p in policies]
+    compiled = [compiled_for(p, glossary) for p in policies]
     gov = select_governing(query.tool_name, query.policy_hint, compiled, view)
     details: dict[str, Any] = {
         "governing_policies": [cp.policy.policy_id for cp in gov.governing],
