@@ -58,9 +58,7 @@ def test_glossary_terms_match_case_and_number_insensitively():
         0,
         "c:r0",
         "A Privileged Role is never granted.",
-        __import__("webapp.judge.vocabulary", fromlist=["Glossary"]).Glossary.of(
-            {"privileged ROLES": ["Org Owner"]}
-        ),
+        Glossary.of({"privileged ROLES": ["Org Owner"]}),
     )
     assert compiled.understanding == "understood"
 
