@@ -8,7 +8,7 @@ POLICY = {
     "policy_id": "wires",
     "rules": [
         "Wire transfers to IR or KP are forbidden",
-        "Accounts may not be closed unless the balance is zero",
+        "Accounts may not be closed unless the branch manager has waived it",
     ],
     "tools": ["wire_*", "close_account"],
 }

@@ -9,7 +9,7 @@ def _register(tenant, client, examples=None):
     body = {
         "policy_id": "accounts",
         "rules": [
-            "Accounts may not be closed unless the balance is zero",
+            "Accounts may not be closed unless the branch manager has waived it",
             "Wire transfers to IR or KP are forbidden",
         ],
         "tools": ["close_account", "wire_*"],

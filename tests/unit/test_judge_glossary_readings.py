@@ -90,7 +90,7 @@ def test_the_policy_report_gives_states_readings_and_unaccounted_words():
         "",
         (
             "Wire transfers to IR or KP are forbidden",
-            "Accounts may not be closed unless the balance is zero",
+            "Accounts may not be closed unless the branch manager has waived it",
         ),
         ("wire_*",),
     )
@@ -120,6 +120,29 @@ def test_the_policy_report_gives_states_readings_and_unaccounted_words():
             "deny",
         ),
         ("Payouts must not exceed 2,000", {"amount": 1500, "currency": "GBP"}, "review"),
+        (
+            "Payouts may not be sent unless the balance is zero",
+            {"amount": 5, "balance": 0},
+            "allow",
+        ),
+        ("Payouts may not be sent unless the balance is zero", {"amount": 5, "balance": 3}, "deny"),
+        ("Payouts may not be sent unless the balance is zero", {"amount": 5}, "review"),
+        (
+            "Payouts may not be sent unless a ticket is referenced",
+            {"amount": 5, "ticket_id": "T-1"},
+            "allow",
+        ),
+        ("Payouts may not be sent unless a ticket is referenced", {"amount": 5}, "deny"),
+        (
+            "Payouts are allowed only if the KYC check passed",
+            {"amount": 5, "kyc_verified": True},
+            "allow",
+        ),
+        (
+            "Payouts are allowed only if the KYC check passed",
+            {"amount": 5, "kyc_verified": False},
+            "deny",
+        ),
         ("The billing-api is under change freeze", {"service": "billing-api"}, "deny"),
         ("The billing-api is under change freeze", {"service": "search-api"}, "allow"),
         ("Never export the columns ssn or salary", {"columns": ["name", "ssn"]}, "deny"),

@@ -34,8 +34,8 @@ def _policy(rules: list[str], tools: tuple[str, ...] = ()) -> PolicyVersion:
     return PolicyVersion("p", f"pv_{digest[:12]}", digest, "", tuple(rules), tools)
 
 
-def _insert_condition(rule: str, marker: str, clause: list[str]) -> str:
-    return f"{rule.rstrip('.')} {marker} the {' '.join(clause)} is set."
+def _insert_condition(rule: str, marker: str, clause: list[str], verb: str = "frobbed") -> str:
+    return f"{rule.rstrip('.')} {marker} the {' '.join(clause)} is {verb}."
 
 
 @pytest.mark.parametrize("rule", UNDERSTOOD)
@@ -88,8 +88,8 @@ def test_a_rule_of_any_shape_never_crashes_evaluation(text):
 
 
 def test_a_partly_understood_rule_neither_approves_nor_denies():
-    """'Accounts may not be closed unless the balance is zero' must not decide on the deny alone."""
-    rule = "Accounts may not be closed unless the balance is zero"
+    """'Accounts may not be closed unless the branch manager has waived it' must not decide on the deny alone."""
+    rule = "Accounts may not be closed unless the branch manager has waived it"
     for balance in (0, 12.5):
         verdict = evaluate(
             ClearanceQuery("close_account", {"account_id": "A-1", "balance": balance}, "a"),
@@ -99,3 +99,12 @@ def test_a_partly_understood_rule_neither_approves_nor_denies():
         assert verdict.decision != "allow" or verdict.confidence < 0.8
         if compile_rule(0, "c", rule).understanding != "understood":
             assert verdict.decision == "review"
+
+
+@pytest.mark.parametrize("rule", UNDERSTOOD)
+@pytest.mark.parametrize(("marker", "verb"), [("unless", "zero"), ("unless", "attached")])
+def test_a_condition_a_recogniser_reads_keeps_the_rule_understood(rule, marker, verb):
+    compiled = compile_rule(0, "c:r0", _insert_condition(rule, marker, ["ticket"], verb))
+    if compiled.checks and all(c.effect != "allow" for c in compiled.checks):
+        assert compiled.understanding == "understood", compiled.unaccounted
+        assert all(c.kind == "unless" for c in compiled.checks)

@@ -980,7 +980,119 @@ __all__ = [
     "Outcome",
     "RequiredArgument",
     "RequiredFlag",
+    "Unless",
     "ValueList",
     "applicability",
     "MONEY_SPECIFIC",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Conditions: 'unless the balance is zero', 'only if the identity check passed'.
+_PASS_STEMS = frozenset(
+    stem(w) for w in "verified passed checked confirmed completed succeeded".split()
+)
+
+
+@dataclass(frozen=True)
+class Unless(Check):
+    """A check that does not hold when a stated condition on an argument holds.
+
+    'Accounts may not be closed unless the balance is zero': the prohibition (`base`) applies
+    unless `balance` is zero. The condition binds to the argument whose name shares the most of
+    `bind_words`; when no argument binds, or the base check asks for review, a human decides.
+    """
+
+    base: Check | None = None
+    marker: str = "unless"
+    bind_words: tuple[str, ...] = ()  # stems naming the argument the condition reads
+    test: str = "present"  # present | zero | passed | equals
+    value: str = ""  # for 'equals'
+    phrase: str = ""  # the condition as written, for readings
+    kind: str = field(default="unless", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = self.base.describe() if self.base else super().describe()
+        d.update(
+            condition={"marker": self.marker, "test": self.test, "words": list(self.bind_words)}
+        )
+        return d
+
+    def reading(self) -> str:
+        base = self.base.reading() if self.base else "Deny"
+        return f"{base}, unless {self.phrase}"
+
+    def subject(self) -> str:
+        return self.base.subject() if self.base else ""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.base is not None
+        outcome = self.base.evaluate(view)
+        if outcome.status not in (VIOLATED, UNKNOWN, REVIEW):
+            return outcome
+        holds, path = self._condition(view)
+        if holds is None:
+            return Outcome(
+                UNKNOWN,
+                f"{outcome.message}; the arguments cannot show whether {self.phrase}",
+                outcome.args,
+            )
+        if holds:
+            return Outcome(SATISFIED, f"{path}: {self.phrase}", (path,))
+        return Outcome(
+            outcome.status, f"{outcome.message} and not {self.phrase}", outcome.args + (path,)
+        )
+
+    def _condition(self, view: RequestView) -> tuple[bool | None, str]:
+        words_ = set(self.bind_words)
+        best: list[Leaf] = []
+        top = 0
+        for lf in view.leaves:
+            score = len(words_ & lf.keys)
+            if self.test == "passed" and not lf.last_keys & (_PASS_STEMS | words_):
+                continue
+            if score > top:
+                best, top = [lf], score
+            elif score == top and score:
+                best.append(lf)
+        if not best:
+            if self.test == "present":
+                return False, " ".join(self.bind_words)  # nothing named like it was sent
+            return None, ""
+        results = [self._holds(lf.value) for lf in best]
+        if any(r is None for r in results):
+            return None, best[0].path
+        return all(results), best[0].path
+
+    def _holds(self, value: Any) -> bool | None:
+        if self.test == "present":
+            return truthy(value)
+        if self.test == "passed":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str):
+                return value.strip().lower() in (
+                    "passed",
+                    "pass",
+                    "verified",
+                    "true",
+                    "yes",
+                    "ok",
+                    "complete",
+                    "completed",
+                )
+            return None
+        if self.test == "zero":
+            if isinstance(value, bool):
+                return None
+            if isinstance(value, (int, float)):
+                return value == 0
+            if isinstance(value, str):
+                try:
+                    return float(value.replace(",", "")) == 0
+                except ValueError:
+                    return None
+            return None
+        if self.test == "equals":
+            return normalise_value(str(value)) == normalise_value(self.value)
+        return None

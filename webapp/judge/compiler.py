@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from webapp.judge.checks import (
@@ -14,6 +14,7 @@ from webapp.judge.checks import (
     NumericLimit,
     RequiredArgument,
     RequiredFlag,
+    Unless,
     ValueList,
 )
 from webapp.judge.coverage import category_phrases, unaccounted_words
@@ -107,6 +108,7 @@ def compile_rule(
     previous: Quantity | None = None
     subject_carry: str = ""
     resolved: list[str] = []
+    consumed_markers: list[str] = []
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
@@ -120,6 +122,12 @@ def compile_rule(
             resolved += [phrase for _, _, phrase in category_phrases(clause)]
             checks.extend(made)
             continue
+        conditional = _conditional_checks(index, text, clause, previous, subject_carry)
+        if conditional is not None:
+            made, marker = conditional
+            consumed_markers.append(marker)
+            checks.extend(made)
+            continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
         if made:
             checks.extend(made)
@@ -131,7 +139,7 @@ def compile_rule(
         unaccounted = unaccounted_words(
             clean,
             _accounted_stems(clean, checks, scope),
-            _consumed_conditions(clean, checks),
+            _consumed_conditions(clean, checks) + tuple(consumed_markers),
             resolved,
         )
     return CompiledRule(
@@ -143,7 +151,16 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
     """Stems the checks of a rule read: subjects, values, measures, argument names, units, places."""
     out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
     has_places = False
+    flat: list[Check] = []
     for c in checks:
+        if isinstance(c, Unless):
+            # The condition's words are read by the condition; the rest by the base check.
+            out.update(stem(w) for w in words(c.phrase))
+            if c.base is not None:
+                flat.append(c.base)
+        else:
+            flat.append(c)
+    for c in flat:
         out.update(c.terms)
         out.update(w for pair in c.alternatives for w in pair)
         for name in ("measure", "arg_words", "flag_words", "counterparty_words", "left", "right"):
@@ -1005,6 +1022,95 @@ def _category_checks(index: int, source: str, clause: str, glossary: Glossary) -
             )
         )
     return checks
+
+
+_CONDITIONAL = re.compile(
+    r"^(?P<main>.+?)\s*,?\s+(?P<marker>unless|only if|only when|except if|except when|provided that|provided|as long as)\s+"
+    r"(?P<cond>.+)$",
+    re.I,
+)
+_CONDITION_TEST = re.compile(
+    r"^(?:(?:the|a|an|its|their|his|her)\s+)?(?P<words>[a-z][\w\s\-]*?)\s+(?:(?:is|are|was|were|has been|have been|has|have)\s+)?"
+    r"(?:been\s+)?(?P<verb>zero|0|empty|attached|referenced|given|provided|included|present|set|supplied|specified|"
+    r"cited|filled in|on file|passed|verified|checked|confirmed|completed|succeeded)$",
+    re.I,
+)
+_CONDITION_EQUALS = re.compile(
+    r"^(?:(?:the|a|an|its|their)\s+)?(?P<words>[a-z][\w\s\-]*?)\s+(?:is|are|equals)\s+"
+    r"(?P<value>\"[^\"]+\"|'[^']+'|`[^`]+`|[A-Z][A-Z0-9_\-]+|\d+(?:\.\d+)?)$"
+)
+_PRESENT_VERBS = frozenset(
+    "attached referenced given provided included present set supplied specified cited filled in on file".split()
+)
+
+
+def _conditional_checks(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """'X may not be Y unless <argument> is zero / attached / passed': the base check, excepted.
+
+    Returns (checks, marker) or None when the clause has no condition the engine can read; a
+    condition it cannot read stays unaccounted for (the rule is then partly understood).
+    """
+    m = _CONDITIONAL.match(clause)
+    if not m:
+        return None
+    marker = re.sub(r"\s+", " ", m.group("marker").lower())
+    cond = m.group("cond").strip().rstrip(".")
+    test, value = "", ""
+    t = _CONDITION_TEST.match(cond)
+    if t:
+        verb = t.group("verb").lower()
+        test = (
+            "zero"
+            if verb in ("zero", "0", "empty")
+            else (
+                "present"
+                if verb in _PRESENT_VERBS or verb.split()[0] in _PRESENT_VERBS
+                else "passed"
+            )
+        )
+        phrase_words = t.group("words")
+    else:
+        e = _CONDITION_EQUALS.match(cond)
+        if not e:
+            return None
+        test, value, phrase_words = "equals", e.group("value").strip("\"'`"), e.group("words")
+    bind = tuple(
+        s for s in (stem(w) for w in words(phrase_words)) if s not in STOPWORDS and s not in GENERIC
+    )
+    if not bind:
+        return None
+    main = m.group("main")
+    permission = marker in ("only if", "only when", "provided that", "provided", "as long as")
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made:
+        return None
+    base_checks: list[Check] = []
+    for c in made:
+        if permission:
+            if c.effect != "allow":
+                return None  # 'may not … only if …' is not a reading the engine trusts
+            c = replace(c, effect="deny")
+        elif c.effect == "allow":
+            return None  # 'X is allowed unless Y' forbids on Y: not read here
+        base_checks.append(c)
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=bind,
+            test=test,
+            value=value,
+            phrase=cond,
+        )
+        for c in base_checks
+    ], marker
 
 
 def _freeze_check(index: int, source: str, clause: str) -> Check | None:
