@@ -149,7 +149,27 @@ def test_the_policy_report_gives_states_readings_and_unaccounted_words():
         (
             "Payouts over 10,000 USD may go only to the US or Canada",
             {"amount": 20000, "currency": "USD", "country": "MX"},
+            "deny",
+        ),
+        (
+            "Payouts over 10,000 USD may go only to the US or Canada",
+            {"amount": 20000, "currency": "USD", "country": "CA"},
+            "allow",
+        ),
+        (
+            "Payouts over 10,000 USD may go only to the US or Canada",
+            {"amount": 10000, "currency": "USD", "country": "MX"},
+            "allow",
+        ),
+        (
+            "Payouts over 10,000 USD may go only to the US or Canada",
+            {"amount": 20000, "currency": "GBP", "country": "MX"},
             "review",
+        ),
+        (
+            "Payouts of at least 5,000 EUR must not go to RU or BY",
+            {"amount": 5000, "currency": "EUR", "country": "RU"},
+            "deny",
         ),
     ],
 )

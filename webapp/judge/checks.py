@@ -982,6 +982,7 @@ __all__ = [
     "RequiredFlag",
     "Unless",
     "ValueList",
+    "When",
     "applicability",
     "MONEY_SPECIFIC",
 ]
@@ -1096,3 +1097,52 @@ class Unless(Check):
         if self.test == "equals":
             return normalise_value(str(value)) == normalise_value(self.value)
         return None
+
+
+@dataclass(frozen=True)
+class When(Check):
+    """A list or limit that applies only to requests meeting a numeric condition.
+
+    'Orders over 10,000 USD may ship only to the US or Canada': the allow-list (`body`) applies
+    when the amount is above 10,000 USD (`condition`, read through the boundary table). When the
+    condition cannot be shown and the body would not hold, a human decides.
+    """
+
+    condition: NumericLimit | None = None
+    body: Check | None = None
+    kind: str = field(default="when", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = self.body.describe() if self.body else super().describe()
+        d["when"] = self.condition.describe() if self.condition else {}
+        return d
+
+    def reading(self) -> str:
+        assert self.condition is not None and self.body is not None
+        cond = self.condition
+        bound = _fmt(cond.threshold) + (f" {cond.currency}" if cond.currency else "")
+        return f"When {_measure_words(cond)} is {OP_WORDS[cond.op]} {bound}: {self.body.reading()}"
+
+    def subject(self) -> str:
+        return self.body.subject() if self.body else ""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.condition is not None and self.body is not None
+        outcome = self.body.evaluate(view)
+        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
+            return outcome
+        bound = bind_measure(view, self.condition)
+        if not bound:
+            return Outcome(
+                UNKNOWN,
+                f"{outcome.message}; the amount the rule's condition reads is not among the arguments",
+            )
+        for leaf, value in bound:
+            value, problem = convert_value(view, leaf, value, self.condition)
+            if problem:
+                return Outcome(UNKNOWN, f"{outcome.message}; {problem}", (leaf.path,))
+            if _OPS[self.condition.op](value, self.condition.threshold):
+                return outcome
+        return Outcome(
+            SATISFIED, "the rule's condition does not hold", tuple(lf.path for lf, _ in bound)
+        )

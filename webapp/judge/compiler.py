@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.checks import (
     ActionRule,
     ArgumentComparison,
@@ -16,6 +17,7 @@ from webapp.judge.checks import (
     RequiredFlag,
     Unless,
     ValueList,
+    When,
 )
 from webapp.judge.coverage import category_phrases, unaccounted_words
 from webapp.judge.places import country_code, find_places, region_name
@@ -158,6 +160,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(c.phrase))
             if c.base is not None:
                 flat.append(c.base)
+        elif isinstance(c, When):
+            flat.extend(x for x in (c.condition, c.body) if x is not None)
         else:
             flat.append(c)
     for c in flat:
@@ -217,7 +221,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
-    allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in checks)
+    flat = [c.body if isinstance(c, When) else c for c in checks]
+    allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
     if OUTSIDE.search(text) and allow_list:
         consumed += ["except", "except for"]
     if allow_list:
@@ -713,6 +718,12 @@ def compile_clause(
             carry,
         )
 
+    # 1b. a list that applies above or below an amount ('Orders over 10,000 USD may ship only
+    # to the US or Canada')
+    when = _conditional_list(index, source, clause, quantities, review, negated, only)
+    if when:
+        return [when], quantities[-1], carry
+
     # 2. limits on amounts, counts and sizes
     numeric = _numeric_checks(
         index,
@@ -1111,6 +1122,59 @@ def _conditional_checks(
         )
         for c in base_checks
     ], marker
+
+
+_CONDITION_BOUND = re.compile(
+    r"\b(?:over|above|more than|greater than|exceeding|in excess of|at least|under|below|less than|at most|up to|no more than)\s*$",
+    re.I,
+)
+
+
+def _conditional_list(
+    index: int,
+    source: str,
+    clause: str,
+    quantities: list[Quantity],
+    review: bool,
+    negated: bool,
+    only: bool,
+) -> Check | None:
+    """A value list whose rule applies only beyond an amount stated in the rule's subject."""
+    if len(quantities) != 1 or not (only or negated):
+        return None
+    q = quantities[0]
+    predicate_at = _predicate_position(clause)
+    if predicate_at is None or q.start > predicate_at:
+        return None
+    b = _CONDITION_BOUND.search(clause[: q.start])
+    if not b:
+        return None
+    phrase = re.sub(r"\s+", " ", b.group(0).strip().lower())
+    rest = clause[: b.start()] + clause[q.end :]
+    body = _value_list_check(index, source, rest, "deny", review, negated, only)
+    if body is None or not isinstance(body, ValueList):
+        return None
+    op = BOUNDARY_CONDITION[phrase]
+    terms = _terms(clause[: b.start()], cut_review=False)
+    condition = NumericLimit(
+        index,
+        source,
+        "deny",
+        _subject_terms(terms),
+        (),
+        op,
+        q.value,
+        q.currency,
+        q.unit_family,
+        q.unit_factor,
+        q.noun,
+        terms,
+        None,
+        False,
+    )
+    return When(
+        index, source, body.effect, body.terms, body.alternatives, condition=condition, body=body
+    )
 
 
 def _freeze_check(index: int, source: str, clause: str) -> Check | None:
