@@ -108,3 +108,44 @@ def test_a_condition_a_recogniser_reads_keeps_the_rule_understood(rule, marker, 
     if compiled.checks and all(c.effect != "allow" for c in compiled.checks):
         assert compiled.understanding == "understood", compiled.unaccounted
         assert all(c.kind == "unless" for c in compiled.checks)
+
+
+class _BrokenHistory:
+    def total_today(self, agent_id, tool_name, arg):
+        from webapp.judge.request_view import HistoryUnavailable
+
+        raise HistoryUnavailable("database down")
+
+    def count_last_hour(self, agent_id, tool_name):
+        return self.total_today(agent_id, tool_name, "")
+
+    def seen_value(self, agent_id, tool_name, arg, value):
+        return self.total_today(agent_id, tool_name, arg)
+
+
+def test_an_internal_failure_raises_judge_unavailable_when_asked_never_a_deny():
+    from webapp.judge.types import JudgeUnavailable
+
+    policy = _policy(["Payouts must stay under 1,000 EUR per day."], ("payout",))
+    query = ClearanceQuery("payout", {"amount": 5, "currency": "EUR"}, "a")
+    with pytest.raises(JudgeUnavailable):
+        evaluate(query, [policy], _BrokenHistory(), raise_unavailable=True)
+    # Without the opt-in the old contract holds: a judge_unavailable verdict the caller maps.
+    assert evaluate(query, [policy], _BrokenHistory()).reason_code == "judge_unavailable"
+
+
+def test_a_review_cites_every_rule_that_may_forbid_the_request():
+    rules = [
+        "Vendor payments above 100 EUR need a manager's approval.",
+        "Payments to vendors in sanctioned jurisdictions are prohibited.",
+    ]
+    verdict = evaluate(
+        ClearanceQuery(
+            "pay_vendor", {"amount": 500, "currency": "EUR", "vendor_country": "KP"}, "a"
+        ),
+        [_policy(rules, ("pay_vendor",))],
+        StaticHistory.from_dict(None),
+    )
+    assert verdict.decision in ("review", "deny")
+    cited = {c.text for c in verdict.citations}
+    assert rules[1] in cited or verdict.decision == "deny"

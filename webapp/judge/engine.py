@@ -46,6 +46,7 @@ from webapp.judge.types import (
     Evaluator,
     EvaluatorUnavailable,
     History,
+    JudgeUnavailable,
     ModelJudgement,
     PolicyVersion,
     RuleText,
@@ -115,16 +116,23 @@ def evaluate(
     *,
     documents: HybridIndex | None = None,
     glossary: Mapping[str, list[str]] | Glossary | None = None,
+    raise_unavailable: bool = False,
 ) -> Verdict:
     """Judge one tool call against the tenant's active policy versions; never raises, never fails open.
 
     `documents` optionally holds ingested chunks (metadata with policy_version_id) for evidence;
     `glossary` the tenant's terms (CONTRACT §6a), which decide membership of named categories.
+    With `raise_unavailable`, an internal failure (history unavailable, a database error, a bug)
+    raises JudgeUnavailable instead of answering a `judge_unavailable` deny, so that a job can
+    retry it exactly like a remote judge's failure.
     """
     try:
         return _evaluate(query, policies, history, evaluator, documents, Glossary.of(glossary))
     except Exception as exc:  # noqa: BLE001 - fail closed on anything unexpected
         log.exception("judge failed; answering judge_unavailable")
+        if raise_unavailable:
+            # The caller retries this like a remote judge's failure: never a deny verdict.
+            raise JudgeUnavailable(f"the policy judge failed: {type(exc).__name__}") from exc
         return Verdict(
             decision="deny",
             confidence=0.0,
@@ -326,21 +334,24 @@ def _evaluate(
                 "model",
             )
 
+    # A reviewer must see every rule that may forbid the request, not only the one that asked for
+    # review: the relevant rules the engine could not decide are cited after it.
+    pending_text = relevant_text if model is None else []
     if reviews:
         return verdict(
             "review",
             CONFIDENCE_RULE_REVIEW,
-            _reason("Review required", reviews),
+            _reason("Review required", reviews) + _also(pending_text),
             REVIEW_REQUIRED_BY_RULE,
-            reviews,
+            reviews + pending_text,
         )
     if unknown:
         return verdict(
             "review",
             CONFIDENCE_UNVERIFIED,
-            _reason("Cannot be verified automatically", unknown),
+            _reason("Cannot be verified automatically", unknown) + _also(pending_text),
             BELOW_CONFIDENCE_THRESHOLD,
-            unknown,
+            unknown + pending_text,
         )
     if model is not None:
         if model.decision == "review":
@@ -414,6 +425,13 @@ def _reason(prefix: str, basis: list[_Finding]) -> str:
         parts.append(f"policy '{f.policy.policy.policy_id}' rule \"{f.rule.text}\"{why}")
     more = f" (and {len(basis) - 3} more)" if len(basis) > 3 else ""
     return f"{prefix} by " + "; ".join(parts) + more
+
+
+def _also(text_rules: list[_Finding]) -> str:
+    if not text_rules:
+        return ""
+    names = "; ".join(f"'{f.rule.text}'" for f in text_rules[:3])
+    return f"; policy text the engine could not decide also applies: {names}"
 
 
 def _refs(findings: list[_Finding], refs: tuple[str, ...]) -> list[_Finding]:
