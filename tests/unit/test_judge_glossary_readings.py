@@ -176,3 +176,63 @@ def test_the_policy_report_gives_states_readings_and_unaccounted_words():
 def test_issue_constructs(rule, args, expected):
     tool = "export_table" if "export" in rule else "create_payout"
     assert _decide(rule, tool, args, None) == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "glossary", "expected"),
+    [
+        (
+            "Never buy from vendors on the watch list.",
+            "buy",
+            {"vendor": "Initech", "amount": 3},
+            None,
+            "review",
+        ),
+        (
+            "Never buy from vendors on the watch list.",
+            "buy",
+            {"vendor": "Initech", "amount": 3},
+            {"watch list": ["Initech"]},
+            "deny",
+        ),
+        (
+            "Never buy from vendors on the watch list.",
+            "buy",
+            {"vendor": "Globex", "amount": 3},
+            {"watch list": ["Initech"]},
+            "allow",
+        ),
+        (
+            "Never message customers that unsubscribed.",
+            "message_customer",
+            {"customer": "bob"},
+            None,
+            "review",
+        ),
+        (
+            "Do not page engineers who are on leave.",
+            "page_engineer",
+            {"engineer": "bob"},
+            None,
+            "review",
+        ),
+        (
+            "Lab exports must include a consent_id and an auditor_id.",
+            "lab_export",
+            {"consent_id": "C"},
+            None,
+            "deny",
+        ),
+        (
+            "Lab exports must include a consent_id and an auditor_id.",
+            "lab_export",
+            {"consent_id": "C", "auditor_id": "A"},
+            None,
+            "allow",
+        ),
+    ],
+)
+def test_named_lists_relative_clauses_and_several_required_arguments(
+    rule, tool, args, glossary, expected
+):
+    assert _decide(rule, tool, args, glossary) == expected

@@ -756,9 +756,9 @@ def compile_clause(
         return [listed], previous, carry
 
     # 5. required arguments and flags
-    required = _required_check(index, source, clause, review)
+    required = _required_checks(index, source, clause, review)
     if required:
-        return [required], previous, carry
+        return required, previous, carry
 
     # 6. actions that are forbidden, need review, or are allowed. An 'only …' that is not a list of
     # values is a condition ('only after the KYC check') the engine cannot verify: keep it as text.
@@ -1019,6 +1019,9 @@ def _category_checks(index: int, source: str, clause: str, glossary: Glossary) -
         rest = clause[:start] + " " + clause[end:]
         terms = tuple(t for t in _terms(rest, cut_review=review) if t not in drop)
         terms = tuple(t for t in terms if t not in {"nobodi", "nobody", "get", "gets"})
+        if phrase.split()[-1] in ("list", "lists", "register", "registry"):
+            # 'vendors on the watch list': the values are vendors, named by the subject.
+            kind = kind + tuple(t for t in terms if t not in VERBS)
         checks.append(
             ValueList(
                 index,
@@ -1441,6 +1444,23 @@ def _inside_literal(clause: str, q: Quantity) -> bool:
         if m.start() <= q.start < m.end():
             return True
     return False
+
+
+_ARG_LIST = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
+
+
+def _required_checks(index: int, source: str, clause: str, review: bool) -> list[Check]:
+    """Required arguments; 'must include a legal_basis and a requester_id' requires both."""
+    m = _REQUIRED.search(_FIELD_NAME.sub("", clause).strip())
+    if m and not _FIELD_NAME.search(clause):
+        head = clause[: m.start("arg")]
+        parts = [x for x in _ARG_LIST.split(m.group("arg")) if x.strip()]
+        if len(parts) > 1 and all(len(words(x)) <= 4 for x in parts):
+            made = [_required_check(index, source, head + part, review) for part in parts]
+            if all(made):
+                return [c for c in made if c is not None]
+    one = _required_check(index, source, clause, review)
+    return [one] if one else []
 
 
 def _required_check(index: int, source: str, clause: str, review: bool) -> Check | None:

@@ -52,7 +52,7 @@ _FUNCTION_WORDS = frozenset(
 CONDITION = re.compile(
     r"\b(?P<marker>unless|except(?:\s+(?:for|when|if|where))?|only\s+(?:if|when|after|once|while)|"
     r"provided(?:\s+that)?|providing|as\s+long\s+as|so\s+long\s+as|if|when|whenever|until|"
-    r"in\s+case)\b(?P<rest>[^,;.]*)",
+    r"in\s+case|who|whose|which|that(?!\s+(?:is|are)\b))\b(?P<rest>[^,;.]*)",
     re.I,
 )
 
@@ -96,7 +96,15 @@ _QUALIFIER = re.compile(
     re.I,
 )
 # "on the debarred list", "the restricted list": the qualifier names a list nobody gave.
-_LIST_NOUN = re.compile(r"\b(?:list|lists|register|registry)\b", re.I)
+_NAMED_LIST = re.compile(
+    r"\b(?:on|in|from|to|against)\s+(?:the|our|a|an|any)\s+(?P<name>(?!other\b)(?:[a-z][a-z\-]*\s+){1,2}"
+    r"(?:list|lists|register|registry|watchlist|blacklist|blocklist))\b",
+    re.I,
+)
+# 'above that', 'more than that': an anaphor, not a relative clause.
+_ANAPHOR_BEFORE = re.compile(r"\b(?:above|over|below|under|beyond|than|exceeds?|exceeding)\s*$", re.I)
+_RELATIVES = frozenset({"who", "whose", "which", "that"})
+_LIST_NOUNS = frozenset({"list", "lists", "register", "registry"})
 
 
 def content_words(text: str) -> list[str]:
@@ -121,6 +129,11 @@ def condition_spans(text: str) -> list[tuple[int, int, str]]:
     spans = []
     for m in CONDITION.finditer(text):
         marker = re.sub(r"\s+", " ", m.group("marker").lower())
+        if marker in _RELATIVES:
+            if _ANAPHOR_BEFORE.search(text[: m.start()]):
+                continue
+            if re.search(r"\d", m.group("rest")):
+                continue  # 'queries that return more than 1 million records': the limit reads it
         spans.append((m.start(), m.end(), marker))
     return spans
 
@@ -132,13 +145,21 @@ def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, st
     ("sanctioned countries (Iran, Cuba)", "personal email addresses (gmail.com, ...)").
     """
     out = []
+    # 'on the watch list', 'in the vendor register': a list the rule does not give.
+    for m in _NAMED_LIST.finditer(text):
+        closed_here = bool(re.match(r"\s*[(:]", text[m.end() :]))
+        if closed_here == closed:
+            name = re.sub(r"\s+", " ", m.group("name").strip().lower())
+            out.append((m.start("name"), m.end(), name))
     for m in _QUALIFIER.finditer(text):
         noun_words = m.group("noun").lower().split()
-        if noun_words[0] in STOPWORDS or stem(noun_words[0]) in _FUNCTION_WORDS:
+        if noun_words[0] in STOPWORDS or (
+            stem(noun_words[0]) in _FUNCTION_WORDS and noun_words[0] not in _LIST_NOUNS
+        ):
             continue  # 'restricted to the acme.com domain' is a list, not a category
         kept = []
         for w in noun_words:  # the noun phrase ends at the first function word
-            if w in STOPWORDS or stem(w) in _FUNCTION_WORDS:
+            if w in STOPWORDS or (stem(w) in _FUNCTION_WORDS and w not in _LIST_NOUNS):
                 break
             kept.append(w)
         end = m.start("noun") + len(" ".join(kept))
