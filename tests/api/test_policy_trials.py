@@ -159,3 +159,29 @@ def test_glossary_bad_input_is_a_clear_400(client, tenant, other_tenant):
         == 200
     )
     assert client.get("/glossary", headers=other_tenant.headers).get_json()["terms"] == {}
+
+
+def test_the_decision_path_uses_the_tenant_glossary(client, tenant, run_jobs):
+    from tests.helpers import ask, register_policy
+
+    register_policy(
+        client,
+        tenant,
+        "iam",
+        ["Privileged roles must never be granted by the agent."],
+        ["grant_role"],
+    )
+    client.put(
+        "/glossary", json={"terms": {"privileged roles": ["Org Owner"]}}, headers=tenant.headers
+    )
+    asked = [
+        ask(client, tenant, "grant_role", {"user": "bob", "role": role}).get_json()
+        for role in ("Org Owner", "Viewer")
+    ]
+    run_jobs()
+    owner, viewer = (
+        client.get(f"/clearance-status/{a['request_id']}", headers=tenant.headers).get_json()
+        for a in asked
+    )
+    assert (owner["status"], owner["reason_code"]) == ("denied", "rule_violated")
+    assert viewer["status"] == "approved"

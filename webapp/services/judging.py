@@ -21,7 +21,7 @@ from webapp.judge.types import Citation, ClearanceQuery, Verdict
 from webapp.judge.types import PolicyVersion as JudgePolicy
 from webapp.models import APPROVED, PENDING_REVIEW, ClearanceRequest, PolicyChunk, utcnow
 from webapp.runtime import vault
-from webapp.services import policies
+from webapp.services import glossary, policies
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,7 @@ def evaluate_locally(client_id: str, query: ClearanceQuery) -> Verdict:
         DatabaseHistory(client_id),
         evaluator=_evaluator(),
         documents=_document_index(client_id, [v.policy_version_id for v in active]),
+        glossary=glossary.terms(client_id),  # categories named in rules (CONTRACT §6a)
     )
 
 
