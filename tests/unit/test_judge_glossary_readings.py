@@ -236,3 +236,18 @@ def test_named_lists_relative_clauses_and_several_required_arguments(
     rule, tool, args, glossary, expected
 ):
     assert _decide(rule, tool, args, glossary) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"amount": 1, "case_ref": "C-1"}, "allow"),
+        ({"amount": 1, "case_id": "C-1"}, "allow"),
+        ({"amount": 1}, "deny"),
+    ],
+)
+def test_a_required_reference_is_found_under_its_usual_names(args, expected):
+    assert (
+        _decide("Every credit note needs a case reference", "issue_credit_note", args, None)
+        == expected
+    )

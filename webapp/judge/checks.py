@@ -79,7 +79,7 @@ _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "attach": frozenset({"attach", "file"}),
     "item": frozenset({"item", "line", "product"}),
 }
-_ID_WORDS = frozenset({"id", "number", "no", "num", "ref", "code", "key", "nr"})
+_ID_WORDS = frozenset({"id", "number", "no", "num", "ref", "referenc", "code", "key", "nr", "identifier"})
 _COUNTERPARTY = frozenset(
     stem(w)
     for w in "payee recipient vendor beneficiary counterparty contact supplier customer account iban "
@@ -901,7 +901,7 @@ def _best_by_words(
 
 
 def _synonyms(word: str) -> frozenset[str]:
-    if word in ("number", "id", "no", "ref"):
+    if word in ("number", "id", "no", "ref", "referenc", "identifier"):
         return _ID_WORDS
     if word in ("link", "url"):
         return frozenset({"link", "url", "uri", "href"})
