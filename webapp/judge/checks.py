@@ -79,7 +79,9 @@ _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "attach": frozenset({"attach", "file"}),
     "item": frozenset({"item", "line", "product"}),
 }
-_ID_WORDS = frozenset({"id", "number", "no", "num", "ref", "referenc", "code", "key", "nr", "identifier"})
+_ID_WORDS = frozenset(
+    {"id", "number", "no", "num", "ref", "referenc", "code", "key", "nr", "identifier"}
+)
 _COUNTERPARTY = frozenset(
     stem(w)
     for w in "payee recipient vendor beneficiary counterparty contact supplier customer account iban "

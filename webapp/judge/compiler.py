@@ -679,98 +679,202 @@ def scope_of(text: str) -> tuple[str, ...]:
     return ()
 
 
+@dataclass
+class Clause:
+    """One clause of a rule, read once: its words' force and the quantities in it (the clause value).
+
+    Recognisers read this, never the raw text alone, so that each kind of rule is one class.
+    """
+
+    index: int
+    source: str  # the whole rule, for citations and readings
+    text: str
+    previous: Quantity | None  # the last quantity of an earlier clause ('above that')
+    subject_carry: str  # the subject of an earlier clause ('… and stay under 1,000 EUR')
+    auto: bool = False
+    review: bool = False
+    negated: bool = False
+    allow: bool = False
+    only: bool = False
+    effect: str = "deny"
+    quantities: list[Quantity] = field(default_factory=list)
+    own_subject: bool = False
+    carry: str = ""
+
+    @classmethod
+    def read(
+        cls, index: int, source: str, text: str, previous: Quantity | None, carry: str
+    ) -> Clause:
+        c = cls(index, source, text, previous, carry)
+        c.auto = bool(AUTO.search(text))
+        c.review = bool(REVIEW.search(text)) and not c.auto
+        c.negated = bool(NEGATION.search(text))
+        c.allow = (bool(ALLOW.search(text)) or c.auto) and not c.negated and not c.review
+        c.only = bool(ONLY.search(text)) or bool(OUTSIDE.search(text))
+        c.effect = "review" if c.review else ("allow" if c.allow and not c.only else "deny")
+        c.quantities = [q for q in find_quantities(text) if not _inside_literal(text, q)]
+        predicate_at = _predicate_position(text)
+        subject_text = text[:predicate_at] if predicate_at is not None else text
+        c.own_subject = bool(_terms(subject_text, cut_review=False))
+        c.carry = subject_text if c.own_subject else carry
+        return c
+
+
+class Recogniser:
+    """One kind of rule. `recognise` returns its checks, [] to stop with nothing, or None to pass."""
+
+    kind = "recogniser"
+
+    def recognise(self, c: Clause) -> list[Check] | None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def next_quantity(self, c: Clause) -> Quantity | None:
+        """The quantity a later clause's 'above that' refers to, after this recogniser matched."""
+        return c.previous
+
+
+class FirstTimeRecogniser(Recogniser):
+    """'Payments to a payee we have never paid before need review' (request history)."""
+
+    kind = "first_time_counterparty"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if not _FIRST_TIME.search(c.text):
+            return None
+        terms = _terms(c.text, cut_review=c.review)
+        parties = tuple(s for s in content_stems(c.text) if s in _COUNTERPARTY_STEMS)
+        skip = {"seen", "contact", "befor", "time", "never", "previous", "unknown", "unseen"}
+        terms = tuple(t for t in terms if t not in parties and t not in skip)
+        eff = "review" if c.review or not c.negated else "deny"
+        return [
+            FirstTimeCounterparty(
+                c.index, c.source, eff, terms, counterparty_words=parties or ("paye",)
+            )
+        ]
+
+
+class ConditionalListRecogniser(Recogniser):
+    """'Orders over 10,000 USD may ship only to the US or Canada': a list beyond an amount."""
+
+    kind = "when"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        when = _conditional_list(
+            c.index, c.source, c.text, c.quantities, c.review, c.negated, c.only
+        )
+        return [when] if when else None
+
+    def next_quantity(self, c: Clause) -> Quantity | None:
+        return c.quantities[-1]
+
+
+class NumericRecogniser(Recogniser):
+    """Caps, floors and review thresholds on amounts, counts and sizes, per request or window."""
+
+    kind = "numeric_limit"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        numeric = _numeric_checks(
+            c.index,
+            c.source,
+            c.text,
+            c.quantities,
+            c.previous,
+            c.effect,
+            c.review,
+            c.negated,
+            c.allow,
+            c.carry if not c.own_subject else "",
+        )
+        return numeric or None
+
+    def next_quantity(self, c: Clause) -> Quantity | None:
+        return c.quantities[-1] if c.quantities else c.previous
+
+
+class ComparisonRecogniser(Recogniser):
+    """'The refund amount must not exceed the original charge amount': two arguments joined."""
+
+    kind = "argument_comparison"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        join = _join_check(c.index, c.source, c.text, c.effect, c.review)
+        return [join] if join else None
+
+
+class FreezeRecogniser(Recogniser):
+    """'The billing-api is under change freeze': any request naming the value is refused."""
+
+    kind = "freeze"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        frozen = _freeze_check(c.index, c.source, c.text)
+        return [frozen] if frozen else None
+
+
+class ValueListRecogniser(Recogniser):
+    """Allow-lists and deny-lists of literal values: countries, currencies, domains, prefixes."""
+
+    kind = "value_list"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        listed = _value_list_check(c.index, c.source, c.text, c.effect, c.review, c.negated, c.only)
+        return [listed] if listed else None
+
+
+class RequiredRecogniser(Recogniser):
+    """Required arguments ('must reference an invoice number') and flags ('must be encrypted')."""
+
+    kind = "required_argument"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        return _required_checks(c.index, c.source, c.text, c.review) or None
+
+
+class ActionRecogniser(Recogniser):
+    """Actions that are forbidden, need review, or are allowed ('Never delete S3 buckets').
+
+    An 'only …' that is not a list of values is a condition ('only after the KYC check') the
+    engine cannot verify: nothing is made, and the clause is kept as text.
+    """
+
+    kind = "action"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if c.only and not c.review:
+            return []
+        if c.review or c.negated or c.allow:
+            text = c.text if c.own_subject or not c.subject_carry else f"{c.subject_carry} {c.text}"
+            terms, alts = _action_terms(text, c.review)
+            if terms or alts:
+                return [ActionRule(c.index, c.source, c.effect, terms, alts)]
+        return []
+
+
+# The registry, in the order a clause is offered to them: the first that answers decides. A new
+# kind of rule is one Recogniser class added here.
+RECOGNISERS: tuple[Recogniser, ...] = (
+    FirstTimeRecogniser(),
+    ConditionalListRecogniser(),
+    NumericRecogniser(),
+    ComparisonRecogniser(),
+    FreezeRecogniser(),
+    ValueListRecogniser(),
+    RequiredRecogniser(),
+    ActionRecogniser(),
+)
+
+
 def compile_clause(
     index: int, source: str, clause: str, previous: Quantity | None, subject_carry: str
 ) -> tuple[list[Check], Quantity | None, str]:
     """Compile one clause; returns (checks, last quantity seen, subject for the next clause)."""
-    auto = bool(AUTO.search(clause))
-    review = bool(REVIEW.search(clause)) and not auto
-    negated = bool(NEGATION.search(clause))
-    allow = (bool(ALLOW.search(clause)) or auto) and not negated and not review
-    only = bool(ONLY.search(clause)) or bool(OUTSIDE.search(clause))
-    effect = "review" if review else ("allow" if allow and not only else "deny")
-    quantities = [q for q in find_quantities(clause) if not _inside_literal(clause, q)]
-    predicate_at = _predicate_position(clause)
-    subject_text = clause[:predicate_at] if predicate_at is not None else clause
-    own_subject = bool(_terms(subject_text, cut_review=False))
-    carry = subject_text if own_subject else subject_carry
-
-    # 1. a first-time counterparty needs review (or is refused)
-    m = _FIRST_TIME.search(clause)
-    if m:
-        terms = _terms(clause, cut_review=review)
-        parties = tuple(s for s in content_stems(clause) if s in _COUNTERPARTY_STEMS)
-        terms = tuple(
-            t
-            for t in terms
-            if t not in parties
-            and t
-            not in {"seen", "contact", "befor", "time", "never", "previous", "unknown", "unseen"}
-        )
-        eff = "review" if review or not negated else "deny"
-        return (
-            [
-                FirstTimeCounterparty(
-                    index, source, eff, terms, counterparty_words=parties or ("paye",)
-                )
-            ],
-            previous,
-            carry,
-        )
-
-    # 1b. a list that applies above or below an amount ('Orders over 10,000 USD may ship only
-    # to the US or Canada')
-    when = _conditional_list(index, source, clause, quantities, review, negated, only)
-    if when:
-        return [when], quantities[-1], carry
-
-    # 2. limits on amounts, counts and sizes
-    numeric = _numeric_checks(
-        index,
-        source,
-        clause,
-        quantities,
-        previous,
-        effect,
-        review,
-        negated,
-        allow,
-        carry if not own_subject else "",
-    )
-    if numeric:
-        return numeric, quantities[-1] if quantities else previous, carry
-
-    # 3. one argument compared with another
-    join = _join_check(index, source, clause, effect, review)
-    if join:
-        return [join], previous, carry
-
-    # 3b. a freeze on a named value ('The billing-api is under change freeze')
-    frozen = _freeze_check(index, source, clause)
-    if frozen:
-        return [frozen], previous, carry
-
-    # 4. allow-lists and deny-lists of values
-    listed = _value_list_check(index, source, clause, effect, review, negated, only)
-    if listed:
-        return [listed], previous, carry
-
-    # 5. required arguments and flags
-    required = _required_checks(index, source, clause, review)
-    if required:
-        return required, previous, carry
-
-    # 6. actions that are forbidden, need review, or are allowed. An 'only …' that is not a list of
-    # values is a condition ('only after the KYC check') the engine cannot verify: keep it as text.
-    if only and not review:
-        return [], previous, carry
-    if review or negated or allow:
-        terms, alts = _action_terms(
-            clause if own_subject or not subject_carry else f"{subject_carry} {clause}", review
-        )
-        if terms or alts:
-            return [ActionRule(index, source, effect, terms, alts)], previous, carry
-    return [], previous, carry
+    c = Clause.read(index, source, clause, previous, subject_carry)
+    for recogniser in RECOGNISERS:
+        made = recogniser.recognise(c)
+        if made is not None:
+            return made, recogniser.next_quantity(c) if made else previous, c.carry
+    return [], previous, c.carry
 
 
 _COUNTERPARTY_STEMS = frozenset(

@@ -102,7 +102,9 @@ _NAMED_LIST = re.compile(
     re.I,
 )
 # 'above that', 'more than that': an anaphor, not a relative clause.
-_ANAPHOR_BEFORE = re.compile(r"\b(?:above|over|below|under|beyond|than|exceeds?|exceeding)\s*$", re.I)
+_ANAPHOR_BEFORE = re.compile(
+    r"\b(?:above|over|below|under|beyond|than|exceeds?|exceeding)\s*$", re.I
+)
 _RELATIVES = frozenset({"who", "whose", "which", "that"})
 _LIST_NOUNS = frozenset({"list", "lists", "register", "registry"})
 
