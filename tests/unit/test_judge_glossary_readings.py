@@ -251,3 +251,9 @@ def test_a_required_reference_is_found_under_its_usual_names(args, expected):
         _decide("Every credit note needs a case reference", "issue_credit_note", args, None)
         == expected
     )
+
+
+def test_a_required_argument_named_in_part_goes_to_review_not_to_a_guessed_deny():
+    rule = "Every purchase must include a purchase order number"
+    assert _decide(rule, "purchase", {"amount": 3, "purchase_ref": "P-9"}, None) == "review"
+    assert _decide(rule, "purchase", {"amount": 3}, None) == "deny"

@@ -641,6 +641,17 @@ class RequiredArgument(Check):
                     (leaf.path,),
                 )
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
+        if leaf is None and not self.exact_name:
+            # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
+            # order number') may be the one meant: a human decides rather than a guessed deny.
+            wanted = {w for w in self.arg_words if w not in _ID_WORDS}
+            for lf in view.leaves:
+                if wanted & lf.last_keys and truthy(lf.value):
+                    return Outcome(
+                        UNKNOWN,
+                        f"'{name}' is not among the arguments, but {lf.path} may be it",
+                        (lf.path,),
+                    )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
 
     def _find(self, view: RequestView) -> Leaf | None:
