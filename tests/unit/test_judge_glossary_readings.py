@@ -257,3 +257,23 @@ def test_a_required_argument_named_in_part_goes_to_review_not_to_a_guessed_deny(
     rule = "Every purchase must include a purchase order number"
     assert _decide(rule, "purchase", {"amount": 3, "purchase_ref": "P-9"}, None) == "review"
     assert _decide(rule, "purchase", {"amount": 3}, None) == "deny"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"patient_id": "P", "country": "DE", "consent_signed": False}, "deny"),
+        ({"patient_id": "P", "country": "DE", "consent_signed": True}, "allow"),
+        ({"patient_id": "P", "country": "US", "consent_signed": False}, "allow"),
+    ],
+)
+def test_an_obligation_that_applies_only_in_named_places(args, expected):
+    rule = "Patients in the EEA must not be enrolled without a signed consent form"
+    assert _decide(rule, "enroll_patient", args, None) == expected
+
+
+def test_without_a_reading_of_it_a_without_clause_leaves_the_rule_partly_understood():
+    compiled = compile_rule(0, "c:r0", "Payouts to RU or BY are blocked without a frobnication")
+    assert compiled.understanding != "understood" or any(
+        c.kind in ("required_flag", "when_listed") for c in compiled.checks
+    )

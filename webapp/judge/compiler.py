@@ -18,6 +18,7 @@ from webapp.judge.checks import (
     Unless,
     ValueList,
     When,
+    WhenListed,
 )
 from webapp.judge.coverage import category_phrases, unaccounted_words
 from webapp.judge.places import country_code, find_places, region_name
@@ -160,7 +161,7 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(c.phrase))
             if c.base is not None:
                 flat.append(c.base)
-        elif isinstance(c, When):
+        elif isinstance(c, (When, WhenListed)):
             flat.extend(x for x in (c.condition, c.body) if x is not None)
         else:
             flat.append(c)
@@ -221,12 +222,18 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
-    flat = [c.body if isinstance(c, When) else c for c in checks]
+    flat = [c.body if isinstance(c, (When, WhenListed)) else c for c in checks]
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
     if OUTSIDE.search(text) and allow_list:
         consumed += ["except", "except for"]
     if allow_list:
         consumed.append("only")
+    # 'without X' is read by a required flag ('without MFA enabled') or is the review itself
+    # ('without a manager's approval'); anywhere else it is a condition no check reads.
+    bodies = [c.body if isinstance(c, (When, WhenListed)) else c for c in checks]
+    bodies = [c.base if isinstance(c, Unless) and c.base is not None else c for c in bodies]
+    if any(isinstance(c, (RequiredFlag, RequiredArgument)) or c.effect == "review" for c in bodies):
+        consumed.append("without")
     return tuple(consumed)
 
 
@@ -792,6 +799,49 @@ class NumericRecogniser(Recogniser):
         return c.quantities[-1] if c.quantities else c.previous
 
 
+_PLACE_PHRASE = re.compile(
+    r"\b(?:in|to|from|within|for|based in|located in)\s+(?:the\s+)?"
+    r"(?P<names>[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?(?:\s*(?:,|or|and)\s*[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?)*)"
+)
+
+
+class PlaceConditionRecogniser(Recogniser):
+    """'Patients in the EEA must not be enrolled without a signed consent form': an obligation
+    that applies only where the subject names places. Without this reading the place would be
+    taken for a deny-list and the obligation dropped."""
+
+    kind = "when_listed"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        predicate_at = _predicate_position(c.text)
+        if predicate_at is None:
+            return None
+        m = _PLACE_PHRASE.search(c.text[:predicate_at])
+        if not m:
+            return None
+        names = [
+            n.strip()
+            for n in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", m.group("names"))
+            if n.strip()
+        ]
+        codes = [_place(n) for n in names]
+        if not names or not all(codes):
+            return None
+        rest = c.text[: m.start()] + c.text[m.end() :]
+        body = _required_checks(c.index, c.source, rest, c.review)
+        if len(body) != 1:
+            return None
+        condition = ValueList(
+            c.index, c.source, "deny", (), (), "deny", tuple(x for x in codes if x), "place", ()
+        )
+        b = body[0]
+        return [
+            WhenListed(
+                c.index, c.source, b.effect, b.terms, b.alternatives, condition=condition, body=b
+            )
+        ]
+
+
 class ComparisonRecogniser(Recogniser):
     """'The refund amount must not exceed the original charge amount': two arguments joined."""
 
@@ -857,6 +907,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     FirstTimeRecogniser(),
     ConditionalListRecogniser(),
     NumericRecogniser(),
+    PlaceConditionRecogniser(),
     ComparisonRecogniser(),
     FreezeRecogniser(),
     ValueListRecogniser(),
