@@ -277,3 +277,29 @@ def test_without_a_reading_of_it_a_without_clause_leaves_the_rule_partly_underst
     assert compiled.understanding != "understood" or any(
         c.kind in ("required_flag", "when_listed") for c in compiled.checks
     )
+
+
+@pytest.mark.parametrize(
+    ("rule", "amount", "expected"),
+    [
+        ("Trades must not be placed when the notional is at least 1M USD", 1_000_000, "deny"),
+        ("Trades must not be placed when the notional is at least 1M USD", 999_999, "allow"),
+        ("Refunds need review if the amount is over 500 EUR", 600, "review"),
+        ("Refunds need review if the amount is over 500 EUR", 500, "allow"),
+    ],
+)
+def test_a_numeric_condition_after_if_or_when_reads_through_the_boundary_table(
+    rule, amount, expected
+):
+    tool = "place_trade" if "Trades" in rule else "issue_refund"
+    key = "notional" if "Trades" in rule else "amount"
+    currency = "USD" if "Trades" in rule else "EUR"
+    assert _decide(rule, tool, {key: amount, "currency": currency}, None) == expected
+
+
+def test_a_condition_read_the_wrong_way_round_is_never_consumed():
+    rule = "Stock trades need two approvers when the notional is at least 1M USD"
+    for notional in (999_999, 1_000_000):
+        assert (
+            _decide(rule, "place_trade", {"notional": notional, "currency": "USD"}, None) != "allow"
+        )

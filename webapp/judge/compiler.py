@@ -20,7 +20,7 @@ from webapp.judge.checks import (
     When,
     WhenListed,
 )
-from webapp.judge.coverage import category_phrases, unaccounted_words
+from webapp.judge.coverage import category_phrases, condition_spans, unaccounted_words
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VERBS
@@ -219,6 +219,16 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
     return out
 
 
+def _reads_as_condition(text: str, q: Quantity, numeric: list[NumericLimit]) -> bool:
+    b = _CONDITION_BOUND.search(text[: q.start])
+    if not b:
+        return False
+    op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
+    return any(
+        c.threshold == q.value and c.op == op and c.effect in ("deny", "review") for c in numeric
+    )
+
+
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
@@ -234,6 +244,18 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     bodies = [c.base if isinstance(c, Unless) and c.base is not None else c for c in bodies]
     if any(isinstance(c, (RequiredFlag, RequiredArgument)) or c.effect == "review" for c in bodies):
         consumed.append("without")
+    # 'need two approvers when the notional is at least 1M USD': a condition that is the
+    # quantity a numeric check reads is that check's own condition.
+    numeric = [c for c in bodies if isinstance(c, NumericLimit)]
+    if numeric:
+        quantities = find_quantities(text)
+        for start, end, marker in condition_spans(text):
+            if marker not in ("if", "when", "whenever"):
+                continue
+            inside = [q for q in quantities if start <= q.start < end]
+            # Consumed only when a check fires exactly as the boundary table reads the condition.
+            if inside and all(_reads_as_condition(text, q, numeric) for q in inside):
+                consumed.append(marker)
     return tuple(consumed)
 
 
@@ -246,7 +268,7 @@ NORMATIVE = re.compile(
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
 REVIEW = re.compile(
-    r"\b(approval|approved by|be approved|be (?:manually|explicitly|separately) approved|manual(?:ly)?|reviews?|"
+    r"\b(approval|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|manual(?:ly)?|reviews?|"
     r"reviewed|sign[- ]?offs?|signed off|second pair of eyes|four[- ]eyes|a human|human (?:approval|review|sign)|"
     r"escalat\w*|countersign\w*|authori[sz]ation|needs? (?:a |an )?(?:manager|human|supervisor|person)|"
     r"goes? to (?:a |an )?(?:human|manager|person|reviewer|supervisor)|"
@@ -983,11 +1005,13 @@ def _numeric_checks(
     for q, kind, strict, _pos in found:
         if not kind:
             continue
+        in_condition = any(
+            start <= q.start < end and marker in ("if", "when", "whenever")
+            for start, end, marker in condition_spans(clause)
+        )
         if (
-            predicate_at is not None
-            and q.start < predicate_at
-            and (kind == "lower" or (review and not _EXPLICIT_OK.search(clause)))
-        ):
+            (predicate_at is not None and q.start < predicate_at) or in_condition
+        ) and (kind == "lower" or (review and not _EXPLICIT_OK.search(clause))):
             # In the subject a bound is a condition, not a limit ('Credits of at least $200 need a
             # manager' picks 200 and more): boundaries.CONDITION says which values it picks.
             if kind == "lower":
