@@ -89,6 +89,13 @@ CATEGORY_QUALIFIERS = frozenset(
         "vip",
         "third-party",
         "non-approved",
+        "unencrypted",
+        "insecure",
+        "unverified",
+        "non-compliant",
+        "preferred",
+        "trusted",
+        "competing",
     }
 )
 _QUALIFIER = re.compile(
