@@ -58,7 +58,8 @@ class User(TenantScoped, UserMixin, db.Model):
     session_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     def get_id(self) -> str:
-        return self.user_id
+        # What Flask-Login keeps in the session: the generation makes sign-out final.
+        return f"{self.user_id}:{self.session_generation}"
 
     @property
     def is_active(self) -> bool:  # type: ignore[override]
