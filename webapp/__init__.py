@@ -48,6 +48,7 @@ def create_app(config: Config | None = None, *, web: bool = True) -> Flask:
     app.extensions["vault"] = Vault(config)
 
     db.init_app(app)
+    _install_caches(app)
     login_manager.init_app(app)
     csrf.init_app(app)
     if config.uses_sqlite:
@@ -139,6 +140,14 @@ def _register_request_hooks(app: Flask, config: Config) -> None:
                 },
             )
         return response
+
+
+def _install_caches(app: Flask) -> None:
+    from webapp.services import tenant_cache
+
+    tenant_cache.install()
+    # Generations are read once per request: each request starts without the last one's.
+    app.before_request(tenant_cache.forget_request_memo)
 
 
 def _register_transition_hooks(app: Flask) -> None:

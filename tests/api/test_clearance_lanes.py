@@ -426,3 +426,86 @@ def test_web_workers_warm_the_decision_path_before_serving(app, client, tenant, 
     assert sql("SELECT count(*) FROM clearance_requests").scalar() == 0
     assert sql("SELECT count(*) FROM agent_states").scalar() == 0
     assert sql("SELECT count(*) FROM ledger_events").scalar() == before
+
+
+# --- round trips ------------------------------------------------------------------------------
+
+
+class Statements:
+    """Every SQL statement the engine sends while the block runs."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.seen: list[str] = []
+
+    def __enter__(self) -> list[str]:
+        from sqlalchemy import event
+
+        from webapp.extensions import db
+
+        with self.app.app_context():
+            self.engine = db.engine
+        event.listen(self.engine, "before_cursor_execute", self._record)
+        return self.seen
+
+    def _record(self, _conn, _cursor, statement, *_args) -> None:  # noqa: ANN001
+        self.seen.append(" ".join(statement.split())[:80])
+
+    def __exit__(self, *_exc) -> None:
+        from sqlalchemy import event
+
+        event.remove(self.engine, "before_cursor_execute", self._record)
+
+
+def test_an_inline_approval_takes_at_most_four_statements_and_reads_nothing(app, client, tenant):
+    register_policy(client, tenant, "payments", PAYMENT_RULES, ["pay_*"])
+    args = {"amount": 120, "invoice_id": "INV-1"}
+    assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "approved"  # warm
+    with Statements(app) as plain:
+        assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "approved"
+    with Statements(app) as keyed:
+        keyed_answer = ask(client, tenant, "pay_invoice", args, headers={"Idempotency-Key": "k"})
+        assert keyed_answer.get_json()["status"] == "approved"
+    sealing_lock = "SELECT pg_advisory_xact_lock_shared"  # PostgreSQL only: orders the ledger
+    for seen, extra in ((plain, []), (keyed, ["INSERT INTO idempotency_records"])):
+        writes = [s for s in seen if not s.startswith(sealing_lock)]
+        assert len(writes) <= 3 + len(extra), seen
+        assert not [s for s in writes if s.startswith("SELECT")], seen  # no reads, no re-reads
+        assert writes[0].startswith("INSERT INTO clearance_requests"), seen
+        assert any(s.startswith("INSERT INTO ledger_events") for s in writes), seen
+        for statement in extra:
+            assert any(s.startswith(statement) for s in writes), seen
+        # The agent's activity is written at most once a second.
+        assert len([s for s in writes if "agent_states" in s]) <= 1
+
+
+def test_cached_reads_follow_every_change_at_once(app, client, tenant, admin_headers):
+    """Keys, lockdowns, settings and policies are cached per process; a change is seen by
+    the very next request."""
+    register_policy(client, tenant, "payments", PAYMENT_RULES, ["pay_*"])
+    args = {"amount": 120, "invoice_id": "INV-1"}
+    assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "approved"
+
+    client.put("/review-settings", json={"minimum_confidence_score": 1.0}, headers=tenant.headers)
+    assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "pending_review"
+    client.put("/review-settings", json={"minimum_confidence_score": 0.8}, headers=tenant.headers)
+
+    register_policy(client, tenant, "payments", ["Payments are not allowed"], ["pay_*"])
+    assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "denied"
+    register_policy(client, tenant, "payments", PAYMENT_RULES, ["pay_*"])
+    assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "approved"
+
+    client.post("/drift/agents/agent-7/lockdown", headers=tenant.headers)
+    locked = ask(client, tenant, "pay_invoice", args).get_json()
+    assert (locked["status"], locked["reason_code"]) == ("denied", "agent_locked_down")
+    client.delete("/drift/agents/agent-7/lockdown", headers=tenant.headers)
+    assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "approved"
+
+    from webapp.extensions import db
+    from webapp.models import ApiKey
+    from webapp.services import tenants
+
+    with app.app_context():
+        key_id = db.session.query(ApiKey.key_id).filter_by(client_id=tenant.client_id).scalar()
+        tenants.revoke_api_key(tenant.client_id, key_id)
+    assert ask(client, tenant, "pay_invoice", args).status_code == 401

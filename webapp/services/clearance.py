@@ -26,7 +26,6 @@ from typing import Any
 
 import redis
 from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from webapp import queueing
@@ -47,7 +46,6 @@ from webapp.models import (
     DENIED,
     PENDING_REVIEW,
     PROCESSING,
-    AgentState,
     ClearanceRequest,
     IdempotencyRecord,
     iso,
@@ -159,18 +157,33 @@ def request_clearance(
     """Decide the request at once when no slow call is needed, else store and queue it.
 
     A locked-down agent is denied without evaluating any policy. A request replayed with its
-    Idempotency-Key answers with the first one. Only the slow lane needs the queue: with Redis
-    down it answers 503 and nothing stays written.
+    Idempotency-Key answers with the first one (its current state). Only the slow lane needs
+    the queue: with Redis down it answers 503 and nothing stays written.
     """
-    fingerprint = _fingerprint(new) if idempotency_key else ""
-    if idempotency_key:
-        existing = _replayed(client_id, idempotency_key, fingerprint)
-        if existing is not None:
-            return existing
-    agent = agents.current_state(client_id, new.agent_id)
+    request, lane = idempotency.in_transaction(
+        client_id,
+        IDEMPOTENCY_SCOPE,
+        idempotency_key,
+        _fingerprint(new) if idempotency_key else "",
+        lambda: _stage(client_id, new),
+        lambda record: (get_request(client_id, record.resource_id), _REPLAYED),
+    )
+    if lane == _DECIDED:
+        _after_commit(request, wake=False)
+    elif lane == _QUEUED:
+        _queue_judgement(request)
+    return request
+
+
+_DECIDED, _QUEUED, _REPLAYED = "decided", "queued", "replayed"
+
+
+def _stage(client_id: str, new: NewRequest) -> tuple[str, tuple[ClearanceRequest, str]]:
+    """Add the new request to the session, decided or ``processing``; no commit."""
+    agent = agents.standing(client_id, new.agent_id)
     request = _new_row(client_id, new, settings.review_settings(client_id))
-    if agents.is_locked_down(agent):
-        resolution = Resolution(
+    if agent.locked_down:
+        resolution: Resolution | None = Resolution(
             DENIED,
             "agent is locked down; policy was not evaluated",
             AGENT_LOCKED_DOWN,
@@ -180,10 +193,13 @@ def request_clearance(
     else:
         verdict = judging.judge_at_once(client_id, _query(new))
         if verdict is None:
-            return _queue_for_judgement(request, new, agent, idempotency_key, fingerprint)
-        resolution = _resolve(request, verdict, agent)
+            _check_queue_room()
+            resolution = None
+        else:
+            resolution = _resolve(request, verdict, agent)
     _record_new(request, resolution)
-    return _commit_new(request, new, agent, idempotency_key, fingerprint)
+    agents.record_activity(client_id, new.agent_id)
+    return request.request_id, (request, _QUEUED if resolution is None else _DECIDED)
 
 
 def wait_for_decision(request: ClearanceRequest, wait_ms: int) -> ClearanceRequest:
@@ -209,14 +225,8 @@ def get_request(client_id: str, request_id: str) -> ClearanceRequest:
     return ClearanceRequest.get_for_tenant(client_id, request_id, "clearance request")
 
 
-def _queue_for_judgement(
-    request: ClearanceRequest,
-    new: NewRequest,
-    agent: AgentState | None,
-    idempotency_key: str | None,
-    fingerprint: str,
-) -> ClearanceRequest:
-    """The slow lane: store the request as ``processing`` and queue its judge job."""
+def _check_queue_room() -> None:
+    """The slow lane refuses work it cannot queue: 503 without Redis, 429 past the watermark."""
     try:
         waiting = queueing.waiting(queueing.CLEARANCE)
     except redis.RedisError:
@@ -225,10 +235,10 @@ def _queue_for_judgement(
         ) from None
     if waiting > vault().config.clearance_queue_size:
         raise RateLimited("clearance queue is full; retry shortly", headers={"Retry-After": "2"})
-    _record_new(request, None)
-    stored = _commit_new(request, new, agent, idempotency_key, fingerprint)
-    if stored is not request:
-        return stored  # an idempotent replay of an earlier request: already queued
+
+
+def _queue_judgement(request: ClearanceRequest) -> None:
+    """Queue the judge job of a committed ``processing`` request, or take the request back."""
     try:
         queueing.judge_request(request.request_id, request.client_id)
     except redis.RedisError:
@@ -248,42 +258,6 @@ def _queue_for_judgement(
         raise Unavailable(
             "queue unavailable; retry shortly", headers={"Retry-After": "2"}
         ) from None
-    return request
-
-
-def _commit_new(
-    request: ClearanceRequest,
-    new: NewRequest,
-    agent: AgentState | None,
-    idempotency_key: str | None,
-    fingerprint: str,
-) -> ClearanceRequest:
-    """Commit a new request with its key and the agent's activity; a lost key race replays."""
-    idempotency.remember(
-        request.client_id, IDEMPOTENCY_SCOPE, idempotency_key, fingerprint, request.request_id
-    )
-    agents.touch(request.client_id, new.agent_id, agent)
-    try:
-        db.session.commit()
-    except IntegrityError:
-        # A concurrent request with the same Idempotency-Key won; answer with its request.
-        db.session.rollback()
-        existing = (
-            _replayed(request.client_id, idempotency_key, fingerprint) if idempotency_key else None
-        )
-        if existing is None:
-            raise
-        return existing
-    if request.status != PROCESSING:
-        _after_commit(request, wake=False)
-    return request
-
-
-def _replayed(client_id: str, key: str, fingerprint: str) -> ClearanceRequest | None:
-    existing = idempotency.find(client_id, IDEMPOTENCY_SCOPE, key, fingerprint)
-    if existing is None:
-        return None
-    return get_request(client_id, existing.resource_id)
 
 
 def _fingerprint(new: NewRequest) -> str:
@@ -313,7 +287,7 @@ def _query(new: NewRequest) -> ClearanceQuery:
 
 
 def _resolve(
-    request: ClearanceRequest, verdict: Verdict, agent: AgentState | None = None
+    request: ClearanceRequest, verdict: Verdict, agent: agents.Standing | None = None
 ) -> Resolution:
     """Turn the judge's verdict into the request's next state, for both lanes.
 

@@ -28,7 +28,7 @@ from webapp.judge.types import (
 from webapp.judge.types import PolicyVersion as JudgePolicy
 from webapp.models import APPROVED, PENDING_REVIEW, ClearanceRequest, PolicyChunk, utcnow
 from webapp.runtime import vault
-from webapp.services import policies
+from webapp.services import policies, tenant_cache
 
 log = logging.getLogger(__name__)
 
@@ -101,10 +101,9 @@ def evaluate_locally(
     client_id: str, query: ClearanceQuery, evaluator: Evaluator | None | object = _CONFIGURED
 ) -> Verdict:
     """Run the judge in this process over the tenant's active policies and history."""
-    active = policies.active_versions(client_id)
-    versions = [to_judge_policy(v) for v in active]
+    versions = active_policies(client_id)
     if vault().config.allow_stub_judge:
-        return _stub(query, versions)
+        return _stub(query, list(versions))
     from webapp.judge.engine import evaluate
 
     return evaluate(
@@ -112,7 +111,17 @@ def evaluate_locally(
         versions,
         DatabaseHistory(client_id),
         evaluator=_evaluator() if evaluator is _CONFIGURED else evaluator,  # type: ignore[arg-type]
-        documents=_document_index(client_id, [v.policy_version_id for v in active]),
+        documents=_document_index(client_id, [v.policy_version_id for v in versions]),
+    )
+
+
+def active_policies(client_id: str) -> tuple[JudgePolicy, ...]:
+    """The tenant's active versions as the judge takes them; cached while none changes."""
+    return tenant_cache.cached(
+        client_id,
+        "policies",
+        "active",
+        lambda: tuple(to_judge_policy(v) for v in policies.active_versions(client_id)),
     )
 
 
@@ -137,12 +146,18 @@ def _document_index(client_id: str, version_ids: list[str]):  # noqa: ANN202
     if not version_ids:
         return None
     model = vault().config.embedding_model
-    embedded = db.session.scalar(
-        select(func.count())
-        .select_from(PolicyChunk)
-        .where(PolicyChunk.policy_version_id.in_(version_ids), PolicyChunk.embedding.is_not(None))
+    versions = tuple(sorted(version_ids))
+    embedded = tenant_cache.cached(
+        client_id,
+        "embedded-chunks",
+        versions,
+        lambda: db.session.scalar(
+            select(func.count())
+            .select_from(PolicyChunk)
+            .where(PolicyChunk.policy_version_id.in_(versions), PolicyChunk.embedding.is_not(None))
+        ),
     )
-    key = (client_id, tuple(sorted(version_ids)), model, embedded)
+    key = (client_id, versions, model, embedded)
     index = _INDEXES.get(key)
     if index is not None:
         _INDEXES.move_to_end(key)

@@ -106,7 +106,7 @@ def generation(client_id: str) -> tuple[str, str] | None:
 
 
 def forget_request_memo() -> None:
-    """Drop this request's memo of generations (a long job reads them afresh)."""
+    """Drop the memo of generations (at each request's start, and after a change)."""
     if has_app_context():
         g.pop("vault_generations", None)
 
