@@ -2,8 +2,9 @@
 
 A key's principal is cached under the key's HMAC digest, stamped with the global generation of
 ``tenant_cache``; creating or revoking any key (or changing a tenant) renews that generation in
-Redis, so every process drops its entries before the revocation's response is sent. Unknown
-and revoked keys are not cached: each such attempt reads the database, as before.
+Redis, so every process drops its entries before the revocation's response is sent. A cached
+key is checked with the one read of generations the request makes anyway (the global one and
+its tenant's). Unknown and revoked keys are not cached: each such attempt reads the database.
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ def authenticate(raw: str | None) -> Principal | None:
         return None
     digest = tenants.hash_api_key(raw)
     entry_key = (tenant_cache.GLOBAL, "api-key", digest)
+    cached = tenant_cache.peek(entry_key)
+    if cached is not None:
+        # The tenant's generations, read once for this request: only the global one matters.
+        stamp = tenant_cache.generation(cached.client_id)
+        if stamp is not None and tenant_cache.lookup(entry_key, (stamp[0], ""))[0]:
+            return cached
     stamp = tenant_cache.generation(tenant_cache.GLOBAL)
-    found, principal = tenant_cache.lookup(entry_key, stamp)
-    if found:
-        return principal
     principal = tenants.authenticate_api_key(raw)  # read after the stamp: a race shows as stale
-    if principal is not None:
-        tenant_cache.remember(entry_key, stamp, principal)
+    if principal is not None and stamp is not None:
+        tenant_cache.remember(entry_key, (stamp[0], ""), principal)
     return principal

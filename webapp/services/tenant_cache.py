@@ -82,6 +82,13 @@ def lookup(entry_key: tuple, stamp: tuple[str, str] | None) -> tuple[bool, Any]:
     return True, hit[2]
 
 
+def peek(entry_key: tuple) -> Any:
+    """The cached value, not yet checked against any generation (None when absent)."""
+    with _lock:
+        hit = _entries.get(entry_key)
+    return hit[2] if hit is not None else None
+
+
 def remember(entry_key: tuple, stamp: tuple[str, str] | None, value: Any) -> None:
     if stamp is None:
         return
