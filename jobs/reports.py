@@ -11,3 +11,11 @@ def build_report(report_id: str) -> str:
     from webapp.services import reports  # imported here: the cron process stays small
 
     return reports.build_report(report_id)
+
+
+@in_app_context
+def run_report_schedules() -> list[str]:
+    """Periodic: queue each enabled tenant's report for its last whole period, once."""
+    from webapp.services import reports
+
+    return reports.run_schedules()

@@ -384,11 +384,17 @@ def build_report(report_id: str) -> str:
         report.status, report.stage, report.progress = REPORT_READY, "ready", 100
         report.completed_at = utcnow()
         db.session.commit()
+        ready = report
     except Exception as error:  # noqa: BLE001 - any failure leaves a failed report, never half
         db.session.rollback()
         log.exception("report %s failed", report_id)
         _fail(report_id, f"generation failed ({type(error).__name__})")
         return REPORT_FAILED
+    try:
+        announce_ready(ready)
+    except Exception:  # noqa: BLE001 - the report is ready; a lost email is logged, not fatal
+        db.session.rollback()
+        log.exception("could not queue the report.ready email for %s", report_id)
     return REPORT_READY
 
 
@@ -422,6 +428,111 @@ def _enqueue_build(report: Report) -> None:
         failure_ttl=7 * 86400,
         meta={"client_id": report.client_id, "kind": "report"},
     )
+
+
+# --- schedules and the report.ready email -----------------------------------------------------
+
+
+def due_period(frequency: str, now: datetime) -> tuple[datetime, datetime]:
+    """The last whole period before `now` (UTC): the previous ISO week (Monday to Monday), the
+    previous calendar month, or the previous calendar quarter."""
+    today = datetime(now.year, now.month, now.day, tzinfo=UTC)
+    if frequency == "weekly":
+        end = today - timedelta(days=today.weekday())
+        return end - timedelta(days=7), end
+    if frequency == "monthly":
+        end = today.replace(day=1)
+        return _months_before(end, 1), end
+    if frequency == "quarterly":
+        end = today.replace(day=1, month=((today.month - 1) // 3) * 3 + 1)
+        return _months_before(end, 3), end
+    raise ValueError(f"unknown frequency {frequency}")
+
+
+def _months_before(moment: datetime, months: int) -> datetime:
+    index = moment.year * 12 + (moment.month - 1) - months
+    return moment.replace(year=index // 12, month=index % 12 + 1)
+
+
+def run_schedules(now: datetime | None = None) -> list[str]:
+    """Queue the due report of every tenant whose schedule is enabled, once per period;
+    returns the new report ids. Idempotent: a period already reported is skipped."""
+    from webapp.models import TenantSetting
+
+    now = now or utcnow()
+    created = []
+    rows = list(db.session.scalars(db.select(TenantSetting).where(TenantSetting.kind == KIND)))
+    for row in rows:
+        current = {**DEFAULTS, **(row.value or {})}
+        if not current["enabled"]:
+            continue
+        start, end = due_period(current["frequency"], now)
+        exists = db.session.scalar(
+            Report.for_tenant(row.client_id)
+            .where(
+                Report.trigger == "schedule",
+                Report.period_start == start,
+                Report.period_end == end,
+            )
+            .limit(1)
+        )
+        if exists is not None:
+            continue
+        report = request_report(
+            row.client_id,
+            {"period_start": iso(start), "period_end": iso(end), "formats": current["formats"]},
+            actor="schedule",
+            trigger="schedule",
+        )
+        created.append(report.report_id)
+    return created
+
+
+def announce_ready(report: Report) -> None:
+    """Queue the `report.ready` email to the configured recipients (none: nothing to send)."""
+    from webapp.services import notifications
+
+    recipients = report_settings(report.client_id)["recipients"]
+    if recipients:
+        notifications.queue_email(report.client_id, "report.ready", report.report_id, recipients)
+
+
+def ready_email(report_id: str, client_id: str) -> tuple[str, str, str]:
+    """(subject, text, html) of the `report.ready` email. It links to the dashboard only:
+    share tokens are never stored, so no public link can leak through it."""
+    import html
+
+    report = get_report(client_id, report_id)
+    url = f"{vault().config.public_url.rstrip('/')}/dashboard/reports/{report.report_id}"
+    period = f"{iso(report.period_start)[:10]} to {iso(report.period_end)[:10]} (end excluded)"
+    summary = report.summary or {}
+    facts = [
+        ("Period", period),
+        ("Decisions", str(summary.get("decisions", 0))),
+        ("Manual reviews", str(summary.get("manual_reviews", 0))),
+        ("Exceptions", str(summary.get("exceptions", 0))),
+        ("Ledger intact", "yes" if summary.get("ledger_intact") else "NO"),
+    ]
+    subject = f"[Clearance Vault] SOX 404 report ready: {period}"
+    text = "\n".join(
+        [
+            "A compliance report is ready.",
+            "",
+            *(f"{label + ':':<16}{value}" for label, value in facts),
+            "",
+            f"Open it in the dashboard: {url}",
+            "",
+        ]
+    )
+    rows = "".join(
+        f"<tr><th align='left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+        for k, v in facts
+    )
+    body = (
+        f"<p>A compliance report is ready.</p><table>{rows}</table>"
+        f"<p><a href='{html.escape(url)}'>Open it in the dashboard</a></p>"
+    )
+    return subject, text, body
 
 
 # --- share links -------------------------------------------------------------------------------
