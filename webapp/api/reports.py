@@ -77,7 +77,7 @@ def list_reports():
     )
     return jsonify(
         {
-            "reports": [reports.report_view(row) for row in rows],
+            "reports": reports.report_views(rows),
             "next_cursor": encode_cursor(following) if following else None,
         }
     )

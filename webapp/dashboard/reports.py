@@ -74,7 +74,7 @@ def index():
     return page_or_fragment(
         "reports/index.html",
         "reports/_list.html",
-        reports=[reports.report_view(row) for row in rows],
+        reports=reports.report_views(rows),
         form=form,
         settings_form=_settings_form(client_id),
         settings=reports.report_settings(client_id),
@@ -190,7 +190,7 @@ def save_settings():
     rows, _ = reports.list_reports(client_id, limit=50, cursor=None)
     return render_template(
         "reports/index.html",
-        reports=[reports.report_view(row) for row in rows],
+        reports=reports.report_views(rows),
         form=GenerateReportForm(),
         settings_form=form,
         settings=reports.report_settings(client_id),

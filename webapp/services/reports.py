@@ -268,40 +268,54 @@ def list_reports(
 
 def report_view(report: Report, *, with_shares: bool = True) -> dict[str, Any]:
     """CONTRACT §9 record, plus `progress`, `stage` and `error` for the dashboard."""
-    artifacts = list(
-        db.session.execute(
-            db.select(ReportArtifact.format, ReportArtifact.size_bytes, ReportArtifact.sha256)
-            .where(
-                ReportArtifact.client_id == report.client_id,
-                ReportArtifact.report_id == report.report_id,
-            )
-            .order_by(ReportArtifact.format)
+    return report_views([report], with_shares=with_shares)[0]
+
+
+def report_views(rows: list[Report], *, with_shares: bool = True) -> list[dict[str, Any]]:
+    """The records of a page of reports (of one tenant), with two queries in all."""
+    if not rows:
+        return []
+    client_id = rows[0].client_id
+    ids = [row.report_id for row in rows]
+    artifacts: dict[str, list[dict[str, Any]]] = {report_id: [] for report_id in ids}
+    for report_id, fmt, size, digest in db.session.execute(
+        db.select(
+            ReportArtifact.report_id,
+            ReportArtifact.format,
+            ReportArtifact.size_bytes,
+            ReportArtifact.sha256,
         )
-    )
-    view: dict[str, Any] = {
-        "report_id": report.report_id,
-        "type": report.type,
-        "status": report.status,
-        "period_start": iso(report.period_start),
-        "period_end": iso(report.period_end),
-        "created_at": iso(report.created_at),
-        "completed_at": iso(report.completed_at),
-        "formats": list(report.formats),
-        "artifacts": [
-            {"format": fmt, "size_bytes": size, "sha256": digest} for fmt, size, digest in artifacts
-        ],
-        "summary": dict(report.summary or {}),
-        "progress": report.progress,
-        "stage": report.stage,
-        "error": report.error,
-        "trigger": report.trigger,
-        "ledger_event_uuid": report.ledger_event_uuid or None,
-    }
+        .where(ReportArtifact.client_id == client_id, ReportArtifact.report_id.in_(ids))
+        .order_by(ReportArtifact.report_id, ReportArtifact.format)
+    ):
+        artifacts[report_id].append({"format": fmt, "size_bytes": size, "sha256": digest})
+    shares: dict[str, list[dict[str, Any]]] = {report_id: [] for report_id in ids}
     if with_shares:
-        view["shares"] = [
-            share_view(row) for row in active_shares(report.client_id, report.report_id)
-        ]
-    return view
+        for share in active_shares(client_id, ids):
+            shares[share.report_id].append(share_view(share))
+    views = []
+    for report in rows:
+        view: dict[str, Any] = {
+            "report_id": report.report_id,
+            "type": report.type,
+            "status": report.status,
+            "period_start": iso(report.period_start),
+            "period_end": iso(report.period_end),
+            "created_at": iso(report.created_at),
+            "completed_at": iso(report.completed_at),
+            "formats": list(report.formats),
+            "artifacts": artifacts[report.report_id],
+            "summary": dict(report.summary or {}),
+            "progress": report.progress,
+            "stage": report.stage,
+            "error": report.error,
+            "trigger": report.trigger,
+            "ledger_event_uuid": report.ledger_event_uuid or None,
+        }
+        if with_shares:
+            view["shares"] = shares[report.report_id]
+        views.append(view)
+    return views
 
 
 def artifact(client_id: str, report_id: str, fmt: str) -> ReportArtifact:
@@ -606,12 +620,13 @@ def revoke_share(client_id: str, report_id: str, token_or_id: str, *, actor: str
     return share_view(share)
 
 
-def active_shares(client_id: str, report_id: str) -> list[ReportShare]:
+def active_shares(client_id: str, report_ids: list[str]) -> list[ReportShare]:
+    """The unrevoked, unexpired links of these reports, oldest first."""
     return list(
         db.session.scalars(
             ReportShare.for_tenant(client_id)
             .where(
-                ReportShare.report_id == report_id,
+                ReportShare.report_id.in_(report_ids),
                 ReportShare.revoked_at.is_(None),
                 ReportShare.expires_at > utcnow(),
             )
