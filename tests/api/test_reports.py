@@ -431,3 +431,31 @@ def test_tenant_isolation(client, tenant, other_tenant, run_jobs):
     # The link still works: the other tenant could not revoke it.
     assert client.get(f"/reports/shared/{token_body['token']}").status_code == 200
     assert_problem(client.get("/reports"), 401, "unauthorized")
+
+
+def test_a_build_that_fails_leaves_a_failed_report_and_nothing_half_written(
+    client, tenant, run_jobs, sql
+):
+    created = client.post("/reports", json={"formats": ["json"]}, headers=tenant.headers)
+    report_id = created.get_json()["report_id"]
+    # A stored format no renderer knows (as a newer version might have written) breaks the build.
+    sql(
+        "UPDATE reports SET formats = :formats WHERE report_id = :id",
+        formats='["json", "xml"]',
+        id=report_id,
+    )
+    run_jobs()
+    record = client.get(f"/reports/{report_id}", headers=tenant.headers).get_json()
+    assert record["status"] == "failed" and record["artifacts"] == []
+    assert record["error"] == "generation failed (ValueError)"
+    assert record["ledger_event_uuid"] is None
+    assert_problem(
+        client.get(f"/reports/{report_id}/artifacts/json", headers=tenant.headers), 404, "not_found"
+    )
+    assert_problem(
+        client.post(f"/reports/{report_id}/share", headers=tenant.headers), 409, "conflict"
+    )
+    count = sql(
+        "SELECT count(*) FROM ledger_events WHERE action_category = 'report_generated'"
+    ).scalar()
+    assert count == 0
