@@ -459,3 +459,26 @@ def test_a_build_that_fails_leaves_a_failed_report_and_nothing_half_written(
         "SELECT count(*) FROM ledger_events WHERE action_category = 'report_generated'"
     ).scalar()
     assert count == 0
+
+
+def test_public_endpoints_are_rate_limited_per_client_ip(
+    workdir, database_url, redis_url, _migrated
+):
+    import uuid
+
+    from tests.conftest import make_config
+    from webapp import create_app
+
+    app = create_app(
+        make_config(workdir, database_url, redis_url, rate_limit_rps=1, rate_limit_burst=3)
+    )
+    client = app.test_client()
+    first, second = (f"10.{n}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}" for n in (1, 2))
+    path = "/reports/shared/" + "A" * 76
+    statuses = [client.get(path, environ_base={"REMOTE_ADDR": first}).status_code for _ in range(6)]
+    assert statuses[:3] == [404, 404, 404] and 429 in statuses[3:]
+    limited = client.get(f"{path}/artifacts/pdf", environ_base={"REMOTE_ADDR": first})
+    assert_problem(limited, 429, "rate_limited")
+    assert int(limited.headers["Retry-After"]) >= 1
+    # Another address has its own bucket.
+    assert client.get(path, environ_base={"REMOTE_ADDR": second}).status_code == 404
