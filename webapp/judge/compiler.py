@@ -1009,9 +1009,9 @@ def _numeric_checks(
             start <= q.start < end and marker in ("if", "when", "whenever")
             for start, end, marker in condition_spans(clause)
         )
-        if (
-            (predicate_at is not None and q.start < predicate_at) or in_condition
-        ) and (kind == "lower" or (review and not _EXPLICIT_OK.search(clause))):
+        if ((predicate_at is not None and q.start < predicate_at) or in_condition) and (
+            kind == "lower" or (review and not _EXPLICIT_OK.search(clause))
+        ):
             # In the subject a bound is a condition, not a limit ('Credits of at least $200 need a
             # manager' picks 200 and more): boundaries.CONDITION says which values it picks.
             if kind == "lower":
