@@ -436,6 +436,9 @@ class ValueList(Check):
     values: tuple[str, ...] = ()  # canonical: 'IR', 'EUR', 'acme.com', 'eu-west-1', 'release/*'
     match: str = "exact"  # exact | place | currency | domain | prefix | contains
     kind_words: tuple[str, ...] = ()  # what the values are ('countries', 'instance types')
+    # Subject words that only say what the rule is about ('reports' in 'reports must never contain
+    # the columns …'): read for the coverage record, never required to be in the request.
+    about_words: tuple[str, ...] = ()
     kind: str = field(default="value_list", init=False)
 
     def describe(self) -> dict[str, Any]:

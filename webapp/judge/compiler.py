@@ -165,10 +165,18 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             flat.extend(x for x in (c.condition, c.body) if x is not None)
         else:
             flat.append(c)
+    # Literal names in the rule ('raw-events', 'billing_owner') are values, not subject words: an
+    # action check that merely lists them among its words has not read them.
+    literal_stems = {stem(w) for m in _LITERAL.finditer(text) for w in words(m.group(0))}
     for c in flat:
-        out.update(c.terms)
+        if isinstance(c, ActionRule):
+            out.update(t for t in c.terms if t not in literal_stems)
+        else:
+            out.update(c.terms)
         out.update(w for pair in c.alternatives for w in pair)
-        for name in ("measure", "arg_words", "flag_words", "counterparty_words", "left", "right"):
+        for name in (
+            "measure", "arg_words", "flag_words", "counterparty_words", "left", "right", "about_words"
+        ):
             out.update(getattr(c, name, ()) or ())
         out.update(getattr(c, "kind_words", ()) or ())
         for v in getattr(c, "values", ()) or ():
@@ -884,6 +892,96 @@ class FreezeRecogniser(Recogniser):
         return [frozen] if frozen else None
 
 
+# Nouns that name a kind of resource whose instances are named by literal values ('the datasets
+# raw-events and audit-trail', 'tags prod, pci and billing_owner', 'the roles owner or admin').
+_VALUE_KIND_NOUNS = frozenset(
+    stem(w)
+    for w in (
+        "dataset table tag label column field role bucket project repo repository branch "
+        "environment service cluster namespace account group queue topic index database schema "
+        "key file folder directory channel workspace instance host server app application model "
+        "team permission scope vault secret collection container image registry pipeline job "
+        "module package feature flag attribute property category segment list mailbox site"
+    ).split()
+)
+_NAMED_ITEM = r"[`\"']?[A-Za-z0-9][\w\-./:*]*[`\"']?"
+_NAMED_VALUES = re.compile(
+    r"\b(?P<noun>[A-Za-z]+)\s+(?P<items>"
+    + _NAMED_ITEM
+    + r"(?:\s*,\s*"
+    + _NAMED_ITEM
+    + r")*\s*,?\s+(?:and|or|nor)\s+"
+    + _NAMED_ITEM
+    + r")(?![\w\-])"
+)
+# Verbs that say what a resource holds rather than what is done to it ('reports must never
+# contain the columns …'): they are read by the list itself, not matched against the tool name.
+_CONTENT_VERBS = frozenset(
+    stem(w) for w in "contain contains include includes have has hold carry expose show list".split()
+)
+
+
+def _named_values(clause: str) -> tuple[str, list[str], int, int] | None:
+    """('column', ['salary', 'iban', 'tax_id'], start, end) for a kind noun followed by literals."""
+    for m in _NAMED_VALUES.finditer(clause):
+        noun = stem(m.group("noun").lower())
+        if noun not in _VALUE_KIND_NOUNS:
+            continue
+        items = [
+            i.strip().strip("`\"'") for i in re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+", m.group("items"))
+        ]
+        items = [i for i in items if i]
+        if len(items) < 2 or any(
+            i.lower() in STOPWORDS or stem(i.lower()) in _EFFECT_STEMS or NORMATIVE.fullmatch(i)
+            for i in items
+        ):
+            continue
+        # Literal names are written as given: lower case or with separators, not as prose words.
+        if not all(i == i.lower() or _LITERAL.fullmatch(i) or i.isupper() for i in items):
+            continue
+        return noun, items, m.start(), m.end()
+    return None
+
+
+class NamedValuesRecogniser(Recogniser):
+    """'The datasets raw-events and audit-trail must never be dropped': a closed deny-list on the
+    argument named like the kind noun (any argument whose value is listed counts), so the listed
+    names are never read as words of an action or as an argument's name."""
+
+    kind = "named_values"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if not (c.negated or c.review or c.only) or c.quantities:
+            return None
+        found = _named_values(c.text)
+        if found is None:
+            return None
+        noun, items, start, end = found
+        rest = c.text[:start] + " " + c.text[end:]
+        terms, _ = _action_terms(rest, c.review)
+        item_stems = {stem(w) for i in items for w in words(i)}
+        verbs = tuple(
+            t for t in terms if t in VERBS and t not in _CONTENT_VERBS and t not in item_stems
+        )
+        about = tuple(t for t in terms if t not in verbs and t not in item_stems)
+        eff = "review" if c.review else "deny"
+        mode = "allow" if c.only and not c.negated else "deny"
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                eff,
+                verbs,
+                (),
+                mode,
+                tuple(items),
+                "exact",
+                (noun,),
+                about_words=about,
+            )
+        ]
+
+
 class ValueListRecogniser(Recogniser):
     """Allow-lists and deny-lists of literal values: countries, currencies, domains, prefixes."""
 
@@ -932,6 +1030,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     PlaceConditionRecogniser(),
     ComparisonRecogniser(),
     FreezeRecogniser(),
+    NamedValuesRecogniser(),
     ValueListRecogniser(),
     RequiredRecogniser(),
     ActionRecogniser(),
