@@ -144,10 +144,31 @@ def compile_rule(
             _accounted_stems(clean, checks, scope),
             _consumed_conditions(clean, checks) + tuple(consumed_markers),
             resolved,
+            _value_stems(checks),
         )
     return CompiledRule(
         index, chunk_id, text, tuple(checks), uncompiled, informational, tuple(scope), unaccounted
     )
+
+
+def _value_stems(checks: list[Check]) -> set[str]:
+    """Stems of the values the checks compare with (list members, places, currencies)."""
+    out: set[str] = set()
+    todo = list(checks)
+    while todo:
+        c = todo.pop()
+        for name in ("base", "condition", "body"):
+            inner = getattr(c, name, None)
+            if isinstance(inner, Check):
+                todo.append(inner)
+        for v in getattr(c, "values", ()) or ():
+            out.update(stem(w.lower()) for w in words(str(v)))
+            out.update(w.lower() for w in words(str(v)))
+            if getattr(c, "match", "") == "place":
+                name_ = region_name(str(v))
+                if name_:
+                    out.update(stem(w.lower()) for w in words(name_))
+    return out
 
 
 def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[str]:
@@ -175,7 +196,13 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(c.terms)
         out.update(w for pair in c.alternatives for w in pair)
         for name in (
-            "measure", "arg_words", "flag_words", "counterparty_words", "left", "right", "about_words"
+            "measure",
+            "arg_words",
+            "flag_words",
+            "counterparty_words",
+            "left",
+            "right",
+            "about_words",
         ):
             out.update(getattr(c, name, ()) or ())
         out.update(getattr(c, "kind_words", ()) or ())
@@ -917,7 +944,8 @@ _NAMED_VALUES = re.compile(
 # Verbs that say what a resource holds rather than what is done to it ('reports must never
 # contain the columns …'): they are read by the list itself, not matched against the tool name.
 _CONTENT_VERBS = frozenset(
-    stem(w) for w in "contain contains include includes have has hold carry expose show list".split()
+    stem(w)
+    for w in "contain contains include includes have has hold carry expose show list".split()
 )
 
 
@@ -928,7 +956,8 @@ def _named_values(clause: str) -> tuple[str, list[str], int, int] | None:
         if noun not in _VALUE_KIND_NOUNS:
             continue
         items = [
-            i.strip().strip("`\"'") for i in re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+", m.group("items"))
+            i.strip().strip("`\"'")
+            for i in re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+", m.group("items"))
         ]
         items = [i for i in items if i]
         if len(items) < 2 or any(

@@ -109,6 +109,15 @@ _NAMED_LIST = re.compile(
     r"(?:list|lists|register|registry|watchlist|blacklist|blocklist))\b",
     re.I,
 )
+# "only to contacts on the approved list", "only with members of the finance team": the phrase
+# after the inner preposition restricts to a class the rule does not list. Its words are never
+# accounted for by subject matching, only by a value a check compares with or a vocabulary.
+RESTRICTING = re.compile(
+    r"\bonly\s+(?:to|with|for|by|from|in|on|at|between)\s+[^,;.]*?"
+    r"\b(?:in|on|of|from|at|within|inside|under|belonging\s+to)\s+"
+    r"(?P<owner>(?:the|our|a|an|its|their|this|that)\s+(?:(?!\b(?:and|but|or)\b)[^,;.])+)",
+    re.I,
+)
 # 'above that', 'more than that': an anaphor, not a relative clause.
 _ANAPHOR_BEFORE = re.compile(
     r"\b(?:above|over|below|under|beyond|than|exceeds?|exceeding)\s*$", re.I
@@ -186,6 +195,7 @@ def unaccounted_words(
     accounted_stems: Iterable[str],
     consumed_conditions: Iterable[str] = (),
     resolved_categories: Iterable[str] = (),
+    value_stems: Iterable[str] = (),
 ) -> tuple[str, ...]:
     """The content words of rule `text` that no check accounts for, in the order they appear.
 
@@ -216,14 +226,25 @@ def unaccounted_words(
             continue
         blind.append((start, end))
         forced.append(phrase.split()[0])
+    # A restricting phrase is read only by values and vocabularies, never by subject words.
+    values = set(value_stems)
+    for _, _, phrase in category_phrases(text, closed=True):
+        values.update(stem(w) for w in words(phrase))
+    for phrase in resolved:
+        values.update(stem(w) for w in words(phrase))
+    restricting = [(m.start("owner"), m.end("owner")) for m in RESTRICTING.finditer(text)]
     out: list[str] = []
     pos = 0
     for m in re.finditer(r"[A-Za-z][A-Za-z0-9_\-']*", text):
         w = m.group(0)
         pos = m.start()
         in_blind = any(s <= pos < e for s, e in blind)
+        in_restricting = any(s <= pos < e for s, e in restricting)
         for part in content_words(w):
-            if in_blind or stem(part) not in accounted:
+            if in_restricting and stem(part) not in values and stem(part.lower()) not in values:
+                if part not in out:
+                    out.append(part)
+            elif in_blind or stem(part) not in accounted:
                 if part not in out:
                     out.append(part)
     for f in forced:

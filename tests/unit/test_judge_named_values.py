@@ -1,0 +1,134 @@
+"""Blind-set failure classes of issue #10 (second round), with our own phrasings.
+
+Named literal values after a kind noun are a closed list on the argument named like the noun;
+restricting phrases stay unaccounted; conditional lists, conditions on a field, freezes with a
+duration, unit-noun caps and consumer mail providers decide.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from webapp.judge.compiler import compile_rule
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery, PolicyVersion
+
+
+def _decide(rule: str, tool: str, args: dict) -> str:
+    digest = hashlib.sha256(rule.encode()).hexdigest()
+    policy = PolicyVersion("p", f"pv_{digest[:12]}", digest, "", (rule,), ())
+    verdict = evaluate(ClearanceQuery(tool, args, "a"), [policy], StaticHistory.from_dict(None))
+    if verdict.decision == "allow" and verdict.confidence < 0.8:
+        return "review"
+    return verdict.decision
+
+
+NAMED = [
+    (
+        "The buckets ml-raw and finance-archive must never be deleted.",
+        "delete_bucket",
+        {"bucket": "finance-archive"},
+        "deny",
+    ),
+    (
+        "The buckets ml-raw and finance-archive must never be deleted.",
+        "delete_bucket",
+        {"bucket": "tmp-scratch"},
+        "allow",
+    ),
+    (
+        "The buckets ml-raw and finance-archive must never be deleted.",
+        "delete_bucket",
+        {"name": "ml-raw"},
+        "deny",
+    ),
+    (
+        "Labels gdpr, sox and owner_team must not be stripped.",
+        "strip_label",
+        {"label": "sox"},
+        "deny",
+    ),
+    (
+        "Labels gdpr, sox and owner_team must not be stripped.",
+        "strip_labels",
+        {"labels": ["misc", "gdpr"]},
+        "deny",
+    ),
+    (
+        "Labels gdpr, sox and owner_team must not be stripped.",
+        "strip_labels",
+        {"labels": ["misc"]},
+        "allow",
+    ),
+    (
+        "Exports must never include the fields ssn, dob or salary.",
+        "export_rows",
+        {"fields": ["email", "dob"]},
+        "deny",
+    ),
+    (
+        "Exports must never include the fields ssn, dob or salary.",
+        "export_rows",
+        {"fields": ["email"]},
+        "allow",
+    ),
+    (
+        "Exports must never include the fields ssn, dob or salary.",
+        "export_rows",
+        {"field": "ssn"},
+        "deny",
+    ),
+    (
+        "Members may never be granted the roles superuser or auditor.",
+        "grant_role",
+        {"roles": ["viewer", "superuser"]},
+        "deny",
+    ),
+    (
+        "Members may never be granted the roles superuser or auditor.",
+        "grant_role",
+        {"role": "viewer"},
+        "allow",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule", "tool", "args", "expected"), NAMED)
+def test_named_values_are_a_closed_list_on_the_argument_named_like_the_noun(
+    rule, tool, args, expected
+):
+    assert _decide(rule, tool, args) == expected
+
+
+@pytest.mark.parametrize("rule", sorted({r for r, *_ in NAMED}))
+def test_a_list_of_named_values_is_never_read_as_an_argument_name_or_action_words(rule):
+    compiled = compile_rule(0, "c", rule)
+    assert compiled.understanding == "understood"
+    reading = " ".join(c.reading() for c in compiled.checks)
+    assert "contains" not in reading
+    assert "requests to" not in reading
+
+
+def test_literal_names_read_as_action_words_are_not_accounted_for():
+    # Without a noun naming their kind, literal names cannot be read as the subject of an action.
+    compiled = compile_rule(0, "c", "Never purge ml-raw or finance-archive.")
+    assert compiled.understanding != "understood" or all(
+        "ml" not in c.terms for c in compiled.checks
+    )
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Quotes may be shared only with members of the sales team and never with addresses "
+        "outside the EU.",
+        "Invoices may be sent only to contacts in our CRM, and never to addresses outside the EU.",
+    ],
+)
+def test_a_restricting_phrase_stays_unaccounted_for(rule):
+    compiled = compile_rule(0, "c", rule)
+    assert compiled.understanding == "partly_understood"
+    assert _decide(rule, "share_quote", {"email": "a@b.de", "country": "DE"}) == "review"
