@@ -69,6 +69,7 @@ _TIME_KEYS = frozenset(
     for w in "duration ttl expiry expires period length retention day hour minute week month year "
     "second lifetime validity".split()
 )
+_MASS_KEYS = frozenset(stem(w) for w in "weight mass kg kilo kilogram gross net".split())
 _BYTES_KEYS = frozenset(stem(w) for w in "size bytes mb gb tb kb storage capacity disk".split())
 _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "row": frozenset({"row", "record", "line", "entry", "result"}),
@@ -307,6 +308,10 @@ class NumericLimit(Check):
             if applies == "matched" and anchored:
                 return Outcome(UNKNOWN, "the amount this rule limits is not among the arguments")
             return _UNBOUND
+        if applies == "unknown" and anchored and self._named_by_unit(bound):
+            # 'at most 50,000 recipients' and a `recipient_count`: the argument is named after the
+            # counted noun (or the unit's quantity), so the rule speaks of it.
+            applies = "matched"
         worst: Outcome | None = None
         for leaf, value in bound:
             outcome = self._judge_value(view, leaf, value, applies)
@@ -330,6 +335,13 @@ class NumericLimit(Check):
                 f"otherwise send to review{self._about()}"
             )
         return f"{_VERB[self.effect]} when {what} is {OP_WORDS[self.op]} {bound}{self._about()}"
+
+    def _named_by_unit(self, bound: tuple[tuple[Leaf, float], ...]) -> bool:
+        noun = stem(self.noun) if self.noun else None
+        wanted = _NOUN_SYNONYMS.get(noun, frozenset({noun})) if noun else frozenset()
+        if self.unit_family == "mass":
+            wanted = _MASS_KEYS
+        return bool(wanted) and all(lf.keys & wanted for lf, _ in bound)
 
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
         value, problem = convert_value(view, leaf, value, self)
@@ -821,6 +833,8 @@ def _bind_measure(
             score += 3 if (leaf.unit and leaf.unit[0] == "time") or keys & _TIME_KEYS else 0
         elif check.unit_family == "bytes":
             score += 3 if (leaf.unit and leaf.unit[0] == "bytes") or keys & _BYTES_KEYS else 0
+        elif check.unit_family == "mass":
+            score += 3 if keys & _MASS_KEYS else 0
         if noun:
             if keys & noun_syn:
                 score += 3
@@ -978,6 +992,8 @@ def _measure_words(check: NumericLimit) -> str:
     words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
     if check.noun:
         return f"the number of {check.noun}"
+    if check.unit_family == "mass":
+        return "the weight in kg"
     if check.unit_family == "percent":
         return f"the percentage{(' of ' + words_) if words_ else ''}"
     return words_ or "the amount"

@@ -949,11 +949,22 @@ _CONTENT_VERBS = frozenset(
 )
 
 
-def _named_values(clause: str) -> tuple[str, list[str], int, int] | None:
+# After 'only … by/via/with' a plural noun and a list name the only values allowed, whatever
+# their case ('may only go by carriers Fedex or Chronopost').
+_ONLY_BY = re.compile(
+    r"\bonly\b[^,;.]*?\b(?:by|via|with|through|using|on|in|from|to)\s+(?:the\s+)?"
+    r"(?=[a-z]+s\s)",
+    re.I,
+)
+
+
+def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int, int] | None:
     """('column', ['salary', 'iban', 'tax_id'], start, end) for a kind noun followed by literals."""
+    after_only = _ONLY_BY.search(clause) if only else None
     for m in _NAMED_VALUES.finditer(clause):
         noun = stem(m.group("noun").lower())
-        if noun not in _VALUE_KIND_NOUNS:
+        free_case = after_only is not None and m.start() == after_only.end()
+        if noun not in _VALUE_KIND_NOUNS and not free_case:
             continue
         items = [
             i.strip().strip("`\"'")
@@ -966,7 +977,9 @@ def _named_values(clause: str) -> tuple[str, list[str], int, int] | None:
         ):
             continue
         # Literal names are written as given: lower case or with separators, not as prose words.
-        if not all(i == i.lower() or _LITERAL.fullmatch(i) or i.isupper() for i in items):
+        if not free_case and not all(
+            i == i.lower() or _LITERAL.fullmatch(i) or i.isupper() for i in items
+        ):
             continue
         return noun, items, m.start(), m.end()
     return None
@@ -980,35 +993,33 @@ class NamedValuesRecogniser(Recogniser):
     kind = "named_values"
 
     def recognise(self, c: Clause) -> list[Check] | None:
-        if not (c.negated or c.review or c.only) or c.quantities:
+        if c.quantities:
             return None
-        found = _named_values(c.text)
-        if found is None:
-            return None
-        noun, items, start, end = found
-        rest = c.text[:start] + " " + c.text[end:]
-        terms, _ = _action_terms(rest, c.review)
-        item_stems = {stem(w) for i in items for w in words(i)}
-        verbs = tuple(
-            t for t in terms if t in VERBS and t not in _CONTENT_VERBS and t not in item_stems
-        )
-        about = tuple(t for t in terms if t not in verbs and t not in item_stems)
-        eff = "review" if c.review else "deny"
-        mode = "allow" if c.only and not c.negated else "deny"
-        return [
-            ValueList(
-                c.index,
-                c.source,
-                eff,
-                verbs,
-                (),
-                mode,
-                tuple(items),
-                "exact",
-                (noun,),
-                about_words=about,
-            )
-        ]
+        named = _named_list_check(c.index, c.source, c.text, c.review, c.negated, c.only)
+        return [named] if named else None
+
+
+def _named_list_check(
+    index: int, source: str, text: str, review: bool, negated: bool, only: bool
+) -> ValueList | None:
+    if not (negated or review or only):
+        return None
+    found = _named_values(text, only and not negated)
+    if found is None:
+        return None
+    noun, items, start, end = found
+    rest = text[:start] + " " + text[end:]
+    terms, _ = _action_terms(rest, review)
+    item_stems = {stem(w) for i in items for w in words(i)}
+    verbs = tuple(
+        t for t in terms if t in VERBS and t not in _CONTENT_VERBS and t not in item_stems
+    )
+    about = tuple(t for t in terms if t not in verbs and t not in item_stems)
+    eff = "review" if review else "deny"
+    mode = "allow" if only and not negated else "deny"
+    return ValueList(
+        index, source, eff, verbs, (), mode, tuple(items), "exact", (noun,), about_words=about
+    )
 
 
 class ValueListRecogniser(Recogniser):
@@ -1462,6 +1473,8 @@ def _conditional_list(
     phrase = re.sub(r"\s+", " ", b.group(0).strip().lower())
     rest = clause[: b.start()] + clause[q.end :]
     body = _value_list_check(index, source, rest, "deny", review, negated, only)
+    if body is None:
+        body = _named_list_check(index, source, rest, review, negated, only)
     if body is None or not isinstance(body, ValueList):
         return None
     op = BOUNDARY_CONDITION[phrase]

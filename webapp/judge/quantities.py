@@ -47,6 +47,20 @@ _MULTIPLIERS = {
 # unit word (lower case) -> (family, factor to the family's base unit)
 UNITS: dict[str, tuple[str, float]] = {
     "%": ("percent", 1.0),
+    # Mass, in kilograms ('parcels over 20 kg').
+    "kg": ("mass", 1.0),
+    "kgs": ("mass", 1.0),
+    "kilo": ("mass", 1.0),
+    "kilos": ("mass", 1.0),
+    "kilogram": ("mass", 1.0),
+    "kilograms": ("mass", 1.0),
+    "g": ("mass", 1e-3),
+    "gram": ("mass", 1e-3),
+    "grams": ("mass", 1e-3),
+    "lb": ("mass", 0.45359237),
+    "lbs": ("mass", 0.45359237),
+    "tonne": ("mass", 1e3),
+    "tonnes": ("mass", 1e3),
     "percent": ("percent", 1.0),
     "pct": ("percent", 1.0),
     "b": ("bytes", 1.0),
@@ -138,7 +152,7 @@ class Quantity:
     start: int
     end: int
     currency: str | None = None
-    unit_family: str | None = None  # percent | bytes | time | None
+    unit_family: str | None = None  # percent | bytes | time | mass | None
     unit_factor: float = 1.0  # the value times this is in the family's base unit
     noun: str | None = None  # the word right after the number ('rows', 'instances', 'payouts')
 
