@@ -149,3 +149,23 @@ def test_a_conditional_allow_list_on_a_weight_decides(args, expected):
 def test_a_cap_on_a_counted_noun_binds_the_argument_named_after_it(count, expected):
     rule = "A mailing may reach at most 2,000 subscribers."
     assert _decide(rule, "send_mailing", {"subscriber_count": count}) == expected
+
+
+@pytest.mark.parametrize(("balance", "expected"), [(40, "deny"), (0, "allow"), ("0.00", "allow")])
+def test_only_if_on_a_field_value_decides(balance, expected):
+    rule = "Memberships can only be terminated if the outstanding amount is zero."
+    assert _decide(rule, "terminate_membership", {"outstanding_amount": balance}) == expected
+
+
+@pytest.mark.parametrize(
+    ("state", "expected"), [("verified", "allow"), ("approved", "deny"), ("draft", "deny")]
+)
+def test_a_satisfied_unless_lifts_the_prohibition(state, expected):
+    # 'approved' is not 'verified': the exception holds only for the value the rule names.
+    rule = "Payouts must not be released unless the kyc state is verified."
+    assert _decide(rule, "release_payout", {"kyc_state": state}) == expected
+
+
+def test_doubled_l_past_tenses_meet_the_tool_verb():
+    rule = "Orders can only be cancelled if the shipment status is pending."
+    assert compile_rule(0, "c", rule).understanding == "understood"

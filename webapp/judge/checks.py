@@ -1104,6 +1104,8 @@ class Unless(Check):
             if isinstance(value, bool):
                 return value
             if isinstance(value, str):
+                if self.value and normalise_value(value) == normalise_value(self.value):
+                    return True
                 return value.strip().lower() in (
                     "passed",
                     "pass",

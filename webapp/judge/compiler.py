@@ -128,7 +128,7 @@ def compile_rule(
         conditional = _conditional_checks(index, text, clause, previous, subject_carry)
         if conditional is not None:
             made, marker = conditional
-            consumed_markers.append(marker)
+            consumed_markers.extend(marker.split("|"))
             checks.extend(made)
             continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
@@ -1361,6 +1361,12 @@ _CONDITIONAL = re.compile(
     r"(?P<cond>.+)$",
     re.I,
 )
+_ONLY_SPLIT = re.compile(
+    r"^(?P<head>.+?\b(?:can|may|must|shall|should|could|will))\s+only\s+"
+    r"(?P<verb>(?:be\s+)?[a-z]+(?:\s+(?:out|off|up|down|back))?)\s+"
+    r"(?P<marker>if|when|provided that|as long as)\s+(?P<cond>.+)$",
+    re.I,
+)
 _CONDITION_TEST = re.compile(
     r"^(?:(?:the|a|an|its|their|his|her)\s+)?(?P<words>[a-z][\w\s\-]*?)\s+(?:(?:is|are|was|were|has been|have been|has|have)\s+)?"
     r"(?:been\s+)?(?P<verb>zero|0|empty|attached|referenced|given|provided|included|present|set|supplied|specified|"
@@ -1370,6 +1376,13 @@ _CONDITION_TEST = re.compile(
 _CONDITION_EQUALS = re.compile(
     r"^(?:(?:the|a|an|its|their)\s+)?(?P<words>[a-z][\w\s\-]*?)\s+(?:is|are|equals)\s+"
     r"(?P<value>\"[^\"]+\"|'[^']+'|`[^`]+`|[A-Z][A-Z0-9_\-]+|\d+(?:\.\d+)?)$"
+)
+# 'if the shipment status is pending': a plain word names a value only of a state-like field.
+_CONDITION_STATE = re.compile(
+    r"^(?:(?:the|a|an|its|their)\s+)?(?P<words>(?:[a-z][\w\-]*\s+)?"
+    r"(?:status|state|stage|tier|type|mode|level|plan|phase))\s+(?:is|equals)\s+"
+    r"(?P<value>[a-z][a-z0-9_\-]*)$",
+    re.I,
 )
 _PRESENT_VERBS = frozenset(
     "attached referenced given provided included present set supplied specified cited filled in on file".split()
@@ -1384,6 +1397,12 @@ def _conditional_checks(
     Returns (checks, marker) or None when the clause has no condition the engine can read; a
     condition it cannot read stays unaccounted for (the rule is then partly understood).
     """
+    split = _ONLY_SPLIT.match(clause)
+    if split:
+        # 'X can only be cancelled if C' says the same as 'X can be cancelled only if C'.
+        clause = f"{split.group('head')} {split.group('verb')} only {split.group('marker')} " + (
+            split.group("cond")
+        )
     m = _CONDITIONAL.match(clause)
     if not m:
         return None
@@ -1403,8 +1422,10 @@ def _conditional_checks(
             )
         )
         phrase_words = t.group("words")
+        if test == "passed":
+            value = verb  # 'unless the status is confirmed': a status of 'confirmed' meets it
     else:
-        e = _CONDITION_EQUALS.match(cond)
+        e = _CONDITION_EQUALS.match(cond) or _CONDITION_STATE.match(cond)
         if not e:
             return None
         test, value, phrase_words = "equals", e.group("value").strip("\"'`"), e.group("words")
@@ -1442,7 +1463,7 @@ def _conditional_checks(
             phrase=cond,
         )
         for c in base_checks
-    ], marker
+    ], (f"{marker}|{split.group('marker').lower()}|only" if split else marker)
 
 
 _CONDITION_BOUND = re.compile(

@@ -28,6 +28,12 @@ GENERIC = frozenset(
 )
 
 _IRREGULAR = {
+    # British doubled l before -ed/-ing ('cancelled' meets 'cancel'; 'install' keeps its ll).
+    **{
+        f"{base}l{end}": base
+        for base in ("cancel", "label", "travel", "model", "total", "signal", "channel", "fuel")
+        for end in ("ed", "ing")
+    },
     "paid": "pay",
     "sent": "send",
     "given": "give",
