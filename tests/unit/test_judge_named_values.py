@@ -169,3 +169,32 @@ def test_a_satisfied_unless_lifts_the_prohibition(state, expected):
 def test_doubled_l_past_tenses_meet_the_tool_verb():
     rule = "Orders can only be cancelled if the shipment status is pending."
     assert compile_rule(0, "c", rule).understanding == "understood"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "The checkout-svc is under code freeze until further notice.",
+        "The checkout-svc is frozen through the end of Q1.",
+        "The checkout service is frozen until 3 January.",
+        "The checkout-svc is under release freeze for the holidays.",
+    ],
+)
+def test_a_freeze_consumes_its_duration(rule):
+    compiled = compile_rule(0, "c", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    name = "checkout" if "checkout service" in rule else "checkout-svc"
+    assert _decide(rule, "deploy_service", {"service": name}) == "deny"
+
+
+@pytest.mark.parametrize(
+    ("rule", "amount", "expected"),
+    [
+        ("Any claim above USD 5,000 goes to an adjuster.", 5000, "allow"),
+        ("Any claim above USD 5,000 goes to an adjuster.", 5000.01, "review"),
+        ("Trades over 1M USD are routed to the risk desk.", 1_000_000, "allow"),
+        ("Trades over 1M USD are routed to the risk desk.", 1_000_001, "review"),
+    ],
+)
+def test_over_and_above_are_exclusive_for_review_thresholds(rule, amount, expected):
+    assert _decide(rule, "submit", {"notional": amount, "currency": "USD"}) == expected

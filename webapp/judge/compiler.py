@@ -136,6 +136,9 @@ def compile_rule(
             checks.extend(made)
         else:
             uncompiled = True
+    frozen = FREEZE.search(clean)
+    if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
+        consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
     informational = not normative_seen and not scope
     unaccounted: tuple[str, ...] = ()
     if checks:
@@ -231,8 +234,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             )
             if m:
                 out.update(stem(w) for w in words(m.group("who")))
-    if FREEZE.search(text):
+    frozen = FREEZE.search(text)
+    if frozen:
         out.update(stem(w) for w in FREEZE_WORDS)
+        if frozen.group("duration"):
+            out.update(stem(w) for w in words(frozen.group("duration")))
     for q in find_quantities(text):
         out.update(stem(w) for w in words(text[q.start : q.end]))
         if q.noun:
@@ -298,7 +304,8 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
 NORMATIVE = re.compile(
     r"\b(must|shall|should|never|not|no|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
-    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|do not|don't|freeze|frozen|locked)\b|:",
+    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|(?:routed|referred|escalated) to|"
+    r"do not|don't|freeze|frozen|locked)\b|:",
     re.I,
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
@@ -307,6 +314,11 @@ REVIEW = re.compile(
     r"reviewed|sign[- ]?offs?|signed off|second pair of eyes|four[- ]eyes|a human|human (?:approval|review|sign)|"
     r"escalat\w*|countersign\w*|authori[sz]ation|needs? (?:a |an )?(?:manager|human|supervisor|person)|"
     r"goes? to (?:a |an )?(?:human|manager|person|reviewer|supervisor)|"
+    # 'goes to an adjuster', 'is routed to the compliance officer': a person who decides.
+    r"(?:goes?|routed|referred|escalated|handed over)\s+to\s+(?:a|an|the|our)\s+(?:[a-z]+\s+)?"
+    r"(?!(?:customer|user|partner|supplier|vendor|member|reseller|buyer|seller|provider|carrier|"
+    r"owner|player|subscriber|holder|server|folder|printer|computer|container|cluster)s?\b)"
+    r"(?:[a-z]+(?:er|or|ist|ant)|lead|desk|committee|board|team)s?|"
     r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second))\b",
     re.I,
 )
@@ -1290,7 +1302,10 @@ _JOIN_LOWER = re.compile(
 FREEZE = re.compile(
     r"^(?:the\s+)?(?P<name>[\w.\-/:@]+)(?:\s+(?P<kind>[a-z]+))?\s+(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
-    r"frozen|locked)\b",
+    r"frozen|locked)\b"
+    # 'until further notice', 'through Q4', 'until 5 January', 'for the holidays': how long.
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+"
+    r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
 FREEZE_WORDS = (
@@ -1527,9 +1542,12 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
     if not m:
         return None
     name = m.group("name")
-    if name.lower() in STOPWORDS or not (_LITERAL.fullmatch(name) or re.search(r"[-_.\d]", name)):
-        return None
     kind = (stem(m.group("kind")),) if m.group("kind") else ()
+    named_kind = bool(kind) and kind[0] in _VALUE_KIND_NOUNS  # 'the ledger service is frozen'
+    if name.lower() in STOPWORDS or not (
+        _LITERAL.fullmatch(name) or re.search(r"[-_.\d]", name) or named_kind
+    ):
+        return None
     return ValueList(index, source, "deny", (), (), "deny", (name,), "exact", kind)
 
 

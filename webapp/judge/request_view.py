@@ -147,7 +147,7 @@ MONEY_SPECIFIC = frozenset(
 MONEY_KEYS = frozenset(
     stem(w)
     for w in "amount total value sum price cost fee charge pay balance salary bonus budget spend "
-    "rate payout refund wage limit severance".split()
+    "rate payout refund wage limit severance notional principal premium exposure".split()
 )
 COMMS = frozenset({"email", "messag", "sms", "slack", "chat", "text", "call", "mail"})
 COMMS_GENERIC = frozenset({"messag", "communic", "correspond"})
