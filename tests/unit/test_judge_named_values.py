@@ -198,3 +198,27 @@ def test_a_freeze_consumes_its_duration(rule):
 )
 def test_over_and_above_are_exclusive_for_review_thresholds(rule, amount, expected):
     assert _decide(rule, "submit", {"notional": amount, "currency": "USD"}) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"share_with": "jane.doe@yahoo.co.uk"}, "deny"),
+        ({"share_with": "ops@gmx.de"}, "deny"),
+        ({"invitees": ["a@contoso-legal.com", "x@icloud.com"]}, "deny"),
+        ({"share_with": "jane@contoso-legal.com"}, "review"),
+    ],
+)
+def test_a_consumer_mail_provider_is_a_personal_account_and_other_domains_need_a_human(
+    args, expected
+):
+    rule = "Contracts must never be shared with private e-mail addresses."
+    assert _decide(rule, "share_contract", args) == expected
+
+
+def test_a_tenant_glossary_term_overrides_the_built_in_mail_vocabulary():
+    from webapp.judge.vocabulary import Glossary
+
+    glossary = Glossary.of({"personal email accounts": ["corp-mail.example"]})
+    compiled = compile_rule(0, "c", "Never share files with personal email accounts.", glossary)
+    assert [c.match for c in compiled.checks] == ["glossary"]

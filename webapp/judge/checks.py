@@ -39,6 +39,7 @@ _MATCH_NOUN = {
     "place": "country or region",
     "currency": "currency",
     "domain": "email domain",
+    "consumer_mail": "the email domain",
     "prefix": "the value",
     "contains": "an argument",
     "exact": "an argument",
@@ -464,6 +465,13 @@ class ValueList(Check):
         return d
 
     def reading(self) -> str:
+        if self.match == "consumer_mail":
+            shown = ", ".join(self.values[:4])
+            verb = _VERB[self.effect]
+            return (
+                f"{verb} when the email domain is a consumer mail provider ({shown}, …); "
+                f"review any other domain{self._about()}"
+            )
         if self.match in ("place", "currency", "domain"):
             what = _MATCH_NOUN[self.match]
         else:
@@ -496,18 +504,21 @@ class ValueList(Check):
                     UNKNOWN, "the argument this list constrains is not among the arguments"
                 )
             return _UNBOUND
-        listed = ", ".join(self.values)
+        listed = ", ".join(self.values[:8]) + (", …" if len(self.values) > 8 else "")
+        undecided: Outcome | None = None
         for leaf in candidates:
             for v in scalars(leaf.value):
                 if v is None or isinstance(v, (bool, dict)):
                     continue
                 hit = self._in_list(str(v))
                 if hit is None:
-                    return Outcome(
+                    # Keep looking: a member that is plainly listed decides before a doubtful one.
+                    undecided = undecided or Outcome(
                         UNKNOWN,
                         f"cannot tell whether {leaf.path} = {v!r} is in ({listed})",
                         (leaf.path,),
                     )
+                    continue
                 if self.mode == "deny" and hit:
                     return self.fire(
                         applies, f"{leaf.path} = {v!r} is listed ({listed})", (leaf.path,)
@@ -516,6 +527,8 @@ class ValueList(Check):
                     return self.fire(
                         applies, f"{leaf.path} = {v!r} is not one of ({listed})", (leaf.path,)
                     )
+        if undecided is not None:
+            return undecided
         paths = tuple(lf.path for lf in candidates)
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
@@ -539,7 +552,7 @@ class ValueList(Check):
             ]
         if self.match == "currency":
             return [lf for lf in leaves if "currency" in lf.keys or "currenc" in lf.keys]
-        if self.match == "domain":
+        if self.match in ("domain", "consumer_mail"):
             return [
                 lf
                 for lf in leaves
@@ -597,6 +610,13 @@ class ValueList(Check):
             return any(x == code or x in regions for x in self.values)
         if self.match == "currency":
             return v.upper() in self.values
+        if self.match == "consumer_mail":
+            host = _host_of(v) if "@" in v else None
+            if host is None:
+                return False  # not an address: nothing to judge here
+            if any(host == d or host.endswith("." + d) for d in self.values):
+                return True
+            return None  # a company domain or a personal one we do not know: a human decides
         if self.match == "domain":
             host = _host_of(v)
             if host is None:

@@ -26,7 +26,7 @@ from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VERBS
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
-from webapp.judge.vocabulary import Glossary
+from webapp.judge.vocabulary import CONSUMER_MAIL_DOMAINS, Glossary, builtin_category
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def compile_rule(
         if not NORMATIVE.search(clause):
             continue
         normative_seen = True
-        made = _category_checks(index, text, clause, glossary) if glossary else []
+        made = _category_checks(index, text, clause, glossary)
         if made:
             resolved += [phrase for _, _, phrase in category_phrases(clause)]
             checks.extend(made)
@@ -1324,7 +1324,9 @@ FREEZE_WORDS = (
 )
 
 
-def _category_checks(index: int, source: str, clause: str, glossary: Glossary) -> list[Check]:
+def _category_checks(
+    index: int, source: str, clause: str, glossary: Glossary | None
+) -> list[Check]:
     """A clause naming glossary categories ('Nobody gets a privileged role') -> membership checks.
 
     Every category of the clause must resolve, and the clause must state nothing else a check
@@ -1343,7 +1345,11 @@ def _category_checks(index: int, source: str, clause: str, glossary: Glossary) -
         return []
     checks: list[Check] = []
     for start, end, phrase in phrases:
-        members = glossary.lookup(phrase)
+        members = glossary.lookup(phrase) if glossary else None
+        match = "glossary"
+        if not members and builtin_category(phrase) == "consumer_mail" and not only:
+            # The built-in vocabulary: addresses at consumer mail providers are personal ones.
+            members, match = CONSUMER_MAIL_DOMAINS, "consumer_mail"
         if not members:
             return []
         noun = phrase.split(" ", 1)[1] if " " in phrase else phrase
@@ -1364,7 +1370,7 @@ def _category_checks(index: int, source: str, clause: str, glossary: Glossary) -
                 (),
                 "allow" if only and not negated else "deny",
                 tuple(members),
-                "glossary",
+                match,
                 kind,
             )
         )

@@ -82,3 +82,64 @@ def near(value: str, members: tuple[str, ...]) -> bool:
         ):
             return True
     return False
+
+
+# Built-in vocabulary: consumer (personal) mail providers. An address at one of these is in the
+# open category "personal email accounts"; an address anywhere else cannot be told apart from a
+# company's own domain, so it stays undecided (review), never approved by default.
+CONSUMER_MAIL_DOMAINS: tuple[str, ...] = (
+    "gmail.com",
+    "googlemail.com",
+    "outlook.com",
+    "hotmail.com",
+    "hotmail.co.uk",
+    "hotmail.fr",
+    "live.com",
+    "msn.com",
+    "yahoo.com",
+    "yahoo.co.uk",
+    "yahoo.fr",
+    "ymail.com",
+    "icloud.com",
+    "me.com",
+    "mac.com",
+    "aol.com",
+    "proton.me",
+    "protonmail.com",
+    "pm.me",
+    "gmx.com",
+    "gmx.net",
+    "gmx.de",
+    "gmx.at",
+    "web.de",
+    "t-online.de",
+    "mail.com",
+    "zoho.com",
+    "yandex.com",
+    "yandex.ru",
+    "mail.ru",
+    "tutanota.com",
+    "tuta.io",
+    "fastmail.com",
+    "hey.com",
+    "orange.fr",
+    "wanadoo.fr",
+    "free.fr",
+    "laposte.net",
+    "libero.it",
+    "qq.com",
+    "163.com",
+    "126.com",
+    "naver.com",
+)
+_CONSUMER_MAIL_PHRASE = re.compile(
+    r"^(?:personal|private|consumer|free|webmail)\s+(?:e-?mail|mail|webmail|inbox)"
+    r"(?:\s+(?:account|address|domain|provider|inbox|box)e?s?)?$"
+)
+
+
+def builtin_category(phrase: str) -> str | None:
+    """The built-in vocabulary that decides the open category `phrase`, if any ('consumer_mail')."""
+    if _CONSUMER_MAIL_PHRASE.match(re.sub(r"\s+", " ", phrase.strip().lower())):
+        return "consumer_mail"
+    return None
