@@ -222,3 +222,27 @@ def test_a_tenant_glossary_term_overrides_the_built_in_mail_vocabulary():
     glossary = Glossary.of({"personal email accounts": ["corp-mail.example"]})
     compiled = compile_rule(0, "c", "Never share files with personal email accounts.", glossary)
     assert [c.match for c in compiled.checks] == ["glossary"]
+
+
+def test_the_decision_precedence_is_one_table():
+    from webapp.judge.engine import PRECEDENCE
+
+    assert PRECEDENCE == ("violated", "model_deny", "review", "unknown", "satisfied")
+
+
+def _verdict(rules: tuple[str, ...], args: dict):
+    digest = hashlib.sha256("|".join(rules).encode()).hexdigest()
+    policy = PolicyVersion("p", f"pv_{digest[:12]}", digest, "", rules, ())
+    return evaluate(
+        ClearanceQuery("pay_vendor", args, "a"), [policy], StaticHistory.from_dict(None)
+    )
+
+
+def test_a_violated_rule_outranks_a_review_and_a_review_outranks_an_unknown():
+    cap = "Vendor payments must not exceed 10,000 EUR."
+    review = "Vendor payments over 5,000 EUR need a manager's approval."
+    unknown = "Vendor payments need a completed KYC check."
+    args = {"amount": 20000, "currency": "EUR"}
+    assert _verdict((review, unknown, cap), args).reason_code == "rule_violated"
+    args = {"amount": 7000, "currency": "EUR"}
+    assert _verdict((unknown, review, cap), args).reason_code == "review_required_by_rule"

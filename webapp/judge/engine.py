@@ -99,6 +99,12 @@ def compiled_for(policy: PolicyVersion, glossary: Glossary | None = None) -> Com
 # Outcomes are immutable, so the one every text rule gets is shared rather than built per rule.
 _KEPT_AS_TEXT = Outcome(UNKNOWN, "rule kept as text")
 
+# The decision precedence, highest first: the first kind of finding present decides the verdict.
+# violated (a compiled rule forbids: deny) > model deny (the language model, on text rules, denies)
+# > review (a rule asks for review) > unknown (a relevant rule that cannot be verified, a partly
+# understood or a text rule: review) > satisfied (allow). Nothing lower can override a higher one.
+PRECEDENCE: tuple[str, ...] = ("violated", "model_deny", "review", "unknown", "satisfied")
+
 
 @dataclass(slots=True)
 class _Finding:
@@ -281,14 +287,20 @@ def _evaluate(
             details=details,
         )
 
-    # Deterministic rules first: nothing below can turn these into an approval.
-    if violated:
-        return verdict(
-            "deny", CONFIDENCE_RULE_DENY, _reason("Denied", violated), RULE_VIOLATED, violated
-        )
+    # One step per row of PRECEDENCE, tried in its order; the first that answers decides.
+    # Deterministic rules first: nothing below a violated rule can turn it into an approval.
+    state: dict[str, Any] = {"model": None}
 
-    model: ModelJudgement | None = None
-    if relevant_text and evaluator is not None:
+    def violated_step() -> Verdict | None:
+        if violated:
+            return verdict(
+                "deny", CONFIDENCE_RULE_DENY, _reason("Denied", violated), RULE_VIOLATED, violated
+            )
+        return None
+
+    def model_deny_step() -> Verdict | None:
+        if not (relevant_text and evaluator is not None):
+            return None
         try:
             model = evaluator.judge(
                 query,
@@ -308,6 +320,7 @@ def _evaluate(
                 relevant_text,
                 "model",
             )
+        state["model"] = model
         details["model"] = {
             "decision": model.decision,
             "confidence": model.confidence,
@@ -333,28 +346,35 @@ def _evaluate(
                 basis,
                 "model",
             )
+        return None
 
     # A reviewer must see every rule that may forbid the request, not only the one that asked for
     # review: the relevant rules the engine could not decide are cited after it.
-    pending_text = relevant_text if model is None else []
-    if reviews:
-        return verdict(
-            "review",
-            CONFIDENCE_RULE_REVIEW,
-            _reason("Review required", reviews) + _also(pending_text),
-            REVIEW_REQUIRED_BY_RULE,
-            reviews + pending_text,
-        )
-    if unknown:
-        return verdict(
-            "review",
-            CONFIDENCE_UNVERIFIED,
-            _reason("Cannot be verified automatically", unknown) + _also(pending_text),
-            BELOW_CONFIDENCE_THRESHOLD,
-            unknown + pending_text,
-        )
-    if model is not None:
-        if model.decision == "review":
+    def pending_text() -> list[_Finding]:
+        return relevant_text if state["model"] is None else []
+
+    def review_step() -> Verdict | None:
+        if reviews:
+            return verdict(
+                "review",
+                CONFIDENCE_RULE_REVIEW,
+                _reason("Review required", reviews) + _also(pending_text()),
+                REVIEW_REQUIRED_BY_RULE,
+                reviews + pending_text(),
+            )
+        return None
+
+    def unknown_step() -> Verdict | None:
+        model: ModelJudgement | None = state["model"]
+        if unknown:
+            return verdict(
+                "review",
+                CONFIDENCE_UNVERIFIED,
+                _reason("Cannot be verified automatically", unknown) + _also(pending_text()),
+                BELOW_CONFIDENCE_THRESHOLD,
+                unknown + pending_text(),
+            )
+        if model is not None and model.decision == "review":
             basis = _refs(relevant_text, model.rule_refs)
             return verdict(
                 "review",
@@ -364,45 +384,62 @@ def _evaluate(
                 basis,
                 "model",
             )
-        coverage = _coverage_confidence(covering, irrelevant_text)
-        confidence = min(
-            model.confidence,
-            max(coverage, CONFIDENCE_PERMISSION_ONLY) if covering else model.confidence,
-        )
+        if model is None and relevant_text:
+            names = "; ".join(f"'{f.rule.text}'" for f in relevant_text[:3])
+            return verdict(
+                "review",
+                CONFIDENCE_UNVERIFIED,
+                f"Policy text that the rule engine cannot check applies: {names}",
+                BELOW_CONFIDENCE_THRESHOLD,
+                relevant_text,
+            )
+        return None
+
+    def satisfied_step() -> Verdict | None:
+        model: ModelJudgement | None = state["model"]
+        if model is not None:
+            coverage = _coverage_confidence(covering, irrelevant_text)
+            confidence = min(
+                model.confidence,
+                max(coverage, CONFIDENCE_PERMISSION_ONLY) if covering else model.confidence,
+            )
+            return verdict(
+                "allow",
+                confidence,
+                "Allowed: compiled rules hold and the policy text was judged satisfied "
+                f"({model.reason})"[:1000],
+                APPROVED_BY_POLICY,
+                covering + relevant_text,
+                "model",
+            )
+        if not covering:
+            return verdict(
+                "allow",
+                CONFIDENCE_NO_COVERAGE,
+                "No rule of the governing policies speaks to this request.",
+                APPROVED_BY_POLICY,
+                [],
+            )
         return verdict(
             "allow",
-            confidence,
-            f"Allowed: compiled rules hold and the policy text was judged satisfied ({model.reason})"[
-                :1000
-            ],
+            _coverage_confidence(covering, irrelevant_text),
+            _reason("Allowed", covering),
             APPROVED_BY_POLICY,
-            covering + relevant_text,
-            "model",
+            covering,
         )
-    if relevant_text:
-        names = "; ".join(f"'{f.rule.text}'" for f in relevant_text[:3])
-        return verdict(
-            "review",
-            CONFIDENCE_UNVERIFIED,
-            f"Policy text that the rule engine cannot check applies: {names}",
-            BELOW_CONFIDENCE_THRESHOLD,
-            relevant_text,
-        )
-    if not covering:
-        return verdict(
-            "allow",
-            CONFIDENCE_NO_COVERAGE,
-            "No rule of the governing policies speaks to this request.",
-            APPROVED_BY_POLICY,
-            [],
-        )
-    return verdict(
-        "allow",
-        _coverage_confidence(covering, irrelevant_text),
-        _reason("Allowed", covering),
-        APPROVED_BY_POLICY,
-        covering,
-    )
+
+    steps = {
+        "violated": violated_step,
+        "model_deny": model_deny_step,
+        "review": review_step,
+        "unknown": unknown_step,
+        "satisfied": satisfied_step,
+    }
+    for kind in PRECEDENCE:
+        decided = steps[kind]()
+        if decided is not None:
+            return decided
+    raise AssertionError("the satisfied step always answers")  # pragma: no cover
 
 
 @lru_cache(maxsize=65536)
