@@ -16,7 +16,7 @@ from pydantic import Field, StrictStr
 from config import Config, ConfigError
 from webapp.api.parsing import check_json_numbers, json_body, validated
 from webapp.api.schemas import Body
-from webapp.errors import Unauthorized, register_error_handlers
+from webapp.errors import Unauthorized, Unavailable, register_error_handlers
 from webapp.extensions import db
 from webapp.judge.types import ClearanceQuery
 from webapp.logs import configure_logging
@@ -76,6 +76,11 @@ def create_judge_app(config: Config | None = None) -> Flask:
         query = ClearanceQuery(
             body.tool_name, body.tool_args, body.agent_id, body.session_id, body.policy_hint
         )
-        return jsonify(judging.verdict_to_dict(judging.evaluate_locally(body.client_id, query)))
+        try:
+            verdict = judging.evaluate_locally(body.client_id, query)
+        except judging.JudgeUnavailable as exc:
+            # The caller counts a non-200 as a judge failure and retries it; never a deny.
+            raise Unavailable("the policy judge could not evaluate this request") from exc
+        return jsonify(judging.verdict_to_dict(verdict))
 
     return app

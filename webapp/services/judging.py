@@ -105,18 +105,25 @@ def evaluate_locally(
     if vault().config.allow_stub_judge:
         return _stub(query, list(versions))
     from webapp.judge.engine import evaluate
+    from webapp.judge.types import JudgeUnavailable as EngineUnavailable
 
-    return evaluate(
-        query,
-        versions,
-        DatabaseHistory(client_id),
-        evaluator=_evaluator() if evaluator is _CONFIGURED else evaluator,  # type: ignore[arg-type]
-        documents=_document_index(client_id, [v.policy_version_id for v in versions]),
-        # Categories named in rules (CONTRACT §6a); a tenant setting, so cached like the rest.
-        glossary=tenant_cache.cached(
-            client_id, "glossary", "terms", lambda: glossary.terms(client_id)
-        ),
-    )
+    try:
+        return evaluate(
+            query,
+            versions,
+            DatabaseHistory(client_id),
+            evaluator=_evaluator() if evaluator is _CONFIGURED else evaluator,  # type: ignore[arg-type]
+            documents=_document_index(client_id, [v.policy_version_id for v in versions]),
+            # Categories named in rules (CONTRACT §6a); a tenant setting, so cached like the rest.
+            glossary=tenant_cache.cached(
+                client_id, "glossary", "terms", lambda: glossary.terms(client_id)
+            ),
+            # An internal failure (history unreadable, a database error) is retried like a remote
+            # judge's failure, never answered as a deny.
+            raise_unavailable=True,
+        )
+    except EngineUnavailable as exc:
+        raise JudgeUnavailable(str(exc)) from exc
 
 
 def active_policies(client_id: str) -> tuple[JudgePolicy, ...]:
