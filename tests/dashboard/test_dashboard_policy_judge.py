@@ -73,13 +73,22 @@ def test_try_it_runs_a_dry_run_and_records_nothing(app, tenant, signed_in, sql):
 def test_the_glossary_editor_saves_terms_and_refuses_bad_ones(app, tenant, signed_in):
     owner = signed_in("owner")
     saved = owner.post(
-        "/dashboard/policies/glossary", {"terms": "privileged roles = Org Owner, Billing Admin"}
+        "/dashboard/glossary", {"terms": "privileged roles = Org Owner, Billing Admin"}
     )
     assert saved.status_code == 302
     api = app.test_client().get("/glossary", headers=tenant.headers).get_json()
     assert api["terms"] == {"privileged roles": ["Org Owner", "Billing Admin"]}
-    too_long = owner.post("/dashboard/policies/glossary", {"terms": "t = " + "x" * 201})
+    too_long = owner.post("/dashboard/glossary", {"terms": "t = " + "x" * 201})
     assert too_long.status_code == 200 and "at most 200 characters" in text_of(too_long)
     viewer = signed_in("viewer")
-    assert viewer.post("/dashboard/policies/glossary", {"terms": "a = b"}).status_code == 403
-    assert "Org Owner, Billing Admin" in text_of(viewer.get("/dashboard/policies/glossary"))
+    assert viewer.post("/dashboard/glossary", {"terms": "a = b"}).status_code == 403
+    assert "Org Owner, Billing Admin" in text_of(viewer.get("/dashboard/glossary"))
+
+
+def test_a_policy_named_glossary_has_its_own_page(app, tenant, signed_in):
+    body = {"policy_id": "glossary", "rules": ["Refunds must not exceed 500 EUR."]}
+    assert app.test_client().post(
+        "/register-policy", json=body, headers=tenant.headers
+    ).status_code in (200, 201)
+    page = text_of(signed_in("viewer").get("/dashboard/policies/glossary"))
+    assert "Refunds must not exceed 500 EUR." in page

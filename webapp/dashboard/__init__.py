@@ -20,7 +20,7 @@ def register_dashboard(app: Flask) -> None:
     from webapp.dashboard.auth import auth_pages
     from webapp.dashboard.ledger import ledger_pages
     from webapp.dashboard.overview import overview_pages
-    from webapp.dashboard.policies import policy_pages
+    from webapp.dashboard.policies import glossary_pages, policy_pages
     from webapp.dashboard.reports import report_pages
     from webapp.dashboard.reviews import review_pages
     from webapp.dashboard.settings import settings_pages
@@ -30,6 +30,7 @@ def register_dashboard(app: Flask) -> None:
         auth_pages,
         overview_pages,
         policy_pages,
+        glossary_pages,
         review_pages,
         ledger_pages,
         agents_pages,

@@ -24,6 +24,9 @@ from webapp.runtime import vault
 from webapp.services import glossary, ingestion, judging, policies, policy_trials
 
 policy_pages = Blueprint("policies", __name__, url_prefix="/policies")
+# The glossary lives beside the policies, not under them: '/policies/<policy_id>' would hide a
+# policy named 'glossary'.
+glossary_pages = Blueprint("glossary", __name__, url_prefix="/glossary")
 
 # How a new policy comes in; each has its own form on the "new policy" page.
 SOURCES = (
@@ -330,7 +333,7 @@ def try_policy(policy_id: str):
     )
 
 
-@policy_pages.route("/glossary", methods=["GET", "POST"])
+@glossary_pages.route("", methods=["GET", "POST"])
 @allowed_to("read")
 def glossary_page():
     """The tenant glossary: named categories the judge decides membership through."""
@@ -352,7 +355,7 @@ def glossary_page():
                 show_service_errors(form, exc)
             else:
                 flash("Glossary saved.")
-                return redirect(url_for("dashboard.policies.glossary_page"))
+                return redirect(url_for("dashboard.glossary.glossary_page"))
     else:
         form.terms.data = "\n".join(
             f"{term} = {', '.join(values)}" for term, values in glossary.terms(client_id).items()
