@@ -246,3 +246,66 @@ def test_a_violated_rule_outranks_a_review_and_a_review_outranks_an_unknown():
     assert _verdict((review, unknown, cap), args).reason_code == "rule_violated"
     args = {"amount": 7000, "currency": "EUR"}
     assert _verdict((unknown, review, cap), args).reason_code == "review_required_by_rule"
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (
+            "Never purge the eu-logs or pay-ledger indexes.",
+            "purge_index",
+            {"index": "pay-ledger"},
+            "deny",
+        ),
+        (
+            "Never purge the eu-logs or pay-ledger indexes.",
+            "purge_index",
+            {"index": "scratch"},
+            "allow",
+        ),
+        (
+            "Purging the pay-ledger index is prohibited.",
+            "purge_index",
+            {"index_name": "pay-ledger"},
+            "deny",
+        ),
+        (
+            "Do not archive projects called apollo or gemini.",
+            "archive_project",
+            {"project": "gemini"},
+            "deny",
+        ),
+        (
+            "Do not share the dob, ssn or home_address fields.",
+            "share_record",
+            {"fields": ["name", "ssn"]},
+            "deny",
+        ),
+        (
+            "Do not share the dob, ssn or home_address fields.",
+            "share_record",
+            {"fields": ["name"]},
+            "allow",
+        ),
+        (
+            "Crates heavier than 50 kg may only use carriers Geodis or Kuehne.",
+            "ship_crate",
+            {"weight": 60, "carrier": "DPD"},
+            "deny",
+        ),
+        (
+            "Crates heavier than 50 kg may only use carriers Geodis or Kuehne.",
+            "ship_crate",
+            {"weight": 40, "carrier": "DPD"},
+            "allow",
+        ),
+        (
+            "Code freeze on search-api until the end of the sprint.",
+            "deploy_service",
+            {"service": "search-api"},
+            "deny",
+        ),
+    ],
+)
+def test_more_shapes_of_named_values_conditional_lists_and_freezes(rule, tool, args, expected):
+    assert _decide(rule, tool, args) == expected

@@ -136,7 +136,7 @@ def compile_rule(
             checks.extend(made)
         else:
             uncompiled = True
-    frozen = FREEZE.search(clean)
+    frozen = _freeze_match(clean)
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
     informational = not normative_seen and not scope
@@ -234,7 +234,7 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             )
             if m:
                 out.update(stem(w) for w in words(m.group("who")))
-    frozen = FREEZE.search(text)
+    frozen = _freeze_match(text)
     if frozen:
         out.update(stem(w) for w in FREEZE_WORDS)
         if frozen.group("duration"):
@@ -705,7 +705,22 @@ def _normalise(text: str) -> str:
         .replace("\u2013", "-")
         .replace("\u2014", " - ")
     )
-    return re.sub(r"\s+", " ", t).strip()
+    t = re.sub(r"\s+", " ", t).strip()
+    # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.
+    return _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
+
+
+_COMPARATIVES = {
+    "heavier than": "more than",
+    "larger than": "more than",
+    "bigger than": "more than",
+    "longer than": "more than",
+    "higher than": "more than",
+    "lighter than": "less than",
+    "smaller than": "less than",
+    "shorter than": "less than",
+}
+_COMPARATIVE = re.compile(r"\b(" + "|".join(_COMPARATIVES) + r")\b", re.I)
 
 
 _SECOND_OBLIGATION = re.compile(
@@ -957,21 +972,84 @@ _NAMED_VALUES = re.compile(
 # contain the columns …'): they are read by the list itself, not matched against the tool name.
 _CONTENT_VERBS = frozenset(
     stem(w)
-    for w in "contain contains include includes have has hold carry expose show list".split()
+    for w in "contain contains include includes have has hold carry expose show list use using".split()
 )
 
 
 # After 'only … by/via/with' a plural noun and a list name the only values allowed, whatever
 # their case ('may only go by carriers Fedex or Chronopost').
 _ONLY_BY = re.compile(
-    r"\bonly\b[^,;.]*?\b(?:by|via|with|through|using|on|in|from|to)\s+(?:the\s+)?"
+    r"\bonly\b[^,;.]*?\b(?:by|via|with|through|using|use|on|in|from|to)\s+(?:the\s+)?"
     r"(?=[a-z]+s\s)",
     re.I,
 )
 
 
+_ITEMS_BEFORE = re.compile(
+    r"(?P<items>"
+    + _NAMED_ITEM
+    + r"(?:\s*,\s*"
+    + _NAMED_ITEM
+    + r")*(?:\s*,?\s+(?:and|or|nor)\s+"
+    + _NAMED_ITEM
+    + r")?)\s+$"
+)
+_ITEMS_AFTER = re.compile(
+    r"^\s+(?:(?:named|called|labelled|labeled|tagged)\s+)?(?P<items>"
+    + _NAMED_ITEM
+    + r"(?:\s*,\s*"
+    + _NAMED_ITEM
+    + r")*(?:\s*,?\s+(?:and|or|nor)\s+"
+    + _NAMED_ITEM
+    + r")?)(?![\w\-])"
+)
+
+
+def _split_named(items: str) -> list[str]:
+    parts = re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+", items)
+    return [i.strip().strip("`\"'") for i in parts if i.strip().strip("`\"'")]
+
+
 def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int, int] | None:
     """('column', ['salary', 'iban', 'tax_id'], start, end) for a kind noun followed by literals."""
+    found = _named_values_after(clause, only)
+    if found is not None:
+        return found
+    # 'the raw-events or audit-trail datasets', 'buckets named ml-raw', 'the audit-trail dataset':
+    # literal names (with a separator or quoted) next to the noun of their kind.
+    for m in re.finditer(r"\b[A-Za-z]+\b", clause):
+        noun = stem(m.group(0).lower())
+        if noun not in _VALUE_KIND_NOUNS:
+            continue
+        for side in ("after", "before"):
+            if side == "after":
+                hit = _ITEMS_AFTER.match(clause[m.end() :])
+                if hit is None:
+                    continue
+                start, end = m.start(), m.end() + hit.end()
+                named = bool(re.match(r"\s+(?:named|called|labell?ed|tagged)\b", clause[m.end() :]))
+            else:
+                hit = _ITEMS_BEFORE.search(clause[: m.start()])
+                if hit is None:
+                    continue
+                start, end = hit.start("items"), m.end()
+                named = False
+            items = _split_named(hit.group("items"))
+            if not items or any(
+                i.lower() in STOPWORDS or stem(i.lower()) in _EFFECT_STEMS or NORMATIVE.fullmatch(i)
+                for i in items
+            ):
+                continue
+            literal = [i for i in items if _LITERAL.fullmatch(i) or _QUOTED.search(hit.group(0))]
+            if not literal and not named:
+                continue
+            if not all(i == i.lower() or _LITERAL.fullmatch(i) or i.isupper() for i in items):
+                continue
+            return noun, items, start, end
+    return None
+
+
+def _named_values_after(clause: str, only: bool) -> tuple[str, list[str], int, int] | None:
     after_only = _ONLY_BY.search(clause) if only else None
     for m in _NAMED_VALUES.finditer(clause):
         noun = stem(m.group("noun").lower())
@@ -1308,6 +1386,16 @@ FREEZE = re.compile(
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
+# 'Change freeze on payments-api through end of Q4', 'Code freeze for the ledger service'.
+FREEZE_ON = re.compile(
+    r"^(?:(?:a|an|the)\s+)?(?:(?:change|code|deploy(?:ment)?|release)\s+)?(?:freeze|lock)\s+"
+    r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for)\s+(?:the\s+)?"
+    r"(?P<name>[\w.\-/:@]+)"
+    r"(?:\s+(?!(?:until|till|through|thru|during|throughout|for|over|this|next)\b)(?P<kind>[a-z]+))?"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+"
+    r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
+    re.I,
+)
 FREEZE_WORDS = (
     "under",
     "change",
@@ -1542,9 +1630,13 @@ def _conditional_list(
     )
 
 
+def _freeze_match(text: str) -> re.Match[str] | None:
+    return FREEZE.search(text) or FREEZE_ON.search(text)
+
+
 def _freeze_check(index: int, source: str, clause: str) -> Check | None:
     """A freeze on one named value: any request naming it in an argument is refused."""
-    m = FREEZE.search(clause)
+    m = _freeze_match(clause)
     if not m:
         return None
     name = m.group("name")

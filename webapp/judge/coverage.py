@@ -44,7 +44,7 @@ _FUNCTION_WORDS = frozenset(
     aren't mustn't shan't period whatsoever anything else but
     include includes contain contains reference references specify specifies provide provides
     cite cites carry carries mention mentions state states attach attached supply give
-    field argument parameter param arg list following freeze frozen locked
+    field argument parameter param arg list following freeze frozen locked named called
     """.split()
 )
 
