@@ -309,3 +309,17 @@ def test_a_violated_rule_outranks_a_review_and_a_review_outranks_an_unknown():
 )
 def test_more_shapes_of_named_values_conditional_lists_and_freezes(rule, tool, args, expected):
     assert _decide(rule, tool, args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"weight": 45, "courier": "Colissimo", "pallet_id": "p-1"}, "allow"),
+        ({"weight": 45, "courier": "DPD", "pallet_id": "p-1"}, "deny"),
+        ({"weight": 5, "courier": "DPD", "pallet_id": "p-1"}, "allow"),
+    ],
+)
+def test_a_list_after_a_preposition_is_not_read_as_the_subjects_argument(args, expected):
+    # 'pallets' is what is shipped, not an argument the list constrains: no false denial on it.
+    rule = "Pallets above 20kg can only travel with Colissimo or Bpost."
+    assert _decide(rule, "ship_pallet", args) == expected

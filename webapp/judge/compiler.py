@@ -241,6 +241,7 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(frozen.group("duration")))
     for q in find_quantities(text):
         out.update(stem(w) for w in words(text[q.start : q.end]))
+        out.update(stem(w.lower()) for w in re.findall(r"[A-Za-z]+", text[q.start : q.end]))
         if q.noun:
             out.add(stem(q.noun))
     if has_places:
@@ -1728,6 +1729,20 @@ def _value_list_check(
         ):
             match = "contains"
     kind = _kind_words(clause, region_start, region_end)
+    predicate_at = _predicate_position(clause)
+    if (
+        predicate_at is not None
+        and predicate_at < region_start
+        and re.search(
+            r"\b(?:with|by|via|through|using|use|to|from)\s+(?:the\s+)?$",
+            clause[:region_start],
+            re.I,
+        )
+    ):
+        # 'Parcels … can only ship with FedEx or Chronopost': the list follows a preposition, so
+        # it names what the subject goes with, not the subject ('parcels' is no argument of it).
+        subject = {stem(w) for w in words(clause[:predicate_at])}
+        kind = [k for k in kind if k not in subject]
     drop = {stem(w) for i in items for w in words(i)} | set(kind) | _KIND_SKIP
     terms = tuple(
         t

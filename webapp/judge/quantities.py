@@ -167,8 +167,12 @@ def find_quantities(text: str) -> list[Quantity]:
         after = text[m.end("num")] if m.end("num") < len(text) else " "
         if (before.isalpha() or before in "-_/.:") and not m.group("pre"):
             continue
-        if after.isalpha() and not (m.group("mult") or m.group("unit") or m.group("post")):
-            continue
+        glued = re.match(r"[A-Za-z]+", text[m.end("num") :])
+        glued_unit = bool(glued) and glued.group(0).lower() in UNITS and len(glued.group(0)) > 1
+        if after.isalpha() and not (
+            m.group("mult") or m.group("unit") or m.group("post") or glued_unit
+        ):
+            continue  # '20kg' and '5GB' are quantities; 't3' or '2fa' are not
         if after in "-_/:" or (
             after == "." and m.end("num") + 1 < len(text) and text[m.end("num") + 1].isdigit()
         ):
