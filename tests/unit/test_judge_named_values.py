@@ -112,10 +112,24 @@ def test_a_list_of_named_values_is_never_read_as_an_argument_name_or_action_word
     assert "requests to" not in reading
 
 
-def test_literal_names_read_as_action_words_are_not_accounted_for():
-    # Without a noun naming their kind, literal names cannot be read as the subject of an action.
-    compiled = compile_rule(0, "c", "Never purge ml-raw or finance-archive.")
-    assert compiled.understanding == "partly_understood"
+def test_literal_names_without_their_kind_noun_are_a_closed_list_on_any_argument():
+    rule = "Never purge ml-raw or finance-archive."
+    compiled = compile_rule(0, "c", rule)
+    assert [c.reading() for c in compiled.checks] == [
+        "Deny when an argument is ml-raw or finance-archive (about: purge)"
+    ]
+    assert _decide(rule, "purge_store", {"target": "finance-archive"}) == "deny"
+    assert _decide(rule, "purge_store", {"target": "tmp-cache"}) == "allow"
+    assert _decide(rule, "purge_store", {"target_id": 42}) == "review"
+
+
+def test_an_action_check_does_not_account_for_literal_names_among_its_words():
+    from webapp.judge.checks import ActionRule
+    from webapp.judge.compiler import _accounted_stems
+
+    rule = "Never purge ml-raw stores."
+    check = ActionRule(0, rule, "deny", ("purg", "ml", "raw", "store"))
+    assert not {"ml", "raw"} & _accounted_stems(rule, [check], [])
 
 
 @pytest.mark.parametrize(

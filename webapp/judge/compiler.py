@@ -1047,7 +1047,24 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
             if not all(i == i.lower() or _LITERAL.fullmatch(i) or i.isupper() for i in items):
                 continue
             return noun, items, start, end
+    # 'Never delete prod-db or billing-db': literal names with no noun of their kind are still
+    # a closed list, on whichever argument carries one of them.
+    for m in _LITERAL_LIST.finditer(clause):
+        items = _split_named(m.group("items"))
+        if items and all(_LITERAL.fullmatch(i) and re.search(r"[-_]", i) for i in items):
+            return "", items, m.start(), m.end()
     return None
+
+
+_LITERAL_LIST = re.compile(
+    r"(?<![\w\-])(?P<items>"
+    + _NAMED_ITEM
+    + r"(?:\s*,\s*"
+    + _NAMED_ITEM
+    + r")*(?:\s*,?\s+(?:and|or|nor)\s+"
+    + _NAMED_ITEM
+    + r")?)(?![\w\-])"
+)
 
 
 def _named_values_after(clause: str, only: bool) -> tuple[str, list[str], int, int] | None:
@@ -1108,8 +1125,9 @@ def _named_list_check(
     about = tuple(t for t in terms if t not in verbs and t not in item_stems)
     eff = "review" if review else "deny"
     mode = "allow" if only and not negated else "deny"
+    kind = (noun,) if noun else ()
     return ValueList(
-        index, source, eff, verbs, (), mode, tuple(items), "exact", (noun,), about_words=about
+        index, source, eff, verbs, (), mode, tuple(items), "exact", kind, about_words=about
     )
 
 
