@@ -337,3 +337,15 @@ def test_a_list_after_a_preposition_is_not_read_as_the_subjects_argument(args, e
     # 'pallets' is what is shipped, not an argument the list constrains: no false denial on it.
     rule = "Pallets above 20kg can only travel with Colissimo or Bpost."
     assert _decide(rule, "ship_pallet", args) == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Never commit secret-key files.",
+        "Never send emails to no-reply addresses.",
+        "Never use non-prod credentials in prod.",
+    ],
+)
+def test_a_hyphenated_qualifier_of_a_kind_is_not_a_list_of_names(rule):
+    assert compile_rule(0, "c", rule).understanding == "partly_understood"

@@ -1035,6 +1035,13 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
                     continue
                 start, end = hit.start("items"), m.end()
                 named = False
+                single = not re.search(r",|\s(?:and|or|nor)\s", hit.group("items"))
+                if single and not (
+                    re.search(r"\bthe\s+$", clause[: hit.start("items")], re.I)
+                    and not m.group(0).lower().endswith("s")
+                ):
+                    # 'secret-key files' names a kind of file; 'the audit-trail dataset' one.
+                    continue
             items = _split_named(hit.group("items"))
             if not items or any(
                 i.lower() in STOPWORDS or stem(i.lower()) in _EFFECT_STEMS or NORMATIVE.fullmatch(i)
@@ -1050,6 +1057,9 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
     # 'Never delete prod-db or billing-db': literal names with no noun of their kind are still
     # a closed list, on whichever argument carries one of them.
     for m in _LITERAL_LIST.finditer(clause):
+        following = re.match(r"\s*([A-Za-z]+)", clause[m.end() :])
+        if following and following.group(1).lower() not in STOPWORDS:
+            continue  # 'no-reply addresses', 'non-prod credentials': a qualifier, not a name
         items = _split_named(m.group("items"))
         if items and all(_LITERAL.fullmatch(i) and re.search(r"[-_]", i) for i in items):
             return "", items, m.start(), m.end()
