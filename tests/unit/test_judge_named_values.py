@@ -349,3 +349,32 @@ def test_a_list_after_a_preposition_is_not_read_as_the_subjects_argument(args, e
 )
 def test_a_hyphenated_qualifier_of_a_kind_is_not_a_list_of_names(rule):
     assert compile_rule(0, "c", rule).understanding == "partly_understood"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"amount": 300, "currency": "EUR"}, "deny"),
+        ({"amount": 300, "currency": "EUR", "project_code": "P-7"}, "allow"),
+        ({"amount": 3000, "currency": "EUR", "project_code": "P-7"}, "deny"),
+    ],
+)
+def test_a_need_and_a_cap_are_two_obligations(args, expected):
+    # 'a project code' is an obligation, never swallowed as words the cap is 'about'.
+    rule = "Expense claims need a project code and must be below 1,000 EUR."
+    assert _decide(rule, "submit_expense_claim", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [({"actions": ["kms:*", "ec2:Describe*"]}, "deny"), ({"actions": ["ec2:Describe*"]}, "allow")],
+)
+def test_names_with_a_colon_are_a_closed_list(args, expected):
+    rule = "Role policies must never allow the actions kms:* or iam:PassRole."
+    assert _decide(rule, "put_role_policy", args) == expected
+
+
+@pytest.mark.parametrize(("signed", "expected"), [(True, "allow"), (False, "deny")])
+def test_only_if_someone_signed_off(signed, expected):
+    rule = "Discharges can only be completed if the physician has signed off."
+    assert _decide(rule, "complete_discharge", {"physician_signed_off": signed}) == expected

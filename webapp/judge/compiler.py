@@ -174,6 +174,10 @@ def _value_stems(checks: list[Check]) -> set[str]:
     return out
 
 
+# 'iam:*', 's3:GetObject', 'arn:aws:…': names with a colon are values too.
+_NAME_WITH_COLON = re.compile(r"(?<![\w@])[A-Za-z0-9]+(?::[A-Za-z0-9*]+)+\*?")
+
+
 def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[str]:
     """Stems the checks of a rule read: subjects, values, measures, argument names, units, places."""
     out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
@@ -191,7 +195,12 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             flat.append(c)
     # Literal names in the rule ('raw-events', 'billing_owner') are values, not subject words: an
     # action check that merely lists them among its words has not read them.
-    literal_stems = {stem(w) for m in _LITERAL.finditer(text) for w in words(m.group(0))}
+    literal_stems = {
+        stem(w)
+        for rx in (_LITERAL, _NAME_WITH_COLON)
+        for m in rx.finditer(text)
+        for w in words(m.group(0))
+    }
     for c in flat:
         if isinstance(c, ActionRule):
             out.update(t for t in c.terms if t not in literal_stems)
@@ -311,7 +320,7 @@ NORMATIVE = re.compile(
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
 REVIEW = re.compile(
-    r"\b(approval|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|manual(?:ly)?|reviews?|"
+    r"\b(approvals?|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|manual(?:ly)?|reviews?|"
     r"reviewed|sign[- ]?offs?|signed off|second pair of eyes|four[- ]eyes|a human|human (?:approval|review|sign)|"
     r"escalat\w*|countersign\w*|authori[sz]ation|needs? (?:a |an )?(?:manager|human|supervisor|person)|"
     r"goes? to (?:a |an )?(?:human|manager|person|reviewer|supervisor)|"
@@ -730,7 +739,7 @@ _SECOND_OBLIGATION = re.compile(
     r"state|name|list|attach|go)\b)",
     re.I,
 )
-_MODAL = re.compile(r"\b(must|should|shall|has to|have to)\b", re.I)
+_MODAL = re.compile(r"\b(must|should|shall|has to|have to|needs?|requires?)\b", re.I)
 
 
 def _obligations(clauses: list[str]) -> list[str]:
@@ -745,7 +754,10 @@ def _obligations(clauses: list[str]) -> list[str]:
         first = clause[: m.start()]
         second = clause[m.end() :]
         out.append(first)
-        out.append(f"{clause[: modal.start()]}{m.group('modal') or modal.group(1)} {second}")
+        shared = m.group("modal") or modal.group(1)
+        if shared.lower().startswith(("need", "require")):
+            shared = "must"  # 'need a cost center and stay under 2,000 EUR'
+        out.append(f"{clause[: modal.start()]}{shared} {second}")
     return out
 
 
@@ -956,7 +968,8 @@ _VALUE_KIND_NOUNS = frozenset(
         "environment service cluster namespace account group queue topic index database schema "
         "key file folder directory channel workspace instance host server app application model "
         "team permission scope vault secret collection container image registry pipeline job "
-        "module package feature flag attribute property category segment list mailbox site"
+        "module package feature flag attribute property category segment list mailbox site "
+        "action operation region zone port protocol endpoint"
     ).split()
 )
 _NAMED_ITEM = r"[`\"']?[A-Za-z0-9][\w\-./:*]*[`\"']?"
@@ -1051,7 +1064,13 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
             literal = [i for i in items if _LITERAL.fullmatch(i) or _QUOTED.search(hit.group(0))]
             if not literal and not named:
                 continue
-            if not all(i == i.lower() or _LITERAL.fullmatch(i) or i.isupper() for i in items):
+            if not all(
+                i == i.lower()
+                or _LITERAL.fullmatch(i)
+                or _NAME_WITH_COLON.fullmatch(i)
+                or i.isupper()
+                for i in items
+            ):
                 continue
             return noun, items, start, end
     # 'Never delete prod-db or billing-db': literal names with no noun of their kind are still
@@ -1061,7 +1080,10 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
         if following and following.group(1).lower() not in STOPWORDS:
             continue  # 'no-reply addresses', 'non-prod credentials': a qualifier, not a name
         items = _split_named(m.group("items"))
-        if items and all(_LITERAL.fullmatch(i) and re.search(r"[-_]", i) for i in items):
+        if items and all(
+            (_LITERAL.fullmatch(i) and re.search(r"[-_]", i)) or _NAME_WITH_COLON.fullmatch(i)
+            for i in items
+        ):
             return "", items, m.start(), m.end()
     return None
 
@@ -1096,7 +1118,8 @@ def _named_values_after(clause: str, only: bool) -> tuple[str, list[str], int, i
             continue
         # Literal names are written as given: lower case or with separators, not as prose words.
         if not free_case and not all(
-            i == i.lower() or _LITERAL.fullmatch(i) or i.isupper() for i in items
+            i == i.lower() or _LITERAL.fullmatch(i) or _NAME_WITH_COLON.fullmatch(i) or i.isupper()
+            for i in items
         ):
             continue
         return noun, items, m.start(), m.end()
@@ -1508,7 +1531,8 @@ _ONLY_SPLIT = re.compile(
 _CONDITION_TEST = re.compile(
     r"^(?:(?:the|a|an|its|their|his|her)\s+)?(?P<words>[a-z][\w\s\-]*?)\s+(?:(?:is|are|was|were|has been|have been|has|have)\s+)?"
     r"(?:been\s+)?(?P<verb>zero|0|empty|attached|referenced|given|provided|included|present|set|supplied|specified|"
-    r"cited|filled in|on file|passed|verified|checked|confirmed|completed|succeeded)$",
+    r"cited|filled in|on file|passed|verified|checked|confirmed|completed|succeeded|signed off|"
+    r"signed|approved|authori[sz]ed)$",
     re.I,
 )
 _CONDITION_EQUALS = re.compile(
