@@ -60,6 +60,9 @@ def create_app(config: Config | None = None) -> Flask:
     _register_request_hooks(app, config)
     _register_blueprints(app)
     _register_cli(app)
+    from webapp.services import drift
+
+    drift.register_notifications()
     return app
 
 

@@ -50,7 +50,7 @@ def lock_down(client_id: str, agent_id: str, actor: str, reason: str = "") -> Ag
                 action_category="agent_lockdown",
                 agent_id=agent_id,
                 reason=reason or f"agent locked down by {actor}",
-                action_metadata={"actor": actor},
+                action_metadata={"actor": actor, "locked_by": actor},
             ),
         )
     db.session.commit()
@@ -58,19 +58,30 @@ def lock_down(client_id: str, agent_id: str, actor: str, reason: str = "") -> Ag
 
 
 def release(client_id: str, agent_id: str, actor: str, reason: str = "") -> AgentState:
-    """Release the lock; idempotent like ``lock_down``."""
+    """Release the lock, recording who and why; idempotent like ``lock_down``.
+
+    A lock set automatically by drift detection is released only with a reason: spec §3 asks
+    for a human review first, and the reason is its record.
+    """
     state = _state(client_id, check_agent_id(agent_id), for_update=True)
     if state.locked_down:
+        if state.locked_by == "drift" and not reason.strip():
+            db.session.rollback()
+            raise InvalidInput(
+                "a reason is required to release an agent locked down by drift detection",
+                errors=[{"field": "reason", "message": "is required for a drift lockdown"}],
+            )
         state.locked_down = False
         state.released_at = utcnow()
         state.released_by = actor
+        state.release_reason = reason
         append_event(
             client_id,
             EventContent(
                 action_category="agent_release",
                 agent_id=agent_id,
                 reason=reason or f"agent released by {actor}",
-                action_metadata={"actor": actor},
+                action_metadata={"actor": actor, "released_by": actor},
             ),
         )
     db.session.commit()
@@ -115,6 +126,7 @@ def lock_view(state: AgentState) -> dict[str, Any]:
         "locked_down": False,
         "released_at": iso(state.released_at),
         "released_by": state.released_by,
+        "reason": state.release_reason or "",
     }
 
 

@@ -38,7 +38,7 @@ from webapp.models import (
     utcnow,
 )
 from webapp.runtime import vault
-from webapp.services import agents, idempotency, settings, tokens
+from webapp.services import agents, drift, idempotency, settings, tokens
 from webapp.services.canonical import body_fingerprint, intent_hash
 from webapp.services.ledger import EventContent, append_event
 
@@ -301,6 +301,10 @@ def apply_verdict(request_id: str, verdict: Verdict) -> ClearanceRequest | None:
             else "rule_violated"
         )
         outcome = Outcome(DENIED, verdict.reason, code, confidence, verdict.layer)
+    if outcome.status != DENIED and (
+        why := drift.forced_review_reason(request.client_id, request.agent_id)
+    ):
+        outcome = Outcome(PENDING_REVIEW, why, "review_required_by_rule", confidence, verdict.layer)
     if _transition(request, outcome):
         db.session.commit()
         _after_commit(request)
@@ -545,6 +549,7 @@ def _after_commit(request: ClearanceRequest) -> None:
         pipe.execute()
     except redis.RedisError:
         log.warning("could not signal the decision of %s; the client will poll", request.request_id)
+    drift.record_decision(request)
     for hook in _AFTER_TRANSITION:
         try:
             hook(request)

@@ -1,0 +1,433 @@
+"""The drift signals: one class per kind, each scoring 0..1 with the evidence behind it.
+
+Every signal compares the agent's recent window (``window_hours``) with its baseline (the
+``baseline_days`` before the window), both given as hourly counter buckets (see
+``webapp.drift.features``). Signals look only upward (more, new, larger, stranger): a quieter
+agent is not a compromised one. See docs/drift.md for the reasoning behind each cut-off.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from statistics import median
+from typing import Any, ClassVar
+
+from webapp.drift.features import OUTCOMES, SEP, TOTAL, bin_upper_edge
+
+Buckets = Mapping[int, Mapping[str, int]]
+
+
+def ramp(value: float, low: float, high: float) -> float:
+    """0 at or below ``low``, 1 at or above ``high``, linear between."""
+    if value <= low:
+        return 0.0
+    if value >= high:
+        return 1.0
+    return (value - low) / (high - low)
+
+
+def robust_z(value: float, sample: list[float]) -> tuple[float, float, float]:
+    """(z, median, spread): the median/MAD z-score, with a Poisson floor on the spread so that
+    a very regular baseline (MAD 0) does not turn one extra request into a huge z."""
+    if not sample:
+        return 0.0, 0.0, 1.0
+    centre = median(sample)
+    mad = median(abs(x - centre) for x in sample)
+    spread = max(1.4826 * mad, math.sqrt(max(centre, 1.0)))
+    return (value - centre) / spread, centre, spread
+
+
+@dataclass(frozen=True)
+class History:
+    """An agent's buckets split into baseline and window, with the hours they cover."""
+
+    baseline: Buckets
+    window: Buckets
+    now_hour: int
+    window_hours: int
+    baseline_hours: int
+
+    @cached_property
+    def baseline_total(self) -> Counter:
+        return _merge(self.baseline)
+
+    @cached_property
+    def window_total(self) -> Counter:
+        return _merge(self.window)
+
+    @property
+    def baseline_events(self) -> int:
+        return self.baseline_total[TOTAL]
+
+    @property
+    def window_events(self) -> int:
+        return self.window_total[TOTAL]
+
+    @property
+    def window_start(self) -> int:
+        return self.now_hour - self.window_hours + 1
+
+    @property
+    def baseline_start(self) -> int:
+        return self.window_start - self.baseline_hours
+
+
+@dataclass(frozen=True)
+class SignalResult:
+    kind: str
+    score: float
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    def view(self) -> dict[str, Any]:
+        return {"kind": self.kind, "score": round(self.score, 4), "evidence": self.evidence}
+
+
+class Signal:
+    """One kind of drift. ``weight`` scales its score in the combination (docs/drift.md)."""
+
+    kind: ClassVar[str]
+    weight: ClassVar[float] = 1.0
+    description: ClassVar[str] = ""
+
+    def evaluate(self, history: History) -> SignalResult:
+        raise NotImplementedError
+
+    def result(self, score: float, **evidence: Any) -> SignalResult:
+        return SignalResult(self.kind, max(0.0, min(1.0, score)), evidence)
+
+
+SIGNALS: dict[str, Signal] = {}
+
+
+def register(cls: type[Signal]) -> type[Signal]:
+    """Add a signal kind to the registry (one instance per kind)."""
+    SIGNALS[cls.kind] = cls()
+    return cls
+
+
+def evaluate_all(history: History) -> list[SignalResult]:
+    return [signal.evaluate(history) for signal in SIGNALS.values()]
+
+
+# --- the signals -----------------------------------------------------------------------------
+
+
+@register
+class Volume(Signal):
+    """Request rate against the baseline, as robust z-scores: the last hour (and the last two)
+    against the baseline's active hours, and the whole window against baseline blocks of the
+    same length."""
+
+    kind = "volume"
+    description = "request rate against the baseline (robust z-score)"
+
+    def evaluate(self, history: History) -> SignalResult:
+        now = history.now_hour
+        hourly = {h: b.get(TOTAL, 0) for h, b in history.baseline.items() if b.get(TOTAL, 0)}
+        last = history.window.get(now, {}).get(TOTAL, 0)
+        last_two = last + history.window.get(now - 1, {}).get(TOTAL, 0)
+        z_hour, hour_median, _ = robust_z(last, list(hourly.values()))
+        pairs = [
+            hourly.get(h, 0) + hourly.get(h - 1, 0)
+            for h in range(history.baseline_start + 1, history.window_start)
+            if hourly.get(h, 0) or hourly.get(h - 1, 0)
+        ]
+        z_pair, _, _ = robust_z(last_two, pairs)
+        blocks = [
+            sum(
+                hourly.get(h, 0)
+                for h in range(
+                    history.baseline_start + i * history.window_hours,
+                    history.baseline_start + (i + 1) * history.window_hours,
+                )
+            )
+            for i in range(history.baseline_hours // history.window_hours)
+        ]
+        z_window, window_median, _ = (
+            robust_z(history.window_events, blocks) if len(blocks) >= 3 else (0.0, 0.0, 1.0)
+        )
+        z = max(z_hour, z_pair, z_window)
+        return self.result(
+            ramp(z, 3.0, 6.0),
+            z=round(z, 2),
+            last_hour=last,
+            baseline_hour_median=hour_median,
+            window_requests=history.window_events,
+            baseline_window_median=window_median,
+        )
+
+
+@register
+class NewCapability(Signal):
+    """Tools the agent never used in its baseline."""
+
+    kind = "new_capability"
+    description = "tools never used in the baseline"
+
+    def evaluate(self, history: History) -> SignalResult:
+        new = {
+            key.split(SEP, 1)[1]: count
+            for key, count in history.window_total.items()
+            if key.startswith("t" + SEP) and not history.baseline_total.get(key)
+        }
+        calls = sum(new.values())
+        return self.result(ramp(calls, 0.0, 4.0), new_tools=dict(sorted(new.items())[:10]))
+
+
+@register
+class ToolMixShift(Signal):
+    """Jensen-Shannon divergence between the window's and the baseline's tool distributions,
+    discounted while the window holds few requests (a handful of calls is no distribution)."""
+
+    kind = "tool_mix"
+    weight = 0.6
+    description = "divergence between the window's and the baseline's tool mix"
+
+    def evaluate(self, history: History) -> SignalResult:
+        base = _prefixed(history.baseline_total, "t")
+        window = _prefixed(history.window_total, "t")
+        n = sum(window.values())
+        if not base or not n:
+            return self.result(0.0, divergence=0.0, window_requests=n)
+        divergence = jensen_shannon(base, window)
+        return self.result(
+            ramp(divergence, 0.1, 0.4) * min(1.0, n / 15),
+            divergence=round(divergence, 3),
+            window_requests=n,
+        )
+
+
+@register
+class ArgumentOutliers(Signal):
+    """Numeric arguments beyond the baseline's quantiles for that tool: above its p99 counts
+    half, beyond 1.4 × the baseline's largest value counts one."""
+
+    kind = "argument_outliers"
+    description = "numeric arguments above the baseline's p99 for that tool"
+    MIN_BASELINE = 20
+
+    def evaluate(self, history: History) -> SignalResult:
+        base = _histograms(history.baseline_total)
+        window = _histograms(history.window_total)
+        weighted = 0.0
+        worst: list[dict[str, Any]] = []
+        for key, bins in window.items():
+            reference = base.get(key)
+            if not reference or sum(reference.values()) < self.MIN_BASELINE:
+                continue
+            p99 = _quantile_bin(reference, 0.99)
+            top = max(reference)
+            above_p99 = sum(c for b, c in bins.items() if b > p99)
+            far = sum(c for b, c in bins.items() if b > top + 2)
+            expected = 0.01 * sum(bins.values())
+            excess = 0.5 * (above_p99 - far) + far - expected
+            if above_p99:
+                tool, arg = key
+                worst.append(
+                    {
+                        "tool": tool,
+                        "argument": arg,
+                        "baseline_p99": round(bin_upper_edge(p99), 2),
+                        "baseline_max": round(bin_upper_edge(top), 2),
+                        "window_max": round(bin_upper_edge(max(bins)), 2),
+                        "above_p99": above_p99,
+                    }
+                )
+            weighted += max(0.0, excess)
+        worst.sort(key=lambda w: -w["above_p99"])
+        return self.result(ramp(weighted, 0.5, 3.0), outliers=worst[:5])
+
+
+@register
+class NewCounterparties(Signal):
+    """Destination values (IBANs, accounts, domains…) never seen in the baseline, beyond the
+    rate at which the baseline itself met new ones."""
+
+    kind = "new_counterparties"
+    description = "destinations never seen in the baseline"
+
+    def evaluate(self, history: History) -> SignalResult:
+        seen: set[str] = set()
+        late = 0
+        middle = history.baseline_start + history.baseline_hours // 2
+        for hour in sorted(history.baseline):
+            for key in history.baseline[hour]:
+                if key.startswith("c" + SEP) and key not in seen:
+                    seen.add(key)
+                    late += hour >= middle
+        new = [key for key in history.window_total if key.startswith("c" + SEP) and key not in seen]
+        # The second half of the baseline met ``late`` new parties: that is the normal pace.
+        half = max(1, history.baseline_hours - history.baseline_hours // 2)
+        expected = late / half * history.window_hours
+        excess = len(new) - expected
+        return self.result(
+            ramp(excess, 0.5, 3.5),
+            new_counterparties=len(new),
+            expected=round(expected, 2),
+            known_counterparties=len(seen),
+        )
+
+
+@register
+class OutcomeShift(Signal):
+    """A spike in the judge's denial-or-review rate (a binomial z-score against the baseline)."""
+
+    kind = "outcome_shift"
+    weight = 0.8
+    description = "a spike in the denial or review rate"
+
+    def evaluate(self, history: History) -> SignalResult:
+        def counts(total: Counter) -> tuple[int, int]:
+            outcomes = {o: total.get(f"o{SEP}{o}", 0) for o in OUTCOMES}
+            return outcomes["deny"] + outcomes["review"], sum(outcomes.values())
+
+        bad_b, n_b = counts(history.baseline_total)
+        bad_w, n_w = counts(history.window_total)
+        if n_w < 5 or not n_b:
+            return self.result(0.0, window_rate=0.0, baseline_rate=0.0, window_decisions=n_w)
+        p = min(0.95, max(0.02, bad_b / n_b))
+        expected = n_w * p
+        z = (bad_w - expected) / math.sqrt(n_w * p * (1 - p))
+        score = ramp(z, 3.0, 7.0) if bad_w - expected >= 3 else 0.0
+        return self.result(
+            score,
+            window_rate=round(bad_w / n_w, 3),
+            baseline_rate=round(bad_b / n_b, 3),
+            window_decisions=n_w,
+            z=round(z, 2),
+        )
+
+
+@register
+class OffHours(Signal):
+    """Activity outside the agent's hour-of-week profile: an hour of the day whose three-hour
+    neighbourhood held under 1 % of the baseline, or a weekend for an agent that does not work
+    weekends."""
+
+    kind = "off_hours"
+    description = "activity outside the agent's hour-of-week profile"
+    QUIET_SHARE = 0.01
+
+    def evaluate(self, history: History) -> SignalResult:
+        total = history.baseline_events
+        if not total:
+            return self.result(0.0, off_hours_requests=0)
+        by_hour = [0] * 24
+        weekend = 0
+        for hour, bucket in history.baseline.items():
+            n = bucket.get(TOTAL, 0)
+            by_hour[hour % 24] += n
+            weekend += n if is_weekend(hour) else 0
+        quiet_weekends = weekend / total < self.QUIET_SHARE
+        off = 0
+        off_hours: set[int] = set()
+        for hour, bucket in history.window.items():
+            n = bucket.get(TOTAL, 0)
+            h = hour % 24
+            around = by_hour[(h - 1) % 24] + by_hour[h] + by_hour[(h + 1) % 24]
+            if n and (around / total < self.QUIET_SHARE or (quiet_weekends and is_weekend(hour))):
+                off += n
+                off_hours.add(h)
+        expected = self.QUIET_SHARE * history.window_events
+        return self.result(
+            ramp(off - expected, 1.0, 5.0),
+            off_hours_requests=off,
+            hours_utc=sorted(off_hours),
+            works_weekends=not quiet_weekends,
+        )
+
+
+@register
+class TokenHygiene(Signal):
+    """Approval tokens never consumed (against the baseline's habit), tokens shown with other
+    arguments (``args_mismatch``) and replays: the last two are strong signs of theft."""
+
+    kind = "token_hygiene"
+    description = "unconsumed tokens, args_mismatch burns and replays"
+
+    def evaluate(self, history: History) -> SignalResult:
+        def get(total: Counter, name: str) -> int:
+            return total.get(f"k{SEP}{name}", 0)
+
+        w, b = history.window_total, history.baseline_total
+        bad = get(w, "args_mismatch") + get(w, "replay")
+        bad_rate = (get(b, "args_mismatch") + get(b, "replay")) / max(1, history.baseline_events)
+        excess_bad = bad - bad_rate * history.window_events
+        s_bad = 1 - 0.45**excess_bad if excess_bad >= 1 else 0.0
+        # Tokens minted in the current hour may still be consumed: leave them out.
+        minted = get(w, "minted") - history.window.get(history.now_hour, {}).get(f"k{SEP}minted", 0)
+        unconsumed_w = max(0.0, 1 - get(w, "consumed") / minted) if minted >= 5 else 0.0
+        minted_b = get(b, "minted")
+        unconsumed_b = max(0.0, 1 - get(b, "consumed") / minted_b) if minted_b else 1.0
+        s_unconsumed = ramp(unconsumed_w - unconsumed_b, 0.25, 0.75)
+        return self.result(
+            max(s_bad, s_unconsumed),
+            args_mismatch=get(w, "args_mismatch"),
+            replays=get(w, "replay"),
+            unconsumed_share=round(unconsumed_w, 3),
+            baseline_unconsumed_share=round(unconsumed_b, 3),
+        )
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def is_weekend(hour: int) -> bool:
+    # Hour 0 of the epoch was a Thursday: day 0 → weekday 3 (Monday is 0).
+    return (hour // 24 + 3) % 7 >= 5
+
+
+def jensen_shannon(p_counts: Mapping[str, int], q_counts: Mapping[str, int]) -> float:
+    """JS divergence (base 2, so 0..1) of two count maps, with add-half smoothing."""
+    keys = set(p_counts) | set(q_counts)
+    p_total = sum(p_counts.values()) + 0.5 * len(keys)
+    q_total = sum(q_counts.values()) + 0.5 * len(keys)
+    divergence = 0.0
+    for key in keys:
+        p = (p_counts.get(key, 0) + 0.5) / p_total
+        q = (q_counts.get(key, 0) + 0.5) / q_total
+        m = (p + q) / 2
+        divergence += 0.5 * p * math.log2(p / m) + 0.5 * q * math.log2(q / m)
+    return max(0.0, min(1.0, divergence))
+
+
+def _merge(buckets: Buckets) -> Counter:
+    total: Counter = Counter()
+    for bucket in buckets.values():
+        total.update(bucket)
+    return total
+
+
+def _prefixed(total: Counter, prefix: str) -> dict[str, int]:
+    start = prefix + SEP
+    return {k[len(start) :]: v for k, v in total.items() if k.startswith(start) and v}
+
+
+def _histograms(total: Counter) -> dict[tuple[str, str], dict[int, int]]:
+    found: dict[tuple[str, str], dict[int, int]] = {}
+    for key, count in total.items():
+        if not key.startswith("a" + SEP) or not count:
+            continue
+        parts = key.split(SEP)
+        if len(parts) != 4:
+            continue
+        try:
+            index = int(parts[3])
+        except ValueError:
+            continue
+        found.setdefault((parts[1], parts[2]), {})[index] = count
+    return found
+
+
+def _quantile_bin(bins: Mapping[int, int], q: float) -> int:
+    total = sum(bins.values())
+    running = 0
+    for index in sorted(bins):
+        running += bins[index]
+        if running >= q * total:
+            return index
+    return max(bins)
