@@ -325,10 +325,15 @@ def sparkline(buckets: Mapping[int, Mapping[str, int]], now_hour: int) -> list[i
 
 def summary(client_id: str) -> dict[str, Any]:
     """CONTRACT §10: every agent with its latest score, risk, lockdown and signals."""
-    states = sorted(
-        agents.list_agents(client_id), key=lambda s: (-(s.drift_score or 0), s.agent_id)
-    )
-    return {"generated_at": iso(utcnow()), "agents": [agent_view(s) for s in states]}
+    return {
+        "generated_at": iso(utcnow()),
+        "agents": [agent_view(s) for s in ranked_agents(client_id)],
+    }
+
+
+def ranked_agents(client_id: str) -> list[AgentState]:
+    """The tenant's agents, highest drift score first."""
+    return sorted(agents.list_agents(client_id), key=lambda s: (-(s.drift_score or 0), s.agent_id))
 
 
 def agent_view(state: AgentState) -> dict[str, Any]:
