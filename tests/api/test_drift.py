@@ -83,7 +83,8 @@ def rescore(app) -> None:
 
 def seed_baseline(app, client_id: str, agent_id: str, days: int = 8, per_hour: int = 2) -> None:
     """A round-the-clock agent's past, through the same counter writes the decision path makes:
-    one payment tool, amounts near 100, a handful of known IBANs, every token consumed."""
+    one payment tool, amounts near 100, a handful of known IBANs, every token consumed. Seed
+    before the agent's first live request: first-seen hours keep the earliest write."""
     from webapp.drift import features
     from webapp.services import drift
 
@@ -97,6 +98,7 @@ def seed_baseline(app, client_id: str, agent_id: str, days: int = 8, per_hour: i
                     {"amount": 90 + (hours_ago * 7 + n * 13) % 25, "iban": KNOWN_IBANS[n % 6]},
                     {},
                     "allow",
+                    at=at,
                 )
                 counters[features.token_counter("minted")] = 1
                 counters[features.token_counter("consumed")] = 1
@@ -221,9 +223,9 @@ def test_every_decision_and_token_use_updates_the_agents_hourly_counters(setup):
 
 def test_medium_risk_sends_every_request_of_the_agent_to_review(setup):
     app, tenant, client = setup
+    seed_baseline(app, tenant.client_id, "agent-7")
     approve(client, tenant)
     run_all(app)
-    seed_baseline(app, tenant.client_id, "agent-7")
     rescore(app)
     summary = client.get("/drift/summary", headers=tenant.headers).get_json()
     assert summary["agents"][0]["risk_level"] == "low"
@@ -267,9 +269,9 @@ def test_high_risk_with_auto_lockdown_locks_notifies_and_needs_a_reasoned_releas
         ).status_code
         == 200
     )
+    seed_baseline(app, tenant.client_id, "agent-7")
     approve(client, tenant)
     run_all(app)
-    seed_baseline(app, tenant.client_id, "agent-7")
     rescore(app)
 
     # A stolen credential: a new tool, large amounts, to IBANs the agent never paid.
@@ -332,9 +334,9 @@ def test_high_risk_with_auto_lockdown_locks_notifies_and_needs_a_reasoned_releas
 
 def test_high_risk_without_auto_lockdown_writes_an_event_and_only_forces_review(setup):
     app, tenant, client = setup
+    seed_baseline(app, tenant.client_id, "agent-7")
     approve(client, tenant)
     run_all(app)
-    seed_baseline(app, tenant.client_id, "agent-7")
     for n in range(5):
         ask(client, tenant, "pay_wire", {"amount": 5, "iban": f"GB33BUKB2020155555{n:04d}"})
     run_all(app)
@@ -363,9 +365,9 @@ def test_an_agent_still_learning_is_never_high(setup):
 
 def test_disabled_drift_neither_scores_nor_forces_review(setup):
     app, tenant, client = setup
+    seed_baseline(app, tenant.client_id, "agent-7")
     approve(client, tenant)
     run_all(app)
-    seed_baseline(app, tenant.client_id, "agent-7")
     client.put("/drift/settings", json={"enabled": False}, headers=tenant.headers)
     for _ in range(6):
         ask(client, tenant, "pay_payroll", {"amount": 100})

@@ -17,8 +17,8 @@ def rescore(app, run_jobs) -> None:
 def drifting_agent(app, tenant, agent, run_jobs) -> None:
     """agent-7 with a week of habits, then five calls of a tool it never used."""
     agent.register_refund_policy()
-    agent.ask("payments.refund", {"amount": 10, "currency": "EUR"})
     seed_baseline(app, tenant.client_id, "agent-7")
+    agent.ask("payments.refund", {"amount": 10, "currency": "EUR"})
     for n in range(5):
         agent.ask("payments.export", {"rows": 1000 * (n + 1)})
     rescore(app, run_jobs)

@@ -5,6 +5,7 @@ that the decision path only increments a handful of counters (O(1), one round tr
 scorer merges buckets without ever reading a request row. Counter names:
 
     n                       decisions in the hour
+    q\\t<0..3>               decisions per quarter of the hour (bursts shorter than an hour)
     t\\t<tool>               decisions per tool
     o\\t<allow|deny|review>  the judge's outcome (before any drift-forced review)
     a\\t<tool>\\t<arg>\\t<bin>  numeric argument, binned on a log scale (quarter octaves)
@@ -49,9 +50,13 @@ def decision_counters(
     tool_args: Mapping[str, Any],
     metadata: Mapping[str, Any],
     outcome: str,
+    at: float | None = None,
 ) -> dict[str, int]:
-    """The counters one first decision adds (see the module docstring for the names)."""
+    """The counters one first decision adds (see the module docstring for the names); ``at``
+    (Unix seconds) places it in a quarter of its hour."""
     counters: dict[str, int] = {TOTAL: 1, f"t{SEP}{tool_name}": 1}
+    if at is not None:
+        counters[f"q{SEP}{quarter_of(at)}"] = 1
     if outcome in OUTCOMES:
         counters[f"o{SEP}{outcome}"] = 1
     for name, value in _numeric_args(tool_args):
@@ -60,6 +65,17 @@ def decision_counters(
     for party in counterparties(tool_args, metadata):
         counters[f"c{SEP}{party}"] = 1
     return counters
+
+
+def quarter_of(epoch_seconds: float) -> int:
+    """Which quarter (0..3) of its hour a moment falls in."""
+    return int(epoch_seconds % 3600 // 900)
+
+
+def first_seen_keys(counters: Mapping[str, int]) -> list[str]:
+    """The counters whose first appearance is remembered beyond the baseline: tools and
+    counterparties ("never seen before" means before, not only within the baseline)."""
+    return [key for key in counters if key[:2] in ("t" + SEP, "c" + SEP)]
 
 
 def token_counter(event: str) -> str:

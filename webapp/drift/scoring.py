@@ -69,10 +69,15 @@ def assess(history: History, settings: Mapping[str, Any]) -> Assessment:
 
 
 def split_history(
-    buckets: Mapping[int, Mapping[str, int]], now_hour: int, settings: Mapping[str, Any]
+    buckets: Mapping[int, Mapping[str, int]],
+    now_hour: int,
+    settings: Mapping[str, Any],
+    now_quarter: int = 3,
+    first_seen: Mapping[str, int] | None = None,
 ) -> History:
     """Cut hourly buckets into the window (the last ``window_hours``, this hour included) and
-    the baseline (the ``baseline_days`` before it); older buckets are ignored."""
+    the baseline (the ``baseline_days`` before it); older buckets are ignored. ``now_quarter``
+    says how far into the current hour we are (0..3)."""
     window_hours = int(settings["window_hours"])
     baseline_hours = int(settings["baseline_days"]) * 24
     window_start = now_hour - window_hours + 1
@@ -83,4 +88,6 @@ def split_history(
         now_hour=now_hour,
         window_hours=window_hours,
         baseline_hours=baseline_hours,
+        now_quarter=now_quarter,
+        first_seen=first_seen,
     )

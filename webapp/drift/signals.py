@@ -31,13 +31,14 @@ def ramp(value: float, low: float, high: float) -> float:
 
 
 def robust_z(value: float, sample: list[float]) -> tuple[float, float, float]:
-    """(z, median, spread): the median/MAD z-score, with a Poisson floor on the spread so that
-    a very regular baseline (MAD 0) does not turn one extra request into a huge z."""
+    """(z, median, spread): the median/MAD z-score, with a floor on the spread a little above
+    the Poisson one (√(m+1) + 1), so that a very regular or very quiet baseline (MAD 0) does
+    not turn a few extra requests into a huge z."""
     if not sample:
         return 0.0, 0.0, 1.0
     centre = median(sample)
     mad = median(abs(x - centre) for x in sample)
-    spread = max(1.4826 * mad, math.sqrt(max(centre, 1.0)))
+    spread = max(1.4826 * mad, math.sqrt(centre + 1.0) + 1.0)
     return (value - centre) / spread, centre, spread
 
 
@@ -50,6 +51,10 @@ class History:
     now_hour: int
     window_hours: int
     baseline_hours: int
+    now_quarter: int = 3
+    # When each tool and counterparty ("t\t…", "c\t…") was first seen, as an hour, over the
+    # whole retained history (longer than the baseline); None to judge by the baseline alone.
+    first_seen: Mapping[str, int] | None = None
 
     @cached_property
     def baseline_total(self) -> Counter:
@@ -58,6 +63,12 @@ class History:
     @cached_property
     def window_total(self) -> Counter:
         return _merge(self.window)
+
+    def is_new(self, key: str) -> bool:
+        """Whether a tool or counterparty key was never seen before the window."""
+        if self.first_seen is not None and key in self.first_seen:
+            return self.first_seen[key] >= self.window_start
+        return not self.baseline_total.get(key)
 
     @property
     def baseline_events(self) -> int:
@@ -118,25 +129,33 @@ def evaluate_all(history: History) -> list[SignalResult]:
 
 @register
 class Volume(Signal):
-    """Request rate against the baseline, as robust z-scores: the last hour (and the last two)
-    against the baseline's active hours, and the whole window against baseline blocks of the
-    same length."""
+    """Request rate against the baseline, as robust z-scores at three time scales: the last
+    quarter hour (and the last two), the last hour (and two), and the whole window against
+    baseline blocks of the same length. Each is compared with the baseline's active periods."""
 
     kind = "volume"
     description = "request rate against the baseline (robust z-score)"
 
     def evaluate(self, history: History) -> SignalResult:
-        now = history.now_hour
+        now, q = history.now_hour, history.now_quarter
         hourly = {h: b.get(TOTAL, 0) for h, b in history.baseline.items() if b.get(TOTAL, 0)}
-        last = history.window.get(now, {}).get(TOTAL, 0)
-        last_two = last + history.window.get(now - 1, {}).get(TOTAL, 0)
-        z_hour, hour_median, _ = robust_z(last, list(hourly.values()))
-        pairs = [
-            hourly.get(h, 0) + hourly.get(h - 1, 0)
-            for h in range(history.baseline_start + 1, history.window_start)
-            if hourly.get(h, 0) or hourly.get(h - 1, 0)
-        ]
-        z_pair, _, _ = robust_z(last_two, pairs)
+        quarters = {
+            (h, i): b.get(f"q{SEP}{i}", 0)
+            for h, b in history.baseline.items()
+            for i in range(4)
+            if b.get(f"q{SEP}{i}", 0)
+        }
+        current = history.window.get(now, {})
+        previous = history.window.get(now - 1, {})
+        last_quarter = current.get(f"q{SEP}{q}", 0)
+        before = current.get(f"q{SEP}{q - 1}", 0) if q else previous.get(f"q{SEP}3", 0)
+        last = current.get(TOTAL, 0)
+        zs = {
+            "quarter": robust_z(last_quarter, list(quarters.values()))[0],
+            "two_quarters": robust_z(last_quarter + before, _pairs(quarters, _next_quarter))[0],
+            "hour": robust_z(last, list(hourly.values()))[0],
+            "two_hours": robust_z(last + previous.get(TOTAL, 0), _pairs(hourly, _next_hour))[0],
+        }
         blocks = [
             sum(
                 hourly.get(h, 0)
@@ -147,15 +166,17 @@ class Volume(Signal):
             )
             for i in range(history.baseline_hours // history.window_hours)
         ]
-        z_window, window_median, _ = (
-            robust_z(history.window_events, blocks) if len(blocks) >= 3 else (0.0, 0.0, 1.0)
-        )
-        z = max(z_hour, z_pair, z_window)
+        window_median = median(blocks) if blocks else 0
+        if len(blocks) >= 3:
+            zs["window"] = robust_z(history.window_events, blocks)[0]
+        scale, z = max(zs.items(), key=lambda item: item[1])
         return self.result(
             ramp(z, 3.0, 6.0),
             z=round(z, 2),
+            time_scale=scale,
+            last_quarter_hour=last_quarter,
             last_hour=last,
-            baseline_hour_median=hour_median,
+            baseline_hour_median=median(hourly.values()) if hourly else 0,
             window_requests=history.window_events,
             baseline_window_median=window_median,
         )
@@ -163,7 +184,7 @@ class Volume(Signal):
 
 @register
 class NewCapability(Signal):
-    """Tools the agent never used in its baseline."""
+    """Tools the agent never used before the window."""
 
     kind = "new_capability"
     description = "tools never used in the baseline"
@@ -172,10 +193,16 @@ class NewCapability(Signal):
         new = {
             key.split(SEP, 1)[1]: count
             for key, count in history.window_total.items()
-            if key.startswith("t" + SEP) and not history.baseline_total.get(key)
+            if key.startswith("t" + SEP) and history.is_new(key)
         }
         calls = sum(new.values())
-        return self.result(ramp(calls, 0.0, 4.0), new_tools=dict(sorted(new.items())[:10]))
+        # Good-Turing: an agent whose baseline has tools used once meets new ones now and then.
+        expected = history.window_events * _unseen_share(_prefixed(history.baseline_total, "t"))
+        return self.result(
+            ramp(calls - expected, 0.0, 4.0),
+            new_tools=dict(sorted(new.items())[:10]),
+            expected=round(expected, 2),
+        )
 
 
 @register
@@ -204,7 +231,7 @@ class ToolMixShift(Signal):
 @register
 class ArgumentOutliers(Signal):
     """Numeric arguments beyond the baseline's quantiles for that tool: above its p99 counts
-    half, beyond 1.4 × the baseline's largest value counts one."""
+    half, beyond twice the baseline's largest value counts one, less what chance explains."""
 
     kind = "argument_outliers"
     description = "numeric arguments above the baseline's p99 for that tool"
@@ -213,18 +240,20 @@ class ArgumentOutliers(Signal):
     def evaluate(self, history: History) -> SignalResult:
         base = _histograms(history.baseline_total)
         window = _histograms(history.window_total)
-        weighted = 0.0
+        weighted = expected = 0.0
         worst: list[dict[str, Any]] = []
         for key, bins in window.items():
             reference = base.get(key)
             if not reference or sum(reference.values()) < self.MIN_BASELINE:
                 continue
+            size = sum(reference.values())
             p99 = _quantile_bin(reference, 0.99)
             top = max(reference)
             above_p99 = sum(c for b, c in bins.items() if b > p99)
-            far = sum(c for b, c in bins.items() if b > top + 2)
-            expected = 0.01 * sum(bins.values())
-            excess = 0.5 * (above_p99 - far) + far - expected
+            far = sum(c for b, c in bins.items() if b > top + 4)  # over twice the largest
+            # A small baseline's p99 is really its maximum: a new value beats it 1/(m+1) times.
+            expected += sum(bins.values()) * (0.01 + 1 / (size + 1))
+            weighted += 0.5 * (above_p99 - far) + far
             if above_p99:
                 tool, arg = key
                 worst.append(
@@ -237,38 +266,37 @@ class ArgumentOutliers(Signal):
                         "above_p99": above_p99,
                     }
                 )
-            weighted += max(0.0, excess)
         worst.sort(key=lambda w: -w["above_p99"])
-        return self.result(ramp(weighted, 0.5, 3.0), outliers=worst[:5])
+        # Exceedances of the p99 weigh half; allow their expected count plus two deviations.
+        excess = weighted - 0.5 * expected - math.sqrt(expected)
+        return self.result(
+            ramp(excess, 0.5, 3.0), outliers=worst[:5], expected_above_p99=round(expected, 2)
+        )
 
 
 @register
 class NewCounterparties(Signal):
-    """Destination values (IBANs, accounts, domains…) never seen in the baseline, beyond the
-    rate at which the baseline itself met new ones."""
+    """Destination values (IBANs, accounts, domains…) never seen before the window, beyond
+    the pace at which the baseline itself met new ones."""
 
     kind = "new_counterparties"
     description = "destinations never seen in the baseline"
 
     def evaluate(self, history: History) -> SignalResult:
-        seen: set[str] = set()
-        late = 0
-        middle = history.baseline_start + history.baseline_hours // 2
-        for hour in sorted(history.baseline):
-            for key in history.baseline[hour]:
-                if key.startswith("c" + SEP) and key not in seen:
-                    seen.add(key)
-                    late += hour >= middle
-        new = [key for key in history.window_total if key.startswith("c" + SEP) and key not in seen]
-        # The second half of the baseline met ``late`` new parties: that is the normal pace.
-        half = max(1, history.baseline_hours - history.baseline_hours // 2)
-        expected = late / half * history.window_hours
-        excess = len(new) - expected
+        parties = _prefixed(history.baseline_total, "c")
+        new = [
+            key for key in history.window_total if key.startswith("c" + SEP) and history.is_new(key)
+        ]
+        # Good-Turing: the share of baseline calls to a party met only once estimates how
+        # often the next call meets a new one; allow that, plus two deviations.
+        calls = sum(v for k, v in history.window_total.items() if k.startswith("c" + SEP))
+        expected = calls * _unseen_share(parties)
+        excess = len(new) - expected - 2 * math.sqrt(expected)
         return self.result(
-            ramp(excess, 0.5, 3.5),
+            ramp(excess, 0.5, 3.0),
             new_counterparties=len(new),
             expected=round(expected, 2),
-            known_counterparties=len(seen),
+            known_counterparties=len(parties),
         )
 
 
@@ -393,6 +421,26 @@ def jensen_shannon(p_counts: Mapping[str, int], q_counts: Mapping[str, int]) -> 
         m = (p + q) / 2
         divergence += 0.5 * p * math.log2(p / m) + 0.5 * q * math.log2(q / m)
     return max(0.0, min(1.0, divergence))
+
+
+def _unseen_share(counts: Mapping[str, int]) -> float:
+    """Good-Turing estimate of the chance that the next observation is new: singletons / total."""
+    total = sum(counts.values())
+    return sum(1 for c in counts.values() if c == 1) / total if total else 0.0
+
+
+def _next_hour(key: int) -> int:
+    return key + 1
+
+
+def _next_quarter(key: tuple[int, int]) -> tuple[int, int]:
+    hour, quarter = key
+    return (hour, quarter + 1) if quarter < 3 else (hour + 1, 0)
+
+
+def _pairs(counts: Mapping[Any, int], following: Any) -> list[float]:
+    """Sums over two consecutive periods, for every pair that starts with an active one."""
+    return [count + counts.get(following(key), 0) for key, count in counts.items()]
 
 
 def _merge(buckets: Buckets) -> Counter:

@@ -58,6 +58,9 @@ INTEGER_RANGES = {"baseline_days": (1, 90), "window_hours": (1, 168), "min_event
 DETECTED = "drift.detected"
 DRIFT_ACTOR = "drift"
 BUCKET_KEY = "vault:drift:{client_id}:{hour}:{agent_id}"
+# Per agent: tool or counterparty key → the hour it was first seen (HSETNX keeps the first).
+FIRST_SEEN_KEY = "vault:drift:first:{client_id}:{agent_id}"
+MAX_FIRST_SEEN = 50_000
 # Buckets outlive the longest baseline plus the longest window.
 BUCKET_TTL_SECONDS = (90 + 7 + 1) * 86400
 SPARKLINE_DAYS = 14
@@ -142,7 +145,11 @@ def record_decision(request: ClearanceRequest, now: float | None = None) -> None
                 verdict, _OUTCOME_OF_CODE.get(request.reason_code, "")
             )
             counters = features.decision_counters(
-                request.tool_name, request.tool_args or {}, request.action_metadata or {}, outcome
+                request.tool_name,
+                request.tool_args or {},
+                request.action_metadata or {},
+                outcome,
+                at=time.time() if now is None else now,
             )
         if request.status == APPROVED:
             counters[features.token_counter("minted")] = 1
@@ -174,7 +181,26 @@ def write_counters(
     for name, amount in counters.items():
         pipe.hincrby(key, name, amount)
     pipe.expire(key, BUCKET_TTL_SECONDS)
+    firsts = features.first_seen_keys(counters)
+    if firsts:
+        first_key = FIRST_SEEN_KEY.format(client_id=client_id, agent_id=agent_id)
+        for name in firsts:
+            pipe.hsetnx(first_key, name, hour)
+        pipe.expire(first_key, BUCKET_TTL_SECONDS)
     pipe.execute()
+
+
+def load_first_seen(client_id: str, agent_id: str) -> dict[str, int] | None:
+    """When the agent first used each tool and counterparty (None when too many to read)."""
+    connection = vault().redis
+    key = FIRST_SEEN_KEY.format(client_id=client_id, agent_id=agent_id)
+    if connection.hlen(key) > MAX_FIRST_SEEN:
+        return None  # judge by the baseline alone rather than read an unbounded hash
+    return {
+        k.decode("utf-8", "replace"): int(v)
+        for k, v in connection.hgetall(key).items()
+        if v.isdigit()
+    }
 
 
 def load_buckets(
@@ -275,7 +301,11 @@ def score_agent(
     buckets = load_buckets(
         client_id, agent_id, min(first, now_hour - SPARKLINE_DAYS * 24), now_hour
     )
-    assessment = assess(split_history(buckets, now_hour, current), current)
+    quarter = features.quarter_of(now.timestamp())
+    history = split_history(
+        buckets, now_hour, current, quarter, load_first_seen(client_id, agent_id)
+    )
+    assessment = assess(history, current)
     state = db.session.get(AgentState, (client_id, agent_id))
     if state is None:
         return None
