@@ -293,7 +293,7 @@ class NewCounterparties(Signal):
         expected = calls * _unseen_share(parties)
         excess = len(new) - expected - 2 * math.sqrt(expected)
         return self.result(
-            ramp(excess, 0.5, 3.0),
+            ramp(excess, 1.0, 3.5),
             new_counterparties=len(new),
             expected=round(expected, 2),
             known_counterparties=len(parties),
@@ -345,11 +345,16 @@ class OffHours(Signal):
         if not total:
             return self.result(0.0, off_hours_requests=0)
         by_hour = [0] * 24
-        weekend = 0
         for hour, bucket in history.baseline.items():
-            n = bucket.get(TOTAL, 0)
-            by_hour[hour % 24] += n
-            weekend += n if is_weekend(hour) else 0
+            by_hour[hour % 24] += bucket.get(TOTAL, 0)
+        # Days are cut at the agent's own night (twelve hours from the centre of its activity),
+        # so that an agent working Friday evening in UTC−8 is not "working on Saturday".
+        night = _night_hour(by_hour)
+        weekend = sum(
+            bucket.get(TOTAL, 0)
+            for hour, bucket in history.baseline.items()
+            if is_weekend(hour, night)
+        )
         quiet_weekends = weekend / total < self.QUIET_SHARE
         off = 0
         off_hours: set[int] = set()
@@ -357,7 +362,9 @@ class OffHours(Signal):
             n = bucket.get(TOTAL, 0)
             h = hour % 24
             around = by_hour[(h - 1) % 24] + by_hour[h] + by_hour[(h + 1) % 24]
-            if n and (around / total < self.QUIET_SHARE or (quiet_weekends and is_weekend(hour))):
+            if n and (
+                around / total < self.QUIET_SHARE or (quiet_weekends and is_weekend(hour, night))
+            ):
                 off += n
                 off_hours.add(h)
         expected = self.QUIET_SHARE * history.window_events
@@ -404,9 +411,20 @@ class TokenHygiene(Signal):
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def is_weekend(hour: int) -> bool:
+def is_weekend(hour: int, night: int = 0) -> bool:
+    """Saturday or Sunday, for days that start at UTC hour ``night``."""
     # Hour 0 of the epoch was a Thursday: day 0 → weekday 3 (Monday is 0).
-    return (hour // 24 + 3) % 7 >= 5
+    return ((hour - night) // 24 + 3) % 7 >= 5
+
+
+def _night_hour(by_hour: list[int]) -> int:
+    """The UTC hour twelve hours away from the circular mean of the agent's activity."""
+    x = sum(n * math.cos(2 * math.pi * h / 24) for h, n in enumerate(by_hour))
+    y = sum(n * math.sin(2 * math.pi * h / 24) for h, n in enumerate(by_hour))
+    if not x and not y:
+        return 0
+    centre = math.atan2(y, x) * 24 / (2 * math.pi)
+    return round(centre + 12) % 24
 
 
 def jensen_shannon(p_counts: Mapping[str, int], q_counts: Mapping[str, int]) -> float:

@@ -174,20 +174,52 @@ def write_counters(
     now: float | None = None,
     connection: redis.Redis | None = None,
 ) -> None:
-    """Add ``counters`` to the agent's bucket of the hour, in one round trip."""
+    """Add ``counters`` to the agent's bucket of the hour, and remember first sightings, in
+    one command (a Lua script: cheaper to send than a pipeline of a dozen)."""
     hour = features.hour_of(time.time() if now is None else now)
-    key = BUCKET_KEY.format(client_id=client_id, hour=hour, agent_id=agent_id)
-    pipe = (connection or vault().redis).pipeline(transaction=False)
-    for name, amount in counters.items():
-        pipe.hincrby(key, name, amount)
-    pipe.expire(key, BUCKET_TTL_SECONDS)
     firsts = features.first_seen_keys(counters)
-    if firsts:
-        first_key = FIRST_SEEN_KEY.format(client_id=client_id, agent_id=agent_id)
-        for name in firsts:
-            pipe.hsetnx(first_key, name, hour)
-        pipe.expire(first_key, BUCKET_TTL_SECONDS)
-    pipe.execute()
+    args: list[Any] = [BUCKET_TTL_SECONDS, hour, len(counters)]
+    for name, amount in counters.items():
+        args += (name, amount)
+    args += firsts
+    _count_script()(
+        keys=[
+            BUCKET_KEY.format(client_id=client_id, hour=hour, agent_id=agent_id),
+            FIRST_SEEN_KEY.format(client_id=client_id, agent_id=agent_id),
+        ],
+        args=args,
+        client=connection or vault().redis,
+    )
+
+
+_COUNT = """
+local n = tonumber(ARGV[3])
+local i = 4
+for _ = 1, n do
+  redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+if i <= #ARGV then
+  for j = i, #ARGV do
+    redis.call('HSETNX', KEYS[2], ARGV[j], ARGV[2])
+  end
+  redis.call('EXPIRE', KEYS[2], ARGV[1])
+end
+return n
+"""
+_script: Any = None
+
+
+def _count_script() -> Any:
+    # Created once; each call names its client, and redis-py reloads the script (EVALSHA →
+    # EVAL) on a server that has not seen it.
+    global _script
+    if _script is None:
+        from redis.commands.core import Script
+
+        _script = Script(None, _COUNT.encode())
+    return _script
 
 
 def load_first_seen(client_id: str, agent_id: str) -> dict[str, int] | None:
