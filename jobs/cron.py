@@ -59,3 +59,10 @@ from jobs.drift import score_drift  # noqa: E402
 # Rescoring reads each active agent's hourly buckets (no request rows); idempotent, since an
 # event is written only on a crossing into high risk.
 cron.register(score_drift, queues.DEFAULT, interval=60, job_timeout=600, name="drift-score")
+
+from jobs.reports import run_report_schedules  # noqa: E402
+
+# Hourly is plenty: a period is due once, at its end, and each is reported only once.
+cron.register(
+    run_report_schedules, queues.DEFAULT, interval=3600, job_timeout=600, name="report-schedules"
+)

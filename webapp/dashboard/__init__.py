@@ -22,6 +22,7 @@ def register_dashboard(app: Flask) -> None:
     from webapp.dashboard.ledger import ledger_pages
     from webapp.dashboard.overview import overview_pages
     from webapp.dashboard.policies import policy_pages
+    from webapp.dashboard.reports import report_pages
     from webapp.dashboard.reviews import review_pages
     from webapp.dashboard.settings import settings_pages
 
@@ -34,6 +35,7 @@ def register_dashboard(app: Flask) -> None:
         ledger_pages,
         agents_pages,
         drift_pages,
+        report_pages,
         settings_pages,
     ):
         dashboard.register_blueprint(child)

@@ -255,27 +255,20 @@ def load_buckets(
 # --- the ladder (the decision path) ------------------------------------------------------------
 
 
-def forced_review_reason(client_id: str, agent_id: str) -> str:
+def forced_review_reason(client_id: str, agent: agents.Standing) -> str:
     """Why this agent's request must go to a reviewer because of drift, or "" when it need not.
 
     Medium and high risk force review (the first rung of the ladder); learning and low do not.
+    ``agent`` is the decision path's cached standing, so this reads nothing for most agents.
     """
-    state = db.session.get(AgentState, (client_id, agent_id))
-    if state is None or state.drift_risk not in (MEDIUM, HIGH):
+    if agent.drift_risk not in (MEDIUM, HIGH):
         return ""
     if not drift_settings(client_id)["enabled"]:
         return ""
-    firing = [
-        kind
-        for kind, signal in sorted(
-            (state.drift_signals or {}).items(), key=lambda item: -item[1].get("score", 0)
-        )
-        if signal.get("score", 0) > 0
-    ][:3]
+    signals = f": {', '.join(agent.drift_signals)}" if agent.drift_signals else ""
     return (
-        f"drift: agent {agent_id} is at {state.drift_risk} drift risk "
-        f"(score {state.drift_score:.2f}{': ' + ', '.join(firing) if firing else ''}); "
-        "every request of this agent goes to a reviewer"
+        f"drift: agent {agent.agent_id} is at {agent.drift_risk} drift risk "
+        f"(score {agent.drift_score:.2f}{signals}); every request of this agent goes to a reviewer"
     )
 
 
