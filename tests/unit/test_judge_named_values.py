@@ -378,3 +378,11 @@ def test_names_with_a_colon_are_a_closed_list(args, expected):
 def test_only_if_someone_signed_off(signed, expected):
     rule = "Discharges can only be completed if the physician has signed off."
     assert _decide(rule, "complete_discharge", {"physician_signed_off": signed}) == expected
+
+
+def test_a_restricting_phrase_after_a_verb_stays_unaccounted_for():
+    rule = "Grants may only go to charities on our allowlist and never above 10,000 EUR."
+    compiled = compile_rule(0, "c", rule)
+    assert "allowlist" in compiled.unaccounted
+    args = {"charity": "x", "amount": 50, "currency": "EUR"}
+    assert _decide(rule, "make_grant", args) == "review"
