@@ -386,3 +386,14 @@ def test_a_restricting_phrase_after_a_verb_stays_unaccounted_for():
     assert "allowlist" in compiled.unaccounted
     args = {"charity": "x", "amount": 50, "currency": "EUR"}
     assert _decide(rule, "make_grant", args) == "review"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [({"fields": ["email", "nin"]}, "deny"), ({"fields": ["email"]}, "allow")],
+)
+def test_a_bare_list_with_an_identifier_is_a_closed_list_never_an_argument_name(args, expected):
+    rule = "Never export dob, nin or home_address."
+    reading = " ".join(c.reading() for c in compile_rule(0, "c", rule).checks)
+    assert "contains" not in reading and reading.startswith("Deny when an argument is")
+    assert _decide(rule, "export_rows", args) == expected

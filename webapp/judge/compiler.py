@@ -1080,10 +1080,14 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
         if following and following.group(1).lower() not in STOPWORDS:
             continue  # 'no-reply addresses', 'non-prod credentials': a qualifier, not a name
         items = _split_named(m.group("items"))
-        if items and all(
-            (_LITERAL.fullmatch(i) and re.search(r"[-_]", i)) or _NAME_WITH_COLON.fullmatch(i)
+        named = [
+            i
             for i in items
-        ):
+            if (_LITERAL.fullmatch(i) and re.search(r"[-_]", i)) or _NAME_WITH_COLON.fullmatch(i)
+        ]
+        # 'salary, iban or tax_id': a list with one identifier in it is a list of identifiers.
+        plain = len(items) >= 2 and all(re.fullmatch(r"[a-z][a-z0-9_]*", i) for i in items)
+        if items and (len(named) == len(items) or (named and plain)):
             return "", items, m.start(), m.end()
     return None
 
@@ -1781,6 +1785,9 @@ def _value_list_check(
         ):
             match = "contains"
     kind = _kind_words(clause, region_start, region_end)
+    # A list's own values never name the argument it constrains ('prod, pci and billing_owner').
+    item_stems = {stem(w) for i in items for w in words(i)}
+    kind = [k for k in kind if k not in item_stems]
     predicate_at = _predicate_position(clause)
     if (
         predicate_at is not None
