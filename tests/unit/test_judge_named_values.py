@@ -397,3 +397,9 @@ def test_a_bare_list_with_an_identifier_is_a_closed_list_never_an_argument_name(
     reading = " ".join(c.reading() for c in compile_rule(0, "c", rule).checks)
     assert "contains" not in reading and reading.startswith("Deny when an argument is")
     assert _decide(rule, "export_rows", args) == expected
+
+
+@pytest.mark.parametrize(("status", "expected"), [("settled", "allow"), ("open", "deny")])
+def test_except_when_a_state_holds(status, expected):
+    rule = "Chargebacks are forbidden except when the dispute status is settled."
+    assert _decide(rule, "create_chargeback", {"dispute_status": status}) == expected

@@ -187,6 +187,7 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         if isinstance(c, Unless):
             # The condition's words are read by the condition; the rest by the base check.
             out.update(stem(w) for w in words(c.phrase))
+            out.update(stem(w) for w in words(c.marker))  # 'except when', 'provided that'
             if c.base is not None:
                 flat.append(c.base)
         elif isinstance(c, (When, WhenListed)):
