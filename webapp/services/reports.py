@@ -35,7 +35,7 @@ from webapp.models.reports import (
 )
 from webapp.runtime import vault
 from webapp.secrets import derived_key
-from webapp.services import idempotency, report_content, report_render, settings
+from webapp.services import idempotency, report_content, report_render, sealing, settings
 from webapp.services.canonical import body_fingerprint
 from webapp.services.ledger import EventContent, append_event
 from webapp.services.notifications import parse_position, parse_recipients
@@ -353,6 +353,10 @@ def build_report(report_id: str) -> str:
     db.session.commit()
     client_id = report.client_id
     try:
+        # Seal what is pending first, so that the attestation covers every event of the
+        # period that exists now (sealing is idempotent and takes the tenant's seal lock).
+        _progress(report_id, "sealing", 8)
+        sealing.seal_and_queue_exports(client_id)
         document = report_content.collect(
             client_id,
             report_id=report_id,
