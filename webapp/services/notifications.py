@@ -25,7 +25,7 @@ from webapp.notify import channels, messages
 from webapp.runtime import vault
 from webapp.services import outbound, settings
 from webapp.services.at_rest import SealedDataError, open_sealed, seal
-from webapp.services.clearance import confidence_bucket, on_transition
+from webapp.services.clearance import confidence_bucket
 
 log = logging.getLogger(__name__)
 
@@ -378,20 +378,10 @@ def _queue_deliveries(client_id: str, event: str, request_id: str) -> list[Notif
 
 
 def _enqueue(delivery: NotificationDelivery, intervals: list[int]) -> None:
-    from rq import Retry
+    from webapp import queueing
 
-    from jobs import queues
-    from jobs.notify import deliver_notification
-
-    queues.queue(queues.NOTIFY, vault().redis).enqueue(
-        deliver_notification,
-        delivery.delivery_id,
-        job_id=f"notify-{delivery.delivery_id}",
-        job_timeout=120,
-        result_ttl=3600,
-        failure_ttl=7 * 86400,
-        retry=Retry(max=len(intervals), interval=intervals) if intervals else None,
-        meta={"client_id": delivery.client_id, "channel": delivery.channel},
+    queueing.deliver_notification(
+        delivery.delivery_id, delivery.client_id, delivery.channel, intervals
     )
 
 
@@ -605,6 +595,3 @@ def parse_position(cursor: dict[str, Any]) -> tuple[datetime, str]:
         raise InvalidInput(
             "cursor is not valid", errors=[{"field": "cursor", "message": "is not valid"}]
         ) from None
-
-
-on_transition(notify_pending_review)
