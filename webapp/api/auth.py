@@ -8,7 +8,7 @@ from flask import Blueprint, g, request
 
 from webapp.errors import NotFound, Unauthorized
 from webapp.runtime import vault
-from webapp.services import ratelimit, tenants
+from webapp.services import key_cache, ratelimit
 
 
 def protect_with_tenant_key(bp: Blueprint) -> None:
@@ -16,7 +16,7 @@ def protect_with_tenant_key(bp: Blueprint) -> None:
 
     @bp.before_request
     def _authenticate() -> None:
-        principal = tenants.authenticate_api_key(request.headers.get("X-Vault-API-Key"))
+        principal = key_cache.authenticate(request.headers.get("X-Vault-API-Key"))
         if principal is None:
             raise Unauthorized("a valid X-Vault-API-Key header is required")
         g.client_id = principal.client_id

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select, update
 
+from webapp import queueing
 from webapp.extensions import db
 from webapp.models import DENIED, PROCESSING, ClearanceRequest, utcnow
 from webapp.runtime import vault
@@ -110,7 +111,7 @@ def _reap_one(request_id: str) -> int:
         db.session.expire_all()
     else:
         log.warning("re-queueing request %s stuck in processing", request_id)
-        clearance.enqueue_judgement(request_id, state.client_id, attempts)
+        queueing.judge_request(request_id, state.client_id, attempts)
     return 1
 
 
