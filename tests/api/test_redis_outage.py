@@ -45,6 +45,10 @@ def outage_app(workdir, database_url, _migrated, own_redis):
     if own_redis.process is None:
         own_redis.start()
     _reset_state(app)
+    with app.app_context():
+        from webapp.extensions import db
+
+        db.engine.dispose()  # PostgreSQL connections are shared by every session on the server
 
 
 def run_worker(app) -> None:
