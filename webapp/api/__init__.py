@@ -12,6 +12,7 @@ def register_api(app: Flask) -> None:
     from webapp.api.decision import decision
     from webapp.api.drift import drift
     from webapp.api.ledger import ledger_api
+    from webapp.api.minting import minting_api
     from webapp.api.notifications import notifications_api
     from webapp.api.ops import ops, public
     from webapp.api.policies import policies_api
@@ -23,6 +24,7 @@ def register_api(app: Flask) -> None:
         public,
         admin,
         decision,
+        minting_api,
         policies_api,
         settings_api,
         drift,

@@ -438,6 +438,38 @@ def reap_stuck(now=None, max_attempts: int = 3) -> int:  # noqa: ANN001
     return reaped
 
 
+def approve_by_rules(
+    client_id: str,
+    new: NewRequest,
+    verdict: Verdict,
+    *,
+    threshold: float,
+    idempotency_key: str | None,
+    fingerprint: str,
+) -> ClearanceRequest:
+    """The decision cache (CONTRACT §5a): a new request approved by a rules-only verdict the
+    caller has checked, with no judge job. Token and ledger event come with it; commits."""
+    request = _new_row(client_id, new)
+    request.threshold = threshold
+    request.judge_verdict = _verdict_summary(verdict)
+    request.policy_id = verdict.policy_id
+    request.policy_version_id = verdict.policy_version_id
+    request.policy_content_hash = verdict.policy_content_hash
+    request.citations = [_citation(c) for c in verdict.citations]
+    request.evidence_chunks = [dict(e) for e in verdict.evidence_chunks]
+    db.session.add(request)
+    db.session.flush()
+    idempotency.remember(client_id, "mint-token", idempotency_key, fingerprint, request.request_id)
+    confidence = max(0.0, min(1.0, float(verdict.confidence)))
+    outcome = Outcome(APPROVED, verdict.reason, "approved_by_policy", confidence, verdict.layer)
+    if not _transition(request, outcome):
+        db.session.rollback()
+        raise Conflict("the minted request changed state while it was written")
+    db.session.commit()
+    _after_commit(request)
+    return request
+
+
 def _transition(
     request: ClearanceRequest, outcome: Outcome, category: str = "clearance_decision"
 ) -> bool:
