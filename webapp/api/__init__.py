@@ -18,6 +18,7 @@ def register_api(app: Flask) -> None:
     from webapp.api.policies import policies_api
     from webapp.api.reviews import reviews_api
     from webapp.api.settings import settings_api
+    from webapp.api.webhooks import webhooks_api
 
     for blueprint in (
         ops,
@@ -31,6 +32,7 @@ def register_api(app: Flask) -> None:
         ledger_api,
         reviews_api,
         notifications_api,
+        webhooks_api,
     ):
         # Key-authenticated JSON endpoints carry no cookies, so CSRF does not apply.
         csrf.exempt(blueprint)

@@ -18,6 +18,7 @@ from webapp.models.ledger import Checkpoint, LedgerEvent, LedgerLeaf, LedgerVeri
 from webapp.models.notifications import NotificationDelivery
 from webapp.models.policy import Policy, PolicyChunk, PolicyDocument, PolicyVersion
 from webapp.models.tenant import ROLES, ApiKey, SigningKey, Tenant, User
+from webapp.models.webhooks import WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "APPROVED",
@@ -46,6 +47,8 @@ __all__ = [
     "TenantScoped",
     "TenantSetting",
     "User",
+    "WebhookDelivery",
+    "WebhookEndpoint",
     "iso",
     "new_id",
     "short_id",
