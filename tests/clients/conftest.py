@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,14 +107,3 @@ def _start_worker(workdir: Path, database_url: str, redis_url: str) -> subproces
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-
-
-def wait_for(condition, timeout: float = 20.0, what: str = "condition"):
-    """Poll `condition` until it returns something truthy, within a bound."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")

@@ -1,9 +1,10 @@
 """The real public Python client, `ledgix-python` 0.4.0, against a live vault: what agent
 developers run, unmodified. Request, review, consume, the decision cache (`/mint-token`),
-ledger and bundle verification."""
+ledger and bundle verification, and signed webhooks checked with its `verify_webhook`."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -23,7 +24,10 @@ from ledgix_python import (
     VaultConfig,
 )
 
+from tests.helpers import LoopbackServer, wait_for
+
 ROOT = Path(__file__).resolve().parents[2]
+
 PAYMENT_RULES = ["Payments above $10,000 are not allowed", "Payments must include an invoice_id"]
 ARGS = {"amount": 120, "invoice_id": "INV-7"}
 
@@ -188,3 +192,35 @@ def test_the_example_agent_runs_against_the_vault(live_vault, tenant):
     # The second refund came from the decision cache: a minted approval in the ledger.
     entries = httpx.get(f"{live_vault.url}/ledger", headers=tenant.headers).json()["entries"]
     assert any("minted_from" in e["action_metadata"] for e in entries)
+
+
+def test_webhooks_from_a_live_vault_verify_with_the_clients_verify_webhook(live_vault, tenant):
+    received = []
+
+    def handler(method, path, headers, body):  # noqa: ANN001, ANN202
+        received.append((headers, body))
+        return 204, {}, b""
+
+    server = LoopbackServer(handler)
+    with server, client_for(live_vault, tenant) as client:
+        created = httpx.post(
+            f"{live_vault.url}/webhooks",
+            json={"url": f"{server.url}/ledgix", "events": ["clearance.decided"]},
+            headers=tenant.headers,
+        )
+        assert created.status_code == 201, created.text
+        secret = created.json()["secret"]
+        register(client)
+        clearance = client.request_clearance(
+            ClearanceRequest(tool_name="pay_invoice", tool_args=ARGS)
+        )
+        wait_for(lambda: received, what="the clearance.decided webhook")
+    headers, body = received[0]
+    headers = {k.lower(): v for k, v in headers.items()}
+    assert ledgix.verify_webhook(body, headers["x-ledgix-signature"], secret)
+    event = json.loads(body)
+    assert event["type"] == "clearance.decided"
+    assert event["data"]["request_id"] == clearance.request_id
+    assert headers["x-ledgix-timestamp"] == event["created_at"]
+    assert headers["x-ledgix-delivery"] == event["event_id"]
+    assert not ledgix.verify_webhook(body + b" ", headers["x-ledgix-signature"], secret)
