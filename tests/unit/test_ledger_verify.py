@@ -712,3 +712,19 @@ def test_the_package_runs_on_its_own_without_flask(tmp_path: Path, bundle: dict)
         cwd=tmp_path,
     )
     assert probe.stdout.strip() == "[]", probe.stderr
+
+
+def test_the_typescript_clients_shapes_verify(bundle: dict) -> None:
+    # CONTRACT §11: microblock_id repeats checkpoint_id; a null consistency (older bundles)
+    # reads like a left-out one.
+    for record in (bundle["inclusion"]["checkpoint"], bundle["consistency"]["from_checkpoint"]):
+        record["microblock_id"] = record["checkpoint_id"]
+    assert verify_bundle(bundle, JWKS).intact
+    latest = LEDGER.bundle(20)
+    assert "consistency" not in latest and verify_bundle(latest, JWKS).intact
+    assert verify_bundle({**latest, "consistency": None}, JWKS).intact
+    other = copy.deepcopy(bundle)
+    other["inclusion"]["checkpoint"]["microblock_id"] = 99
+    other["consistency"]["from_checkpoint"]["microblock_id"] = 99
+    report = verify_bundle(other, JWKS)
+    assert not report.intact and "inclusion.checkpoint.record" in report.failed
