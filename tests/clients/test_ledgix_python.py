@@ -4,6 +4,7 @@ ledger and bundle verification, and signed webhooks checked with its `verify_web
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -224,3 +225,17 @@ def test_webhooks_from_a_live_vault_verify_with_the_clients_verify_webhook(live_
     assert headers["x-ledgix-timestamp"] == event["created_at"]
     assert headers["x-ledgix-delivery"] == event["event_id"]
     assert not ledgix.verify_webhook(body + b" ", headers["x-ledgix-signature"], secret)
+
+
+def test_the_async_client_and_its_decision_cache(live_vault, tenant):
+    async def run() -> tuple:
+        async with client_for(live_vault, tenant, decision_cache_enabled=True) as client:
+            await client.aregister_policy(
+                PolicyRegistration(policy_id="payments", rules=PAYMENT_RULES, tools=["pay_*"])
+            )
+            call = ClearanceRequest(tool_name="pay_invoice", tool_args=ARGS)
+            return await client.arequest_clearance(call), await client.arequest_clearance(call)
+
+    first, repeat = asyncio.run(run())
+    assert first.status == "approved" and repeat.token and repeat.token != first.token
+    assert consume(live_vault, tenant, repeat.token).status_code == 200
