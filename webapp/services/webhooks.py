@@ -190,6 +190,15 @@ def emit(client_id: str, event_type: str, data: dict[str, Any]) -> list[WebhookD
     """
     if event_type not in EVENT_TYPES:
         raise ValueError(f"unknown webhook event type {event_type!r}")
+    try:
+        return _emit(client_id, event_type, data)
+    except Exception:
+        # Leave the session usable for whatever runs next (the other after-commit hooks).
+        db.session.rollback()
+        raise
+
+
+def _emit(client_id: str, event_type: str, data: dict[str, Any]) -> list[WebhookDelivery]:
     targets = [
         endpoint
         for endpoint in db.session.scalars(
