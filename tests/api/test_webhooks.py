@@ -314,3 +314,17 @@ def test_without_the_private_switch_a_loopback_endpoint_is_refused(client, tenan
         response = create(client, tenant, url=f"{server.url}/hook")
     assert_problem(response, 400, "invalid_request")
     assert server.requests == []
+
+
+def test_a_finished_report_sends_report_ready(hook_app):
+    app, client = hook_app, hook_app.test_client()
+    tenant = make_tenant(app, "Audited")
+    with serving(Receiver()) as server:
+        created = create(client, tenant, url=f"{server.url}/hook", events=["report.ready"])
+        report = client.post("/reports", json={"formats": ["json"]}, headers=tenant.headers)
+        assert report.status_code == 202, report.get_json()
+        run_worker(app)
+        [event] = received_events(server, created.get_json()["secret"])
+    assert event["type"] == "report.ready"
+    assert event["data"]["report_id"] == report.get_json()["report_id"]
+    assert event["data"]["formats"] == ["json"]

@@ -85,7 +85,7 @@ def _start_worker(workdir: Path, database_url: str, redis_url: str) -> subproces
         "VAULT_NOTIFY_RETRY_INTERVALS": "1,1,1",
         "LOG_FORMAT": "text",
     }
-    from jobs.queues import ALL
+    from webapp.queueing import ALL
 
     return subprocess.Popen(
         [

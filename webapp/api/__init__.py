@@ -15,11 +15,14 @@ def register_api(app: Flask) -> None:
     from webapp.api.minting import minting_api
     from webapp.api.notifications import notifications_api
     from webapp.api.ops import ops, public
+    from webapp.api.parsing import refuse_nul_characters
     from webapp.api.policies import policies_api
+    from webapp.api.reports import reports_api, shared_reports
     from webapp.api.reviews import reviews_api
     from webapp.api.settings import settings_api
     from webapp.api.webhooks import webhooks_api
 
+    app.before_request(refuse_nul_characters)
     for blueprint in (
         ops,
         public,
@@ -33,6 +36,8 @@ def register_api(app: Flask) -> None:
         reviews_api,
         notifications_api,
         webhooks_api,
+        reports_api,
+        shared_reports,
     ):
         # Key-authenticated JSON endpoints carry no cookies, so CSRF does not apply.
         csrf.exempt(blueprint)

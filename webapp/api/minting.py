@@ -9,20 +9,17 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import idempotency_key, json_body, validated
-from webapp.api.schemas import Body
-from webapp.services import clearance, minting
+from webapp.api.schemas import ClearanceRequestBody
+from webapp.services import minting
 
 minting_api = Blueprint("minting", __name__)
 protect_with_tenant_key(minting_api)
 
 
-class MintTokenBody(Body):
-    """What both public clients send; the clearance fields are read as for /request-clearance."""
+class MintTokenBody(ClearanceRequestBody):
+    """What both public clients send: the clearance fields (read as for /request-clearance)
+    plus what their cache remembers of the approval."""
 
-    tool_name: StrictStr = Field(min_length=1, max_length=256)
-    tool_args: dict
-    agent_id: StrictStr = Field(min_length=1, max_length=256)
-    session_id: StrictStr | None = Field(default=None, max_length=256)
     original_request_id: StrictStr = Field(min_length=1, max_length=64)
     policy_id: StrictStr | None = Field(default=None, max_length=128)
     policy_version_id: StrictStr | None = Field(default=None, max_length=128)
@@ -34,9 +31,8 @@ class MintTokenBody(Body):
 
 @minting_api.post("/mint-token")
 def mint_token():
-    raw = json_body()
-    body = validated(MintTokenBody, raw)
-    new = clearance.parse_new_request(raw)
+    body = validated(MintTokenBody, json_body())
+    new = body.command()
     cached = minting.CachedApproval(
         original_request_id=body.original_request_id.strip(),
         policy_id=(body.policy_id or "").strip(),

@@ -83,7 +83,6 @@ def mint(
             client_id,
             repeat,
             verdict,
-            threshold=threshold,
             idempotency_key=idempotency_key,
             fingerprint=fingerprint,
         )
@@ -177,10 +176,9 @@ def _check_binding(
 def _rules_verdict(
     client_id: str, original: ClearanceRequest, new: clearance.NewRequest
 ) -> Verdict:
-    """The deterministic rules alone over the active policies and today's history: no model
-    call (the evaluator is left out, so text rules ask for review instead of approving)."""
-    from webapp.judge.engine import evaluate  # loaded on first use, as in the judge itself
-
+    """The judge in this process with the deterministic rules alone, over the active policies
+    and the request history: no model call (without an evaluator, a rule only the model could
+    judge asks for review instead of approving)."""
     query = ClearanceQuery(
         tool_name=original.tool_name,
         tool_args=new.tool_args,
@@ -188,8 +186,7 @@ def _rules_verdict(
         session_id=new.session_id,
         policy_hint=original.policy_hint,
     )
-    versions = [judging.to_judge_policy(v) for v in policies.active_versions(client_id)]
-    return evaluate(query, versions, judging.DatabaseHistory(client_id), evaluator=None)
+    return judging.evaluate_locally(client_id, query, evaluator=None)
 
 
 def _check_verdict(original: ClearanceRequest, verdict: Verdict, threshold: float) -> None:

@@ -28,6 +28,7 @@ from typing import Any
 import redis
 from sqlalchemy import and_, func, or_, select
 
+from webapp import queueing
 from webapp.errors import InvalidInput
 from webapp.extensions import db
 from webapp.models import (
@@ -44,9 +45,9 @@ from webapp.models import (
 )
 from webapp.notify import channels
 from webapp.runtime import vault
-from webapp.services import agents, outbound
+from webapp.services import outbound, tenant_cache
 from webapp.services.at_rest import SealedDataError, open_sealed, seal
-from webapp.services.clearance import confidence_bucket, decision_status, on_transition
+from webapp.services.clearance import confidence_bucket, decision_status
 from webapp.services.ledger import EventContent, append_event
 
 log = logging.getLogger(__name__)
@@ -200,11 +201,7 @@ def emit(client_id: str, event_type: str, data: dict[str, Any]) -> list[WebhookD
 
 def _emit(client_id: str, event_type: str, data: dict[str, Any]) -> list[WebhookDelivery]:
     targets = [
-        endpoint
-        for endpoint in db.session.scalars(
-            WebhookEndpoint.for_tenant(client_id).where(WebhookEndpoint.enabled.is_(True))
-        )
-        if event_type in (endpoint.events or [])
+        webhook_id for webhook_id, events in _enabled_endpoints(client_id) if event_type in events
     ]
     if not targets:
         return []
@@ -222,7 +219,7 @@ def _emit(client_id: str, event_type: str, data: dict[str, Any]) -> list[Webhook
         WebhookDelivery(
             delivery_id=new_id("whd"),
             client_id=client_id,
-            webhook_id=endpoint.webhook_id,
+            webhook_id=webhook_id,
             event_id=event["event_id"],
             event_type=event_type,
             created_at_text=event["created_at"],
@@ -235,7 +232,7 @@ def _emit(client_id: str, event_type: str, data: dict[str, Any]) -> list[Webhook
             created_at=now,
             updated_at=now,
         )
-        for endpoint in targets
+        for webhook_id in targets
     ]
     db.session.add_all(deliveries)
     db.session.commit()  # commit, then enqueue: the job must find its row
@@ -247,6 +244,22 @@ def _emit(client_id: str, event_type: str, data: dict[str, Any]) -> list[Webhook
             endpoint = db.session.get(WebhookEndpoint, delivery.webhook_id)
             _finish(delivery, endpoint, utcnow(), FAILED, "the delivery queue is unavailable")
     return deliveries
+
+
+def _enabled_endpoints(client_id: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(webhook_id, events) of the tenant's enabled endpoints. Every decision asks, so it is
+    cached per process like the rest of the decision path's reads (webapp/services/
+    tenant_cache.py), renewed whenever an endpoint is added, deleted, enabled or disabled."""
+
+    def load() -> tuple[tuple[str, tuple[str, ...]], ...]:
+        rows = db.session.scalars(
+            WebhookEndpoint.for_tenant(client_id)
+            .where(WebhookEndpoint.enabled.is_(True))
+            .order_by(WebhookEndpoint.created_at, WebhookEndpoint.webhook_id)
+        )
+        return tuple((row.webhook_id, tuple(row.events or ())) for row in rows)
+
+    return tenant_cache.cached(client_id, "webhooks", "enabled", load)
 
 
 def signature(secret: str, body: bytes) -> str:
@@ -343,7 +356,7 @@ def delivery_view(delivery: WebhookDelivery) -> dict[str, Any]:
 
 
 def on_decision(request: ClearanceRequest) -> None:
-    """After-transition hook: `review.pending`, `clearance.decided`, and `review.decided` for a
+    """After-transition hook (registered in ``create_app``): `review.pending`, `clearance.decided`, and `review.decided` for a
     decision made in review (a reviewer's, or the review's expiry)."""
     if request.status == PENDING_REVIEW:
         emit(request.client_id, "review.pending", _request_data(request))
@@ -357,6 +370,7 @@ def on_decision(request: ClearanceRequest) -> None:
 
 
 def on_lock_down(state: AgentState) -> None:
+    """After-lockdown hook (registered in ``create_app``)."""
     emit(
         state.client_id,
         "agent.locked",
@@ -433,20 +447,8 @@ def _check_events(events: Any, errors: list[dict[str, str]]) -> list[str]:
 
 
 def _enqueue(delivery: WebhookDelivery, intervals: list[int]) -> None:
-    from rq import Retry
-
-    from jobs import queues
-    from jobs.webhooks import deliver_webhook
-
-    queues.queue(queues.NOTIFY, vault().redis).enqueue(
-        deliver_webhook,
-        delivery.delivery_id,
-        job_id=f"webhook-{delivery.delivery_id}",
-        job_timeout=120,
-        result_ttl=3600,
-        failure_ttl=7 * 86400,
-        retry=Retry(max=len(intervals), interval=intervals) if intervals else None,
-        meta={"client_id": delivery.client_id, "webhook_id": delivery.webhook_id},
+    queueing.deliver_webhook(
+        delivery.delivery_id, delivery.client_id, delivery.webhook_id, intervals
     )
 
 
@@ -538,7 +540,3 @@ def _position(cursor: dict[str, Any]) -> tuple[datetime, str]:
     from webapp.services.notifications import parse_position
 
     return parse_position(cursor)
-
-
-on_transition(on_decision)
-agents.on_lock_down(on_lock_down)
