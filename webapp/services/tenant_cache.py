@@ -179,7 +179,7 @@ def _after_flush(session: Session, _context: Any) -> None:
         if table not in WATCHED:
             continue
         if table == "agent_states" and not _lock_changed(instance):
-            continue  # activity (last_seen_at) is not cached; only the lockdown is
+            continue  # activity (last_seen_at) is not cached; only the lockdown and drift risk
         if table == "webhook_endpoints" and not _targets_changed(instance):
             continue  # delivery counters are not cached; who receives which events is
         changed = changed if changed is not None else _changed(session)
@@ -192,7 +192,11 @@ def _lock_changed(instance: Any) -> bool:
     state = inspect(instance)
     if state.pending or state.deleted:
         return bool(getattr(instance, "locked_down", False)) or state.deleted
-    return state.attrs.locked_down.history.has_changes()
+    # The drift risk is cached with the lockdown: its level changes rarely (its score often).
+    return (
+        state.attrs.locked_down.history.has_changes()
+        or state.attrs.drift_risk.history.has_changes()
+    )
 
 
 def _targets_changed(instance: Any) -> bool:
