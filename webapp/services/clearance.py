@@ -453,39 +453,11 @@ def expire_reviews(now=None) -> int:  # noqa: ANN001
     return expired
 
 
-def reap_stuck(now=None, max_attempts: int = 3) -> int:  # noqa: ANN001
-    """Re-queue requests left in ``processing`` by a dead worker; deny after repeated losses."""
-    now = now or utcnow()
-    cutoff = now - timedelta(seconds=vault().config.clearance_reap_seconds)
-    rows = list(
-        db.session.scalars(
-            select(ClearanceRequest)
-            .where(ClearanceRequest.status == PROCESSING, ClearanceRequest.updated_at < cutoff)
-            .limit(500)
-        )
-    )
-    reaped = 0
-    for request in rows:
-        claimed = db.session.execute(
-            update(ClearanceRequest)
-            .where(
-                ClearanceRequest.request_id == request.request_id,
-                ClearanceRequest.status == PROCESSING,
-                ClearanceRequest.updated_at == request.updated_at,
-            )
-            .values(attempts=ClearanceRequest.attempts + 1, updated_at=utcnow())
-        ).rowcount
-        db.session.commit()
-        if not claimed:
-            continue
-        db.session.refresh(request)
-        if request.attempts > max_attempts:
-            fail_judgement(request.request_id, "the request was lost by workers repeatedly")
-        else:
-            log.warning("re-queueing request %s stuck in processing", request.request_id)
-            queueing.judge_request(request.request_id, request.client_id, request.attempts)
-        reaped += 1
-    return reaped
+def reap_stuck(now=None) -> int:  # noqa: ANN001
+    """Recover requests stuck in ``processing``; see services.reaper (issue 16)."""
+    from webapp.services import reaper
+
+    return reaper.reap_stuck(now)
 
 
 def _record_new(request: ClearanceRequest, resolution: Resolution | None) -> None:

@@ -28,7 +28,7 @@ from webapp.judge.types import (
 from webapp.judge.types import PolicyVersion as JudgePolicy
 from webapp.models import APPROVED, PENDING_REVIEW, ClearanceRequest, PolicyChunk, utcnow
 from webapp.runtime import vault
-from webapp.services import policies, tenant_cache
+from webapp.services import glossary, policies, tenant_cache
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +112,10 @@ def evaluate_locally(
         DatabaseHistory(client_id),
         evaluator=_evaluator() if evaluator is _CONFIGURED else evaluator,  # type: ignore[arg-type]
         documents=_document_index(client_id, [v.policy_version_id for v in versions]),
+        # Categories named in rules (CONTRACT §6a); a tenant setting, so cached like the rest.
+        glossary=tenant_cache.cached(
+            client_id, "glossary", "terms", lambda: glossary.terms(client_id)
+        ),
     )
 
 

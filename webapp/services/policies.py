@@ -111,6 +111,7 @@ def register(
     status: str = "active",
     document_id: str | None = None,
     actor: str = "api",
+    examples: list[dict[str, Any]] | None = None,
 ) -> Registration:
     """Store a new version unless the latest has the same content; commits.
 
@@ -163,6 +164,7 @@ def register(
         source_ref=source_ref,
         status=status,
         document_id=document_id,
+        examples=examples or None,
     )
     db.session.add(version)
     db.session.flush()  # chunks reference the version; no ORM relationship orders the inserts
