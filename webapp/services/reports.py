@@ -430,18 +430,10 @@ def _fail(report_id: str, message: str) -> None:
 
 
 def _enqueue_build(report: Report) -> None:
-    """The one place reports are queued (to move below services with the queueing module)."""
-    from jobs import queues
+    """The one place reports are queued (through the queueing module below the services)."""
+    from webapp import queueing
 
-    queues.queue(queues.DEFAULT, vault().redis).enqueue(
-        "jobs.reports.build_report",
-        report.report_id,
-        job_id=f"report-{report.report_id}",
-        job_timeout=1800,
-        result_ttl=3600,
-        failure_ttl=7 * 86400,
-        meta={"client_id": report.client_id, "kind": "report"},
-    )
+    queueing.build_report(report.report_id, report.client_id)
 
 
 # --- schedules and the report.ready email -----------------------------------------------------
