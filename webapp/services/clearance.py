@@ -286,14 +286,12 @@ def _query(new: NewRequest) -> ClearanceQuery:
 # --- the decision --------------------------------------------------------------------------------
 
 
-def _resolve(
-    request: ClearanceRequest, verdict: Verdict, agent: agents.Standing | None = None
-) -> Resolution:
+def _resolve(request: ClearanceRequest, verdict: Verdict, agent: agents.Standing) -> Resolution:
     """Turn the judge's verdict into the request's next state, for both lanes.
 
-    This is the one place where a decision is made from a verdict: hooks that adjust it (for
-    example drift's "force review at medium risk", given ``agent``) go at the end, and may only
-    make it stricter. Also records the verdict's policy and citations on ``request``.
+    This is the one place where a decision is made from a verdict, inside the transaction that
+    records it: hooks that adjust it (drift's "force review at medium risk", given ``agent``)
+    or count it go below, and may only make it stricter.
     """
     resolution = _verdict_resolution(request, verdict)
     if resolution.status != DENIED and resolution.reason_code != JUDGE_UNAVAILABLE:
@@ -362,7 +360,8 @@ def apply_verdict(request_id: str, verdict: Verdict) -> ClearanceRequest | None:
     request = db.session.get(ClearanceRequest, request_id)
     if request is None or request.status != PROCESSING:
         return request
-    if _transition(request, _resolve(request, verdict)):
+    agent = agents.standing(request.client_id, request.agent_id)
+    if _transition(request, _resolve(request, verdict, agent)):
         db.session.commit()
         _after_commit(request)
     else:
@@ -478,6 +477,29 @@ def _record_new(request: ClearanceRequest, resolution: Resolution | None) -> Non
     db.session.add(request)
     if status in (APPROVED, DENIED):
         append_event(request.client_id, _decision_event(request, "clearance_decision"))
+
+
+def approve_by_rules(
+    client_id: str,
+    new: NewRequest,
+    verdict: Verdict,
+    *,
+    idempotency_key: str | None,
+    fingerprint: str,
+) -> ClearanceRequest:
+    """The decision cache (CONTRACT §5a): a new request decided at once from a rules-only
+    verdict, with no judge job. It goes through the same ``_resolve`` as every decision, and
+    anything but an approval by policy raises Conflict with nothing written. Commits."""
+    request = _new_row(client_id, new, settings.review_settings(client_id))
+    resolution = _resolve(request, verdict, agents.standing(client_id, new.agent_id))
+    if resolution.status != APPROVED or resolution.reason_code != APPROVED_BY_POLICY:
+        db.session.rollback()
+        raise Conflict(f"the rules would no longer approve this call: {resolution.reason}")
+    _record_new(request, resolution)
+    idempotency.remember(client_id, "mint-token", idempotency_key, fingerprint, request.request_id)
+    db.session.commit()
+    _after_commit(request, wake=False)
+    return request
 
 
 def _transition(
