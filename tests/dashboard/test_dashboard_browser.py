@@ -170,6 +170,9 @@ def test_an_owner_uploads_a_policy_approves_denies_locks_and_manages_keys(
 
     # 6. Create an API key, copy it, then revoke it.
     page.goto("/dashboard/settings/api-keys")
+    # A reporting job manages; the form suggests agent-only, so change the scopes.
+    page.get_by_label(re.compile("^manage:")).check()
+    page.get_by_label(re.compile("^agent:")).uncheck()
     page.get_by_label("Label").fill("reporting job")
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api-keys")) as sent:
         page.keyboard.press("Enter")

@@ -28,8 +28,8 @@ def list_tenants():
 @admin.post("/tenants/<client_id>/api-keys")
 def create_api_key(client_id: str):
     body = validated(NewApiKey, json_body(required=False))
-    key, raw = tenants.create_api_key(client_id, body.label)
-    return jsonify(key_id=key.key_id, api_key=raw, prefix=key.prefix), 201
+    key, raw = tenants.create_api_key(client_id, body.label, body.scopes)
+    return jsonify(key_id=key.key_id, api_key=raw, prefix=key.prefix, scopes=key.scope_list), 201
 
 
 @admin.get("/tenants/<client_id>/api-keys")

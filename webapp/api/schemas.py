@@ -16,6 +16,8 @@ class NewTenant(Body):
 
 class NewApiKey(Body):
     label: StrictStr = Field(default="", max_length=200)
+    # CONTRACT §12: agent | review | manage; left out = all three. Checked by the service.
+    scopes: list[StrictStr] | None = Field(default=None, max_length=10)
 
 
 class NewUser(Body):

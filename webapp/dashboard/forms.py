@@ -16,6 +16,7 @@ from wtforms import (
     PasswordField,
     SelectChoice,
     SelectField,
+    SelectMultipleField,
     StringField,
     TextAreaField,
     URLField,
@@ -29,6 +30,7 @@ from wtforms.validators import (
     Optional,
     ValidationError,
 )
+from wtforms.widgets import CheckboxInput, ListWidget
 
 from webapp.errors import DomainError
 
@@ -153,8 +155,29 @@ class NotificationSettingsForm(FlaskForm):
     )
 
 
+class CheckboxesField(SelectMultipleField):
+    """A multiple choice shown as a list of checkboxes."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
+SCOPE_CHOICES = [
+    SelectChoice("agent", "agent: request clearance, poll, consume and mint tokens"),
+    SelectChoice("review", "review: the review queue and decisions"),
+    SelectChoice("manage", "manage: policies, settings, reports, drift, webhooks, ledger"),
+]
+
+
 class ApiKeyForm(FlaskForm):
     label = StringField("Label", validators=[Optional(), Length(max=200)])
+    # Agents need only `agent`: a leaked agent key then cannot approve its own requests.
+    scopes = CheckboxesField(
+        "Scopes",
+        choices=SCOPE_CHOICES,
+        default=["agent"],
+        description="A key for an agent needs only agent. Nothing ticked makes an agent-only key.",
+    )
 
 
 class NewUserForm(FlaskForm):

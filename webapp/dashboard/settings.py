@@ -144,7 +144,9 @@ def api_keys():
             abort(403)
         if form.validate_on_submit():
             try:
-                created, raw_key = tenants.create_api_key(client_id, form.label.data or "")
+                created, raw_key = tenants.create_api_key(
+                    client_id, form.label.data or "", form.scopes.data or ["agent"]
+                )
             except InvalidInput as error:
                 show_service_errors(form, error)
                 status = 422

@@ -17,9 +17,10 @@ from webapp.models.jobs import JobRun
 from webapp.models.ledger import Checkpoint, LedgerEvent, LedgerLeaf, LedgerVerification
 from webapp.models.notifications import NotificationDelivery
 from webapp.models.policy import Policy, PolicyChunk, PolicyDocument, PolicyVersion
-from webapp.models.tenant import ROLES, ApiKey, SigningKey, Tenant, User
+from webapp.models.tenant import API_KEY_SCOPES, ROLES, ApiKey, SigningKey, Tenant, User
 
 __all__ = [
+    "API_KEY_SCOPES",
     "APPROVED",
     "DENIED",
     "PENDING_REVIEW",
