@@ -39,6 +39,10 @@ ITEM_FIELDS = {
     "decided_at",
     "reviewer_email",
     "review_reason",
+    "judge_reason",
+    "required_approvals",
+    "approvals",
+    "expires_at",
 }
 
 
@@ -230,6 +234,9 @@ def test_pending_request_is_listed_with_exactly_the_contract_fields(env):
     assert item["citations"][0]["text"] == "Refunds above $500 require manual approval"
     assert item["created_at"].endswith("Z") and item["decided_at"] is None
     assert (item["reviewer_email"], item["review_reason"]) == ("", "")
+    assert item["judge_reason"] == item["reason"]
+    assert (item["required_approvals"], item["approvals"]) == (1, [])
+    assert item["expires_at"].endswith("Z") and item["expires_at"] > item["created_at"]
 
 
 def test_status_filters_partition_the_reviews_and_pages_follow_the_cursor(env):

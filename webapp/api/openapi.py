@@ -196,6 +196,7 @@ def _responses(op: Op) -> dict[str, Any]:
         errors.setdefault(401, _ERROR_TEXT[401])
     if op.auth == "tenant":
         errors.setdefault(429, _ERROR_TEXT[429])
+        errors.setdefault(403, "The API key lacks the scope this endpoint needs (CONTRACT §12)")
     if op.body is not None:
         for status in (400, 413, 415):
             errors.setdefault(status, _ERROR_TEXT[status])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from webapp.api import openapi
-from webapp.api.auth import current_client_id, protect_with_tenant_key
+from webapp.api.auth import current_client_id, current_key_channel, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, idempotency_key, json_body, limit_arg
 from webapp.api.schemas import Body
@@ -31,7 +31,7 @@ def list_reviews():
     )
     return jsonify(
         {
-            "reviews": [reviews.review_item(row) for row in rows],
+            "reviews": reviews.review_items(rows),
             "next_cursor": encode_cursor(following) if following else None,
         }
     )
@@ -40,14 +40,11 @@ def list_reviews():
 @reviews_api.post("/reviews/<request_id>/decision")
 def decide(request_id: str):
     approved, reason, email = reviews.parse_decision(json_body())
+    # Over the API the reviewer's address is asserted by the key's holder, so not verified;
+    # the key's label is recorded as the channel.
+    vote = reviews.Vote(approved, reason, email, current_key_channel(), verified=False)
     payload, status = reviews.decide(
-        current_client_id(),
-        request_id,
-        approved=approved,
-        review_reason=reason,
-        reviewer_email=email,
-        reviewer_verified=False,
-        idempotency_key=idempotency_key(),
+        current_client_id(), request_id, vote, idempotency_key=idempotency_key()
     )
     return jsonify(payload), status
 
@@ -68,8 +65,9 @@ openapi.register(
         body=ReviewDecisionBody,
         idempotent_key=True,
         responses={
-            403: "The reviewer is the requesting agent",
-            409: "The request is no longer pending review",
+            400: "Bad body, or under a quorum reviewer_email names no active reviewer",
+            403: "The key lacks the review scope, or the reviewer is the requester",
+            409: "The request is no longer pending review, or this reviewer already voted",
             422: "Idempotency-Key reused with another body",
         },
     ),

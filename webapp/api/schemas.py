@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 
 class Body(BaseModel):
@@ -29,6 +29,7 @@ class NewUser(Body):
 class ReviewSettingsUpdate(Body):
     minimum_confidence_score: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False)
     judge_failure_mode: StrictStr | None = Field(default=None, pattern="^(deny|review)$")
+    required_approvals: StrictInt | None = Field(default=None, ge=1, le=5)
 
 
 class ClearanceContext(Body):

@@ -49,6 +49,7 @@ def install(blueprint: Blueprint) -> None:
     blueprint.add_app_template_filter(when, "when")
     blueprint.add_app_template_filter(pretty_json, "pretty_json")
     blueprint.add_app_template_filter(percent, "percent")
+    blueprint.add_app_template_filter(time_left, "time_left")
     blueprint.add_app_template_filter(check_summary, "check_summary")
     blueprint.context_processor(_context)
 
@@ -65,6 +66,23 @@ def when(value: datetime | str | None) -> str:
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def time_left(until: datetime | None, now: datetime | None = None) -> str:
+    """How long until ``until``, coarsely ("3 h 12 min", "4 min", "expired")."""
+    if until is None:
+        return "—"
+    if until.tzinfo is None:
+        until = until.replace(tzinfo=UTC)
+    seconds = int((until - (now or datetime.now(UTC))).total_seconds())
+    if seconds <= 0:
+        return "expired"
+    hours, minutes = divmod(max(1, seconds // 60), 60)
+    if hours >= 24:
+        return f"{hours // 24} d {hours % 24} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min"
 
 
 def pretty_json(value: Any) -> str:

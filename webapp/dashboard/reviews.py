@@ -10,7 +10,7 @@ from webapp.dashboard.forms import ReviewDecisionForm
 from webapp.dashboard.htmx import is_fragment_request, page_or_fragment
 from webapp.dashboard.present import highlight
 from webapp.dashboard.roles import allowed_to
-from webapp.errors import Conflict, NotFound
+from webapp.errors import Conflict, Forbidden, InvalidInput, NotFound
 from webapp.models import PENDING_REVIEW
 from webapp.services import clearance, policies, reviews
 
@@ -61,35 +61,62 @@ def decide(request_id: str):
         return _decision_panel_or_page(request_id, form, 422)
     approved = form.decision.data == "approve"
     try:
-        decided = clearance.decide_review(
-            client_id,
-            request_id,
-            approved=approved,
-            reviewer_email=current_user.email,
-            review_reason=(form.reason.data or "").strip(),
-            reviewer_verified=True,
-        )
+        decided = reviews.cast_vote(client_id, request_id, _my_vote(approved, form.reason.data))
     except Conflict:
         return _lost_race(request_id)
-    message = f"{'Approved' if approved else 'Denied'} {decided.tool_name} for {decided.agent_id}."
+    except (Forbidden, InvalidInput) as refused:
+        form.form_errors.append(_sentence(refused.detail))
+        return _decision_panel_or_page(request_id, form, refused.status)
+    return _after_vote(decided, approved)
+
+
+def _my_vote(approved: bool, reason: str | None) -> reviews.Vote:
+    """The signed-in user's vote: their own address, verified, through the dashboard."""
+    return reviews.Vote(
+        approved=approved,
+        review_reason=(reason or "").strip(),
+        reviewer_email=current_user.email,
+        channel=f"dashboard {current_user.email}",
+        verified=True,
+    )
+
+
+def _after_vote(decided, approved: bool):  # noqa: ANN001
+    if decided.status == PENDING_REVIEW:
+        remaining = reviews.approvals_remaining(
+            decided, reviews.approvals_of([decided.request_id])[decided.request_id]
+        )
+        message = (
+            f"Your approval is recorded; {remaining} more "
+            f"{'approval is' if remaining == 1 else 'approvals are'} needed."
+        )
+    else:
+        message = (
+            f"{'Approved' if approved else 'Denied'} {decided.tool_name} for {decided.agent_id}."
+        )
     if is_fragment_request():
         response = page_or_fragment(
             "reviews/detail.html",
             "reviews/_decided.html",
             item=decided,
+            approvals=reviews.approvals_of([decided.request_id])[decided.request_id],
             message=message,
             lost=False,
+            oob_badge=True,
         )
-        # The queue listens for this and refreshes at once, so the item leaves the list.
+        # The queue and the header badge listen for this and refresh at once.
         response.headers["HX-Trigger"] = "review-decided"
         return response
     flash(message, "success")
+    if decided.status == PENDING_REVIEW:
+        return redirect(url_for(".detail", request_id=decided.request_id))
     return redirect(url_for(".queue"))
 
 
 def _detail_page(request_id: str, form: ReviewDecisionForm, status: int = 200):
     client_id = current_user.client_id
     item = clearance.get_request(client_id, request_id)
+    approvals = reviews.approvals_of([item.request_id])[item.request_id]
     return render_template(
         "reviews/detail.html",
         item=item,
@@ -98,34 +125,67 @@ def _detail_page(request_id: str, form: ReviewDecisionForm, status: int = 200):
         policy_text=_cited_policy_text(client_id, item),
         history=_agent_history(client_id, item),
         pending=item.status == PENDING_REVIEW,
+        approvals=approvals,
+        voted=any(v.voter == current_user.email.lower() for v in approvals),
+        own_request=_own_request(item),
+        judge_reason=reviews.judge_reason(item),
+        expires_at=reviews.expires_at(item),
     ), status
+
+
+def _own_request(item) -> bool:  # noqa: ANN001
+    """Separation of duties: the signed-in user made the request or it is on their behalf."""
+    principal = (item.action_metadata or {}).get("human_principal")
+    mine = current_user.email.lower()
+    return item.agent_id.strip().lower() == mine or (
+        isinstance(principal, str) and principal.strip().lower() == mine
+    )
 
 
 def _decision_panel_or_page(request_id: str, form: ReviewDecisionForm, status: int):
     if is_fragment_request():
         item = clearance.get_request(current_user.client_id, request_id)
-        return render_template("reviews/_decision.html", item=item, form=form), status
+        approvals = reviews.approvals_of([item.request_id])[item.request_id]
+        return render_template(
+            "reviews/_decision.html",
+            item=item,
+            form=form,
+            approvals=approvals,
+            voted=any(v.voter == current_user.email.lower() for v in approvals),
+            own_request=_own_request(item),
+        ), status
     return _detail_page(request_id, form, status)
 
 
 def _lost_race(request_id: str):
-    """Someone else decided first: say so politely and show what they decided."""
+    """Someone else decided first, or this user already voted: say so and show where it is."""
     item = clearance.get_request(current_user.client_id, request_id)
-    who = item.reviewer_email or "the system"
-    message = f"Already {item.status.replace('_', ' ')} by {who}; your decision was not applied."
+    if item.status == PENDING_REVIEW:
+        message = "You have already approved this request; it waits for other reviewers."
+    else:
+        who = item.reviewer_email or "the system"
+        message = (
+            f"Already {item.status.replace('_', ' ')} by {who}; your decision was not applied."
+        )
     if is_fragment_request():
         response = page_or_fragment(
             "reviews/detail.html",
             "reviews/_decided.html",
             status=409,
             item=item,
+            approvals=reviews.approvals_of([item.request_id])[item.request_id],
             message=message,
             lost=True,
+            oob_badge=True,
         )
         response.headers["HX-Trigger"] = "review-decided"
         return response
     flash(message, "info")
     return redirect(url_for(".detail", request_id=request_id))
+
+
+def _sentence(detail: str) -> str:
+    return detail[:1].upper() + detail[1:] + "."
 
 
 def _cited_policy_text(client_id: str, item) -> list[list[tuple[str, bool]]]:  # noqa: ANN001

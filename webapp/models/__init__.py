@@ -17,6 +17,7 @@ from webapp.models.jobs import JobRun
 from webapp.models.ledger import Checkpoint, LedgerEvent, LedgerLeaf, LedgerVerification
 from webapp.models.notifications import NotificationDelivery
 from webapp.models.policy import Policy, PolicyChunk, PolicyDocument, PolicyVersion
+from webapp.models.review import ReviewVote
 from webapp.models.tenant import API_KEY_SCOPES, ROLES, ApiKey, SigningKey, Tenant, User
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "PENDING_REVIEW",
     "PROCESSING",
     "ROLES",
+    "ReviewVote",
     "STATUSES",
     "AgentState",
     "ApiKey",
