@@ -114,7 +114,7 @@ class Desk:
 
 
 @pytest.fixture
-def desk(review_app, password_hash):
+def desk(review_app, password_hash):  # noqa: F811 - the imported fixture
     return Desk(review_app(), password_hash)
 
 
