@@ -13,6 +13,7 @@ from wtforms import (
     DecimalField,
     EmailField,
     HiddenField,
+    IntegerField,
     PasswordField,
     SelectChoice,
     SelectField,
@@ -131,6 +132,12 @@ class ReviewSettingsForm(FlaskForm):
             SelectChoice("deny", "Deny the request"),
             SelectChoice("review", "Send it to a reviewer"),
         ],
+    )
+    required_approvals = IntegerField(
+        "Approvals needed",
+        validators=[Optional(), NumberRange(min=1, max=5)],
+        description="How many different reviewers must approve a request (1 to 5). "
+        "A rule may ask for more for its own requests; one denial always denies.",
     )
 
 

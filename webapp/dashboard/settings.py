@@ -41,14 +41,16 @@ def review():
         if not can("manage"):
             abort(403)
         if form.validate_on_submit():
+            changes = {
+                "minimum_confidence_score": float(form.minimum_confidence_score.data),
+                "judge_failure_mode": form.judge_failure_mode.data,
+            }
+            # Left empty, the stored count stays.
+            if form.required_approvals.data is not None:
+                changes["required_approvals"] = form.required_approvals.data
             try:
                 settings_service.update_review_settings(
-                    client_id,
-                    {
-                        "minimum_confidence_score": float(form.minimum_confidence_score.data),
-                        "judge_failure_mode": form.judge_failure_mode.data,
-                    },
-                    actor=current_user.email,
+                    client_id, changes, actor=current_user.email
                 )
             except InvalidInput as error:
                 show_service_errors(form, error)
@@ -62,6 +64,7 @@ def review():
     if request.method == "GET":
         form.minimum_confidence_score.data = current["minimum_confidence_score"]
         form.judge_failure_mode.data = current["judge_failure_mode"]
+        form.required_approvals.data = current["required_approvals"]
     return render_template(
         "settings/review.html", form=form, current=current, operating_points=OPERATING_POINTS
     ), status
