@@ -168,3 +168,208 @@ def test_the_quorum_is_set_on_the_review_settings_page(agent, signed_in):
         ).status_code
         == 403
     )
+
+
+# --- the queue as a working tool ---------------------------------------------------------------
+
+
+def queue_ids(page: str) -> list[str]:
+    return re.findall(r'<tr data-request="([^"]+)"', page)
+
+
+def make_queue(agent) -> dict[str, str]:  # noqa: ANN001
+    """Four waiting refunds: three by agent-7 (600, 900, 2000 EUR), one by agent-8 (950)."""
+    agent.register_refund_policy()
+    ids = {
+        "small": agent.pending_refund(600),
+        "mid": agent.pending_refund(900),
+        "large": agent.pending_refund(2000),
+    }
+    other = agent.ask("payments.refund", {"amount": 950, "currency": "EUR"}, agent_id="agent-8")
+    assert other["status"] == "pending_review"
+    ids["other"] = other["request_id"]
+    return ids
+
+
+def age(app, request_id: str, minutes: int) -> None:  # noqa: ANN001
+    from datetime import timedelta
+
+    from webapp.extensions import db
+    from webapp.models import ClearanceRequest
+
+    with app.app_context():
+        row = db.session.get(ClearanceRequest, request_id)
+        row.review_started_at = row.review_started_at - timedelta(minutes=minutes)
+        db.session.commit()
+
+
+def test_queue_filters_narrow_the_list_and_oldest_comes_first(app, agent, signed_in):
+    ids = make_queue(agent)
+    age(app, ids["large"], 120)
+    reviewer = signed_in("reviewer")
+
+    def shown(query: str = "") -> list[str]:
+        response = reviewer.get(f"/dashboard/reviews?{query}")
+        assert response.status_code == 200, text_of(response)
+        return queue_ids(text_of(response))
+
+    assert shown() == [ids["large"], ids["small"], ids["mid"], ids["other"]]
+    assert shown("sort=newest") == [ids["other"], ids["mid"], ids["small"], ids["large"]]
+    assert shown("agent_id=agent-8") == [ids["other"]]
+    assert shown("tool_name=payments.refund&agent_id=agent-7") == [
+        ids["large"],
+        ids["small"],
+        ids["mid"],
+    ]
+    assert shown("tool_name=payments.transfer") == []
+    assert shown("policy_id=refunds") == shown()
+    assert shown("min_amount=800&max_amount=1000") == [ids["mid"], ids["other"]]
+    assert shown("min_amount=1000") == [ids["large"]]
+    assert shown("min_age_minutes=60") == [ids["large"]]
+    assert shown("max_age_minutes=60") == [ids["small"], ids["mid"], ids["other"]]
+    assert shown(f"request_id={ids['mid'][:20]}") == [ids["mid"]]
+    assert shown("request_id=req_%25") == []  # a LIKE wildcard is only a character
+    page = text_of(reviewer.get("/dashboard/reviews"))
+    assert '<span id="queue-total">4</span>' in page
+    assert re.search(
+        r'<td data-label="Time left" class="time-left">(23 h \d+ min|1 d 0 h)</td>', page
+    )
+    # The polled fragment keeps the filters.
+    fragment = text_of(reviewer.get("/dashboard/reviews?agent_id=agent-8", htmx=True))
+    assert "<html" not in fragment and queue_ids(fragment) == [ids["other"]]
+    assert (
+        'hx-get="/dashboard/reviews?status=pending_review&amp;sort=oldest&amp;agent_id=agent-8"'
+        in fragment
+    )
+
+
+def test_filters_with_bad_values_rerender_with_the_message(agent, signed_in):
+    agent.register_refund_policy()
+    agent.pending_refund(700)
+    reviewer = signed_in("reviewer")
+    cases = {
+        "min_amount=abc": "Amount from: must be a number.",
+        "max_amount=1e999": "Amount to: must be a number.",
+        "min_amount=9&max_amount=1": "Amount to: must not be below min_amount.",
+        "min_age_minutes=-5": "Waiting at least: must be a whole number",
+        "max_age_minutes=1.5": "Waiting at most: must be a whole number",
+        "sort=sideways": "Order: choose oldest or newest first.",
+        "status=bogus": "Status: choose one of the tabs.",
+        "request_id=" + "x" * 300: "Request id: must be at most 256 characters",
+        "agent_id=%00": "Agent: must be at most 256 characters",
+    }
+    for query, message in cases.items():
+        for htmx in (False, True):
+            response = reviewer.get(f"/dashboard/reviews?{query}", htmx=htmx)
+            assert response.status_code == 400, query
+            page = text_of(response)
+            assert queue_ids(page) == []
+            if not htmx:
+                assert message in page, (query, page[page.find("error-box") :][:400])
+                assert '<form method="get"' in page
+            else:
+                assert "The filters need fixing" in page
+
+
+def test_the_live_count_in_the_header(agent, signed_in):
+    agent.register_refund_policy()
+    reviewer = signed_in("reviewer")
+    assert '<span id="pending-count" class="count zero"' in text_of(reviewer.get("/dashboard/"))
+    request_id = agent.pending_refund(800)
+    counted = text_of(reviewer.get("/dashboard/reviews/count", htmx=True))
+    assert re.search(r'<span id="pending-count" class="count"[^>]*>1</span>', counted)
+    reviewer.post(f"/dashboard/reviews/{request_id}/decision", {"decision": "approve"})
+    counted = text_of(reviewer.get("/dashboard/reviews/count", htmx=True))
+    assert re.search(r'<span id="pending-count" class="count zero"[^>]*>0</span>', counted)
+
+
+def test_bulk_approval_shows_what_will_be_decided_then_decides_it(agent, signed_in):
+    ids = make_queue(agent)
+    reviewer = signed_in("reviewer")
+    chosen = [ids["small"], ids["other"]]
+    preview = reviewer.post(
+        "/dashboard/reviews/bulk",
+        {"ids": chosen, "decision": "approve", "reason": "month-end batch"},
+    )
+    assert preview.status_code == 200
+    page = text_of(preview)
+    assert "Approve 2 requests?" in page and "month-end batch" in page
+    listed = re.findall(r'<input type="hidden" name="ids" value="([^"]+)">', page)
+    assert listed == chosen
+    assert "agent-8" in page and "600 EUR" in page and "950 EUR" in page
+    assert all(agent.poll(rid)["status"] == "pending_review" for rid in ids.values())
+
+    done = reviewer.post(
+        "/dashboard/reviews/bulk",
+        {"ids": chosen, "decision": "approve", "reason": "month-end batch", "confirmed": "yes"},
+    )
+    assert done.status_code == 200 and "2 decided" in text_of(done)
+    assert [agent.poll(rid)["status"] for rid in chosen] == ["approved", "approved"]
+    assert agent.poll(ids["mid"])["status"] == "pending_review"
+    [item] = agent.api.get(
+        f"/reviews?status=approved&request_id={ids['small']}", headers=agent.tenant.headers
+    ).get_json()["reviews"]
+    assert (item["reviewer_email"], item["review_reason"]) == (
+        "reviewer@acme.test",
+        "month-end batch",
+    )
+
+
+def test_bulk_decisions_keep_quorum_and_separation_of_duties(agent, signed_in, people):
+    agent.register_refund_policy()
+    set_quorum(agent, 2)
+    plain = agent.pending_refund(700)
+    mine = ask_on_behalf_of(agent, people["reviewer"], amount=800)
+    reviewer = signed_in("reviewer")
+    done = reviewer.post(
+        "/dashboard/reviews/bulk",
+        {"ids": [plain, mine], "decision": "approve", "reason": "ok", "confirmed": "yes"},
+    )
+    page = text_of(done)
+    assert "0 decided, 1 approval recorded" in page and "1 refused" in page
+    assert "behalf" in page
+    assert agent.poll(plain)["status"] == "pending_review"
+    assert agent.poll(mine)["status"] == "pending_review"
+    # A deny from another reviewer denies at once, even under the quorum.
+    owner = signed_in("owner")
+    owner.post(
+        "/dashboard/reviews/bulk",
+        {"ids": [plain, mine], "decision": "deny", "reason": "stop", "confirmed": "yes"},
+    )
+    assert agent.poll(plain)["status"] == agent.poll(mine)["status"] == "denied"
+
+
+def test_bulk_refuses_bad_requests_and_decides_nothing(agent, signed_in):
+    agent.register_refund_policy()
+    rid = agent.pending_refund(700)
+    reviewer = signed_in("reviewer")
+    too_many = [rid] + [f"req_{n:032x}" for n in range(200)]
+    cases = [
+        (
+            {"ids": too_many, "decision": "approve", "reason": "r", "confirmed": "yes"},
+            "at most 200",
+        ),
+        ({"ids": [rid], "decision": "approve", "reason": "", "confirmed": "yes"}, "say why"),
+        ({"ids": [rid], "decision": "maybe", "reason": "r", "confirmed": "yes"}, "Decision"),
+        ({"ids": [], "decision": "deny", "reason": "r", "confirmed": "yes"}, "Select at least one"),
+    ]
+    for data, message in cases:
+        response = reviewer.post("/dashboard/reviews/bulk", data)
+        assert response.status_code == 400, data
+        assert message in text_of(response)
+    assert agent.poll(rid)["status"] == "pending_review"
+    # Roles and CSRF.
+    viewer = signed_in("viewer")
+    assert (
+        viewer.post(
+            "/dashboard/reviews/bulk",
+            {"ids": [rid], "decision": "approve", "reason": "r", "confirmed": "yes"},
+        ).status_code
+        == 403
+    )
+    no_token = reviewer.client.post(
+        "/dashboard/reviews/bulk",
+        data={"ids": [rid], "decision": "approve", "reason": "r", "confirmed": "yes"},
+    )
+    assert no_token.status_code == 400
+    assert agent.poll(rid)["status"] == "pending_review"

@@ -27,7 +27,11 @@ class ReviewDecisionBody(Body):
 def list_reviews():
     status = request.args.get("status") or "pending_review"
     rows, following = reviews.list_reviews(
-        current_client_id(), status=status, limit=limit_arg(), cursor=cursor_arg()
+        current_client_id(),
+        status=status,
+        limit=limit_arg(),
+        cursor=cursor_arg(),
+        filters=reviews.parse_queue_filter(request.args),
     )
     return jsonify(
         {
@@ -55,7 +59,21 @@ openapi.register(
         "/reviews",
         "The review queue (status pending_review|approved|denied|expired|all)",
         "Review",
-        query=("status", "limit", "cursor"),
+        query=(
+            "status",
+            "limit",
+            "cursor",
+            "agent_id",
+            "tool_name",
+            "policy_id",
+            "created_before",
+            "created_after",
+            "request_id",
+            "min_amount",
+            "max_amount",
+            "min_age_minutes",
+            "max_age_minutes",
+        ),
     ),
     Op(
         "post",

@@ -67,6 +67,24 @@ class ReviewDecisionForm(FlaskForm):
             raise ValidationError("say why the request is denied")
 
 
+class BulkDecisionForm(FlaskForm):
+    """Approve or deny the selected requests; the ids come as repeated ``ids`` fields."""
+
+    decision = SelectField(
+        "Decision",
+        choices=[SelectChoice("approve", "Approve"), SelectChoice("deny", "Deny")],
+        validators=[DataRequired()],
+    )
+    reason = StringField(
+        "Reason for all of them",
+        validators=[
+            DataRequired(message="say why; it is recorded with each decision"),
+            Length(max=2000),
+        ],
+    )
+    confirmed = HiddenField()
+
+
 class AgentActionForm(FlaskForm):
     agent_id = HiddenField(validators=[DataRequired(), Length(max=256)])
     reason = TextAreaField("Reason", validators=[DataRequired(), Length(max=1000)])

@@ -36,8 +36,10 @@ OPERATING_POINTS = (
 
 KEYBOARD_SHORTCUTS = (
     ("g then o / r / p / l / a / s", "go to Overview, Reviews, Policies, Ledger, Agents, Settings"),
-    ("a", "approve the open review"),
-    ("d", "deny the open review (a reason is required)"),
+    ("a", "approve the open review; in the queue, approve the selection (after confirming)"),
+    ("d", "deny the open review (a reason is required); in the queue, deny the selection"),
+    ("j / k", "in the queue: move to the next / previous request"),
+    ("x", "in the queue: select or unselect the current request"),
     ("r", "jump to the reason field of the open review"),
     ("/", "jump to the search box"),
     ("?", "show or hide this list"),
@@ -195,4 +197,12 @@ def _context() -> dict[str, Any]:
         "keyboard_shortcuts": KEYBOARD_SHORTCUTS,
         "has_page": lambda endpoint: endpoint in current_app.view_functions,
         "rule_reading": rule_reading,
+        "pending_count": _pending_count,
     }
+
+
+def _pending_count() -> int:
+    """The header's count of waiting reviews (called only by pages that show it)."""
+    from webapp.services import reviews
+
+    return reviews.count_pending(current_user.client_id)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from webapp.dashboard import queries
-from webapp.dashboard.forms import ReviewDecisionForm
+from webapp.dashboard.forms import BulkDecisionForm, ReviewDecisionForm
 from webapp.dashboard.htmx import is_fragment_request, page_or_fragment
 from webapp.dashboard.present import highlight
 from webapp.dashboard.roles import allowed_to
@@ -26,24 +26,158 @@ QUEUE_FILTERS = (
 QUEUE_PAGE = 50
 
 
+SORTS = (("oldest", "Oldest first"), ("newest", "Newest first"))
+FILTER_FIELDS = (
+    "request_id",
+    "agent_id",
+    "tool_name",
+    "policy_id",
+    "min_amount",
+    "max_amount",
+    "min_age_minutes",
+    "max_age_minutes",
+)
+
+
 @review_pages.get("")
 @allowed_to("read")
 def queue():
-    """The queue; HTMX polls the same URL for the list alone, so decided items leave it."""
+    """The queue; HTMX polls the same URL (with the same filters) for the list alone, so
+    decided items leave it. Bad filter values re-render the page with the message (400)."""
+    client_id = current_user.client_id
+    problems: list[str] = []
     status = request.args.get("status", "pending_review")
     if status not in dict(QUEUE_FILTERS):
+        problems.append("Status: choose one of the tabs.")
         status = "pending_review"
-    items, following = reviews.list_reviews(
-        current_user.client_id, status=status, limit=QUEUE_PAGE, cursor=None
-    )
+    # The waiting queue reads oldest first (closest to expiry); decided tabs newest first.
+    default_sort = "oldest" if status == "pending_review" else "newest"
+    sort = request.args.get("sort") or default_sort
+    if sort not in dict(SORTS):
+        problems.append("Order: choose oldest or newest first.")
+        sort = default_sort
+    items, following = [], None
+    try:
+        filters = reviews.parse_queue_filter(request.args)
+    except InvalidInput as error:
+        problems += [f"{_label(e['field'])}: {e['message']}." for e in error.errors]
+        filters = None
+    if not problems:
+        items, following = reviews.list_reviews(
+            client_id,
+            status=status,
+            limit=QUEUE_PAGE,
+            cursor=None,
+            filters=filters,
+            newest_first=sort == "newest",
+        )
+    wanted = {name: request.args.get(name, "") for name in FILTER_FIELDS}
     return page_or_fragment(
         "reviews/queue.html",
         "reviews/_queue.html",
+        status=400 if problems else 200,
         items=items,
+        approvals=reviews.approvals_of([i.request_id for i in items]),
         more=following is not None,
         shown=status,
+        sort=sort,
+        sorts=SORTS,
         filters=QUEUE_FILTERS,
+        wanted=wanted,
+        filtered=bool(filters and filters.active),
+        problems=problems,
+        poll_url=url_for(
+            ".queue", status=status, sort=sort, **{k: v for k, v in wanted.items() if v}
+        ),
+        pending_total=reviews.count_pending(client_id),
+        expires=reviews.expires_at,
+        bulk_form=BulkDecisionForm(formdata=None),
+        max_bulk=reviews.MAX_BULK,
     )
+
+
+@review_pages.get("/count")
+@allowed_to("read")
+def pending_count():
+    """The header's live count of waiting requests (polled, and refreshed after a decision)."""
+    return render_template(
+        "reviews/_count.html", pending_total=reviews.count_pending(current_user.client_id)
+    )
+
+
+@review_pages.post("/bulk")
+@allowed_to("review")
+def bulk():
+    """Approve or deny many: first a confirmation listing exactly what will be decided, then,
+    once confirmed, one vote per request through the same quorum and separation-of-duties
+    rules as a single decision."""
+    client_id = current_user.client_id
+    form = BulkDecisionForm()
+    ids = request.form.getlist("ids")
+    problems: list[str] = []
+    if not form.validate_on_submit():
+        problems += [f"{_label(name)}: {'; '.join(errs)}." for name, errs in form.errors.items()]
+    try:
+        ids = reviews.check_bulk_ids(ids)
+    except InvalidInput as error:
+        problems.append(_sentence(error.detail))
+        ids = ids[: reviews.MAX_BULK]
+    found = reviews.requests_for(client_id, ids) if ids else {}
+    if problems or form.confirmed.data != "yes":
+        return render_template(
+            "reviews/bulk_confirm.html",
+            form=form,
+            ids=ids,
+            found=found,
+            problems=problems,
+            approving=form.decision.data == "approve",
+            amount_of=_amount_of,
+        ), (400 if problems else 200)
+    vote = _my_vote(form.decision.data == "approve", form.reason.data)
+    outcomes = reviews.bulk_vote(client_id, ids, vote)
+    response = make_response(
+        render_template(
+            "reviews/bulk_done.html",
+            outcomes=outcomes,
+            approving=vote.approved,
+            counts={
+                result: sum(1 for o in outcomes if o.result == result)
+                for result in ("decided", "recorded", "refused")
+            },
+        )
+    )
+    response.headers["HX-Trigger"] = "review-decided"
+    return response
+
+
+def _amount_of(item) -> str:  # noqa: ANN001
+    amount = (item.tool_args or {}).get("amount") if isinstance(item.tool_args, dict) else None
+    if isinstance(amount, (int, float)) and not isinstance(amount, bool):
+        currency = item.tool_args.get("currency")
+        return f"{amount:,} {currency}" if isinstance(currency, str) else f"{amount:,}"
+    return ""
+
+
+_LABELS = {
+    "request_id": "Request id",
+    "agent_id": "Agent",
+    "tool_name": "Tool",
+    "policy_id": "Policy",
+    "min_amount": "Amount from",
+    "max_amount": "Amount to",
+    "min_age_minutes": "Waiting at least",
+    "max_age_minutes": "Waiting at most",
+    "created_after": "Created after",
+    "created_before": "Created before",
+    "decision": "Decision",
+    "reason": "Reason",
+    "csrf_token": "Form",
+    "ids": "Selection",
+}
+
+
+def _label(field: str) -> str:
+    return _LABELS.get(field, field)
 
 
 @review_pages.get("/<request_id>")

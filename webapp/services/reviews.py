@@ -8,15 +8,17 @@ a reviewer); ``expired`` (denied with ``review_expired`` because nobody decided 
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, case, null, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from webapp.errors import Conflict, Forbidden, InvalidInput
+from webapp.errors import Conflict, DomainError, Forbidden, InvalidInput
 from webapp.extensions import db
 from webapp.models import (
     APPROVED,
@@ -26,6 +28,7 @@ from webapp.models import (
     ReviewVote,
     User,
     iso,
+    utcnow,
 )
 from webapp.runtime import vault
 from webapp.services import clearance, idempotency
@@ -38,10 +41,99 @@ STATUS_FILTERS = ("pending_review", "approved", "denied", "expired", "all")
 MAX_REASON_CHARS = 2000
 
 
+@dataclass(frozen=True)
+class QueueFilter:
+    """Narrowing of the queue (CONTRACT §8 extra filters, and the dashboard's): every field
+    optional; text fields match exactly except ``request_id``, a prefix."""
+
+    agent_id: str = ""
+    tool_name: str = ""
+    policy_id: str = ""
+    request_id: str = ""
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    min_amount: float | None = None
+    max_amount: float | None = None
+    min_age_minutes: int | None = None
+    max_age_minutes: int | None = None
+
+    @property
+    def active(self) -> bool:
+        return self != QueueFilter()
+
+
+# Query parameter -> QueueFilter field, with how each is read.
+_TEXT_FILTERS = ("agent_id", "tool_name", "policy_id", "request_id")
+_TIME_FILTERS = ("created_after", "created_before")
+_AMOUNT_FILTERS = ("min_amount", "max_amount")
+_AGE_FILTERS = ("min_age_minutes", "max_age_minutes")
+MAX_AMOUNT = 1e15
+MAX_AGE_MINUTES = 60 * 24 * 366
+
+
+def parse_queue_filter(args: Mapping[str, str]) -> QueueFilter:
+    """Read filters from query parameters; 400 naming every bad one (never a 500)."""
+    values: dict[str, Any] = {}
+    errors: list[dict[str, str]] = []
+    for name in _TEXT_FILTERS:
+        raw = (args.get(name) or "").strip()
+        if len(raw) > 256 or "\x00" in raw:
+            errors.append({"field": name, "message": "must be at most 256 characters, no NUL"})
+        elif raw:
+            values[name] = raw
+    for name in _TIME_FILTERS:
+        raw = (args.get(name) or "").strip()
+        if raw:
+            try:
+                at = datetime.fromisoformat(raw.replace("Z", "+00:00").replace("z", "+00:00"))
+            except ValueError:
+                errors.append({"field": name, "message": "must be an RFC 3339 timestamp"})
+                continue
+            values[name] = at if at.tzinfo else at.replace(tzinfo=UTC)
+    for name in _AMOUNT_FILTERS:
+        raw = (args.get(name) or "").strip()
+        if raw:
+            try:
+                amount = float(raw)
+            except ValueError:
+                amount = math.nan
+            if not math.isfinite(amount) or abs(amount) > MAX_AMOUNT:
+                errors.append({"field": name, "message": "must be a number"})
+                continue
+            values[name] = amount
+    for name in _AGE_FILTERS:
+        raw = (args.get(name) or "").strip()
+        if raw:
+            if not raw.isdigit() or int(raw) > MAX_AGE_MINUTES:
+                errors.append(
+                    {"field": name, "message": "must be a whole number of minutes (0 or more)"}
+                )
+                continue
+            values[name] = int(raw)
+    low, high = values.get("min_amount"), values.get("max_amount")
+    if low is not None and high is not None and low > high:
+        errors.append({"field": "max_amount", "message": "must not be below min_amount"})
+    young, old = values.get("min_age_minutes"), values.get("max_age_minutes")
+    if young is not None and old is not None and young > old:
+        errors.append({"field": "max_age_minutes", "message": "must not be below min_age_minutes"})
+    if errors:
+        raise InvalidInput(f"{errors[0]['field']} {errors[0]['message']}", errors=errors)
+    return QueueFilter(**values)
+
+
 def list_reviews(
-    client_id: str, *, status: str, limit: int, cursor: dict[str, Any] | None
+    client_id: str,
+    *,
+    status: str,
+    limit: int,
+    cursor: dict[str, Any] | None,
+    filters: QueueFilter | None = None,
+    newest_first: bool | None = None,
 ) -> tuple[list[ClearanceRequest], dict[str, Any] | None]:
-    """One page of the queue; returns (requests, next cursor position or None)."""
+    """One page of the queue; returns (requests, next cursor position or None).
+
+    The pending queue lists the oldest first unless ``newest_first``; the others the newest.
+    """
     if status not in STATUS_FILTERS:
         raise InvalidInput(
             f"status must be one of {', '.join(STATUS_FILTERS)}",
@@ -61,9 +153,11 @@ def list_reviews(
         query = query.where(
             ClearanceRequest.status == DENIED, ClearanceRequest.reason_code == "review_expired"
         )
-    oldest_first = status == "pending_review"
+    if filters is not None:
+        query = _narrow(query, filters)
+    oldest_first = status == "pending_review" if newest_first is None else not newest_first
     if cursor is not None:
-        if cursor.get("s") != status:
+        if cursor.get("s") != status or bool(cursor.get("o", oldest_first)) != oldest_first:
             raise InvalidInput(
                 "cursor belongs to another status filter",
                 errors=[{"field": "cursor", "message": "belongs to another status filter"}],
@@ -87,7 +181,74 @@ def list_reviews(
     if len(rows) > limit:
         rows = rows[:limit]
         following = {"s": status, "t": iso(rows[-1].review_started_at), "id": rows[-1].request_id}
+        if newest_first is not None:
+            following["o"] = oldest_first
     return rows, following
+
+
+def count_pending(client_id: str) -> int:
+    """How many requests wait for review now (the dashboard's live count)."""
+    return db.session.scalar(
+        select(db.func.count())
+        .select_from(ClearanceRequest)
+        .where(
+            ClearanceRequest.client_id == client_id,
+            ClearanceRequest.status == PENDING_REVIEW,
+        )
+    )
+
+
+def _narrow(query: Any, filters: QueueFilter) -> Any:
+    request = ClearanceRequest
+    if filters.agent_id:
+        query = query.where(request.agent_id == filters.agent_id)
+    if filters.tool_name:
+        query = query.where(request.tool_name == filters.tool_name)
+    if filters.policy_id:
+        query = query.where(request.policy_id == filters.policy_id)
+    if filters.request_id:
+        query = query.where(request.request_id.startswith(filters.request_id, autoescape=True))
+    if filters.created_after is not None:
+        query = query.where(request.created_at >= filters.created_after)
+    if filters.created_before is not None:
+        query = query.where(request.created_at < filters.created_before)
+    if filters.min_amount is not None or filters.max_amount is not None:
+        amount = _numeric_amount()
+        if filters.min_amount is not None:
+            query = query.where(amount >= filters.min_amount)
+        if filters.max_amount is not None:
+            query = query.where(amount <= filters.max_amount)
+    now = utcnow()
+    if filters.min_age_minutes is not None:
+        query = query.where(
+            request.review_started_at <= now - timedelta(minutes=filters.min_age_minutes)
+        )
+    if filters.max_age_minutes is not None:
+        query = query.where(
+            request.review_started_at >= now - timedelta(minutes=filters.max_age_minutes)
+        )
+    return query
+
+
+def _numeric_amount() -> Any:
+    """``tool_args.amount`` as a number, or NULL when it is absent or not a JSON number (so a
+    text amount never breaks the query: PostgreSQL would refuse to cast it)."""
+    args = ClearanceRequest.tool_args
+    if db.session.get_bind().dialect.name == "postgresql":
+        return case(
+            (
+                db.func.json_typeof(args["amount"]) == "number",
+                args["amount"].as_float(),
+            ),
+            else_=null(),
+        )
+    return case(
+        (
+            db.func.json_type(args, "$.amount").in_(("integer", "real")),
+            db.func.json_extract(args, "$.amount"),
+        ),
+        else_=null(),
+    )
 
 
 @dataclass(frozen=True)
@@ -395,3 +556,68 @@ def _reviewer_user(client_id: str, voter: str, required: int) -> User:
             ],
         )
     return user
+
+
+# --- bulk decisions ----------------------------------------------------------------------------
+
+MAX_BULK = 200
+
+
+@dataclass(frozen=True)
+class BulkOutcome:
+    """What one item of a bulk decision came to: ``decided`` (now approved or denied),
+    ``recorded`` (an approval counted; more are needed), or ``refused`` with the reason."""
+
+    request_id: str
+    result: str
+    detail: str
+    request: ClearanceRequest | None = None
+
+
+def check_bulk_ids(request_ids: list[str]) -> list[str]:
+    """The distinct ids of a bulk decision, in order; 400 when none, or more than 200."""
+    wanted = list(dict.fromkeys(i.strip() for i in request_ids if i and i.strip()))
+    if not wanted:
+        raise InvalidInput(
+            "select at least one request",
+            errors=[{"field": "ids", "message": "select at least one request"}],
+        )
+    if len(wanted) > MAX_BULK:
+        raise InvalidInput(
+            f"a bulk decision takes at most {MAX_BULK} requests ({len(wanted)} selected)",
+            errors=[{"field": "ids", "message": f"at most {MAX_BULK} requests"}],
+        )
+    if any(len(i) > 64 for i in wanted):
+        raise InvalidInput(
+            "a request id is too long", errors=[{"field": "ids", "message": "not a request id"}]
+        )
+    return wanted
+
+
+def requests_for(client_id: str, request_ids: list[str]) -> dict[str, ClearanceRequest]:
+    """The tenant's requests among ``request_ids`` (another tenant's are simply absent)."""
+    rows = db.session.scalars(
+        ClearanceRequest.for_tenant(client_id).where(ClearanceRequest.request_id.in_(request_ids))
+    )
+    return {row.request_id: row for row in rows}
+
+
+def bulk_vote(client_id: str, request_ids: list[str], vote: Vote) -> list[BulkOutcome]:
+    """Cast the same vote on each request, one transaction each, through the same rules as a
+    single vote (quorum, separation of duties, a lost race): nothing is decided around them."""
+    outcomes = []
+    for request_id in check_bulk_ids(request_ids):
+        try:
+            request = cast_vote(client_id, request_id, vote)
+        except DomainError as refused:
+            db.session.rollback()
+            outcomes.append(BulkOutcome(request_id, "refused", refused.detail))
+            continue
+        if request.status == PENDING_REVIEW:
+            remaining = approvals_remaining(request, approvals_of([request_id])[request_id])
+            outcomes.append(
+                BulkOutcome(request_id, "recorded", f"{remaining} more needed", request)
+            )
+        else:
+            outcomes.append(BulkOutcome(request_id, "decided", request.status, request))
+    return outcomes
