@@ -37,7 +37,7 @@
     var box = rows[index].querySelector('input[type="checkbox"]');
     if (key === "x") { if (box) box.checked = !box.checked; return true; }
     if (!document.querySelector('input[name="ids"][form="bulk-form"]:checked') && box) box.checked = true;
-    document.getElementById(key === "a" ? "bulk-approve" : "bulk-deny").checked = true;
+    document.getElementById("bulk-decision").value = key === "a" ? "approve" : "deny";
     document.getElementById("bulk-reason").focus();
     return true;
   };
