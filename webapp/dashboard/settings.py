@@ -100,6 +100,14 @@ def notifications_page():
                 status = 422
             else:
                 flash("Notification settings saved.", "success")
+                problem = notifications.email_problem()
+                if changes["email_enabled"] and problem:
+                    # Saved (an operator may configure SMTP next), but never silently.
+                    flash(
+                        f"Warning: email is on but {problem}. Ask your operator to set "
+                        "SMTP_HOST, then use “Send test”.",
+                        "error",
+                    )
                 return redirect(url_for(".notifications_page"))
         else:
             status = 422
@@ -109,13 +117,44 @@ def notifications_page():
         form.email_recipients.data = current["email_recipients"].replace(",", ", ")
         form.slack_enabled.data = current["slack_enabled"]
         form.sensitive_args.data = "\n".join(current["sensitive_args"])
-    deliveries, _ = notifications.list_deliveries(client_id, limit=20, cursor=None)
+    log_problem = ""
+    before = _delivery_cursor(request.args.get("before", ""))
+    if before is None:
+        log_problem = "That page of the delivery log does not exist; showing the newest."
+    deliveries, following = notifications.list_deliveries(
+        client_id, limit=DELIVERY_PAGE, cursor=before or None
+    )
     return render_template(
         "settings/notifications.html",
         form=form,
         current=current,
-        deliveries=deliveries,
+        entries=notifications.group_failures(deliveries),
+        older_url=url_for(".notifications_page", before=f"{following['t']}|{following['id']}")
+        if following
+        else None,
+        newest_url=url_for(".notifications_page") if before else None,
+        log_problem=log_problem,
+        email_problem=notifications.email_problem(),
     ), status
+
+
+DELIVERY_PAGE = 25
+
+
+def _delivery_cursor(raw: str) -> dict | None:
+    """``before`` of the delivery log ("<timestamp>|<delivery id>"): {} when absent, None when
+    malformed (the page then says so and starts from the newest)."""
+    if not raw:
+        return {}
+    at, _, last = raw.partition("|")
+    position = {"t": at, "id": last}
+    try:
+        notifications.parse_position(position)
+    except InvalidInput:
+        return None
+    if not last or len(raw) > 200:
+        return None
+    return position
 
 
 @settings_pages.post("/notifications/test")
@@ -132,6 +171,9 @@ def send_test_notification():
                 f"A test message is on its way ({channels}); its delivery shows in the log below.",
                 "success",
             )
+            problem = notifications.email_problem()
+            if problem and any(d.channel == "email" for d in sent):
+                flash(f"The email test will fail: {problem}.", "error")
     return redirect(url_for(".notifications_page"))
 
 

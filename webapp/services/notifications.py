@@ -117,6 +117,33 @@ def update_notification_settings(
     return _view(client_id, updated)
 
 
+def email_problem() -> str:
+    """Why email cannot be delivered from this installation, or "" when it can be tried."""
+    if not vault().config.smtp_host:
+        return "no SMTP server is configured (SMTP_HOST), so email cannot be delivered"
+    return ""
+
+
+def group_failures(rows: list[NotificationDelivery]) -> list[dict[str, Any]]:
+    """The delivery log for people: consecutive failures of one channel and target with the
+    same error fold into one entry with a count and a time span (newest first, as given)."""
+    entries: list[dict[str, Any]] = []
+    for row in rows:
+        last = entries[-1] if entries else None
+        if (
+            row.status == FAILED
+            and last is not None
+            and last["delivery"].status == FAILED
+            and (last["delivery"].channel, last["delivery"].target, last["delivery"].last_error)
+            == (row.channel, row.target, row.last_error)
+        ):
+            last["count"] += 1
+            last["oldest"] = row.created_at
+            continue
+        entries.append({"delivery": row, "count": 1, "oldest": row.created_at})
+    return entries
+
+
 def parse_recipients(value: Any) -> tuple[list[str], list[dict[str, str]]]:
     """A comma-separated string (spec §2.6) or a list; returns (addresses, field errors)."""
     if isinstance(value, str):
