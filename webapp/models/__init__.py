@@ -17,6 +17,7 @@ from webapp.models.jobs import JobRun
 from webapp.models.ledger import Checkpoint, LedgerEvent, LedgerLeaf, LedgerVerification
 from webapp.models.notifications import NotificationDelivery
 from webapp.models.policy import Policy, PolicyChunk, PolicyDocument, PolicyVersion
+from webapp.models.reports import Report, ReportArtifact, ReportShare
 from webapp.models.review import ReviewVote
 from webapp.models.tenant import API_KEY_SCOPES, ROLES, ApiKey, SigningKey, Tenant, User
 
@@ -44,6 +45,9 @@ __all__ = [
     "PolicyChunk",
     "PolicyDocument",
     "PolicyVersion",
+    "Report",
+    "ReportArtifact",
+    "ReportShare",
     "SigningKey",
     "Tenant",
     "TenantScoped",

@@ -11,6 +11,7 @@ from typing import Any
 from webapp.errors import InvalidInput
 from webapp.extensions import db
 from webapp.models import TenantSetting, utcnow
+from webapp.services import tenant_cache
 from webapp.services.ledger import EventContent, append_event
 
 REVIEW_DEFAULTS = {
@@ -53,7 +54,11 @@ def write(
 
 def review_settings(client_id: str) -> dict[str, Any]:
     """CONTRACT §7: threshold (default 0.80) and what a failing judge leads to."""
-    return {"client_id": client_id, **read(client_id, "review", REVIEW_DEFAULTS)}
+    # Read on every clearance: cached per process while the tenant's settings are unchanged.
+    stored = tenant_cache.cached(
+        client_id, "settings", "review", lambda: read(client_id, "review", REVIEW_DEFAULTS)
+    )
+    return {"client_id": client_id, **stored}
 
 
 def required_approvals_for(client_id: str, judge_verdict: dict[str, Any] | None) -> int:
