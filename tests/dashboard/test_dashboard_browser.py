@@ -317,6 +317,7 @@ def test_every_page_reads_well_is_labelled_and_keyboard_reachable(
         "settings-notifications": "/dashboard/settings/notifications",
         "settings-api-keys": "/dashboard/settings/api-keys",
         "settings-users": "/dashboard/settings/users",
+        "settings-password": "/dashboard/settings/password",
     }
     for viewport in (LAPTOP, PHONE):
         page = open_page(chromium, server, viewport)

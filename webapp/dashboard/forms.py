@@ -217,6 +217,24 @@ class UserRoleForm(FlaskForm):
     role = SelectField("Role", choices=ROLE_CHOICES)
 
 
+class PasswordChangeForm(FlaskForm):
+    current_password = PasswordField(
+        "Current password", validators=[DataRequired(), Length(max=512)]
+    )
+    new_password = PasswordField(
+        "New password",
+        validators=[DataRequired(), Length(min=12, max=512)],
+        description="12 to 512 characters. Your other sessions are signed out.",
+    )
+    confirm_password = PasswordField(
+        "New password again", validators=[DataRequired(), Length(max=512)]
+    )
+
+    def validate_confirm_password(self, field) -> None:  # noqa: ANN001
+        if field.data != self.new_password.data:
+            raise ValidationError("does not match the new password")
+
+
 class ConfirmForm(FlaskForm):
     confirm = BooleanField("I understand", validators=[DataRequired()])
 

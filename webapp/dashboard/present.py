@@ -43,7 +43,7 @@ KEYBOARD_SHORTCUTS = (
     ("j / k", "in the queue: move to the next / previous request"),
     ("x", "in the queue: select or unselect the current request"),
     ("r", "jump to the reason field of the open review"),
-    ("/", "jump to the search box"),
+    ("/", "jump to the search box (the request id in the review queue)"),
     ("?", "show or hide this list"),
 )
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_login import current_user
+from flask_login import current_user, login_user
 
 from webapp.dashboard.forms import (
     ActionForm,
     ApiKeyForm,
     NewUserForm,
     NotificationSettingsForm,
+    PasswordChangeForm,
     ReviewSettingsForm,
     UserRoleForm,
     lines,
@@ -21,6 +22,7 @@ from webapp.dashboard.roles import allowed_to, can
 from webapp.errors import Conflict, Forbidden, InvalidInput
 from webapp.services import notifications, tenants
 from webapp.services import settings as settings_service
+from webapp.services import users as accounts  # not `users`: the Users page's view has that name
 
 settings_pages = Blueprint("settings", __name__, url_prefix="/settings")
 
@@ -289,6 +291,31 @@ def disable_user(user_id: str):
     else:
         flash("The user is disabled and signed out.", "success")
     return redirect(url_for(".users"))
+
+
+@settings_pages.route("/password", methods=["GET", "POST"])
+@allowed_to("read")
+def password():
+    """Change your own password; every other session of yours ends, this one continues."""
+    form = PasswordChangeForm()
+    status = 200
+    if request.method == "POST":
+        if form.validate_on_submit():
+            try:
+                user = accounts.change_password(
+                    current_user, form.current_password.data, form.new_password.data
+                )
+            except InvalidInput as error:
+                show_service_errors(form, error)
+                status = 422
+            else:
+                # The change ended every session, this one too: carry on with the new one.
+                login_user(user)
+                flash("Your password is changed; your other sessions are signed out.", "success")
+                return redirect(url_for(".password"))
+        else:
+            status = 422
+    return render_template("settings/password.html", form=form), status
 
 
 def _sentence(detail: str) -> str:
