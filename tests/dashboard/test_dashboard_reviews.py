@@ -373,3 +373,61 @@ def test_bulk_refuses_bad_requests_and_decides_nothing(agent, signed_in):
     )
     assert no_token.status_code == 400
     assert agent.poll(rid)["status"] == "pending_review"
+
+
+# --- signed links from notifications -------------------------------------------------------------
+
+
+def test_a_signed_review_link_needs_a_sign_in_and_decides_nothing(app, agent, signed_in, tenant):
+    from webapp.services import review_links
+
+    agent.register_refund_policy()
+    request_id = agent.pending_refund(800)
+    with app.app_context():
+        url = review_links.link("http://localhost", tenant.client_id, request_id)
+    path = url.removeprefix("http://localhost")
+    assert path.startswith("/dashboard/reviews/link/") and request_id not in path
+
+    anonymous = app.test_client().get(path)
+    assert anonymous.status_code in (302, 303)
+    assert "/dashboard/sign-in" in anonymous.headers["Location"]
+    assert "link" in anonymous.headers["Location"]  # and back to the link after signing in
+
+    reviewer = signed_in("reviewer")
+    opened = reviewer.get(path)
+    assert opened.status_code == 302
+    assert opened.headers["Location"] == f"/dashboard/reviews/{request_id}"
+    assert agent.poll(request_id)["status"] == "pending_review"  # a GET decides nothing
+    assert reviewer.client.post(path).status_code == 405
+
+
+def test_forged_expired_and_foreign_links_are_404(app, agent, signed_in, tenant, other_tenant):
+    import time
+
+    from itsdangerous import TimestampSigner, URLSafeTimedSerializer
+
+    from webapp.runtime import vault
+    from webapp.secrets import derived_key
+    from webapp.services import review_links
+
+    agent.register_refund_policy()
+    request_id = agent.pending_refund(800)
+
+    class SignedLongAgo(TimestampSigner):
+        def get_timestamp(self) -> int:
+            return int(time.time()) - 10 * 86400
+
+    with app.app_context():
+        good = review_links.sign(tenant.client_id, request_id)
+        foreign = review_links.sign(other_tenant.client_id, request_id)
+        old = URLSafeTimedSerializer(
+            derived_key(vault().config, "review-links"),
+            salt=review_links.SALT,
+            signer=SignedLongAgo,
+        ).dumps({"c": tenant.client_id, "r": request_id})
+    reviewer = signed_in("reviewer")
+    for token in (good[:-2] + "xx", foreign, old, "not-a-token", "a" * 600):
+        response = reviewer.get(f"/dashboard/reviews/link/{token}")
+        assert response.status_code == 404, token
+        assert request_id not in text_of(response)
+    assert reviewer.get(f"/dashboard/reviews/link/{good}").status_code == 302

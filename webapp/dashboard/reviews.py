@@ -12,7 +12,7 @@ from webapp.dashboard.present import highlight
 from webapp.dashboard.roles import allowed_to
 from webapp.errors import Conflict, Forbidden, InvalidInput, NotFound
 from webapp.models import PENDING_REVIEW
-from webapp.services import clearance, policies, reviews
+from webapp.services import clearance, policies, review_links, reviews
 
 review_pages = Blueprint("reviews", __name__, url_prefix="/reviews")
 
@@ -178,6 +178,15 @@ _LABELS = {
 
 def _label(field: str) -> str:
     return _LABELS.get(field, field)
+
+
+@review_pages.get("/link/<token>")
+@allowed_to("read")
+def open_link(token: str):
+    """A signed link from a notification: after sign-in (the decorator sends the person there
+    and back), lead to the review page of the tenant's request. A GET decides nothing."""
+    request_id = review_links.open_link(token, current_user.client_id)
+    return redirect(url_for(".detail", request_id=request_id))
 
 
 @review_pages.get("/<request_id>")

@@ -23,7 +23,7 @@ from webapp.models import PENDING_REVIEW, ClearanceRequest, iso, new_id, utcnow
 from webapp.models.notifications import DELIVERED, FAILED, QUEUED, RETRYING, NotificationDelivery
 from webapp.notify import channels, messages
 from webapp.runtime import vault
-from webapp.services import outbound, settings
+from webapp.services import outbound, review_links, settings
 from webapp.services.at_rest import SealedDataError, open_sealed, seal
 from webapp.services.clearance import confidence_bucket
 
@@ -510,6 +510,7 @@ def _notice(delivery: NotificationDelivery, current: dict[str, Any]) -> messages
         sensitive_args=current.get("sensitive_args") or [],
         expires_at=expires,
         citations=[c.get("text", "") for c in (request.citations or []) if isinstance(c, dict)],
+        link=review_links.link(config.public_url, request.client_id, request.request_id),
     )
 
 
