@@ -114,6 +114,7 @@ def test_review_settings_validation_and_ledger(client, tenant, sql):
         "client_id": tenant.client_id,
         "minimum_confidence_score": 0.8,
         "judge_failure_mode": "deny",
+        "required_approvals": 1,
     }
     for bad in (
         {"minimum_confidence_score": 1.5},
