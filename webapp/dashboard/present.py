@@ -37,7 +37,10 @@ OPERATING_POINTS = (
 )
 
 KEYBOARD_SHORTCUTS = (
-    ("g then o / r / p / l / a / s", "go to Overview, Reviews, Policies, Ledger, Agents, Settings"),
+    (
+        "g then o / r / p / l / a / d / s",
+        "go to Overview, Reviews, Policies, Ledger, Agents, Drift, Settings",
+    ),
     ("a", "approve the open review; in the queue, approve the selection (after confirming)"),
     ("d", "deny the open review (a reason is required); in the queue, deny the selection"),
     ("j / k", "in the queue: move to the next / previous request"),
