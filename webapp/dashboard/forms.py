@@ -205,6 +205,24 @@ class ApiKeyForm(FlaskForm):
     )
 
 
+class WebhookForm(FlaskForm):
+    """A new outbound webhook endpoint; the webhooks service checks the URL and the events."""
+
+    url = StringField(
+        "Endpoint URL",
+        validators=[DataRequired(), Length(max=2048)],
+        description="https only; private and loopback addresses are refused.",
+    )
+    events = SelectMultipleField(
+        "Events",
+        choices=[],  # filled from the service's list by the view
+        widget=ListWidget(prefix_label=False),
+        option_widget=CheckboxInput(),
+        validators=[DataRequired(message="choose at least one event")],
+    )
+    description = StringField("Description", validators=[Optional(), Length(max=500)])
+
+
 class NewUserForm(FlaskForm):
     email = EmailField("Email", validators=[DataRequired(), Length(max=320)])
     password = PasswordField(

@@ -21,6 +21,7 @@ from webapp.models.policy import Policy, PolicyChunk, PolicyDocument, PolicyVers
 from webapp.models.reports import Report, ReportArtifact, ReportShare
 from webapp.models.review import ReviewVote
 from webapp.models.tenant import API_KEY_SCOPES, ROLES, ApiKey, SigningKey, Tenant, User
+from webapp.models.webhooks import WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "API_KEY_SCOPES",
@@ -55,6 +56,8 @@ __all__ = [
     "TenantScoped",
     "TenantSetting",
     "User",
+    "WebhookDelivery",
+    "WebhookEndpoint",
     "iso",
     "new_id",
     "short_id",

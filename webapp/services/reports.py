@@ -35,7 +35,7 @@ from webapp.models.reports import (
 )
 from webapp.runtime import vault
 from webapp.secrets import derived_key
-from webapp.services import idempotency, report_content, report_render, settings
+from webapp.services import idempotency, report_content, report_render, sealing, settings
 from webapp.services.canonical import body_fingerprint
 from webapp.services.ledger import EventContent, append_event
 from webapp.services.notifications import parse_position, parse_recipients
@@ -353,6 +353,10 @@ def build_report(report_id: str) -> str:
     db.session.commit()
     client_id = report.client_id
     try:
+        # Seal what is pending first, so that the attestation covers every event of the
+        # period that exists now (sealing is idempotent and takes the tenant's seal lock).
+        _progress(report_id, "sealing", 8)
+        sealing.seal_and_queue_exports(client_id)
         document = report_content.collect(
             client_id,
             report_id=report_id,
@@ -430,18 +434,9 @@ def _fail(report_id: str, message: str) -> None:
 
 
 def _enqueue_build(report: Report) -> None:
-    """The one place reports are queued (to move below services with the queueing module)."""
-    from jobs import queues
+    from webapp import queueing
 
-    queues.queue(queues.DEFAULT, vault().redis).enqueue(
-        "jobs.reports.build_report",
-        report.report_id,
-        job_id=f"report-{report.report_id}",
-        job_timeout=1800,
-        result_ttl=3600,
-        failure_ttl=7 * 86400,
-        meta={"client_id": report.client_id, "kind": "report"},
-    )
+    queueing.build_report(report.report_id, report.client_id)
 
 
 # --- schedules and the report.ready email -----------------------------------------------------
@@ -503,9 +498,25 @@ def run_schedules(now: datetime | None = None) -> list[str]:
 
 
 def announce_ready(report: Report) -> None:
-    """Queue the `report.ready` email to the configured recipients (none: nothing to send)."""
-    from webapp.services import notifications
+    """Queue the `report.ready` email to the configured recipients (none: nothing to send),
+    and the `report.ready` webhook event (CONTRACT §14) to the endpoints that want it."""
+    from webapp.services import notifications, webhooks
 
+    try:
+        webhooks.emit(
+            report.client_id,
+            "report.ready",
+            {
+                "report_id": report.report_id,
+                "type": report.type,
+                "period_start": iso(report.period_start),
+                "period_end": iso(report.period_end),
+                "formats": list(report.formats),
+                "completed_at": iso(report.completed_at),
+            },
+        )
+    except Exception:  # noqa: BLE001 - a lost webhook must not cost the email
+        log.exception("could not queue the report.ready webhook for %s", report.report_id)
     recipients = report_settings(report.client_id)["recipients"]
     if recipients:
         notifications.queue_email(report.client_id, "report.ready", report.report_id, recipients)
