@@ -8,7 +8,7 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import json_body, validated
-from webapp.api.schemas import LockdownBody
+from webapp.api.schemas import LockdownBody, LockdownReply, reply
 from webapp.services import agents
 
 drift = Blueprint("drift", __name__)
@@ -19,13 +19,13 @@ protect_with_tenant_key(drift)
 def lock_down(agent_id: str):
     body = validated(LockdownBody, json_body(required=False))
     state = agents.lock_down(current_client_id(), agent_id, actor="api", reason=body.reason or "")
-    return jsonify(agents.lock_view(state))
+    return jsonify(reply(LockdownReply, agents.lock_view(state)))
 
 
 @drift.delete("/drift/agents/<path:agent_id>/lockdown")
 def release(agent_id: str):
     state = agents.release(current_client_id(), agent_id, actor="api")
-    return jsonify(agents.lock_view(state))
+    return jsonify(reply(LockdownReply, agents.lock_view(state)))
 
 
 openapi.register(
@@ -36,11 +36,13 @@ openapi.register(
         "Drift",
         body=LockdownBody,
         body_optional=True,
+        reply=LockdownReply,
     ),
     Op(
         "delete",
         "/drift/agents/{agent_id}/lockdown",
         "Release an agent's lockdown (idempotent)",
         "Drift",
+        reply=LockdownReply,
     ),
 )

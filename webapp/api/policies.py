@@ -8,7 +8,14 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import idempotency_key, json_body
-from webapp.api.schemas import PolicyBody
+from webapp.api.schemas import (
+    PolicyBody,
+    PolicyDetailReply,
+    PolicyListReply,
+    PolicyReply,
+    RegisterPolicyReply,
+    reply,
+)
 from webapp.services import idempotency, policies
 
 policies_api = Blueprint("policies", __name__)
@@ -21,7 +28,7 @@ def register_policy():
     payload, status = idempotency.once(
         current_client_id(), "register-policy", idempotency_key(), body, lambda: _register(body)
     )
-    return jsonify(payload), status
+    return jsonify(reply(RegisterPolicyReply, payload)), status
 
 
 def _register(body: dict) -> tuple[dict, int]:
@@ -49,25 +56,26 @@ def _register(body: dict) -> tuple[dict, int]:
 @policies_api.get("/policies")
 def list_policies():
     items = [policies.policy_view(p, v) for p, v in policies.list_policies(current_client_id())]
-    return jsonify(policies=items, next_cursor=None)
+    return jsonify(reply(PolicyListReply, {"policies": items, "next_cursor": None}))
 
 
 @policies_api.get("/policies/<policy_id>")
 def get_policy(policy_id: str):
     policy, versions = policies.get_policy(current_client_id(), policy_id)
     current = next((v for v in versions if v.policy_version_id == policy.current_version_id), None)
-    return jsonify(
-        {
-            **policies.policy_view(policy, current),
-            "versions": [policies.version_view(v) for v in versions],
-        }
-    )
+    view = {
+        **policies.policy_view(policy, current),
+        "versions": [policies.version_view(v) for v in versions],
+    }
+    return jsonify(reply(PolicyDetailReply, view))
 
 
 @policies_api.delete("/policies/<policy_id>")
 def deactivate_policy(policy_id: str):
     policy = policies.deactivate(current_client_id(), policy_id)
-    return jsonify(policies.policy_view(policy, None) | {"active": policy.active})
+    return jsonify(
+        reply(PolicyReply, policies.policy_view(policy, None) | {"active": policy.active})
+    )
 
 
 openapi.register(
@@ -79,12 +87,31 @@ openapi.register(
         body=PolicyBody,
         ok=201,
         idempotent_key=True,
+        reply=RegisterPolicyReply,
         responses={
             200: "Content unchanged; no new version",
             422: "Idempotency-Key reused with another body",
         },
     ),
-    Op("get", "/policies", "List policies with their current versions", "Policy"),
-    Op("get", "/policies/{policy_id}", "One policy with every version", "Policy"),
-    Op("delete", "/policies/{policy_id}", "Deactivate a policy (history stays)", "Policy"),
+    Op(
+        "get",
+        "/policies",
+        "List policies with their current versions",
+        "Policy",
+        reply=PolicyListReply,
+    ),
+    Op(
+        "get",
+        "/policies/{policy_id}",
+        "One policy with every version",
+        "Policy",
+        reply=PolicyDetailReply,
+    ),
+    Op(
+        "delete",
+        "/policies/{policy_id}",
+        "Deactivate a policy (history stays)",
+        "Policy",
+        reply=PolicyReply,
+    ),
 )

@@ -8,7 +8,7 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, idempotency_key, json_body, limit_arg
-from webapp.api.schemas import Body
+from webapp.api.schemas import Body, ReviewDecisionReply, ReviewListReply, reply
 from webapp.services import reviews
 
 reviews_api = Blueprint("reviews", __name__)
@@ -29,12 +29,11 @@ def list_reviews():
     rows, following = reviews.list_reviews(
         current_client_id(), status=status, limit=limit_arg(), cursor=cursor_arg()
     )
-    return jsonify(
-        {
-            "reviews": [reviews.review_item(row) for row in rows],
-            "next_cursor": encode_cursor(following) if following else None,
-        }
-    )
+    page = {
+        "reviews": [reviews.review_item(row) for row in rows],
+        "next_cursor": encode_cursor(following) if following else None,
+    }
+    return jsonify(reply(ReviewListReply, page))
 
 
 @reviews_api.post("/reviews/<request_id>/decision")
@@ -49,7 +48,7 @@ def decide(request_id: str):
         reviewer_verified=False,
         idempotency_key=idempotency_key(),
     )
-    return jsonify(payload), status
+    return jsonify(reply(ReviewDecisionReply, payload)), status
 
 
 openapi.register(
@@ -59,6 +58,7 @@ openapi.register(
         "The review queue (status pending_review|approved|denied|expired|all)",
         "Review",
         query=("status", "limit", "cursor"),
+        reply=ReviewListReply,
     ),
     Op(
         "post",
@@ -67,6 +67,7 @@ openapi.register(
         "Review",
         body=ReviewDecisionBody,
         idempotent_key=True,
+        reply=ReviewDecisionReply,
         responses={
             403: "The reviewer is the requesting agent",
             409: "The request is no longer pending review",

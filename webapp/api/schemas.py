@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 
@@ -69,3 +71,394 @@ class PolicyBody(Body):
 
 class LockdownBody(Body):
     reason: StrictStr | None = Field(default="", max_length=2000)
+
+
+# --- Response bodies -------------------------------------------------------------------------
+# Handlers serialise through these models (``reply``), and /openapi.json documents every success
+# response with them, so the document cannot drift from what is sent. Fields that other modules
+# add to a view pass through unchanged (``extra="allow"``), and fields a view leaves out stay out
+# (CONTRACT §1: `exported_at`, `retired_at`, `consistency`). Values that clients hash (ledger
+# content, tool_args, citations) are typed ``Any`` so that they are sent exactly as stored.
+
+Timestamp = str  # RFC 3339 in UTC with Z and microseconds (CONTRACT §1)
+
+
+class Reply(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+def reply(model: type[Reply], payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` checked against and serialised through ``model``."""
+    return model.model_validate(payload).model_dump(mode="json", exclude_unset=True)
+
+
+class HealthReply(Reply):
+    status: Literal["ok"]
+
+
+class ReadyReply(Reply):
+    status: Literal["ready"]
+    checks: dict[str, str]
+
+
+class Jwk(Reply):
+    kty: Literal["OKP"]
+    crv: Literal["Ed25519"]
+    x: str
+    kid: str
+    use: Literal["sig"]
+    alg: Literal["EdDSA"]
+
+
+class JwksReply(Reply):
+    keys: list[Jwk]
+
+
+class OpenApiReply(Reply):
+    openapi: str
+    info: dict[str, Any]
+    paths: dict[str, Any]
+
+
+class TenantReply(Reply):
+    client_id: str
+    name: str
+    created_at: Timestamp
+
+
+class NewTenantReply(TenantReply):
+    api_key: str = Field(description="The raw key, shown only here")
+
+
+class TenantListReply(Reply):
+    tenants: list[TenantReply]
+
+
+class NewApiKeyReply(Reply):
+    key_id: str
+    api_key: str = Field(description="The raw key, shown only here")
+    prefix: str
+
+
+class ApiKeyReply(Reply):
+    key_id: str
+    prefix: str
+    label: str
+    created_at: Timestamp
+    revoked_at: Timestamp | None
+
+
+class ApiKeyListReply(Reply):
+    api_keys: list[ApiKeyReply]
+
+
+class UserReply(Reply):
+    user_id: str
+    client_id: str
+    email: str
+    role: Literal["owner", "reviewer", "viewer"]
+    created_at: Timestamp
+
+
+class UserListReply(Reply):
+    users: list[UserReply]
+
+
+class ReviewSettingsReply(Reply):
+    client_id: str
+    minimum_confidence_score: float
+    judge_failure_mode: Literal["deny", "review"]
+
+
+class Citation(Reply):
+    policy_id: str
+    policy_version_id: str
+    chunk_id: str
+    text: str
+    score: float
+
+
+class ClearanceReply(Reply):
+    """Spec §2.2 plus CONTRACT §3; every field always present."""
+
+    status: Literal["processing", "approved", "denied", "pending_review"]
+    approved: bool
+    requires_manual_review: bool
+    token: str | None
+    reason: str
+    request_id: str
+    confidence: float
+    minimum_confidence_score: float
+    decision_status: Literal["approved", "approved_pending_review", "denied"]
+    confidence_bucket: Literal["extra_high", "high", "medium", "low", "none"]
+    minimum_confidence_bucket: Literal["extra_high", "high", "medium", "low", "none"]
+    reason_code: str
+    policy_id: str
+    policy_version_id: str
+    policy_content_hash: str
+    citations: list[Citation]
+    created_at: Timestamp
+    decided_at: Timestamp | None
+
+
+class ConsumeTokenReply(Reply):
+    valid: Literal[True]
+    jti: str
+    tool_name: str
+    agent_id: str
+    policy_id: str
+    session_id: str = Field(default="", description="Present when the request had a session")
+    request_id: str
+    client_id: str
+    tool_args_hash: str
+    consumed_at: Timestamp
+
+
+class RegisterPolicyReply(Reply):
+    policy_id: str
+    status: Literal["registered", "unchanged"]
+    message: str
+    policy_version_id: str
+    policy_content_hash: str
+    version: int
+    chunks: int
+
+
+class PolicyVersionReply(Reply):
+    policy_version_id: str
+    version: int
+    description: str
+    rules: list[str]
+    tools: list[str] | None
+    policy_content_hash: str
+    source: str
+    source_ref: str
+    status: str
+    created_at: Timestamp
+
+
+class PolicyReply(Reply):
+    policy_id: str
+    active: bool
+    current_version: PolicyVersionReply | None
+    created_at: Timestamp
+    updated_at: Timestamp | None
+    deactivated_at: Timestamp | None
+
+
+class PolicyDetailReply(PolicyReply):
+    versions: list[PolicyVersionReply]
+
+
+class PolicyListReply(Reply):
+    policies: list[PolicyReply]
+    next_cursor: str | None
+
+
+class LockdownReply(Reply):
+    agent_id: str
+    locked_down: bool
+    locked_at: Timestamp | None = None
+    locked_by: str | None = None
+    reason: str | None = None
+    released_at: Timestamp | None = None
+    released_by: str | None = None
+
+
+class ReviewItemReply(Reply):
+    request_id: str
+    status: str
+    tool_name: str
+    tool_args: Any
+    agent_id: str
+    session_id: str
+    policy_id: str
+    confidence: float
+    confidence_bucket: str
+    reason: str
+    reason_code: str
+    citations: list[Any]
+    created_at: Timestamp
+    decided_at: Timestamp | None
+    reviewer_email: str
+    review_reason: str
+
+
+class ReviewListReply(Reply):
+    reviews: list[ReviewItemReply]
+    next_cursor: str | None
+
+
+class ReviewDecisionReply(ClearanceReply):
+    reviewer_email: str
+    review_reason: str
+
+
+class NotificationSettingsReply(Reply):
+    client_id: str
+    email_enabled: bool
+    email_recipients: str = Field(description="Comma-separated addresses")
+    slack_enabled: bool
+    slack_webhook_url: str = Field(description="Masked")
+    sensitive_args: list[str]
+
+
+class DeliveryReply(Reply):
+    delivery_id: str
+    request_id: str | None
+    event: str
+    channel: str
+    target: str
+    status: str
+    attempts: int
+    max_attempts: int
+    last_error: str | None
+    attempt_log: list[Any]
+    created_at: Timestamp
+    updated_at: Timestamp | None
+    delivered_at: Timestamp | None
+
+
+class DeliveryListReply(Reply):
+    deliveries: list[DeliveryReply]
+    next_cursor: str | None
+
+
+class TestDeliveriesReply(Reply):
+    deliveries: list[DeliveryReply]
+
+
+class LedgerEntryReply(Reply):
+    """CONTRACT §11 "Ledger entry"."""
+
+    seq: int
+    event_uuid: str
+    request_id: str
+    agent_id: str
+    policy_id: str
+    policy_version_id: str
+    policy_content_hash: str
+    intent_hash: str
+    tool_name: str
+    tool_args: Any
+    action_category: str
+    action_metadata: Any
+    reason: str
+    citations: Any
+    evidence_chunks: Any
+    confidence: float
+    confidence_bucket: str | None
+    decision_status: str | None
+    approved: bool
+    accepted_at: Timestamp
+    canonical_version: int
+    event_hash: str
+    leaf_hash: str
+    leaf_index: int | None
+    checkpoint_id: int | None
+    receipt_algorithm: str
+    receipt_key_id: str
+    receipt_signature: str
+    receipt_payload: str
+
+
+class LedgerListReply(Reply):
+    entries: list[LedgerEntryReply]
+    next_cursor: str | None
+
+
+class EncryptedEntryReply(Reply):
+    seq: int
+    event_uuid: str
+    event_hash: str
+    sealed: dict[str, Any]
+
+
+class EncryptedListReply(Reply):
+    entries: list[EncryptedEntryReply]
+    next_cursor: str | None
+
+
+class CheckpointReply(Reply):
+    """CONTRACT §11 "Checkpoint record"; `exported_at` is left out until the export is done."""
+
+    checkpoint_id: int
+    tree_size: int
+    root_hash: str
+    checkpoint_hash: str
+    prev_checkpoint_hash: str
+    signature_algorithm: str
+    signer_key_id: str
+    checkpoint_signature: str
+    checkpoint_payload: str
+    signed_at: Timestamp
+    mmd_seconds: int
+    export_target: str | None
+    export_uri: str | None
+    export_status: str | None
+    exported_at: Timestamp | None = None
+
+
+class CheckpointListReply(Reply):
+    checkpoints: list[CheckpointReply]
+    next_cursor: str | None
+
+
+class SealReply(Reply):
+    checkpoints: list[CheckpointReply]
+
+
+class VerifyReply(Reply):
+    intact: bool
+    verified_entries: int
+    verified_checkpoints: int
+    tree_size: int
+    root_hash: str | None
+    latest_checkpoint_id: int | None
+    errors: list[dict[str, Any]]
+
+
+class VerificationSummaryReply(Reply):
+    client_id: str
+    generated_at: Timestamp
+    tree_size: int
+    latest_checkpoint: CheckpointReply | None
+    sealing: dict[str, Any]
+    anchor: dict[str, Any]
+    keys: list[dict[str, Any]]
+    last_verified_at: Timestamp | None
+    last_verification: dict[str, Any] | None
+
+
+class InclusionProofReply(Reply):
+    event_uuid: str
+    request_id: str
+    event_hash: str
+    leaf_hash: str
+    leaf_index: int
+    tree_size: int
+    path: list[str]
+    checkpoint: CheckpointReply
+
+
+class ConsistencyProofReply(Reply):
+    from_checkpoint: CheckpointReply
+    to_checkpoint: CheckpointReply
+    path: list[str]
+
+
+class BundleKeyReply(Reply):
+    key_id: str
+    algorithm: str
+    public_jwk: str
+    active_from: Timestamp
+    retired_at: Timestamp | None = None
+
+
+class ProofBundleReply(Reply):
+    """`consistency` is left out when the inclusion checkpoint is the latest one."""
+
+    event: LedgerEntryReply
+    inclusion: InclusionProofReply
+    consistency: ConsistencyProofReply | None = None
+    keys: list[BundleKeyReply]
