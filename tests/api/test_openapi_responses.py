@@ -149,3 +149,11 @@ def test_the_reply_models_pass_unknown_fields_through_and_keep_left_out_ones_out
         "microblock_id": 1,
     }
     assert reply(CheckpointReply, record) == record
+
+
+def test_non_ascii_digits_in_checkpoint_ids_are_400(client, tenant):
+    from tests.api.test_foundation import assert_problem
+
+    for query in ("from=%C2%B2", "from=1&to=%D9%A3"):
+        response = client.get(f"/ledger/proof/consistency?{query}", headers=tenant.headers)
+        assert_problem(response, 400, "invalid_request")

@@ -149,7 +149,8 @@ def _int_arg(name: str) -> int | None:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return None
-    if not raw.isdigit() or len(raw) > 18 or int(raw) < 1:
+    # isascii: str.isdigit() also accepts "²", which int() refuses.
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18 or int(raw) < 1:
         raise field_error(name, "must be a positive integer")
     return int(raw)
 
