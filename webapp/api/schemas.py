@@ -96,9 +96,17 @@ class HealthReply(Reply):
     status: Literal["ok"]
 
 
+class Degraded(Reply):
+    component: str
+    effect: str
+
+
 class ReadyReply(Reply):
-    status: Literal["ready"]
-    checks: dict[str, str]
+    """`degraded` (naming what is down) while the service still serves without Redis."""
+
+    status: Literal["ready", "degraded"]
+    checks: dict[str, Literal["ok", "down"]]
+    degraded: list[Degraded] = []
 
 
 class Jwk(Reply):
