@@ -10,6 +10,9 @@ one keep-alive client, interleaves:
 2. `POST /consume-token` at the vault alone (what the gateway adds, in one round trip);
 3. the same call through the gateway with a fresh token each time (consume + forward).
 
+It also prints the CPU time the gateway's processes spent per call, which does not depend on how
+busy the machine is (wall-clock figures on the shared 2-core VM do).
+
 Usage: .venv/bin/python bench/gateway.py [--calls 500]
 Rate limiting is switched off for the run (VAULT_RATE_LIMIT_RPS=0).
 """
@@ -162,7 +165,11 @@ def main() -> None:
         vault_conn = http.client.HTTPConnection("127.0.0.1", vault_port, timeout=30)
         gateway_conn = http.client.HTTPConnection("127.0.0.1", gateway_port, timeout=30)
         direct, consume, gateway = [], [], []
+        gateway_group = processes[-1].pid
+        cpu_before = 0.0
         for index in range(args.calls + warm):
+            if index == warm:
+                cpu_before = group_cpu_seconds(gateway_group)
             d = timed(direct_conn, "/pay", ARGS, {})
             c = timed(
                 vault_conn,
@@ -175,6 +182,7 @@ def main() -> None:
                 direct.append(d)
                 consume.append(c)
                 gateway.append(g)
+        cpu_per_call = (group_cpu_seconds(gateway_group) - cpu_before) / args.calls
     finally:
         for process in reversed(processes):
             os.killpg(process.pid, signal.SIGTERM)
@@ -198,6 +206,24 @@ def main() -> None:
         f"p99 +{pct(gateway, 0.99) - pct(direct, 0.99):.2f} ms; "
         f"ratio gateway/direct p50 {pct(gateway, 0.5) / pct(direct, 0.5):.1f}x"
     )
+    print(f"gateway processes' own CPU per call: {cpu_per_call * 1000:.2f} ms")
+    print(f"load average after the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+
+def group_cpu_seconds(group: int) -> float:
+    """User + system CPU of every live process in a process group (gunicorn and its workers)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # field 5 of stat: the process group id
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
 
 
 def wait_for_port(port: int, seconds: float = 60) -> None:
