@@ -4,10 +4,12 @@ It starts the whole stack the way `make run` does (gunicorn, RQ workers, cron; e
 and SQLite unless DATABASE_URL / REDIS_URL are given) in a scratch instance folder, then
 measures with keep-alive HTTP clients in separate processes:
 
-1. /health throughput (closed loop), the yardstick;
-2. the approve path: POST /request-clearance answered 200 `approved` inside the sync wait;
-3. latency of the approve path at half of its maximum throughput (open loop, paced);
-4. double spends: tokens each consumed by many concurrent clients; exactly one may win.
+1. /health throughput (closed loop, 16 clients), the yardstick;
+2. the approve path (the fast lane: POST /request-clearance answered 200 `approved`, decided in
+   the web process) at 16 and at 4 connections: throughput, p50 and p99;
+3. double spends: tokens each consumed by many concurrent clients; exactly one may win;
+4. the slow lane: a second stack whose judge is a loopback server answering after 200 ms, with
+   a 100 ms sync wait: the POST answers 202 and polling /clearance-status resolves it.
 
 Usage: .venv/bin/python bench/decision.py [--seconds 10] [--clients 16] [--tokens 500 --attempts 20]
 Rate limiting is switched off for the run (VAULT_RATE_LIMIT_RPS=0): it would cap one key at 20/s.
@@ -23,7 +25,6 @@ import os
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,6 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
+ADMIN_KEY = "bench-admin-key-0123456789"
 
 
 def free_port() -> int:
@@ -40,16 +42,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_stack(instance: Path, port: int, workers: int) -> tuple[subprocess.Popen, str]:
+def start_stack(
+    instance: Path, port: int, workers: int, **extra_env: str
+) -> tuple[subprocess.Popen, str]:
     env = {
         **os.environ,
+        **extra_env,
         "VAULT_INSTANCE_PATH": str(instance),
         "VAULT_PORT": str(port),
         "VAULT_HOST": "127.0.0.1",
         "VAULT_RATE_LIMIT_RPS": "0",
         "VAULT_CLEARANCE_ASYNC_WORKERS": str(workers),
         "LOG_LEVEL": "WARNING",
-        "VAULT_ADMIN_API_KEY": "bench-admin-key-0123456789",
+        "VAULT_ADMIN_API_KEY": ADMIN_KEY,
     }
     process = subprocess.Popen(
         [PY, "jobs/supervisor.py"],
@@ -68,6 +73,15 @@ def start_stack(instance: Path, port: int, workers: int) -> tuple[subprocess.Pop
         if "listening on" in line or time.monotonic() > deadline:
             break
     wait_for(port, "/health")
+    if not key:
+        # Not a first start (a PostgreSQL database used before): a fresh tenant for this run.
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        status, created = call(
+            conn, "POST", "/admin/tenants", {"name": "bench"}, {"X-Admin-API-Key": ADMIN_KEY}
+        )
+        if status != 201:
+            raise SystemExit(f"could not create the bench tenant: {status} {created}")
+        key = created["api_key"]
     return process, key
 
 
@@ -116,24 +130,64 @@ def closed_loop(args: tuple) -> list[float]:
     return latencies
 
 
-def paced(args: tuple) -> list[float]:
-    """One client sending at a fixed rate (open loop); latency counts from the scheduled time."""
-    port, path, body, headers, seconds, rate, phase = args
+class SlowJudge:
+    """A judge service on loopback that approves after 200 ms (the slow lane's remote judge)."""
+
+    def __init__(self, delay: float = 0.2) -> None:
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        answer = json.dumps(
+            {
+                "decision": "allow",
+                "confidence": 0.97,
+                "reason": "slow judge approves",
+                "reason_code": "approved_by_policy",
+                "policy_id": "payments",
+                "policy_version_id": "pv",
+                "policy_content_hash": "0" * 64,
+            }
+        ).encode()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                time.sleep(delay)
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+            def log_message(self, *_args) -> None:
+                return
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        import threading
+
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+
+def slow_lane(args: tuple) -> list[tuple[int, float, float]]:
+    """One client: POST, then poll until decided; (POST status, POST latency, resolution time)."""
+    port, body, headers, count = args
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    latencies = []
-    # Clients are spread over the interval (phase in [0, 1)), or they would all fire at once.
-    start = time.perf_counter() + phase / rate
-    sent = 0
-    while (now := time.perf_counter()) - start < seconds:
-        scheduled = start + sent / rate
-        if now < scheduled:
-            time.sleep(scheduled - now)
-        status, payload = call(conn, "POST", path, body, headers)
-        if status != 200 or payload.get("status") != "approved":
-            raise SystemExit(f"unexpected answer {status} {payload}")
-        latencies.append(time.perf_counter() - scheduled)
-        sent += 1
-    return latencies
+    results = []
+    for _ in range(count):
+        started = time.perf_counter()
+        status, answer = call(conn, "POST", "/request-clearance", body, headers)
+        answered = time.perf_counter() - started
+        deadline = time.monotonic() + 30
+        while answer.get("status") == "processing" and time.monotonic() < deadline:
+            time.sleep(0.01)
+            _, answer = call(
+                conn, "GET", f"/clearance-status/{answer['request_id']}", None, headers
+            )
+        if answer.get("status") != "approved":
+            raise SystemExit(f"slow lane did not resolve to approved: {answer}")
+        results.append((status, answered, time.perf_counter() - started))
+    return results
 
 
 def consume_many(args: tuple) -> list[int]:
@@ -158,6 +212,18 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
+POLICY = {
+    "policy_id": "payments",
+    "tools": ["pay_*"],
+    "rules": ["Payments above $10,000 are not allowed", "Payments must include an invoice_id"],
+}
+BODY = {
+    "tool_name": "pay_invoice",
+    "tool_args": {"amount": 120, "invoice_id": "INV-1"},
+    "agent_id": "bench",
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=10)
@@ -165,44 +231,24 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="clearance RQ workers")
     parser.add_argument("--tokens", type=int, default=500)
     parser.add_argument("--attempts", type=int, default=20, help="concurrent consumers per token")
+    parser.add_argument("--slow-requests", type=int, default=40, help="slow-lane requests")
     args = parser.parse_args()
 
+    load_before = os.getloadavg()[0]
     instance = Path(tempfile.mkdtemp(prefix="vault-bench-"))
     port = free_port()
+    started_at = time.perf_counter()
     stack, key = start_stack(instance, port, args.workers)
     headers = {"X-Vault-API-Key": key}
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        call(
-            conn,
-            "POST",
-            "/register-policy",
-            {
-                "policy_id": "payments",
-                "tools": ["pay_*"],
-                "rules": [
-                    "Payments above $10,000 are not allowed",
-                    "Payments must include an invoice_id",
-                ],
-            },
-            headers,
-        )
-        body = {
-            "tool_name": "pay_invoice",
-            "tool_args": {"amount": 120, "invoice_id": "INV-1"},
-            "agent_id": "bench",
-        }
-        # Warm up: the first judgement loads the engine in each worker.
-        for _ in range(args.workers * 4):
-            status, first = call(conn, "POST", "/request-clearance", body, headers)
-            deadline = time.monotonic() + 60
-            while first["status"] == "processing" and time.monotonic() < deadline:
-                time.sleep(0.2)
-                status, first = call(
-                    conn, "GET", f"/clearance-status/{first['request_id']}", None, headers
-                )
-            if first["status"] != "approved":
-                raise SystemExit(f"warm-up request was not approved: {first}")
+        call(conn, "POST", "/register-policy", POLICY, headers)
+        # The first clearance after start-up: the web workers warmed the judge, so it is 200.
+        first_started = time.perf_counter()
+        first_status, first = call(conn, "POST", "/request-clearance", BODY, headers)
+        first_ms = (time.perf_counter() - first_started) * 1000
+        if first_status != 200 or first["status"] != "approved":
+            raise SystemExit(f"first request was not approved at once: {first_status} {first}")
 
         with mp.Pool(args.clients) as pool:
             health_rps, health_lat = run_clients(
@@ -214,32 +260,19 @@ def main() -> None:
             clear_rps, clear_lat = run_clients(
                 pool,
                 closed_loop,
-                (port, "POST", "/request-clearance", body, headers, args.seconds, "approved"),
+                (port, "POST", "/request-clearance", BODY, headers, args.seconds, "approved"),
                 args.clients,
             )
-            half = clear_rps / 2
-            per_client = half / args.clients
-            _, paced_lat = run_clients(
+            four_rps, four_lat = run_clients(
                 pool,
-                paced,
-                [
-                    (
-                        port,
-                        "/request-clearance",
-                        body,
-                        headers,
-                        args.seconds,
-                        per_client,
-                        i / args.clients,
-                    )
-                    for i in range(args.clients)
-                ],
-                args.clients,
+                closed_loop,
+                (port, "POST", "/request-clearance", BODY, headers, args.seconds, "approved"),
+                4,
             )
 
             # Double spends: mint tokens, then have `attempts` clients race for each one.
             tokens = [
-                call(conn, "POST", "/request-clearance", body, headers)[1]["token"]
+                call(conn, "POST", "/request-clearance", BODY, headers)[1]["token"]
                 for _ in range(args.tokens)
             ]
             shares = [(port, headers, tokens) for _ in range(args.attempts)]
@@ -257,19 +290,55 @@ def main() -> None:
         stack.wait(60)
         shutil.rmtree(instance, ignore_errors=True)
 
+    # The slow lane: its own stack, whose judge is remote and takes 200 ms.
+    judge = SlowJudge(0.2)
+    instance = Path(tempfile.mkdtemp(prefix="vault-bench-slow-"))
+    slow_port = free_port()
+    slow_env = {
+        "VAULT_JUDGE_URL": judge.url,
+        "VAULT_JUDGE_API_KEY": "bench-judge-key-0123456789abcdef",
+        "VAULT_CLEARANCE_SYNC_WAIT_MS": "100",
+    }
+    stack, key = start_stack(instance, slow_port, args.workers, **slow_env)
+    try:
+        slow_headers = {"X-Vault-API-Key": key}
+        call(
+            http.client.HTTPConnection("127.0.0.1", slow_port, timeout=30),
+            "POST",
+            "/register-policy",
+            POLICY,
+            slow_headers,
+        )
+        per_client = max(1, args.slow_requests // 4)
+        with mp.Pool(4) as pool:
+            slow = [
+                r
+                for chunk in pool.map(slow_lane, [(slow_port, BODY, slow_headers, per_client)] * 4)
+                for r in chunk
+            ]
+    finally:
+        os.killpg(stack.pid, signal.SIGTERM)
+        stack.wait(60)
+        shutil.rmtree(instance, ignore_errors=True)
+        judge.server.shutdown()
+
     print(
-        f"machine: {os.cpu_count()} cores; clients {args.clients}; clearance workers {args.workers}; "
-        f"{args.seconds:.0f} s per phase; database {os.environ.get('DATABASE_URL', 'embedded SQLite')}"
+        f"machine: {os.cpu_count()} cores, load before the run {load_before:.1f}; "
+        f"clients {args.clients}; clearance workers {args.workers}; {args.seconds:.0f} s per phase; "
+        f"database {os.environ.get('DATABASE_URL', 'embedded SQLite')}"
+    )
+    print(f"first clearance after start-up: {first_status} {first['status']} in {first_ms:.1f} ms")
+    print(
+        f"GET /health (16 conns)      {health_rps:8.0f} req/s   p50 {pct(health_lat, 0.5):6.1f} ms  p99 {pct(health_lat, 0.99):6.1f} ms"
     )
     print(
-        f"GET /health                 {health_rps:8.0f} req/s   p50 {pct(health_lat, 0.5):6.1f} ms  p99 {pct(health_lat, 0.99):6.1f} ms"
+        f"approve path (16 conns)     {clear_rps:8.0f} req/s   p50 {pct(clear_lat, 0.5):6.1f} ms  p99 {pct(clear_lat, 0.99):6.1f} ms"
     )
     print(
-        f"approve path (max)          {clear_rps:8.0f} req/s   p50 {pct(clear_lat, 0.5):6.1f} ms  p99 {pct(clear_lat, 0.99):6.1f} ms"
+        f"approve path (4 conns)      {four_rps:8.0f} req/s   p50 {pct(four_lat, 0.5):6.1f} ms  p99 {pct(four_lat, 0.99):6.1f} ms   (target p99 ≤ 15 ms)"
     )
-    print(f"ratio clearance / health    {clear_rps / health_rps:8.1%}   (target ≥ 40 %)")
     print(
-        f"approve path at {half:.0f} req/s   p50 {pct(paced_lat, 0.5):6.1f} ms  p99 {pct(paced_lat, 0.99):6.1f} ms   (target p99 ≤ 50 ms)"
+        f"ratio approve / health      {clear_rps / health_rps:8.1%}   (target ≥ 25 % SQLite, ≥ 20 % PostgreSQL)"
     )
     attempts = args.tokens * args.attempts
     print(
@@ -277,7 +346,13 @@ def main() -> None:
         f"{sum(wins_per_token)} burned, {replays} refused as replays, double spends {double_spends}, "
         f"tokens never burned {lost}   (target 0 double spends)"
     )
-    print(f"median health latency {statistics.median(health_lat) * 1000:.2f} ms")
+    statuses = {code: sum(1 for r in slow if r[0] == code) for code in sorted({r[0] for r in slow})}
+    print(
+        f"slow lane (200 ms judge, 100 ms sync wait, 4 clients): POST answered {statuses}, "
+        f"POST p50 {pct([r[1] for r in slow], 0.5):.0f} ms; resolved by polling: "
+        f"p50 {pct([r[2] for r in slow], 0.5):.0f} ms  p99 {pct([r[2] for r in slow], 0.99):.0f} ms"
+    )
+    print(f"whole run {time.perf_counter() - started_at:.0f} s")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,18 @@
 """Judge benchmark: run every case of bench/judge_cases/ and print agreement and unsafe approvals.
 
-Usage: .venv/bin/python bench/judge.py [--verbose] [--threshold 0.80]
+Usage: .venv/bin/python bench/judge.py [--verbose] [--threshold 0.80] [--set main|holdout_2]
 Exit status 1 when any approval is unsafe (approved where deny or review was expected).
+
+`--set main` (the default) runs every file of bench/judge_cases/ except the second holdout;
+`--set holdout_2` runs only bench/judge_cases/holdout_2.json, the held-out set written before the
+engine's redesign (see bench/README.md: it is run, never tuned on).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import sys
 from collections import defaultdict
@@ -23,12 +28,22 @@ from webapp.judge.types import ClearanceQuery, PolicyVersion, Verdict  # noqa: E
 
 CASES_DIR = ROOT / "bench" / "judge_cases"
 THRESHOLD = 0.80
+# Held-out sets run on their own: their figures are reported apart from the tuned-on cases.
+HOLDOUT_SETS = ("holdout_2",)
 
 
-def load_cases(directory: Path = CASES_DIR) -> list[dict]:
-    """Every case of every JSON file in `directory`, in file then list order."""
+def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict]:
+    """The cases of `case_set`, in file then list order.
+
+    "main" is every JSON file of `directory` but the held-out sets; a held-out set's name is the
+    stem of its file.
+    """
     cases: list[dict] = []
     for path in sorted(directory.glob("*.json")):
+        if (case_set == "main" and path.stem in HOLDOUT_SETS) or (
+            case_set != "main" and path.stem != case_set
+        ):
+            continue
         cases.extend(json.loads(path.read_text(encoding="utf-8")))
     return cases
 
@@ -70,10 +85,14 @@ def run_case(case: dict, threshold: float = THRESHOLD) -> tuple[str, Verdict]:
         case.get("agent_id", "agent"),
         policy_hint=case.get("policy_hint", ""),
     )
+    extra = {}
+    if case.get("glossary") and "glossary" in inspect.signature(evaluate).parameters:
+        extra["glossary"] = case["glossary"]
     verdict = evaluate(
         query,
         [policy_version(p) for p in case["policies"]],
         StaticHistory.from_dict(case.get("history")),
+        **extra,
     )
     return outcome(verdict, threshold), verdict
 
@@ -101,9 +120,13 @@ def run_all(cases: list[dict], threshold: float = THRESHOLD) -> dict:
             if got == "approved":
                 unsafe.append(row)
     agree = sum(v[0] for v in per_cat.values())
+    should_approve = sum(1 for c in cases if c["expected"] == "approved")
+    false_denials = [m for m in misses if m["expected"] == "approved" and m["got"] == "denied"]
     return {
         "total": len(cases),
         "agree": agree,
+        "should_approve": should_approve,
+        "false_denials": false_denials,
         "per_category": dict(per_cat),
         "misses": misses,
         "unsafe": unsafe,
@@ -114,8 +137,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--verbose", "-v", action="store_true", help="print every disagreement")
     parser.add_argument("--threshold", type=float, default=THRESHOLD)
+    parser.add_argument("--set", dest="case_set", default="main", choices=("main", *HOLDOUT_SETS))
     args = parser.parse_args()
-    result = run_all(load_cases(), args.threshold)
+    result = run_all(load_cases(case_set=args.case_set), args.threshold)
     total, agree = result["total"], result["agree"]
     print(
         f"cases: {total}  agreement: {agree}/{total} = {100.0 * agree / max(total, 1):.1f} %  (threshold {args.threshold:.2f})"
@@ -123,6 +147,9 @@ def main() -> int:
     for cat, (ok, n) in sorted(result["per_category"].items()):
         print(f"  {cat:<12} {ok:>3}/{n:<3} {100.0 * ok / n:5.1f} %")
     print(f"unsafe approvals: {len(result['unsafe'])}")
+    print(
+        f"false denials: {len(result['false_denials'])} of {result['should_approve']} should-approve cases"
+    )
     if args.verbose or result["unsafe"]:
         for m in result["misses"]:
             flag = "UNSAFE " if m["got"] == "approved" else ""

@@ -51,10 +51,10 @@ def judge_request(request_id: str) -> str:
 
 @in_app_context
 def reap_stuck_requests() -> int:
-    """Periodic: re-queue requests stuck in processing (worker killed mid-job)."""
-    from webapp.services import clearance
+    """Periodic: re-queue requests stuck in processing (worker killed mid-job); deny poison."""
+    from webapp.services import reaper
 
-    return clearance.reap_stuck()
+    return reaper.reap_stuck()
 
 
 @in_app_context

@@ -53,3 +53,10 @@ from jobs.ingest import reindex_embeddings  # noqa: E402
 cron.register(
     reindex_embeddings, queues.INGEST, interval=300, job_timeout=1800, name="reindex-embeddings"
 )
+
+from jobs.reports import run_report_schedules  # noqa: E402
+
+# Hourly is plenty: a period is due once, at its end, and each is reported only once.
+cron.register(
+    run_report_schedules, queues.DEFAULT, interval=3600, job_timeout=600, name="report-schedules"
+)

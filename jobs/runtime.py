@@ -23,7 +23,7 @@ def get_app() -> Flask:
     if _app is None:
         from webapp import create_app
 
-        _app = create_app()
+        _app = create_app(web=False)  # a worker serves no HTTP: no blueprints
     return _app
 
 

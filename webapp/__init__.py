@@ -20,8 +20,12 @@ access_log = logging.getLogger("webapp.access")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 
 
-def create_app(config: Config | None = None) -> Flask:
-    """Build the app from a validated Config (read from the environment when omitted)."""
+def create_app(config: Config | None = None, *, web: bool = True) -> Flask:
+    """Build the app from a validated Config (read from the environment when omitted).
+
+    ``web=False`` builds the lean app of an RQ worker: no API or dashboard blueprints, the same
+    services and the same registered hooks.
+    """
     config = config or Config.from_env()
     configure_logging(config.log_format, config.log_level)
     config.instance_path.mkdir(parents=True, exist_ok=True)
@@ -34,9 +38,10 @@ def create_app(config: Config | None = None) -> Flask:
         MAX_CONTENT_LENGTH=config.upload_max_bytes,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=config.public_url.startswith("https://"),
+        SESSION_COOKIE_SECURE=config.public_url.lower().startswith("https://"),
         REMEMBER_COOKIE_HTTPONLY=True,
         REMEMBER_COOKIE_SAMESITE="Lax",
+        REMEMBER_COOKIE_SECURE=config.public_url.lower().startswith("https://"),
         WTF_CSRF_TIME_LIMIT=None,
         JSON_SORT_KEYS=False,
         VAULT_CONFIG=config,
@@ -44,6 +49,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.extensions["vault"] = Vault(config)
 
     db.init_app(app)
+    _install_caches(app)
     login_manager.init_app(app)
     csrf.init_app(app)
     if config.uses_sqlite:
@@ -58,7 +64,9 @@ def create_app(config: Config | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     register_error_handlers(app)
     _register_request_hooks(app, config)
-    _register_blueprints(app)
+    _register_transition_hooks(app)
+    if web:
+        _register_blueprints(app)
     _register_cli(app)
     return app
 
@@ -133,6 +141,21 @@ def _register_request_hooks(app: Flask, config: Config) -> None:
                 },
             )
         return response
+
+
+def _install_caches(app: Flask) -> None:
+    from webapp.services import tenant_cache
+
+    tenant_cache.install()
+    # Generations are read once per request: each request starts without the last one's.
+    app.before_request(tenant_cache.forget_request_memo)
+
+
+def _register_transition_hooks(app: Flask) -> None:
+    """Side effects of committed clearance transitions, registered here and nowhere else."""
+    from webapp.services import clearance, notifications
+
+    clearance.on_transition(app, notifications.notify_pending_review)
 
 
 def _register_blueprints(app: Flask) -> None:

@@ -22,17 +22,21 @@ ROOT = Path(__file__).resolve().parents[2]
 PAYMENT_RULES = ["Payments above $10,000 are not allowed", "Payments must include an invoice_id"]
 
 
-def test_approve_deny_and_no_policy_through_the_built_in_judge(client, tenant, run_jobs, sql):
+def test_approve_deny_and_no_policy_decided_at_once_by_the_built_in_judge(
+    client, tenant, run_jobs, sql
+):
     registered = register_policy(client, tenant, "payments", PAYMENT_RULES, ["pay_*"])
-    ok = ask(client, tenant, "pay_invoice", {"amount": 120, "invoice_id": "INV-7"}).get_json()
-    too_big = ask(
-        client, tenant, "pay_invoice", {"amount": 50_000, "invoice_id": "INV-8"}
-    ).get_json()
-    unknown = ask(client, tenant, "delete_database", {"name": "prod"}).get_json()
-    for body in (ok, too_big, unknown):
-        assert body["status"] == "processing"
-        assert_invariants(body)
-    run_jobs()
+    answers = [
+        ask(client, tenant, "pay_invoice", {"amount": 120, "invoice_id": "INV-7"}),
+        ask(client, tenant, "pay_invoice", {"amount": 50_000, "invoice_id": "INV-8"}),
+        ask(client, tenant, "delete_database", {"name": "prod"}),
+    ]
+    # The fast lane: answered 200 in its final state, nothing queued for a worker.
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    assert [a.get_json()["status"] for a in answers] == ["approved", "denied", "denied"]
+    assert run_jobs() == 0
+    ok, too_big, unknown = (a.get_json() for a in answers)
+    assert ok["token"] and ok["decided_at"]
     ok, too_big, unknown = (
         client.get(f"/clearance-status/{b['request_id']}", headers=tenant.headers).get_json()
         for b in (ok, too_big, unknown)
@@ -89,12 +93,14 @@ def test_approve_deny_and_no_policy_through_the_built_in_judge(client, tenant, r
     assert b"INV-7" not in bytes(raw)
 
 
-def test_review_threshold_sends_low_confidence_to_review(client, tenant, run_jobs):
+def test_review_threshold_sends_low_confidence_to_review(client, tenant):
     register_policy(client, tenant, "payments", PAYMENT_RULES, ["pay_*"])
     client.put("/review-settings", json={"minimum_confidence_score": 0.99}, headers=tenant.headers)
-    body = ask(client, tenant, "pay_invoice", {"amount": 120, "invoice_id": "INV-7"}).get_json()
-    run_jobs()
-    body = client.get(f"/clearance-status/{body['request_id']}", headers=tenant.headers).get_json()
+    asked = ask(client, tenant, "pay_invoice", {"amount": 120, "invoice_id": "INV-7"})
+    assert (asked.status_code, asked.get_json()["status"]) == (200, "pending_review")
+    body = client.get(
+        f"/clearance-status/{asked.get_json()['request_id']}", headers=tenant.headers
+    ).get_json()
     assert_invariants(body)
     assert (body["status"], body["reason_code"]) == ("pending_review", "below_confidence_threshold")
     assert (

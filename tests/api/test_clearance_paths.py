@@ -163,10 +163,10 @@ def test_unknown_fields_are_ignored_and_client_metadata_is_kept(client, tenant, 
         future_field={"x": 1},
         session_id="",
     )
-    assert response.status_code == 202
+    assert response.status_code == 200  # no policy: denied at once by the fast lane
     body = response.get_json()
     assert_invariants(body)
-    assert body["status"] == "processing" and body["token"] is None
+    assert (body["status"], body["reason_code"]) == ("denied", "no_matching_policy")
     row = sql("SELECT action_metadata, session_id FROM clearance_requests").one()
     metadata = (
         row.action_metadata
@@ -236,7 +236,8 @@ def test_locked_down_agent_is_denied_without_evaluation(client, tenant, redis_cl
     assert (
         client.delete("/drift/agents/agent-7/lockdown", headers=tenant.headers).status_code == 200
     )
-    assert ask(client, tenant, "restart_service", {"name": "api"}).status_code == 202
+    after = ask(client, tenant, "restart_service", {"name": "api"})
+    assert (after.status_code, after.get_json()["status"]) == (200, "approved")
     categories = [
         r.action_category for r in sql("SELECT action_category FROM ledger_events ORDER BY seq")
     ]
@@ -247,24 +248,52 @@ def test_locked_down_agent_is_denied_without_evaluation(client, tenant, redis_cl
 # --- Redis down, queue full ------------------------------------------------------------------
 
 
-def test_redis_unreachable_is_503_and_nothing_is_written(workdir, database_url, _migrated, sql):
+def test_redis_unreachable_is_503_and_nothing_is_written(
+    workdir, database_url, redis_url, _migrated, sql
+):
     from webapp import create_app
 
-    app = create_app(
-        make_config(workdir, database_url, f"unix://{workdir}/no-such-redis.sock", rate_limit_rps=0)
+    no_redis = f"unix://{workdir}/no-such-redis.sock"
+    slow = create_app(
+        make_config(
+            workdir,
+            database_url,
+            no_redis,
+            rate_limit_rps=0,
+            judge_url="http://127.0.0.1:9",
+            judge_api_key="judge-key-0123456789abcdef",
+        )
     )
-    tenant = make_tenant(app, "No Redis")
-    response = ask(app.test_client(), tenant, "pay", {"amount": 1})
-    assert_problem(response, 503, "unavailable")
-    assert int(response.headers["Retry-After"]) >= 1
-    assert sql("SELECT count(*) FROM clearance_requests").scalar() == 0
-    assert sql("SELECT count(*) FROM idempotency_records").scalar() == 0
+    try:
+        tenant = make_tenant(slow, "No Redis")
+        response = ask(
+            slow.test_client(), tenant, "pay", {"amount": 1}, headers={"Idempotency-Key": "k"}
+        )
+        assert_problem(response, 503, "unavailable")
+        assert int(response.headers["Retry-After"]) >= 1
+        assert sql("SELECT count(*) FROM clearance_requests").scalar() == 0
+        assert sql("SELECT count(*) FROM idempotency_records").scalar() == 0
+        # The fast lane needs no queue: the decision is still made, and still fails closed.
+        fast = create_app(make_config(workdir, database_url, no_redis, rate_limit_rps=0))
+        body = ask(fast.test_client(), tenant, "pay", {"amount": 1}).get_json()
+        assert (body["status"], body["reason_code"]) == ("denied", "no_matching_policy")
+    finally:
+        _reset_state(create_app(make_config(workdir, database_url, redis_url)))
 
 
 def test_full_queue_answers_429_with_retry_after(workdir, database_url, redis_url, _migrated, sql):
     from webapp import create_app
 
-    app = create_app(make_config(workdir, database_url, redis_url, clearance_queue_size=1))
+    app = create_app(
+        make_config(
+            workdir,
+            database_url,
+            redis_url,
+            clearance_queue_size=1,
+            judge_url="http://127.0.0.1:9",  # the slow lane: only it uses the queue
+            judge_api_key="judge-key-0123456789abcdef",
+        )
+    )
     tenant = make_tenant(app, "Busy")
     client = app.test_client()
     try:
@@ -450,27 +479,40 @@ def test_reaper_recovers_a_request_whose_worker_was_killed(
 # --- the state machine --------------------------------------------------------------------------
 
 
-def test_illegal_transitions_raise(app, tenant, client):
+def processing_request(judge_app) -> tuple:
+    """A request left ``processing`` by the slow lane (its judge job is never run)."""
+    app = judge_app("http://127.0.0.1:9")
+    tenant = make_tenant(app, "Slow")
+    body = ask(app.test_client(), tenant, "t", {}).get_json()
+    assert body["status"] == "processing"
+    return app, body["request_id"]
+
+
+def test_illegal_transitions_raise(judge_app):
     from webapp.extensions import db
     from webapp.models import ClearanceRequest
     from webapp.services import clearance
 
-    rid = ask(client, tenant, "t", {}).get_json()["request_id"]
+    app, rid = processing_request(judge_app)
     with app.app_context():
         request = db.session.get(ClearanceRequest, rid)
         request.status = "approved"
         db.session.commit()
         with pytest.raises(clearance.IllegalTransition):
             clearance._transition(
-                request, clearance.Outcome("denied", "x", "rule_violated", 0.0, "system")
+                request, clearance.Resolution("denied", "x", "rule_violated", 0.0, "system")
+            )
+        with pytest.raises(clearance.IllegalTransition):
+            clearance._record_new(
+                request, clearance.Resolution("other", "x", "rule_violated", 0.0, "system")
             )
 
 
-def test_racing_transitions_exactly_one_wins(app, tenant, client, sql):
+def test_racing_transitions_exactly_one_wins(judge_app, sql):
     from webapp.judge.types import Verdict
     from webapp.services import clearance
 
-    rid = ask(client, tenant, "t", {}).get_json()["request_id"]
+    app, rid = processing_request(judge_app)
     barrier = threading.Barrier(2)
     results = []
 

@@ -362,24 +362,25 @@ def stub_app(workdir, database_url, redis_url, _migrated):
     _reset_state(app)
 
 
-def test_a_real_decision_is_409_until_decided_then_until_sealed(stub_app):
-    from rq import SimpleWorker
+def test_a_real_decision_is_409_until_decided_then_until_sealed(client, tenant):
+    """Pending review has no terminal decision yet; a decision is 409 until it is sealed."""
+    register_policy(client, tenant, "payments", ["Payments need an invoice"], ["pay_invoice"])
+    client.put("/review-settings", json={"minimum_confidence_score": 1.0}, headers=tenant.headers)
+    waiting = ask(client, tenant, "pay_invoice", {"amount": 12, "invoice_id": "INV-6"})
+    assert waiting.get_json()["status"] == "pending_review"
+    rid = waiting.get_json()["request_id"]
+    pending = get(client, tenant, "/ledger/proof/bundle", request_id=rid)
+    assert "terminal decision" in assert_problem(pending, 409, "conflict")["detail"]
+    assert pending.headers["Retry-After"] == "1"
 
-    from jobs.queues import all_queues
 
+def test_a_fast_lane_decision_is_409_until_sealed(stub_app):
     client = stub_app.test_client()
     tenant = make_tenant(stub_app, "Proof Co")
     register_policy(client, tenant, "payments", ["Payments need an invoice"], ["pay_invoice"])
     asked = ask(client, tenant, "pay_invoice", {"amount": 12, "invoice_id": "INV-7"})
-    assert asked.status_code == 202
+    assert (asked.status_code, asked.get_json()["status"]) == (200, "approved")  # the fast lane
     request_id = asked.get_json()["request_id"]
-
-    pending = get(client, tenant, "/ledger/proof/bundle", request_id=request_id)
-    assert "terminal decision" in assert_problem(pending, 409, "conflict")["detail"]
-    assert pending.headers["Retry-After"] == "1"
-
-    connection = stub_app.extensions["vault"].redis
-    SimpleWorker(all_queues(connection), connection=connection).work(burst=True)
     unsealed = get(client, tenant, "/ledger/proof/inclusion", request_id=request_id)
     assert "not sealed" in assert_problem(unsealed, 409, "conflict")["detail"]
 

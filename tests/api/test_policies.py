@@ -46,6 +46,8 @@ def test_register_creates_versions_and_recognises_unchanged_content(client, tena
         "policy_content_hash",
         "version",
         "chunks",
+        "rules",
+        "examples",
     }
 
     again = client.post(

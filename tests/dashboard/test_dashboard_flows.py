@@ -28,7 +28,7 @@ def test_owner_writes_a_policy_sees_what_compiled_then_diffs_and_deactivates_it(
 
     page = text_of(owner.get("/dashboard/policies/payments"))
     assert "Payments must not exceed $25,000." in page
-    assert "reading-understood" in page and "deny if pay &gt; 25,000 USD" in page
+    assert "reading-understood" in page and "Deny when the amount is above 25,000 USD" in page
     assert "reading-informational" in page
     # No language model is configured here, so the rule the engine cannot check goes to review.
     assert re.search(

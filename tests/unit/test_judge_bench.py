@@ -34,4 +34,6 @@ def test_cases_are_well_formed(bench):
 def test_no_unsafe_approvals_and_agreement_target(bench):
     result = bench.run_all(bench.load_cases())
     assert result["unsafe"] == [], result["unsafe"]
-    assert result["agree"] / result["total"] >= 0.95, result["misses"]
+    # 0.90, not the 0.95 of the tuned engine: a partly understood rule now goes to review by design
+    # (issue #10), which costs a few cases where the old reading guessed right.
+    assert result["agree"] / result["total"] >= 0.90, result["misses"]

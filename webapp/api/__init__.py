@@ -14,10 +14,13 @@ def register_api(app: Flask) -> None:
     from webapp.api.ledger import ledger_api
     from webapp.api.notifications import notifications_api
     from webapp.api.ops import ops, public
+    from webapp.api.parsing import refuse_nul_characters
     from webapp.api.policies import policies_api
+    from webapp.api.reports import reports_api, shared_reports
     from webapp.api.reviews import reviews_api
     from webapp.api.settings import settings_api
 
+    app.before_request(refuse_nul_characters)
     for blueprint in (
         ops,
         public,
@@ -29,6 +32,8 @@ def register_api(app: Flask) -> None:
         ledger_api,
         reviews_api,
         notifications_api,
+        reports_api,
+        shared_reports,
     ):
         # Key-authenticated JSON endpoints carry no cookies, so CSRF does not apply.
         csrf.exempt(blueprint)

@@ -8,7 +8,7 @@ from flask import Blueprint, g, request
 
 from webapp.errors import NotFound, Unauthorized
 from webapp.runtime import vault
-from webapp.services import ratelimit, tenants
+from webapp.services import key_cache, ratelimit
 
 
 def protect_with_tenant_key(bp: Blueprint) -> None:
@@ -16,15 +16,28 @@ def protect_with_tenant_key(bp: Blueprint) -> None:
 
     @bp.before_request
     def _authenticate() -> None:
-        principal = tenants.authenticate_api_key(request.headers.get("X-Vault-API-Key"))
+        principal = key_cache.authenticate(request.headers.get("X-Vault-API-Key"))
         if principal is None:
             raise Unauthorized("a valid X-Vault-API-Key header is required")
         g.client_id = principal.client_id
         g.key_id = principal.key_id
         request.max_content_length = vault().config.max_body_bytes
-        g.allowance = ratelimit.take(f"key:{principal.key_id}")
+        g.allowance = ratelimit.take(f"key:{principal.key_id}", fail_open=limiter_may_fail_open())
 
     bp.after_request(_allowance_headers)
+
+
+# Requests that can neither create an approval nor mint a token, and so may run unmetered
+# while Redis is down (issue 16 §2): reads, and burning a token (it only ever ends one).
+# Everything else that writes (request-clearance, mint-token, review decisions, policies,
+# settings...) stays refused with 503 when the limiter cannot count it.
+FAIL_OPEN_POSTS = frozenset({"/consume-token"})
+
+
+def limiter_may_fail_open() -> bool:
+    return request.method in ("GET", "HEAD") or (
+        request.method == "POST" and request.path in FAIL_OPEN_POSTS
+    )
 
 
 def limit_public(bp: Blueprint) -> None:
@@ -32,7 +45,7 @@ def limit_public(bp: Blueprint) -> None:
 
     @bp.before_request
     def _limit() -> None:
-        g.allowance = ratelimit.take(f"ip:{request.remote_addr}")
+        g.allowance = ratelimit.take(f"ip:{request.remote_addr}", fail_open=limiter_may_fail_open())
 
     bp.after_request(_allowance_headers)
 

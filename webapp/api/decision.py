@@ -25,8 +25,9 @@ protect_with_tenant_key(decision)
 
 @decision.post("/request-clearance")
 def request_clearance():
-    new = clearance.parse_new_request(json_body())
-    request, _ = clearance.request_clearance(current_client_id(), new, idempotency_key())
+    new = validated(ClearanceRequestBody, json_body()).command()
+    request = clearance.request_clearance(current_client_id(), new, idempotency_key())
+    # Only the slow lane leaves the request processing; the fast lane answered already.
     request = clearance.wait_for_decision(request, vault().config.clearance_sync_wait_ms)
     view = reply(ClearanceReply, clearance.response_view(request))
     return jsonify(view), 202 if request.status == PROCESSING else 200

@@ -23,17 +23,36 @@ def health():
     return jsonify(reply(HealthReply, {"status": "ok"}))
 
 
+# What stops working while Redis is down; everything else needs only the database.
+REDIS_DEGRADES = (
+    "new clearance requests, review decisions and other writes answer 503; token consumption, "
+    "clearance status, the ledger and other reads keep serving; queued work waits for Redis"
+)
+
+
 @ops.get("/ready")
 def ready():
+    """200 ``ready``; 200 ``degraded`` naming the part that is down when the service still
+    serves (Redis); 503 when it cannot serve at all (database or signer).
+
+    A Redis outage is not "not ready": a load balancer that took the web tier out of service
+    for it would also stop consume-token, clearance-status and the ledger, which need no Redis.
+    """
     checks = {"database": _check_database(), "redis": _check_redis(), "signer": _check_signer()}
-    down = [name for name, ok in checks.items() if not ok]
-    if down:
+    states = {k: "ok" if v else "down" for k, v in checks.items()}
+    essential_down = [name for name in ("database", "signer") if not checks[name]]
+    if essential_down:
         raise Unavailable(
-            f"not ready: {', '.join(down)} unavailable",
+            f"not ready: {', '.join(essential_down)} unavailable",
             headers={"Retry-After": "5"},
-            extra={"checks": {k: "ok" if v else "down" for k, v in checks.items()}},
+            extra={"checks": states},
         )
-    return jsonify(reply(ReadyReply, {"status": "ready", "checks": {k: "ok" for k in checks}}))
+    if not checks["redis"]:
+        degraded = [{"component": "redis", "effect": REDIS_DEGRADES}]
+        return jsonify(
+            reply(ReadyReply, {"status": "degraded", "checks": states, "degraded": degraded})
+        )
+    return jsonify(reply(ReadyReply, {"status": "ready", "checks": states}))
 
 
 @public.get("/.well-known/jwks.json")

@@ -9,37 +9,70 @@ from typing import Any, TypeVar
 
 from flask import request
 from pydantic import BaseModel, ValidationError
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from webapp.errors import InvalidInput, PayloadTooLarge, UnsupportedMediaType
+from webapp import strict_json
+from webapp.errors import InvalidInput, PayloadTooLarge, UnsupportedMediaType, field_error
 from webapp.runtime import vault
 
 M = TypeVar("M", bound=BaseModel)
 MAX_SAFE_INT = 2**53 - 1
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+# Cursor positions are database integers: a signed 64-bit column holds nothing larger.
+CURSOR_MIN, CURSOR_MAX = -(2**63), 2**63 - 1
 
 
 def json_body(required: bool = True) -> dict[str, Any]:
-    """The request's JSON object; 415 for another media type, 413 past the limit, 400 if bad."""
+    """The request's JSON object; 415 for another media type, 413 past the limit, 400 if bad.
+
+    The body is counted as it is read, so a chunked body past the limit is 413 like one with
+    a Content-Length. Decoding is strict (CONTRACT §1): duplicate keys, nesting past the
+    bounds, lone surrogates and NUL characters are 400 before any handler sees the body.
+    """
     limit = vault().config.max_body_bytes
     if request.content_length is not None and request.content_length > limit:
         raise PayloadTooLarge(f"JSON bodies are limited to {limit} bytes")
-    raw = request.get_data(cache=True)
+    raw = _read_body(limit)
     if not raw and not required:
         return {}
     if request.mimetype != "application/json":
         raise UnsupportedMediaType("send the body as application/json")
-    if len(raw) > limit:
-        raise PayloadTooLarge(f"JSON bodies are limited to {limit} bytes")
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-    except (UnicodeDecodeError, ValueError) as error:
-        raise InvalidInput(f"body is not valid JSON: {str(error)[:200]}") from None
+        data = strict_json.loads(raw)
+    except strict_json.StrictJSONError as error:
+        raise InvalidInput(
+            str(error), errors=[{"field": error.field, "message": str(error)}]
+        ) from None
     if not isinstance(data, dict):
         raise InvalidInput("body must be a JSON object")
     return data
+
+
+def _read_body(limit: int) -> bytes:
+    """Read at most ``limit`` bytes of the body, counting as it comes; 413 past the limit.
+
+    Werkzeug's own limit on a chunked stream stops reading *at* the limit and hands back a
+    truncated body, which then fails as bad JSON; reading one byte more tells the two apart.
+    """
+    cached = getattr(request, "_cached_data", None)
+    if cached is not None:
+        if len(cached) > limit:
+            raise PayloadTooLarge(f"JSON bodies are limited to {limit} bytes")
+        return cached
+    body = bytearray()
+    try:
+        stream = request.stream
+        while len(body) <= limit:
+            chunk = stream.read(min(64 * 1024, limit + 1 - len(body)))
+            if not chunk:
+                break
+            body.extend(chunk)
+    except RequestEntityTooLarge:
+        raise PayloadTooLarge(f"JSON bodies are limited to {limit} bytes") from None
+    if len(body) > limit:
+        raise PayloadTooLarge(f"JSON bodies are limited to {limit} bytes")
+    # Later readers (request.get_data) see the same bytes.
+    request._cached_data = bytes(body)
+    return request._cached_data
 
 
 def validated(model: type[M], data: dict[str, Any]) -> M:
@@ -108,19 +141,37 @@ def encode_cursor(position: dict[str, Any]) -> str:
 
 
 def cursor_arg() -> dict[str, Any] | None:
-    """Decode the opaque ``cursor`` query parameter (a base64 JSON position)."""
+    """Decode the opaque ``cursor`` query parameter (a base64 JSON position).
+
+    Cursors are made by ``encode_cursor``: an object of small scalars. Anything else,
+    including an integer a database column cannot hold (2^63 or more), is 400.
+    """
     raw = request.args.get("cursor")
     if not raw:
         return None
     try:
-        position = json.loads(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+        position = strict_json.loads(
+            base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)), max_depth=2
+        )
     except (ValueError, UnicodeDecodeError):
         position = None
-    if not isinstance(position, dict):
+    if not isinstance(position, dict) or not all(
+        _cursor_scalar(value) for value in position.values()
+    ):
         raise InvalidInput(
             "cursor is not valid", errors=[{"field": "cursor", "message": "is not valid"}]
         )
     return position
+
+
+def _cursor_scalar(value: Any) -> bool:
+    if isinstance(value, bool) or value is None:
+        return True
+    if isinstance(value, int):
+        return CURSOR_MIN <= value <= CURSOR_MAX
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, str) and len(value) <= 512
 
 
 def idempotency_key() -> str | None:
@@ -134,3 +185,24 @@ def idempotency_key() -> str | None:
             errors=[{"field": "Idempotency-Key", "message": "must be 1 to 255 characters"}],
         )
     return raw
+
+
+def refuse_nul_characters() -> None:
+    """App-wide: a NUL in the path, the query or a form field is 400 on every backend.
+
+    PostgreSQL refuses NUL in text (a 500 if it reached a query) while SQLite stores it; JSON
+    bodies are checked by ``json_body``, this covers what arrives outside them.
+    """
+    if "\x00" in request.path:
+        raise field_error("path", "contains a NUL character")
+    for name, value in request.args.items(multi=True):
+        if "\x00" in name or "\x00" in value:
+            raise field_error("query", "contains a NUL character")
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        for name, value in request.form.items(multi=True):
+            if "\x00" in name or "\x00" in value:
+                raise field_error(_printable_name(name), "contains a NUL character")
+
+
+def _printable_name(name: str) -> str:
+    return name.replace("\x00", "\\x00")[:100]

@@ -16,7 +16,10 @@ from webapp.api.schemas import (
     RegisterPolicyReply,
     reply,
 )
-from webapp.services import idempotency, policies
+from webapp.errors import InvalidInput, NotFound
+from webapp.judge.types import ClearanceQuery
+from webapp.judge.types import PolicyVersion as JudgePolicy
+from webapp.services import glossary, idempotency, judging, policies, policy_trials
 
 policies_api = Blueprint("policies", __name__)
 protect_with_tenant_key(policies_api)
@@ -33,7 +36,8 @@ def register_policy():
 
 def _register(body: dict) -> tuple[dict, int]:
     content = policies.parse_content(body)
-    result = policies.register(current_client_id(), content)
+    examples = policy_trials.parse_examples(body.get("examples"))
+    result = policies.register(current_client_id(), content, examples=examples)
     version = result.version
     if result.created:
         status, message = "registered", f"version {version.version} registered"
@@ -50,7 +54,85 @@ def _register(body: dict) -> tuple[dict, int]:
         "version": version.version,
         "chunks": result.chunks,
     }
+    judge_policy = judging.to_judge_policy(version)
+    payload["rules"] = policy_trials.rules_report(current_client_id(), judge_policy)
+    payload["examples"] = policy_trials.run_examples(
+        current_client_id(), judge_policy, examples or list(version.examples or [])
+    )
     return payload, 201 if result.created else 200
+
+
+@policies_api.post("/policies/dry-run")
+def dry_run():
+    body = json_body()
+    client_id = current_client_id()
+    if "policy" in body:
+        if not isinstance(body["policy"], dict):
+            raise InvalidInput(
+                "policy must be an object",
+                errors=[{"field": "policy", "message": "must be an object"}],
+            )
+        content = policies.parse_content(body["policy"])
+        draft = JudgePolicy(
+            content.policy_id,
+            f"dry-run:{content.content_hash[:16]}",
+            content.content_hash,
+            content.description,
+            tuple(content.rules),
+            tuple(content.tools),
+        )
+    elif isinstance(body.get("policy_id"), str):
+        policy, versions = policies.get_policy(client_id, body["policy_id"])
+        current = next(
+            (v for v in versions if v.policy_version_id == policy.current_version_id), None
+        )
+        if current is None or not policy.active:
+            raise NotFound("no active version of this policy")
+        draft = judging.to_judge_policy(current)
+    else:
+        raise InvalidInput(
+            "send policy (a register-policy body) or policy_id",
+            errors=[{"field": "policy", "message": "policy or policy_id is required"}],
+        )
+    return jsonify(policy_trials.dry_run(client_id, draft, _dry_run_query(body.get("request"))))
+
+
+def _dry_run_query(request_body: object) -> ClearanceQuery:
+    if not isinstance(request_body, dict):
+        raise InvalidInput(
+            "request must be an object",
+            errors=[{"field": "request", "message": "must be an object"}],
+        )
+    tool = request_body.get("tool_name")
+    args = request_body.get("tool_args", {})
+    agent = request_body.get("agent_id", "dry-run")
+    if not isinstance(tool, str) or not 0 < len(tool) <= 256:
+        raise InvalidInput(
+            "request.tool_name must be a non-empty string",
+            errors=[{"field": "request.tool_name", "message": "required"}],
+        )
+    if not isinstance(args, dict):
+        raise InvalidInput(
+            "request.tool_args must be an object",
+            errors=[{"field": "request.tool_args", "message": "must be an object"}],
+        )
+    if not isinstance(agent, str) or len(agent) > 256:
+        raise InvalidInput(
+            "request.agent_id must be a string",
+            errors=[{"field": "request.agent_id", "message": "must be a string"}],
+        )
+    return ClearanceQuery(tool, args, agent or "dry-run")
+
+
+@policies_api.get("/glossary")
+def get_glossary():
+    return jsonify(glossary.view(current_client_id()))
+
+
+@policies_api.put("/glossary")
+def put_glossary():
+    terms = glossary.parse_terms(json_body())
+    return jsonify(glossary.replace(current_client_id(), terms, actor="api"))
 
 
 @policies_api.get("/policies")
@@ -93,6 +175,14 @@ openapi.register(
             422: "Idempotency-Key reused with another body",
         },
     ),
+    Op(
+        "post",
+        "/policies/dry-run",
+        "Judge a tool call against a draft or active policy; records nothing",
+        "Policy",
+    ),
+    Op("get", "/glossary", "The tenant glossary and the built-in vocabularies", "Policy"),
+    Op("put", "/glossary", "Replace the tenant glossary", "Policy"),
     Op(
         "get",
         "/policies",

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+
+from webapp.api.parsing import check_json_numbers
+from webapp.services.clearance import CLIENT_METADATA_FIELDS, NewRequest
 
 
 class Body(BaseModel):
@@ -32,26 +35,54 @@ class ReviewSettingsUpdate(Body):
 
 
 class ClearanceContext(Body):
-    policy_id: StrictStr | None = Field(default=None, max_length=128)
+    policy_id: StrictStr | None = Field(default=None)
 
 
 class ClearanceRequestBody(Body):
-    """Spec §2.1. Validated by the clearance service; this model documents it."""
+    """Spec §2.1, validated here at the edge; ``command()`` gives the service its NewRequest."""
 
-    tool_name: StrictStr = Field(min_length=1, max_length=256)
-    tool_args: dict
-    agent_id: StrictStr = Field(min_length=1, max_length=256)
+    tool_name: StrictStr = Field(max_length=256)
+    tool_args: dict[str, Any]
+    agent_id: StrictStr = Field(max_length=256)
     session_id: StrictStr | None = Field(default=None, max_length=256)
     context: ClearanceContext | None = None
-    human_principal: StrictStr | None = None
-    parent_jti: StrictStr | None = None
-    destination_uri: StrictStr | None = None
-    destination_provider: StrictStr | None = None
-    destination_account_ref: StrictStr | None = None
-    data_categories: list | None = None
-    purpose: StrictStr | None = None
-    processing_register_ref: StrictStr | None = None
-    dataset_ref: StrictStr | None = None
+    # Fields existing clients send (CONTRACT §1): kept as sent, whatever their JSON type.
+    human_principal: Any = None
+    parent_jti: Any = None
+    destination_uri: Any = None
+    destination_provider: Any = None
+    destination_account_ref: Any = None
+    data_categories: Any = None
+    purpose: Any = None
+    processing_register_ref: Any = None
+    dataset_ref: Any = None
+
+    @field_validator("tool_name", "agent_id")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        # CONTRACT §1: a string of only white space counts as empty.
+        if not value.strip():
+            raise ValueError("is required")
+        return value.strip()
+
+    def command(self) -> NewRequest:
+        """The typed command; numbers are checked against CONTRACT §1 with their paths."""
+        check_json_numbers(self.tool_args, "tool_args")
+        metadata = {
+            name: getattr(self, name)
+            for name in CLIENT_METADATA_FIELDS
+            if getattr(self, name) is not None
+        }
+        check_json_numbers(metadata, "metadata")
+        hint = self.context.policy_id if self.context and self.context.policy_id else ""
+        return NewRequest(
+            tool_name=self.tool_name,
+            tool_args=self.tool_args,
+            agent_id=self.agent_id,
+            session_id=(self.session_id or "").strip(),
+            policy_hint=hint.strip()[:128],
+            metadata=metadata,
+        )
 
 
 class ConsumeTokenBody(Body):

@@ -21,6 +21,7 @@ def register_dashboard(app: Flask) -> None:
     from webapp.dashboard.ledger import ledger_pages
     from webapp.dashboard.overview import overview_pages
     from webapp.dashboard.policies import policy_pages
+    from webapp.dashboard.reports import report_pages
     from webapp.dashboard.reviews import review_pages
     from webapp.dashboard.settings import settings_pages
 
@@ -32,6 +33,7 @@ def register_dashboard(app: Flask) -> None:
         review_pages,
         ledger_pages,
         agents_pages,
+        report_pages,
         settings_pages,
     ):
         dashboard.register_blueprint(child)

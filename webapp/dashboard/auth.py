@@ -8,10 +8,10 @@ from flask_login import current_user, login_required, login_user, logout_user
 from webapp.dashboard.forms import SignInForm
 from webapp.dashboard.htmx import hx_redirect
 from webapp.dashboard.throttle import SignInThrottle, ThrottleUnavailable
-from webapp.extensions import db, login_manager
+from webapp.extensions import login_manager
 from webapp.models import User
 from webapp.runtime import vault
-from webapp.services import tenants
+from webapp.services import tenants, users
 
 auth_pages = Blueprint("auth", __name__)
 
@@ -30,16 +30,17 @@ def sign_in():
     email, address = form.email.data, request.remote_addr or "unknown"
     throttle = SignInThrottle(vault().redis)
     try:
-        wait = throttle.retry_after(email, address)
-        if wait:
-            return _refused(form, f"Too many failed sign-ins. Try again in {_minutes(wait)}.", 429)
-        user = tenants.check_password(email, form.password.data)
-        if user is None:
-            throttle.record_failure(email, address)
-            return _refused(form, "Email or password is not right.", 401)
+        # Counted before the password is checked, in one atomic step: parallel guesses cannot
+        # slip past the limit between a check and a count.
+        wait = throttle.attempt(email, address)
     except ThrottleUnavailable:
         return _refused(form, "Sign-in is unavailable right now. Try again shortly.", 503)
-    throttle.clear(email, address)
+    if wait:
+        return _refused(form, f"Too many failed sign-ins. Try again in {_minutes(wait)}.", 429)
+    user = tenants.check_password(email, form.password.data)
+    if user is None:
+        return _refused(form, "Email or password is not right.", 401)
+    throttle.succeeded(email, address)
     # A fresh session at sign-in: nothing from before (a planted CSRF token, say) survives.
     session.clear()
     login_user(user)
@@ -49,6 +50,8 @@ def sign_in():
 @auth_pages.post("/sign-out")
 @login_required
 def sign_out():
+    # Ends every session of this user, so a copy of the cookie opens nothing afterwards.
+    users.end_sessions(current_user.user_id)
     logout_user()
     session.clear()
     flash("You are signed out.", "info")
@@ -72,10 +75,10 @@ def safe_next(target: str | None) -> str:
     return target
 
 
-def _load_user(user_id: str) -> User | None:
-    user = db.session.get(User, user_id)
-    # A disabled user's session ends at its next request.
-    return user if user is not None and user.is_active else None
+def _load_user(session_id: str) -> User | None:
+    # Checked on every request: a disabled user, or a session from before sign-out or a
+    # password change, ends here.
+    return users.load_session_user(session_id)
 
 
 def _unauthorized():

@@ -192,3 +192,16 @@ def show_service_errors(
             placed = True
     if not placed:
         form.form_errors.append(error.detail)
+
+
+class TryPolicyForm(FlaskForm):
+    """The policy page's "Try it" panel: one tool call judged by a dry run (records nothing)."""
+
+    tool_name = StringField("Tool name", validators=[DataRequired(), Length(max=256)])
+    tool_args = TextAreaField("Tool arguments (JSON object)", validators=[Length(max=20000)])
+
+
+class GlossaryForm(FlaskForm):
+    """The tenant glossary, one term a line: ``privileged roles = Org Owner, Billing Admin``."""
+
+    terms = TextAreaField("Terms", validators=[Length(max=500_000)])

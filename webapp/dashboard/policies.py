@@ -7,8 +7,10 @@ from flask_login import current_user
 
 from webapp.dashboard.forms import (
     ActionForm,
+    GlossaryForm,
     PastePolicyForm,
     PolicyForm,
+    TryPolicyForm,
     UploadPolicyForm,
     WikiImportForm,
     lines,
@@ -19,7 +21,7 @@ from webapp.dashboard.present import line_diff
 from webapp.dashboard.roles import allowed_to
 from webapp.errors import InvalidInput, NotFound
 from webapp.runtime import vault
-from webapp.services import ingestion, judging, policies
+from webapp.services import glossary, ingestion, judging, policies, policy_trials
 
 policy_pages = Blueprint("policies", __name__, url_prefix="/policies")
 
@@ -160,14 +162,27 @@ def detail(policy_id: str):
     selected = _pick_version(versions, request.args.get("version"), policy.current_version_id)
     # The compiler alone, not the engine: the web tier does not load retrieval (see judging).
     from webapp.judge.compiler import compile_policy
+    from webapp.judge.vocabulary import Glossary
 
-    compiled = compile_policy(judging.to_judge_policy(selected)) if selected else None
+    terms = glossary.terms(current_user.client_id)
+    judge_policy = judging.to_judge_policy(selected) if selected else None
+    compiled = (
+        compile_policy(judge_policy, Glossary.of(terms) if terms else None) if selected else None
+    )
+    examples = (
+        policy_trials.run_examples(current_user.client_id, judge_policy, list(selected.examples))
+        if selected and selected.examples
+        else []
+    )
     return render_template(
         "policies/detail.html",
         policy=policy,
         versions=versions,
         selected=selected,
         compiled=compiled,
+        examples=examples,
+        example_cases=list(selected.examples or []) if selected else [],
+        try_form=TryPolicyForm(),
         # Rules the engine cannot check go to the language model when one is configured.
         text_rules_go_to="the language model" if vault().config.eval_model else "review",
         action_form=ActionForm(),
@@ -273,3 +288,81 @@ def _pick_version(versions: list, wanted: str | None, current_id: str | None):  
 def _int_arg(name: str, default: int) -> int:
     value = request.args.get(name, "")
     return int(value) if value.isdigit() else default
+
+
+@policy_pages.post("/<policy_id>/try")
+@allowed_to("read")
+def try_policy(policy_id: str):
+    """The "Try it" panel: a dry run of the shown version on one tool call; records nothing."""
+    import json
+
+    from webapp.judge.types import ClearanceQuery
+
+    policy, versions = policies.get_policy(current_user.client_id, policy_id)
+    selected = _pick_version(versions, request.args.get("version"), policy.current_version_id)
+    form = TryPolicyForm()
+    result, error = None, ""
+    if selected is None:
+        abort(404)
+    if form.validate_on_submit():
+        try:
+            args = json.loads(form.tool_args.data or "{}")
+        except ValueError:
+            args = None
+        if not isinstance(args, dict):
+            error = "Tool arguments must be a JSON object."
+        else:
+            result = policy_trials.dry_run(
+                current_user.client_id,
+                judging.to_judge_policy(selected),
+                ClearanceQuery(form.tool_name.data.strip(), args, "dashboard-try"),
+            )
+    else:
+        error = "Give a tool name."
+    return page_or_fragment(
+        "policies/try.html",
+        "policies/_try_result.html",
+        policy=policy,
+        selected=selected,
+        form=form,
+        result=result,
+        error=error,
+    )
+
+
+@policy_pages.route("/glossary", methods=["GET", "POST"])
+@allowed_to("read")
+def glossary_page():
+    """The tenant glossary: named categories the judge decides membership through."""
+    form = GlossaryForm()
+    client_id = current_user.client_id
+    if request.method == "POST":
+        if not can_manage():
+            abort(403)
+        if form.validate_on_submit():
+            parsed: dict[str, list[str]] = {}
+            for line in lines(form.terms.data or ""):
+                term, _, values = line.partition("=")
+                parsed[term.strip()] = [v.strip() for v in values.split(",") if v.strip()]
+            try:
+                glossary.replace(
+                    client_id, glossary.parse_terms({"terms": parsed}), actor=current_user.email
+                )
+            except InvalidInput as exc:
+                show_service_errors(form, exc)
+            else:
+                flash("Glossary saved.")
+                return redirect(url_for("dashboard.policies.glossary_page"))
+    else:
+        form.terms.data = "\n".join(
+            f"{term} = {', '.join(values)}" for term, values in glossary.terms(client_id).items()
+        )
+    return render_template(
+        "policies/glossary.html", form=form, builtin=glossary.BUILTIN, can_edit=can_manage()
+    )
+
+
+def can_manage() -> bool:
+    from webapp.dashboard.roles import can
+
+    return can("manage")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, current_app
 from flask_login import current_user
+from markupsafe import Markup, escape
 
 from webapp.dashboard.roles import can
 
@@ -116,13 +118,24 @@ def check_summary(described: dict[str, Any]) -> str:
 
 def rule_reading(rule: Any) -> str:
     """How the engine reads one compiled rule: understood, partly, as text, or informational."""
-    if rule.informational:
-        return "informational"
-    if rule.checks and not rule.uncompiled:
-        return "understood"
-    if rule.checks:
-        return "partly"
-    return "text"
+    return {
+        "understood": "understood",
+        "partly_understood": "partly",
+        "not_understood": "text",
+        "informational": "informational",
+    }[rule.understanding]
+
+
+def highlight_unaccounted(text: str, unaccounted: Any) -> Markup:
+    """The rule text, escaped, with the words no check accounts for in <mark>."""
+    wanted = {w.lower() for w in unaccounted or ()}
+    out = []
+    for piece in re.split(r"([A-Za-z][A-Za-z0-9_\-']*)", text):
+        if piece and piece.lower() in wanted:
+            out.append(Markup("<mark>%s</mark>") % piece)
+        else:
+            out.append(escape(piece))
+    return Markup("").join(out)
 
 
 def line_diff(old: list[str], new: list[str]) -> list[tuple[str, str]]:
@@ -177,4 +190,5 @@ def _context() -> dict[str, Any]:
         "keyboard_shortcuts": KEYBOARD_SHORTCUTS,
         "has_page": lambda endpoint: endpoint in current_app.view_functions,
         "rule_reading": rule_reading,
+        "highlight_unaccounted": highlight_unaccounted,
     }

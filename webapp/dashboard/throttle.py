@@ -1,8 +1,11 @@
-"""Sign-in throttling: failed attempts counted in Redis per (email, IP) and per IP.
+"""Sign-in throttling: attempts counted in Redis per (email, IP) and per IP, atomically.
 
-A fixed window per key: the first failure starts a 15-minute window; five failures for one
-email from one address (or fifty from one address, whatever the emails) close it until the
-window ends. Redis being unreachable refuses sign-in rather than letting guesses through.
+A fixed window per key: the first attempt starts a 15-minute window; the count is taken and
+checked in one Redis step (INCR, with the expiry set by the same script) *before* the password
+is checked, so any number of parallel attempts get at most ``per_account`` password checks for
+one email from one address (and ``per_address`` from one address, whatever the emails). A
+success forgets the account's count and gives the address its attempt back. Redis being
+unreachable refuses sign-in rather than letting guesses through.
 """
 
 from __future__ import annotations
@@ -16,6 +19,28 @@ WINDOW_SECONDS = 15 * 60
 PER_ACCOUNT = 5
 PER_ADDRESS = 50
 
+# Count one attempt on both keys; the window (expiry) starts with the first. Returns each
+# key's count and remaining seconds.
+_ATTEMPT = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  local ttl = redis.call('TTL', key)
+  if count == 1 or ttl < 0 then
+    redis.call('EXPIRE', key, ARGV[1])
+    ttl = tonumber(ARGV[1])
+  end
+  out[#out + 1] = count
+  out[#out + 1] = ttl
+end
+return out
+"""
+
+_SUCCEEDED = """
+redis.call('DEL', KEYS[1])
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECR', KEYS[2]) end
+"""
+
 
 class ThrottleUnavailable(RuntimeError):
     """Redis could not be asked; sign-in must be refused (fail closed)."""
@@ -23,48 +48,33 @@ class ThrottleUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class SignInThrottle:
-    """Counts failed sign-ins; ``retry_after`` says how long a caller must wait (0: may try)."""
+    """``attempt`` counts an attempt and says how long the caller must wait (0: may check)."""
 
     connection: redis.Redis
     per_account: int = PER_ACCOUNT
     per_address: int = PER_ADDRESS
     window_seconds: int = WINDOW_SECONDS
 
-    def retry_after(self, email: str, address: str) -> int:
-        """Seconds until another attempt is allowed; 0 when one is allowed now."""
-        account, ip = self._keys(email, address)
+    def attempt(self, email: str, address: str) -> int:
+        """Count this attempt; 0 when the password may be checked, else seconds to wait."""
         try:
-            pipe = self.connection.pipeline()
-            pipe.get(account)
-            pipe.ttl(account)
-            pipe.get(ip)
-            pipe.ttl(ip)
-            account_count, account_ttl, ip_count, ip_ttl = pipe.execute()
+            account_count, account_ttl, ip_count, ip_ttl = self.connection.eval(
+                _ATTEMPT, 2, *self._keys(email, address), self.window_seconds
+            )
         except redis.RedisError as error:
             raise ThrottleUnavailable(str(error)) from None
         waits = []
-        if int(account_count or 0) >= self.per_account:
+        if int(account_count) > self.per_account:
             waits.append(max(int(account_ttl), 1))
-        if int(ip_count or 0) >= self.per_address:
+        if int(ip_count) > self.per_address:
             waits.append(max(int(ip_ttl), 1))
         return max(waits, default=0)
 
-    def record_failure(self, email: str, address: str) -> None:
-        """Count one failed attempt against both keys; the window starts at the first."""
+    def succeeded(self, email: str, address: str) -> None:
+        """Forget the account's attempts after a successful sign-in; the address gets its
+        attempt back (an office behind one address signs in all day)."""
         try:
-            pipe = self.connection.pipeline()
-            for key in self._keys(email, address):
-                # SET NX starts the window; INCR keeps its expiry (EXPIRE NX needs Redis 7).
-                pipe.set(key, 0, ex=self.window_seconds, nx=True)
-                pipe.incr(key)
-            pipe.execute()
-        except redis.RedisError as error:
-            raise ThrottleUnavailable(str(error)) from None
-
-    def clear(self, email: str, address: str) -> None:
-        """Forget the account's failures after a successful sign-in (the address count stays)."""
-        try:
-            self.connection.delete(self._keys(email, address)[0])
+            self.connection.eval(_SUCCEEDED, 2, *self._keys(email, address))
         except redis.RedisError:
             pass  # the window expires on its own
 

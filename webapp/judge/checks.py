@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import fnmatch
 import operator
+import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
+from webapp.judge.boundaries import NEGATE, OP_WORDS
 from webapp.judge.places import location_regions
 from webapp.judge.request_view import (
     MONEY_GENERIC,
@@ -20,6 +22,7 @@ from webapp.judge.request_view import (
     truthy,
 )
 from webapp.judge.text import normalise_value, stem
+from webapp.judge.vocabulary import near
 
 # Outcomes of one check against one request.
 SATISFIED = "satisfied"  # the rule speaks to the request and holds
@@ -30,7 +33,35 @@ PERMITTED = "permitted"  # the rule explicitly allows this request
 NOT_APPLICABLE = "n/a"
 
 _OPS = {"gt": operator.gt, "ge": operator.ge, "lt": operator.lt, "le": operator.le}
-_OP_WORDS = {"gt": "above", "ge": "at or above", "lt": "below", "le": "at or below"}
+_OP_WORDS = OP_WORDS
+_VERB = {"deny": "Deny", "review": "Send to review", "allow": "Allow"}
+_MATCH_NOUN = {
+    "place": "country or region",
+    "currency": "currency",
+    "domain": "email domain",
+    "prefix": "the value",
+    "contains": "an argument",
+    "exact": "an argument",
+}
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*")
+
+
+@lru_cache(maxsize=65536)
+def surface_words(source: str, stems: tuple[str, ...]) -> str:
+    """The rule's own words whose stems are `stems`, in the rule's order: 'wire transfers'."""
+    wanted = set(stems)
+    if not wanted:
+        return ""
+    out: list[str] = []
+    for m in _WORD_RE.finditer(source):
+        w = m.group(0)
+        parts = [w] if "_" in w else w.replace("-", " ").split()
+        for part in parts:
+            if (stem(part.lower()) in wanted or part.lower() in wanted) and part not in out:
+                out.append(part if "_" in part or part.isupper() else part.lower())
+    return " ".join(out)
+
+
 _COUNT_KEYS = frozenset(stem(w) for w in "count quantity number num qty n limit max size".split())
 _PERCENT_KEYS = frozenset(stem(w) for w in "percent rate ratio share pct".split())
 _TIME_KEYS = frozenset(
@@ -48,7 +79,9 @@ _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "attach": frozenset({"attach", "file"}),
     "item": frozenset({"item", "line", "product"}),
 }
-_ID_WORDS = frozenset({"id", "number", "no", "num", "ref", "code", "key", "nr"})
+_ID_WORDS = frozenset(
+    {"id", "number", "no", "num", "ref", "referenc", "code", "key", "nr", "identifier"}
+)
 _COUNTERPARTY = frozenset(
     stem(w)
     for w in "payee recipient vendor beneficiary counterparty contact supplier customer account iban "
@@ -84,6 +117,18 @@ class Check:
 
     def evaluate(self, view: RequestView) -> Outcome:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def reading(self) -> str:
+        """What this check does, in plain English, rendered from its structure."""
+        return f"{_VERB[self.effect]} requests about {self.subject() or 'this tool'}"
+
+    def subject(self) -> str:
+        """The rule's own words for what it is about ('wire transfers'), from its source text."""
+        return surface_words(self.source, self.terms)
+
+    def _about(self) -> str:
+        subject = self.subject()
+        return f" (about: {subject})" if subject else ""
 
     def describe(self) -> dict[str, Any]:
         """A JSON-friendly summary for the decision details."""
@@ -270,6 +315,22 @@ class NumericLimit(Check):
         assert worst is not None
         return worst
 
+    def reading(self) -> str:
+        what = "the number of requests" if self.counts_calls else _measure_words(self)
+        if self.window == "day" and not self.counts_calls:
+            what = f"today's total of {what}"
+        elif self.window and not self.counts_calls:
+            what = f"the {self.window}'s total of {what}"
+        elif self.window:
+            what = f"{what} per {self.window}"
+        bound = _fmt(self.threshold) + (f" {self.currency}" if self.currency else "")
+        if self.effect == "allow":
+            return (
+                f"Allow when {what} is {OP_WORDS[NEGATE[self.op]]} {bound}; "
+                f"otherwise send to review{self._about()}"
+            )
+        return f"{_VERB[self.effect]} when {what} is {OP_WORDS[self.op]} {bound}{self._about()}"
+
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
         value, problem = convert_value(view, leaf, value, self)
         if problem:
@@ -338,6 +399,11 @@ class ArgumentComparison(Check):
         d.update(op=self.op, left=list(self.left), right=list(self.right))
         return d
 
+    def reading(self) -> str:
+        left = surface_words(self.source, self.left) or "the amount"
+        right = surface_words(self.source, self.right) or "the other amount"
+        return f"{_VERB[self.effect]} when {left} is {OP_WORDS[self.op]} {right}{self._about()}"
+
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
         if applies == "absent":
@@ -381,6 +447,26 @@ class ValueList(Check):
             kind_words=list(self.kind_words),
         )
         return d
+
+    def reading(self) -> str:
+        if self.match in ("place", "currency", "domain"):
+            what = _MATCH_NOUN[self.match]
+        else:
+            what = surface_words(self.source, self.kind_words) or _MATCH_NOUN.get(self.match, "")
+            what = f"`{what}`" if what and " " not in what else (what or "an argument")
+        shown = list(self.values[:8]) + (["…"] if len(self.values) > 8 else [])
+        listed = (
+            " or ".join(shown) if len(shown) <= 2 else ", ".join(shown[:-1]) + " or " + shown[-1]
+        )
+        if self.match == "prefix":
+            listed = f"starts with {listed}"
+        elif self.match == "contains":
+            listed = f"contains {listed}"
+        else:
+            listed = f"is {listed}"
+        if self.mode == "allow":
+            return f"{_VERB[self.effect]} unless {what} {listed}{self._about()}"
+        return f"{_VERB[self.effect]} when {what} {listed}{self._about()}"
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
@@ -448,6 +534,18 @@ class ValueList(Check):
             ]
         if self.match == "prefix":
             return [lf for lf in leaves if kind & lf.keys]
+        if self.match == "glossary":
+            domains = all("." in x and " " not in x for x in self.values)
+            return [
+                lf
+                for lf in leaves
+                if kind & lf.keys
+                or any(
+                    (domains and isinstance(v, str) and "@" in v)
+                    or (isinstance(v, str) and _in_glossary(v, self.values) is not False)
+                    for v in scalars(lf.value)
+                )
+            ]
         scored = []
         for lf in leaves:
             score = 3.0 * len(kind & lf.keys)
@@ -474,6 +572,8 @@ class ValueList(Check):
 
     def _in_list(self, value: str) -> bool | None:
         v = value.strip()
+        if self.match == "glossary":
+            return _in_glossary(v, self.values)
         if self.match == "place":
             loc = location_regions(v)
             if loc is None:
@@ -515,6 +615,15 @@ class RequiredArgument(Check):
         d = super().describe()
         d.update(arg_words=list(self.arg_words), exact_name=self.exact_name)
         return d
+
+    def reading(self) -> str:
+        name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
+        extra = (
+            f", and it cannot show it is {', '.join(self.unverifiable)}"
+            if self.unverifiable
+            else ""
+        )
+        return f"{_VERB[self.effect]} when `{name}` is missing or empty{extra}{self._about()}"
 
     def evaluate(self, view: RequestView) -> Outcome:
         if self.unrelated(view):
@@ -568,6 +677,10 @@ class RequiredFlag(Check):
         d.update(flag_words=list(self.flag_words))
         return d
 
+    def reading(self) -> str:
+        flag = surface_words(self.source, self.flag_words) or " ".join(self.flag_words)
+        return f"{_VERB[self.effect]} unless `{flag}` is on{self._about()}"
+
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
         if applies == "absent":
@@ -593,6 +706,10 @@ class FirstTimeCounterparty(Check):
 
     counterparty_words: tuple[str, ...] = ()
     kind: str = field(default="first_time_counterparty", init=False)
+
+    def reading(self) -> str:
+        who = surface_words(self.source, self.counterparty_words) or "the counterparty"
+        return f"{_VERB[self.effect]} when {who} has not been seen before{self._about()}"
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
@@ -624,6 +741,14 @@ class ActionRule(Check):
     """'Agents must never delete S3 buckets', 'IAM changes need approval', 'Rollbacks are allowed'."""
 
     kind: str = field(default="action", init=False)
+
+    def reading(self) -> str:
+        subject = surface_words(self.source, self.terms)
+        alts = " or ".join(surface_words(self.source, pair) for pair in self.alternatives[:3])
+        what = " ".join(x for x in (subject, f"({alts})" if alts else "") if x) or "this tool"
+        if self.effect == "allow":
+            return f"Allow requests to {what}"
+        return f"{_VERB[self.effect]} requests to {what}"
 
     def evaluate(self, view: RequestView) -> Outcome:
         if self.unrelated(view):
@@ -732,6 +857,15 @@ def convert_value(
                 value,
                 f"{leaf.path} is in {currency.upper()} but the rule is in {check.currency}: a human must compare",
             )
+    elif check.unit_family is None and not check.noun and not check.counts_calls:
+        # 'Transfers must not exceed 2,000' names no currency: against an amount in a currency it
+        # is ambiguous (a tenant may run several), so a human compares.
+        currency = _currency_of(view, leaf)
+        if currency:
+            return (
+                value,
+                f"the rule names no currency and {leaf.path} is in {str(currency).upper()}: a human must compare",
+            )
     return value, ""
 
 
@@ -769,7 +903,7 @@ def _best_by_words(
 
 
 def _synonyms(word: str) -> frozenset[str]:
-    if word in ("number", "id", "no", "ref"):
+    if word in ("number", "id", "no", "ref", "referenc", "identifier"):
         return _ID_WORDS
     if word in ("link", "url"):
         return frozenset({"link", "url", "uri", "href"})
@@ -813,6 +947,28 @@ def _rank(status: str) -> int:
     }[status]
 
 
+def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
+    """Membership of a glossary category: True, False, or None when the value is only close to it."""
+    v = value.strip().lower()
+    host = _host_of(v) if "@" in v or "://" in v else None
+    for m in members:
+        mm = m.strip().lower().lstrip("@")
+        if v == mm or (host and (host == mm or host.endswith("." + mm))):
+            return True
+    if near(host or v, members):
+        return None  # close to the category without being listed: a human decides
+    return False
+
+
+def _measure_words(check: NumericLimit) -> str:
+    words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
+    if check.noun:
+        return f"the number of {check.noun}"
+    if check.unit_family == "percent":
+        return f"the percentage{(' of ' + words_) if words_ else ''}"
+    return words_ or "the amount"
+
+
 def _fmt(x: float) -> str:
     return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.2f}"
 
@@ -826,7 +982,169 @@ __all__ = [
     "Outcome",
     "RequiredArgument",
     "RequiredFlag",
+    "Unless",
     "ValueList",
+    "When",
     "applicability",
     "MONEY_SPECIFIC",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Conditions: 'unless the balance is zero', 'only if the identity check passed'.
+_PASS_STEMS = frozenset(
+    stem(w) for w in "verified passed checked confirmed completed succeeded".split()
+)
+
+
+@dataclass(frozen=True)
+class Unless(Check):
+    """A check that does not hold when a stated condition on an argument holds.
+
+    'Accounts may not be closed unless the balance is zero': the prohibition (`base`) applies
+    unless `balance` is zero. The condition binds to the argument whose name shares the most of
+    `bind_words`; when no argument binds, or the base check asks for review, a human decides.
+    """
+
+    base: Check | None = None
+    marker: str = "unless"
+    bind_words: tuple[str, ...] = ()  # stems naming the argument the condition reads
+    test: str = "present"  # present | zero | passed | equals
+    value: str = ""  # for 'equals'
+    phrase: str = ""  # the condition as written, for readings
+    kind: str = field(default="unless", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = self.base.describe() if self.base else super().describe()
+        d.update(
+            condition={"marker": self.marker, "test": self.test, "words": list(self.bind_words)}
+        )
+        return d
+
+    def reading(self) -> str:
+        base = self.base.reading() if self.base else "Deny"
+        return f"{base}, unless {self.phrase}"
+
+    def subject(self) -> str:
+        return self.base.subject() if self.base else ""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.base is not None
+        outcome = self.base.evaluate(view)
+        if outcome.status not in (VIOLATED, UNKNOWN, REVIEW):
+            return outcome
+        holds, path = self._condition(view)
+        if holds is None:
+            return Outcome(
+                UNKNOWN,
+                f"{outcome.message}; the arguments cannot show whether {self.phrase}",
+                outcome.args,
+            )
+        if holds:
+            return Outcome(SATISFIED, f"{path}: {self.phrase}", (path,))
+        return Outcome(
+            outcome.status, f"{outcome.message} and not {self.phrase}", outcome.args + (path,)
+        )
+
+    def _condition(self, view: RequestView) -> tuple[bool | None, str]:
+        words_ = set(self.bind_words)
+        best: list[Leaf] = []
+        top = 0
+        for lf in view.leaves:
+            score = len(words_ & lf.keys)
+            if self.test == "passed" and not lf.last_keys & (_PASS_STEMS | words_):
+                continue
+            if score > top:
+                best, top = [lf], score
+            elif score == top and score:
+                best.append(lf)
+        if not best:
+            if self.test == "present":
+                return False, " ".join(self.bind_words)  # nothing named like it was sent
+            return None, ""
+        results = [self._holds(lf.value) for lf in best]
+        if any(r is None for r in results):
+            return None, best[0].path
+        return all(results), best[0].path
+
+    def _holds(self, value: Any) -> bool | None:
+        if self.test == "present":
+            return truthy(value)
+        if self.test == "passed":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str):
+                return value.strip().lower() in (
+                    "passed",
+                    "pass",
+                    "verified",
+                    "true",
+                    "yes",
+                    "ok",
+                    "complete",
+                    "completed",
+                )
+            return None
+        if self.test == "zero":
+            if isinstance(value, bool):
+                return None
+            if isinstance(value, (int, float)):
+                return value == 0
+            if isinstance(value, str):
+                try:
+                    return float(value.replace(",", "")) == 0
+                except ValueError:
+                    return None
+            return None
+        if self.test == "equals":
+            return normalise_value(str(value)) == normalise_value(self.value)
+        return None
+
+
+@dataclass(frozen=True)
+class When(Check):
+    """A list or limit that applies only to requests meeting a numeric condition.
+
+    'Orders over 10,000 USD may ship only to the US or Canada': the allow-list (`body`) applies
+    when the amount is above 10,000 USD (`condition`, read through the boundary table). When the
+    condition cannot be shown and the body would not hold, a human decides.
+    """
+
+    condition: NumericLimit | None = None
+    body: Check | None = None
+    kind: str = field(default="when", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = self.body.describe() if self.body else super().describe()
+        d["when"] = self.condition.describe() if self.condition else {}
+        return d
+
+    def reading(self) -> str:
+        assert self.condition is not None and self.body is not None
+        cond = self.condition
+        bound = _fmt(cond.threshold) + (f" {cond.currency}" if cond.currency else "")
+        return f"When {_measure_words(cond)} is {OP_WORDS[cond.op]} {bound}: {self.body.reading()}"
+
+    def subject(self) -> str:
+        return self.body.subject() if self.body else ""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.condition is not None and self.body is not None
+        outcome = self.body.evaluate(view)
+        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
+            return outcome
+        bound = bind_measure(view, self.condition)
+        if not bound:
+            return Outcome(
+                UNKNOWN,
+                f"{outcome.message}; the amount the rule's condition reads is not among the arguments",
+            )
+        for leaf, value in bound:
+            value, problem = convert_value(view, leaf, value, self.condition)
+            if problem:
+                return Outcome(UNKNOWN, f"{outcome.message}; {problem}", (leaf.path,))
+            if _OPS[self.condition.op](value, self.condition.threshold):
+                return outcome
+        return Outcome(
+            SATISFIED, "the rule's condition does not hold", tuple(lf.path for lf, _ in bound)
+        )

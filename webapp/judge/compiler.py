@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.checks import (
     ActionRule,
     ArgumentComparison,
@@ -14,13 +15,17 @@ from webapp.judge.checks import (
     NumericLimit,
     RequiredArgument,
     RequiredFlag,
+    Unless,
     ValueList,
+    When,
 )
+from webapp.judge.coverage import category_phrases, unaccounted_words
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VERBS
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
+from webapp.judge.vocabulary import Glossary
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,24 @@ class CompiledRule:
     uncompiled: bool  # some normative statement in it did not compile
     informational: bool = False  # no obligation in it at all (purpose, definitions)
     scope: tuple[str, ...] = ()  # 'applies to EMEA payouts only' -> words of the scope
+    # The coverage record: content words of the rule that no check accounts for (see coverage.py).
+    unaccounted: tuple[str, ...] = ()
+
+    @property
+    def understanding(self) -> str:
+        """understood | partly_understood | not_understood | informational (CONTRACT §6)."""
+        if self.informational and not self.checks:
+            return "informational"
+        if not self.checks:
+            return "not_understood" if self.uncompiled or not self.scope else "informational"
+        if self.uncompiled or self.unaccounted:
+            return "partly_understood"
+        return "understood"
+
+    @property
+    def decides(self) -> bool:
+        """Only a fully understood rule approves or denies on its own; others are judged as text."""
+        return bool(self.checks) and not self.uncompiled and not self.unaccounted
 
 
 @dataclass(frozen=True)
@@ -56,7 +79,7 @@ class CompiledPolicy:
         return sum(1 for r in self.rules if r.uncompiled)
 
 
-def compile_policy(policy: PolicyVersion) -> CompiledPolicy:
+def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> CompiledPolicy:
     """Compile every rule of `policy`; a rule that cannot be parsed is kept as text, never raised."""
     rules = []
     errors = []
@@ -66,7 +89,7 @@ def compile_policy(policy: PolicyVersion) -> CompiledPolicy:
     for i, text in enumerate(policy.rules):
         chunk_id = f"{policy.policy_version_id}:r{i}"
         try:
-            rule = compile_rule(i, chunk_id, text)
+            rule = compile_rule(i, chunk_id, text, glossary)
         except Exception as exc:  # noqa: BLE001 - one bad rule must not break the policy
             errors.append(f"r{i}: {type(exc).__name__}")
             rule = CompiledRule(i, chunk_id, text, (), uncompiled=True)
@@ -75,8 +98,10 @@ def compile_policy(policy: PolicyVersion) -> CompiledPolicy:
     return CompiledPolicy(policy, tuple(rules), tuple(dict.fromkeys(scope)), tuple(errors))
 
 
-def compile_rule(index: int, chunk_id: str, text: str) -> CompiledRule:
-    """Compile one rule statement into zero or more checks."""
+def compile_rule(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None = None
+) -> CompiledRule:
+    """Compile one rule statement into zero or more checks; `glossary` resolves categories."""
     clean = _normalise(text)
     checks: list[Check] = []
     uncompiled = False
@@ -84,7 +109,9 @@ def compile_rule(index: int, chunk_id: str, text: str) -> CompiledRule:
     scope: list[str] = []
     previous: Quantity | None = None
     subject_carry: str = ""
-    for clause in split_clauses(clean):
+    resolved: list[str] = []
+    consumed_markers: list[str] = []
+    for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
             scope += list(sc)
@@ -92,22 +119,122 @@ def compile_rule(index: int, chunk_id: str, text: str) -> CompiledRule:
         if not NORMATIVE.search(clause):
             continue
         normative_seen = True
+        made = _category_checks(index, text, clause, glossary) if glossary else []
+        if made:
+            resolved += [phrase for _, _, phrase in category_phrases(clause)]
+            checks.extend(made)
+            continue
+        conditional = _conditional_checks(index, text, clause, previous, subject_carry)
+        if conditional is not None:
+            made, marker = conditional
+            consumed_markers.append(marker)
+            checks.extend(made)
+            continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
         if made:
             checks.extend(made)
         else:
             uncompiled = True
     informational = not normative_seen and not scope
+    unaccounted: tuple[str, ...] = ()
+    if checks:
+        unaccounted = unaccounted_words(
+            clean,
+            _accounted_stems(clean, checks, scope),
+            _consumed_conditions(clean, checks) + tuple(consumed_markers),
+            resolved,
+        )
     return CompiledRule(
-        index, chunk_id, text, tuple(checks), uncompiled, informational, tuple(scope)
+        index, chunk_id, text, tuple(checks), uncompiled, informational, tuple(scope), unaccounted
     )
+
+
+def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[str]:
+    """Stems the checks of a rule read: subjects, values, measures, argument names, units, places."""
+    out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
+    has_places = False
+    flat: list[Check] = []
+    for c in checks:
+        if isinstance(c, Unless):
+            # The condition's words are read by the condition; the rest by the base check.
+            out.update(stem(w) for w in words(c.phrase))
+            if c.base is not None:
+                flat.append(c.base)
+        elif isinstance(c, When):
+            flat.extend(x for x in (c.condition, c.body) if x is not None)
+        else:
+            flat.append(c)
+    for c in flat:
+        out.update(c.terms)
+        out.update(w for pair in c.alternatives for w in pair)
+        for name in ("measure", "arg_words", "flag_words", "counterparty_words", "left", "right"):
+            out.update(getattr(c, name, ()) or ())
+        out.update(getattr(c, "kind_words", ()) or ())
+        for v in getattr(c, "values", ()) or ():
+            out.update(stem(w) for w in words(v))
+        exact = getattr(c, "exact_name", "")
+        if exact:
+            out.update(stem(w) for w in words(exact))
+        noun = getattr(c, "noun", None)
+        if noun:
+            out.add(stem(noun))
+        cur = getattr(c, "currency", None)
+        if cur:
+            out.add(stem(cur.lower()))
+        if getattr(c, "match", "") == "place":
+            has_places = True
+        if c.effect == "review":
+            # Who reviews ('needs a pharmacist's sign-off', 'CFO approval') is the effect itself.
+            r = REVIEW.search(text)
+            if r:
+                out.update(stem(w) for w in words(text[r.start() :]))
+            m = re.search(
+                r"(?:\b(?:need|needs|needed|requires?|goes? to|without)\b|->)(?P<who>.*)$",
+                text,
+                re.I,
+            )
+            if m:
+                out.update(stem(w) for w in words(m.group("who")))
+    if FREEZE.search(text):
+        out.update(stem(w) for w in FREEZE_WORDS)
+    for q in find_quantities(text):
+        out.update(stem(w) for w in words(text[q.start : q.end]))
+        if q.noun:
+            out.add(stem(q.noun))
+    if has_places:
+        for w in re.findall(r"[A-Za-z]+", text):
+            if _place(w):
+                out.add(stem(w.lower()))
+        for name in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", text):
+            if _place(name):
+                out.update(stem(w) for w in words(name))
+    if re.search(r"\bread[- ]only\b", text, re.I):
+        out.add("read")
+        for paren in re.findall(r"\(([^)]*)\)", text):
+            out.update(stem(w) for w in words(paren))
+    # A remark in brackets ('(they are usually test transactions)') explains; it does not bind.
+    for paren in re.findall(r"\((?:they|this|it|that|these|e\.g\.|i\.e\.)\b([^)]*)\)", text, re.I):
+        out.update(stem(w) for w in words(paren))
+    return out
+
+
+def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
+    """Condition markers that a recogniser turned into a check of its own."""
+    consumed: list[str] = []
+    flat = [c.body if isinstance(c, When) else c for c in checks]
+    allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
+    if OUTSIDE.search(text) and allow_list:
+        consumed += ["except", "except for"]
+    if allow_list:
+        consumed.append("only")
+    return tuple(consumed)
 
 
 # ---------------------------------------------------------------------------------------------
 NORMATIVE = re.compile(
     r"\b(must|shall|should|never|not|no|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
-    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|do not|don't)\b|:",
+    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|do not|don't|freeze|frozen|locked)\b|:",
     re.I,
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
@@ -296,6 +423,10 @@ _PREPOSITIONS = re.compile(
     r"\s+(?:for|from|to|by|with|that|which|who|when|before|after|in|on|of|at|if|unless|so|as|where|whenever|whose)\s+.*$",
     re.I,
 )
+# 'a purpose field', 'the ticket_id parameter': these words say it is an argument, not its name.
+_FIELD_WORDS = frozenset(
+    {"field", "fields", "argument", "arguments", "parameter", "parameters", "param", "attribute"}
+)
 _FIELD_NAME = re.compile(r"\((?:field|argument|parameter|arg|param)\s+`?([A-Za-z0-9_.]+)`?\)", re.I)
 _IDENTIFIER = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 SCOPE = re.compile(
@@ -418,6 +549,10 @@ _EFFECT_STEMS = (
             "handl",
             "initi",
             "plac",
+            "stay",
+            "remain",
+            "keep",
+            "kept",
         }
     )
 )
@@ -497,6 +632,31 @@ def _normalise(text: str) -> str:
     return re.sub(r"\s+", " ", t).strip()
 
 
+_SECOND_OBLIGATION = re.compile(
+    r",?\s+and\s+(?:(?P<modal>must|should|shall|has to|have to)\s+)?(?=(?:not\s+|never\s+)?"
+    r"(?:stay|remain|be|exceed|include|reference|cite|have|carry|specify|provide|contain|quote|"
+    r"state|name|list|attach|go)\b)",
+    re.I,
+)
+_MODAL = re.compile(r"\b(must|should|shall|has to|have to)\b", re.I)
+
+
+def _obligations(clauses: list[str]) -> list[str]:
+    """'must cite an invoice number and stay under 1,000 EUR' -> two obligations, the modal shared."""
+    out: list[str] = []
+    for clause in clauses:
+        modal = _MODAL.search(clause)
+        m = _SECOND_OBLIGATION.search(clause, modal.end()) if modal else None
+        if not modal or not m:
+            out.append(clause)
+            continue
+        first = clause[: m.start()]
+        second = clause[m.end() :]
+        out.append(first)
+        out.append(f"{clause[: modal.start()]}{m.group('modal') or modal.group(1)} {second}")
+    return out
+
+
 def split_clauses(text: str) -> list[str]:
     """Sentences and clauses joined by ';' or ', but' are judged separately."""
     parts = re.split(
@@ -519,87 +679,202 @@ def scope_of(text: str) -> tuple[str, ...]:
     return ()
 
 
+@dataclass
+class Clause:
+    """One clause of a rule, read once: its words' force and the quantities in it (the clause value).
+
+    Recognisers read this, never the raw text alone, so that each kind of rule is one class.
+    """
+
+    index: int
+    source: str  # the whole rule, for citations and readings
+    text: str
+    previous: Quantity | None  # the last quantity of an earlier clause ('above that')
+    subject_carry: str  # the subject of an earlier clause ('… and stay under 1,000 EUR')
+    auto: bool = False
+    review: bool = False
+    negated: bool = False
+    allow: bool = False
+    only: bool = False
+    effect: str = "deny"
+    quantities: list[Quantity] = field(default_factory=list)
+    own_subject: bool = False
+    carry: str = ""
+
+    @classmethod
+    def read(
+        cls, index: int, source: str, text: str, previous: Quantity | None, carry: str
+    ) -> Clause:
+        c = cls(index, source, text, previous, carry)
+        c.auto = bool(AUTO.search(text))
+        c.review = bool(REVIEW.search(text)) and not c.auto
+        c.negated = bool(NEGATION.search(text))
+        c.allow = (bool(ALLOW.search(text)) or c.auto) and not c.negated and not c.review
+        c.only = bool(ONLY.search(text)) or bool(OUTSIDE.search(text))
+        c.effect = "review" if c.review else ("allow" if c.allow and not c.only else "deny")
+        c.quantities = [q for q in find_quantities(text) if not _inside_literal(text, q)]
+        predicate_at = _predicate_position(text)
+        subject_text = text[:predicate_at] if predicate_at is not None else text
+        c.own_subject = bool(_terms(subject_text, cut_review=False))
+        c.carry = subject_text if c.own_subject else carry
+        return c
+
+
+class Recogniser:
+    """One kind of rule. `recognise` returns its checks, [] to stop with nothing, or None to pass."""
+
+    kind = "recogniser"
+
+    def recognise(self, c: Clause) -> list[Check] | None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def next_quantity(self, c: Clause) -> Quantity | None:
+        """The quantity a later clause's 'above that' refers to, after this recogniser matched."""
+        return c.previous
+
+
+class FirstTimeRecogniser(Recogniser):
+    """'Payments to a payee we have never paid before need review' (request history)."""
+
+    kind = "first_time_counterparty"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if not _FIRST_TIME.search(c.text):
+            return None
+        terms = _terms(c.text, cut_review=c.review)
+        parties = tuple(s for s in content_stems(c.text) if s in _COUNTERPARTY_STEMS)
+        skip = {"seen", "contact", "befor", "time", "never", "previous", "unknown", "unseen"}
+        terms = tuple(t for t in terms if t not in parties and t not in skip)
+        eff = "review" if c.review or not c.negated else "deny"
+        return [
+            FirstTimeCounterparty(
+                c.index, c.source, eff, terms, counterparty_words=parties or ("paye",)
+            )
+        ]
+
+
+class ConditionalListRecogniser(Recogniser):
+    """'Orders over 10,000 USD may ship only to the US or Canada': a list beyond an amount."""
+
+    kind = "when"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        when = _conditional_list(
+            c.index, c.source, c.text, c.quantities, c.review, c.negated, c.only
+        )
+        return [when] if when else None
+
+    def next_quantity(self, c: Clause) -> Quantity | None:
+        return c.quantities[-1]
+
+
+class NumericRecogniser(Recogniser):
+    """Caps, floors and review thresholds on amounts, counts and sizes, per request or window."""
+
+    kind = "numeric_limit"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        numeric = _numeric_checks(
+            c.index,
+            c.source,
+            c.text,
+            c.quantities,
+            c.previous,
+            c.effect,
+            c.review,
+            c.negated,
+            c.allow,
+            c.carry if not c.own_subject else "",
+        )
+        return numeric or None
+
+    def next_quantity(self, c: Clause) -> Quantity | None:
+        return c.quantities[-1] if c.quantities else c.previous
+
+
+class ComparisonRecogniser(Recogniser):
+    """'The refund amount must not exceed the original charge amount': two arguments joined."""
+
+    kind = "argument_comparison"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        join = _join_check(c.index, c.source, c.text, c.effect, c.review)
+        return [join] if join else None
+
+
+class FreezeRecogniser(Recogniser):
+    """'The billing-api is under change freeze': any request naming the value is refused."""
+
+    kind = "freeze"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        frozen = _freeze_check(c.index, c.source, c.text)
+        return [frozen] if frozen else None
+
+
+class ValueListRecogniser(Recogniser):
+    """Allow-lists and deny-lists of literal values: countries, currencies, domains, prefixes."""
+
+    kind = "value_list"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        listed = _value_list_check(c.index, c.source, c.text, c.effect, c.review, c.negated, c.only)
+        return [listed] if listed else None
+
+
+class RequiredRecogniser(Recogniser):
+    """Required arguments ('must reference an invoice number') and flags ('must be encrypted')."""
+
+    kind = "required_argument"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        return _required_checks(c.index, c.source, c.text, c.review) or None
+
+
+class ActionRecogniser(Recogniser):
+    """Actions that are forbidden, need review, or are allowed ('Never delete S3 buckets').
+
+    An 'only …' that is not a list of values is a condition ('only after the KYC check') the
+    engine cannot verify: nothing is made, and the clause is kept as text.
+    """
+
+    kind = "action"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if c.only and not c.review:
+            return []
+        if c.review or c.negated or c.allow:
+            text = c.text if c.own_subject or not c.subject_carry else f"{c.subject_carry} {c.text}"
+            terms, alts = _action_terms(text, c.review)
+            if terms or alts:
+                return [ActionRule(c.index, c.source, c.effect, terms, alts)]
+        return []
+
+
+# The registry, in the order a clause is offered to them: the first that answers decides. A new
+# kind of rule is one Recogniser class added here.
+RECOGNISERS: tuple[Recogniser, ...] = (
+    FirstTimeRecogniser(),
+    ConditionalListRecogniser(),
+    NumericRecogniser(),
+    ComparisonRecogniser(),
+    FreezeRecogniser(),
+    ValueListRecogniser(),
+    RequiredRecogniser(),
+    ActionRecogniser(),
+)
+
+
 def compile_clause(
     index: int, source: str, clause: str, previous: Quantity | None, subject_carry: str
 ) -> tuple[list[Check], Quantity | None, str]:
     """Compile one clause; returns (checks, last quantity seen, subject for the next clause)."""
-    auto = bool(AUTO.search(clause))
-    review = bool(REVIEW.search(clause)) and not auto
-    negated = bool(NEGATION.search(clause))
-    allow = (bool(ALLOW.search(clause)) or auto) and not negated and not review
-    only = bool(ONLY.search(clause)) or bool(OUTSIDE.search(clause))
-    effect = "review" if review else ("allow" if allow and not only else "deny")
-    quantities = [q for q in find_quantities(clause) if not _inside_literal(clause, q)]
-    predicate_at = _predicate_position(clause)
-    subject_text = clause[:predicate_at] if predicate_at is not None else clause
-    own_subject = bool(_terms(subject_text, cut_review=False))
-    carry = subject_text if own_subject else subject_carry
-
-    # 1. a first-time counterparty needs review (or is refused)
-    m = _FIRST_TIME.search(clause)
-    if m:
-        terms = _terms(clause, cut_review=review)
-        parties = tuple(s for s in content_stems(clause) if s in _COUNTERPARTY_STEMS)
-        terms = tuple(
-            t
-            for t in terms
-            if t not in parties
-            and t
-            not in {"seen", "contact", "befor", "time", "never", "previous", "unknown", "unseen"}
-        )
-        eff = "review" if review or not negated else "deny"
-        return (
-            [
-                FirstTimeCounterparty(
-                    index, source, eff, terms, counterparty_words=parties or ("paye",)
-                )
-            ],
-            previous,
-            carry,
-        )
-
-    # 2. limits on amounts, counts and sizes
-    numeric = _numeric_checks(
-        index,
-        source,
-        clause,
-        quantities,
-        previous,
-        effect,
-        review,
-        negated,
-        allow,
-        carry if not own_subject else "",
-    )
-    if numeric:
-        return numeric, quantities[-1] if quantities else previous, carry
-
-    # 3. one argument compared with another
-    join = _join_check(index, source, clause, effect, review)
-    if join:
-        return [join], previous, carry
-
-    # 4. allow-lists and deny-lists of values
-    listed = _value_list_check(index, source, clause, effect, review, negated, only)
-    if listed:
-        return [listed], previous, carry
-
-    # 5. required arguments and flags
-    required = _required_check(index, source, clause, review)
-    if required:
-        return [required], previous, carry
-
-    # 6. actions that are forbidden, need review, or are allowed. An 'only …' that is not a list of
-    # values is a condition ('only after the KYC check') the engine cannot verify: keep it as text.
-    if only and not review:
-        return [], previous, carry
-    if review or negated or allow:
-        terms, alts = _action_terms(
-            clause if own_subject or not subject_carry else f"{subject_carry} {clause}", review
-        )
-        if terms or alts:
-            return [ActionRule(index, source, effect, terms, alts)], previous, carry
-    return [], previous, carry
+    c = Clause.read(index, source, clause, previous, subject_carry)
+    for recogniser in RECOGNISERS:
+        made = recogniser.recognise(c)
+        if made is not None:
+            return made, recogniser.next_quantity(c) if made else previous, c.carry
+    return [], previous, c.carry
 
 
 _COUNTERPARTY_STEMS = frozenset(
@@ -653,9 +928,21 @@ def _numeric_checks(
         if rx.search(clause):
             window = name
             break
+    predicate_at = _predicate_position(clause)
     for q, kind, strict, _pos in found:
         if not kind:
             continue
+        if (
+            predicate_at is not None
+            and q.start < predicate_at
+            and (kind == "lower" or (review and not _EXPLICIT_OK.search(clause)))
+        ):
+            # In the subject a bound is a condition, not a limit ('Credits of at least $200 need a
+            # manager' picks 200 and more): boundaries.CONDITION says which values it picks.
+            if kind == "lower":
+                kind, strict = "above", "ge"
+            elif kind == "upper":
+                kind, strict = "below", "le" if not strict else ""
         op, eff = _op_and_effect(
             kind, strict, effect, review, negated, allow, bool(_EXPLICIT_OK.search(clause))
         )
@@ -784,6 +1071,229 @@ _JOIN_LOWER = re.compile(
     r"\b(?:must|should) (?:be )?(?:at least|no (?:less|lower) than|not (?:less|lower) than)\s+(?:the|its|their)\s+(?P<right>[a-z _'\-]+)$",
     re.I,
 )
+
+
+FREEZE = re.compile(
+    r"^(?:the\s+)?(?P<name>[\w.\-/:@]+)(?:\s+(?P<kind>[a-z]+))?\s+(?:is|are|has been|have been|stays|remains)\s+"
+    r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
+    r"frozen|locked)\b",
+    re.I,
+)
+FREEZE_WORDS = (
+    "under",
+    "change",
+    "code",
+    "deploy",
+    "deployment",
+    "release",
+    "freez",
+    "frozen",
+    "lock",
+    "currently",
+    "now",
+    "still",
+)
+
+
+def _category_checks(index: int, source: str, clause: str, glossary: Glossary) -> list[Check]:
+    """A clause naming glossary categories ('Nobody gets a privileged role') -> membership checks.
+
+    Every category of the clause must resolve, and the clause must state nothing else a check
+    would need (no quantity): otherwise it stays partly understood.
+    """
+    phrases = category_phrases(clause)
+    if not phrases or find_quantities(clause):
+        return []
+    auto = bool(AUTO.search(clause))
+    review = bool(REVIEW.search(clause)) and not auto
+    negated = bool(NEGATION.search(clause)) or bool(
+        re.search(r"\b(?:nobody|no one|none)\b", clause, re.I)
+    )
+    only = bool(ONLY.search(clause))
+    if not (negated or review or only):
+        return []
+    checks: list[Check] = []
+    for start, end, phrase in phrases:
+        members = glossary.lookup(phrase)
+        if not members:
+            return []
+        noun = phrase.split(" ", 1)[1] if " " in phrase else phrase
+        kind = tuple(stem(w) for w in words(noun))
+        drop = set(kind) | {stem(w) for w in words(phrase)}
+        rest = clause[:start] + " " + clause[end:]
+        terms = tuple(t for t in _terms(rest, cut_review=review) if t not in drop)
+        terms = tuple(t for t in terms if t not in {"nobodi", "nobody", "get", "gets"})
+        if phrase.split()[-1] in ("list", "lists", "register", "registry"):
+            # 'vendors on the watch list': the values are vendors, named by the subject.
+            kind = kind + tuple(t for t in terms if t not in VERBS)
+        checks.append(
+            ValueList(
+                index,
+                source,
+                "review" if review else "deny",
+                _subject_terms(terms),
+                (),
+                "allow" if only and not negated else "deny",
+                tuple(members),
+                "glossary",
+                kind,
+            )
+        )
+    return checks
+
+
+_CONDITIONAL = re.compile(
+    r"^(?P<main>.+?)\s*,?\s+(?P<marker>unless|only if|only when|except if|except when|provided that|provided|as long as)\s+"
+    r"(?P<cond>.+)$",
+    re.I,
+)
+_CONDITION_TEST = re.compile(
+    r"^(?:(?:the|a|an|its|their|his|her)\s+)?(?P<words>[a-z][\w\s\-]*?)\s+(?:(?:is|are|was|were|has been|have been|has|have)\s+)?"
+    r"(?:been\s+)?(?P<verb>zero|0|empty|attached|referenced|given|provided|included|present|set|supplied|specified|"
+    r"cited|filled in|on file|passed|verified|checked|confirmed|completed|succeeded)$",
+    re.I,
+)
+_CONDITION_EQUALS = re.compile(
+    r"^(?:(?:the|a|an|its|their)\s+)?(?P<words>[a-z][\w\s\-]*?)\s+(?:is|are|equals)\s+"
+    r"(?P<value>\"[^\"]+\"|'[^']+'|`[^`]+`|[A-Z][A-Z0-9_\-]+|\d+(?:\.\d+)?)$"
+)
+_PRESENT_VERBS = frozenset(
+    "attached referenced given provided included present set supplied specified cited filled in on file".split()
+)
+
+
+def _conditional_checks(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """'X may not be Y unless <argument> is zero / attached / passed': the base check, excepted.
+
+    Returns (checks, marker) or None when the clause has no condition the engine can read; a
+    condition it cannot read stays unaccounted for (the rule is then partly understood).
+    """
+    m = _CONDITIONAL.match(clause)
+    if not m:
+        return None
+    marker = re.sub(r"\s+", " ", m.group("marker").lower())
+    cond = m.group("cond").strip().rstrip(".")
+    test, value = "", ""
+    t = _CONDITION_TEST.match(cond)
+    if t:
+        verb = t.group("verb").lower()
+        test = (
+            "zero"
+            if verb in ("zero", "0", "empty")
+            else (
+                "present"
+                if verb in _PRESENT_VERBS or verb.split()[0] in _PRESENT_VERBS
+                else "passed"
+            )
+        )
+        phrase_words = t.group("words")
+    else:
+        e = _CONDITION_EQUALS.match(cond)
+        if not e:
+            return None
+        test, value, phrase_words = "equals", e.group("value").strip("\"'`"), e.group("words")
+    bind = tuple(
+        s for s in (stem(w) for w in words(phrase_words)) if s not in STOPWORDS and s not in GENERIC
+    )
+    if not bind:
+        return None
+    main = m.group("main")
+    permission = marker in ("only if", "only when", "provided that", "provided", "as long as")
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made:
+        return None
+    base_checks: list[Check] = []
+    for c in made:
+        if permission:
+            if c.effect != "allow":
+                return None  # 'may not … only if …' is not a reading the engine trusts
+            c = replace(c, effect="deny")
+        elif c.effect == "allow":
+            return None  # 'X is allowed unless Y' forbids on Y: not read here
+        base_checks.append(c)
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=bind,
+            test=test,
+            value=value,
+            phrase=cond,
+        )
+        for c in base_checks
+    ], marker
+
+
+_CONDITION_BOUND = re.compile(
+    r"\b(?:over|above|more than|greater than|exceeding|in excess of|at least|under|below|less than|at most|up to|no more than)\s*$",
+    re.I,
+)
+
+
+def _conditional_list(
+    index: int,
+    source: str,
+    clause: str,
+    quantities: list[Quantity],
+    review: bool,
+    negated: bool,
+    only: bool,
+) -> Check | None:
+    """A value list whose rule applies only beyond an amount stated in the rule's subject."""
+    if len(quantities) != 1 or not (only or negated):
+        return None
+    q = quantities[0]
+    predicate_at = _predicate_position(clause)
+    if predicate_at is None or q.start > predicate_at:
+        return None
+    b = _CONDITION_BOUND.search(clause[: q.start])
+    if not b:
+        return None
+    phrase = re.sub(r"\s+", " ", b.group(0).strip().lower())
+    rest = clause[: b.start()] + clause[q.end :]
+    body = _value_list_check(index, source, rest, "deny", review, negated, only)
+    if body is None or not isinstance(body, ValueList):
+        return None
+    op = BOUNDARY_CONDITION[phrase]
+    terms = _terms(clause[: b.start()], cut_review=False)
+    condition = NumericLimit(
+        index,
+        source,
+        "deny",
+        _subject_terms(terms),
+        (),
+        op,
+        q.value,
+        q.currency,
+        q.unit_family,
+        q.unit_factor,
+        q.noun,
+        terms,
+        None,
+        False,
+    )
+    return When(
+        index, source, body.effect, body.terms, body.alternatives, condition=condition, body=body
+    )
+
+
+def _freeze_check(index: int, source: str, clause: str) -> Check | None:
+    """A freeze on one named value: any request naming it in an argument is refused."""
+    m = FREEZE.search(clause)
+    if not m:
+        return None
+    name = m.group("name")
+    if name.lower() in STOPWORDS or not (_LITERAL.fullmatch(name) or re.search(r"[-_.\d]", name)):
+        return None
+    kind = (stem(m.group("kind")),) if m.group("kind") else ()
+    return ValueList(index, source, "deny", (), (), "deny", (name,), "exact", kind)
 
 
 def _join_check(index: int, source: str, clause: str, effect: str, review: bool) -> Check | None:
@@ -925,7 +1435,9 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
                 continue  # 'signed off by compliance' is not a one-item allow-list
             return items, start, end
     # Places named in a prohibition without list punctuation ('Payouts to Russia or Belarus are blocked').
-    places = find_places(clause)
+    places = find_places(clause) or [
+        c for c in re.findall(r"\b[A-Z]{2}\b", clause) if country_code(c)
+    ]
     if places and NEGATION.search(clause):
         names = [
             m
@@ -1038,6 +1550,23 @@ def _inside_literal(clause: str, q: Quantity) -> bool:
     return False
 
 
+_ARG_LIST = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
+
+
+def _required_checks(index: int, source: str, clause: str, review: bool) -> list[Check]:
+    """Required arguments; 'must include a legal_basis and a requester_id' requires both."""
+    m = _REQUIRED.search(_FIELD_NAME.sub("", clause).strip())
+    if m and not _FIELD_NAME.search(clause):
+        head = clause[: m.start("arg")]
+        parts = [x for x in _ARG_LIST.split(m.group("arg")) if x.strip()]
+        if len(parts) > 1 and all(len(words(x)) <= 4 for x in parts):
+            made = [_required_check(index, source, head + part, review) for part in parts]
+            if all(made):
+                return [c for c in made if c is not None]
+    one = _required_check(index, source, clause, review)
+    return [one] if one else []
+
+
 def _required_check(index: int, source: str, clause: str, review: bool) -> Check | None:
     field_name = _FIELD_NAME.search(clause)
     text = _FIELD_NAME.sub("", clause).strip()
@@ -1051,7 +1580,7 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         if not exact and ident:
             exact = ident.group(1)
         arg_phrase = _PREPOSITIONS.sub("", arg_phrase)
-        raw = [w for w in words(arg_phrase) if w not in STOPWORDS]
+        raw = [w for w in words(arg_phrase) if w not in STOPWORDS and w not in _FIELD_WORDS]
         unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE)
         arg_words = tuple(stem(w) for w in raw if w not in _UNVERIFIABLE)
         if not arg_words and not exact:

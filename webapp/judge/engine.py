@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -46,11 +46,13 @@ from webapp.judge.types import (
     Evaluator,
     EvaluatorUnavailable,
     History,
+    JudgeUnavailable,
     ModelJudgement,
     PolicyVersion,
     RuleText,
     Verdict,
 )
+from webapp.judge.vocabulary import Glossary
 
 log = logging.getLogger(__name__)
 
@@ -74,15 +76,19 @@ _index_cache: OrderedDict[tuple[str, ...], tuple[BM25Index, dict[str, int]]] = O
 _CACHE_SIZE = 4096
 
 
-def compiled_for(policy: PolicyVersion) -> CompiledPolicy:
-    """The compiled form of `policy`, compiled once per policy_version_id and then reused."""
-    key = policy.policy_version_id
+def compiled_for(policy: PolicyVersion, glossary: Glossary | None = None) -> CompiledPolicy:
+    """The compiled form of `policy`, compiled once per version and glossary and then reused."""
+    key = (
+        policy.policy_version_id + "|" + glossary.fingerprint
+        if glossary is not None and glossary.terms
+        else policy.policy_version_id
+    )
     with _cache_lock:
         hit = _compiled_cache.get(key)
         if hit is not None and hit.policy.content_hash == policy.content_hash:
             _compiled_cache.move_to_end(key)
             return hit
-    cp = compile_policy(policy)
+    cp = compile_policy(policy, glossary if glossary is not None and glossary.terms else None)
     with _cache_lock:
         _compiled_cache[key] = cp
         if len(_compiled_cache) > _CACHE_SIZE:
@@ -109,15 +115,24 @@ def evaluate(
     evaluator: Evaluator | None = None,
     *,
     documents: HybridIndex | None = None,
+    glossary: Mapping[str, list[str]] | Glossary | None = None,
+    raise_unavailable: bool = False,
 ) -> Verdict:
     """Judge one tool call against the tenant's active policy versions; never raises, never fails open.
 
-    `documents` optionally holds ingested chunks (metadata with policy_version_id) for evidence.
+    `documents` optionally holds ingested chunks (metadata with policy_version_id) for evidence;
+    `glossary` the tenant's terms (CONTRACT §6a), which decide membership of named categories.
+    With `raise_unavailable`, an internal failure (history unavailable, a database error, a bug)
+    raises JudgeUnavailable instead of answering a `judge_unavailable` deny, so that a job can
+    retry it exactly like a remote judge's failure.
     """
     try:
-        return _evaluate(query, policies, history, evaluator, documents)
+        return _evaluate(query, policies, history, evaluator, documents, Glossary.of(glossary))
     except Exception as exc:  # noqa: BLE001 - fail closed on anything unexpected
         log.exception("judge failed; answering judge_unavailable")
+        if raise_unavailable:
+            # The caller retries this like a remote judge's failure: never a deny verdict.
+            raise JudgeUnavailable(f"the policy judge failed: {type(exc).__name__}") from exc
         return Verdict(
             decision="deny",
             confidence=0.0,
@@ -156,11 +171,12 @@ def _evaluate(
     history: History,
     evaluator: Evaluator | None,
     documents: HybridIndex | None,
+    glossary: Glossary | None = None,
 ) -> Verdict:
     if not isinstance(query.tool_args, dict):
         raise TypeError("tool_args must be an object")
     view = RequestView(query.tool_name, query.tool_args, query.agent_id, history)
-    compiled = [compiled_for(p) for p in policies]
+    compiled = [compiled_for(p, glossary) for p in policies]
     gov = select_governing(query.tool_name, query.policy_hint, compiled, view)
     details: dict[str, Any] = {
         "governing_policies": [cp.policy.policy_id for cp in gov.governing],
@@ -188,7 +204,12 @@ def _evaluate(
     for cp in gov.governing:
         for rule in cp.rules:
             as_text = rule.uncompiled
-            for check in rule.checks:
+            # The understanding invariant: a partly understood rule never decides on its own; it
+            # is judged as text (review, or the language model when one is configured).
+            checks = rule.checks if rule.decides else ()
+            if rule.checks and not rule.decides:
+                as_text = True
+            for check in checks:
                 try:
                     outcome = check.evaluate(view)
                 except HistoryUnavailable:
@@ -313,21 +334,24 @@ def _evaluate(
                 "model",
             )
 
+    # A reviewer must see every rule that may forbid the request, not only the one that asked for
+    # review: the relevant rules the engine could not decide are cited after it.
+    pending_text = relevant_text if model is None else []
     if reviews:
         return verdict(
             "review",
             CONFIDENCE_RULE_REVIEW,
-            _reason("Review required", reviews),
+            _reason("Review required", reviews) + _also(pending_text),
             REVIEW_REQUIRED_BY_RULE,
-            reviews,
+            reviews + pending_text,
         )
     if unknown:
         return verdict(
             "review",
             CONFIDENCE_UNVERIFIED,
-            _reason("Cannot be verified automatically", unknown),
+            _reason("Cannot be verified automatically", unknown) + _also(pending_text),
             BELOW_CONFIDENCE_THRESHOLD,
-            unknown,
+            unknown + pending_text,
         )
     if model is not None:
         if model.decision == "review":
@@ -401,6 +425,13 @@ def _reason(prefix: str, basis: list[_Finding]) -> str:
         parts.append(f"policy '{f.policy.policy.policy_id}' rule \"{f.rule.text}\"{why}")
     more = f" (and {len(basis) - 3} more)" if len(basis) > 3 else ""
     return f"{prefix} by " + "; ".join(parts) + more
+
+
+def _also(text_rules: list[_Finding]) -> str:
+    if not text_rules:
+        return ""
+    names = "; ".join(f"'{f.rule.text}'" for f in text_rules[:3])
+    return f"; policy text the engine could not decide also applies: {names}"
 
 
 def _refs(findings: list[_Finding], refs: tuple[str, ...]) -> list[_Finding]:

@@ -119,3 +119,7 @@ class Evaluator(Protocol):
 
 class EvaluatorUnavailable(Exception):
     """The language model could not be reached (after retries) or timed out."""
+
+
+class JudgeUnavailable(Exception):
+    """The engine itself failed (history unavailable, a database error): retry, never deny."""

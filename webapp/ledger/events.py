@@ -101,6 +101,7 @@ ACTION_CATEGORIES: frozenset[str] = DECISION_CATEGORIES | {
     "agent_release",
     "policy_registered",
     "settings_changed",
+    "report_generated",
 }
 
 _TEXT_FIELDS = (

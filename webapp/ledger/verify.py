@@ -278,7 +278,13 @@ class _BundleVerifier:
             computed = hashlib.sha256(rfc8785.dumps(self.event["tool_args"])).hexdigest()
             _expect(intent == computed, f"SHA-256 of the JCS of tool_args is {computed}")
             return "intent_hash is the SHA-256 of the RFC 8785 JSON of tool_args"
-        if category in ("policy_registered", "settings_changed", "agent_lockdown", "agent_release"):
+        if category in (
+            "policy_registered",
+            "settings_changed",
+            "agent_lockdown",
+            "agent_release",
+            "report_generated",
+        ):
             _expect(intent == "", f"{category} events have no tool arguments: intent_hash ''")
             return "no tool arguments: intent_hash is empty"
         return f"{category}: intent_hash is not bound to tool_args"

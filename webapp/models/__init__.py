@@ -17,6 +17,7 @@ from webapp.models.jobs import JobRun
 from webapp.models.ledger import Checkpoint, LedgerEvent, LedgerLeaf, LedgerVerification
 from webapp.models.notifications import NotificationDelivery
 from webapp.models.policy import Policy, PolicyChunk, PolicyDocument, PolicyVersion
+from webapp.models.reports import Report, ReportArtifact, ReportShare
 from webapp.models.tenant import ROLES, ApiKey, SigningKey, Tenant, User
 
 __all__ = [
@@ -41,6 +42,9 @@ __all__ = [
     "PolicyChunk",
     "PolicyDocument",
     "PolicyVersion",
+    "Report",
+    "ReportArtifact",
+    "ReportShare",
     "SigningKey",
     "Tenant",
     "TenantScoped",

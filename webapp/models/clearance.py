@@ -68,6 +68,8 @@ class ClearanceRequest(TenantScoped, db.Model):
     reviewer_verified: Mapped[bool] = mapped_column(Boolean, default=False)
     review_reason: Mapped[str] = mapped_column(Text, default="")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # Failed terminal transitions; see services.reaper (a poison request is denied safely).
+    transition_failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     review_started_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

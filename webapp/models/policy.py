@@ -64,6 +64,8 @@ class PolicyVersion(TenantScoped, db.Model):
     status_detail: Mapped[str] = mapped_column(Text, default="")
     document_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # Tool calls with their expected outcome, run at registration (not part of content_hash).
+    examples: Mapped[list | None] = mapped_column(JSON, nullable=True)
 
 
 class PolicyChunk(TenantScoped, db.Model):

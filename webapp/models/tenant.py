@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask_login import UserMixin
-from sqlalchemy import ForeignKey, Index, LargeBinary, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, Integer, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from webapp.extensions import db
@@ -53,9 +53,13 @@ class User(TenantScoped, UserMixin, db.Model):
     role: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     disabled_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # Bumped by sign-out, a password change and disabling; a session names the generation it
+    # was made in, so bumping it ends every older session (services.users).
+    session_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     def get_id(self) -> str:
-        return self.user_id
+        # What Flask-Login keeps in the session: the generation makes sign-out final.
+        return f"{self.user_id}:{self.session_generation}"
 
     @property
     def is_active(self) -> bool:  # type: ignore[override]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -10,9 +13,67 @@ from sqlalchemy.dialects import postgresql, sqlite
 from webapp.errors import InvalidInput
 from webapp.extensions import db
 from webapp.models import AgentState, iso, utcnow
+from webapp.services import tenant_cache
 from webapp.services.ledger import EventContent, append_event
 
 MAX_AGENT_ID = 256
+ACTIVITY_INTERVAL_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What the decision path needs to know of an agent before judging it."""
+
+    agent_id: str
+    locked_down: bool
+
+
+def standing(client_id: str, agent_id: str) -> Standing:
+    """The agent's lockdown, from this process's cache while no lockdown changed (no SQL)."""
+    return tenant_cache.cached(
+        client_id, "agent", agent_id, lambda: _load_standing(client_id, agent_id)
+    )
+
+
+def record_activity(client_id: str, agent_id: str) -> None:
+    """Set last_seen_at in the caller's transaction, at most once a second per agent.
+
+    One upsert whether or not the agent has a row: a new agent's first requests can arrive
+    together, and the conflict clause lets them all go on.
+    """
+    now = time.monotonic()
+    key = (client_id, agent_id)
+    with _activity_lock:
+        last = _last_activity.get(key)
+        if last is not None and now - last < ACTIVITY_INTERVAL_SECONDS:
+            return
+        _last_activity[key] = now
+        if len(_last_activity) > 100_000:
+            _last_activity.clear()
+    dialect = db.session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    statement = insert(AgentState.__table__).values(
+        client_id=client_id, agent_id=agent_id, locked_down=False, last_seen_at=utcnow()
+    )
+    db.session.execute(
+        statement.on_conflict_do_update(
+            index_elements=["client_id", "agent_id"],
+            set_={"last_seen_at": statement.excluded.last_seen_at},
+        )
+    )
+
+
+_activity_lock = threading.Lock()
+_last_activity: dict[tuple[str, str], float] = {}
+
+
+def _load_standing(client_id: str, agent_id: str) -> Standing:
+    locked = db.session.scalar(
+        select(AgentState.locked_down).where(
+            AgentState.client_id == client_id, AgentState.agent_id == agent_id
+        )
+    )
+    return Standing(agent_id=agent_id, locked_down=bool(locked))
 
 
 def check_agent_id(agent_id: str) -> str:

@@ -172,22 +172,12 @@ def export_all_pending() -> dict[str, ExportReport]:
 def queue_export(client_id: str) -> None:
     """Ask a ledger worker to export this tenant's new checkpoints (the cron tick is the backstop)."""
     from redis.exceptions import RedisError
-    from rq import Queue
     from rq.exceptions import DuplicateJobError
 
-    from jobs.queues import LEDGER
+    from webapp import queueing
 
     try:
-        Queue(LEDGER, connection=vault().redis).enqueue(
-            "jobs.ledger.export_tenant",
-            client_id,
-            job_id=f"ledger-export-{client_id}",
-            unique=True,
-            job_timeout=600,
-            result_ttl=0,
-            failure_ttl=86400,
-            meta={"client_id": client_id},
-        )
+        queueing.export_checkpoints(client_id)
     except DuplicateJobError:
         pass  # one is already queued or running; it will pick these up
     except RedisError:

@@ -1,31 +1,46 @@
 """Clearance requests and the one state machine for every transition of spec §3.
 
-    none ──request──▶ processing ──verdict──▶ approved | denied | pending_review
+    none ──request, decided at once (fast lane)──▶ approved | denied | pending_review
     none ──request (agent locked down)──▶ denied
+    none ──request needing a slow judgement──▶ processing
+    processing ──verdict──▶ approved | denied | pending_review
+    processing ──judge failed after retries──▶ denied | pending_review (judge_unavailable)
     pending_review ──reviewer──▶ approved | denied
     pending_review ──expiry──▶ denied (review_expired)
-    processing ──judge failed after retries──▶ denied | pending_review (judge_unavailable)
 
-Each transition is a guarded UPDATE (``… WHERE status = <expected>``), so of two racing
-transitions exactly one wins. A terminal transition writes its ledger event (and mints the
-token, for approvals) in the same transaction as the status change.
+A request whose verdict needs no slow call (the built-in rules, no remote judge, no language
+model to consult) is inserted already in its state, with its ledger event, receipt and token,
+in one transaction. Every later transition is a guarded UPDATE (``… WHERE status =
+<expected>``), so of two racing transitions exactly one wins. A terminal transition writes its
+ledger event (and mints the token, for approvals) in the same transaction as the status change.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 import redis
 from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from webapp.errors import Conflict, Forbidden, InvalidInput, RateLimited, Unavailable
+from webapp import queueing
+from webapp.errors import Conflict, Forbidden, RateLimited, Unavailable
 from webapp.extensions import db
-from webapp.judge.types import Verdict
+from webapp.judge.types import (
+    APPROVED_BY_POLICY,
+    BELOW_CONFIDENCE_THRESHOLD,
+    JUDGE_UNAVAILABLE,
+    NO_MATCHING_POLICY,
+    REVIEW_REQUIRED_BY_RULE,
+    RULE_VIOLATED,
+    ClearanceQuery,
+    Verdict,
+)
 from webapp.models import (
     APPROVED,
     DENIED,
@@ -38,11 +53,30 @@ from webapp.models import (
     utcnow,
 )
 from webapp.runtime import vault
-from webapp.services import agents, idempotency, settings, tokens
+from webapp.services import agents, idempotency, judging, settings, tokens
 from webapp.services.canonical import body_fingerprint, intent_hash
 from webapp.services.ledger import EventContent, append_event
 
 log = logging.getLogger(__name__)
+
+# Reason codes of CONTRACT §3 that only the state machine gives (the judge's six come from
+# webapp.judge.types); every comparison in this module uses these names, never literals.
+AGENT_LOCKED_DOWN = "agent_locked_down"
+APPROVED_BY_REVIEWER = "approved_by_reviewer"
+REVIEWER_DENIED = "reviewer_denied"
+REVIEW_EXPIRED = "review_expired"
+REASON_CODES = (
+    RULE_VIOLATED,
+    NO_MATCHING_POLICY,
+    AGENT_LOCKED_DOWN,
+    REVIEWER_DENIED,
+    BELOW_CONFIDENCE_THRESHOLD,
+    REVIEW_REQUIRED_BY_RULE,
+    REVIEW_EXPIRED,
+    JUDGE_UNAVAILABLE,
+    APPROVED_BY_POLICY,
+    APPROVED_BY_REVIEWER,
+)
 
 # Fields existing clients send that are kept with the request and its ledger event.
 CLIENT_METADATA_FIELDS = (
@@ -57,9 +91,12 @@ CLIENT_METADATA_FIELDS = (
     "dataset_ref",
 )
 DONE_KEY = "vault:clearance:done:{}"
+IDEMPOTENCY_SCOPE = "request-clearance"
 
-# The allowed transitions; anything else is a bug and raises IllegalTransition.
-TRANSITIONS = {
+# The allowed transitions; anything else is a bug and raises IllegalTransition. ``None`` is
+# spec §3's "none": a request that does not exist yet.
+TRANSITIONS: dict[str | None, set[str]] = {
+    None: {PROCESSING, APPROVED, DENIED, PENDING_REVIEW},
     PROCESSING: {APPROVED, DENIED, PENDING_REVIEW},
     PENDING_REVIEW: {APPROVED, DENIED},
     APPROVED: set(),
@@ -73,6 +110,8 @@ class IllegalTransition(RuntimeError):
 
 @dataclass(frozen=True)
 class NewRequest:
+    """A validated clearance request (spec §2.1), as the API edge hands it over."""
+
     tool_name: str
     tool_args: dict[str, Any]
     agent_id: str
@@ -82,8 +121,8 @@ class NewRequest:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What a decision sets on the request."""
+class Resolution:
+    """What a decision sets on the request (the judge's own answer is a ``Verdict``)."""
 
     status: str
     reason: str
@@ -114,56 +153,82 @@ def decision_status(status: str) -> str:
 
 def request_clearance(
     client_id: str, new: NewRequest, idempotency_key: str | None
-) -> tuple[ClearanceRequest, bool]:
-    """Store the request and queue its judgement; returns (request, newly_created).
+) -> ClearanceRequest:
+    """Decide the request at once when no slow call is needed, else store and queue it.
 
-    A locked-down agent is denied at once without evaluating any policy. With Redis down the
-    caller gets 503 and nothing stays written.
+    A locked-down agent is denied without evaluating any policy. A request replayed with its
+    Idempotency-Key answers with the first one (its current state). Only the slow lane needs
+    the queue: with Redis down it answers 503 and nothing stays written.
     """
-    fingerprint = body_fingerprint(
-        {
-            "tool_name": new.tool_name,
-            "tool_args": new.tool_args,
-            "agent_id": new.agent_id,
-            "session_id": new.session_id,
-            "policy_hint": new.policy_hint,
-            "metadata": new.metadata,
-        }
+    request, lane = idempotency.in_transaction(
+        client_id,
+        IDEMPOTENCY_SCOPE,
+        idempotency_key,
+        _fingerprint(new) if idempotency_key else "",
+        lambda: _stage(client_id, new),
+        lambda record: (get_request(client_id, record.resource_id), _REPLAYED),
     )
-    if idempotency_key:
-        existing = idempotency.find(client_id, "request-clearance", idempotency_key, fingerprint)
-        if existing is not None:
-            return ClearanceRequest.get_for_tenant(
-                client_id, existing.resource_id, "clearance request"
-            ), False
+    if lane == _DECIDED:
+        _after_commit(request, wake=False)
+    elif lane == _QUEUED:
+        _queue_judgement(request)
+    return request
 
-    agent = agents.current_state(client_id, new.agent_id)
-    if agents.is_locked_down(agent):
-        request = _new_row(client_id, new)
-        db.session.add(request)
-        db.session.flush()
-        idempotency.remember(
-            client_id, "request-clearance", idempotency_key, fingerprint, request.request_id
-        )
-        _transition(
-            request,
-            Outcome(
-                DENIED,
-                "agent is locked down; policy was not evaluated",
-                "agent_locked_down",
-                0.0,
-                "system",
-            ),
-        )
-        agents.touch(client_id, new.agent_id, agent)
-        db.session.commit()
-        return request, True
 
-    connection = vault().redis
+_DECIDED, _QUEUED, _REPLAYED = "decided", "queued", "replayed"
+
+
+def _stage(client_id: str, new: NewRequest) -> tuple[str, tuple[ClearanceRequest, str]]:
+    """Add the new request to the session, decided or ``processing``; no commit."""
+    agent = agents.standing(client_id, new.agent_id)
+    request = _new_row(client_id, new, settings.review_settings(client_id))
+    if agent.locked_down:
+        resolution: Resolution | None = Resolution(
+            DENIED,
+            "agent is locked down; policy was not evaluated",
+            AGENT_LOCKED_DOWN,
+            0.0,
+            "system",
+        )
+    else:
+        verdict = judging.judge_at_once(client_id, _query(new))
+        if verdict is None:
+            _check_queue_room()
+            resolution = None
+        else:
+            resolution = _resolve(request, verdict, agent)
+    _record_new(request, resolution)
+    agents.record_activity(client_id, new.agent_id)
+    return request.request_id, (request, _QUEUED if resolution is None else _DECIDED)
+
+
+def wait_for_decision(request: ClearanceRequest, wait_ms: int) -> ClearanceRequest:
+    """Wait up to ``wait_ms`` for the judge job of a ``processing`` request; the fresh row."""
+    if request.status != PROCESSING:
+        return request
+    # In slices shorter than the Redis client's socket timeout, which would end a long BLPOP.
+    deadline = time.monotonic() + wait_ms / 1000
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            if vault().redis.blpop(
+                [DONE_KEY.format(request.request_id)], timeout=max(0.01, min(left, 4))
+            ):
+                break
+        except redis.RedisError:
+            break  # the client will poll
+    db.session.expire(request)
+    db.session.refresh(request)
+    return request
+
+
+def get_request(client_id: str, request_id: str) -> ClearanceRequest:
+    return ClearanceRequest.get_for_tenant(client_id, request_id, "clearance request")
+
+
+def _check_queue_room() -> None:
+    """The slow lane refuses work it cannot queue: 503 without Redis, 429 past the watermark."""
     try:
-        from jobs import queues
-
-        waiting = queues.queue(queues.CLEARANCE, connection).count
+        waiting = queueing.waiting(queueing.CLEARANCE)
     except redis.RedisError:
         raise Unavailable(
             "queue unavailable; retry shortly", headers={"Retry-After": "2"}
@@ -171,33 +236,16 @@ def request_clearance(
     if waiting > vault().config.clearance_queue_size:
         raise RateLimited("clearance queue is full; retry shortly", headers={"Retry-After": "2"})
 
-    request = _new_row(client_id, new)
-    request.threshold = settings.review_settings(client_id)["minimum_confidence_score"]
-    db.session.add(request)
-    idempotency.remember(
-        client_id, "request-clearance", idempotency_key, fingerprint, request.request_id
-    )
-    agents.touch(client_id, new.agent_id, agent)
+
+def _queue_judgement(request: ClearanceRequest) -> None:
+    """Queue the judge job of a committed ``processing`` request, or take the request back."""
     try:
-        db.session.commit()
-    except IntegrityError:
-        # A concurrent request with the same Idempotency-Key won; answer with its request.
-        db.session.rollback()
-        if not idempotency_key:
-            raise
-        existing = idempotency.find(client_id, "request-clearance", idempotency_key, fingerprint)
-        if existing is None:
-            raise
-        return ClearanceRequest.get_for_tenant(
-            client_id, existing.resource_id, "clearance request"
-        ), False
-    try:
-        enqueue_judgement(request.request_id, client_id)
+        queueing.judge_request(request.request_id, request.client_id)
     except redis.RedisError:
         # Compensate: the row must not outlive a request that was never queued.
         db.session.execute(
             IdempotencyRecord.__table__.delete().where(
-                IdempotencyRecord.client_id == client_id,
+                IdempotencyRecord.client_id == request.client_id,
                 IdempotencyRecord.resource_id == request.request_id,
             )
         )
@@ -210,49 +258,89 @@ def request_clearance(
         raise Unavailable(
             "queue unavailable; retry shortly", headers={"Retry-After": "2"}
         ) from None
-    return request, True
 
 
-def enqueue_judgement(request_id: str, client_id: str, attempt: int = 0) -> None:
-    """Queue the judge job; the id is deterministic per attempt so a retry cannot double up."""
-    from rq import Retry
-
-    from jobs import queues
-    from jobs.clearance import judge_request
-
-    config = vault().config
-    base = config.judge_retry_base_seconds
-    queues.queue(queues.CLEARANCE, vault().redis).enqueue(
-        judge_request,
-        request_id,
-        job_id=f"judge-{request_id}-{attempt}",
-        job_timeout=int(config.judge_timeout_seconds * (config.judge_retries + 1)) + 30,
-        result_ttl=300,
-        failure_ttl=86400,
-        retry=Retry(
-            max=config.judge_retries,
-            interval=[int(base * 2**i) for i in range(config.judge_retries)],
-        )
-        if config.judge_retries
-        else None,
-        meta={"client_id": client_id},
+def _fingerprint(new: NewRequest) -> str:
+    return body_fingerprint(
+        {
+            "tool_name": new.tool_name,
+            "tool_args": new.tool_args,
+            "agent_id": new.agent_id,
+            "session_id": new.session_id,
+            "policy_hint": new.policy_hint,
+            "metadata": new.metadata,
+        }
     )
 
 
-def wait_for_decision(request: ClearanceRequest, wait_ms: int) -> ClearanceRequest:
-    """Wait up to ``wait_ms`` for the judge job to finish; returns the fresh row."""
-    if wait_ms > 0 and request.status == PROCESSING:
-        try:
-            vault().redis.blpop([DONE_KEY.format(request.request_id)], timeout=wait_ms / 1000)
-        except redis.RedisError:
-            pass  # the client will poll
-    db.session.expire(request)
-    db.session.refresh(request)
-    return request
+def _query(new: NewRequest) -> ClearanceQuery:
+    return ClearanceQuery(
+        tool_name=new.tool_name,
+        tool_args=new.tool_args,
+        agent_id=new.agent_id,
+        session_id=new.session_id,
+        policy_hint=new.policy_hint,
+    )
 
 
-def get_request(client_id: str, request_id: str) -> ClearanceRequest:
-    return ClearanceRequest.get_for_tenant(client_id, request_id, "clearance request")
+# --- the decision --------------------------------------------------------------------------------
+
+
+def _resolve(
+    request: ClearanceRequest, verdict: Verdict, agent: agents.Standing | None = None
+) -> Resolution:
+    """Turn the judge's verdict into the request's next state, for both lanes.
+
+    This is the one place where a decision is made from a verdict: hooks that adjust it (for
+    example drift's "force review at medium risk", given ``agent``) go at the end, and may only
+    make it stricter. Also records the verdict's policy and citations on ``request``.
+    """
+    if verdict.reason_code == JUDGE_UNAVAILABLE:
+        # The judge answered that it could not judge: the tenant's failure mode decides.
+        return _judge_failed(request.client_id, verdict.reason)
+    request.judge_verdict = _verdict_summary(verdict)
+    request.policy_id = verdict.policy_id
+    request.policy_version_id = verdict.policy_version_id
+    request.policy_content_hash = verdict.policy_content_hash
+    request.citations = [_citation(c) for c in verdict.citations]
+    request.evidence_chunks = [dict(e) for e in verdict.evidence_chunks]
+    confidence = max(0.0, min(1.0, float(verdict.confidence)))
+    if verdict.decision == "allow" and verdict.reason_code == APPROVED_BY_POLICY:
+        if confidence >= request.threshold:
+            return Resolution(
+                APPROVED, verdict.reason, APPROVED_BY_POLICY, confidence, verdict.layer
+            )
+        return Resolution(
+            PENDING_REVIEW,
+            f"confidence {confidence:.2f} is below the threshold {request.threshold:.2f}: {verdict.reason}",
+            BELOW_CONFIDENCE_THRESHOLD,
+            confidence,
+            verdict.layer,
+        )
+    if verdict.decision == "review":
+        code = (
+            verdict.reason_code
+            if verdict.reason_code in (REVIEW_REQUIRED_BY_RULE, BELOW_CONFIDENCE_THRESHOLD)
+            else REVIEW_REQUIRED_BY_RULE
+        )
+        return Resolution(PENDING_REVIEW, verdict.reason, code, confidence, verdict.layer)
+    # deny, or an allow without the approval code: never approve on an unclear verdict.
+    code = (
+        verdict.reason_code
+        if verdict.reason_code in (RULE_VIOLATED, NO_MATCHING_POLICY)
+        else RULE_VIOLATED
+    )
+    return Resolution(DENIED, verdict.reason, code, confidence, verdict.layer)
+
+
+def _judge_failed(client_id: str, detail: str) -> Resolution:
+    """The judge could not judge: deny, or send to review if the tenant chose that."""
+    mode = settings.review_settings(client_id)["judge_failure_mode"]
+    status = PENDING_REVIEW if mode == "review" else DENIED
+    reason = f"the policy judge is unavailable ({detail}); " + (
+        "a reviewer must decide" if status == PENDING_REVIEW else "the request is denied"
+    )
+    return Resolution(status, reason, JUDGE_UNAVAILABLE, 0.0, "system")
 
 
 # --- transitions -------------------------------------------------------------------------------
@@ -263,45 +351,7 @@ def apply_verdict(request_id: str, verdict: Verdict) -> ClearanceRequest | None:
     request = db.session.get(ClearanceRequest, request_id)
     if request is None or request.status != PROCESSING:
         return request
-    if verdict.reason_code == "judge_unavailable":
-        # The judge answered that it could not judge: the tenant's failure mode decides.
-        return fail_judgement(request_id, verdict.reason)
-    request.judge_verdict = _verdict_summary(verdict)
-    request.policy_id = verdict.policy_id
-    request.policy_version_id = verdict.policy_version_id
-    request.policy_content_hash = verdict.policy_content_hash
-    request.citations = [_citation(c) for c in verdict.citations]
-    request.evidence_chunks = [dict(e) for e in verdict.evidence_chunks]
-    confidence = max(0.0, min(1.0, float(verdict.confidence)))
-    if verdict.decision == "allow" and verdict.reason_code == "approved_by_policy":
-        if confidence >= request.threshold:
-            outcome = Outcome(
-                APPROVED, verdict.reason, "approved_by_policy", confidence, verdict.layer
-            )
-        else:
-            outcome = Outcome(
-                PENDING_REVIEW,
-                f"confidence {confidence:.2f} is below the threshold {request.threshold:.2f}: {verdict.reason}",
-                "below_confidence_threshold",
-                confidence,
-                verdict.layer,
-            )
-    elif verdict.decision == "review":
-        code = (
-            verdict.reason_code
-            if verdict.reason_code in ("review_required_by_rule", "below_confidence_threshold")
-            else "review_required_by_rule"
-        )
-        outcome = Outcome(PENDING_REVIEW, verdict.reason, code, confidence, verdict.layer)
-    else:
-        # deny, or an allow without the approval code: never approve on an unclear verdict.
-        code = (
-            verdict.reason_code
-            if verdict.reason_code in ("rule_violated", "no_matching_policy")
-            else "rule_violated"
-        )
-        outcome = Outcome(DENIED, verdict.reason, code, confidence, verdict.layer)
-    if _transition(request, outcome):
+    if _transition(request, _resolve(request, verdict)):
         db.session.commit()
         _after_commit(request)
     else:
@@ -314,12 +364,7 @@ def fail_judgement(request_id: str, detail: str) -> ClearanceRequest | None:
     request = db.session.get(ClearanceRequest, request_id)
     if request is None or request.status != PROCESSING:
         return request
-    mode = settings.review_settings(request.client_id)["judge_failure_mode"]
-    status = PENDING_REVIEW if mode == "review" else DENIED
-    reason = f"the policy judge is unavailable ({detail}); " + (
-        "a reviewer must decide" if status == PENDING_REVIEW else "the request is denied"
-    )
-    if _transition(request, Outcome(status, reason, "judge_unavailable", 0.0, "system")):
+    if _transition(request, _judge_failed(request.client_id, detail)):
         db.session.commit()
         _after_commit(request)
     else:
@@ -345,24 +390,24 @@ def decide_review(
     request.reviewer_email = reviewer_email
     request.review_reason = review_reason
     request.reviewer_verified = reviewer_verified
-    outcome = (
-        Outcome(
+    resolution = (
+        Resolution(
             APPROVED,
             review_reason or "approved by a reviewer",
-            "approved_by_reviewer",
+            APPROVED_BY_REVIEWER,
             request.confidence,
             "reviewer",
         )
         if approved
-        else Outcome(
+        else Resolution(
             DENIED,
             review_reason or "denied by a reviewer",
-            "reviewer_denied",
+            REVIEWER_DENIED,
             request.confidence,
             "reviewer",
         )
     )
-    if not _transition(request, outcome, category="review_decision"):
+    if not _transition(request, resolution, category="review_decision"):
         db.session.rollback()
         raise Conflict("another reviewer decided this request first")
     db.session.commit()
@@ -387,14 +432,14 @@ def expire_reviews(now=None) -> int:  # noqa: ANN001
     )
     for request_id in ids:
         request = db.session.get(ClearanceRequest, request_id)
-        outcome = Outcome(
+        resolution = Resolution(
             DENIED,
             "no reviewer decided before the review expired",
-            "review_expired",
+            REVIEW_EXPIRED,
             request.confidence,
             "system",
         )
-        if _transition(request, outcome, category="review_decision"):
+        if _transition(request, resolution, category="review_decision"):
             db.session.commit()
             _after_commit(request)
             expired += 1
@@ -403,83 +448,52 @@ def expire_reviews(now=None) -> int:  # noqa: ANN001
     return expired
 
 
-def reap_stuck(now=None, max_attempts: int = 3) -> int:  # noqa: ANN001
-    """Re-queue requests left in ``processing`` by a dead worker; deny after repeated losses."""
-    now = now or utcnow()
-    cutoff = now - timedelta(seconds=vault().config.clearance_reap_seconds)
-    rows = list(
-        db.session.scalars(
-            select(ClearanceRequest)
-            .where(ClearanceRequest.status == PROCESSING, ClearanceRequest.updated_at < cutoff)
-            .limit(500)
-        )
-    )
-    reaped = 0
-    for request in rows:
-        claimed = db.session.execute(
-            update(ClearanceRequest)
-            .where(
-                ClearanceRequest.request_id == request.request_id,
-                ClearanceRequest.status == PROCESSING,
-                ClearanceRequest.updated_at == request.updated_at,
-            )
-            .values(attempts=ClearanceRequest.attempts + 1, updated_at=utcnow())
-        ).rowcount
-        db.session.commit()
-        if not claimed:
-            continue
-        db.session.refresh(request)
-        if request.attempts > max_attempts:
-            fail_judgement(request.request_id, "the request was lost by workers repeatedly")
-        else:
-            log.warning("re-queueing request %s stuck in processing", request.request_id)
-            enqueue_judgement(request.request_id, request.client_id, request.attempts)
-        reaped += 1
-    return reaped
+def reap_stuck(now=None) -> int:  # noqa: ANN001
+    """Recover requests stuck in ``processing``; see services.reaper (issue 16)."""
+    from webapp.services import reaper
+
+    return reaper.reap_stuck(now)
+
+
+def _record_new(request: ClearanceRequest, resolution: Resolution | None) -> None:
+    """none → state: add the new row already in its state (``None``: processing), with its
+    ledger event and token when terminal. No commit."""
+    status = resolution.status if resolution else PROCESSING
+    if status not in TRANSITIONS[None]:
+        raise IllegalTransition(f"none → {status} is not a transition of the state machine")
+    if resolution is not None:
+        for name, value in _decision_values(request, resolution).items():
+            setattr(request, name, value)
+    db.session.add(request)
+    if status in (APPROVED, DENIED):
+        append_event(request.client_id, _decision_event(request, "clearance_decision"))
 
 
 def _transition(
-    request: ClearanceRequest, outcome: Outcome, category: str = "clearance_decision"
+    request: ClearanceRequest, resolution: Resolution, category: str = "clearance_decision"
 ) -> bool:
     """Move the request with a guarded UPDATE; write the event and token. No commit."""
     before = request.status
-    if outcome.status not in TRANSITIONS.get(before, set()):
+    if resolution.status not in TRANSITIONS.get(before, set()):
         raise IllegalTransition(
-            f"{before} → {outcome.status} is not a transition of the state machine"
+            f"{before} → {resolution.status} is not a transition of the state machine"
         )
-    now = utcnow()
-    terminal = outcome.status in (APPROVED, DENIED)
-    values: dict[str, Any] = {
-        "status": outcome.status,
-        "approved": outcome.status == APPROVED,
-        "reason": outcome.reason,
-        "reason_code": outcome.reason_code,
-        "confidence": outcome.confidence,
-        "decided_by": outcome.decided_by,
-        "updated_at": now,
-        "decided_at": now if terminal else None,
-    }
-    if outcome.status == PENDING_REVIEW:
-        values["review_started_at"] = now
-    for field in (
-        "policy_id",
-        "policy_version_id",
-        "policy_content_hash",
-        "citations",
-        "evidence_chunks",
-        "judge_verdict",
-        "reviewer_email",
-        "review_reason",
-        "reviewer_verified",
-    ):
-        values[field] = getattr(request, field)
     # The guarded UPDATE writes every field the caller set on the request; flushing them first
     # (a query inside `mint` would) would write the row twice, the first time unguarded.
     with db.session.no_autoflush:
-        if outcome.status == APPROVED:
-            minted = tokens.mint(request)
-            values["token"] = minted.token
-            values["token_jti"] = minted.jti
+        values = _decision_values(request, resolution)
+        for field in (
+            "policy_id",
+            "policy_version_id",
+            "policy_content_hash",
+            "citations",
+            "evidence_chunks",
+            "judge_verdict",
+            "reviewer_email",
+            "review_reason",
+            "reviewer_verified",
+        ):
+            values[field] = getattr(request, field)
         won = db.session.execute(
             update(ClearanceRequest)
             .where(
@@ -494,9 +508,32 @@ def _transition(
     for name, value in values.items():
         # Already written by the UPDATE: record them as committed so the ORM does not write twice.
         set_committed_value(request, name, value)
-    if terminal:
+    if values["decided_at"] is not None:
         append_event(request.client_id, _decision_event(request, category))
     return True
+
+
+def _decision_values(request: ClearanceRequest, resolution: Resolution) -> dict[str, Any]:
+    """The columns a resolution sets, with a freshly minted token for an approval."""
+    now = utcnow()
+    terminal = resolution.status in (APPROVED, DENIED)
+    values: dict[str, Any] = {
+        "status": resolution.status,
+        "approved": resolution.status == APPROVED,
+        "reason": resolution.reason,
+        "reason_code": resolution.reason_code,
+        "confidence": resolution.confidence,
+        "decided_by": resolution.decided_by,
+        "updated_at": now,
+        "decided_at": now if terminal else None,
+    }
+    if resolution.status == PENDING_REVIEW:
+        values["review_started_at"] = now
+    if resolution.status == APPROVED:
+        minted = tokens.mint(request)
+        values["token"] = minted.token
+        values["token_jti"] = minted.jti
+    return values
 
 
 def _decision_event(request: ClearanceRequest, category: str) -> EventContent:
@@ -535,8 +572,18 @@ def _decision_event(request: ClearanceRequest, category: str) -> EventContent:
     )
 
 
-def _after_commit(request: ClearanceRequest) -> None:
-    """Wake a waiting HTTP handler, and notify reviewers of a new pending request."""
+def _after_commit(request: ClearanceRequest, *, wake: bool = True) -> None:
+    """Wake a waiting HTTP handler, and run the registered hooks (reviewer notifications)."""
+    if wake:
+        _wake_waiting_handler(request)
+    for hook in _hooks():
+        try:
+            hook(request)
+        except Exception:  # noqa: BLE001 - a failed side effect never changes the decision
+            log.exception("after-transition hook failed for %s", request.request_id)
+
+
+def _wake_waiting_handler(request: ClearanceRequest) -> None:
     try:
         key = DONE_KEY.format(request.request_id)
         pipe = vault().redis.pipeline()
@@ -545,20 +592,26 @@ def _after_commit(request: ClearanceRequest) -> None:
         pipe.execute()
     except redis.RedisError:
         log.warning("could not signal the decision of %s; the client will poll", request.request_id)
-    for hook in _AFTER_TRANSITION:
-        try:
-            hook(request)
-        except Exception:  # noqa: BLE001 - a failed side effect never changes the decision
-            log.exception("after-transition hook failed for %s", request.request_id)
 
 
-_AFTER_TRANSITION: list = []
+TransitionHook = Callable[[ClearanceRequest], Any]
 
 
-def on_transition(hook) -> None:  # noqa: ANN001
-    """Register a side effect (notifications, webhooks) run after a committed transition."""
-    if hook not in _AFTER_TRANSITION:
-        _AFTER_TRANSITION.append(hook)
+def on_transition(app: Any, hook: TransitionHook) -> None:
+    """Register, on ``app``, a side effect run after every committed transition.
+
+    ``create_app`` registers them explicitly (never an import's side effect), so a worker app
+    built without the web blueprints runs the same hooks.
+    """
+    hooks: list[TransitionHook] = app.extensions.setdefault("vault.transition_hooks", [])
+    if hook not in hooks:
+        hooks.append(hook)
+
+
+def _hooks() -> list[TransitionHook]:
+    from flask import current_app
+
+    return current_app.extensions.get("vault.transition_hooks", [])
 
 
 # --- views -----------------------------------------------------------------------------------
@@ -590,56 +643,8 @@ def response_view(request: ClearanceRequest) -> dict[str, Any]:
     }
 
 
-def parse_new_request(body: dict[str, Any]) -> NewRequest:
-    """Validate a clearance body (spec §2.1) into a NewRequest, with field errors."""
-    from webapp.api.parsing import check_json_numbers
-
-    errors: list[dict[str, str]] = []
-
-    def text(name: str, required: bool, limit: int) -> str:
-        value = body.get(name)
-        if value is None:
-            value = ""
-        if not isinstance(value, str):
-            errors.append({"field": name, "message": "must be a string"})
-            return ""
-        if required and not value.strip():
-            errors.append({"field": name, "message": "is required"})
-        elif len(value) > limit:
-            errors.append({"field": name, "message": f"must be at most {limit} characters"})
-        return value.strip()
-
-    tool_name = text("tool_name", True, 256)
-    agent_id = text("agent_id", True, 256)
-    session_id = text("session_id", False, 256)
-    tool_args = body.get("tool_args")
-    if not isinstance(tool_args, dict):
-        errors.append({"field": "tool_args", "message": "must be an object"})
-        tool_args = {}
-    context = body.get("context")
-    hint = ""
-    if context is not None:
-        if not isinstance(context, dict):
-            errors.append({"field": "context", "message": "must be an object"})
-        else:
-            raw_hint = context.get("policy_id", "")
-            if raw_hint is not None and not isinstance(raw_hint, str):
-                errors.append({"field": "context.policy_id", "message": "must be a string"})
-            else:
-                hint = (raw_hint or "").strip()[:128]
-    if errors:
-        raise InvalidInput(f"{errors[0]['field']} {errors[0]['message']}", errors=errors)
-    check_json_numbers(tool_args, "tool_args")
-    metadata = {
-        name: body[name]
-        for name in CLIENT_METADATA_FIELDS
-        if name in body and body[name] is not None
-    }
-    check_json_numbers(metadata, "metadata")
-    return NewRequest(tool_name, tool_args, agent_id, session_id, hint, metadata)
-
-
-def _new_row(client_id: str, new: NewRequest) -> ClearanceRequest:
+def _new_row(client_id: str, new: NewRequest, review: dict[str, Any]) -> ClearanceRequest:
+    """A request not yet in the session; ``_record_new`` sets its state."""
     now = utcnow()
     return ClearanceRequest(
         request_id=new_id("req"),
@@ -654,7 +659,7 @@ def _new_row(client_id: str, new: NewRequest) -> ClearanceRequest:
         status=PROCESSING,
         approved=False,
         confidence=0.0,
-        threshold=settings.REVIEW_DEFAULTS["minimum_confidence_score"],
+        threshold=review["minimum_confidence_score"],
         reason="",
         reason_code="",
         citations=[],

@@ -298,8 +298,7 @@ def get_job(client_id: str, job_id: str) -> JobRun:
 
 
 def _queue_index_job(client_id: str, version: PolicyVersion) -> JobRun:
-    from jobs import queues
-    from jobs.ingest import index_policy_version
+    from webapp import queueing
 
     job = JobRun(
         job_id=f"index-{version.policy_version_id}",
@@ -313,15 +312,7 @@ def _queue_index_job(client_id: str, version: PolicyVersion) -> JobRun:
     db.session.add(job)
     db.session.commit()  # commit, then enqueue: the job must find its row
     try:
-        queues.queue(queues.INGEST, vault().redis).enqueue(
-            index_policy_version,
-            job.job_id,
-            job_id=job.job_id,
-            job_timeout=600,
-            result_ttl=3600,
-            failure_ttl=86400,
-            meta={"client_id": client_id},
-        )
+        queueing.index_policy_version(job.job_id, client_id)
     except redis.RedisError:
         # A version that cannot be queued is not left behind.
         policies.discard_failed_version(client_id, version.policy_version_id)

@@ -17,11 +17,18 @@ import httpx
 from sqlalchemy import func, select
 
 from webapp.extensions import db
-from webapp.judge.types import Citation, ClearanceQuery, Verdict
+from webapp.judge.types import (
+    Citation,
+    ClearanceQuery,
+    Evaluator,
+    EvaluatorUnavailable,
+    ModelJudgement,
+    Verdict,
+)
 from webapp.judge.types import PolicyVersion as JudgePolicy
 from webapp.models import APPROVED, PENDING_REVIEW, ClearanceRequest, PolicyChunk, utcnow
 from webapp.runtime import vault
-from webapp.services import policies
+from webapp.services import glossary, policies, tenant_cache
 
 log = logging.getLogger(__name__)
 
@@ -38,23 +45,99 @@ def judge(client_id: str, query: ClearanceQuery) -> Verdict:
     return evaluate_locally(client_id, query)
 
 
-def evaluate_locally(client_id: str, query: ClearanceQuery) -> Verdict:
+def judge_at_once(client_id: str, query: ClearanceQuery) -> Verdict | None:
+    """The verdict, when it needs no slow call; None when the request must go to the queue.
+
+    Slow calls are a remote judge (``VAULT_JUDGE_URL``) and a language model: with a model
+    configured, the rules run here with an evaluator that only notes that the model was asked
+    for, and a request whose rules leave text to the model goes to the queue. Any error here
+    also sends the request to the queue, where the judge job retries and fails closed.
+    """
+    if vault().config.judge_url:
+        return None
+    deferred = _ModelDeferred() if vault().config.eval_model else None
+    try:
+        verdict = evaluate_locally(client_id, query, evaluator=deferred)
+    except Exception:  # noqa: BLE001 - the slow lane retries, and never approves on failure
+        log.exception("judging in the web process failed; queueing the request")
+        db.session.rollback()
+        return None
+    if deferred is not None and deferred.asked:
+        return None
+    return verdict
+
+
+def warm_up(max_tenants: int = 500) -> int:
+    """Load the engine, compile every tenant's active policies and build their indexes.
+
+    Run once when a web worker starts (``gunicorn.conf.py``), so that the first clearance
+    after start-up is decided at once instead of paying for imports and compilation. Only the
+    judge's entry point is used: a query for a tool no policy names compiles every active
+    version and builds the index without matching anything. Returns the tenants warmed.
+    """
+    from webapp.models import Policy
+
+    if vault().config.judge_url:
+        return 0
+    tenants = list(
+        db.session.scalars(
+            select(Policy.client_id).where(Policy.active.is_(True)).distinct().limit(max_tenants)
+        )
+    )
+    probe = ClearanceQuery(tool_name="(vault warm-up)", tool_args={}, agent_id="(vault warm-up)")
+    for client_id in tenants:
+        evaluate_locally(client_id, probe, evaluator=None)
+    if not tenants:
+        from webapp.judge import engine  # noqa: F401 - the import itself is the slow part
+
+    db.session.rollback()
+    return len(tenants)
+
+
+_CONFIGURED = object()
+
+
+def evaluate_locally(
+    client_id: str, query: ClearanceQuery, evaluator: Evaluator | None | object = _CONFIGURED
+) -> Verdict:
     """Run the judge in this process over the tenant's active policies and history."""
-    active = policies.active_versions(client_id)
-    versions = [to_judge_policy(v) for v in active]
+    versions = active_policies(client_id)
     if vault().config.allow_stub_judge:
-        return _stub(query, versions)
-    # Imported here: only workers and the judge service evaluate, so the web tier never
-    # loads the engine and its retrieval index.
+        return _stub(query, list(versions))
     from webapp.judge.engine import evaluate
 
     return evaluate(
         query,
         versions,
         DatabaseHistory(client_id),
-        evaluator=_evaluator(),
-        documents=_document_index(client_id, [v.policy_version_id for v in active]),
+        evaluator=_evaluator() if evaluator is _CONFIGURED else evaluator,  # type: ignore[arg-type]
+        documents=_document_index(client_id, [v.policy_version_id for v in versions]),
+        # Categories named in rules (CONTRACT §6a); a tenant setting, so cached like the rest.
+        glossary=tenant_cache.cached(
+            client_id, "glossary", "terms", lambda: glossary.terms(client_id)
+        ),
     )
+
+
+def active_policies(client_id: str) -> tuple[JudgePolicy, ...]:
+    """The tenant's active versions as the judge takes them; cached while none changes."""
+    return tenant_cache.cached(
+        client_id,
+        "policies",
+        "active",
+        lambda: tuple(to_judge_policy(v) for v in policies.active_versions(client_id)),
+    )
+
+
+class _ModelDeferred:
+    """An evaluator for the web process: the model is a slow call, so asking for it defers."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def judge(self, *_args: Any, **_kwargs: Any) -> ModelJudgement:
+        self.asked = True
+        raise EvaluatorUnavailable("the language model is consulted by the judge job")
 
 
 # Per-process cache of each tenant's retrieval index, keyed by what it was built from.
@@ -67,12 +150,18 @@ def _document_index(client_id: str, version_ids: list[str]):  # noqa: ANN202
     if not version_ids:
         return None
     model = vault().config.embedding_model
-    embedded = db.session.scalar(
-        select(func.count())
-        .select_from(PolicyChunk)
-        .where(PolicyChunk.policy_version_id.in_(version_ids), PolicyChunk.embedding.is_not(None))
+    versions = tuple(sorted(version_ids))
+    embedded = tenant_cache.cached(
+        client_id,
+        "embedded-chunks",
+        versions,
+        lambda: db.session.scalar(
+            select(func.count())
+            .select_from(PolicyChunk)
+            .where(PolicyChunk.policy_version_id.in_(versions), PolicyChunk.embedding.is_not(None))
+        ),
     )
-    key = (client_id, tuple(sorted(version_ids)), model, embedded)
+    key = (client_id, versions, model, embedded)
     index = _INDEXES.get(key)
     if index is not None:
         _INDEXES.move_to_end(key)

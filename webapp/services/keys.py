@@ -7,6 +7,7 @@ registry, inside its own transaction, so nothing is ever signed by a key the JWK
 
 from __future__ import annotations
 
+from flask import current_app
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -20,8 +21,13 @@ from webapp.runtime import vault
 def ensure_active_key_registered() -> SigningKey:
     """Record the configured key and retire the others; commits (start-up only)."""
     signer = vault().signer
+    registered = current_app.extensions.setdefault("vault.registered_key_ids", set())
+    if signer.key_id in registered:
+        return  # found in the registry before, by this app: keys are never removed from it
     row = db.session.get(SigningKey, signer.key_id)
     _check_same_key(row)
+    if row is not None:
+        registered.add(signer.key_id)
     now = utcnow()
     db.session.execute(
         update(SigningKey)

@@ -28,6 +28,7 @@ NON_DECISION = (
     "agent_release",
     "policy_registered",
     "settings_changed",
+    "report_generated",
 )
 
 

@@ -25,7 +25,7 @@ from webapp.notify import channels, messages
 from webapp.runtime import vault
 from webapp.services import outbound, settings
 from webapp.services.at_rest import SealedDataError, open_sealed, seal
-from webapp.services.clearance import confidence_bucket, on_transition
+from webapp.services.clearance import confidence_bucket
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +191,39 @@ def send_test(client_id: str) -> list[NotificationDelivery]:
     return deliveries
 
 
+def queue_email(
+    client_id: str, event: str, subject_id: str, recipients: list[str]
+) -> list[NotificationDelivery]:
+    """Queue one email to explicit recipients about another kind of subject (`report.ready`:
+    `subject_id` is the report id, kept in `request_id`); same retries and delivery log."""
+    intervals = retry_intervals()
+    now = utcnow()
+    delivery = NotificationDelivery(
+        delivery_id=new_id("ntf"),
+        client_id=client_id,
+        request_id=subject_id,
+        event=event,
+        channel="email",
+        target=", ".join(recipients),
+        recipients=list(recipients),
+        status=QUEUED,
+        attempts=0,
+        max_attempts=len(intervals) + 1,
+        attempt_log=[],
+        last_error="",
+        created_at=now,
+        updated_at=now,
+    )
+    db.session.add(delivery)
+    db.session.commit()  # commit, then enqueue: the job must find its row
+    try:
+        _enqueue(delivery, intervals)
+    except redis.RedisError:
+        log.warning("could not queue notification %s", delivery.delivery_id)
+        _record(delivery, utcnow(), FAILED, "the notification queue is unavailable", counted=False)
+    return [delivery]
+
+
 def retry_intervals() -> list[int]:
     """Seconds before each retry (``VAULT_NOTIFY_RETRY_INTERVALS``)."""
     return list(vault().config.notify_retry_intervals)
@@ -345,25 +378,17 @@ def _queue_deliveries(client_id: str, event: str, request_id: str) -> list[Notif
 
 
 def _enqueue(delivery: NotificationDelivery, intervals: list[int]) -> None:
-    from rq import Retry
+    from webapp import queueing
 
-    from jobs import queues
-    from jobs.notify import deliver_notification
-
-    queues.queue(queues.NOTIFY, vault().redis).enqueue(
-        deliver_notification,
-        delivery.delivery_id,
-        job_id=f"notify-{delivery.delivery_id}",
-        job_timeout=120,
-        result_ttl=3600,
-        failure_ttl=7 * 86400,
-        retry=Retry(max=len(intervals), interval=intervals) if intervals else None,
-        meta={"client_id": delivery.client_id, "channel": delivery.channel},
+    queueing.deliver_notification(
+        delivery.delivery_id, delivery.client_id, delivery.channel, intervals
     )
 
 
 def _send(delivery: NotificationDelivery) -> str:
     config = vault().config
+    if delivery.event == "report.ready":
+        return _send_report_ready(delivery, config)
     current = settings.read(delivery.client_id, KIND, DEFAULTS)
     notice = _notice(delivery, current)
     if delivery.channel == "email":
@@ -385,6 +410,30 @@ def _send(delivery: NotificationDelivery) -> str:
         )
         return f"HTTP {status}"
     raise channels.DeliveryError(f"unknown channel {delivery.channel}", retryable=False)
+
+
+def _send_report_ready(delivery: NotificationDelivery, config: Any) -> str:
+    from email.message import EmailMessage
+    from email.utils import formatdate, make_msgid
+
+    from webapp.errors import NotFound
+    from webapp.services import reports
+
+    try:
+        subject, text, body = reports.ready_email(delivery.request_id, delivery.client_id)
+    except NotFound:
+        raise _Skip("the report no longer exists") from None
+    message = EmailMessage()
+    message["Subject"] = subject
+    message["From"] = config.smtp_from
+    message["To"] = ", ".join(delivery.recipients)
+    message["Date"] = formatdate(usegmt=True)
+    message["Message-ID"] = make_msgid(domain=config.smtp_from.rpartition("@")[2] or "vault")
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content(text)
+    message.add_alternative(body, subtype="html")
+    refused = channels.send_email(config, message, delivery.recipients)
+    return f"refused by the server: {', '.join(refused)}" if refused else ""
 
 
 def _notice(delivery: NotificationDelivery, current: dict[str, Any]) -> messages.ReviewNotice:
@@ -546,6 +595,3 @@ def parse_position(cursor: dict[str, Any]) -> tuple[datetime, str]:
         raise InvalidInput(
             "cursor is not valid", errors=[{"field": "cursor", "message": "is not valid"}]
         ) from None
-
-
-on_transition(notify_pending_review)

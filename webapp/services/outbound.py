@@ -78,22 +78,29 @@ def check_url(
 ) -> None:
     """Raise OutboundRefused unless ``url`` may be reached; resolves the host when asked.
 
-    A name that does not resolve is not refused here (the caller cannot judge it yet); the
-    request itself re-checks at connection time.
+    Trailing dots are removed first (``localhost.`` is ``localhost``). A name that does not
+    resolve is not refused here (the caller cannot judge it yet; the request itself re-checks
+    at connection time), unless it is a loopback or private name (``localhost``,
+    ``*.localhost``, ``*.local``, ``*.internal``, ``*.home.arpa``...), which is refused
+    whatever DNS says.
     """
-    policy = guard_policy(_allow_private(allow_private), also_allow)
+    allow = _allow_private(allow_private)
+    url = normalise_url(url)
+    policy = guard_policy(allow, also_allow)
     try:
         target = policy.check_url(url)
     except SSRFGuardError as refused:
         raise _refusal(refused) from None
-    if not resolve_host or target.is_literal_address:
-        return
-    try:
-        resolve(target, policy=policy, resolver=resolver)
-    except SSRFGuardError as refused:
-        raise _refusal(refused) from None
-    except OSError:
-        return
+    if resolve_host and not target.is_literal_address:
+        try:
+            resolve(target, policy=policy, resolver=resolver)
+        except SSRFGuardError as refused:
+            raise _refusal(refused) from None
+        except OSError:
+            pass  # not resolvable now; the name check below still applies
+    # After resolution, so a name that resolves is refused for where it points; a local name
+    # that does not resolve yet is refused for what it is.
+    _check_name(url, allow)
 
 
 def guarded_post(
@@ -161,7 +168,10 @@ def guarded_request(
     The whole exchange, body included, must finish within ``timeout`` seconds, so a server
     that trickles bytes cannot hold a worker.
     """
-    policy = guard_policy(_allow_private(allow_private), also_allow)
+    allow = _allow_private(allow_private)
+    url = normalise_url(url)
+    _check_name(url, allow)
+    policy = guard_policy(allow, also_allow)
     try:
         policy.check_url(url)
     except SSRFGuardError as refused:
@@ -200,6 +210,46 @@ def guarded_request(
     except httpx.HTTPError as error:
         # httpx messages can quote the URL (and a webhook URL is a secret): name the kind only.
         raise OutboundFailed(_describe_transport_error(error)) from None
+
+
+# Names that mean this machine or a private network whatever DNS says (RFC 6761, RFC 8375,
+# mDNS, cloud-internal zones such as metadata.google.internal): refused without resolving, so
+# a name that does not resolve at store time cannot slip through to resolve later.
+LOCAL_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
+LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".home.arpa", ".localdomain")
+
+
+def normalise_url(url: str) -> str:
+    """The URL with its host's trailing dots removed (``localhost.`` is ``localhost``)."""
+    if not isinstance(url, str):
+        return url
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if not host.endswith(".") or host.startswith("["):
+        return url
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    name, colon, port = hostport.rpartition(":") if "]" not in hostport else ("", "", "")
+    if not colon or not port.isdigit():
+        name, colon, port = hostport, "", ""
+    netloc = f"{userinfo}{at}{name.rstrip('.')}{colon}{port}"
+    return parts._replace(netloc=netloc).geturl()
+
+
+def is_local_name(host: str) -> bool:
+    name = host.lower().rstrip(".")
+    return name in LOCAL_NAMES or name.endswith(LOCAL_SUFFIXES)
+
+
+def _check_name(url: str, allow_private: bool) -> None:
+    if allow_private or not isinstance(url, str):
+        return
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return  # the guard refuses a URL it cannot parse
+    if is_local_name(host):
+        detail = f"the URL is not allowed: {host!r} names a loopback or private host"
+        raise OutboundRefused(detail, errors=[{"field": "url", "message": detail}])
 
 
 def mask_url(url: str) -> str:

@@ -111,6 +111,7 @@ def register(
     status: str = "active",
     document_id: str | None = None,
     actor: str = "api",
+    examples: list[dict[str, Any]] | None = None,
 ) -> Registration:
     """Store a new version unless the latest has the same content; commits.
 
@@ -163,6 +164,7 @@ def register(
         source_ref=source_ref,
         status=status,
         document_id=document_id,
+        examples=examples or None,
     )
     db.session.add(version)
     db.session.flush()  # chunks reference the version; no ORM relationship orders the inserts
@@ -382,14 +384,10 @@ def _queue_embedding() -> None:
     """Vectors for new rule chunks come from a job; retrieval is lexical until then."""
     import redis
 
-    from jobs import queues
-    from jobs.ingest import reindex_embeddings
-    from webapp.runtime import vault
+    from webapp import queueing
 
     try:
-        queues.queue(queues.INGEST, vault().redis).enqueue(
-            reindex_embeddings, job_timeout=600, result_ttl=60, failure_ttl=86400
-        )
+        queueing.reindex_embeddings()
     except redis.RedisError:
         pass  # the periodic re-embedding picks the chunks up later
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -10,6 +11,8 @@ import redis
 
 from webapp.errors import RateLimited, Unavailable
 from webapp.runtime import vault
+
+log = logging.getLogger(__name__)
 
 # One atomic step: refill by elapsed time, then take a token if there is one.
 _BUCKET = """
@@ -45,11 +48,20 @@ class Allowance:
         }
 
 
-def take(principal: str, rate: float | None = None, burst: int | None = None) -> Allowance | None:
+def take(
+    principal: str,
+    rate: float | None = None,
+    burst: int | None = None,
+    *,
+    fail_open: bool = False,
+) -> Allowance | None:
     """Take one token for the principal; raise RateLimited when the bucket is empty.
 
     The rate and burst default to ``VAULT_RATE_LIMIT_*``; None is returned when the limit is
-    switched off (rate 0).
+    switched off (rate 0). With Redis unreachable the call is refused (503), unless the
+    caller passes ``fail_open`` for a request that cannot create an approval or a token
+    (see ``webapp.api.auth.limiter_may_fail_open``): then it runs unmetered and None is
+    returned, so a Redis outage does not stop what needs only the database.
     """
     config = vault().config
     rate = config.rate_limit_rps if rate is None else rate
@@ -67,6 +79,9 @@ def take(principal: str, rate: float | None = None, burst: int | None = None) ->
             config.rate_limit_ttl_seconds,
         )
     except redis.RedisError:
+        if fail_open:
+            log.warning("rate limiter unavailable; %s runs unmetered", principal.split(":")[0])
+            return None
         # Without its bucket the limiter cannot tell; refuse rather than run unmetered.
         raise Unavailable("rate limiter unavailable", headers={"Retry-After": "1"}) from None
     tokens = float(tokens)

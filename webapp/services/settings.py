@@ -11,6 +11,7 @@ from typing import Any
 from webapp.errors import InvalidInput
 from webapp.extensions import db
 from webapp.models import TenantSetting, utcnow
+from webapp.services import tenant_cache
 from webapp.services.ledger import EventContent, append_event
 
 REVIEW_DEFAULTS = {"minimum_confidence_score": 0.80, "judge_failure_mode": "deny"}
@@ -48,7 +49,11 @@ def write(
 
 def review_settings(client_id: str) -> dict[str, Any]:
     """CONTRACT §7: threshold (default 0.80) and what a failing judge leads to."""
-    return {"client_id": client_id, **read(client_id, "review", REVIEW_DEFAULTS)}
+    # Read on every clearance: cached per process while the tenant's settings are unchanged.
+    stored = tenant_cache.cached(
+        client_id, "settings", "review", lambda: read(client_id, "review", REVIEW_DEFAULTS)
+    )
+    return {"client_id": client_id, **stored}
 
 
 def update_review_settings(client_id: str, changes: dict[str, Any], actor: str) -> dict[str, Any]:

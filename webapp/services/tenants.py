@@ -160,7 +160,10 @@ def disable_user(client_id: str, user_id: str, *, acting_user_id: str | None = N
     if user.role == "owner" and user.is_active:
         _keep_an_owner(client_id, user_id)
     db.session.execute(
-        update(User).where(User.user_id == user.user_id).values(disabled_at=utcnow())
+        update(User)
+        .where(User.user_id == user.user_id)
+        # A new session generation: every session of the user ends at its next request.
+        .values(disabled_at=utcnow(), session_generation=User.session_generation + 1)
     )
     db.session.commit()
 

@@ -19,6 +19,7 @@ from joserfc.jwk import OKPKey
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from webapp import strict_json
 from webapp.errors import TokenReplayed, Unprocessable
 from webapp.extensions import db
 from webapp.ledger.encoding import b64url_decode, b64url_encode
@@ -83,7 +84,8 @@ def verify(token: str, client_id: str) -> dict[str, Any]:
     ):
         raise _invalid("token is malformed")
     try:
-        header = json.loads(b64url_decode(token.split(".", 1)[0]))
+        # Strict and bounded: a header nested thousands of levels deep is malformed, not a 500.
+        header = strict_json.loads(b64url_decode(token.split(".", 1)[0]), max_depth=4)
     except (ValueError, UnicodeDecodeError):
         raise _invalid("token header is malformed") from None
     if (
@@ -99,7 +101,7 @@ def verify(token: str, client_id: str) -> dict[str, Any]:
         decoded = jwt.decode(
             token, OKPKey.import_key(public_jwk(public, header["kid"])), algorithms=["EdDSA"]
         )
-    except (JoseError, ValueError):
+    except (JoseError, ValueError, RecursionError):
         raise _invalid("token signature does not verify") from None
     claims = decoded.claims
     config = vault().config

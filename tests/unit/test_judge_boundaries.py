@@ -1,0 +1,42 @@
+"""Every boundary phrase of the one table means the same inclusive/exclusive thing in the engine."""
+
+from __future__ import annotations
+
+import hashlib
+import operator
+
+import pytest
+
+from webapp.judge.boundaries import CONDITION, LIMIT
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery, PolicyVersion
+
+_OPS = {"gt": operator.gt, "ge": operator.ge, "lt": operator.lt, "le": operator.le}
+
+
+def _decide(rule: str, amount: float) -> str:
+    digest = hashlib.sha256(rule.encode()).hexdigest()
+    policy = PolicyVersion("p", f"pv_{digest[:12]}", digest, "", (rule,), ("issue_refund",))
+    verdict = evaluate(
+        ClearanceQuery("issue_refund", {"amount": amount, "currency": "EUR"}, "a"),
+        [policy],
+        StaticHistory.from_dict(None),
+    )
+    return verdict.decision
+
+
+@pytest.mark.parametrize("phrase", sorted(CONDITION))
+@pytest.mark.parametrize("amount", [499, 500, 501])
+def test_a_condition_phrase_picks_the_values_the_table_says(phrase, amount):
+    rule = f"Refunds {phrase} 500 EUR need a manager's approval."
+    picked = _OPS[CONDITION[phrase]](amount, 500)
+    assert _decide(rule, amount) == ("review" if picked else "allow"), rule
+
+
+@pytest.mark.parametrize("phrase", sorted(LIMIT))
+@pytest.mark.parametrize("amount", [499, 500, 501])
+def test_a_limit_phrase_allows_the_values_the_table_says(phrase, amount):
+    rule = f"Refunds {phrase} 500 EUR."
+    allowed = _OPS[LIMIT[phrase]](amount, 500)
+    assert _decide(rule, amount) == ("allow" if allowed else "deny"), rule

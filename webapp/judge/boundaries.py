@@ -1,0 +1,47 @@
+"""One table for what every boundary phrase means: which values it takes in, inclusive or not.
+
+Two uses of a phrase differ. As a *condition* in a rule's subject ("Refunds of at least 200 EUR
+need a manager") it picks the values the rule speaks of. As a *limit* in its predicate ("Refunds
+must be at most 200 EUR", "must not exceed 200 EUR") it states the values that are allowed.
+`CONDITION` gives, per phrase, the comparison a value must pass to be picked; `LIMIT` gives the
+comparison an allowed value passes. The compiler's boundary reading is tested against this table
+(tests/unit/test_judge_boundaries.py), and readings use `OP_WORDS` to say it back.
+"""
+
+from __future__ import annotations
+
+# phrase -> operator a value must satisfy to be *in* the condition ('over 500': value > 500)
+CONDITION: dict[str, str] = {
+    "over": "gt",
+    "above": "gt",
+    "more than": "gt",
+    "greater than": "gt",
+    "exceeding": "gt",
+    "in excess of": "gt",
+    "at least": "ge",
+    "under": "lt",
+    "below": "lt",
+    "less than": "lt",
+    "at most": "le",
+    "up to": "le",
+    "no more than": "le",
+}
+
+# phrase after 'must' / 'must not' -> operator an *allowed* value satisfies
+LIMIT: dict[str, str] = {
+    "must not exceed": "le",
+    "must be at most": "le",
+    "must be no more than": "le",
+    "may be up to": "le",
+    "must be under": "lt",
+    "must be below": "lt",
+    "must be less than": "lt",
+    "must stay under": "lt",
+    "must be at least": "ge",
+    "must be over": "gt",
+    "must be above": "gt",
+    "must be more than": "gt",
+}
+
+OP_WORDS = {"gt": "above", "ge": "at or above", "lt": "below", "le": "at or below"}
+NEGATE = {"gt": "le", "ge": "lt", "lt": "ge", "le": "gt"}

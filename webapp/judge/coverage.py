@@ -1,0 +1,224 @@
+"""The understanding invariant: which words of a rule its compiled checks account for.
+
+A rule is *understood* only when every content word of it is accounted for: it names what the
+rule is about (a check's subject words, bound to the tool name or arguments at evaluation), the
+value or list a check compares with, the quantity and its unit, the effect ("must not", "needs
+review") or the time window. Two kinds of words are never accounted for by subject matching alone,
+because reading them as subject words is exactly the guess that approved forbidden requests:
+
+- a condition ("unless the balance is zero", "only if the identity check passed", "except for
+  orders under 20 EUR", "when ..."): its marker and every word after it in the clause stay
+  unaccounted for unless a recogniser consumed that condition;
+- an open category named by a qualifier ("personal email accounts", "privileged roles",
+  "sanctioned countries", "external domains"): membership can be decided only through a
+  vocabulary (built-in or the tenant glossary), so its words stay unaccounted for unless one
+  resolved it.
+
+A rule with any word unaccounted for is *partly understood*: it never approves or denies on its
+own; the engine judges it as text (review, or the language model when one is configured).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from webapp.judge.text import GENERIC, STOPWORDS, stem, words
+
+# Words that carry a rule's force, its numbers' comparison or its time window: accounted for by
+# the effect, the boundary table or the window of every check, whatever its kind.
+_FUNCTION_WORDS = frozenset(
+    stem(w)
+    for w in """
+    must shall should never not no may can cannot could would will need needs needed require
+    requires required requirement mandatory prohibited prohibit forbidden forbid forbids banned
+    ban disallowed allowed allow permitted permit ok okay fine always only any every each all
+    more less than over above under below exceed exceeds exceeding excess at least most up
+    beyond greater fewer larger lower higher smaller max maximum min minimum limit limited cap
+    capped ceiling floor within stay remain kept keep strictly strict hard
+    approval approve approved review reviewed sign off signoff signed human manual manually
+    per day daily hour hourly week weekly month monthly year yearly annually today calendar
+    single one go time times total agent agents automatically auto
+    blocked block blocks illegal restricted restriction restrictions without
+    be is are was were been being has have had do does done doesn't don't can't won't isn't
+    aren't mustn't shan't period whatsoever anything else but
+    include includes contain contains reference references specify specifies provide provides
+    cite cites carry carries mention mentions state states attach attached supply give
+    field argument parameter param arg list following freeze frozen locked
+    """.split()
+)
+
+# Condition markers. A recogniser that handles the condition lists it in `consumed_conditions`.
+CONDITION = re.compile(
+    r"\b(?P<marker>unless|except(?:\s+(?:for|when|if|where))?|only\s+(?:if|when|after|once|while)|"
+    r"provided(?:\s+that)?|providing|as\s+long\s+as|so\s+long\s+as|if|when|whenever|until|"
+    r"in\s+case|who|whose|which|that(?!\s+(?:is|are)\b))\b(?P<rest>[^,;.]*)",
+    re.I,
+)
+
+ONLY_MARKER = re.compile(
+    r"(?<![-\w])(?:only|exclusively|solely|limited to|restricted to)\b"
+    r"(?!\s+(?:if|when|after|once|while)\b)(?!\s*(?:[$€£¥]|[A-Z]{3}\s)?\s*\d)",
+    re.I,
+)
+
+# Qualifiers that turn a noun into an open category whose members no rule text lists.
+CATEGORY_QUALIFIERS = frozenset(
+    {
+        "personal",
+        "private",
+        "consumer",
+        "external",
+        "privileged",
+        "sanctioned",
+        "restricted",
+        "debarred",
+        "blacklisted",
+        "denylisted",
+        "embargoed",
+        "sensitive",
+        "confidential",
+        "controlled",
+        "high-risk",
+        "risky",
+        "suspicious",
+        "untrusted",
+        "unapproved",
+        "unvetted",
+        "vip",
+        "third-party",
+        "non-approved",
+    }
+)
+_QUALIFIER = re.compile(
+    r"\b(?P<qual>" + "|".join(re.escape(q) for q in sorted(CATEGORY_QUALIFIERS)) + r")\s+"
+    r"(?P<noun>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})\b",
+    re.I,
+)
+# "on the debarred list", "the restricted list": the qualifier names a list nobody gave.
+_NAMED_LIST = re.compile(
+    r"\b(?:on|in|from|to|against)\s+(?:the|our|a|an|any)\s+(?P<name>(?!other\b)(?:[a-z][a-z\-]*\s+){1,2}"
+    r"(?:list|lists|register|registry|watchlist|blacklist|blocklist))\b",
+    re.I,
+)
+# 'above that', 'more than that': an anaphor, not a relative clause.
+_ANAPHOR_BEFORE = re.compile(
+    r"\b(?:above|over|below|under|beyond|than|exceeds?|exceeding)\s*$", re.I
+)
+_RELATIVES = frozenset({"who", "whose", "which", "that"})
+_LIST_NOUNS = frozenset({"list", "lists", "register", "registry"})
+
+
+def content_words(text: str) -> list[str]:
+    """The words of `text` that carry content (in order, lower case, repeated ones once)."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for w in words(text):
+        if w.isdigit() or len(w) < 2:
+            continue
+        s = stem(w)
+        if w in STOPWORDS or s in STOPWORDS or s in GENERIC or s in _FUNCTION_WORDS:
+            continue
+        if w in seen:
+            continue
+        seen.add(w)
+        out.append(w)
+    return out
+
+
+def condition_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, marker) of every condition in `text`, marker lower-cased with single spaces."""
+    spans = []
+    for m in CONDITION.finditer(text):
+        marker = re.sub(r"\s+", " ", m.group("marker").lower())
+        if marker in _RELATIVES:
+            if _ANAPHOR_BEFORE.search(text[: m.start()]):
+                continue
+            if re.search(r"\d", m.group("rest")):
+                continue  # 'queries that return more than 1 million records': the limit reads it
+        spans.append((m.start(), m.end(), marker))
+    return spans
+
+
+def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, str]]:
+    """(start, end, phrase) of every open category named in `text` ("privileged roles").
+
+    With `closed`, the categories that a literal list right after them defines instead
+    ("sanctioned countries (Iran, Cuba)", "personal email addresses (gmail.com, ...)").
+    """
+    out = []
+    # 'on the watch list', 'in the vendor register': a list the rule does not give.
+    for m in _NAMED_LIST.finditer(text):
+        closed_here = bool(re.match(r"\s*[(:]", text[m.end() :]))
+        if closed_here == closed:
+            name = re.sub(r"\s+", " ", m.group("name").strip().lower())
+            out.append((m.start("name"), m.end(), name))
+    for m in _QUALIFIER.finditer(text):
+        noun_words = m.group("noun").lower().split()
+        if noun_words[0] in STOPWORDS or (
+            stem(noun_words[0]) in _FUNCTION_WORDS and noun_words[0] not in _LIST_NOUNS
+        ):
+            continue  # 'restricted to the acme.com domain' is a list, not a category
+        kept = []
+        for w in noun_words:  # the noun phrase ends at the first function word
+            if w in STOPWORDS or (stem(w) in _FUNCTION_WORDS and w not in _LIST_NOUNS):
+                break
+            kept.append(w)
+        end = m.start("noun") + len(" ".join(kept))
+        is_closed = bool(re.match(r"(?:\s+[a-z\-]+){0,2}\s*[(:]", text[end:], re.I))
+        if is_closed != closed:
+            continue
+        phrase = m.group("qual").lower() + " " + " ".join(kept)
+        out.append((m.start(), end, phrase))
+    return out
+
+
+def unaccounted_words(
+    text: str,
+    accounted_stems: Iterable[str],
+    consumed_conditions: Iterable[str] = (),
+    resolved_categories: Iterable[str] = (),
+) -> tuple[str, ...]:
+    """The content words of rule `text` that no check accounts for, in the order they appear.
+
+    `accounted_stems` are the stems the checks read (subject, values, measure, argument names);
+    `consumed_conditions` the condition markers a recogniser handled; `resolved_categories` the
+    category phrases a vocabulary resolved.
+    """
+    accounted = set(accounted_stems)
+    for _, _, phrase in category_phrases(text, closed=True):
+        accounted.update(stem(w) for w in words(phrase))
+    consumed = {c.lower() for c in consumed_conditions}
+    resolved = {c.lower() for c in resolved_categories}
+    # Spans whose words are not accounted for by subject matching.
+    blind: list[tuple[int, int]] = []
+    forced: list[str] = []
+    for start, end, marker in condition_spans(text):
+        if marker in consumed:
+            continue
+        blind.append((start, end))
+        forced.append(marker.split()[0])
+    # 'only' restricts to something: unless an allow-list consumed it, it is a guess to drop it.
+    if "only" not in consumed:
+        for m in ONLY_MARKER.finditer(text):
+            forced.append(m.group(0).lower().split()[0])
+    for start, end, phrase in category_phrases(text):
+        if phrase in resolved or any(r in phrase for r in resolved):
+            accounted.update(stem(w) for w in words(phrase))
+            continue
+        blind.append((start, end))
+        forced.append(phrase.split()[0])
+    out: list[str] = []
+    pos = 0
+    for m in re.finditer(r"[A-Za-z][A-Za-z0-9_\-']*", text):
+        w = m.group(0)
+        pos = m.start()
+        in_blind = any(s <= pos < e for s, e in blind)
+        for part in content_words(w):
+            if in_blind or stem(part) not in accounted:
+                if part not in out:
+                    out.append(part)
+    for f in forced:
+        if f not in out:
+            out.append(f)
+    return tuple(out)

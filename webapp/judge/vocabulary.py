@@ -1,0 +1,84 @@
+"""Vocabularies that decide membership of an open category: the tenant glossary and built-ins.
+
+A rule that names a category ("privileged roles", "personal email accounts") can decide only
+through one of these; otherwise it stays partly understood and goes to review (CONTRACT §6a).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from webapp.judge.text import stem, words
+
+MAX_TERMS = 500
+MAX_VALUES = 1000
+MAX_VALUE_CHARS = 200
+
+
+def term_key(phrase: str) -> str:
+    """Case- and number-insensitive key of a term: 'Privileged Roles' and 'privileged role' agree."""
+    return " ".join(stem(w) for w in words(phrase))
+
+
+@dataclass(frozen=True)
+class Glossary:
+    """A tenant's terms, keyed case- and number-insensitively; `fingerprint` keys compiled caches."""
+
+    terms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    fingerprint: str = ""
+
+    @classmethod
+    def of(cls, raw: Mapping[str, list[str]] | Glossary | None) -> Glossary:
+        if isinstance(raw, Glossary):
+            return raw
+        if not raw:
+            return EMPTY
+        keyed = {term_key(k): tuple(str(v) for v in vs) for k, vs in raw.items() if term_key(k)}
+        digest = hashlib.sha256(
+            json.dumps(sorted(keyed.items()), ensure_ascii=False).encode()
+        ).hexdigest()[:16]
+        return cls(keyed, digest)
+
+    def lookup(self, phrase: str) -> tuple[str, ...] | None:
+        """The values of the term `phrase` names, or of the longest term it ends with."""
+        key = term_key(phrase)
+        if key in self.terms:
+            return self.terms[key]
+        parts = key.split()
+        for i in range(1, len(parts)):
+            tail = " ".join(parts[i:])
+            if len(parts) - i >= 2 and tail in self.terms:
+                return self.terms[tail]
+        # 'personal email accounts' against the term 'personal email': a term the phrase starts with
+        for j in range(len(parts) - 1, 1, -1):
+            head = " ".join(parts[:j])
+            if head in self.terms:
+                return self.terms[head]
+        return None
+
+
+EMPTY = Glossary()
+
+
+def near(value: str, members: tuple[str, ...]) -> bool:
+    """A value close to a category's members without being one ('Billing Administrator')."""
+    v = value.strip().lower()
+    vw = set(re.findall(r"[a-z0-9]+", v))
+    for m in members:
+        mm = m.strip().lower()
+        if not mm:
+            continue
+        if mm in v or v in mm:
+            return True
+        mw = set(re.findall(r"[a-z0-9]+", mm))
+        if (
+            vw
+            and mw
+            and len(vw & mw) >= max(1, min(len(vw), len(mw)) // 2 + (1 if len(mw) > 2 else 0))
+        ):
+            return True
+    return False

@@ -1,0 +1,121 @@
+"""Policy tests and dry runs (CONTRACT §6): judge tool calls against a policy, recording nothing.
+
+Neither examples nor dry runs write a request, a ledger event or a token: they call the judge
+engine directly on the one policy version given, with the tenant's glossary and threshold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webapp.errors import InvalidInput
+from webapp.judge.compiler import compile_policy
+from webapp.judge.explain import policy_report
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery, PolicyVersion, Verdict
+from webapp.judge.vocabulary import Glossary
+from webapp.services import glossary, settings
+
+OUTCOMES = ("approved", "denied", "pending_review")
+MAX_EXAMPLES = 200
+
+
+def parse_examples(raw: Any) -> list[dict[str, Any]]:
+    """Validate `examples` of a registration body; [] when absent."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) > MAX_EXAMPLES:
+        raise InvalidInput(
+            f"examples must be a list of at most {MAX_EXAMPLES} cases",
+            errors=[{"field": "examples", "message": f"at most {MAX_EXAMPLES} cases"}],
+        )
+    out = []
+    for i, ex in enumerate(raw):
+        problem = _example_problem(ex)
+        if problem:
+            raise InvalidInput(
+                f"examples[{i}] {problem}", errors=[{"field": f"examples[{i}]", "message": problem}]
+            )
+        out.append(
+            {
+                "tool_name": ex["tool_name"],
+                "tool_args": ex.get("tool_args") or {},
+                "agent_id": ex.get("agent_id") or "example",
+                "expected": ex["expected"],
+            }
+        )
+    return out
+
+
+def _example_problem(ex: Any) -> str:
+    if not isinstance(ex, dict):
+        return "must be an object"
+    if not isinstance(ex.get("tool_name"), str) or not 0 < len(ex["tool_name"]) <= 256:
+        return "tool_name must be a non-empty string"
+    if not isinstance(ex.get("tool_args", {}), dict):
+        return "tool_args must be an object"
+    if "agent_id" in ex and not isinstance(ex["agent_id"], str):
+        return "agent_id must be a string"
+    if ex.get("expected") not in OUTCOMES:
+        return f"expected must be one of {', '.join(OUTCOMES)}"
+    return ""
+
+
+def outcome(verdict: Verdict, threshold: float) -> str:
+    """The clearance status a verdict leads to under the tenant's threshold."""
+    if verdict.decision == "deny":
+        return "denied"
+    if verdict.decision == "review" or verdict.confidence < threshold:
+        return "pending_review"
+    return "approved"
+
+
+def judge_one(client_id: str, policy: PolicyVersion, query: ClearanceQuery) -> Verdict:
+    """The verdict of `policy` alone on `query`, with the tenant glossary; no history, no model."""
+    from webapp.judge.engine import evaluate
+
+    return evaluate(
+        query, [policy], StaticHistory.from_dict(None), glossary=glossary.terms(client_id)
+    )
+
+
+def run_examples(
+    client_id: str, policy: PolicyVersion, examples: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each example's expected and actual outcome."""
+    threshold = _threshold(client_id)
+    results = []
+    for i, ex in enumerate(examples):
+        query = ClearanceQuery(ex["tool_name"], ex["tool_args"], ex.get("agent_id") or "example")
+        got = outcome(judge_one(client_id, policy, query), threshold)
+        results.append(
+            {"index": i, "expected": ex["expected"], "got": got, "passed": got == ex["expected"]}
+        )
+    return results
+
+
+def rules_report(client_id: str, policy: PolicyVersion) -> list[dict[str, Any]]:
+    """Per-rule understanding and readings, compiled with the tenant glossary."""
+    terms = glossary.terms(client_id)
+    return policy_report(compile_policy(policy, Glossary.of(terms) if terms else None))
+
+
+def dry_run(client_id: str, policy: PolicyVersion, query: ClearanceQuery) -> dict[str, Any]:
+    """The decision `policy` would give `query`, with readings and citations; records nothing."""
+    verdict = judge_one(client_id, policy, query)
+    return {
+        "status": outcome(verdict, _threshold(client_id)),
+        "decision": verdict.decision,
+        "reason": verdict.reason,
+        "reason_code": verdict.reason_code,
+        "confidence": verdict.confidence,
+        "citations": [
+            {"policy_id": c.policy_id, "chunk_id": c.chunk_id, "text": c.text, "score": c.score}
+            for c in verdict.citations
+        ],
+        "rules": rules_report(client_id, policy),
+    }
+
+
+def _threshold(client_id: str) -> float:
+    return float(settings.review_settings(client_id)["minimum_confidence_score"])
