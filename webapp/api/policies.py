@@ -9,6 +9,8 @@ from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import idempotency_key, json_body
 from webapp.api.schemas import (
+    DryRunBody,
+    GlossaryBody,
     PolicyBody,
     PolicyDetailReply,
     PolicyListReply,
@@ -180,9 +182,11 @@ openapi.register(
         "/policies/dry-run",
         "Judge a tool call against a draft or active policy; records nothing",
         "Policy",
+        body=DryRunBody,
+        responses={404: "No active version of the policy named"},
     ),
     Op("get", "/glossary", "The tenant glossary and the built-in vocabularies", "Policy"),
-    Op("put", "/glossary", "Replace the tenant glossary", "Policy"),
+    Op("put", "/glossary", "Replace the tenant glossary", "Policy", body=GlossaryBody),
     Op(
         "get",
         "/policies",

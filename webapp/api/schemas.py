@@ -501,3 +501,24 @@ class ProofBundleReply(Reply):
     inclusion: InclusionProofReply
     consistency: ConsistencyProofReply | None = None
     keys: list[BundleKeyReply]
+
+
+class DryRunRequest(Body):
+    tool_name: StrictStr = Field(min_length=1, max_length=256)
+    tool_args: dict = Field(default_factory=dict)
+    agent_id: StrictStr | None = Field(default=None, max_length=256)
+
+
+class DryRunBody(Body):
+    """`POST /policies/dry-run`: a draft (a register-policy body) or an active `policy_id`, and
+    the call to judge. Validated by the handler; this model documents it."""
+
+    policy: PolicyBody | None = None
+    policy_id: StrictStr | None = None
+    request: DryRunRequest
+
+
+class GlossaryBody(Body):
+    """`PUT /glossary`: term -> list of values. Validated by the glossary service."""
+
+    terms: dict[str, list[StrictStr]]
