@@ -35,15 +35,7 @@ NO_REPLY_MODEL_YET = {
     ("post", "/policies/dry-run"),
     ("get", "/glossary"),
     ("put", "/glossary"),
-    ("get", "/report-settings"),
-    ("put", "/report-settings"),
-    ("post", "/reports"),
-    ("get", "/reports"),
-    ("get", "/reports/{report_id}"),
     ("get", "/reports/{report_id}/artifacts/{fmt}"),
-    ("post", "/reports/{report_id}/share"),
-    ("delete", "/reports/{report_id}/share/{token}"),
-    ("get", "/reports/shared/{token}"),
     ("get", "/reports/shared/{token}/artifacts/{fmt}"),
 }
 

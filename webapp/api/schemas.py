@@ -522,3 +522,59 @@ class GlossaryBody(Body):
     """`PUT /glossary`: term -> list of values. Validated by the glossary service."""
 
     terms: dict[str, list[StrictStr]]
+
+
+class ReportSettingsReply(Reply):
+    enabled: bool
+    frequency: Literal["weekly", "monthly", "quarterly"]
+    formats: list[Literal["pdf", "json"]]
+    recipients: list[str]
+
+
+class ReportArtifactReply(Reply):
+    format: str
+    size_bytes: int
+    sha256: str
+
+
+class ShareLinkReply(Reply):
+    """A share link as listed: never the token itself."""
+
+    token_id: str
+    expires_at: Timestamp
+    created_at: Timestamp
+    created_by: str
+    revoked_at: Timestamp | None = None
+
+
+class ReportRecordReply(Reply):
+    """CONTRACT §9 record, plus `progress`, `stage` and `error` for the dashboard."""
+
+    report_id: str
+    type: str
+    status: Literal["queued", "running", "ready", "failed"]
+    period_start: Timestamp | None
+    period_end: Timestamp | None
+    created_at: Timestamp
+    completed_at: Timestamp | None
+    formats: list[str]
+    artifacts: list[ReportArtifactReply]
+    summary: dict[str, Any]
+    shares: list[ShareLinkReply] = []
+
+
+class ReportListReply(Reply):
+    reports: list[ReportRecordReply]
+    next_cursor: str | None
+
+
+class NewShareReply(Reply):
+    token: str = Field(description="Shown only here")
+    url: str
+    expires_at: Timestamp
+    token_id: str
+
+
+class SharedReportReply(Reply):
+    report: ReportRecordReply
+    verification: dict[str, Any]
