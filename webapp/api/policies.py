@@ -10,7 +10,9 @@ from webapp.api.openapi import Op
 from webapp.api.parsing import idempotency_key, json_body
 from webapp.api.schemas import (
     DryRunBody,
+    DryRunReply,
     GlossaryBody,
+    GlossaryReply,
     PolicyBody,
     PolicyDetailReply,
     PolicyListReply,
@@ -96,7 +98,8 @@ def dry_run():
             "send policy (a register-policy body) or policy_id",
             errors=[{"field": "policy", "message": "policy or policy_id is required"}],
         )
-    return jsonify(policy_trials.dry_run(client_id, draft, _dry_run_query(body.get("request"))))
+    outcome = policy_trials.dry_run(client_id, draft, _dry_run_query(body.get("request")))
+    return jsonify(reply(DryRunReply, outcome))
 
 
 def _dry_run_query(request_body: object) -> ClearanceQuery:
@@ -128,13 +131,13 @@ def _dry_run_query(request_body: object) -> ClearanceQuery:
 
 @policies_api.get("/glossary")
 def get_glossary():
-    return jsonify(glossary.view(current_client_id()))
+    return jsonify(reply(GlossaryReply, glossary.view(current_client_id())))
 
 
 @policies_api.put("/glossary")
 def put_glossary():
     terms = glossary.parse_terms(json_body())
-    return jsonify(glossary.replace(current_client_id(), terms, actor="api"))
+    return jsonify(reply(GlossaryReply, glossary.replace(current_client_id(), terms, actor="api")))
 
 
 @policies_api.get("/policies")
@@ -183,10 +186,24 @@ openapi.register(
         "Judge a tool call against a draft or active policy; records nothing",
         "Policy",
         body=DryRunBody,
+        reply=DryRunReply,
         responses={404: "No active version of the policy named"},
     ),
-    Op("get", "/glossary", "The tenant glossary and the built-in vocabularies", "Policy"),
-    Op("put", "/glossary", "Replace the tenant glossary", "Policy", body=GlossaryBody),
+    Op(
+        "get",
+        "/glossary",
+        "The tenant glossary and the built-in vocabularies",
+        "Policy",
+        reply=GlossaryReply,
+    ),
+    Op(
+        "put",
+        "/glossary",
+        "Replace the tenant glossary",
+        "Policy",
+        body=GlossaryBody,
+        reply=GlossaryReply,
+    ),
     Op(
         "get",
         "/policies",

@@ -578,3 +578,20 @@ class NewShareReply(Reply):
 class SharedReportReply(Reply):
     report: ReportRecordReply
     verification: dict[str, Any]
+
+
+class GlossaryReply(Reply):
+    terms: dict[str, list[str]]
+    builtin: list[str] = Field(description="The built-in vocabularies a rule may name")
+
+
+class DryRunReply(Reply):
+    """What the judge would answer; nothing is recorded."""
+
+    status: str
+    decision: str
+    reason: str
+    reason_code: str
+    confidence: float
+    citations: list[dict[str, Any]]
+    rules: list[Any]
