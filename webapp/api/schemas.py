@@ -595,3 +595,90 @@ class DryRunReply(Reply):
     confidence: float
     citations: list[dict[str, Any]]
     rules: list[Any]
+
+
+class DriftSettingsReply(Reply):
+    enabled: bool
+    baseline_days: int
+    window_hours: int
+    score_threshold: float
+    min_events: int
+    auto_lockdown: bool
+
+
+class DriftAgentReply(Reply):
+    agent_id: str
+    drift_score: float
+    risk_level: str
+    locked_down: bool
+    locked_at: Timestamp | None
+    last_event_at: Timestamp | None
+    signals: Any
+
+
+class DriftSummaryReply(Reply):
+    generated_at: Timestamp
+    agents: list[DriftAgentReply]
+
+
+class DriftEventReply(Reply):
+    event_id: str
+    agent_id: str
+    detected_at: Timestamp
+    drift_score: float
+    risk_level: str
+    signals: list[Any]
+    action: str
+
+
+class DriftEventListReply(Reply):
+    events: list[DriftEventReply]
+    next_cursor: str | None
+
+
+class WebhookReply(Reply):
+    """CONTRACT §14; `secret` only in the answer to the creation."""
+
+    webhook_id: str
+    url: str
+    events: list[str]
+    description: str
+    enabled: bool
+    created_at: Timestamp
+    secret: str | None = Field(default=None, description="Shown once, at creation")
+
+
+class WebhookListReply(Reply):
+    webhooks: list[WebhookReply]
+
+
+class WebhookDeliveryReply(Reply):
+    delivery_id: str
+    webhook_id: str
+    event_id: str
+    type: str
+    status: str
+    attempts: int
+    max_attempts: int
+    last_error: str | None
+    attempt_log: list[Any]
+    created_at: Timestamp
+    updated_at: Timestamp | None
+    delivered_at: Timestamp | None
+
+
+class WebhookDeliveryListReply(Reply):
+    deliveries: list[WebhookDeliveryReply]
+    next_cursor: str | None
+
+
+class MintTokenReply(Reply):
+    """CONTRACT §5a."""
+
+    token: str
+    request_id: str
+    reason: str
+    original_request_id: str
+    confidence_bucket: str
+    policy_version_id: str
+    policy_content_hash: str
