@@ -54,6 +54,12 @@ cron.register(
     reindex_embeddings, queues.INGEST, interval=300, job_timeout=1800, name="reindex-embeddings"
 )
 
+from jobs.drift import score_drift  # noqa: E402
+
+# Rescoring reads each active agent's hourly buckets (no request rows); idempotent, since an
+# event is written only on a crossing into high risk.
+cron.register(score_drift, queues.DEFAULT, interval=60, job_timeout=600, name="drift-score")
+
 from jobs.reports import run_report_schedules  # noqa: E402
 
 # Hourly is plenty: a period is due once, at its end, and each is reported only once.

@@ -153,9 +153,12 @@ def _install_caches(app: Flask) -> None:
 
 def _register_transition_hooks(app: Flask) -> None:
     """Side effects of committed clearance transitions, registered here and nowhere else."""
-    from webapp.services import clearance, notifications
+    from webapp.services import clearance, drift, notifications
 
     clearance.on_transition(app, notifications.notify_pending_review)
+    # Drift: every committed decision adds to its agent's hourly counters (one Redis call).
+    clearance.on_transition(app, drift.record_decision)
+    drift.register_notifications()
 
 
 def _register_blueprints(app: Flask) -> None:

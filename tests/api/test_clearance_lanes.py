@@ -222,7 +222,8 @@ def test_a_failing_or_malformed_judge_never_approves(remote_judge, reply):
         "judge_unavailable",
         None,
     )
-    assert len(server.requests) == 2  # the first try and one retry
+    # The first try and one retry; only judge calls count (a stray probe of the port is not one).
+    assert len([r for r in server.requests if r["method"] == "POST"]) == 2
 
 
 def test_the_sync_wait_answers_200_when_a_worker_decides_in_time(

@@ -231,7 +231,8 @@ def test_locked_down_agent_is_denied_without_evaluation(client, tenant, redis_cl
 
     released = client.delete("/drift/agents/agent-7/lockdown", headers=tenant.headers)
     assert (
-        released.get_json()["locked_down"] is False and released.get_json()["released_by"] == "api"
+        released.get_json()["locked_down"] is False
+        and released.get_json()["released_by"] == "initial key"  # the key's label (CONTRACT §10)
     )
     assert (
         client.delete("/drift/agents/agent-7/lockdown", headers=tenant.headers).status_code == 200

@@ -185,3 +185,14 @@ def test_the_decision_path_uses_the_tenant_glossary(client, tenant, run_jobs):
     )
     assert (owner["status"], owner["reason_code"]) == ("denied", "rule_violated")
     assert viewer["status"] == "approved"
+
+
+def test_dry_runs_are_rate_limited_like_every_other_call(client, tenant):
+    response = client.post(
+        "/policies/dry-run",
+        json={"policy": POLICY, "request": {"tool_name": "wire_transfer", "tool_args": {}}},
+        headers=tenant.headers,
+    )
+    assert response.status_code == 200
+    names = {name.lower() for name in response.headers.keys()}
+    assert any("ratelimit" in name for name in names), names

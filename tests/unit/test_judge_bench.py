@@ -37,3 +37,21 @@ def test_no_unsafe_approvals_and_agreement_target(bench):
     # 0.90, not the 0.95 of the tuned engine: a partly understood rule now goes to review by design
     # (issue #10), which costs a few cases where the old reading guessed right.
     assert result["agree"] / result["total"] >= 0.90, result["misses"]
+
+
+def test_the_second_holdout_is_well_formed_and_runs_apart(bench):
+    cases = bench.load_cases(case_set="holdout_2")
+    assert len(cases) >= 60
+    assert not {c["id"] for c in cases} & {c["id"] for c in bench.load_cases()}
+    assert {c["category"] for c in cases} == {
+        "healthcare",
+        "procurement",
+        "cloud_iam",
+        "crm",
+        "trading",
+        "support",
+    }
+    for c in cases:
+        assert c["expected"] in ("approved", "denied", "pending_review"), c["id"]
+    result = bench.run_all(cases)  # a measurement, never a target to tune on (bench/README.md)
+    assert result["total"] == len(cases)

@@ -251,3 +251,55 @@ def test_a_required_reference_is_found_under_its_usual_names(args, expected):
         _decide("Every credit note needs a case reference", "issue_credit_note", args, None)
         == expected
     )
+
+
+def test_a_required_argument_named_in_part_goes_to_review_not_to_a_guessed_deny():
+    rule = "Every purchase must include a purchase order number"
+    assert _decide(rule, "purchase", {"amount": 3, "purchase_ref": "P-9"}, None) == "review"
+    assert _decide(rule, "purchase", {"amount": 3}, None) == "deny"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"patient_id": "P", "country": "DE", "consent_signed": False}, "deny"),
+        ({"patient_id": "P", "country": "DE", "consent_signed": True}, "allow"),
+        ({"patient_id": "P", "country": "US", "consent_signed": False}, "allow"),
+    ],
+)
+def test_an_obligation_that_applies_only_in_named_places(args, expected):
+    rule = "Patients in the EEA must not be enrolled without a signed consent form"
+    assert _decide(rule, "enroll_patient", args, None) == expected
+
+
+def test_without_a_reading_of_it_a_without_clause_leaves_the_rule_partly_understood():
+    compiled = compile_rule(0, "c:r0", "Payouts to RU or BY are blocked without a frobnication")
+    assert compiled.understanding != "understood" or any(
+        c.kind in ("required_flag", "when_listed") for c in compiled.checks
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "amount", "expected"),
+    [
+        ("Trades must not be placed when the notional is at least 1M USD", 1_000_000, "deny"),
+        ("Trades must not be placed when the notional is at least 1M USD", 999_999, "allow"),
+        ("Refunds need review if the amount is over 500 EUR", 600, "review"),
+        ("Refunds need review if the amount is over 500 EUR", 500, "allow"),
+    ],
+)
+def test_a_numeric_condition_after_if_or_when_reads_through_the_boundary_table(
+    rule, amount, expected
+):
+    tool = "place_trade" if "Trades" in rule else "issue_refund"
+    key = "notional" if "Trades" in rule else "amount"
+    currency = "USD" if "Trades" in rule else "EUR"
+    assert _decide(rule, tool, {key: amount, "currency": currency}, None) == expected
+
+
+def test_a_condition_read_the_wrong_way_round_is_never_consumed():
+    rule = "Stock trades need two approvers when the notional is at least 1M USD"
+    for notional in (999_999, 1_000_000):
+        assert (
+            _decide(rule, "place_trade", {"notional": notional, "currency": "USD"}, None) != "allow"
+        )

@@ -18,6 +18,7 @@ def register_dashboard(app: Flask) -> None:
     """Register every dashboard page under ``/dashboard`` and send ``/`` there."""
     from webapp.dashboard.agents import agents_pages
     from webapp.dashboard.auth import auth_pages
+    from webapp.dashboard.drift import drift_pages
     from webapp.dashboard.ledger import ledger_pages
     from webapp.dashboard.overview import overview_pages
     from webapp.dashboard.policies import policy_pages
@@ -33,6 +34,7 @@ def register_dashboard(app: Flask) -> None:
         review_pages,
         ledger_pages,
         agents_pages,
+        drift_pages,
         report_pages,
         settings_pages,
     ):

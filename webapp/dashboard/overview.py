@@ -8,7 +8,7 @@ from flask_login import current_user
 from webapp.dashboard import queries
 from webapp.dashboard.htmx import page_or_fragment
 from webapp.dashboard.roles import allowed_to
-from webapp.services import agents, verification
+from webapp.services import agents, drift, verification
 
 overview_pages = Blueprint("overview", __name__)
 
@@ -25,5 +25,6 @@ def index():
         outcomes=outcomes,
         most=max((o.count for o in outcomes), default=0),
         locked=[a for a in agents.list_agents(client_id) if a.locked_down],
+        drifting=drift.at_risk(client_id),
         ledger=verification.verification_summary(client_id),
     )

@@ -37,7 +37,10 @@ OPERATING_POINTS = (
 )
 
 KEYBOARD_SHORTCUTS = (
-    ("g then o / r / p / l / a / s", "go to Overview, Reviews, Policies, Ledger, Agents, Settings"),
+    (
+        "g then o / r / p / l / a / d / s",
+        "go to Overview, Reviews, Policies, Ledger, Agents, Drift, Settings",
+    ),
     ("a", "approve the open review"),
     ("d", "deny the open review (a reason is required)"),
     ("r", "jump to the reason field of the open review"),

@@ -641,6 +641,17 @@ class RequiredArgument(Check):
                     (leaf.path,),
                 )
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
+        if leaf is None and not self.exact_name:
+            # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
+            # order number') may be the one meant: a human decides rather than a guessed deny.
+            wanted = {w for w in self.arg_words if w not in _ID_WORDS}
+            for lf in view.leaves:
+                if wanted & lf.last_keys and truthy(lf.value):
+                    return Outcome(
+                        UNKNOWN,
+                        f"'{name}' is not among the arguments, but {lf.path} may be it",
+                        (lf.path,),
+                    )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
 
     def _find(self, view: RequestView) -> Leaf | None:
@@ -1147,4 +1158,48 @@ class When(Check):
                 return outcome
         return Outcome(
             SATISFIED, "the rule's condition does not hold", tuple(lf.path for lf, _ in bound)
+        )
+
+
+@dataclass(frozen=True)
+class WhenListed(Check):
+    """An obligation that applies only to requests whose value is in a list.
+
+    'Patients in the EEA must not be enrolled without a signed consent form': the consent flag
+    (`body`) is required when the country is in the EEA (`condition`, a deny-mode list whose
+    'violated' means 'listed'). When the list cannot be checked and the body fails, review.
+    """
+
+    condition: ValueList | None = None
+    body: Check | None = None
+    kind: str = field(default="when_listed", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = self.body.describe() if self.body else super().describe()
+        d["when"] = self.condition.describe() if self.condition else {}
+        return d
+
+    def reading(self) -> str:
+        assert self.condition is not None and self.body is not None
+        listed = " or ".join(self.condition.values[:8])
+        what = _MATCH_NOUN.get(self.condition.match, "the value")
+        return f"When {what} is {listed}: {self.body.reading()}"
+
+    def subject(self) -> str:
+        return self.body.subject() if self.body else ""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.condition is not None and self.body is not None
+        outcome = self.body.evaluate(view)
+        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
+            return outcome
+        listed = self.condition.evaluate(view)
+        if listed.status == VIOLATED:
+            return outcome
+        if listed.status in (SATISFIED, PERMITTED):
+            return Outcome(SATISFIED, "the rule's condition does not hold", listed.args)
+        return Outcome(
+            UNKNOWN,
+            f"{outcome.message}; cannot tell whether the rule's condition holds",
+            outcome.args,
         )

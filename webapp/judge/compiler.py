@@ -18,8 +18,9 @@ from webapp.judge.checks import (
     Unless,
     ValueList,
     When,
+    WhenListed,
 )
-from webapp.judge.coverage import category_phrases, unaccounted_words
+from webapp.judge.coverage import category_phrases, condition_spans, unaccounted_words
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VERBS
@@ -160,7 +161,7 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(c.phrase))
             if c.base is not None:
                 flat.append(c.base)
-        elif isinstance(c, When):
+        elif isinstance(c, (When, WhenListed)):
             flat.extend(x for x in (c.condition, c.body) if x is not None)
         else:
             flat.append(c)
@@ -218,15 +219,43 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
     return out
 
 
+def _reads_as_condition(text: str, q: Quantity, numeric: list[NumericLimit]) -> bool:
+    b = _CONDITION_BOUND.search(text[: q.start])
+    if not b:
+        return False
+    op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
+    return any(
+        c.threshold == q.value and c.op == op and c.effect in ("deny", "review") for c in numeric
+    )
+
+
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
-    flat = [c.body if isinstance(c, When) else c for c in checks]
+    flat = [c.body if isinstance(c, (When, WhenListed)) else c for c in checks]
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
     if OUTSIDE.search(text) and allow_list:
         consumed += ["except", "except for"]
     if allow_list:
         consumed.append("only")
+    # 'without X' is read by a required flag ('without MFA enabled') or is the review itself
+    # ('without a manager's approval'); anywhere else it is a condition no check reads.
+    bodies = [c.body if isinstance(c, (When, WhenListed)) else c for c in checks]
+    bodies = [c.base if isinstance(c, Unless) and c.base is not None else c for c in bodies]
+    if any(isinstance(c, (RequiredFlag, RequiredArgument)) or c.effect == "review" for c in bodies):
+        consumed.append("without")
+    # 'need two approvers when the notional is at least 1M USD': a condition that is the
+    # quantity a numeric check reads is that check's own condition.
+    numeric = [c for c in bodies if isinstance(c, NumericLimit)]
+    if numeric:
+        quantities = find_quantities(text)
+        for start, end, marker in condition_spans(text):
+            if marker not in ("if", "when", "whenever"):
+                continue
+            inside = [q for q in quantities if start <= q.start < end]
+            # Consumed only when a check fires exactly as the boundary table reads the condition.
+            if inside and all(_reads_as_condition(text, q, numeric) for q in inside):
+                consumed.append(marker)
     return tuple(consumed)
 
 
@@ -239,7 +268,7 @@ NORMATIVE = re.compile(
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
 REVIEW = re.compile(
-    r"\b(approval|approved by|be approved|be (?:manually|explicitly|separately) approved|manual(?:ly)?|reviews?|"
+    r"\b(approval|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|manual(?:ly)?|reviews?|"
     r"reviewed|sign[- ]?offs?|signed off|second pair of eyes|four[- ]eyes|a human|human (?:approval|review|sign)|"
     r"escalat\w*|countersign\w*|authori[sz]ation|needs? (?:a |an )?(?:manager|human|supervisor|person)|"
     r"goes? to (?:a |an )?(?:human|manager|person|reviewer|supervisor)|"
@@ -792,6 +821,49 @@ class NumericRecogniser(Recogniser):
         return c.quantities[-1] if c.quantities else c.previous
 
 
+_PLACE_PHRASE = re.compile(
+    r"\b(?:in|to|from|within|for|based in|located in)\s+(?:the\s+)?"
+    r"(?P<names>[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?(?:\s*(?:,|or|and)\s*[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?)*)"
+)
+
+
+class PlaceConditionRecogniser(Recogniser):
+    """'Patients in the EEA must not be enrolled without a signed consent form': an obligation
+    that applies only where the subject names places. Without this reading the place would be
+    taken for a deny-list and the obligation dropped."""
+
+    kind = "when_listed"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        predicate_at = _predicate_position(c.text)
+        if predicate_at is None:
+            return None
+        m = _PLACE_PHRASE.search(c.text[:predicate_at])
+        if not m:
+            return None
+        names = [
+            n.strip()
+            for n in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", m.group("names"))
+            if n.strip()
+        ]
+        codes = [_place(n) for n in names]
+        if not names or not all(codes):
+            return None
+        rest = c.text[: m.start()] + c.text[m.end() :]
+        body = _required_checks(c.index, c.source, rest, c.review)
+        if len(body) != 1:
+            return None
+        condition = ValueList(
+            c.index, c.source, "deny", (), (), "deny", tuple(x for x in codes if x), "place", ()
+        )
+        b = body[0]
+        return [
+            WhenListed(
+                c.index, c.source, b.effect, b.terms, b.alternatives, condition=condition, body=b
+            )
+        ]
+
+
 class ComparisonRecogniser(Recogniser):
     """'The refund amount must not exceed the original charge amount': two arguments joined."""
 
@@ -857,6 +929,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     FirstTimeRecogniser(),
     ConditionalListRecogniser(),
     NumericRecogniser(),
+    PlaceConditionRecogniser(),
     ComparisonRecogniser(),
     FreezeRecogniser(),
     ValueListRecogniser(),
@@ -932,10 +1005,12 @@ def _numeric_checks(
     for q, kind, strict, _pos in found:
         if not kind:
             continue
-        if (
-            predicate_at is not None
-            and q.start < predicate_at
-            and (kind == "lower" or (review and not _EXPLICIT_OK.search(clause)))
+        in_condition = any(
+            start <= q.start < end and marker in ("if", "when", "whenever")
+            for start, end, marker in condition_spans(clause)
+        )
+        if ((predicate_at is not None and q.start < predicate_at) or in_condition) and (
+            kind == "lower" or (review and not _EXPLICIT_OK.search(clause))
         ):
             # In the subject a bound is a condition, not a limit ('Credits of at least $200 need a
             # manager' picks 200 and more): boundaries.CONDITION says which values it picks.

@@ -52,7 +52,8 @@ _FUNCTION_WORDS = frozenset(
 CONDITION = re.compile(
     r"\b(?P<marker>unless|except(?:\s+(?:for|when|if|where))?|only\s+(?:if|when|after|once|while)|"
     r"provided(?:\s+that)?|providing|as\s+long\s+as|so\s+long\s+as|if|when|whenever|until|"
-    r"in\s+case|who|whose|which|that(?!\s+(?:is|are)\b))\b(?P<rest>[^,;.]*)",
+    r"in\s+case|without(?!\s+(?:any\s+)?(?:restrictions?|limits?)\b)|who|whose|which|"
+    r"that(?!\s+(?:is|are)\b))\b(?P<rest>[^,;.]*)",
     re.I,
 )
 
@@ -88,6 +89,13 @@ CATEGORY_QUALIFIERS = frozenset(
         "vip",
         "third-party",
         "non-approved",
+        "unencrypted",
+        "insecure",
+        "unverified",
+        "non-compliant",
+        "preferred",
+        "trusted",
+        "competing",
     }
 )
 _QUALIFIER = re.compile(

@@ -13,6 +13,7 @@ from webapp.models.clearance import (
     IdempotencyRecord,
     TenantSetting,
 )
+from webapp.models.drift import DriftEvent
 from webapp.models.jobs import JobRun
 from webapp.models.ledger import Checkpoint, LedgerEvent, LedgerLeaf, LedgerVerification
 from webapp.models.notifications import NotificationDelivery
@@ -32,6 +33,7 @@ __all__ = [
     "BurnedToken",
     "Checkpoint",
     "ClearanceRequest",
+    "DriftEvent",
     "IdempotencyRecord",
     "JobRun",
     "LedgerEvent",

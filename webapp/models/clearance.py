@@ -117,7 +117,7 @@ class TenantSetting(TenantScoped, db.Model):
 
 
 class AgentState(TenantScoped, db.Model):
-    """Per-agent lockdown state (drift detection will add its scores here too)."""
+    """Per-agent lockdown state and the agent's latest drift assessment."""
 
     __tablename__ = "agent_states"
 
@@ -131,4 +131,12 @@ class AgentState(TenantScoped, db.Model):
     lock_reason: Mapped[str] = mapped_column(Text, default="")
     released_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     released_by: Mapped[str] = mapped_column(String(320), default="")
+    release_reason: Mapped[str] = mapped_column(Text, default="")
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # Written by the drift scorer (webapp/services/drift.py); read on the decision path.
+    drift_score: Mapped[float] = mapped_column(Float, default=0.0)
+    drift_risk: Mapped[str] = mapped_column(String(16), default="learning")
+    drift_signals: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    drift_activity: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    drift_scored_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    drift_event_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

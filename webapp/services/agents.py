@@ -26,6 +26,10 @@ class Standing:
 
     agent_id: str
     locked_down: bool
+    # The latest drift assessment (webapp/services/drift.py): medium or high forces review.
+    drift_risk: str = ""
+    drift_score: float = 0.0
+    drift_signals: tuple[str, ...] = ()
 
 
 def standing(client_id: str, agent_id: str) -> Standing:
@@ -68,12 +72,27 @@ _last_activity: dict[tuple[str, str], float] = {}
 
 
 def _load_standing(client_id: str, agent_id: str) -> Standing:
-    locked = db.session.scalar(
-        select(AgentState.locked_down).where(
-            AgentState.client_id == client_id, AgentState.agent_id == agent_id
-        )
+    row = db.session.execute(
+        select(
+            AgentState.locked_down,
+            AgentState.drift_risk,
+            AgentState.drift_score,
+            AgentState.drift_signals,
+        ).where(AgentState.client_id == client_id, AgentState.agent_id == agent_id)
+    ).first()
+    if row is None:
+        return Standing(agent_id=agent_id, locked_down=False)
+    firing = sorted(
+        ((k, v.get("score", 0)) for k, v in (row.drift_signals or {}).items() if v.get("score")),
+        key=lambda item: -item[1],
     )
-    return Standing(agent_id=agent_id, locked_down=bool(locked))
+    return Standing(
+        agent_id=agent_id,
+        locked_down=bool(row.locked_down),
+        drift_risk=row.drift_risk or "",
+        drift_score=float(row.drift_score or 0.0),
+        drift_signals=tuple(kind for kind, _ in firing[:3]),
+    )
 
 
 def check_agent_id(agent_id: str) -> str:
@@ -111,7 +130,7 @@ def lock_down(client_id: str, agent_id: str, actor: str, reason: str = "") -> Ag
                 action_category="agent_lockdown",
                 agent_id=agent_id,
                 reason=reason or f"agent locked down by {actor}",
-                action_metadata={"actor": actor},
+                action_metadata={"actor": actor, "locked_by": actor},
             ),
         )
     db.session.commit()
@@ -119,19 +138,30 @@ def lock_down(client_id: str, agent_id: str, actor: str, reason: str = "") -> Ag
 
 
 def release(client_id: str, agent_id: str, actor: str, reason: str = "") -> AgentState:
-    """Release the lock; idempotent like ``lock_down``."""
+    """Release the lock, recording who and why; idempotent like ``lock_down``.
+
+    A lock set automatically by drift detection is released only with a reason: spec §3 asks
+    for a human review first, and the reason is its record.
+    """
     state = _state(client_id, check_agent_id(agent_id), for_update=True)
     if state.locked_down:
+        if state.locked_by == "drift" and not reason.strip():
+            db.session.rollback()
+            raise InvalidInput(
+                "a reason is required to release an agent locked down by drift detection",
+                errors=[{"field": "reason", "message": "is required for a drift lockdown"}],
+            )
         state.locked_down = False
         state.released_at = utcnow()
         state.released_by = actor
+        state.release_reason = reason
         append_event(
             client_id,
             EventContent(
                 action_category="agent_release",
                 agent_id=agent_id,
                 reason=reason or f"agent released by {actor}",
-                action_metadata={"actor": actor},
+                action_metadata={"actor": actor, "released_by": actor},
             ),
         )
     db.session.commit()
@@ -176,6 +206,7 @@ def lock_view(state: AgentState) -> dict[str, Any]:
         "locked_down": False,
         "released_at": iso(state.released_at),
         "released_by": state.released_by,
+        "reason": state.release_reason or "",
     }
 
 

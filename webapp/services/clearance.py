@@ -53,7 +53,7 @@ from webapp.models import (
     utcnow,
 )
 from webapp.runtime import vault
-from webapp.services import agents, idempotency, judging, settings, tokens
+from webapp.services import agents, drift, idempotency, judging, settings, tokens
 from webapp.services.canonical import body_fingerprint, intent_hash
 from webapp.services.ledger import EventContent, append_event
 
@@ -295,6 +295,17 @@ def _resolve(
     example drift's "force review at medium risk", given ``agent``) go at the end, and may only
     make it stricter. Also records the verdict's policy and citations on ``request``.
     """
+    resolution = _verdict_resolution(request, verdict)
+    if resolution.status != DENIED and resolution.reason_code != JUDGE_UNAVAILABLE:
+        standing = agent or agents.standing(request.client_id, request.agent_id)
+        if why := drift.forced_review_reason(request.client_id, standing):
+            resolution = Resolution(
+                PENDING_REVIEW, why, REVIEW_REQUIRED_BY_RULE, resolution.confidence, "system"
+            )
+    return resolution
+
+
+def _verdict_resolution(request: ClearanceRequest, verdict: Verdict) -> Resolution:
     if verdict.reason_code == JUDGE_UNAVAILABLE:
         # The judge answered that it could not judge: the tenant's failure mode decides.
         return _judge_failed(request.client_id, verdict.reason)

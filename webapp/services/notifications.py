@@ -180,6 +180,24 @@ def notify_pending_review(request: ClearanceRequest) -> list[NotificationDeliver
     return _queue_deliveries(request.client_id, "review.pending", request.request_id)
 
 
+def queue_event(client_id: str, event: str, subject_id: str) -> list[NotificationDelivery]:
+    """Queue one delivery per enabled channel for an event kind registered with
+    ``register_messages`` (``drift.detected``…); ``subject_id`` names what it is about."""
+    if event not in EVENT_MESSAGES:
+        raise ValueError(f"no messages are registered for {event}")
+    return _queue_deliveries(client_id, event, subject_id)
+
+
+# Event kinds other than review.pending bring their own messages: event → build(delivery),
+# returning (email(sender, recipients) → EmailMessage, chat payload); raise LookupError when
+# the subject is gone. Registered explicitly by create_app.
+EVENT_MESSAGES: dict[str, Any] = {}
+
+
+def register_messages(event: str, build: Any) -> None:
+    EVENT_MESSAGES[event] = build
+
+
 def send_test(client_id: str) -> list[NotificationDelivery]:
     """Queue a test message on each enabled channel (400 when none is enabled)."""
     deliveries = _queue_deliveries(client_id, "test", "")
@@ -390,6 +408,8 @@ def _send(delivery: NotificationDelivery) -> str:
     if delivery.event == "report.ready":
         return _send_report_ready(delivery, config)
     current = settings.read(delivery.client_id, KIND, DEFAULTS)
+    if delivery.event in EVENT_MESSAGES:
+        return _send_registered(delivery, current, EVENT_MESSAGES[delivery.event])
     notice = _notice(delivery, current)
     if delivery.channel == "email":
         if not current["email_enabled"] and delivery.event != "test":
@@ -408,6 +428,29 @@ def _send(delivery: NotificationDelivery) -> str:
         status = channels.post_webhook(
             url, messages.slack_payload(notice), allow_private=config.webhook_allow_private
         )
+        return f"HTTP {status}"
+    raise channels.DeliveryError(f"unknown channel {delivery.channel}", retryable=False)
+
+
+def _send_registered(delivery: NotificationDelivery, current: dict[str, Any], build: Any) -> str:
+    config = vault().config
+    try:
+        email, chat = build(delivery)
+    except LookupError as gone:
+        raise _Skip(str(gone)) from None
+    if delivery.channel == "email":
+        if not current["email_enabled"]:
+            raise _Skip("email notifications were switched off")
+        message = email(config.smtp_from, delivery.recipients)
+        refused = channels.send_email(config, message, delivery.recipients)
+        return f"refused by the server: {', '.join(refused)}" if refused else ""
+    if delivery.channel == "slack":
+        if not current["slack_enabled"]:
+            raise _Skip("chat notifications were switched off")
+        url = webhook_url(delivery.client_id)
+        if not url:
+            raise channels.DeliveryError("no webhook URL is stored", retryable=False)
+        status = channels.post_webhook(url, chat, allow_private=config.webhook_allow_private)
         return f"HTTP {status}"
     raise channels.DeliveryError(f"unknown channel {delivery.channel}", retryable=False)
 

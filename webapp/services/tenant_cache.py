@@ -178,7 +178,7 @@ def _after_flush(session: Session, _context: Any) -> None:
         if table not in WATCHED:
             continue
         if table == "agent_states" and not _lock_changed(instance):
-            continue  # activity (last_seen_at) is not cached; only the lockdown is
+            continue  # activity (last_seen_at) is not cached; only the lockdown and drift risk
         changed = changed if changed is not None else _changed(session)
         # Keys are looked up before the tenant is known: they hang on the global generation.
         scope = GLOBAL if table in GLOBAL_TABLES else getattr(instance, "client_id", None)
@@ -189,7 +189,11 @@ def _lock_changed(instance: Any) -> bool:
     state = inspect(instance)
     if state.pending or state.deleted:
         return bool(getattr(instance, "locked_down", False)) or state.deleted
-    return state.attrs.locked_down.history.has_changes()
+    # The drift risk is cached with the lockdown: its level changes rarely (its score often).
+    return (
+        state.attrs.locked_down.history.has_changes()
+        or state.attrs.drift_risk.history.has_changes()
+    )
 
 
 def _on_execute(state: Any) -> None:

@@ -26,7 +26,7 @@ from webapp.ledger.encoding import b64url_decode, b64url_encode
 from webapp.ledger.keys import public_jwk
 from webapp.models import BurnedToken, ClearanceRequest, iso, utcnow
 from webapp.runtime import vault
-from webapp.services import keys
+from webapp.services import drift, keys
 from webapp.services.canonical import intent_hash
 from webapp.services.ledger import EventContent, append_event
 
@@ -154,6 +154,7 @@ def consume(
     except IntegrityError:
         db.session.rollback()
         first = db.session.scalar(select(BurnedToken).where(BurnedToken.jti == jti))
+        drift.record_token_event(client_id, claims["agent_id"], "replay")
         raise TokenReplayed(
             "token was already used; do not run the action",
             extra={
@@ -182,6 +183,7 @@ def consume(
         ),
     )
     db.session.commit()
+    drift.record_token_event(client_id, claims["agent_id"], outcome)
     if mismatch:
         raise Unprocessable(
             "token does not match the tool call; it has been burned",
