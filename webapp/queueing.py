@@ -115,3 +115,17 @@ def export_checkpoints(client_id: str) -> None:
         retry=None,
         meta={"client_id": client_id},
     )
+
+
+def build_report(report_id: str, client_id: str) -> None:
+    """Queue the build of a ``queued`` report (its row is committed first); one job per report."""
+    queue(DEFAULT).enqueue(
+        "jobs.reports.build_report",
+        report_id,
+        job_id=f"report-{report_id}",
+        job_timeout=1800,
+        result_ttl=3600,
+        failure_ttl=7 * 86400,
+        retry=None,
+        meta={"client_id": client_id, "kind": "report"},
+    )

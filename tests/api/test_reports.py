@@ -482,3 +482,7 @@ def test_public_endpoints_are_rate_limited_per_client_ip(
     assert int(limited.headers["Retry-After"]) >= 1
     # Another address has its own bucket.
     assert client.get(path, environ_base={"REMOTE_ADDR": second}).status_code == 404
+    from webapp.extensions import db
+
+    with app.app_context():
+        db.engine.dispose()  # a second app's pool must not hold server connections for the session

@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Route, expect
 
+from tests.api.test_reports import _decisions
 from tests.dashboard.test_dashboard_browser import (  # noqa: F401 - fixtures reused, not copied
     chromium,
     open_page,
@@ -25,6 +26,7 @@ pytestmark = pytest.mark.browser
 
 def _shared_report(app, client, tenant, run_jobs) -> tuple[str, str]:
     write_events(app, tenant.client_id, 6)  # a tree of several leaves: the proof has a path
+    _decisions(client, tenant, run_jobs)  # real decisions, for the charts
     created = client.post("/reports", json={}, headers=tenant.headers).get_json()
     run_jobs()
     seal(app, tenant.client_id)
@@ -49,7 +51,8 @@ def test_the_auditor_page_verifies_in_the_browser(app, client, tenant, run_jobs,
         "checkpoint signature",
     ):
         expect(page.locator(f'#verify-steps li[data-check="{check}"]')).to_have_class("check-ok")
-    expect(page.locator("#chart-decisions svg")).to_be_visible()
+    expect(page.locator("#chart-decisions svg rect.bar-approved").first).to_be_attached()
+    expect(page.locator("#chart-reviews")).to_contain_text("Nothing in the period.")
     expect(page.locator("pre")).to_contain_text("python -m webapp.ledger verify-bundle")
     shoot(page, "report-shared")
 

@@ -26,6 +26,8 @@ from webapp.ledger.keys import verify_signature
 from webapp.models import (
     APPROVED,
     DENIED,
+    PENDING_REVIEW,
+    PROCESSING,
     ApiKey,
     BurnedToken,
     Checkpoint,
@@ -41,6 +43,7 @@ from webapp.models.ledger import LedgerLeaf
 from webapp.runtime import vault
 from webapp.services.checkpoints import latest_checkpoint
 from webapp.services.ledger import open_event
+from webapp.services.sealing import sealed_through
 from webapp.services.tree_store import MissingNode, node_reader, read_nodes
 
 SCHEMA_VERSION = 1
@@ -114,7 +117,7 @@ def collect(
     step("access", 50)
     access = _access(client_id, window)
     step("exceptions", 55)
-    exceptions = _exceptions(client_id, window, reviews)
+    exceptions = _exceptions(client_id, window, reviews, population)
     step("attestation", 65)
     attestation = _attestation(client_id, window, seed)
     controls = [dict(control) for control in CONTROLS]
@@ -232,7 +235,7 @@ def _population(client_id: str, window: tuple[datetime, datetime]) -> dict[str, 
     pending = db.session.scalar(
         select(func.count()).where(
             request.client_id == client_id,
-            request.status.not_in((APPROVED, DENIED)),
+            request.status.in_((PROCESSING, PENDING_REVIEW)),  # ix_clearance_tenant_status
             _in(request.created_at, window),
         )
     )
@@ -422,18 +425,17 @@ def _access(client_id: str, window: tuple[datetime, datetime]) -> dict[str, Any]
 
 
 def _exceptions(
-    client_id: str, window: tuple[datetime, datetime], reviews: dict[str, Any]
+    client_id: str,
+    window: tuple[datetime, datetime],
+    reviews: dict[str, Any],
+    population: dict[str, Any],
 ) -> dict[str, Any]:
     """Judge failures, expired reviews, approvals whose token was never used, and burns of a
     token with other arguments than it was issued for."""
     request = ClearanceRequest
-    judge_unavailable = db.session.scalar(
-        select(func.count()).where(
-            request.client_id == client_id,
-            request.reason_code == "judge_unavailable",
-            _in(request.decided_at, window),
-        )
-    )
+    # Already counted by the population's GROUP BY (same rows: decided in the period).
+    failed = population["by_reason_code"].get("judge_unavailable", {})
+    judge_unavailable = sum(failed.values())
     # Only tokens that can no longer be used count: an approval younger than the token's
     # lifetime may still be consumed.
     usable_until = utcnow() - timedelta(seconds=vault().config.jwt_ttl)
@@ -525,15 +527,14 @@ def _attestation(client_id: str, window: tuple[datetime, datetime], seed: str) -
     last = db.session.scalar(
         LedgerVerification.for_tenant(client_id).order_by(LedgerVerification.id.desc()).limit(1)
     )
+    # Events are sealed in seq order: only those above the high-water mark wait (an index range).
     unsealed = db.session.scalar(
         select(func.count())
         .select_from(LedgerEvent)
         .where(
             LedgerEvent.client_id == client_id,
+            LedgerEvent.seq > sealed_through(client_id),
             _in(LedgerEvent.created_at, window),
-            ~select(LedgerLeaf.seq)
-            .where(LedgerLeaf.seq == LedgerEvent.seq, LedgerLeaf.client_id == client_id)
-            .exists(),
         )
     )
     return {
@@ -614,22 +615,36 @@ def _period_leaf_range(
     client_id: str, window: tuple[datetime, datetime], tree_size: int
 ) -> tuple[int, int]:
     """The leaf indexes of the period's sealed events (events are sealed in seq order)."""
-    lo, hi = db.session.execute(
-        select(func.min(LedgerLeaf.leaf_index), func.max(LedgerLeaf.leaf_index))
-        .select_from(LedgerLeaf)
-        .join(
-            LedgerEvent,
-            and_(LedgerEvent.seq == LedgerLeaf.seq, LedgerEvent.client_id == LedgerLeaf.client_id),
-        )
-        .where(
-            LedgerLeaf.client_id == client_id,
-            _in(LedgerEvent.created_at, window),
-            LedgerLeaf.leaf_index < tree_size,
+    first, last = db.session.execute(
+        select(func.min(LedgerEvent.seq), func.max(LedgerEvent.seq)).where(
+            LedgerEvent.client_id == client_id, _in(LedgerEvent.created_at, window)
         )
     ).one()
-    if lo is None:
+    if first is None or tree_size == 0:
         return 0, -1
-    return int(lo), int(hi)
+    # The first leaf at or after the period's first event, the last at or before its last one
+    # (point lookups on the seq index), within the attested tree.
+    lo = db.session.scalar(
+        select(func.min(LedgerLeaf.leaf_index)).where(
+            LedgerLeaf.client_id == client_id,
+            LedgerLeaf.seq
+            == select(func.min(LedgerLeaf.seq))
+            .where(LedgerLeaf.client_id == client_id, LedgerLeaf.seq >= first)
+            .scalar_subquery(),
+        )
+    )
+    hi = db.session.scalar(
+        select(func.max(LedgerLeaf.leaf_index)).where(
+            LedgerLeaf.client_id == client_id,
+            LedgerLeaf.seq
+            == select(func.max(LedgerLeaf.seq))
+            .where(LedgerLeaf.client_id == client_id, LedgerLeaf.seq <= last)
+            .scalar_subquery(),
+        )
+    )
+    if lo is None or hi is None:
+        return 0, -1
+    return int(lo), min(int(hi), tree_size - 1)
 
 
 def _sample(

@@ -35,7 +35,7 @@ from webapp.models.reports import (
 )
 from webapp.runtime import vault
 from webapp.secrets import derived_key
-from webapp.services import idempotency, report_content, report_render, settings
+from webapp.services import idempotency, report_content, report_render, sealing, settings
 from webapp.services.canonical import body_fingerprint
 from webapp.services.ledger import EventContent, append_event
 from webapp.services.notifications import parse_position, parse_recipients
@@ -353,6 +353,10 @@ def build_report(report_id: str) -> str:
     db.session.commit()
     client_id = report.client_id
     try:
+        # Seal what is pending first, so that the attestation covers every event of the
+        # period that exists now (sealing is idempotent and takes the tenant's seal lock).
+        _progress(report_id, "sealing", 8)
+        sealing.seal_and_queue_exports(client_id)
         document = report_content.collect(
             client_id,
             report_id=report_id,
@@ -430,18 +434,9 @@ def _fail(report_id: str, message: str) -> None:
 
 
 def _enqueue_build(report: Report) -> None:
-    """The one place reports are queued (to move below services with the queueing module)."""
-    from jobs import queues
+    from webapp import queueing
 
-    queues.queue(queues.DEFAULT, vault().redis).enqueue(
-        "jobs.reports.build_report",
-        report.report_id,
-        job_id=f"report-{report.report_id}",
-        job_timeout=1800,
-        result_ttl=3600,
-        failure_ttl=7 * 86400,
-        meta={"client_id": report.client_id, "kind": "report"},
-    )
+    queueing.build_report(report.report_id, report.client_id)
 
 
 # --- schedules and the report.ready email -----------------------------------------------------

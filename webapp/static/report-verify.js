@@ -286,7 +286,8 @@
     if (!container) return;
     var max = 1;
     columns.forEach(function (c) { var t = 0; c.parts.forEach(function (p) { t += p[1]; }); max = Math.max(max, t); });
-    var ns = "http://www.w3.org/2000/svg", width = Math.max(300, columns.length * 28), height = 160;
+    var step = Math.max(28, Math.min(90, Math.floor(640 / Math.max(1, columns.length))));
+    var ns = "http://www.w3.org/2000/svg", width = Math.max(300, columns.length * step), height = 160;
     var svg = document.createElementNS(ns, "svg");
     svg.setAttribute("viewBox", "0 0 " + width + " " + (height + 30));
     svg.setAttribute("role", "img");
@@ -295,9 +296,9 @@
       column.parts.forEach(function (part) {
         var h = (part[1] / max) * (height - 10);
         var rect = document.createElementNS(ns, "rect");
-        rect.setAttribute("x", String(i * 28 + 4));
+        rect.setAttribute("x", String(i * step + 4));
         rect.setAttribute("y", String(y - h));
-        rect.setAttribute("width", "20");
+        rect.setAttribute("width", String(step - 8));
         rect.setAttribute("height", String(h));
         rect.setAttribute("class", "bar-" + part[0]);
         var title = document.createElementNS(ns, "title");
@@ -307,13 +308,19 @@
         y -= h;
       });
       var text = document.createElementNS(ns, "text");
-      text.setAttribute("x", String(i * 28 + 14));
+      text.setAttribute("x", String(i * step + step / 2));
       text.setAttribute("y", String(height + 14));
       text.setAttribute("text-anchor", "middle");
       text.setAttribute("font-size", "8");
       text.textContent = column.label;
       svg.appendChild(text);
     });
+    if (!columns.length || max === 1 && columns.every(function (c) { return c.parts.every(function (p) { return p[1] === 0; }); })) {
+      var empty = document.createElement("p");
+      empty.textContent = "Nothing in the period.";
+      container.replaceChildren(empty);
+      return;
+    }
     container.replaceChildren(svg);
   }
 
