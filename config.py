@@ -157,6 +157,8 @@ class Config:
     rate_limit_ttl_seconds: int = 180
     # Reviews and notifications.
     review_ttl_seconds: int = 86400
+    # POST /mint-token (the clients' decision cache, CONTRACT §5a): the oldest approval it repeats.
+    decision_cache_ttl_seconds: int = 300
     webhook_allow_private: bool = False
     notify_retry_intervals: tuple[int, ...] = (10, 60, 300)
     smtp_host: str = ""
@@ -313,6 +315,11 @@ class Config:
             "VAULT_REVIEW_TTL_SECONDS",
             "review_ttl_seconds",
             lambda n, r: _parse_int(n, r, 1, 365 * 86400),
+        )
+        take(
+            "VAULT_DECISION_CACHE_TTL_SECONDS",
+            "decision_cache_ttl_seconds",
+            lambda n, r: _parse_int(n, r, 1, 86400),
         )
         take("VAULT_WEBHOOK_ALLOW_PRIVATE", "webhook_allow_private", _parse_bool)
         take("VAULT_NOTIFY_RETRY_INTERVALS", "notify_retry_intervals", _parse_intervals)

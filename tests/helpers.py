@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -156,3 +157,14 @@ class RedisProcess:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+    """Poll ``condition`` until it returns something truthy, within a bound (never a bare sleep)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")

@@ -153,12 +153,14 @@ def _install_caches(app: Flask) -> None:
 
 def _register_transition_hooks(app: Flask) -> None:
     """Side effects of committed clearance transitions, registered here and nowhere else."""
-    from webapp.services import clearance, drift, notifications
+    from webapp.services import agents, clearance, drift, notifications, webhooks
 
     clearance.on_transition(app, notifications.notify_pending_review)
     # Drift: every committed decision adds to its agent's hourly counters (one Redis call).
     clearance.on_transition(app, drift.record_decision)
     drift.register_notifications()
+    clearance.on_transition(app, webhooks.on_decision)
+    agents.on_lock_down(webhooks.on_lock_down)
 
 
 def _register_blueprints(app: Flask) -> None:

@@ -99,6 +99,22 @@ def deliver_notification(
     )
 
 
+def deliver_webhook(
+    delivery_id: str, client_id: str, webhook_id: str, intervals: list[int]
+) -> None:
+    """Queue one signed webhook delivery (CONTRACT §14); RQ retries it after each interval."""
+    queue(NOTIFY).enqueue(
+        "jobs.webhooks.deliver_webhook",
+        delivery_id,
+        job_id=f"webhook-{delivery_id}",
+        job_timeout=120,
+        result_ttl=3600,
+        failure_ttl=7 * 86400,
+        retry=Retry(max=len(intervals), interval=intervals) if intervals else None,
+        meta={"client_id": client_id, "webhook_id": webhook_id},
+    )
+
+
 def export_checkpoints(client_id: str) -> None:
     """Queue the export of a tenant's new checkpoints; one at a time per tenant.
 

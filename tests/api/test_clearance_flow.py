@@ -113,6 +113,7 @@ def test_review_settings_validation_and_ledger(client, tenant, sql):
     assert client.get("/review-settings", headers=tenant.headers).get_json() == {
         "client_id": tenant.client_id,
         "minimum_confidence_score": 0.8,
+        "minimum_confidence_bucket": "high",
         "judge_failure_mode": "deny",
     }
     for bad in (

@@ -29,10 +29,11 @@ ENTRY_FIELDS = {
     "receipt_payload",
 }  # fmt: skip
 CHECKPOINT_FIELDS = {
-    "checkpoint_id", "tree_size", "root_hash", "checkpoint_hash", "prev_checkpoint_hash",
+    "checkpoint_id", "microblock_id", "tree_size", "root_hash", "checkpoint_hash", "prev_checkpoint_hash",
     "signature_algorithm", "signer_key_id", "checkpoint_signature", "checkpoint_payload",
-    "signed_at", "mmd_seconds", "export_target", "export_uri", "export_status", "exported_at",
+    "signed_at", "mmd_seconds", "export_target", "export_uri", "export_status",
 }  # fmt: skip
+# plus "exported_at" once exported: left out until then, never null (CONTRACT §1)
 
 
 def get(client, tenant, path, **params):
@@ -122,11 +123,12 @@ def test_checkpoints_walk_the_chain_oldest_first_and_manifests_is_an_alias(clien
     records = body["checkpoints"]
     assert [set(r) for r in records] == [CHECKPOINT_FIELDS] * 5
     assert [r["checkpoint_id"] for r in records] == [1, 2, 3, 4, 5]
+    assert all(r["microblock_id"] == r["checkpoint_id"] for r in records)
     assert [r["tree_size"] for r in records] == [2, 4, 6, 8, 9]
     assert records[0]["prev_checkpoint_hash"] == ""
     for earlier, later in zip(records, records[1:], strict=False):
         assert later["prev_checkpoint_hash"] == earlier["checkpoint_hash"]
-    assert all(r["export_status"] == "pending" and r["exported_at"] is None for r in records)
+    assert all(r["export_status"] == "pending" and "exported_at" not in r for r in records)
     assert get(client, tenant, "/ledger/manifests").get_json() == body
 
     page = get(client, tenant, "/ledger/checkpoints", limit=2).get_json()
@@ -296,8 +298,8 @@ def test_bundle_holds_the_contract_invariants_and_verifies_offline(client, app, 
     write_events(app, tenant.client_id, 2)
     seal(app, tenant.client_id)
     bundle = get(client, tenant, "/ledger/proof/bundle", request_id=request_id).get_json()
-    assert set(bundle) == {"event", "inclusion", "consistency", "keys"}
-    assert bundle["consistency"] is None  # the sealing checkpoint is still the latest
+    # The sealing checkpoint is still the latest: `consistency` is left out, not null.
+    assert set(bundle) == {"event", "inclusion", "keys"}
     assert set(bundle["event"]) == ENTRY_FIELDS
     assert verify_bundle(bundle).intact
 
@@ -316,7 +318,7 @@ def test_bundle_holds_the_contract_invariants_and_verifies_offline(client, app, 
     for key in bundle["keys"]:
         jwk = json.loads(b64url_decode(key["public_jwk"]))
         assert jwk["kid"] == key["key_id"] and key["algorithm"] == "Ed25519"
-        assert key["active_from"].endswith("Z") and key["retired_at"] is None
+        assert key["active_from"].endswith("Z") and "retired_at" not in key
     text = json.dumps(bundle)
     assert text == text.replace("ABCDEF", "")  # no uppercase hex digests slipped in
 

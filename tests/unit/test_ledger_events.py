@@ -372,7 +372,7 @@ def test_jwk_and_bundle_key_round_trip() -> None:
     assert keys.public_key_from_jwk(jwk) == PUBLIC_KEY
     entry = keys.bundle_key_entry(jwk, active_from="2026-01-01T00:00:00.000000Z")
     assert entry["key_id"] == "vault-key-001" and entry["algorithm"] == "Ed25519"
-    assert entry["retired_at"] is None
+    assert "retired_at" not in entry  # left out while active, never null (CONTRACT §11)
     assert json.loads(b64url_decode(entry["public_jwk"])) == jwk
     assert keys.key_from_bundle_entry(entry) == ("vault-key-001", PUBLIC_KEY)
 

@@ -232,7 +232,7 @@ def test_every_event_of_the_ledger_has_an_intact_bundle(seq: int) -> None:
     report = verify_bundle(proof_bundle, JWKS)
     assert report.intact, [c for c in report.checks if not c.ok]
     if seq > 13:
-        assert proof_bundle["consistency"] is None
+        assert "consistency" not in proof_bundle  # left out, not null (CONTRACT §11)
         assert "consistency" in [c.name for c in report.checks]
     else:
         assert proof_bundle["consistency"]["to_checkpoint"]["tree_size"] == 20
@@ -712,3 +712,19 @@ def test_the_package_runs_on_its_own_without_flask(tmp_path: Path, bundle: dict)
         cwd=tmp_path,
     )
     assert probe.stdout.strip() == "[]", probe.stderr
+
+
+def test_the_typescript_clients_shapes_verify(bundle: dict) -> None:
+    # CONTRACT §11: microblock_id repeats checkpoint_id; a null consistency (older bundles)
+    # reads like a left-out one.
+    for record in (bundle["inclusion"]["checkpoint"], bundle["consistency"]["from_checkpoint"]):
+        record["microblock_id"] = record["checkpoint_id"]
+    assert verify_bundle(bundle, JWKS).intact
+    latest = LEDGER.bundle(20)
+    assert "consistency" not in latest and verify_bundle(latest, JWKS).intact
+    assert verify_bundle({**latest, "consistency": None}, JWKS).intact
+    other = copy.deepcopy(bundle)
+    other["inclusion"]["checkpoint"]["microblock_id"] = 99
+    other["consistency"]["from_checkpoint"]["microblock_id"] = 99
+    report = verify_bundle(other, JWKS)
+    assert not report.intact and "inclusion.checkpoint.record" in report.failed

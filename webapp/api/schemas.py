@@ -32,6 +32,10 @@ class NewUser(Body):
 class ReviewSettingsUpdate(Body):
     minimum_confidence_score: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False)
     judge_failure_mode: StrictStr | None = Field(default=None, pattern="^(deny|review)$")
+    # CONTRACT §7: the TypeScript client 0.4 sends a bucket instead of the score.
+    minimum_confidence_bucket: StrictStr | None = Field(
+        default=None, pattern="^(extra_high|high|medium|low|none)$"
+    )
 
 
 class ClearanceContext(Body):

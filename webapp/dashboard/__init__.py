@@ -25,6 +25,7 @@ def register_dashboard(app: Flask) -> None:
     from webapp.dashboard.reports import report_pages
     from webapp.dashboard.reviews import review_pages
     from webapp.dashboard.settings import settings_pages
+    from webapp.dashboard.webhooks import webhook_pages
 
     dashboard = Blueprint("dashboard", __name__, url_prefix="/dashboard")
     for child in (
@@ -37,6 +38,7 @@ def register_dashboard(app: Flask) -> None:
         drift_pages,
         report_pages,
         settings_pages,
+        webhook_pages,
     ):
         dashboard.register_blueprint(child)
     dashboard.before_request(_remember_tenant)

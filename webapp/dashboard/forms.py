@@ -16,6 +16,7 @@ from wtforms import (
     PasswordField,
     SelectChoice,
     SelectField,
+    SelectMultipleField,
     StringField,
     TextAreaField,
     URLField,
@@ -29,6 +30,7 @@ from wtforms.validators import (
     Optional,
     ValidationError,
 )
+from wtforms.widgets import CheckboxInput, ListWidget
 
 from webapp.errors import DomainError
 
@@ -155,6 +157,24 @@ class NotificationSettingsForm(FlaskForm):
 
 class ApiKeyForm(FlaskForm):
     label = StringField("Label", validators=[Optional(), Length(max=200)])
+
+
+class WebhookForm(FlaskForm):
+    """A new outbound webhook endpoint; the webhooks service checks the URL and the events."""
+
+    url = StringField(
+        "Endpoint URL",
+        validators=[DataRequired(), Length(max=2048)],
+        description="https only; private and loopback addresses are refused.",
+    )
+    events = SelectMultipleField(
+        "Events",
+        choices=[],  # filled from the service's list by the view
+        widget=ListWidget(prefix_label=False),
+        option_widget=CheckboxInput(),
+        validators=[DataRequired(message="choose at least one event")],
+    )
+    description = StringField("Description", validators=[Optional(), Length(max=500)])
 
 
 class NewUserForm(FlaskForm):

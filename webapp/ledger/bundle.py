@@ -43,13 +43,12 @@ def proof_bundle(
     consistency: Mapping[str, Any] | None,
     keys: Sequence[Mapping[str, Any]],
 ) -> dict[str, Any]:
-    """`{event, inclusion, consistency, keys}`; `consistency` is None when the inclusion
-    checkpoint is already the latest one."""
+    """`{event, inclusion, consistency, keys}`; `consistency` is left out (not null, which the
+    TypeScript client rejects) when the inclusion checkpoint is already the latest one."""
     if consistency is not None and consistency["from_checkpoint"] != inclusion["checkpoint"]:
         raise ValueError("the consistency proof must start at the inclusion checkpoint")
-    return {
-        "event": dict(entry),
-        "inclusion": dict(inclusion),
-        "consistency": None if consistency is None else dict(consistency),
-        "keys": [dict(key) for key in keys],
-    }
+    bundle: dict[str, Any] = {"event": dict(entry), "inclusion": dict(inclusion)}
+    if consistency is not None:
+        bundle["consistency"] = dict(consistency)
+    bundle["keys"] = [dict(key) for key in keys]
+    return bundle

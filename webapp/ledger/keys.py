@@ -59,18 +59,21 @@ def public_key_from_jwk(jwk: Mapping[str, Any]) -> bytes:
 def bundle_key_entry(
     jwk: Mapping[str, Any], *, active_from: str, retired_at: str | None = None
 ) -> dict[str, Any]:
-    """A proof bundle's `keys` item: the JWK travels as base64url of its JSON, kid included."""
+    """A proof bundle's `keys` item: the JWK travels as base64url of its JSON, kid included;
+    `retired_at` is left out (not null) while the key is active."""
     public_key_from_jwk(jwk)  # refuse to publish anything but a public Ed25519 key
     if not isinstance(jwk.get("kid"), str) or not jwk["kid"]:
         raise ValueError("JWK needs a kid")
     text = json.dumps(dict(jwk), separators=(",", ":"), sort_keys=True)
-    return {
+    entry = {
         "key_id": jwk["kid"],
         "algorithm": "Ed25519",
         "public_jwk": b64url_encode(text.encode("utf-8")),
         "active_from": active_from,
-        "retired_at": retired_at,
     }
+    if retired_at is not None:
+        entry["retired_at"] = retired_at
+    return entry
 
 
 def key_from_bundle_entry(entry: Mapping[str, Any]) -> tuple[str, bytes]:

@@ -115,7 +115,8 @@ class _BundleVerifier:
         self.event: Mapping[str, Any] = self.bundle["event"]
         self.inclusion: Mapping[str, Any] = self.bundle["inclusion"]
         self.checkpoint: Mapping[str, Any] = self.inclusion["checkpoint"]
-        self.consistency: Mapping[str, Any] | None = self.bundle["consistency"]
+        # Left out when none (CONTRACT §11); older bundles carry null, which means the same.
+        self.consistency: Mapping[str, Any] | None = self.bundle.get("consistency")
 
         self.check("keys.entries", self.key_entries)
         if self.jwks is not None:
@@ -178,12 +179,11 @@ class _BundleVerifier:
         _expect(isinstance(bundle, Mapping), "bundle is not a JSON object")
         for name, kind in (("event", Mapping), ("inclusion", Mapping), ("keys", list)):
             _expect(isinstance(bundle.get(name), kind), f"bundle.{name} is missing or malformed")
-        _expect("consistency" in bundle, "bundle.consistency is missing (null when none)")
         _expect(
             isinstance(bundle["inclusion"].get("checkpoint"), Mapping),
             "inclusion.checkpoint is missing",
         )
-        consistency = bundle["consistency"]
+        consistency = bundle.get("consistency")
         if consistency is not None:
             _expect(isinstance(consistency, Mapping), "consistency must be an object or null")
             for name in ("from_checkpoint", "to_checkpoint"):
@@ -452,6 +452,8 @@ def _checkpoint_record(record: Mapping[str, Any]) -> str:
     _expect(checkpoint_id >= 1, "checkpoint_id counts from 1")
     _expect(_integer(record["tree_size"], "tree_size") >= 1, "a checkpoint is never empty")
     _expect(_integer(record["mmd_seconds"], "mmd_seconds") >= 0, "mmd_seconds is negative")
+    if "microblock_id" in record:
+        _expect(record["microblock_id"] == checkpoint_id, "microblock_id is not checkpoint_id")
     first = checkpoint_id == 1
     _expect(
         (record["prev_checkpoint_hash"] == "") == first,

@@ -20,6 +20,7 @@ from webapp.models.notifications import NotificationDelivery
 from webapp.models.policy import Policy, PolicyChunk, PolicyDocument, PolicyVersion
 from webapp.models.reports import Report, ReportArtifact, ReportShare
 from webapp.models.tenant import ROLES, ApiKey, SigningKey, Tenant, User
+from webapp.models.webhooks import WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "APPROVED",
@@ -52,6 +53,8 @@ __all__ = [
     "TenantScoped",
     "TenantSetting",
     "User",
+    "WebhookDelivery",
+    "WebhookEndpoint",
     "iso",
     "new_id",
     "short_id",

@@ -100,3 +100,29 @@ def _text(value: Any) -> str:
     if isinstance(value, bytes):
         value = value.decode("utf-8", "replace")
     return str(value)[:200]
+
+
+def post_signed_webhook(
+    url: str, body: bytes, headers: dict[str, str], *, allow_private: bool
+) -> int:
+    """POST exact bytes (already signed by the caller) through the SSRF guard; returns the HTTP
+    status of a 2xx answer. Failures say whether another attempt could succeed."""
+    try:
+        response = outbound.guarded_request(
+            "POST",
+            url,
+            content=body,
+            headers={"Content-Type": "application/json", **headers},
+            timeout=WEBHOOK_TIMEOUT_SECONDS,
+            allow_private=allow_private,
+        )
+    except outbound.OutboundRefused as refused:
+        raise DeliveryError(
+            f"refused by the outbound guard: {refused.detail}", retryable=False
+        ) from None
+    except outbound.OutboundFailed as failed:
+        raise DeliveryError(f"endpoint unreachable: {failed}", retryable=True) from None
+    if response.ok:
+        return response.status_code
+    retryable = response.status_code >= 500 or response.status_code in (408, 425, 429)
+    raise DeliveryError(f"endpoint answered HTTP {response.status_code}", retryable=retryable)

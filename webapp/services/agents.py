@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from webapp.models import AgentState, iso, utcnow
 from webapp.services import tenant_cache
 from webapp.services.ledger import EventContent, append_event
 
+log = logging.getLogger(__name__)
 MAX_AGENT_ID = 256
 ACTIVITY_INTERVAL_SECONDS = 1.0
 
@@ -117,7 +119,8 @@ def is_locked_down(state: AgentState | None) -> bool:
 def lock_down(client_id: str, agent_id: str, actor: str, reason: str = "") -> AgentState:
     """Lock the agent; idempotent: a second lock changes nothing and writes no event."""
     state = _state(client_id, check_agent_id(agent_id), for_update=True)
-    if not state.locked_down:
+    newly_locked = not state.locked_down
+    if newly_locked:
         state.locked_down = True
         state.locked_at = utcnow()
         state.locked_by = actor
@@ -134,7 +137,22 @@ def lock_down(client_id: str, agent_id: str, actor: str, reason: str = "") -> Ag
             ),
         )
     db.session.commit()
+    if newly_locked:
+        for hook in _ON_LOCK_DOWN:
+            try:
+                hook(state)
+            except Exception:  # noqa: BLE001 - a failed side effect never undoes the lock
+                log.exception("lockdown hook failed for %s", agent_id)
     return state
+
+
+_ON_LOCK_DOWN: list = []
+
+
+def on_lock_down(hook) -> None:  # noqa: ANN001
+    """Register a side effect (webhooks) run after an agent is newly locked down."""
+    if hook not in _ON_LOCK_DOWN:
+        _ON_LOCK_DOWN.append(hook)
 
 
 def release(client_id: str, agent_id: str, actor: str, reason: str = "") -> AgentState:

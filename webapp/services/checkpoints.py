@@ -10,9 +10,13 @@ from webapp.models import Checkpoint, iso
 
 
 def checkpoint_view(row: Checkpoint) -> dict[str, Any]:
-    """CONTRACT §11 "Checkpoint record": every field, payload and signature as base64url."""
-    return {
+    """CONTRACT §11 "Checkpoint record": every field, payload and signature as base64url.
+
+    `microblock_id` repeats `checkpoint_id` for the clients that expect it; `exported_at` is left
+    out (not null) until the export is done, because the TypeScript client rejects null there."""
+    view: dict[str, Any] = {
         "checkpoint_id": row.checkpoint_id,
+        "microblock_id": row.checkpoint_id,
         "tree_size": row.tree_size,
         "root_hash": row.root_hash,
         "checkpoint_hash": row.checkpoint_hash,
@@ -26,8 +30,10 @@ def checkpoint_view(row: Checkpoint) -> dict[str, Any]:
         "export_target": row.export_target,
         "export_uri": row.export_uri,
         "export_status": row.export_status,
-        "exported_at": iso(row.exported_at),
     }
+    if row.exported_at is not None:
+        view["exported_at"] = iso(row.exported_at)
+    return view
 
 
 def latest_checkpoint(client_id: str) -> Checkpoint | None:

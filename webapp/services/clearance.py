@@ -480,6 +480,29 @@ def _record_new(request: ClearanceRequest, resolution: Resolution | None) -> Non
         append_event(request.client_id, _decision_event(request, "clearance_decision"))
 
 
+def approve_by_rules(
+    client_id: str,
+    new: NewRequest,
+    verdict: Verdict,
+    *,
+    idempotency_key: str | None,
+    fingerprint: str,
+) -> ClearanceRequest:
+    """The decision cache (CONTRACT §5a): a new request decided at once from a rules-only
+    verdict, with no judge job. It goes through the same ``_resolve`` as every decision, and
+    anything but an approval by policy raises Conflict with nothing written. Commits."""
+    request = _new_row(client_id, new, settings.review_settings(client_id))
+    resolution = _resolve(request, verdict, agents.standing(client_id, new.agent_id))
+    if resolution.status != APPROVED or resolution.reason_code != APPROVED_BY_POLICY:
+        db.session.rollback()
+        raise Conflict(f"the rules would no longer approve this call: {resolution.reason}")
+    _record_new(request, resolution)
+    idempotency.remember(client_id, "mint-token", idempotency_key, fingerprint, request.request_id)
+    db.session.commit()
+    _after_commit(request, wake=False)
+    return request
+
+
 def _transition(
     request: ClearanceRequest, resolution: Resolution, category: str = "clearance_decision"
 ) -> bool:

@@ -488,6 +488,24 @@ def _notify(event: DriftEvent) -> None:
     except Exception:  # noqa: BLE001 - the event is stored; a lost notice is logged, not fatal
         db.session.rollback()
         log.exception("could not queue %s for %s", DETECTED, event.event_id)
+    try:
+        # The signed webhook of CONTRACT §14, to the endpoints that want it.
+        from webapp.services import webhooks
+
+        webhooks.emit(
+            event.client_id,
+            DETECTED,
+            {
+                "drift_event_id": event.event_id,
+                "agent_id": event.agent_id,
+                "detected_at": iso(event.detected_at),
+                "drift_score": event.drift_score,
+                "risk_level": event.risk_level,
+                "action": event.action,
+            },
+        )
+    except Exception:  # noqa: BLE001 - the event is stored; a lost webhook is logged
+        log.exception("could not queue the %s webhook for %s", DETECTED, event.event_id)
 
 
 def _position(cursor: dict[str, Any]) -> tuple[datetime, str]:

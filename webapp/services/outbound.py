@@ -156,6 +156,7 @@ def guarded_request(
     url: str,
     *,
     json: Any = None,
+    content: bytes | None = None,
     headers: dict[str, str] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     max_bytes: int = DEFAULT_MAX_BYTES,
@@ -164,6 +165,9 @@ def guarded_request(
     also_allow: tuple[str, ...] = (),
 ) -> OutboundResponse:
     """Send one request through the guard; OutboundRefused or OutboundFailed on failure.
+
+    ``content`` sends exact bytes instead of ``json`` (a signed webhook body must arrive as
+    the bytes that were signed).
 
     The whole exchange, body included, must finish within ``timeout`` seconds, so a server
     that trickles bytes cannot hold a worker.
@@ -189,7 +193,9 @@ def guarded_request(
             follow_redirects=True,
             timeout=httpx.Timeout(timeout),
         ) as client:
-            with client.stream(method, url, json=json, headers=send_headers) as response:
+            with client.stream(
+                method, url, json=json, content=content, headers=send_headers
+            ) as response:
                 body = bytearray()
                 for chunk in response.iter_bytes():
                     body.extend(chunk)

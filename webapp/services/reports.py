@@ -498,9 +498,25 @@ def run_schedules(now: datetime | None = None) -> list[str]:
 
 
 def announce_ready(report: Report) -> None:
-    """Queue the `report.ready` email to the configured recipients (none: nothing to send)."""
-    from webapp.services import notifications
+    """Queue the `report.ready` email to the configured recipients (none: nothing to send),
+    and the `report.ready` webhook event (CONTRACT §14) to the endpoints that want it."""
+    from webapp.services import notifications, webhooks
 
+    try:
+        webhooks.emit(
+            report.client_id,
+            "report.ready",
+            {
+                "report_id": report.report_id,
+                "type": report.type,
+                "period_start": iso(report.period_start),
+                "period_end": iso(report.period_end),
+                "formats": list(report.formats),
+                "completed_at": iso(report.completed_at),
+            },
+        )
+    except Exception:  # noqa: BLE001 - a lost webhook must not cost the email
+        log.exception("could not queue the report.ready webhook for %s", report.report_id)
     recipients = report_settings(report.client_id)["recipients"]
     if recipients:
         notifications.queue_email(report.client_id, "report.ready", report.report_id, recipients)

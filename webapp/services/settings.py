@@ -16,6 +16,16 @@ from webapp.services.ledger import EventContent, append_event
 
 REVIEW_DEFAULTS = {"minimum_confidence_score": 0.80, "judge_failure_mode": "deny"}
 FAILURE_MODES = ("deny", "review")
+# CONTRACT §7: a bucket sent instead of the score sets the score to the bucket's lower cut-off.
+BUCKET_CUTOFFS = {"extra_high": 0.95, "high": 0.80, "medium": 0.60, "low": 0.01, "none": 0.0}
+
+
+def bucket_of(score: float) -> str:
+    """The confidence bucket of a score, as CONTRACT §3 draws the lines (`low` is any score > 0)."""
+    for bucket in ("extra_high", "high", "medium"):
+        if score >= BUCKET_CUTOFFS[bucket]:
+            return bucket
+    return "low" if score > 0 else "none"
 
 
 def read(client_id: str, kind: str, defaults: dict[str, Any]) -> dict[str, Any]:
@@ -53,18 +63,25 @@ def review_settings(client_id: str) -> dict[str, Any]:
     stored = tenant_cache.cached(
         client_id, "settings", "review", lambda: read(client_id, "review", REVIEW_DEFAULTS)
     )
-    return {"client_id": client_id, **stored}
+    return _review_view(client_id, stored)
+
+
+def _review_view(client_id: str, stored: dict[str, Any]) -> dict[str, Any]:
+    # The bucket is derived from the score, never stored, so the two cannot disagree.
+    bucket = bucket_of(stored["minimum_confidence_score"])
+    return {"client_id": client_id, **stored, "minimum_confidence_bucket": bucket}
 
 
 def update_review_settings(client_id: str, changes: dict[str, Any], actor: str) -> dict[str, Any]:
     """Apply a partial update; either field may come alone."""
     if not changes:
         raise InvalidInput(
-            "send minimum_confidence_score and/or judge_failure_mode",
+            "send minimum_confidence_score (or minimum_confidence_bucket) and/or judge_failure_mode",
             errors=[{"field": "body", "message": "no settings given"}],
         )
     current = read(client_id, "review", REVIEW_DEFAULTS)
     updated = dict(current)
+    changes = _bucket_as_score(changes)
     if "minimum_confidence_score" in changes:
         score = changes["minimum_confidence_score"]
         if (
@@ -93,4 +110,24 @@ def update_review_settings(client_id: str, changes: dict[str, Any], actor: str) 
     }
     if audit:
         write(client_id, "review", updated, actor=actor, audit=audit)
-    return {"client_id": client_id, **updated}
+    return _review_view(client_id, updated)
+
+
+def _bucket_as_score(changes: dict[str, Any]) -> dict[str, Any]:
+    """`minimum_confidence_bucket` stands for its cut-off score; sending both is ambiguous."""
+    if "minimum_confidence_bucket" not in changes:
+        return changes
+    changes = dict(changes)
+    bucket = changes.pop("minimum_confidence_bucket")
+    if "minimum_confidence_score" in changes:
+        raise InvalidInput(
+            "send minimum_confidence_score or minimum_confidence_bucket, not both",
+            errors=[{"field": "minimum_confidence_bucket", "message": "conflicts with the score"}],
+        )
+    if bucket not in BUCKET_CUTOFFS:
+        raise InvalidInput(
+            "minimum_confidence_bucket must be one of " + ", ".join(BUCKET_CUTOFFS),
+            errors=[{"field": "minimum_confidence_bucket", "message": "is not a bucket"}],
+        )
+    changes["minimum_confidence_score"] = BUCKET_CUTOFFS[bucket]
+    return changes

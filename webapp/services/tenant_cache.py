@@ -49,6 +49,7 @@ WATCHED = {
     "policy_versions",
     "policy_chunks",
     "agent_states",
+    "webhook_endpoints",
 }
 
 GLOBAL_TABLES = {"tenants", "api_keys"}
@@ -179,6 +180,8 @@ def _after_flush(session: Session, _context: Any) -> None:
             continue
         if table == "agent_states" and not _lock_changed(instance):
             continue  # activity (last_seen_at) is not cached; only the lockdown and drift risk
+        if table == "webhook_endpoints" and not _targets_changed(instance):
+            continue  # delivery counters are not cached; who receives which events is
         changed = changed if changed is not None else _changed(session)
         # Keys are looked up before the tenant is known: they hang on the global generation.
         scope = GLOBAL if table in GLOBAL_TABLES else getattr(instance, "client_id", None)
@@ -194,6 +197,13 @@ def _lock_changed(instance: Any) -> bool:
         state.attrs.locked_down.history.has_changes()
         or state.attrs.drift_risk.history.has_changes()
     )
+
+
+def _targets_changed(instance: Any) -> bool:
+    state = inspect(instance)
+    if state.pending or state.deleted:
+        return True
+    return state.attrs.enabled.history.has_changes() or state.attrs.events.history.has_changes()
 
 
 def _on_execute(state: Any) -> None:
