@@ -174,8 +174,12 @@ def remote_judge(workdir, database_url, redis_url, _migrated):
 
     yield build
     set_app(None)
+    from webapp.extensions import db
+
     for app in built:
         _reset_state(app)
+        with app.app_context():
+            db.engine.dispose()  # PostgreSQL's connections are shared by the whole CI run
 
 
 def test_a_slow_judge_answers_202_then_polling_resolves(remote_judge):
@@ -401,6 +405,8 @@ def test_a_worker_built_without_blueprints_still_notifies_reviewers(
     with worker_app.app_context():
         rows = db.session.query(NotificationDelivery).filter_by(request_id=rid).all()
         assert [(r.channel, r.event) for r in rows] == [("email", "review.pending")]
+        db.session.remove()
+        db.engine.dispose()
     assert poll(client, tenant, rid, until=lambda b: True)["status"] == "pending_review"
 
 

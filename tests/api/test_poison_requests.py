@@ -66,6 +66,10 @@ def slow_lane_app(workdir, database_url, redis_url, _migrated, judge):
     yield app
     set_app(None)
     _reset_state(app)
+    with app.app_context():
+        from webapp.extensions import db
+
+        db.engine.dispose()  # PostgreSQL connections are shared by every session on the server
 
 
 @pytest.fixture

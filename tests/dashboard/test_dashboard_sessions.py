@@ -134,3 +134,7 @@ def test_cookies_are_secure_whenever_the_public_url_is_https(
     assert app.config["REMEMBER_COOKIE_SECURE"] is secure
     response = Dashboard(app.test_client()).sign_in(people["viewer"])
     assert "Secure" in response.headers["Set-Cookie"]
+    from webapp.extensions import db
+
+    with app.app_context():
+        db.engine.dispose()

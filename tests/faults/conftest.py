@@ -221,6 +221,8 @@ def stack(tmp_path_factory, stack_database, judge):
         "VAULT_RATE_LIMIT_RPS": "10000",
         "VAULT_RATE_LIMIT_BURST": "10000",
         "OPENBLAS_NUM_THREADS": "1",
+        # Few connections per process: the PostgreSQL server is shared with other suites.
+        "VAULT_CONTROL_PLANE_DB_MAX_OPEN_CONNS": "4",
     }
     for name in ("TEST_DATABASE_URL", "TEST_REDIS_URL"):
         env.pop(name, None)

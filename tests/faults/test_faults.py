@@ -8,6 +8,8 @@ Run with ``-s`` to see the FAULT lines quoted in bench/README.md.
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import time
 
@@ -117,6 +119,46 @@ if (os.environ.get("TEST_DATABASE_URL") or "").startswith("postgresql"):
             recovery_s=round(time.monotonic() - started, 1),
             ledger=verdict,
         )
+
+
+def test_hostile_bodies_through_gunicorn(stack):
+    """The edge's refusals hold behind the real server: chunked bodies counted as read,
+    parser-exhausting nesting, duplicate keys."""
+    headers = stack.tenant("Edge Co")
+    host, port = stack.url.removeprefix("http://").split(":")
+    payload = (
+        b'{"tool_name": "pay_invoice", "agent_id": "a", "tool_args": {"memo": "'
+        + b"x" * (2 * 1024 * 1024)
+        + b'"}}'
+    )
+    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+    connection.putrequest("POST", "/request-clearance")
+    connection.putheader("Content-Type", "application/json")
+    connection.putheader("Transfer-Encoding", "chunked")
+    connection.putheader("X-Vault-API-Key", headers["X-Vault-API-Key"])
+    connection.endheaders()
+    try:
+        for start in range(0, len(payload), 65536):
+            piece = payload[start : start + 65536]
+            connection.send(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+        connection.send(b"0\r\n\r\n")
+    except OSError:
+        pass  # answered 413 and closed before the whole body was sent
+    response = connection.getresponse()
+    assert response.status == 413, response.read()[:300]
+    assert json.loads(response.read())["code"] == "payload_too_large"
+    connection.close()
+    for body in (
+        b'{"tool_name": "t", "agent_id": "a", "tool_args": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+        b'{"tool_name": "t", "agent_id": "a", "tool_args": {"amount": 12000, "amount": 1}}',
+    ):
+        answer = stack.http.post(
+            f"{stack.url}/request-clearance",
+            content=body,
+            headers={**headers, "Content-Type": "application/json"},
+        )
+        assert answer.status_code == 400, answer.text
+        assert answer.headers["Content-Type"] == "application/problem+json"
 
 
 def test_redis_stopped_and_restarted(stack, judge):

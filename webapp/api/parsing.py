@@ -143,8 +143,9 @@ def encode_cursor(position: dict[str, Any]) -> str:
 def cursor_arg() -> dict[str, Any] | None:
     """Decode the opaque ``cursor`` query parameter (a base64 JSON position).
 
-    Cursors are made by ``encode_cursor``: an object of small scalars. Anything else,
-    including an integer a database column cannot hold (2^63 or more), is 400.
+    Cursors are made by ``encode_cursor``: an object of small scalars (or short flat lists of
+    them). Anything else, including an integer a database column cannot hold (2^63 or more),
+    is 400.
     """
     raw = request.args.get("cursor")
     if not raw:
@@ -165,6 +166,8 @@ def cursor_arg() -> dict[str, Any] | None:
 
 
 def _cursor_scalar(value: Any) -> bool:
+    if isinstance(value, list):  # a flat list of scalars (max_depth=2 keeps it flat)
+        return len(value) <= 16 and all(_cursor_scalar(item) for item in value)
     if isinstance(value, bool) or value is None:
         return True
     if isinstance(value, int):

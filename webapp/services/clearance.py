@@ -286,14 +286,12 @@ def _query(new: NewRequest) -> ClearanceQuery:
 # --- the decision --------------------------------------------------------------------------------
 
 
-def _resolve(
-    request: ClearanceRequest, verdict: Verdict, agent: agents.Standing | None = None
-) -> Resolution:
+def _resolve(request: ClearanceRequest, verdict: Verdict, agent: agents.Standing) -> Resolution:
     """Turn the judge's verdict into the request's next state, for both lanes.
 
-    This is the one place where a decision is made from a verdict: hooks that adjust it (for
-    example drift's "force review at medium risk", given ``agent``) go at the end, and may only
-    make it stricter. Also records the verdict's policy and citations on ``request``.
+    This is the one place where a decision is made from a verdict, inside the transaction that
+    records it: hooks that adjust it (drift's "force review at medium risk", given ``agent``)
+    or count it go below, and may only make it stricter.
     """
     resolution = _verdict_resolution(request, verdict)
     if resolution.status != DENIED and resolution.reason_code != JUDGE_UNAVAILABLE:
@@ -362,7 +360,8 @@ def apply_verdict(request_id: str, verdict: Verdict) -> ClearanceRequest | None:
     request = db.session.get(ClearanceRequest, request_id)
     if request is None or request.status != PROCESSING:
         return request
-    if _transition(request, _resolve(request, verdict)):
+    agent = agents.standing(request.client_id, request.agent_id)
+    if _transition(request, _resolve(request, verdict, agent)):
         db.session.commit()
         _after_commit(request)
     else:
