@@ -8,7 +8,7 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, current_key_channel, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, idempotency_key, json_body, limit_arg
-from webapp.api.schemas import Body
+from webapp.api.schemas import Body, ReviewDecisionReply, ReviewListReply, reply
 from webapp.services import reviews
 
 reviews_api = Blueprint("reviews", __name__)
@@ -33,12 +33,11 @@ def list_reviews():
         cursor=cursor_arg(),
         filters=reviews.parse_queue_filter(request.args),
     )
-    return jsonify(
-        {
-            "reviews": reviews.review_items(rows),
-            "next_cursor": encode_cursor(following) if following else None,
-        }
-    )
+    page = {
+        "reviews": reviews.review_items(rows),
+        "next_cursor": encode_cursor(following) if following else None,
+    }
+    return jsonify(reply(ReviewListReply, page))
 
 
 @reviews_api.post("/reviews/<request_id>/decision")
@@ -50,7 +49,7 @@ def decide(request_id: str):
     payload, status = reviews.decide(
         current_client_id(), request_id, vote, idempotency_key=idempotency_key()
     )
-    return jsonify(payload), status
+    return jsonify(reply(ReviewDecisionReply, payload)), status
 
 
 openapi.register(
@@ -74,6 +73,7 @@ openapi.register(
             "min_age_minutes",
             "max_age_minutes",
         ),
+        reply=ReviewListReply,
     ),
     Op(
         "post",
@@ -82,6 +82,7 @@ openapi.register(
         "Review",
         body=ReviewDecisionBody,
         idempotent_key=True,
+        reply=ReviewDecisionReply,
         responses={
             400: "Bad body, or under a quorum reviewer_email names no active reviewer",
             403: "The key lacks the review scope, or the reviewer is the requester",
