@@ -4,10 +4,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint format bench clean
+.PHONY: run gateway test lint format bench clean
 
 run: $(VENV)/.runtime
 	$(PY) jobs/supervisor.py
+
+# The tool gateway (CONTRACT §13), in the foreground; see docs/gateway.md for its variables.
+gateway: $(VENV)/.runtime
+	$(PY) -m gateway
 
 test: $(VENV)/.dev $(CHROMIUM)
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)

@@ -115,6 +115,7 @@ def test_review_settings_validation_and_ledger(client, tenant, sql):
         "minimum_confidence_score": 0.8,
         "minimum_confidence_bucket": "high",
         "judge_failure_mode": "deny",
+        "required_approvals": 1,
     }
     for bad in (
         {"minimum_confidence_score": 1.5},

@@ -170,7 +170,7 @@ def test_pending_review_is_emailed_with_text_and_html_parts(review_app, smtp):
     assert message.get_content_type() == "multipart/alternative"
     text = message.get_body(preferencelist=("plain",)).get_content()
     html = message.get_body(preferencelist=("html",)).get_content()
-    link = f"{PUBLIC_URL}/dashboard/reviews/{rid}"
+    link = signed_review_link(app, tenant, text, rid)
     for part in (text, html):
         assert link in part
         assert (
@@ -299,7 +299,8 @@ def test_pending_review_posts_a_block_kit_message_without_sensitive_arguments(re
     assert '"cvv": "[hidden]"' in arguments and '"name": "Ada"' in arguments
     [actions] = [b for b in blocks if b["type"] == "actions"]
     [button] = actions["elements"]
-    assert button["type"] == "button" and button["url"] == f"{PUBLIC_URL}/dashboard/reviews/{rid}"
+    assert button["type"] == "button"
+    assert button["url"] == signed_review_link(app, tenant, button["url"], rid)
     assert button["text"] == {"type": "plain_text", "text": "Review request"}
 
     [delivery] = deliveries(client, tenant, rid)
@@ -503,3 +504,16 @@ def test_test_message_goes_to_each_enabled_channel(review_app, smtp, chat):
     )
     assert receiver.payloads[0]["text"] == "Clearance Vault test notification"
     assert {d["status"] for d in deliveries(client, tenant)} == {"delivered"}
+
+
+def signed_review_link(app, tenant, text: str, rid: str) -> str:
+    """The signed, expiring review link in ``text``; asserts that it leads to ``rid``."""
+    import re
+
+    from webapp.services import review_links
+
+    found = re.search(re.escape(PUBLIC_URL) + r"/dashboard/reviews/link/([\w.-]+)", text)
+    assert found, text
+    with app.app_context():
+        assert review_links.open_link(found.group(1), tenant.client_id) == rid
+    return found.group(0)

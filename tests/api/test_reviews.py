@@ -39,6 +39,10 @@ ITEM_FIELDS = {
     "decided_at",
     "reviewer_email",
     "review_reason",
+    "judge_reason",
+    "required_approvals",
+    "approvals",
+    "expires_at",
 }
 
 
@@ -230,6 +234,9 @@ def test_pending_request_is_listed_with_exactly_the_contract_fields(env):
     assert item["citations"][0]["text"] == "Refunds above $500 require manual approval"
     assert item["created_at"].endswith("Z") and item["decided_at"] is None
     assert (item["reviewer_email"], item["review_reason"]) == ("", "")
+    assert item["judge_reason"] == item["reason"]
+    assert (item["required_approvals"], item["approvals"]) == (1, [])
+    assert item["expires_at"].endswith("Z") and item["expires_at"] > item["created_at"]
 
 
 def test_status_filters_partition_the_reviews_and_pages_follow_the_cursor(env):
@@ -687,3 +694,56 @@ def test_a_rule_requiring_review_reaches_the_queue_through_the_builtin_engine(
     approved = decide(client, tenant, rid, True, reviewer_email="ann@example.com").get_json()
     assert approved["status"] == "approved"
     assert verify_token(client, approved["token"])["request_id"] == rid
+
+
+# --- filters (CONTRACT §8 extras) ----------------------------------------------------------------
+
+
+def test_queue_filters_by_agent_tool_policy_time_and_amount(env):
+    app, client, tenant = env
+    first = pending_request(app, client, tenant, args={"amount": 100})
+    second = pending_request(app, client, tenant, tool="pay_invoice", args={"amount": 5000})
+    third = pending_request(app, client, tenant, agent="treasury-bot", args={"amount": "lots"})
+    fourth = pending_request(app, client, tenant, agent="treasury-bot", args={"note": "none"})
+    created = {
+        rid: client.get(f"/clearance-status/{rid}", headers=tenant.headers).get_json()["created_at"]
+        for rid in (first, second, third, fourth)
+    }
+
+    def listed(query: str) -> list[str]:
+        response = client.get(f"/reviews?{query}", headers=tenant.headers)
+        assert response.status_code == 200, response.get_data(as_text=True)
+        return [item["request_id"] for item in response.get_json()["reviews"]]
+
+    assert listed("agent_id=treasury-bot") == [third, fourth]
+    assert listed("tool_name=pay_invoice") == [second]
+    assert listed("policy_id=refunds") == [first, second, third, fourth]
+    assert listed("policy_id=other") == []
+    assert listed(f"created_after={created[second]}") == [second, third, fourth]
+    assert listed(f"created_before={created[second]}") == [first]
+    # A text amount or none at all never matches an amount range, and never breaks the query.
+    assert listed("min_amount=50") == [first, second]
+    assert listed("min_amount=50&max_amount=1000") == [first]
+    assert listed(f"request_id={second[:14]}") == [second]  # a prefix: ids are random hex
+    assert listed(f"request_id={second}") == [second]
+    assert listed("agent_id=treasury-bot&limit=1") == [third]
+
+
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ("created_after=yesterday", "created_after"),
+        ("created_before=2026-13-01T00:00:00Z", "created_before"),
+        ("min_amount=abc", "min_amount"),
+        ("max_amount=nan", "max_amount"),
+        ("min_amount=5&max_amount=1", "max_amount"),
+        ("min_age_minutes=-1", "min_age_minutes"),
+        ("agent_id=" + "a" * 257, "agent_id"),
+    ],
+)
+def test_bad_filters_are_400(env, query, field):
+    _, client, tenant = env
+    body = assert_problem(
+        client.get(f"/reviews?{query}", headers=tenant.headers), 400, "invalid_request"
+    )
+    assert body["errors"][0]["field"] == field

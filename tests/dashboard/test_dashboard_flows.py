@@ -332,7 +332,11 @@ def test_notification_settings_are_saved_and_a_test_is_sent(app, signed_in, run_
 
 def test_a_new_api_key_is_shown_once_works_and_revoking_it_refuses_it(agent, signed_in):
     owner = signed_in("owner")
-    created = text_of(owner.post("/dashboard/settings/api-keys", {"label": "ci runner"}, htmx=True))
+    created = text_of(
+        owner.post(
+            "/dashboard/settings/api-keys", {"label": "ci runner", "scopes": ["manage"]}, htmx=True
+        )
+    )
     assert "<html" not in created
     raw = re.search(r'id="new-key-value"[^>]* value="(vk_[^"]+)"', created).group(1)
     assert agent.api.get("/review-settings", headers={"X-Vault-API-Key": raw}).status_code == 200

@@ -6,7 +6,19 @@ from flask import Blueprint, jsonify
 
 from webapp.api.auth import protect_with_admin_key
 from webapp.api.parsing import json_body, validated
-from webapp.api.schemas import NewApiKey, NewTenant, NewUser
+from webapp.api.schemas import (
+    ApiKeyListReply,
+    NewApiKey,
+    NewApiKeyReply,
+    NewTenant,
+    NewTenantReply,
+    NewUser,
+    SealReply,
+    TenantListReply,
+    UserListReply,
+    UserReply,
+    reply,
+)
 from webapp.services import tenants
 
 admin = Blueprint("admin", __name__, url_prefix="/admin")
@@ -17,24 +29,30 @@ protect_with_admin_key(admin)
 def create_tenant():
     body = validated(NewTenant, json_body())
     tenant, raw_key = tenants.create_tenant(body.name)
-    return jsonify({**tenants.tenant_view(tenant), "api_key": raw_key}), 201
+    return jsonify(reply(NewTenantReply, {**tenants.tenant_view(tenant), "api_key": raw_key})), 201
 
 
 @admin.get("/tenants")
 def list_tenants():
-    return jsonify(tenants=[tenants.tenant_view(t) for t in tenants.list_tenants()])
+    return jsonify(
+        reply(
+            TenantListReply, {"tenants": [tenants.tenant_view(t) for t in tenants.list_tenants()]}
+        )
+    )
 
 
 @admin.post("/tenants/<client_id>/api-keys")
 def create_api_key(client_id: str):
     body = validated(NewApiKey, json_body(required=False))
-    key, raw = tenants.create_api_key(client_id, body.label)
-    return jsonify(key_id=key.key_id, api_key=raw, prefix=key.prefix), 201
+    key, raw = tenants.create_api_key(client_id, body.label, body.scopes)
+    view = {"key_id": key.key_id, "api_key": raw, "prefix": key.prefix, "scopes": key.scope_list}
+    return jsonify(reply(NewApiKeyReply, view)), 201
 
 
 @admin.get("/tenants/<client_id>/api-keys")
 def list_api_keys(client_id: str):
-    return jsonify(api_keys=[tenants.api_key_view(k) for k in tenants.list_api_keys(client_id)])
+    keys = [tenants.api_key_view(k) for k in tenants.list_api_keys(client_id)]
+    return jsonify(reply(ApiKeyListReply, {"api_keys": keys}))
 
 
 @admin.delete("/tenants/<client_id>/api-keys/<key_id>")
@@ -47,13 +65,14 @@ def revoke_api_key(client_id: str, key_id: str):
 def create_user(client_id: str):
     body = validated(NewUser, json_body())
     user = tenants.create_user(client_id, body.email, body.password, body.role)
-    return jsonify(tenants.user_view(user)), 201
+    return jsonify(reply(UserReply, tenants.user_view(user))), 201
 
 
 @admin.get("/tenants/<client_id>/users")
 def list_users(client_id: str):
     tenants.get_tenant(client_id)
-    return jsonify(users=[tenants.user_view(u) for u in tenants.list_users(client_id)])
+    users = [tenants.user_view(u) for u in tenants.list_users(client_id)]
+    return jsonify(reply(UserListReply, {"users": users}))
 
 
 @admin.post("/ledger/seal")
@@ -65,6 +84,5 @@ def seal_ledger():
     if body.client_id is not None:
         tenants.get_tenant(body.client_id)
     sealed = sealing.seal_and_queue_exports(body.client_id)
-    return jsonify(
-        checkpoints=[{"client_id": c.client_id, **checkpoints.checkpoint_view(c)} for c in sealed]
-    )
+    views = [{"client_id": c.client_id, **checkpoints.checkpoint_view(c)} for c in sealed]
+    return jsonify(reply(SealReply, {"checkpoints": views}))

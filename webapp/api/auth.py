@@ -6,13 +6,34 @@ import hmac
 
 from flask import Blueprint, g, request
 
-from webapp.errors import NotFound, Unauthorized
+from webapp.errors import Forbidden, NotFound, Unauthorized
 from webapp.runtime import vault
 from webapp.services import key_cache, ratelimit
 
+# The one table of which API key scope a tenant endpoint needs (CONTRACT §12), by URL path:
+# the path itself or anything below it. Every path not listed needs ``manage``, so a new
+# endpoint is closed to agent-only and review-only keys until it is listed here.
+SCOPE_BY_PATH: tuple[tuple[str, str], ...] = (
+    ("/request-clearance", "agent"),
+    ("/clearance-status", "agent"),
+    ("/consume-token", "agent"),
+    ("/mint-token", "agent"),
+    ("/reviews", "review"),
+)
+DEFAULT_SCOPE = "manage"
+
+
+def required_scope(path: str) -> str:
+    """The scope a tenant key needs for ``path``; ``manage`` unless the table says otherwise."""
+    for prefix, scope in SCOPE_BY_PATH:
+        if path == prefix or path.startswith(prefix + "/"):
+            return scope
+    return DEFAULT_SCOPE
+
 
 def protect_with_tenant_key(bp: Blueprint) -> None:
-    """Every route of ``bp`` needs ``X-Vault-API-Key`` and is rate limited per key."""
+    """Every route of ``bp`` needs ``X-Vault-API-Key`` with the path's scope, and is rate
+    limited per key."""
 
     @bp.before_request
     def _authenticate() -> None:
@@ -21,8 +42,12 @@ def protect_with_tenant_key(bp: Blueprint) -> None:
             raise Unauthorized("a valid X-Vault-API-Key header is required")
         g.client_id = principal.client_id
         g.key_id = principal.key_id
+        g.key_label = principal.label
         request.max_content_length = vault().config.max_body_bytes
         g.allowance = ratelimit.take(f"key:{principal.key_id}", fail_open=limiter_may_fail_open())
+        needed = required_scope(request.path)
+        if not principal.may(needed):
+            raise Forbidden(f"this API key lacks the {needed!r} scope this endpoint needs")
 
     bp.after_request(_allowance_headers)
 
@@ -69,6 +94,12 @@ def protect_with_admin_key(bp: Blueprint) -> None:
 
 def current_client_id() -> str:
     return g.client_id
+
+
+def current_key_channel() -> str:
+    """How a decision arrived, for the record: the API key's label (or its id)."""
+    label = getattr(g, "key_label", "") or ""
+    return f"api key {label}" if label else f"api key {g.key_id}"
 
 
 def _allowance_headers(response):  # noqa: ANN001, ANN202

@@ -9,7 +9,15 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, json_body, limit_arg, validated
-from webapp.api.schemas import Body, LockdownBody
+from webapp.api.schemas import (
+    Body,
+    DriftEventListReply,
+    DriftSettingsReply,
+    DriftSummaryReply,
+    LockdownBody,
+    LockdownReply,
+    reply,
+)
 from webapp.services import agents
 from webapp.services import drift as drift_service
 
@@ -30,19 +38,20 @@ class DriftSettingsUpdate(Body):
 
 @drift.get("/drift/settings")
 def get_settings():
-    return jsonify(drift_service.drift_settings(current_client_id()))
+    return jsonify(reply(DriftSettingsReply, drift_service.drift_settings(current_client_id())))
 
 
 @drift.put("/drift/settings")
 def put_settings():
     client_id = current_client_id()
     actor = drift_service.key_actor(client_id, g.key_id)
-    return jsonify(drift_service.update_drift_settings(client_id, json_body(), actor=actor))
+    updated = drift_service.update_drift_settings(client_id, json_body(), actor=actor)
+    return jsonify(reply(DriftSettingsReply, updated))
 
 
 @drift.get("/drift/summary")
 def summary():
-    return jsonify(drift_service.summary(current_client_id()))
+    return jsonify(reply(DriftSummaryReply, drift_service.summary(current_client_id())))
 
 
 @drift.get("/drift/events")
@@ -53,12 +62,11 @@ def events():
         cursor=cursor_arg(),
         agent_id=request.args.get("agent_id", ""),
     )
-    return jsonify(
-        {
-            "events": [drift_service.event_view(row) for row in rows],
-            "next_cursor": encode_cursor(following) if following else None,
-        }
-    )
+    page = {
+        "events": [drift_service.event_view(row) for row in rows],
+        "next_cursor": encode_cursor(following) if following else None,
+    }
+    return jsonify(reply(DriftEventListReply, page))
 
 
 @drift.post("/drift/agents/<path:agent_id>/lockdown")
@@ -67,7 +75,7 @@ def lock_down(agent_id: str):
     client_id = current_client_id()
     actor = drift_service.key_actor(client_id, g.key_id)
     state = agents.lock_down(client_id, agent_id, actor=actor, reason=body.reason or "")
-    return jsonify(agents.lock_view(state))
+    return jsonify(reply(LockdownReply, agents.lock_view(state)))
 
 
 @drift.delete("/drift/agents/<path:agent_id>/lockdown")
@@ -76,23 +84,31 @@ def release(agent_id: str):
     client_id = current_client_id()
     actor = drift_service.key_actor(client_id, g.key_id)
     state = agents.release(client_id, agent_id, actor=actor, reason=(body.reason or "").strip())
-    return jsonify(agents.lock_view(state))
+    return jsonify(reply(LockdownReply, agents.lock_view(state)))
 
 
 openapi.register(
-    Op("get", "/drift/settings", "Drift detection settings", "Drift"),
+    Op(
+        "get",
+        "/drift/settings",
+        "Drift detection settings",
+        "Drift",
+        reply=DriftSettingsReply,
+    ),
     Op(
         "put",
         "/drift/settings",
         "Change drift settings (any field alone); out of range → 400 naming the field",
         "Drift",
         body=DriftSettingsUpdate,
+        reply=DriftSettingsReply,
     ),
     Op(
         "get",
         "/drift/summary",
         "Every agent's drift score, risk level, lockdown and signals with evidence",
         "Drift",
+        reply=DriftSummaryReply,
     ),
     Op(
         "get",
@@ -100,6 +116,7 @@ openapi.register(
         "Drift events (a score crossing score_threshold), newest first",
         "Drift",
         query=("limit", "cursor", "agent_id"),
+        reply=DriftEventListReply,
     ),
     Op(
         "post",
@@ -108,6 +125,7 @@ openapi.register(
         "Drift",
         body=LockdownBody,
         body_optional=True,
+        reply=LockdownReply,
     ),
     Op(
         "delete",
@@ -116,5 +134,6 @@ openapi.register(
         "Drift",
         body=LockdownBody,
         body_optional=True,
+        reply=LockdownReply,
     ),
 )

@@ -12,7 +12,19 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, limit_arg
-from webapp.api.schemas import Body
+from webapp.api.schemas import (
+    Body,
+    CheckpointListReply,
+    ConsistencyProofReply,
+    EncryptedListReply,
+    InclusionProofReply,
+    LedgerListReply,
+    ProofBundleReply,
+    SealReply,
+    VerificationSummaryReply,
+    VerifyReply,
+    reply,
+)
 from webapp.errors import InvalidInput, field_error
 from webapp.services import checkpoints, proofs, verification
 from webapp.services import ledger as ledger_service
@@ -33,29 +45,32 @@ class SealRequest(Body):
 @ledger_api.get("")
 def list_entries():
     rows, next_before = _entries_page()
-    return jsonify(
-        entries=[ledger_service.entry_view(row) for row in rows],
-        next_cursor=_cursor(next_before, "before"),
-    )
+    page = {
+        "entries": [ledger_service.entry_view(row) for row in rows],
+        "next_cursor": _cursor(next_before, "before"),
+    }
+    return jsonify(reply(LedgerListReply, page))
 
 
 @ledger_api.get("/encrypted")
 def list_encrypted_entries():
     rows, next_before = _entries_page()
-    return jsonify(
-        entries=[encrypted_entry_view(row) for row in rows],
-        next_cursor=_cursor(next_before, "before"),
-    )
+    page = {
+        "entries": [encrypted_entry_view(row) for row in rows],
+        "next_cursor": _cursor(next_before, "before"),
+    }
+    return jsonify(reply(EncryptedListReply, page))
 
 
 @ledger_api.get("/verify")
 def verify():
-    return jsonify(verification.verify_ledger(current_client_id()))
+    return jsonify(reply(VerifyReply, verification.verify_ledger(current_client_id())))
 
 
 @ledger_api.get("/verification-summary")
 def verification_summary():
-    return jsonify(verification.verification_summary(current_client_id()))
+    summary = verification.verification_summary(current_client_id())
+    return jsonify(reply(VerificationSummaryReply, summary))
 
 
 @ledger_api.get("/checkpoints")
@@ -69,22 +84,22 @@ def list_checkpoints():
     rows, next_after = checkpoints.list_checkpoints(
         current_client_id(), limit, after=after, descending=order == "desc"
     )
-    return jsonify(
-        checkpoints=[checkpoints.checkpoint_view(row) for row in rows],
-        next_cursor=_cursor(next_after, "after"),
-    )
+    page = {
+        "checkpoints": [checkpoints.checkpoint_view(row) for row in rows],
+        "next_cursor": _cursor(next_after, "after"),
+    }
+    return jsonify(reply(CheckpointListReply, page))
 
 
 @ledger_api.get("/proof/inclusion")
 def inclusion_proof():
-    return jsonify(
-        proofs.inclusion_proof(
-            current_client_id(),
-            request_id=request.args.get("request_id") or None,
-            event_uuid=request.args.get("event_uuid") or None,
-            checkpoint_id=_int_arg("checkpoint_id"),
-        )
+    proof = proofs.inclusion_proof(
+        current_client_id(),
+        request_id=request.args.get("request_id") or None,
+        event_uuid=request.args.get("event_uuid") or None,
+        checkpoint_id=_int_arg("checkpoint_id"),
     )
+    return jsonify(reply(InclusionProofReply, proof))
 
 
 @ledger_api.get("/proof/consistency")
@@ -92,18 +107,18 @@ def consistency_proof():
     from_id = _int_arg("from")
     if from_id is None:
         raise field_error("from", "is required (a checkpoint_id)")
-    return jsonify(proofs.consistency_proof(current_client_id(), from_id, _int_arg("to")))
+    proof = proofs.consistency_proof(current_client_id(), from_id, _int_arg("to"))
+    return jsonify(reply(ConsistencyProofReply, proof))
 
 
 @ledger_api.get("/proof/bundle")
 def proof_bundle():
-    return jsonify(
-        proofs.proof_bundle(
-            current_client_id(),
-            request_id=request.args.get("request_id") or None,
-            event_uuid=request.args.get("event_uuid") or None,
-        )
+    bundle = proofs.proof_bundle(
+        current_client_id(),
+        request_id=request.args.get("request_id") or None,
+        event_uuid=request.args.get("event_uuid") or None,
     )
+    return jsonify(reply(ProofBundleReply, bundle))
 
 
 # --- parsing -----------------------------------------------------------------------------------
@@ -134,31 +149,42 @@ def _int_arg(name: str) -> int | None:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return None
-    if not raw.isdigit() or len(raw) > 18 or int(raw) < 1:
+    # isascii: str.isdigit() also accepts "²", which int() refuses.
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18 or int(raw) < 1:
         raise field_error(name, "must be a positive integer")
     return int(raw)
 
 
 openapi.register(
-    Op("get", "/ledger", "Ledger entries, newest first", "Verification", query=("limit", "cursor")),
+    Op(
+        "get",
+        "/ledger",
+        "Ledger entries, newest first",
+        "Verification",
+        query=("limit", "cursor"),
+        reply=LedgerListReply,
+    ),
     Op(
         "get",
         "/ledger/encrypted",
         "Ledger entries with their content as stored: XChaCha20-Poly1305 ciphertext (advanced)",
         "Verification",
         query=("limit", "cursor"),
+        reply=EncryptedListReply,
     ),
     Op(
         "get",
         "/ledger/verify",
         "Recompute and verify the whole ledger: events, receipts, tree, checkpoints, chain",
         "Verification",
+        reply=VerifyReply,
     ),
     Op(
         "get",
         "/ledger/verification-summary",
         "Anchor state, key versions, last verification, latest checkpoint, sealing delay",
         "Verification",
+        reply=VerificationSummaryReply,
     ),
     Op(
         "get",
@@ -166,6 +192,7 @@ openapi.register(
         "Signed checkpoints, oldest first (order=desc for newest first)",
         "Verification",
         query=("limit", "cursor", "order"),
+        reply=CheckpointListReply,
     ),
     Op(
         "get",
@@ -173,6 +200,7 @@ openapi.register(
         "Alias of /ledger/checkpoints",
         "Verification",
         query=("limit", "cursor", "order"),
+        reply=CheckpointListReply,
     ),
     Op(
         "get",
@@ -184,6 +212,7 @@ openapi.register(
             404: "Unknown request, event or checkpoint",
             409: "No terminal decision yet, or not sealed yet; see Retry-After",
         },
+        reply=InclusionProofReply,
     ),
     Op(
         "get",
@@ -192,6 +221,7 @@ openapi.register(
         "Verification",
         query=("from", "to"),
         responses={404: "Unknown checkpoint"},
+        reply=ConsistencyProofReply,
     ),
     Op(
         "get",
@@ -203,6 +233,7 @@ openapi.register(
             404: "Unknown request or event",
             409: "No terminal decision yet, or not sealed yet; see Retry-After",
         },
+        reply=ProofBundleReply,
     ),
     Op(
         "post",
@@ -213,5 +244,6 @@ openapi.register(
         auth="admin",
         body_optional=True,
         responses={404: "Unknown client_id"},
+        reply=SealReply,
     ),
 )

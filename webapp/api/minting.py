@@ -9,7 +9,7 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import idempotency_key, json_body, validated
-from webapp.api.schemas import ClearanceRequestBody
+from webapp.api.schemas import ClearanceRequestBody, MintTokenReply, reply
 from webapp.services import minting
 
 minting_api = Blueprint("minting", __name__)
@@ -40,7 +40,7 @@ def mint_token():
         policy_content_hash=body.policy_content_hash or "",
     )
     minted = minting.mint(current_client_id(), new, cached, idempotency_key())
-    return jsonify(minting.minted_view(minted))
+    return jsonify(reply(MintTokenReply, minting.minted_view(minted)))
 
 
 openapi.register(
@@ -51,6 +51,7 @@ openapi.register(
         "Decision",
         body=MintTokenBody,
         idempotent_key=True,
+        reply=MintTokenReply,
         responses={
             409: "Not re-mintable: the detail names the condition that failed; nothing minted",
             422: "Idempotency-Key reused with another body",

@@ -9,7 +9,13 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, json_body, limit_arg
-from webapp.api.schemas import Body
+from webapp.api.schemas import (
+    Body,
+    DeliveryListReply,
+    NotificationSettingsReply,
+    TestDeliveriesReply,
+    reply,
+)
 from webapp.services import notifications
 
 notifications_api = Blueprint("notifications", __name__)
@@ -28,22 +34,24 @@ class NotificationSettingsUpdate(Body):
 
 @notifications_api.get("/notification-settings")
 def get_settings():
-    return jsonify(notifications.notification_settings(current_client_id()))
+    return jsonify(
+        reply(NotificationSettingsReply, notifications.notification_settings(current_client_id()))
+    )
 
 
 @notifications_api.put("/notification-settings")
 def put_settings():
     changes = json_body()
-    return jsonify(
-        notifications.update_notification_settings(current_client_id(), changes, actor="api")
-    )
+    updated = notifications.update_notification_settings(current_client_id(), changes, actor="api")
+    return jsonify(reply(NotificationSettingsReply, updated))
 
 
 @notifications_api.post("/notification-settings/test")
 def send_test():
     json_body(required=False)
     deliveries = notifications.send_test(current_client_id())
-    return jsonify({"deliveries": [notifications.delivery_view(d) for d in deliveries]}), 202
+    views = [notifications.delivery_view(d) for d in deliveries]
+    return jsonify(reply(TestDeliveriesReply, {"deliveries": views})), 202
 
 
 @notifications_api.get("/notifications/deliveries")
@@ -55,12 +63,11 @@ def list_deliveries():
         request_id=request.args.get("request_id", ""),
         status=request.args.get("status", ""),
     )
-    return jsonify(
-        {
-            "deliveries": [notifications.delivery_view(row) for row in rows],
-            "next_cursor": encode_cursor(following) if following else None,
-        }
-    )
+    page = {
+        "deliveries": [notifications.delivery_view(row) for row in rows],
+        "next_cursor": encode_cursor(following) if following else None,
+    }
+    return jsonify(reply(DeliveryListReply, page))
 
 
 openapi.register(
@@ -69,6 +76,7 @@ openapi.register(
         "/notification-settings",
         "Email and chat-webhook notification settings (webhook URL masked)",
         "Settings",
+        reply=NotificationSettingsReply,
     ),
     Op(
         "put",
@@ -76,6 +84,7 @@ openapi.register(
         "Change notification settings; omit slack_webhook_url to keep it",
         "Settings",
         body=NotificationSettingsUpdate,
+        reply=NotificationSettingsReply,
     ),
     Op(
         "post",
@@ -84,6 +93,7 @@ openapi.register(
         "Settings",
         ok=202,
         body_optional=True,
+        reply=TestDeliveriesReply,
         responses={400: "No channel is enabled"},
     ),
     Op(
@@ -92,5 +102,6 @@ openapi.register(
         "The notification delivery log, newest first",
         "Settings",
         query=("limit", "cursor", "request_id", "status"),
+        reply=DeliveryListReply,
     ),
 )

@@ -1,7 +1,9 @@
 """The OpenAPI 3.1 document of the JSON API, built from one table of operations.
 
-Request schemas come from the same pydantic models that validate the bodies, so the document
-cannot drift from what the handlers accept; a test checks that every API route is listed here.
+Request schemas come from the same pydantic models that validate the bodies, and success schemas
+from the models the handlers serialise their answers through (``schemas.reply``), so the document
+cannot drift from what the handlers accept or send; a test checks that every API route is listed
+here, and `.ci/schemathesis` checks the answers of a live server against it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ class Op:
     tag: str
     body: type[BaseModel] | None = None
     ok: int = 200
+    # The model the handler serialises its success body with (every 2xx but 204 uses it).
+    reply: type[BaseModel] | None = None
     responses: dict[int, str] = field(default_factory=dict)
     query: tuple[str, ...] = ()
     auth: str = "tenant"  # tenant | admin | public
@@ -30,13 +34,14 @@ class Op:
 
 
 OPERATIONS: list[Op] = [
-    Op("get", "/health", "Liveness", "Operations", auth="public"),
+    Op("get", "/health", "Liveness", "Operations", auth="public", reply=schemas.HealthReply),
     Op(
         "get",
         "/ready",
         "Readiness of the database, Redis and the signer",
         "Operations",
         auth="public",
+        reply=schemas.ReadyReply,
         responses={503: "A dependency is down; the problem names it"},
     ),
     Op(
@@ -45,8 +50,16 @@ OPERATIONS: list[Op] = [
         "Public Ed25519 keys for A-JWT, receipt and checkpoint verification",
         "Verification",
         auth="public",
+        reply=schemas.JwksReply,
     ),
-    Op("get", "/openapi.json", "This document", "Operations", auth="public"),
+    Op(
+        "get",
+        "/openapi.json",
+        "This document",
+        "Operations",
+        auth="public",
+        reply=schemas.OpenApiReply,
+    ),
     Op(
         "post",
         "/admin/tenants",
@@ -55,8 +68,16 @@ OPERATIONS: list[Op] = [
         body=schemas.NewTenant,
         ok=201,
         auth="admin",
+        reply=schemas.NewTenantReply,
     ),
-    Op("get", "/admin/tenants", "List tenants", "Operator", auth="admin"),
+    Op(
+        "get",
+        "/admin/tenants",
+        "List tenants",
+        "Operator",
+        auth="admin",
+        reply=schemas.TenantListReply,
+    ),
     Op(
         "post",
         "/admin/tenants/{client_id}/api-keys",
@@ -66,6 +87,7 @@ OPERATIONS: list[Op] = [
         ok=201,
         auth="admin",
         body_optional=True,
+        reply=schemas.NewApiKeyReply,
     ),
     Op(
         "get",
@@ -73,6 +95,7 @@ OPERATIONS: list[Op] = [
         "List API key prefixes",
         "Operator",
         auth="admin",
+        reply=schemas.ApiKeyListReply,
     ),
     Op(
         "delete",
@@ -90,15 +113,31 @@ OPERATIONS: list[Op] = [
         body=schemas.NewUser,
         ok=201,
         auth="admin",
+        reply=schemas.UserReply,
+        responses={409: "A user with this email already exists"},
     ),
-    Op("get", "/admin/tenants/{client_id}/users", "List dashboard users", "Operator", auth="admin"),
-    Op("get", "/review-settings", "Review threshold and judge failure mode", "Settings"),
+    Op(
+        "get",
+        "/admin/tenants/{client_id}/users",
+        "List dashboard users",
+        "Operator",
+        auth="admin",
+        reply=schemas.UserListReply,
+    ),
+    Op(
+        "get",
+        "/review-settings",
+        "Review threshold and judge failure mode",
+        "Settings",
+        reply=schemas.ReviewSettingsReply,
+    ),
     Op(
         "put",
         "/review-settings",
         "Change the review threshold or judge failure mode",
         "Settings",
         body=schemas.ReviewSettingsUpdate,
+        reply=schemas.ReviewSettingsReply,
     ),
 ]
 
@@ -130,7 +169,7 @@ def document() -> dict[str, Any]:
             "summary": op.summary,
             "tags": [op.tag],
             "operationId": _operation_id(op),
-            "responses": _responses(op),
+            "responses": _responses(op, components),
         }
         params = [
             {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
@@ -152,16 +191,9 @@ def document() -> dict[str, Any]:
         if params:
             entry["parameters"] = params
         if op.body is not None:
-            name = op.body.__name__
-            schema = op.body.model_json_schema(ref_template="#/components/schemas/{model}")
-            for sub_name, sub in schema.pop("$defs", {}).items():
-                components[sub_name] = sub
-            components[name] = schema
             entry["requestBody"] = {
                 "required": not op.body_optional,
-                "content": {
-                    "application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}
-                },
+                "content": {"application/json": {"schema": _component(op.body, components)}},
             }
         if op.auth == "tenant":
             entry["security"] = [{"ApiKey": []}]
@@ -189,16 +221,27 @@ def document() -> dict[str, Any]:
     }
 
 
-def _responses(op: Op) -> dict[str, Any]:
-    out: dict[str, Any] = {str(op.ok): {"description": "Success"}}
-    errors = dict(op.responses)
+def _responses(op: Op, components: dict[str, Any]) -> dict[str, Any]:
+    successes = {op.ok: "Success"} | {s: t for s, t in op.responses.items() if 200 <= s < 300}
+    out: dict[str, Any] = {}
+    for status, text in sorted(successes.items()):
+        out[str(status)] = {"description": text}
+        if op.reply is not None and status != 204:
+            out[str(status)]["content"] = {
+                "application/json": {"schema": _component(op.reply, components)}
+            }
+    errors = {s: t for s, t in op.responses.items() if s >= 300}
     if op.auth in ("tenant", "admin"):
         errors.setdefault(401, _ERROR_TEXT[401])
     if op.auth == "tenant":
         errors.setdefault(429, _ERROR_TEXT[429])
+        errors.setdefault(403, "The API key lacks the scope this endpoint needs (CONTRACT §12)")
     if op.body is not None:
         for status in (400, 413, 415):
             errors.setdefault(status, _ERROR_TEXT[status])
+    if op.query or _path_params(op.path) or op.idempotent_key:
+        # Query, path and header values are validated too (limit, cursor, ids, Idempotency-Key).
+        errors.setdefault(400, _ERROR_TEXT[400])
     if _path_params(op.path):
         errors.setdefault(404, _ERROR_TEXT[404])
     for status, text in sorted(errors.items()):
@@ -209,6 +252,17 @@ def _responses(op: Op) -> dict[str, Any]:
             },
         }
     return out
+
+
+def _component(model: type[BaseModel], components: dict[str, Any]) -> dict[str, Any]:
+    """Add ``model`` (and the models it uses) to ``components``; return a reference to it."""
+    name = model.__name__
+    if name not in components:
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        for sub_name, sub in schema.pop("$defs", {}).items():
+            components.setdefault(sub_name, sub)
+        components[name] = schema
+    return {"$ref": f"#/components/schemas/{name}"}
 
 
 def _problem_schema() -> dict[str, Any]:

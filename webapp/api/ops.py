@@ -6,6 +6,7 @@ from flask import Blueprint, jsonify
 from sqlalchemy import text
 
 from webapp.api.auth import limit_public
+from webapp.api.schemas import HealthReply, JwksReply, OpenApiReply, ReadyReply, reply
 from webapp.errors import Unavailable
 from webapp.extensions import db
 from webapp.ledger.keys import verify_signature
@@ -19,7 +20,7 @@ limit_public(public)
 
 @ops.get("/health")
 def health():
-    return jsonify(status="ok")
+    return jsonify(reply(HealthReply, {"status": "ok"}))
 
 
 # What stops working while Redis is down; everything else needs only the database.
@@ -47,17 +48,16 @@ def ready():
             extra={"checks": states},
         )
     if not checks["redis"]:
+        degraded = [{"component": "redis", "effect": REDIS_DEGRADES}]
         return jsonify(
-            status="degraded",
-            checks=states,
-            degraded=[{"component": "redis", "effect": REDIS_DEGRADES}],
+            reply(ReadyReply, {"status": "degraded", "checks": states, "degraded": degraded})
         )
-    return jsonify(status="ready", checks=states)
+    return jsonify(reply(ReadyReply, {"status": "ready", "checks": states}))
 
 
 @public.get("/.well-known/jwks.json")
 def jwks():
-    response = jsonify(keys.jwks())
+    response = jsonify(reply(JwksReply, keys.jwks()))
     # Clients cache keys; short enough that a rotation is seen within minutes.
     response.headers["Cache-Control"] = "public, max-age=300"
     return response
@@ -67,7 +67,7 @@ def jwks():
 def openapi():
     from webapp.api.openapi import document
 
-    return jsonify(document())
+    return jsonify(reply(OpenApiReply, document()))
 
 
 def _check_database() -> bool:

@@ -8,7 +8,18 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import idempotency_key, json_body
-from webapp.api.schemas import PolicyBody
+from webapp.api.schemas import (
+    DryRunBody,
+    DryRunReply,
+    GlossaryBody,
+    GlossaryReply,
+    PolicyBody,
+    PolicyDetailReply,
+    PolicyListReply,
+    PolicyReply,
+    RegisterPolicyReply,
+    reply,
+)
 from webapp.errors import InvalidInput, NotFound
 from webapp.judge.types import ClearanceQuery
 from webapp.judge.types import PolicyVersion as JudgePolicy
@@ -24,7 +35,7 @@ def register_policy():
     payload, status = idempotency.once(
         current_client_id(), "register-policy", idempotency_key(), body, lambda: _register(body)
     )
-    return jsonify(payload), status
+    return jsonify(reply(RegisterPolicyReply, payload)), status
 
 
 def _register(body: dict) -> tuple[dict, int]:
@@ -87,7 +98,8 @@ def dry_run():
             "send policy (a register-policy body) or policy_id",
             errors=[{"field": "policy", "message": "policy or policy_id is required"}],
         )
-    return jsonify(policy_trials.dry_run(client_id, draft, _dry_run_query(body.get("request"))))
+    outcome = policy_trials.dry_run(client_id, draft, _dry_run_query(body.get("request")))
+    return jsonify(reply(DryRunReply, outcome))
 
 
 def _dry_run_query(request_body: object) -> ClearanceQuery:
@@ -119,37 +131,38 @@ def _dry_run_query(request_body: object) -> ClearanceQuery:
 
 @policies_api.get("/glossary")
 def get_glossary():
-    return jsonify(glossary.view(current_client_id()))
+    return jsonify(reply(GlossaryReply, glossary.view(current_client_id())))
 
 
 @policies_api.put("/glossary")
 def put_glossary():
     terms = glossary.parse_terms(json_body())
-    return jsonify(glossary.replace(current_client_id(), terms, actor="api"))
+    return jsonify(reply(GlossaryReply, glossary.replace(current_client_id(), terms, actor="api")))
 
 
 @policies_api.get("/policies")
 def list_policies():
     items = [policies.policy_view(p, v) for p, v in policies.list_policies(current_client_id())]
-    return jsonify(policies=items, next_cursor=None)
+    return jsonify(reply(PolicyListReply, {"policies": items, "next_cursor": None}))
 
 
 @policies_api.get("/policies/<policy_id>")
 def get_policy(policy_id: str):
     policy, versions = policies.get_policy(current_client_id(), policy_id)
     current = next((v for v in versions if v.policy_version_id == policy.current_version_id), None)
-    return jsonify(
-        {
-            **policies.policy_view(policy, current),
-            "versions": [policies.version_view(v) for v in versions],
-        }
-    )
+    view = {
+        **policies.policy_view(policy, current),
+        "versions": [policies.version_view(v) for v in versions],
+    }
+    return jsonify(reply(PolicyDetailReply, view))
 
 
 @policies_api.delete("/policies/<policy_id>")
 def deactivate_policy(policy_id: str):
     policy = policies.deactivate(current_client_id(), policy_id)
-    return jsonify(policies.policy_view(policy, None) | {"active": policy.active})
+    return jsonify(
+        reply(PolicyReply, policies.policy_view(policy, None) | {"active": policy.active})
+    )
 
 
 openapi.register(
@@ -161,6 +174,7 @@ openapi.register(
         body=PolicyBody,
         ok=201,
         idempotent_key=True,
+        reply=RegisterPolicyReply,
         responses={
             200: "Content unchanged; no new version",
             422: "Idempotency-Key reused with another body",
@@ -171,10 +185,44 @@ openapi.register(
         "/policies/dry-run",
         "Judge a tool call against a draft or active policy; records nothing",
         "Policy",
+        body=DryRunBody,
+        reply=DryRunReply,
+        responses={404: "No active version of the policy named"},
     ),
-    Op("get", "/glossary", "The tenant glossary and the built-in vocabularies", "Policy"),
-    Op("put", "/glossary", "Replace the tenant glossary", "Policy"),
-    Op("get", "/policies", "List policies with their current versions", "Policy"),
-    Op("get", "/policies/{policy_id}", "One policy with every version", "Policy"),
-    Op("delete", "/policies/{policy_id}", "Deactivate a policy (history stays)", "Policy"),
+    Op(
+        "get",
+        "/glossary",
+        "The tenant glossary and the built-in vocabularies",
+        "Policy",
+        reply=GlossaryReply,
+    ),
+    Op(
+        "put",
+        "/glossary",
+        "Replace the tenant glossary",
+        "Policy",
+        body=GlossaryBody,
+        reply=GlossaryReply,
+    ),
+    Op(
+        "get",
+        "/policies",
+        "List policies with their current versions",
+        "Policy",
+        reply=PolicyListReply,
+    ),
+    Op(
+        "get",
+        "/policies/{policy_id}",
+        "One policy with every version",
+        "Policy",
+        reply=PolicyDetailReply,
+    ),
+    Op(
+        "delete",
+        "/policies/{policy_id}",
+        "Deactivate a policy (history stays)",
+        "Policy",
+        reply=PolicyReply,
+    ),
 )

@@ -9,7 +9,16 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, limit_public, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, idempotency_key, json_body, limit_arg
-from webapp.api.schemas import Body
+from webapp.api.schemas import (
+    Body,
+    NewShareReply,
+    ReportListReply,
+    ReportRecordReply,
+    ReportSettingsReply,
+    SharedReportReply,
+    ShareLinkReply,
+    reply,
+)
 from webapp.models.reports import ReportArtifact
 from webapp.services import reports
 
@@ -51,12 +60,13 @@ class ShareBody(Body):
 
 @reports_api.get("/report-settings")
 def get_report_settings():
-    return jsonify(reports.report_settings(current_client_id()))
+    return jsonify(reply(ReportSettingsReply, reports.report_settings(current_client_id())))
 
 
 @reports_api.put("/report-settings")
 def put_report_settings():
-    return jsonify(reports.update_report_settings(current_client_id(), json_body(), actor="api"))
+    updated = reports.update_report_settings(current_client_id(), json_body(), actor="api")
+    return jsonify(reply(ReportSettingsReply, updated))
 
 
 @reports_api.post("/reports")
@@ -67,7 +77,7 @@ def create_report():
         actor="api",
         idempotency_key=idempotency_key(),
     )
-    return jsonify(reports.report_view(report)), 202
+    return jsonify(reply(ReportRecordReply, reports.report_view(report))), 202
 
 
 @reports_api.get("/reports")
@@ -75,17 +85,17 @@ def list_reports():
     rows, following = reports.list_reports(
         current_client_id(), limit=limit_arg(), cursor=cursor_arg()
     )
-    return jsonify(
-        {
-            "reports": reports.report_views(rows),
-            "next_cursor": encode_cursor(following) if following else None,
-        }
-    )
+    page = {
+        "reports": reports.report_views(rows),
+        "next_cursor": encode_cursor(following) if following else None,
+    }
+    return jsonify(reply(ReportListReply, page))
 
 
 @reports_api.get("/reports/<report_id>")
 def get_report(report_id: str):
-    return jsonify(reports.report_view(reports.get_report(current_client_id(), report_id)))
+    report = reports.get_report(current_client_id(), report_id)
+    return jsonify(reply(ReportRecordReply, reports.report_view(report)))
 
 
 @reports_api.get("/reports/<report_id>/artifacts/<fmt>")
@@ -99,12 +109,13 @@ def share(report_id: str):
     created = reports.share_report(
         current_client_id(), report_id, body.get("expires_in_seconds"), actor="api"
     )
-    return jsonify(created), 201
+    return jsonify(reply(NewShareReply, created)), 201
 
 
 @reports_api.delete("/reports/<report_id>/share/<token>")
 def revoke(report_id: str, token: str):
-    return jsonify(reports.revoke_share(current_client_id(), report_id, token, actor="api"))
+    revoked = reports.revoke_share(current_client_id(), report_id, token, actor="api")
+    return jsonify(reply(ShareLinkReply, revoked))
 
 
 @shared_reports.get("/reports/shared/<token>")
@@ -116,7 +127,7 @@ def shared_report(token: str):
         response = Response(render_shared_report(token, view), mimetype="text/html")
         response.headers["Content-Security-Policy"] = SHARED_PAGE_POLICY
     else:
-        response = jsonify(view)
+        response = jsonify(reply(SharedReportReply, view))
     response.headers["Vary"] = "Accept"
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
@@ -148,13 +159,20 @@ def _download(row: ReportArtifact) -> Response:
 
 
 openapi.register(
-    Op("get", "/report-settings", "Scheduled report settings", "Reports"),
+    Op(
+        "get",
+        "/report-settings",
+        "Scheduled report settings",
+        "Reports",
+        reply=ReportSettingsReply,
+    ),
     Op(
         "put",
         "/report-settings",
         "Change the scheduled report settings (any field alone)",
         "Reports",
         body=ReportSettingsBody,
+        reply=ReportSettingsReply,
     ),
     Op(
         "post",
@@ -165,10 +183,24 @@ openapi.register(
         body_optional=True,
         ok=202,
         idempotent_key=True,
+        reply=ReportRecordReply,
         responses={422: "Idempotency-Key reused with another body"},
     ),
-    Op("get", "/reports", "Reports, newest first", "Reports", query=("limit", "cursor")),
-    Op("get", "/reports/{report_id}", "One report record with its active share links", "Reports"),
+    Op(
+        "get",
+        "/reports",
+        "Reports, newest first",
+        "Reports",
+        query=("limit", "cursor"),
+        reply=ReportListReply,
+    ),
+    Op(
+        "get",
+        "/reports/{report_id}",
+        "One report record with its active share links",
+        "Reports",
+        reply=ReportRecordReply,
+    ),
     Op(
         "get",
         "/reports/{report_id}/artifacts/{fmt}",
@@ -184,6 +216,7 @@ openapi.register(
         body=ShareBody,
         body_optional=True,
         ok=201,
+        reply=NewShareReply,
         responses={409: "The report is not ready"},
     ),
     Op(
@@ -191,6 +224,7 @@ openapi.register(
         "/reports/{report_id}/share/{token}",
         "Revoke a share link (by token or token_id)",
         "Reports",
+        reply=ShareLinkReply,
     ),
     Op(
         "get",
@@ -198,6 +232,7 @@ openapi.register(
         "A shared report (HTML for a browser, JSON for Accept: application/json)",
         "Reports",
         auth="public",
+        reply=SharedReportReply,
     ),
     Op(
         "get",

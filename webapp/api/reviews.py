@@ -5,10 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from webapp.api import openapi
-from webapp.api.auth import current_client_id, protect_with_tenant_key
+from webapp.api.auth import current_client_id, current_key_channel, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, idempotency_key, json_body, limit_arg
-from webapp.api.schemas import Body
+from webapp.api.schemas import Body, ReviewDecisionReply, ReviewListReply, reply
 from webapp.services import reviews
 
 reviews_api = Blueprint("reviews", __name__)
@@ -27,29 +27,29 @@ class ReviewDecisionBody(Body):
 def list_reviews():
     status = request.args.get("status") or "pending_review"
     rows, following = reviews.list_reviews(
-        current_client_id(), status=status, limit=limit_arg(), cursor=cursor_arg()
+        current_client_id(),
+        status=status,
+        limit=limit_arg(),
+        cursor=cursor_arg(),
+        filters=reviews.parse_queue_filter(request.args),
     )
-    return jsonify(
-        {
-            "reviews": [reviews.review_item(row) for row in rows],
-            "next_cursor": encode_cursor(following) if following else None,
-        }
-    )
+    page = {
+        "reviews": reviews.review_items(rows),
+        "next_cursor": encode_cursor(following) if following else None,
+    }
+    return jsonify(reply(ReviewListReply, page))
 
 
 @reviews_api.post("/reviews/<request_id>/decision")
 def decide(request_id: str):
     approved, reason, email = reviews.parse_decision(json_body())
+    # Over the API the reviewer's address is asserted by the key's holder, so not verified;
+    # the key's label is recorded as the channel.
+    vote = reviews.Vote(approved, reason, email, current_key_channel(), verified=False)
     payload, status = reviews.decide(
-        current_client_id(),
-        request_id,
-        approved=approved,
-        review_reason=reason,
-        reviewer_email=email,
-        reviewer_verified=False,
-        idempotency_key=idempotency_key(),
+        current_client_id(), request_id, vote, idempotency_key=idempotency_key()
     )
-    return jsonify(payload), status
+    return jsonify(reply(ReviewDecisionReply, payload)), status
 
 
 openapi.register(
@@ -58,7 +58,22 @@ openapi.register(
         "/reviews",
         "The review queue (status pending_review|approved|denied|expired|all)",
         "Review",
-        query=("status", "limit", "cursor"),
+        query=(
+            "status",
+            "limit",
+            "cursor",
+            "agent_id",
+            "tool_name",
+            "policy_id",
+            "created_before",
+            "created_after",
+            "request_id",
+            "min_amount",
+            "max_amount",
+            "min_age_minutes",
+            "max_age_minutes",
+        ),
+        reply=ReviewListReply,
     ),
     Op(
         "post",
@@ -67,9 +82,11 @@ openapi.register(
         "Review",
         body=ReviewDecisionBody,
         idempotent_key=True,
+        reply=ReviewDecisionReply,
         responses={
-            403: "The reviewer is the requesting agent",
-            409: "The request is no longer pending review",
+            400: "Bad body, or under a quorum reviewer_email names no active reviewer",
+            403: "The key lacks the review scope, or the reviewer is the requester",
+            409: "The request is no longer pending review, or this reviewer already voted",
             422: "Idempotency-Key reused with another body",
         },
     ),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 
 from webapp.api.parsing import check_json_numbers
 from webapp.services.clearance import CLIENT_METADATA_FIELDS, NewRequest
@@ -21,6 +21,8 @@ class NewTenant(Body):
 
 class NewApiKey(Body):
     label: StrictStr = Field(default="", max_length=200)
+    # CONTRACT §12: agent | review | manage; left out = all three. Checked by the service.
+    scopes: list[StrictStr] | None = Field(default=None, max_length=10)
 
 
 class NewUser(Body):
@@ -32,6 +34,7 @@ class NewUser(Body):
 class ReviewSettingsUpdate(Body):
     minimum_confidence_score: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False)
     judge_failure_mode: StrictStr | None = Field(default=None, pattern="^(deny|review)$")
+    required_approvals: StrictInt | None = Field(default=None, ge=1, le=5)
     # CONTRACT §7: the TypeScript client 0.4 sends a bucket instead of the score.
     minimum_confidence_bucket: StrictStr | None = Field(
         default=None, pattern="^(extra_high|high|medium|low|none)$"
@@ -106,3 +109,584 @@ class PolicyBody(Body):
 
 class LockdownBody(Body):
     reason: StrictStr | None = Field(default="", max_length=2000)
+
+
+# --- Response bodies -------------------------------------------------------------------------
+# Handlers serialise through these models (``reply``), and /openapi.json documents every success
+# response with them, so the document cannot drift from what is sent. Fields that other modules
+# add to a view pass through unchanged (``extra="allow"``), and fields a view leaves out stay out
+# (CONTRACT §1: `exported_at`, `retired_at`, `consistency`). Values that clients hash (ledger
+# content, tool_args, citations) are typed ``Any`` so that they are sent exactly as stored.
+
+Timestamp = str  # RFC 3339 in UTC with Z and microseconds (CONTRACT §1)
+
+
+class Reply(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+def reply(model: type[Reply], payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` checked against and serialised through ``model``."""
+    return model.model_validate(payload).model_dump(mode="json", exclude_unset=True)
+
+
+class HealthReply(Reply):
+    status: Literal["ok"]
+
+
+class Degraded(Reply):
+    component: str
+    effect: str
+
+
+class ReadyReply(Reply):
+    """`degraded` (naming what is down) while the service still serves without Redis."""
+
+    status: Literal["ready", "degraded"]
+    checks: dict[str, Literal["ok", "down"]]
+    degraded: list[Degraded] = []
+
+
+class Jwk(Reply):
+    kty: Literal["OKP"]
+    crv: Literal["Ed25519"]
+    x: str
+    kid: str
+    use: Literal["sig"]
+    alg: Literal["EdDSA"]
+
+
+class JwksReply(Reply):
+    keys: list[Jwk]
+
+
+class OpenApiReply(Reply):
+    openapi: str
+    info: dict[str, Any]
+    paths: dict[str, Any]
+
+
+class TenantReply(Reply):
+    client_id: str
+    name: str
+    created_at: Timestamp
+
+
+class NewTenantReply(TenantReply):
+    api_key: str = Field(description="The raw key, shown only here")
+
+
+class TenantListReply(Reply):
+    tenants: list[TenantReply]
+
+
+class NewApiKeyReply(Reply):
+    key_id: str
+    api_key: str = Field(description="The raw key, shown only here")
+    prefix: str
+    scopes: list[str] = Field(description="agent, review and/or manage (CONTRACT §12)")
+
+
+class ApiKeyReply(Reply):
+    key_id: str
+    prefix: str
+    label: str
+    created_at: Timestamp
+    revoked_at: Timestamp | None
+
+
+class ApiKeyListReply(Reply):
+    api_keys: list[ApiKeyReply]
+
+
+class UserReply(Reply):
+    user_id: str
+    client_id: str
+    email: str
+    role: Literal["owner", "reviewer", "viewer"]
+    created_at: Timestamp
+
+
+class UserListReply(Reply):
+    users: list[UserReply]
+
+
+class ReviewSettingsReply(Reply):
+    client_id: str
+    minimum_confidence_score: float
+    judge_failure_mode: Literal["deny", "review"]
+
+
+class Citation(Reply):
+    policy_id: str
+    policy_version_id: str
+    chunk_id: str
+    text: str
+    score: float
+
+
+class ClearanceReply(Reply):
+    """Spec §2.2 plus CONTRACT §3; every field always present."""
+
+    status: Literal["processing", "approved", "denied", "pending_review"]
+    approved: bool
+    requires_manual_review: bool
+    token: str | None
+    reason: str
+    request_id: str
+    confidence: float
+    minimum_confidence_score: float
+    decision_status: Literal["approved", "approved_pending_review", "denied"]
+    confidence_bucket: Literal["extra_high", "high", "medium", "low", "none"]
+    minimum_confidence_bucket: Literal["extra_high", "high", "medium", "low", "none"]
+    reason_code: str
+    policy_id: str
+    policy_version_id: str
+    policy_content_hash: str
+    citations: list[Citation]
+    created_at: Timestamp
+    decided_at: Timestamp | None
+
+
+class ConsumeTokenReply(Reply):
+    valid: Literal[True]
+    jti: str
+    tool_name: str
+    agent_id: str
+    policy_id: str
+    session_id: str = Field(default="", description="Present when the request had a session")
+    request_id: str
+    client_id: str
+    tool_args_hash: str
+    consumed_at: Timestamp
+
+
+class RegisterPolicyReply(Reply):
+    policy_id: str
+    status: Literal["registered", "unchanged"]
+    message: str
+    policy_version_id: str
+    policy_content_hash: str
+    version: int
+    chunks: int
+
+
+class PolicyVersionReply(Reply):
+    policy_version_id: str
+    version: int
+    description: str
+    rules: list[str]
+    tools: list[str] | None
+    policy_content_hash: str
+    source: str
+    source_ref: str
+    status: str
+    created_at: Timestamp
+
+
+class PolicyReply(Reply):
+    policy_id: str
+    active: bool
+    current_version: PolicyVersionReply | None
+    created_at: Timestamp
+    updated_at: Timestamp | None
+    deactivated_at: Timestamp | None
+
+
+class PolicyDetailReply(PolicyReply):
+    versions: list[PolicyVersionReply]
+
+
+class PolicyListReply(Reply):
+    policies: list[PolicyReply]
+    next_cursor: str | None
+
+
+class LockdownReply(Reply):
+    agent_id: str
+    locked_down: bool
+    locked_at: Timestamp | None = None
+    locked_by: str | None = None
+    reason: str | None = None
+    released_at: Timestamp | None = None
+    released_by: str | None = None
+
+
+class ReviewItemReply(Reply):
+    request_id: str
+    status: str
+    tool_name: str
+    tool_args: Any
+    agent_id: str
+    session_id: str
+    policy_id: str
+    confidence: float
+    confidence_bucket: str
+    reason: str
+    reason_code: str
+    citations: list[Any]
+    created_at: Timestamp
+    decided_at: Timestamp | None
+    reviewer_email: str
+    review_reason: str
+
+
+class ReviewListReply(Reply):
+    reviews: list[ReviewItemReply]
+    next_cursor: str | None
+
+
+class ReviewDecisionReply(ClearanceReply):
+    reviewer_email: str
+    review_reason: str
+
+
+class NotificationSettingsReply(Reply):
+    client_id: str
+    email_enabled: bool
+    email_recipients: str = Field(description="Comma-separated addresses")
+    slack_enabled: bool
+    slack_webhook_url: str = Field(description="Masked")
+    sensitive_args: list[str]
+
+
+class DeliveryReply(Reply):
+    delivery_id: str
+    request_id: str | None
+    event: str
+    channel: str
+    target: str
+    status: str
+    attempts: int
+    max_attempts: int
+    last_error: str | None
+    attempt_log: list[Any]
+    created_at: Timestamp
+    updated_at: Timestamp | None
+    delivered_at: Timestamp | None
+
+
+class DeliveryListReply(Reply):
+    deliveries: list[DeliveryReply]
+    next_cursor: str | None
+
+
+class TestDeliveriesReply(Reply):
+    deliveries: list[DeliveryReply]
+
+
+class LedgerEntryReply(Reply):
+    """CONTRACT §11 "Ledger entry"."""
+
+    seq: int
+    event_uuid: str
+    request_id: str
+    agent_id: str
+    policy_id: str
+    policy_version_id: str
+    policy_content_hash: str
+    intent_hash: str
+    tool_name: str
+    tool_args: Any
+    action_category: str
+    action_metadata: Any
+    reason: str
+    citations: Any
+    evidence_chunks: Any
+    confidence: float
+    confidence_bucket: str | None
+    decision_status: str | None
+    approved: bool
+    accepted_at: Timestamp
+    canonical_version: int
+    event_hash: str
+    leaf_hash: str
+    leaf_index: int | None
+    checkpoint_id: int | None
+    receipt_algorithm: str
+    receipt_key_id: str
+    receipt_signature: str
+    receipt_payload: str
+
+
+class LedgerListReply(Reply):
+    entries: list[LedgerEntryReply]
+    next_cursor: str | None
+
+
+class EncryptedEntryReply(Reply):
+    seq: int
+    event_uuid: str
+    event_hash: str
+    sealed: dict[str, Any]
+
+
+class EncryptedListReply(Reply):
+    entries: list[EncryptedEntryReply]
+    next_cursor: str | None
+
+
+class CheckpointReply(Reply):
+    """CONTRACT §11 "Checkpoint record"; `exported_at` is left out until the export is done."""
+
+    checkpoint_id: int
+    tree_size: int
+    root_hash: str
+    checkpoint_hash: str
+    prev_checkpoint_hash: str
+    signature_algorithm: str
+    signer_key_id: str
+    checkpoint_signature: str
+    checkpoint_payload: str
+    signed_at: Timestamp
+    mmd_seconds: int
+    export_target: str | None
+    export_uri: str | None
+    export_status: str | None
+    exported_at: Timestamp | None = None
+
+
+class CheckpointListReply(Reply):
+    checkpoints: list[CheckpointReply]
+    next_cursor: str | None
+
+
+class SealReply(Reply):
+    checkpoints: list[CheckpointReply]
+
+
+class VerifyReply(Reply):
+    intact: bool
+    verified_entries: int
+    verified_checkpoints: int
+    tree_size: int
+    root_hash: str | None
+    latest_checkpoint_id: int | None
+    errors: list[dict[str, Any]]
+
+
+class VerificationSummaryReply(Reply):
+    client_id: str
+    generated_at: Timestamp
+    tree_size: int
+    latest_checkpoint: CheckpointReply | None
+    sealing: dict[str, Any]
+    anchor: dict[str, Any]
+    keys: list[dict[str, Any]]
+    last_verified_at: Timestamp | None
+    last_verification: dict[str, Any] | None
+
+
+class InclusionProofReply(Reply):
+    event_uuid: str
+    request_id: str
+    event_hash: str
+    leaf_hash: str
+    leaf_index: int
+    tree_size: int
+    path: list[str]
+    checkpoint: CheckpointReply
+
+
+class ConsistencyProofReply(Reply):
+    from_checkpoint: CheckpointReply
+    to_checkpoint: CheckpointReply
+    path: list[str]
+
+
+class BundleKeyReply(Reply):
+    key_id: str
+    algorithm: str
+    public_jwk: str
+    active_from: Timestamp
+    retired_at: Timestamp | None = None
+
+
+class ProofBundleReply(Reply):
+    """`consistency` is left out when the inclusion checkpoint is the latest one."""
+
+    event: LedgerEntryReply
+    inclusion: InclusionProofReply
+    consistency: ConsistencyProofReply | None = None
+    keys: list[BundleKeyReply]
+
+
+class DryRunRequest(Body):
+    tool_name: StrictStr = Field(min_length=1, max_length=256)
+    tool_args: dict = Field(default_factory=dict)
+    agent_id: StrictStr | None = Field(default=None, max_length=256)
+
+
+class DryRunBody(Body):
+    """`POST /policies/dry-run`: a draft (a register-policy body) or an active `policy_id`, and
+    the call to judge. Validated by the handler; this model documents it."""
+
+    policy: PolicyBody | None = None
+    policy_id: StrictStr | None = None
+    request: DryRunRequest
+
+
+class GlossaryBody(Body):
+    """`PUT /glossary`: term -> list of values. Validated by the glossary service."""
+
+    terms: dict[str, list[StrictStr]]
+
+
+class ReportSettingsReply(Reply):
+    enabled: bool
+    frequency: Literal["weekly", "monthly", "quarterly"]
+    formats: list[Literal["pdf", "json"]]
+    recipients: list[str]
+
+
+class ReportArtifactReply(Reply):
+    format: str
+    size_bytes: int
+    sha256: str
+
+
+class ShareLinkReply(Reply):
+    """A share link as listed: never the token itself."""
+
+    token_id: str
+    expires_at: Timestamp
+    created_at: Timestamp
+    created_by: str
+    revoked_at: Timestamp | None = None
+
+
+class ReportRecordReply(Reply):
+    """CONTRACT §9 record, plus `progress`, `stage` and `error` for the dashboard."""
+
+    report_id: str
+    type: str
+    status: Literal["queued", "running", "ready", "failed"]
+    period_start: Timestamp | None
+    period_end: Timestamp | None
+    created_at: Timestamp
+    completed_at: Timestamp | None
+    formats: list[str]
+    artifacts: list[ReportArtifactReply]
+    summary: dict[str, Any]
+    shares: list[ShareLinkReply] = []
+
+
+class ReportListReply(Reply):
+    reports: list[ReportRecordReply]
+    next_cursor: str | None
+
+
+class NewShareReply(Reply):
+    token: str = Field(description="Shown only here")
+    url: str
+    expires_at: Timestamp
+    token_id: str
+
+
+class SharedReportReply(Reply):
+    report: ReportRecordReply
+    verification: dict[str, Any]
+
+
+class GlossaryReply(Reply):
+    terms: dict[str, list[str]]
+    builtin: list[str] = Field(description="The built-in vocabularies a rule may name")
+
+
+class DryRunReply(Reply):
+    """What the judge would answer; nothing is recorded."""
+
+    status: str
+    decision: str
+    reason: str
+    reason_code: str
+    confidence: float
+    citations: list[dict[str, Any]]
+    rules: list[Any]
+
+
+class DriftSettingsReply(Reply):
+    enabled: bool
+    baseline_days: int
+    window_hours: int
+    score_threshold: float
+    min_events: int
+    auto_lockdown: bool
+
+
+class DriftAgentReply(Reply):
+    agent_id: str
+    drift_score: float
+    risk_level: str
+    locked_down: bool
+    locked_at: Timestamp | None
+    last_event_at: Timestamp | None
+    signals: Any
+
+
+class DriftSummaryReply(Reply):
+    generated_at: Timestamp
+    agents: list[DriftAgentReply]
+
+
+class DriftEventReply(Reply):
+    event_id: str
+    agent_id: str
+    detected_at: Timestamp
+    drift_score: float
+    risk_level: str
+    signals: list[Any]
+    action: str
+
+
+class DriftEventListReply(Reply):
+    events: list[DriftEventReply]
+    next_cursor: str | None
+
+
+class WebhookReply(Reply):
+    """CONTRACT §14; `secret` only in the answer to the creation."""
+
+    webhook_id: str
+    url: str
+    events: list[str]
+    description: str
+    enabled: bool
+    created_at: Timestamp
+    secret: str | None = Field(default=None, description="Shown once, at creation")
+
+
+class WebhookListReply(Reply):
+    webhooks: list[WebhookReply]
+
+
+class WebhookDeliveryReply(Reply):
+    delivery_id: str
+    webhook_id: str
+    event_id: str
+    type: str
+    status: str
+    attempts: int
+    max_attempts: int
+    last_error: str | None
+    attempt_log: list[Any]
+    created_at: Timestamp
+    updated_at: Timestamp | None
+    delivered_at: Timestamp | None
+
+
+class WebhookDeliveryListReply(Reply):
+    deliveries: list[WebhookDeliveryReply]
+    next_cursor: str | None
+
+
+class MintTokenReply(Reply):
+    """CONTRACT §5a."""
+
+    token: str
+    request_id: str
+    reason: str
+    original_request_id: str
+    confidence_bucket: str
+    policy_version_id: str
+    policy_content_hash: str

@@ -6,7 +6,7 @@ from flask import Blueprint, jsonify
 
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.parsing import json_body, validated
-from webapp.api.schemas import ReviewSettingsUpdate
+from webapp.api.schemas import ReviewSettingsReply, ReviewSettingsUpdate, reply
 from webapp.services import settings
 
 settings_api = Blueprint("settings", __name__)
@@ -15,11 +15,12 @@ protect_with_tenant_key(settings_api)
 
 @settings_api.get("/review-settings")
 def get_review_settings():
-    return jsonify(settings.review_settings(current_client_id()))
+    return jsonify(reply(ReviewSettingsReply, settings.review_settings(current_client_id())))
 
 
 @settings_api.put("/review-settings")
 def put_review_settings():
     body = validated(ReviewSettingsUpdate, json_body())
     changes = body.model_dump(exclude_unset=True)
-    return jsonify(settings.update_review_settings(current_client_id(), changes, actor="api"))
+    updated = settings.update_review_settings(current_client_id(), changes, actor="api")
+    return jsonify(reply(ReviewSettingsReply, updated))

@@ -9,7 +9,13 @@ from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, json_body, limit_arg
-from webapp.api.schemas import Body
+from webapp.api.schemas import (
+    Body,
+    WebhookDeliveryListReply,
+    WebhookListReply,
+    WebhookReply,
+    reply,
+)
 from webapp.services import webhooks
 
 webhooks_api = Blueprint("webhooks", __name__)
@@ -27,7 +33,8 @@ class NewWebhook(Body):
 @webhooks_api.get("/webhooks")
 def list_webhooks():
     endpoints = webhooks.list_endpoints(current_client_id())
-    return jsonify({"webhooks": [webhooks.endpoint_view(e) for e in endpoints]})
+    views = [webhooks.endpoint_view(e) for e in endpoints]
+    return jsonify(reply(WebhookListReply, {"webhooks": views}))
 
 
 @webhooks_api.post("/webhooks")
@@ -40,7 +47,7 @@ def create_webhook():
         body.get("description"),
         actor="api",
     )
-    return jsonify(webhooks.endpoint_view(endpoint, secret)), 201
+    return jsonify(reply(WebhookReply, webhooks.endpoint_view(endpoint, secret))), 201
 
 
 @webhooks_api.delete("/webhooks/<webhook_id>")
@@ -54,16 +61,21 @@ def list_deliveries(webhook_id: str):
     rows, following = webhooks.list_deliveries(
         current_client_id(), webhook_id, limit=limit_arg(), cursor=cursor_arg()
     )
-    return jsonify(
-        {
-            "deliveries": [webhooks.delivery_view(row) for row in rows],
-            "next_cursor": encode_cursor(following) if following else None,
-        }
-    )
+    page = {
+        "deliveries": [webhooks.delivery_view(row) for row in rows],
+        "next_cursor": encode_cursor(following) if following else None,
+    }
+    return jsonify(reply(WebhookDeliveryListReply, page))
 
 
 openapi.register(
-    Op("get", "/webhooks", "The tenant's outbound webhook endpoints", "Settings"),
+    Op(
+        "get",
+        "/webhooks",
+        "The tenant's outbound webhook endpoints",
+        "Settings",
+        reply=WebhookListReply,
+    ),
     Op(
         "post",
         "/webhooks",
@@ -71,6 +83,7 @@ openapi.register(
         "Settings",
         ok=201,
         body=NewWebhook,
+        reply=WebhookReply,
         responses={400: "Not an https URL, a private address, or an unknown event type"},
     ),
     Op(
@@ -87,6 +100,7 @@ openapi.register(
         "An endpoint's delivery log, newest first",
         "Settings",
         query=("limit", "cursor"),
+        reply=WebhookDeliveryListReply,
         responses={404: "Unknown webhook_id"},
     ),
 )

@@ -50,10 +50,20 @@ def register_dashboard(app: Flask) -> None:
     app.register_blueprint(dashboard)
     install_login(app)
     app.add_url_rule("/", endpoint="dashboard_root", view_func=_root)
+    # Browsers ask for /favicon.ico on every page whatever the markup says; answer, not 404.
+    app.add_url_rule("/favicon.ico", endpoint="dashboard_favicon", view_func=_favicon)
 
 
 def _root():
     return redirect(url_for("dashboard.overview.index"))
+
+
+def _favicon():
+    from flask import current_app, send_from_directory
+
+    return send_from_directory(
+        current_app.static_folder, "favicon.ico", mimetype="image/x-icon", max_age=86400
+    )
 
 
 def _remember_tenant() -> None:

@@ -13,6 +13,7 @@ from wtforms import (
     DecimalField,
     EmailField,
     HiddenField,
+    IntegerField,
     PasswordField,
     SelectChoice,
     SelectField,
@@ -64,6 +65,24 @@ class ReviewDecisionForm(FlaskForm):
         # The agent (and the ledger) should learn why it was refused.
         if self.decision.data == "deny" and not (field.data or "").strip():
             raise ValidationError("say why the request is denied")
+
+
+class BulkDecisionForm(FlaskForm):
+    """Approve or deny the selected requests; the ids come as repeated ``ids`` fields."""
+
+    decision = SelectField(
+        "Decision",
+        choices=[SelectChoice("approve", "Approve"), SelectChoice("deny", "Deny")],
+        validators=[DataRequired()],
+    )
+    reason = StringField(
+        "Reason for all of them",
+        validators=[
+            DataRequired(message="say why; it is recorded with each decision"),
+            Length(max=2000),
+        ],
+    )
+    confirmed = HiddenField()
 
 
 class AgentActionForm(FlaskForm):
@@ -132,6 +151,12 @@ class ReviewSettingsForm(FlaskForm):
             SelectChoice("review", "Send it to a reviewer"),
         ],
     )
+    required_approvals = IntegerField(
+        "Approvals needed",
+        validators=[Optional(), NumberRange(min=1, max=5)],
+        description="How many different reviewers must approve a request (1 to 5). "
+        "A rule may ask for more for its own requests; one denial always denies.",
+    )
 
 
 class NotificationSettingsForm(FlaskForm):
@@ -155,8 +180,29 @@ class NotificationSettingsForm(FlaskForm):
     )
 
 
+class CheckboxesField(SelectMultipleField):
+    """A multiple choice shown as a list of checkboxes."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
+SCOPE_CHOICES = [
+    SelectChoice("agent", "agent: request clearance, poll, consume and mint tokens"),
+    SelectChoice("review", "review: the review queue and decisions"),
+    SelectChoice("manage", "manage: policies, settings, reports, drift, webhooks, ledger"),
+]
+
+
 class ApiKeyForm(FlaskForm):
     label = StringField("Label", validators=[Optional(), Length(max=200)])
+    # Agents need only `agent`: a leaked agent key then cannot approve its own requests.
+    scopes = CheckboxesField(
+        "Scopes",
+        choices=SCOPE_CHOICES,
+        default=["agent"],
+        description="A key for an agent needs only agent. Nothing ticked makes an agent-only key.",
+    )
 
 
 class WebhookForm(FlaskForm):
@@ -187,6 +233,24 @@ class NewUserForm(FlaskForm):
 
 class UserRoleForm(FlaskForm):
     role = SelectField("Role", choices=ROLE_CHOICES)
+
+
+class PasswordChangeForm(FlaskForm):
+    current_password = PasswordField(
+        "Current password", validators=[DataRequired(), Length(max=512)]
+    )
+    new_password = PasswordField(
+        "New password",
+        validators=[DataRequired(), Length(min=12, max=512)],
+        description="12 to 512 characters. Your other sessions are signed out.",
+    )
+    confirm_password = PasswordField(
+        "New password again", validators=[DataRequired(), Length(max=512)]
+    )
+
+    def validate_confirm_password(self, field) -> None:  # noqa: ANN001
+        if field.data != self.new_password.data:
+            raise ValidationError("does not match the new password")
 
 
 class ConfirmForm(FlaskForm):

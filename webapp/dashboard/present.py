@@ -41,10 +41,12 @@ KEYBOARD_SHORTCUTS = (
         "g then o / r / p / l / a / d / s",
         "go to Overview, Reviews, Policies, Ledger, Agents, Drift, Settings",
     ),
-    ("a", "approve the open review"),
-    ("d", "deny the open review (a reason is required)"),
+    ("a", "approve the open review; in the queue, approve the selection (after confirming)"),
+    ("d", "deny the open review (a reason is required); in the queue, deny the selection"),
+    ("j / k", "in the queue: move to the next / previous request"),
+    ("x", "in the queue: select or unselect the current request"),
     ("r", "jump to the reason field of the open review"),
-    ("/", "jump to the search box"),
+    ("/", "jump to the search box (the request id in the review queue)"),
     ("?", "show or hide this list"),
 )
 
@@ -54,6 +56,7 @@ def install(blueprint: Blueprint) -> None:
     blueprint.add_app_template_filter(when, "when")
     blueprint.add_app_template_filter(pretty_json, "pretty_json")
     blueprint.add_app_template_filter(percent, "percent")
+    blueprint.add_app_template_filter(time_left, "time_left")
     blueprint.add_app_template_filter(check_summary, "check_summary")
     blueprint.context_processor(_context)
 
@@ -70,6 +73,23 @@ def when(value: datetime | str | None) -> str:
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def time_left(until: datetime | None, now: datetime | None = None) -> str:
+    """How long until ``until``, coarsely ("3 h 12 min", "4 min", "expired")."""
+    if until is None:
+        return "—"
+    if until.tzinfo is None:
+        until = until.replace(tzinfo=UTC)
+    seconds = int((until - (now or datetime.now(UTC))).total_seconds())
+    if seconds <= 0:
+        return "expired"
+    hours, minutes = divmod(max(1, seconds // 60), 60)
+    if hours >= 24:
+        return f"{hours // 24} d {hours % 24} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min"
 
 
 def pretty_json(value: Any) -> str:
@@ -193,5 +213,13 @@ def _context() -> dict[str, Any]:
         "keyboard_shortcuts": KEYBOARD_SHORTCUTS,
         "has_page": lambda endpoint: endpoint in current_app.view_functions,
         "rule_reading": rule_reading,
+        "pending_count": _pending_count,
         "highlight_unaccounted": highlight_unaccounted,
     }
+
+
+def _pending_count() -> int:
+    """The header's count of waiting reviews (called only by pages that show it)."""
+    from webapp.services import reviews
+
+    return reviews.count_pending(current_user.client_id)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_login import current_user
+from flask_login import current_user, login_user
 
 from webapp.dashboard.forms import (
     ActionForm,
     ApiKeyForm,
     NewUserForm,
     NotificationSettingsForm,
+    PasswordChangeForm,
     ReviewSettingsForm,
     UserRoleForm,
     lines,
@@ -21,6 +22,7 @@ from webapp.dashboard.roles import allowed_to, can
 from webapp.errors import Conflict, Forbidden, InvalidInput
 from webapp.services import notifications, tenants
 from webapp.services import settings as settings_service
+from webapp.services import users as accounts  # not `users`: the Users page's view has that name
 
 settings_pages = Blueprint("settings", __name__, url_prefix="/settings")
 
@@ -41,14 +43,16 @@ def review():
         if not can("manage"):
             abort(403)
         if form.validate_on_submit():
+            changes = {
+                "minimum_confidence_score": float(form.minimum_confidence_score.data),
+                "judge_failure_mode": form.judge_failure_mode.data,
+            }
+            # Left empty, the stored count stays.
+            if form.required_approvals.data is not None:
+                changes["required_approvals"] = form.required_approvals.data
             try:
                 settings_service.update_review_settings(
-                    client_id,
-                    {
-                        "minimum_confidence_score": float(form.minimum_confidence_score.data),
-                        "judge_failure_mode": form.judge_failure_mode.data,
-                    },
-                    actor=current_user.email,
+                    client_id, changes, actor=current_user.email
                 )
             except InvalidInput as error:
                 show_service_errors(form, error)
@@ -62,6 +66,7 @@ def review():
     if request.method == "GET":
         form.minimum_confidence_score.data = current["minimum_confidence_score"]
         form.judge_failure_mode.data = current["judge_failure_mode"]
+        form.required_approvals.data = current["required_approvals"]
     return render_template(
         "settings/review.html", form=form, current=current, operating_points=OPERATING_POINTS
     ), status
@@ -97,6 +102,14 @@ def notifications_page():
                 status = 422
             else:
                 flash("Notification settings saved.", "success")
+                problem = notifications.email_problem()
+                if changes["email_enabled"] and problem:
+                    # Saved (an operator may configure SMTP next), but never silently.
+                    flash(
+                        f"Warning: email is on but {problem}. Ask your operator to set "
+                        "SMTP_HOST, then use “Send test”.",
+                        "error",
+                    )
                 return redirect(url_for(".notifications_page"))
         else:
             status = 422
@@ -106,13 +119,44 @@ def notifications_page():
         form.email_recipients.data = current["email_recipients"].replace(",", ", ")
         form.slack_enabled.data = current["slack_enabled"]
         form.sensitive_args.data = "\n".join(current["sensitive_args"])
-    deliveries, _ = notifications.list_deliveries(client_id, limit=20, cursor=None)
+    log_problem = ""
+    before = _delivery_cursor(request.args.get("before", ""))
+    if before is None:
+        log_problem = "That page of the delivery log does not exist; showing the newest."
+    deliveries, following = notifications.list_deliveries(
+        client_id, limit=DELIVERY_PAGE, cursor=before or None
+    )
     return render_template(
         "settings/notifications.html",
         form=form,
         current=current,
-        deliveries=deliveries,
+        entries=notifications.group_failures(deliveries),
+        older_url=url_for(".notifications_page", before=f"{following['t']}|{following['id']}")
+        if following
+        else None,
+        newest_url=url_for(".notifications_page") if before else None,
+        log_problem=log_problem,
+        email_problem=notifications.email_problem(),
     ), status
+
+
+DELIVERY_PAGE = 25
+
+
+def _delivery_cursor(raw: str) -> dict | None:
+    """``before`` of the delivery log ("<timestamp>|<delivery id>"): {} when absent, None when
+    malformed (the page then says so and starts from the newest)."""
+    if not raw:
+        return {}
+    at, _, last = raw.partition("|")
+    position = {"t": at, "id": last}
+    try:
+        notifications.parse_position(position)
+    except InvalidInput:
+        return None
+    if not last or len(raw) > 200:
+        return None
+    return position
 
 
 @settings_pages.post("/notifications/test")
@@ -129,6 +173,9 @@ def send_test_notification():
                 f"A test message is on its way ({channels}); its delivery shows in the log below.",
                 "success",
             )
+            problem = notifications.email_problem()
+            if problem and any(d.channel == "email" for d in sent):
+                flash(f"The email test will fail: {problem}.", "error")
     return redirect(url_for(".notifications_page"))
 
 
@@ -144,7 +191,9 @@ def api_keys():
             abort(403)
         if form.validate_on_submit():
             try:
-                created, raw_key = tenants.create_api_key(client_id, form.label.data or "")
+                created, raw_key = tenants.create_api_key(
+                    client_id, form.label.data or "", form.scopes.data or ["agent"]
+                )
             except InvalidInput as error:
                 show_service_errors(form, error)
                 status = 422
@@ -242,6 +291,31 @@ def disable_user(user_id: str):
     else:
         flash("The user is disabled and signed out.", "success")
     return redirect(url_for(".users"))
+
+
+@settings_pages.route("/password", methods=["GET", "POST"])
+@allowed_to("read")
+def password():
+    """Change your own password; every other session of yours ends, this one continues."""
+    form = PasswordChangeForm()
+    status = 200
+    if request.method == "POST":
+        if form.validate_on_submit():
+            try:
+                user = accounts.change_password(
+                    current_user, form.current_password.data, form.new_password.data
+                )
+            except InvalidInput as error:
+                show_service_errors(form, error)
+                status = 422
+            else:
+                # The change ended every session, this one too: carry on with the new one.
+                login_user(user)
+                flash("Your password is changed; your other sessions are signed out.", "success")
+                return redirect(url_for(".password"))
+        else:
+            status = 422
+    return render_template("settings/password.html", form=form), status
 
 
 def _sentence(detail: str) -> str:

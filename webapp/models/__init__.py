@@ -19,15 +19,18 @@ from webapp.models.ledger import Checkpoint, LedgerEvent, LedgerLeaf, LedgerVeri
 from webapp.models.notifications import NotificationDelivery
 from webapp.models.policy import Policy, PolicyChunk, PolicyDocument, PolicyVersion
 from webapp.models.reports import Report, ReportArtifact, ReportShare
-from webapp.models.tenant import ROLES, ApiKey, SigningKey, Tenant, User
+from webapp.models.review import ReviewVote
+from webapp.models.tenant import API_KEY_SCOPES, ROLES, ApiKey, SigningKey, Tenant, User
 from webapp.models.webhooks import WebhookDelivery, WebhookEndpoint
 
 __all__ = [
+    "API_KEY_SCOPES",
     "APPROVED",
     "DENIED",
     "PENDING_REVIEW",
     "PROCESSING",
     "ROLES",
+    "ReviewVote",
     "STATUSES",
     "AgentState",
     "ApiKey",

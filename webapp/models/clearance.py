@@ -67,6 +67,12 @@ class ClearanceRequest(TenantScoped, db.Model):
     reviewer_email: Mapped[str] = mapped_column(String(320), default="")
     reviewer_verified: Mapped[bool] = mapped_column(Boolean, default=False)
     review_reason: Mapped[str] = mapped_column(Text, default="")
+    # Review quorum and record (issue 15): how many distinct reviewers must approve, fixed when
+    # the request enters review; the judge's reason, kept after a reviewer's decision replaces
+    # `reason`; and how the terminal decision arrived (an API key's label or a dashboard user).
+    required_approvals: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    judge_reason: Mapped[str] = mapped_column(Text, default="", server_default="")
+    decision_channel: Mapped[str] = mapped_column(String(240), default="", server_default="")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     # Failed terminal transitions; see services.reaper (a poison request is denied safely).
     transition_failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

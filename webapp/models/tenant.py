@@ -12,6 +12,9 @@ from webapp.extensions import db
 from webapp.models.base import TenantScoped, UTCDateTime, utcnow
 
 ROLES = ("owner", "reviewer", "viewer")
+# What a tenant API key may call (CONTRACT §12); a key made without a choice has all three.
+API_KEY_SCOPES = ("agent", "review", "manage")
+ALL_SCOPES = " ".join(API_KEY_SCOPES)
 
 
 class Tenant(db.Model):
@@ -34,8 +37,14 @@ class ApiKey(TenantScoped, db.Model):
     prefix: Mapped[str] = mapped_column(String(32))
     key_hash: Mapped[str] = mapped_column(String(64), unique=True)
     label: Mapped[str] = mapped_column(String(200), default="")
+    # Space-separated, in API_KEY_SCOPES order; rows made before scopes existed get all three.
+    scopes: Mapped[str] = mapped_column(String(64), default=ALL_SCOPES, server_default=ALL_SCOPES)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+    @property
+    def scope_list(self) -> list[str]:
+        return [s for s in API_KEY_SCOPES if s in (self.scopes or "").split()]
 
 
 class User(TenantScoped, UserMixin, db.Model):

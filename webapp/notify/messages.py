@@ -62,6 +62,7 @@ def build_notice(
     expires_at: str = "",
     citations: list[str] | tuple[str, ...] = (),
     is_test: bool = False,
+    link: str = "",
 ) -> ReviewNotice:
     """Mask sensitive arguments and scrub their values from the text fields."""
     sensitive = {name.strip().lower() for name in sensitive_args if name.strip()}
@@ -82,9 +83,13 @@ def build_notice(
         threshold_bucket=threshold_bucket,
         key_arguments=tuple((k, scrub(v, secrets)) for k, v in shown),
         more_arguments=max(0, len(items) - MAX_ARGS_SHOWN),
-        review_url=review_url(public_url, request_id)
-        if request_id
-        else f"{public_url.rstrip('/')}/dashboard/reviews",
+        # ``link``: a signed, expiring link to the review page (services.review_links).
+        review_url=link
+        or (
+            review_url(public_url, request_id)
+            if request_id
+            else f"{public_url.rstrip('/')}/dashboard/reviews"
+        ),
         expires_at=expires_at,
         is_test=is_test,
         citations=tuple(_clip(scrub(text, secrets), 300) for text in citations[:3]),

@@ -7,6 +7,8 @@ from typing import Any
 
 import rfc8785
 
+from webapp.errors import InvalidInput
+
 
 def canonical_json(value: Any) -> bytes:
     return rfc8785.dumps(value)
@@ -22,5 +24,13 @@ def sha256_hex(data: bytes) -> str:
 
 
 def body_fingerprint(value: Any) -> str:
-    """A stable fingerprint of a request body, for idempotency comparisons."""
-    return hashlib.sha256(canonical_json(value)).hexdigest()
+    """A stable fingerprint of a request body, for idempotency comparisons.
+
+    A body JCS cannot encode (an integer beyond ±(2^53−1) anywhere, even in a field the
+    endpoint ignores) is a 400, not a 500."""
+    try:
+        return hashlib.sha256(canonical_json(value)).hexdigest()
+    except rfc8785.CanonicalizationError:
+        raise InvalidInput(
+            "the body holds a number outside ±(2^53−1) or text that is not valid UTF-8"
+        ) from None

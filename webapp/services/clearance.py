@@ -562,6 +562,11 @@ def _decision_values(request: ClearanceRequest, resolution: Resolution) -> dict[
     }
     if resolution.status == PENDING_REVIEW:
         values["review_started_at"] = now
+        # Kept after a reviewer's decision replaces `reason`; the quorum is fixed now (issue 15).
+        values["judge_reason"] = resolution.reason
+        values["required_approvals"] = settings.required_approvals_for(
+            request.client_id, request.judge_verdict
+        )
     if resolution.status == APPROVED:
         minted = tokens.mint(request)
         values["token"] = minted.token
@@ -585,6 +590,9 @@ def _decision_event(request: ClearanceRequest, category: str) -> EventContent:
             "verified": request.reviewer_verified,
             "reason": request.review_reason,
         }
+        from webapp.services import reviews  # the review record lives with the review service
+
+        metadata.update(reviews.ledger_record(request))
     return EventContent(
         action_category=category,
         request_id=request.request_id,

@@ -23,7 +23,7 @@ from webapp.models import PENDING_REVIEW, ClearanceRequest, iso, new_id, utcnow
 from webapp.models.notifications import DELIVERED, FAILED, QUEUED, RETRYING, NotificationDelivery
 from webapp.notify import channels, messages
 from webapp.runtime import vault
-from webapp.services import outbound, settings
+from webapp.services import outbound, review_links, settings
 from webapp.services.at_rest import SealedDataError, open_sealed, seal
 from webapp.services.clearance import confidence_bucket
 
@@ -115,6 +115,33 @@ def update_notification_settings(
     if audit:
         settings.write(client_id, KIND, updated, actor=actor, audit=audit)
     return _view(client_id, updated)
+
+
+def email_problem() -> str:
+    """Why email cannot be delivered from this installation, or "" when it can be tried."""
+    if not vault().config.smtp_host:
+        return "no SMTP server is configured (SMTP_HOST), so email cannot be delivered"
+    return ""
+
+
+def group_failures(rows: list[NotificationDelivery]) -> list[dict[str, Any]]:
+    """The delivery log for people: consecutive failures of one channel and target with the
+    same error fold into one entry with a count and a time span (newest first, as given)."""
+    entries: list[dict[str, Any]] = []
+    for row in rows:
+        last = entries[-1] if entries else None
+        if (
+            row.status == FAILED
+            and last is not None
+            and last["delivery"].status == FAILED
+            and (last["delivery"].channel, last["delivery"].target, last["delivery"].last_error)
+            == (row.channel, row.target, row.last_error)
+        ):
+            last["count"] += 1
+            last["oldest"] = row.created_at
+            continue
+        entries.append({"delivery": row, "count": 1, "oldest": row.created_at})
+    return entries
 
 
 def parse_recipients(value: Any) -> tuple[list[str], list[dict[str, str]]]:
@@ -526,6 +553,7 @@ def _notice(delivery: NotificationDelivery, current: dict[str, Any]) -> messages
         sensitive_args=current.get("sensitive_args") or [],
         expires_at=expires,
         citations=[c.get("text", "") for c in (request.citations or []) if isinstance(c, dict)],
+        link=review_links.link(config.public_url, request.client_id, request.request_id),
     )
 
 

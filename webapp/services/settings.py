@@ -14,8 +14,13 @@ from webapp.models import TenantSetting, utcnow
 from webapp.services import tenant_cache
 from webapp.services.ledger import EventContent, append_event
 
-REVIEW_DEFAULTS = {"minimum_confidence_score": 0.80, "judge_failure_mode": "deny"}
+REVIEW_DEFAULTS = {
+    "minimum_confidence_score": 0.80,
+    "judge_failure_mode": "deny",
+    "required_approvals": 1,
+}
 FAILURE_MODES = ("deny", "review")
+MAX_REQUIRED_APPROVALS = 5
 # CONTRACT §7: a bucket sent instead of the score sets the score to the bucket's lower cut-off.
 BUCKET_CUTOFFS = {"extra_high": 0.95, "high": 0.80, "medium": 0.60, "low": 0.01, "none": 0.0}
 
@@ -72,11 +77,29 @@ def _review_view(client_id: str, stored: dict[str, Any]) -> dict[str, Any]:
     return {"client_id": client_id, **stored, "minimum_confidence_bucket": bucket}
 
 
+def required_approvals_for(client_id: str, judge_verdict: dict[str, Any] | None) -> int:
+    """How many distinct reviewers must approve a request entering review now.
+
+    The tenant's ``required_approvals``, raised (never lowered) by the judge when a rule asks for
+    more: a verdict whose ``details`` carry ``required_approvals`` (an integer; helper "judge"
+    sets it from rules like "... requires approval from two reviewers"). At most 5.
+    """
+    count = read(client_id, "review", REVIEW_DEFAULTS).get("required_approvals", 1)
+    if isinstance(count, bool) or not isinstance(count, int):
+        count = 1
+    details = (judge_verdict or {}).get("details") or {}
+    by_rule = details.get("required_approvals") if isinstance(details, dict) else None
+    if isinstance(by_rule, int) and not isinstance(by_rule, bool):
+        count = max(count, by_rule)
+    return max(1, min(MAX_REQUIRED_APPROVALS, count))
+
+
 def update_review_settings(client_id: str, changes: dict[str, Any], actor: str) -> dict[str, Any]:
     """Apply a partial update; either field may come alone."""
     if not changes:
         raise InvalidInput(
-            "send minimum_confidence_score (or minimum_confidence_bucket) and/or judge_failure_mode",
+            "send minimum_confidence_score (or minimum_confidence_bucket), judge_failure_mode "
+            "and/or required_approvals",
             errors=[{"field": "body", "message": "no settings given"}],
         )
     current = read(client_id, "review", REVIEW_DEFAULTS)
@@ -105,6 +128,23 @@ def update_review_settings(client_id: str, changes: dict[str, Any], actor: str) 
                 errors=[{"field": "judge_failure_mode", "message": "must be deny or review"}],
             )
         updated["judge_failure_mode"] = mode
+    if "required_approvals" in changes:
+        count = changes["required_approvals"]
+        if (
+            isinstance(count, bool)
+            or not isinstance(count, int)
+            or not 1 <= count <= MAX_REQUIRED_APPROVALS
+        ):
+            raise InvalidInput(
+                f"required_approvals must be an integer from 1 to {MAX_REQUIRED_APPROVALS}",
+                errors=[
+                    {
+                        "field": "required_approvals",
+                        "message": f"must be an integer from 1 to {MAX_REQUIRED_APPROVALS}",
+                    }
+                ],
+            )
+        updated["required_approvals"] = count
     audit = {
         k: {"from": current[k], "to": updated[k]} for k in updated if updated[k] != current.get(k)
     }

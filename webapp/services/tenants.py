@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 
 from webapp.errors import Conflict, Forbidden, InvalidInput, NotFound, field_error
 from webapp.extensions import db
-from webapp.models import ROLES, ApiKey, Tenant, User, iso, short_id, utcnow
+from webapp.models import API_KEY_SCOPES, ROLES, ApiKey, Tenant, User, iso, short_id, utcnow
 
 API_KEY_PREFIX = "vk_"
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -29,6 +29,11 @@ class Principal:
 
     client_id: str
     key_id: str
+    scopes: frozenset[str] = frozenset(API_KEY_SCOPES)
+    label: str = ""
+
+    def may(self, scope: str) -> bool:
+        return scope in self.scopes
 
 
 def create_tenant(name: str) -> tuple[Tenant, str]:
@@ -55,13 +60,19 @@ def get_tenant(client_id: str) -> Tenant:
     return tenant
 
 
-def create_api_key(client_id: str, label: str = "") -> tuple[ApiKey, str]:
-    """A new key for the tenant; the raw key is returned once and stored only as a hash."""
+def create_api_key(
+    client_id: str, label: str = "", scopes: list[str] | None = None
+) -> tuple[ApiKey, str]:
+    """A new key for the tenant; the raw key is returned once and stored only as a hash.
+
+    ``scopes`` None means all three (CONTRACT §12); an empty or unknown choice is refused.
+    """
     get_tenant(client_id)
     label = (label or "").strip()
     if len(label) > 200:
         raise field_error("label", "must be at most 200 characters")
-    key, raw = _new_api_key(client_id, label)
+    chosen = parse_scopes(scopes)
+    key, raw = _new_api_key(client_id, label, chosen)
     db.session.commit()
     return key, raw
 
@@ -85,15 +96,43 @@ def authenticate_api_key(raw: str | None) -> Principal | None:
         return None
     digest = hash_api_key(raw)
     row = db.session.execute(
-        select(ApiKey.key_id, ApiKey.client_id, ApiKey.key_hash, ApiKey.revoked_at).where(
-            ApiKey.key_hash == digest
-        )
+        select(
+            ApiKey.key_id,
+            ApiKey.client_id,
+            ApiKey.key_hash,
+            ApiKey.revoked_at,
+            ApiKey.scopes,
+            ApiKey.label,
+        ).where(ApiKey.key_hash == digest)
     ).first()
     if row is None or row.revoked_at is not None:
         return None
     if not hmac.compare_digest(row.key_hash, digest):
         return None
-    return Principal(client_id=row.client_id, key_id=row.key_id)
+    return Principal(
+        client_id=row.client_id,
+        key_id=row.key_id,
+        # Unknown words in the column grant nothing: fail closed.
+        scopes=frozenset(s for s in (row.scopes or "").split() if s in API_KEY_SCOPES),
+        label=row.label or "",
+    )
+
+
+def parse_scopes(scopes: object) -> list[str]:
+    """A scope choice in canonical order; None is all three; anything else must be a
+    non-empty list of known scopes."""
+    if scopes is None:
+        return list(API_KEY_SCOPES)
+    if not isinstance(scopes, (list, tuple)) or not all(isinstance(s, str) for s in scopes):
+        raise field_error("scopes", f"must be a list of {', '.join(API_KEY_SCOPES)}")
+    unknown = sorted({s for s in scopes if s not in API_KEY_SCOPES})
+    if unknown:
+        raise field_error(
+            "scopes", f"unknown scope {unknown[0]!r}; choose from {', '.join(API_KEY_SCOPES)}"
+        )
+    if not scopes:
+        raise field_error("scopes", "must name at least one scope (or be left out for all)")
+    return [s for s in API_KEY_SCOPES if s in scopes]
 
 
 def hash_api_key(raw: str) -> str:
@@ -220,6 +259,7 @@ def api_key_view(key: ApiKey) -> dict:
         "key_id": key.key_id,
         "prefix": key.prefix,
         "label": key.label,
+        "scopes": key.scope_list,
         "created_at": iso(key.created_at),
         "revoked_at": iso(key.revoked_at),
     }
@@ -235,7 +275,7 @@ def user_view(user: User) -> dict:
     }
 
 
-def _new_api_key(client_id: str, label: str) -> tuple[ApiKey, str]:
+def _new_api_key(client_id: str, label: str, scopes: list[str] | None = None) -> tuple[ApiKey, str]:
     raw = API_KEY_PREFIX + secrets.token_urlsafe(32)
     key = ApiKey(
         key_id=short_id("key", 8),
@@ -243,6 +283,7 @@ def _new_api_key(client_id: str, label: str) -> tuple[ApiKey, str]:
         prefix=raw[:11],
         key_hash=hash_api_key(raw),
         label=label,
+        scopes=" ".join(scopes or API_KEY_SCOPES),
     )
     db.session.add(key)
     db.session.flush()
