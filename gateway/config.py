@@ -53,7 +53,7 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     raw = env.get(name, "").strip()
     if not raw:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
         raise GatewayConfigError(f"{name} must be an integer from {low} to {high}")
     return int(raw)
 

@@ -80,7 +80,7 @@ def checkpoint_list():
     rows, next_before = checkpoints.list_checkpoints(
         current_user.client_id,
         CHECKPOINT_PAGE,
-        after=int(before) if before.isdigit() else None,
+        after=int(before) if (before.isascii() and before.isdigit()) and len(before) < 19 else None,
         descending=True,
     )
     return render_template(
@@ -132,7 +132,9 @@ def _search_from_args() -> queries.LedgerSearch:
         outcome=outcome if outcome in queries.OUTCOMES else "",
         since=_date(args.get("since")),
         until=_date(args.get("until")),
-        before_seq=int(before) if before.isdigit() and len(before) < 19 else None,
+        before_seq=int(before)
+        if (before.isascii() and before.isdigit()) and len(before) < 19
+        else None,
     )
 
 

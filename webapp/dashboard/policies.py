@@ -277,7 +277,7 @@ def _blank_forms(**given) -> dict:  # noqa: ANN003
 
 
 def _pick_version(versions: list, wanted: str | None, current_id: str | None):  # noqa: ANN202
-    if wanted and wanted.isdigit():
+    if wanted and (wanted.isascii() and wanted.isdigit()):
         for version in versions:
             if version.version == int(wanted):
                 return version
@@ -290,7 +290,7 @@ def _pick_version(versions: list, wanted: str | None, current_id: str | None):  
 
 def _int_arg(name: str, default: int) -> int:
     value = request.args.get(name, "")
-    return int(value) if value.isdigit() else default
+    return int(value) if (value.isascii() and value.isdigit()) else default
 
 
 @policy_pages.post("/<policy_id>/try")

@@ -235,7 +235,7 @@ def normalise_url(url: str) -> str:
         return url
     userinfo, at, hostport = parts.netloc.rpartition("@")
     name, colon, port = hostport.rpartition(":") if "]" not in hostport else ("", "", "")
-    if not colon or not port.isdigit():
+    if not colon or not (port.isascii() and port.isdigit()):
         name, colon, port = hostport, "", ""
     netloc = f"{userinfo}{at}{name.rstrip('.')}{colon}{port}"
     return parts._replace(netloc=netloc).geturl()

@@ -104,7 +104,7 @@ def parse_queue_filter(args: Mapping[str, str]) -> QueueFilter:
     for name in _AGE_FILTERS:
         raw = (args.get(name) or "").strip()
         if raw:
-            if not raw.isdigit() or int(raw) > MAX_AGE_MINUTES:
+            if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_AGE_MINUTES:
                 errors.append(
                     {"field": name, "message": "must be a whole number of minutes (0 or more)"}
                 )

@@ -28,7 +28,7 @@ def session_id(user: User) -> str:
 def load_session_user(value: str) -> User | None:
     """The active user a session names, or None when the session has ended."""
     user_id, _, generation = (value or "").partition(":")
-    if not user_id or not generation.isdigit():
+    if not user_id or not (generation.isascii() and generation.isdigit()):
         return None  # a cookie from before generations existed: sign in again
     user = db.session.get(User, user_id)
     if user is None or not user.is_active or user.session_generation != int(generation):
