@@ -634,6 +634,15 @@ class ValueList(Check):
                 return True
             if self.match == "contains" and len(nx) >= 3 and _contains_token(v, x):
                 return True
+        if self.mode == "deny" and self.match == "exact":
+            low = v.lower()
+            if any(
+                "*" not in x and len(normalise_value(x)) >= 3 and x.lower() in low
+                for x in self.values
+            ):
+                # A listed value inside a longer one (an ARN, a path, a suffixed name) is close to
+                # the list without being in it: a human decides, never the engine.
+                return None
         return False
 
 
