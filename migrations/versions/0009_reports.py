@@ -1,7 +1,7 @@
 """compliance reports and share links (issue 12)
 
 Revision ID: 0009_reports
-Revises: 0008_fast_lane
+Revises: 0007_judge_glossary
 Create Date: 2026-11-23 16:10:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0009_reports'
-down_revision = '0008_fast_lane'
+down_revision = '0007_judge_glossary'
 branch_labels = None
 depends_on = None
 
