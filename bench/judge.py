@@ -1,11 +1,12 @@
 """Judge benchmark: run every case of bench/judge_cases/ and print agreement and unsafe approvals.
 
-Usage: .venv/bin/python bench/judge.py [--verbose] [--threshold 0.80] [--set main|holdout_2]
+Usage: .venv/bin/python bench/judge.py [--verbose] [--threshold 0.80] [--set main|holdout_2|holdout_3]
 Exit status 1 when any approval is unsafe (approved where deny or review was expected).
 
-`--set main` (the default) runs every file of bench/judge_cases/ except the second holdout;
+`--set main` (the default) runs every file of bench/judge_cases/ except the held-out sets;
 `--set holdout_2` runs only bench/judge_cases/holdout_2.json, the held-out set written before the
-engine's redesign (see bench/README.md: it is run, never tuned on).
+engine's redesign (see bench/README.md: it is run, never tuned on); `--set holdout_3` runs the
+lead's blind set, written apart from the engine's authors (bench/README.md says how it was used).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from webapp.judge.types import ClearanceQuery, PolicyVersion, Verdict  # noqa: E
 CASES_DIR = ROOT / "bench" / "judge_cases"
 THRESHOLD = 0.80
 # Held-out sets run on their own: their figures are reported apart from the tuned-on cases.
-HOLDOUT_SETS = ("holdout_2",)
+HOLDOUT_SETS = ("holdout_2", "holdout_3")
 
 
 def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict]:
