@@ -20,7 +20,7 @@ from webapp.dashboard.htmx import page_or_fragment
 from webapp.dashboard.present import OPERATING_POINTS
 from webapp.dashboard.roles import allowed_to, can
 from webapp.errors import Conflict, Forbidden, InvalidInput
-from webapp.services import notifications, tenants
+from webapp.services import notifications, paging, tenants
 from webapp.services import settings as settings_service
 from webapp.services import users as accounts  # not `users`: the Users page's view has that name
 
@@ -151,7 +151,7 @@ def _delivery_cursor(raw: str) -> dict | None:
     at, _, last = raw.partition("|")
     position = {"t": at, "id": last}
     try:
-        notifications.parse_position(position)
+        paging.parse_position(position)
     except InvalidInput:
         return None
     if not last or len(raw) > 200:

@@ -19,11 +19,11 @@ import logging
 import math
 import time
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import redis
-from sqlalchemy import and_, or_, select
+from sqlalchemy import or_, select
 
 from webapp.drift import features
 from webapp.drift.scoring import HIGH, LEARNING, MEDIUM, Assessment, assess, split_history
@@ -41,7 +41,7 @@ from webapp.models import (
     utcnow,
 )
 from webapp.runtime import vault
-from webapp.services import agents, settings
+from webapp.services import agents, paging, settings
 
 log = logging.getLogger(__name__)
 
@@ -425,26 +425,9 @@ def list_events(
     query = DriftEvent.for_tenant(client_id)
     if agent_id:
         query = query.where(DriftEvent.agent_id == agent_id)
-    if cursor is not None:
-        at, last = _position(cursor)
-        query = query.where(
-            or_(
-                DriftEvent.detected_at < at,
-                and_(DriftEvent.detected_at == at, DriftEvent.event_id < last),
-            )
-        )
-    rows = list(
-        db.session.scalars(
-            query.order_by(DriftEvent.detected_at.desc(), DriftEvent.event_id.desc()).limit(
-                limit + 1
-            )
-        )
+    return paging.newest_first(
+        query, DriftEvent.detected_at, DriftEvent.event_id, limit=limit, cursor=cursor
     )
-    following = None
-    if len(rows) > limit:
-        rows = rows[:limit]
-        following = {"t": iso(rows[-1].detected_at), "id": rows[-1].event_id}
-    return rows, following
 
 
 def event_view(event: DriftEvent) -> dict[str, Any]:
@@ -506,16 +489,6 @@ def _notify(event: DriftEvent) -> None:
         )
     except Exception:  # noqa: BLE001 - the event is stored; a lost webhook is logged
         log.exception("could not queue the %s webhook for %s", DETECTED, event.event_id)
-
-
-def _position(cursor: dict[str, Any]) -> tuple[datetime, str]:
-    try:
-        at = datetime.strptime(str(cursor["t"]), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-        return at, str(cursor["id"])
-    except (KeyError, TypeError, ValueError):
-        raise InvalidInput(
-            "cursor is not valid", errors=[{"field": "cursor", "message": "is not valid"}]
-        ) from None
 
 
 # --- notifications -----------------------------------------------------------------------------

@@ -11,11 +11,10 @@ from __future__ import annotations
 import base64
 import logging
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import redis
-from sqlalchemy import and_, or_
 
 from webapp.errors import InvalidInput
 from webapp.extensions import db
@@ -23,7 +22,7 @@ from webapp.models import PENDING_REVIEW, ClearanceRequest, iso, new_id, utcnow
 from webapp.models.notifications import DELIVERED, FAILED, QUEUED, RETRYING, NotificationDelivery
 from webapp.notify import channels, messages
 from webapp.runtime import vault
-from webapp.services import outbound, review_links, settings
+from webapp.services import outbound, paging, review_links, settings
 from webapp.services.at_rest import SealedDataError, open_sealed, seal
 from webapp.services.clearance import confidence_bucket
 
@@ -321,28 +320,13 @@ def list_deliveries(
         query = query.where(NotificationDelivery.request_id == request_id)
     if status:
         query = query.where(NotificationDelivery.status == status)
-    if cursor is not None:
-        at, last = parse_position(cursor)
-        query = query.where(
-            or_(
-                NotificationDelivery.created_at < at,
-                and_(
-                    NotificationDelivery.created_at == at, NotificationDelivery.delivery_id < last
-                ),
-            )
-        )
-    rows = list(
-        db.session.scalars(
-            query.order_by(
-                NotificationDelivery.created_at.desc(), NotificationDelivery.delivery_id.desc()
-            ).limit(limit + 1)
-        )
+    return paging.newest_first(
+        query,
+        NotificationDelivery.created_at,
+        NotificationDelivery.delivery_id,
+        limit=limit,
+        cursor=cursor,
     )
-    following = None
-    if len(rows) > limit:
-        rows = rows[:limit]
-        following = {"t": iso(rows[-1].created_at), "id": rows[-1].delivery_id}
-    return rows, following
 
 
 def delivery_view(delivery: NotificationDelivery) -> dict[str, Any]:
@@ -655,14 +639,3 @@ def _audit(current: dict[str, Any], updated: dict[str, Any]) -> dict[str, Any]:
             "to": updated["sensitive_args"],
         }
     return audit
-
-
-def parse_position(cursor: dict[str, Any]) -> tuple[datetime, str]:
-    """A keyset cursor ``{"t": timestamp, "id": key}`` back into values; 400 when malformed."""
-    try:
-        at = datetime.strptime(str(cursor["t"]), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-        return at, str(cursor["id"])
-    except (KeyError, TypeError, ValueError):
-        raise InvalidInput(
-            "cursor is not valid", errors=[{"field": "cursor", "message": "is not valid"}]
-        ) from None

@@ -19,7 +19,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import redis
-from sqlalchemy import and_, or_
 
 from webapp.errors import Conflict, InvalidInput, NotFound, Unavailable
 from webapp.extensions import db
@@ -35,10 +34,10 @@ from webapp.models.reports import (
 )
 from webapp.runtime import vault
 from webapp.secrets import derived_key
-from webapp.services import idempotency, report_content, report_render, sealing, settings
+from webapp.services import idempotency, paging, report_content, report_render, sealing, settings
 from webapp.services.canonical import body_fingerprint
 from webapp.services.ledger import EventContent, append_event
-from webapp.services.notifications import parse_position, parse_recipients
+from webapp.services.notifications import parse_recipients
 
 log = logging.getLogger(__name__)
 
@@ -249,21 +248,9 @@ def list_reports(
 ) -> tuple[list[Report], dict[str, Any] | None]:
     """Newest first; returns (reports, next cursor position or None)."""
     query = Report.for_tenant(client_id)
-    if cursor is not None:
-        at, last = parse_position(cursor)
-        query = query.where(
-            or_(Report.created_at < at, and_(Report.created_at == at, Report.report_id < last))
-        )
-    rows = list(
-        db.session.scalars(
-            query.order_by(Report.created_at.desc(), Report.report_id.desc()).limit(limit + 1)
-        )
+    return paging.newest_first(
+        query, Report.created_at, Report.report_id, limit=limit, cursor=cursor
     )
-    following = None
-    if len(rows) > limit:
-        rows = rows[:limit]
-        following = {"t": iso(rows[-1].created_at), "id": rows[-1].report_id}
-    return rows, following
 
 
 def report_view(report: Report, *, with_shares: bool = True) -> dict[str, Any]:

@@ -32,7 +32,8 @@ from webapp.models import (
 )
 from webapp.runtime import vault
 from webapp.services import clearance, idempotency
-from webapp.services.notifications import is_valid_email, parse_position
+from webapp.services.notifications import is_valid_email
+from webapp.services.paging import parse_position
 
 # Dashboard roles whose users may review (the dashboard's "review" ability).
 REVIEWER_ROLES = ("owner", "reviewer")

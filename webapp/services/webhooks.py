@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any
 
 import redis
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import func, select
 
 from webapp import queueing
 from webapp.errors import InvalidInput
@@ -45,7 +45,7 @@ from webapp.models import (
 )
 from webapp.notify import channels
 from webapp.runtime import vault
-from webapp.services import outbound, tenant_cache
+from webapp.services import outbound, paging, tenant_cache
 from webapp.services.at_rest import SealedDataError, open_sealed, seal
 from webapp.services.clearance import confidence_bucket, decision_status
 from webapp.services.ledger import EventContent, append_event
@@ -313,26 +313,13 @@ def list_deliveries(
     """An endpoint's delivery log, newest first; returns (rows, next cursor position)."""
     get_endpoint(client_id, webhook_id)  # 404 for an unknown or another tenant's endpoint
     query = WebhookDelivery.for_tenant(client_id).where(WebhookDelivery.webhook_id == webhook_id)
-    if cursor is not None:
-        at, last = _position(cursor)
-        query = query.where(
-            or_(
-                WebhookDelivery.created_at < at,
-                and_(WebhookDelivery.created_at == at, WebhookDelivery.delivery_id < last),
-            )
-        )
-    rows = list(
-        db.session.scalars(
-            query.order_by(
-                WebhookDelivery.created_at.desc(), WebhookDelivery.delivery_id.desc()
-            ).limit(limit + 1)
-        )
+    return paging.newest_first(
+        query,
+        WebhookDelivery.created_at,
+        WebhookDelivery.delivery_id,
+        limit=limit,
+        cursor=cursor,
     )
-    following = None
-    if len(rows) > limit:
-        rows = rows[:limit]
-        following = {"t": iso(rows[-1].created_at), "id": rows[-1].delivery_id}
-    return rows, following
 
 
 def delivery_view(delivery: WebhookDelivery) -> dict[str, Any]:
@@ -534,9 +521,3 @@ def _open_secret(endpoint: WebhookEndpoint) -> str:
 def _associated(client_id: str, webhook_id: str) -> str:
     # Bound to tenant and endpoint: a sealed secret copied to another row does not open.
     return f"webhook-secret\x00{client_id}\x00{webhook_id}"
-
-
-def _position(cursor: dict[str, Any]) -> tuple[datetime, str]:
-    from webapp.services.notifications import parse_position
-
-    return parse_position(cursor)
