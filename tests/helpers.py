@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 Handler = Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, str], bytes]]
@@ -168,3 +171,30 @@ def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "c
             return value
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def start_rq_worker(
+    redis_url: str,
+    env: dict[str, str],
+    queues: tuple[str, ...] = ("clearance",),
+    *,
+    burst: bool = False,
+    with_scheduler: bool = False,
+) -> subprocess.Popen:
+    """A real RQ SimpleWorker in its own process, on ``queues``, as `make run` starts one."""
+    args = [sys.executable, "-m", "rq.cli", "worker"]
+    if burst:
+        args.append("--burst")
+    args += ["--url", redis_url, "--path", str(ROOT), "--worker-class", "rq.worker.SimpleWorker"]
+    if with_scheduler:
+        args.append("--with-scheduler")
+    return subprocess.Popen(
+        [*args, *queues],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )

@@ -4,10 +4,7 @@ the same through the standalone judge service; and the synchronous answer inside
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import threading
-from pathlib import Path
 
 import jwt as pyjwt
 import pytest
@@ -16,9 +13,8 @@ from werkzeug.serving import make_server
 from tests.api.test_clearance_paths import assert_invariants
 from tests.api.test_foundation import assert_problem
 from tests.conftest import _reset_state, bootstrap, make_config, make_tenant
-from tests.helpers import ask, register_policy
+from tests.helpers import ask, register_policy, start_rq_worker
 
-ROOT = Path(__file__).resolve().parents[2]
 PAYMENT_RULES = ["Payments above $10,000 are not allowed", "Payments must include an invoice_id"]
 
 
@@ -222,25 +218,7 @@ def test_answer_arrives_within_the_sync_wait(workdir, database_url, redis_url, _
         "VAULT_INSTANCE_PATH": str(workdir / "instance"),
         "LOG_FORMAT": "text",
     }
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "rq.cli",
-            "worker",
-            "--url",
-            redis_url,
-            "--path",
-            str(ROOT),
-            "--worker-class",
-            "rq.worker.SimpleWorker",
-            "clearance",
-        ],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    worker = start_rq_worker(redis_url, env)
     try:
         response = ask(client, tenant, "pay_invoice", {"amount": 120, "invoice_id": "INV-1"})
         assert response.status_code == 200

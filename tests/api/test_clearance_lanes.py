@@ -17,7 +17,7 @@ import pytest
 
 from tests.api.test_clearance_paths import assert_invariants, run_worker, verdict
 from tests.conftest import _reset_state, bootstrap, make_config, make_tenant
-from tests.helpers import LoopbackServer, ask, json_reply, register_policy
+from tests.helpers import LoopbackServer, ask, json_reply, register_policy, start_rq_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 PAYMENT_RULES = ["Payments above $10,000 are not allowed", "Payments must include an invoice_id"]
@@ -249,25 +249,7 @@ def test_the_sync_wait_answers_200_when_a_worker_decides_in_time(
             "VAULT_JUDGE_API_KEY": JUDGE_KEY,
             "LOG_FORMAT": "text",
         }
-        worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "rq.cli",
-                "worker",
-                "--url",
-                redis_url,
-                "--path",
-                str(ROOT),
-                "--worker-class",
-                "rq.worker.SimpleWorker",
-                "clearance",
-            ],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        worker = start_rq_worker(redis_url, env)
         try:
             response = ask(app.test_client(), tenant, "pay_invoice", {"amount": 120})
         finally:

@@ -6,19 +6,15 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
 from tests.api.test_foundation import assert_problem
 from tests.conftest import _reset_state, bootstrap, make_config, make_tenant
-from tests.helpers import LoopbackServer, ask, json_reply, register_policy
+from tests.helpers import LoopbackServer, ask, json_reply, register_policy, start_rq_worker
 
-ROOT = Path(__file__).resolve().parents[2]
 INVARIANT_FIELDS = {
     "status",
     "approved",
@@ -430,26 +426,7 @@ def test_reaper_recovers_a_request_whose_worker_was_killed(
             "VAULT_JUDGE_TIMEOUT_SECONDS": "30",
             "LOG_FORMAT": "text",
         }
-        worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "rq.cli",
-                "worker",
-                "--burst",
-                "--url",
-                redis_url,
-                "--path",
-                str(ROOT),
-                "--worker-class",
-                "rq.worker.SimpleWorker",
-                "clearance",
-            ],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        worker = start_rq_worker(redis_url, env, burst=True)
         assert server.received.wait(60), "the worker never called the judge"
         worker.send_signal(signal.SIGKILL)  # killed in the middle of the job
         worker.wait(10)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +21,7 @@ from tests.conftest import (
     make_config,
     make_tenant,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import start_rq_worker
 
 
 @dataclass
@@ -87,23 +85,4 @@ def _start_worker(workdir: Path, database_url: str, redis_url: str) -> subproces
     }
     from webapp.queueing import ALL
 
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "rq.cli",
-            "worker",
-            "--url",
-            redis_url,
-            "--path",
-            str(ROOT),
-            "--worker-class",
-            "rq.worker.SimpleWorker",
-            "--with-scheduler",
-            *ALL,
-        ],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    return start_rq_worker(redis_url, env, ALL, with_scheduler=True)
