@@ -1,6 +1,6 @@
 """Judge benchmark: run every case of bench/judge_cases/ and print agreement and unsafe approvals.
 
-Usage: .venv/bin/python bench/judge.py [--verbose] [--threshold 0.80] [--set main|holdout_2|holdout_3]
+Usage: .venv/bin/python bench/judge.py [--verbose] [--threshold 0.80] [--set NAME | --file PATH]
 Exit status 1 when any approval is unsafe (approved where deny or review was expected).
 
 `--set main` (the default) runs every file of bench/judge_cases/ except the held-out sets;
@@ -30,7 +30,7 @@ from webapp.judge.types import ClearanceQuery, PolicyVersion, Verdict  # noqa: E
 CASES_DIR = ROOT / "bench" / "judge_cases"
 THRESHOLD = 0.80
 # Held-out sets run on their own: their figures are reported apart from the tuned-on cases.
-HOLDOUT_SETS = ("holdout_2", "holdout_3")
+HOLDOUT_SETS = ("holdout_2", "holdout_3", "holdout_4")
 
 
 def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict]:
@@ -139,8 +139,13 @@ def main() -> int:
     parser.add_argument("--verbose", "-v", action="store_true", help="print every disagreement")
     parser.add_argument("--threshold", type=float, default=THRESHOLD)
     parser.add_argument("--set", dest="case_set", default="main", choices=("main", *HOLDOUT_SETS))
+    parser.add_argument("--file", type=Path, help="run this one case file instead of a set")
     args = parser.parse_args()
-    result = run_all(load_cases(case_set=args.case_set), args.threshold)
+    if args.file:
+        cases = json.loads(args.file.read_text(encoding="utf-8"))
+    else:
+        cases = load_cases(case_set=args.case_set)
+    result = run_all(cases, args.threshold)
     total, agree = result["total"], result["agree"]
     print(
         f"cases: {total}  agreement: {agree}/{total} = {100.0 * agree / max(total, 1):.1f} %  (threshold {args.threshold:.2f})"
