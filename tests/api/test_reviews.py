@@ -44,6 +44,8 @@ ITEM_FIELDS = {
     "approvals",
     "expires_at",
 }
+# Documented extensions beyond CONTRACT §8 (docs/api.md, the OpenAPI document).
+EXTENSION_FIELDS = {"required_approvals_rule", "decision_channel"}
 
 
 def low_confidence_verdict(body: dict) -> dict:
@@ -217,7 +219,8 @@ def test_pending_request_is_listed_with_exactly_the_contract_fields(env):
     body = client.get("/reviews", headers=tenant.headers).get_json()
     assert body["next_cursor"] is None
     [item] = body["reviews"]
-    assert set(item) == ITEM_FIELDS
+    assert set(item) == ITEM_FIELDS | EXTENSION_FIELDS
+    assert (item["required_approvals_rule"], item["decision_channel"]) == ("", "")
     assert item["request_id"] == rid and item["status"] == "pending_review"
     assert item["tool_name"] == "refund_payment" and item["tool_args"] == {
         "amount": 900,

@@ -312,6 +312,12 @@ class LockdownReply(Reply):
     released_by: str | None = None
 
 
+class ApprovalReply(Reply):
+    reviewer_email: str
+    decided_at: Timestamp
+    review_reason: str
+
+
 class ReviewItemReply(Reply):
     request_id: str
     status: str
@@ -329,6 +335,18 @@ class ReviewItemReply(Reply):
     decided_at: Timestamp | None
     reviewer_email: str
     review_reason: str
+    judge_reason: str = Field(description="The judge's reason, kept after a reviewer decides")
+    required_approvals: int = Field(description="Distinct approvals needed (1 to 5)")
+    approvals: list[ApprovalReply] = Field(description="Approving votes so far, oldest first")
+    expires_at: Timestamp | None = Field(description="When a pending review expires as denied")
+    required_approvals_rule: str = Field(
+        description="Extension: the rule that raised required_approvals; empty when the "
+        "tenant's review settings set it"
+    )
+    decision_channel: str = Field(
+        description="Extension: how the terminal decision arrived ('api key <label>' or "
+        "'dashboard <email>'); empty while undecided or for a decision made by the system"
+    )
 
 
 class ReviewListReply(Reply):
@@ -339,6 +357,18 @@ class ReviewListReply(Reply):
 class ReviewDecisionReply(ClearanceReply):
     reviewer_email: str
     review_reason: str
+    approvals: list[ApprovalReply] = Field(description="Approving votes so far, oldest first")
+    approvals_remaining: int = Field(
+        description="Approvals still needed; 0 once the request is decided"
+    )
+    # Defaults only so that an idempotent replay stored before these fields still validates.
+    required_approvals: int = Field(default=1, description="Extension: distinct approvals needed")
+    required_approvals_rule: str = Field(
+        default="", description="Extension: the rule that raised required_approvals, or empty"
+    )
+    decision_channel: str = Field(
+        default="", description="Extension: how the terminal decision arrived; empty while pending"
+    )
 
 
 class NotificationSettingsReply(Reply):
