@@ -371,6 +371,11 @@ class ReviewDecisionReply(ClearanceReply):
     )
 
 
+class FieldMessage(Reply):
+    field: str
+    message: str
+
+
 class NotificationSettingsReply(Reply):
     client_id: str
     email_enabled: bool
@@ -378,6 +383,11 @@ class NotificationSettingsReply(Reply):
     slack_enabled: bool
     slack_webhook_url: str = Field(description="Masked")
     sensitive_args: list[str]
+    warnings: list[FieldMessage] = Field(
+        default_factory=list,
+        description="Extension: what the saved settings cannot do here, such as email switched "
+        "on while no SMTP server is configured (the settings are saved all the same)",
+    )
 
 
 class DeliveryReply(Reply):
@@ -398,6 +408,18 @@ class DeliveryReply(Reply):
 
 class DeliveryListReply(Reply):
     deliveries: list[DeliveryReply]
+    next_cursor: str | None
+
+
+class DeliveryGroupReply(Reply):
+    count: int = Field(description="How many deliveries this entry stands for (1, or a run)")
+    first_at: Timestamp = Field(description="The oldest delivery of the run")
+    last_at: Timestamp = Field(description="The newest delivery of the run")
+    delivery: DeliveryReply = Field(description="The newest delivery of the run")
+
+
+class DeliveryGroupListReply(Reply):
+    groups: list[DeliveryGroupReply]
     next_cursor: str | None
 
 
