@@ -28,6 +28,7 @@ def test_defaults_are_everything_off(client, tenant):
         "slack_enabled": False,
         "slack_webhook_url": "",
         "sensitive_args": [],
+        "warnings": [],
     }
 
 
@@ -50,6 +51,8 @@ def test_put_stores_masks_and_encrypts_the_webhook_url(app, client, tenant, sql)
         "slack_enabled": True,
         "slack_webhook_url": "https://hooks.slack.com/****WXYZ",
         "sensitive_args": ["card_number", "cvv"],
+        # The test app has no SMTP server: saved, with the warning (see the test below).
+        "warnings": [{"field": "email_enabled", "message": body["warnings"][0]["message"]}],
     }
     assert client.get("/notification-settings", headers=tenant.headers).get_json() == body
     # At rest: the stored document holds no readable URL, and the ledger event no URL at all.

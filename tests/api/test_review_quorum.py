@@ -23,18 +23,30 @@ from tests.api.test_reviews import (  # noqa: F401 - fixtures used by name
     serving,
 )
 from tests.conftest import make_tenant
+from tests.dashboard.conftest import Dashboard
 from tests.helpers import json_reply
 
 PASSWORD = "correct horse battery staple"
 
 
 def quorum_judge_handler(method, path, headers, body):  # noqa: ANN001, ANN201
-    """Sends everything to review; ``tool_args.reviewers`` plays a rule asking for N reviewers."""
+    """Sends everything to review; ``tool_args.reviewers`` plays a rule asking for N reviewers,
+    and with ``tool_args.rule`` the judge answers ``review`` naming that rule, as the judge's
+    quorum recogniser does (``details.required_approvals`` and ``required_approvals_rule``)."""
     query = json.loads(body or b"{}")
     verdict = low_confidence_verdict(query)
-    wanted = (query.get("tool_args") or {}).get("reviewers")
+    args = query.get("tool_args") or {}
+    wanted = args.get("reviewers")
     if wanted is not None:
         verdict["details"] = {"required_approvals": wanted}
+    if "rule" in args:
+        verdict.update(
+            decision="review",
+            confidence=0.9,
+            reason=f"Review required by rule: {args['rule']}",
+            reason_code="review_required_by_rule",
+        )
+        verdict["details"]["required_approvals_rule"] = {"text": args["rule"], "chunk_id": "c"}
     return json_reply(200, verdict)
 
 
@@ -274,6 +286,71 @@ def test_a_rule_raises_the_quorum_for_its_own_requests(desk):
     assert items == {raised: 3, plain: 1, lower: 1, capped: 5}
     assert desk.vote(plain, reviewer_email="ann@desk.test").get_json()["status"] == "approved"
     assert desk.vote(raised, reviewer_email="ann@desk.test").get_json()["approvals_remaining"] == 2
+
+
+THREE_REVIEWER_RULE = "Refunds above $5,000 require approval from three reviewers"
+
+
+def test_a_remote_judges_rule_asks_for_three_approvals_and_is_named(desk):
+    """The judge on loopback (VAULT_JUDGE_URL) answers review with details.required_approvals
+    3: the item names the rule, two approvals leave it pending, the third decides."""
+    rid = desk.pending(args={"amount": 9000, "reviewers": 3, "rule": THREE_REVIEWER_RULE})
+    [item] = [
+        i
+        for i in desk.client.get("/reviews", headers=desk.review_key).get_json()["reviews"]
+        if i["request_id"] == rid
+    ]
+    assert (item["required_approvals"], item["required_approvals_rule"]) == (3, THREE_REVIEWER_RULE)
+    assert item["reason_code"] == "review_required_by_rule"
+    # The dashboard says the same: the queue row and the review page.
+    page = Dashboard(desk.app.test_client())
+    assert page.sign_in("vic@desk.test", PASSWORD).status_code == 302
+    queue = page.get("/dashboard/reviews").get_data(as_text=True)
+    assert "0/3 approvals (set by rule)" in queue and THREE_REVIEWER_RULE in queue
+    detail = page.get(f"/dashboard/reviews/{rid}").get_data(as_text=True)
+    assert (
+        f"Needs 3 approvals from different reviewers (set by rule <q>{THREE_REVIEWER_RULE}</q>)"
+        in (detail)
+    )
+    first = desk.vote(rid, reviewer_email="ann@desk.test").get_json()
+    assert (first["status"], first["approvals_remaining"]) == ("pending_review", 2)
+    assert first["required_approvals_rule"] == THREE_REVIEWER_RULE
+    assert first["decision_channel"] == ""  # nothing decided yet
+    second = desk.vote(rid, reviewer_email="bob@desk.test").get_json()
+    assert (second["status"], second["approvals_remaining"]) == ("pending_review", 1)
+    third = desk.vote(rid, reviewer_email="olga@desk.test", review_reason="third").get_json()
+    assert (third["status"], third["approvals_remaining"]) == ("approved", 0)
+    assert third["decision_channel"] == "api key review desk"
+    assert [a["reviewer_email"] for a in third["approvals"]] == [
+        "ann@desk.test",
+        "bob@desk.test",
+        "olga@desk.test",
+    ]
+    [decided] = desk.client.get("/reviews?status=approved", headers=desk.review_key).get_json()[
+        "reviews"
+    ]
+    assert (decided["request_id"], decided["decision_channel"]) == (rid, "api key review desk")
+    [event] = desk.terminal_events(rid)
+    assert event["action_metadata"]["required_approvals"] == 3
+    assert len(event["action_metadata"]["approvals"]) == 3
+    detail = page.get(f"/dashboard/reviews/{rid}").get_data(as_text=True)
+    assert "(via api key review desk)" in detail
+
+
+def test_which_rule_set_the_quorum_falls_back_and_yields_to_the_settings(desk):
+    # No rule named: the verdict's first citation stands for it.
+    unnamed = desk.pending(args={"amount": 900, "reviewers": 2})
+    desk.set_quorum(4)
+    # The tenant asks for more than the rule: the settings set the quorum, no rule is named.
+    outranked = desk.pending(args={"amount": 901, "reviewers": 3, "rule": THREE_REVIEWER_RULE})
+    plain = desk.pending(args={"amount": 902})
+    items = {
+        i["request_id"]: (i["required_approvals"], i["required_approvals_rule"])
+        for i in desk.client.get("/reviews", headers=desk.review_key).get_json()["reviews"]
+    }
+    assert items[unnamed] == (2, "Refunds above $500 require manual approval")
+    assert items[outranked] == (4, "")
+    assert items[plain] == (4, "")
 
 
 def test_the_quorum_is_fixed_when_the_request_enters_review(desk):

@@ -44,6 +44,8 @@ ITEM_FIELDS = {
     "approvals",
     "expires_at",
 }
+# Documented extensions beyond CONTRACT §8 (docs/api.md, the OpenAPI document).
+EXTENSION_FIELDS = {"required_approvals_rule", "decision_channel"}
 
 
 def low_confidence_verdict(body: dict) -> dict:
@@ -217,7 +219,8 @@ def test_pending_request_is_listed_with_exactly_the_contract_fields(env):
     body = client.get("/reviews", headers=tenant.headers).get_json()
     assert body["next_cursor"] is None
     [item] = body["reviews"]
-    assert set(item) == ITEM_FIELDS
+    assert set(item) == ITEM_FIELDS | EXTENSION_FIELDS
+    assert (item["required_approvals_rule"], item["decision_channel"]) == ("", "")
     assert item["request_id"] == rid and item["status"] == "pending_review"
     assert item["tool_name"] == "refund_payment" and item["tool_args"] == {
         "amount": 900,
@@ -282,6 +285,64 @@ def test_status_filters_partition_the_reviews_and_pages_follow_the_cursor(env):
         item["reason_code"] != "approved_by_policy"
         for item in client.get("/reviews?status=all", headers=tenant.headers).get_json()["reviews"]
     )
+
+
+def test_pages_in_either_order_know_where_they_start_and_keep_the_filters(env):
+    """The dashboard's pages: list_reviews and count_reviews over the same filters, oldest or
+    newest first; a page's start is the count of the rows before its cursor."""
+    from webapp.errors import InvalidInput
+    from webapp.services import reviews
+
+    app, client, tenant = env
+    ids = [pending_request(app, client, tenant, args={"amount": 600 + n}) for n in range(5)]
+    small = ids[:4]  # amounts 600 to 603
+    only_small = reviews.QueueFilter(max_amount=603)
+    with app.app_context():
+        for newest_first, expected in ((False, small), (True, small[::-1])):
+            seen, cursor, starts = [], None, []
+            while True:
+                starts.append(
+                    1
+                    + (
+                        reviews.count_reviews(
+                            tenant.client_id,
+                            status="pending_review",
+                            filters=only_small,
+                            before=cursor,
+                            newest_first=newest_first,
+                        )
+                        if cursor
+                        else 0
+                    )
+                )
+                rows, cursor = reviews.list_reviews(
+                    tenant.client_id,
+                    status="pending_review",
+                    limit=3,
+                    cursor=cursor,
+                    filters=only_small,
+                    newest_first=newest_first,
+                )
+                seen += [r.request_id for r in rows]
+                if cursor is None:
+                    break
+            assert seen == expected and starts == [1, 4]
+            assert (
+                reviews.count_reviews(tenant.client_id, status="pending_review", filters=only_small)
+                == 4
+            )
+        # A cursor made in one order is refused in the other.
+        _, oldest_cursor = reviews.list_reviews(
+            tenant.client_id, status="pending_review", limit=1, cursor=None, newest_first=False
+        )
+        with pytest.raises(InvalidInput):
+            reviews.list_reviews(
+                tenant.client_id,
+                status="pending_review",
+                limit=1,
+                cursor=oldest_cursor,
+                newest_first=True,
+            )
 
 
 @pytest.mark.parametrize(

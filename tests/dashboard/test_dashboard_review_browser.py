@@ -152,3 +152,54 @@ def test_the_status_badge_and_count_follow_a_decision_without_a_reload(
     assert navigations == []  # no reload
     shoot(page, "review-badge-after-approval")
     page.context.close()
+
+
+def test_the_queue_pages_oldest_first_and_a_selection_spans_pages(chromium, server, agent, people):  # noqa: F811
+    agent.register_refund_policy()
+    waiting = [agent.pending_refund(amount=600 + n) for n in range(52)]  # a page is 50
+    page = open_page(chromium, server)
+    sign_in_with_keyboard(page, people["reviewer"])
+    page.goto("/dashboard/reviews")
+    page.wait_for_load_state()
+    rows = page.locator("#queue tr[data-request]")
+    expect(rows).to_have_count(50)
+    expect(rows.first).to_have_attribute("data-request", waiting[0])  # the oldest leads
+    expect(page.locator("#queue-status")).to_contain_text("1–50 of 52 waiting")
+    page.locator(f"#sel-{waiting[0]}").check()
+    expect(page.locator("#bulk-selected")).to_contain_text("1 selected")
+
+    page.locator("#queue-next").click()
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_have_attribute("data-request", waiting[50])
+    expect(page.locator("#queue-status")).to_contain_text("51–52 of 52 waiting")
+    # The live poll stays on this page: it asks for the rows after the first page's last.
+    assert "after=" in page.locator("#queue").get_attribute("hx-get")
+    expect(page.locator("#bulk-selected")).to_contain_text("1 selected (1 on other pages)")
+    page.locator("#select-page").check()  # both rows of this page
+    expect(page.locator("#bulk-selected")).to_contain_text("3 selected (1 on other pages)")
+    page.locator(f"#sel-{waiting[51]}").uncheck()
+    expect(page.locator("#bulk-selected")).to_contain_text("2 selected (1 on other pages)")
+    shoot(page, "reviews-second-page")
+
+    page.locator("#bulk-decision").select_option("deny")
+    page.locator("#bulk-reason").fill("duplicate refunds")
+    page.locator("#bulk-review").click()
+    expect(page.get_by_role("heading", name="Deny 2 requests?")).to_be_visible()
+    expect(page.locator("#bulk-list")).to_contain_text("600 EUR")
+    expect(page.locator("#bulk-list")).to_contain_text("650 EUR")
+    page.locator("#bulk-confirm").click()
+    expect(page.locator("#bulk-summary")).to_contain_text("2 decided")
+    assert [agent.poll(r)["status"] for r in (waiting[0], waiting[50], waiting[51])] == [
+        "denied",
+        "denied",
+        "pending_review",
+    ]
+    expect(page.locator("#pending-count")).to_have_text("50")
+    # A finished bulk decision ends the selection it was made from.
+    page.goto("/dashboard/reviews")
+    page.wait_for_load_state()
+    expect(rows).to_have_count(50)
+    expect(page.locator("#bulk-selected")).to_be_hidden()
+    expect(page.locator("#queue-status")).to_contain_text("1–50 of 50 waiting")
+    expect(page.locator("#queue-next")).to_have_count(0)
+    page.context.close()

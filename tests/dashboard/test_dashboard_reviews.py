@@ -257,6 +257,11 @@ def test_filters_with_bad_values_rerender_with_the_message(agent, signed_in):
         "status=bogus": "Status: choose one of the tabs.",
         "request_id=" + "x" * 300: "Request id: must be at most 256 characters",
         "agent_id=%00": "",  # NUL: refused (by the edge or the filter), never a 500
+        # A page position that is not one: no timestamp, no id, too long, not a time.
+        "after=nonsense": "Page: that page of the queue does not exist",
+        "after=2026-01-01T00:00:00.000000Z%7C": "Page: that page of the queue does not exist",
+        "after=yesterday%7Creq_1": "Page: that page of the queue does not exist",
+        "after=" + "9" * 300: "Page: that page of the queue does not exist",
     }
     for query, message in cases.items():
         for htmx in (False, True):

@@ -11,6 +11,7 @@ from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, json_body, limit_arg
 from webapp.api.schemas import (
     Body,
+    DeliveryGroupListReply,
     DeliveryListReply,
     NotificationSettingsReply,
     TestDeliveriesReply,
@@ -70,6 +71,18 @@ def list_deliveries():
     return jsonify(reply(DeliveryListReply, page))
 
 
+@notifications_api.get("/notifications/delivery-groups")
+def list_delivery_groups():
+    entries, following = notifications.delivery_groups(
+        current_client_id(), limit=limit_arg(), cursor=cursor_arg()
+    )
+    page = {
+        "groups": [notifications.delivery_group_view(entry) for entry in entries],
+        "next_cursor": encode_cursor(following) if following else None,
+    }
+    return jsonify(reply(DeliveryGroupListReply, page))
+
+
 openapi.register(
     Op(
         "get",
@@ -81,7 +94,8 @@ openapi.register(
     Op(
         "put",
         "/notification-settings",
-        "Change notification settings; omit slack_webhook_url to keep it",
+        "Change notification settings; omit slack_webhook_url to keep it. Email switched "
+        "on without an SMTP server is saved, with a warning in `warnings`",
         "Settings",
         body=NotificationSettingsUpdate,
         reply=NotificationSettingsReply,
@@ -103,5 +117,14 @@ openapi.register(
         "Settings",
         query=("limit", "cursor", "request_id", "status"),
         reply=DeliveryListReply,
+    ),
+    Op(
+        "get",
+        "/notifications/delivery-groups",
+        "The delivery log for people: newest first, each run of repeated failures (same "
+        "channel, target and error) folded into one entry with its count and time span",
+        "Settings",
+        query=("limit", "cursor"),
+        reply=DeliveryGroupListReply,
     ),
 )

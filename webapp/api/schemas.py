@@ -312,6 +312,12 @@ class LockdownReply(Reply):
     released_by: str | None = None
 
 
+class ApprovalReply(Reply):
+    reviewer_email: str
+    decided_at: Timestamp
+    review_reason: str
+
+
 class ReviewItemReply(Reply):
     request_id: str
     status: str
@@ -329,6 +335,18 @@ class ReviewItemReply(Reply):
     decided_at: Timestamp | None
     reviewer_email: str
     review_reason: str
+    judge_reason: str = Field(description="The judge's reason, kept after a reviewer decides")
+    required_approvals: int = Field(description="Distinct approvals needed (1 to 5)")
+    approvals: list[ApprovalReply] = Field(description="Approving votes so far, oldest first")
+    expires_at: Timestamp | None = Field(description="When a pending review expires as denied")
+    required_approvals_rule: str = Field(
+        description="Extension: the rule that raised required_approvals; empty when the "
+        "tenant's review settings set it"
+    )
+    decision_channel: str = Field(
+        description="Extension: how the terminal decision arrived ('api key <label>' or "
+        "'dashboard <email>'); empty while undecided or for a decision made by the system"
+    )
 
 
 class ReviewListReply(Reply):
@@ -339,6 +357,23 @@ class ReviewListReply(Reply):
 class ReviewDecisionReply(ClearanceReply):
     reviewer_email: str
     review_reason: str
+    approvals: list[ApprovalReply] = Field(description="Approving votes so far, oldest first")
+    approvals_remaining: int = Field(
+        description="Approvals still needed; 0 once the request is decided"
+    )
+    # Defaults only so that an idempotent replay stored before these fields still validates.
+    required_approvals: int = Field(default=1, description="Extension: distinct approvals needed")
+    required_approvals_rule: str = Field(
+        default="", description="Extension: the rule that raised required_approvals, or empty"
+    )
+    decision_channel: str = Field(
+        default="", description="Extension: how the terminal decision arrived; empty while pending"
+    )
+
+
+class FieldMessage(Reply):
+    field: str
+    message: str
 
 
 class NotificationSettingsReply(Reply):
@@ -348,6 +383,11 @@ class NotificationSettingsReply(Reply):
     slack_enabled: bool
     slack_webhook_url: str = Field(description="Masked")
     sensitive_args: list[str]
+    warnings: list[FieldMessage] = Field(
+        default_factory=list,
+        description="Extension: what the saved settings cannot do here, such as email switched "
+        "on while no SMTP server is configured (the settings are saved all the same)",
+    )
 
 
 class DeliveryReply(Reply):
@@ -368,6 +408,18 @@ class DeliveryReply(Reply):
 
 class DeliveryListReply(Reply):
     deliveries: list[DeliveryReply]
+    next_cursor: str | None
+
+
+class DeliveryGroupReply(Reply):
+    count: int = Field(description="How many deliveries this entry stands for (1, or a run)")
+    first_at: Timestamp = Field(description="The oldest delivery of the run")
+    last_at: Timestamp = Field(description="The newest delivery of the run")
+    delivery: DeliveryReply = Field(description="The newest delivery of the run")
+
+
+class DeliveryGroupListReply(Reply):
+    groups: list[DeliveryGroupReply]
     next_cursor: str | None
 
 

@@ -12,9 +12,11 @@ from webapp.dashboard.present import highlight
 from webapp.dashboard.roles import allowed_to
 from webapp.errors import Conflict, Forbidden, InvalidInput, NotFound
 from webapp.models import PENDING_REVIEW
-from webapp.services import clearance, policies, review_links, reviews
+from webapp.services import clearance, paging, policies, review_links, reviews
 
 review_pages = Blueprint("reviews", __name__, url_prefix="/reviews")
+# "Needs 3 approvals (set by rule …)": the rule that raised a request's quorum, or "".
+review_pages.add_app_template_filter(reviews.quorum_rule, "quorum_rule")
 
 QUEUE_FILTERS = (
     ("pending_review", "Waiting"),
@@ -62,16 +64,38 @@ def queue():
     except InvalidInput as error:
         problems += [f"{_label(e['field'])}: {e['message']}." for e in error.errors]
         filters = None
+    newest_first = sort == "newest"
+    after = _queue_cursor(request.args.get("after", ""), status, newest_first)
+    if after is None:
+        problems.append("Page: that page of the queue does not exist; start from the first.")
+    matching = shown_before = 0
     if not problems:
         items, following = reviews.list_reviews(
             client_id,
             status=status,
             limit=QUEUE_PAGE,
-            cursor=None,
+            cursor=after or None,
             filters=filters,
-            newest_first=sort == "newest",
+            newest_first=newest_first,
         )
+        matching = reviews.count_reviews(
+            client_id, status=status, filters=filters, newest_first=newest_first
+        )
+        if after:
+            shown_before = reviews.count_reviews(
+                client_id,
+                status=status,
+                filters=filters,
+                before=after,
+                newest_first=newest_first,
+            )
     wanted = {name: request.args.get(name, "") for name in FILTER_FIELDS}
+    kept = {k: v for k, v in wanted.items() if v}
+
+    def page_url(cursor: dict | None) -> str:
+        position = {"after": f"{cursor['t']}|{cursor['id']}"} if cursor else {}
+        return url_for(".queue", status=status, sort=sort, **kept, **position)
+
     return page_or_fragment(
         "reviews/queue.html",
         "reviews/_queue.html",
@@ -86,14 +110,33 @@ def queue():
         wanted=wanted,
         filtered=bool(filters and filters.active),
         problems=problems,
-        poll_url=url_for(
-            ".queue", status=status, sort=sort, **{k: v for k, v in wanted.items() if v}
-        ),
+        # The poll keeps the page it is on: the same filters, order and starting point.
+        poll_url=page_url(after or None),
+        first_url=page_url(None) if after else None,
+        next_url=page_url(following) if following else None,
+        matching=matching,
+        shown_from=shown_before + 1,
         pending_total=reviews.count_pending(client_id),
         expires=reviews.expires_at,
         bulk_form=BulkDecisionForm(formdata=None),
         max_bulk=reviews.MAX_BULK,
     )
+
+
+def _queue_cursor(raw: str, status: str, newest_first: bool) -> dict | None:
+    """``after`` of the queue ("<timestamp>|<request id>", the last row of the page before):
+    {} when absent, None when malformed (the page then says so)."""
+    if not raw:
+        return {}
+    at, _, last = raw.partition("|")
+    if not last or len(raw) > 200:
+        return None
+    position = {"s": status, "t": at, "id": last, "o": not newest_first}
+    try:
+        paging.parse_position(position)
+    except InvalidInput:
+        return None
+    return position
 
 
 @review_pages.get("/count")

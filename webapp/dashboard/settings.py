@@ -123,14 +123,15 @@ def notifications_page():
     before = _delivery_cursor(request.args.get("before", ""))
     if before is None:
         log_problem = "That page of the delivery log does not exist; showing the newest."
-    deliveries, following = notifications.list_deliveries(
+    # Grouped before paging, so a run of repeated failures is one entry, never split.
+    entries, following = notifications.delivery_groups(
         client_id, limit=DELIVERY_PAGE, cursor=before or None
     )
     return render_template(
         "settings/notifications.html",
         form=form,
         current=current,
-        entries=notifications.group_failures(deliveries),
+        entries=entries,
         older_url=url_for(".notifications_page", before=f"{following['t']}|{following['id']}")
         if following
         else None,

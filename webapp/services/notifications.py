@@ -123,24 +123,92 @@ def email_problem() -> str:
     return ""
 
 
+def settings_warnings(stored: dict[str, Any]) -> list[dict[str, str]]:
+    """What the saved settings cannot do on this installation (the save still stands: an
+    operator may configure SMTP next). Shown with every read and write of the settings."""
+    warnings = []
+    problem = email_problem()
+    if stored.get("email_enabled") and problem:
+        warnings.append(
+            {
+                "field": "email_enabled",
+                "message": f"email is on but {problem}; every email will fail until an "
+                "operator sets SMTP_HOST (then send a test)",
+            }
+        )
+    return warnings
+
+
 def group_failures(rows: list[NotificationDelivery]) -> list[dict[str, Any]]:
     """The delivery log for people: consecutive failures of one channel and target with the
     same error fold into one entry with a count and a time span (newest first, as given)."""
     entries: list[dict[str, Any]] = []
     for row in rows:
-        last = entries[-1] if entries else None
-        if (
-            row.status == FAILED
-            and last is not None
-            and last["delivery"].status == FAILED
-            and (last["delivery"].channel, last["delivery"].target, last["delivery"].last_error)
-            == (row.channel, row.target, row.last_error)
-        ):
-            last["count"] += 1
-            last["oldest"] = row.created_at
-            continue
-        entries.append({"delivery": row, "count": 1, "oldest": row.created_at})
+        if entries and _folds(entries[-1], row):
+            entries[-1]["count"] += 1
+            entries[-1]["oldest"] = row.created_at
+        else:
+            entries.append({"delivery": row, "count": 1, "oldest": row.created_at})
     return entries
+
+
+GROUP_BATCH = 200
+GROUP_SCAN_LIMIT = 5000
+
+
+def delivery_groups(
+    client_id: str, *, limit: int, cursor: dict[str, Any] | None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """One page of the grouped delivery log: ``limit`` entries, each a delivery or a run of
+    repeated failures (see ``group_failures``), newest first; returns (entries, next cursor).
+
+    A page ends between two entries, so a run is never split across pages, except a run
+    longer than GROUP_SCAN_LIMIT rows, which goes on as a new entry on the next page.
+    """
+    entries: list[dict[str, Any]] = []
+    position, scanned, last = cursor, 0, None
+    while True:
+        rows, following = list_deliveries(client_id, limit=GROUP_BATCH, cursor=position)
+        for row in rows:
+            if entries and _folds(entries[-1], row):
+                entries[-1]["count"] += 1
+                entries[-1]["oldest"] = row.created_at
+            elif len(entries) == limit:
+                return entries, _position(last)
+            else:
+                entries.append({"delivery": row, "count": 1, "oldest": row.created_at})
+            last = row
+            scanned += 1
+            if scanned >= GROUP_SCAN_LIMIT:
+                return entries, _position(last) if (following or row is not rows[-1]) else None
+        if following is None:
+            return entries, None
+        position = following
+
+
+def delivery_group_view(entry: dict[str, Any]) -> dict[str, Any]:
+    """One entry of the grouped log as the API shows it: the newest delivery of the run, how
+    many it stands for, and the run's time span."""
+    return {
+        "count": entry["count"],
+        "first_at": iso(entry["oldest"]),
+        "last_at": iso(entry["delivery"].created_at),
+        "delivery": delivery_view(entry["delivery"]),
+    }
+
+
+def _folds(entry: dict[str, Any], row: NotificationDelivery) -> bool:
+    newest = entry["delivery"]
+    return (
+        row.status == FAILED
+        and newest.status == FAILED
+        and (newest.channel, newest.target, newest.last_error)
+        == (row.channel, row.target, row.last_error)
+    )
+
+
+def _position(row: NotificationDelivery | None) -> dict[str, Any] | None:
+    return None if row is None else {"t": iso(row.created_at), "id": row.delivery_id}
 
 
 def parse_recipients(value: Any) -> tuple[list[str], list[dict[str, str]]]:
@@ -617,6 +685,7 @@ def _view(client_id: str, stored: dict[str, Any]) -> dict[str, Any]:
         "slack_enabled": bool(stored["slack_enabled"]),
         "slack_webhook_url": stored["slack_webhook_masked"],
         "sensitive_args": list(stored["sensitive_args"]),
+        "warnings": settings_warnings(stored),
     }
 
 

@@ -135,13 +135,51 @@ def list_reviews(
 
     The pending queue lists the oldest first unless ``newest_first``; the others the newest.
     """
+    query = _queue_query(client_id, status, filters)
+    oldest_first = _oldest_first(status, newest_first)
+    if cursor is not None:
+        query = query.where(_beyond(cursor, status, oldest_first))
+    started = ClearanceRequest.review_started_at
+    order = (
+        (started.asc(), ClearanceRequest.request_id.asc())
+        if oldest_first
+        else (started.desc(), ClearanceRequest.request_id.desc())
+    )
+    rows = list(db.session.scalars(query.order_by(*order).limit(limit + 1)))
+    following = None
+    if len(rows) > limit:
+        rows = rows[:limit]
+        following = {"s": status, "t": iso(rows[-1].review_started_at), "id": rows[-1].request_id}
+        if newest_first is not None:
+            following["o"] = oldest_first
+    return rows, following
+
+
+def count_reviews(
+    client_id: str,
+    *,
+    status: str,
+    filters: QueueFilter | None = None,
+    before: dict[str, Any] | None = None,
+    newest_first: bool | None = None,
+) -> int:
+    """How many reviews the same status and filters match; with ``before`` (a cursor of
+    ``list_reviews``), only those listed before it, so a page can say where it starts."""
+    query = _queue_query(client_id, status, filters)
+    if before is not None:
+        query = query.where(~_beyond(before, status, _oldest_first(status, newest_first)))
+    return db.session.scalar(select(db.func.count()).select_from(query.subquery())) or 0
+
+
+def _queue_query(client_id: str, status: str, filters: QueueFilter | None) -> Any:
     if status not in STATUS_FILTERS:
         raise InvalidInput(
             f"status must be one of {', '.join(STATUS_FILTERS)}",
             errors=[{"field": "status", "message": f"must be one of {', '.join(STATUS_FILTERS)}"}],
         )
-    started = ClearanceRequest.review_started_at
-    query = ClearanceRequest.for_tenant(client_id).where(started.is_not(None))
+    query = ClearanceRequest.for_tenant(client_id).where(
+        ClearanceRequest.review_started_at.is_not(None)
+    )
     if status == "pending_review":
         query = query.where(ClearanceRequest.status == PENDING_REVIEW)
     elif status == "approved":
@@ -156,35 +194,25 @@ def list_reviews(
         )
     if filters is not None:
         query = _narrow(query, filters)
-    oldest_first = status == "pending_review" if newest_first is None else not newest_first
-    if cursor is not None:
-        if cursor.get("s") != status or bool(cursor.get("o", oldest_first)) != oldest_first:
-            raise InvalidInput(
-                "cursor belongs to another status filter",
-                errors=[{"field": "cursor", "message": "belongs to another status filter"}],
-            )
-        at, last = parse_position(cursor)
-        if oldest_first:
-            query = query.where(
-                or_(started > at, and_(started == at, ClearanceRequest.request_id > last))
-            )
-        else:
-            query = query.where(
-                or_(started < at, and_(started == at, ClearanceRequest.request_id < last))
-            )
-    order = (
-        (started.asc(), ClearanceRequest.request_id.asc())
-        if oldest_first
-        else (started.desc(), ClearanceRequest.request_id.desc())
-    )
-    rows = list(db.session.scalars(query.order_by(*order).limit(limit + 1)))
-    following = None
-    if len(rows) > limit:
-        rows = rows[:limit]
-        following = {"s": status, "t": iso(rows[-1].review_started_at), "id": rows[-1].request_id}
-        if newest_first is not None:
-            following["o"] = oldest_first
-    return rows, following
+    return query
+
+
+def _oldest_first(status: str, newest_first: bool | None) -> bool:
+    return status == "pending_review" if newest_first is None else not newest_first
+
+
+def _beyond(cursor: dict[str, Any], status: str, oldest_first: bool) -> Any:
+    """The rows after the cursor's position in the queue's order; 400 for another filter's."""
+    if cursor.get("s") != status or bool(cursor.get("o", oldest_first)) != oldest_first:
+        raise InvalidInput(
+            "cursor belongs to another status filter",
+            errors=[{"field": "cursor", "message": "belongs to another status filter"}],
+        )
+    at, last = parse_position(cursor)
+    started, key = ClearanceRequest.review_started_at, ClearanceRequest.request_id
+    if oldest_first:
+        return or_(started > at, and_(started == at, key > last))
+    return or_(started < at, and_(started == at, key < last))
 
 
 def count_pending(client_id: str) -> int:
@@ -305,7 +333,8 @@ def approval_view(vote: ReviewVote) -> dict[str, Any]:
 def review_item(
     request: ClearanceRequest, approvals: list[ReviewVote] | None = None
 ) -> dict[str, Any]:
-    """A queue item: exactly the fields of CONTRACT §8."""
+    """A queue item: the fields of CONTRACT §8, plus ``required_approvals_rule`` and
+    ``decision_channel`` (documented extensions)."""
     if approvals is None:
         approvals = approvals_of([request.request_id])[request.request_id]
     return {
@@ -329,7 +358,39 @@ def review_item(
         "required_approvals": request.required_approvals or 1,
         "approvals": [approval_view(v) for v in approvals],
         "expires_at": iso(expires_at(request)),
+        # Extensions (docs/api.md): which rule raised the quorum ("" when the tenant's review
+        # settings set it), and how the terminal decision arrived ("" while undecided).
+        "required_approvals_rule": quorum_rule(request),
+        "decision_channel": request.decision_channel or "",
     }
+
+
+def quorum_rule(request: ClearanceRequest) -> str:
+    """The rule that set the request's quorum, or "" when the tenant's review settings did.
+
+    The judge raises the quorum with ``details.required_approvals`` on its verdict (see
+    ``settings.required_approvals_for``) and names the rule in ``details.required_approvals_rule``
+    (its text, or an object with ``text``); without a name, the verdict's first citation, then
+    its policy, stand for it.
+    """
+    required = request.required_approvals or 1
+    verdict = request.judge_verdict or {}
+    details = verdict.get("details") if isinstance(verdict, dict) else None
+    if required <= 1 or not isinstance(details, dict):
+        return ""
+    by_rule = details.get("required_approvals")
+    if isinstance(by_rule, bool) or not isinstance(by_rule, int) or min(by_rule, 5) != required:
+        return ""
+    named = details.get("required_approvals_rule")
+    if isinstance(named, dict):
+        named = named.get("text")
+    if isinstance(named, str) and named.strip():
+        return named.strip()[:500]
+    for citation in request.citations or []:
+        text = citation.get("text") if isinstance(citation, dict) else None
+        if isinstance(text, str) and text.strip():
+            return text.strip()[:500]
+    return f"a rule of policy {request.policy_id}" if request.policy_id else "a policy rule"
 
 
 def review_items(requests: list[ClearanceRequest]) -> list[dict[str, Any]]:
@@ -353,6 +414,9 @@ def decision_view(request: ClearanceRequest) -> dict[str, Any]:
         "review_reason": request.review_reason or "",
         "approvals": [approval_view(v) for v in approvals],
         "approvals_remaining": approvals_remaining(request, approvals),
+        "required_approvals": request.required_approvals or 1,
+        "required_approvals_rule": quorum_rule(request),
+        "decision_channel": request.decision_channel or "",
     }
 
 

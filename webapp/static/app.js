@@ -35,13 +35,77 @@
     if (!form) return false;
     if (index < 0) { index = 0; currentId = rows[0].getAttribute("data-request"); markCurrent(rows); }
     var box = rows[index].querySelector('input[type="checkbox"]');
-    if (key === "x") { if (box) box.checked = !box.checked; return true; }
-    if (!document.querySelector('input[name="ids"][form="bulk-form"]:checked') && box) box.checked = true;
+    if (key === "x") {
+      if (box) { box.checked = !box.checked; select(box.value, box.checked); showSelection(); }
+      return true;
+    }
+    if (!selected().length && box) { box.checked = true; select(box.value, true); showSelection(); }
     document.getElementById("bulk-decision").value = key === "a" ? "approve" : "deny";
     document.getElementById("bulk-reason").focus();
     return true;
   };
-  document.addEventListener("htmx:afterSwap", function () { markCurrent(queueRows()); });
+  // The queue's selection outlives a page: kept in sessionStorage, the ids selected on other
+  // pages ride along in the bulk form as hidden inputs. Without script, a page selects alone.
+  var SELECTION = "vault.review.selection";
+  var selected = function () {
+    try { return JSON.parse(sessionStorage.getItem(SELECTION) || "[]"); } catch (e) { return []; }
+  };
+  var keep = function (ids) {
+    try { sessionStorage.setItem(SELECTION, JSON.stringify(ids)); } catch (e) { /* private mode */ }
+  };
+  var boxes = function () {
+    return Array.prototype.slice.call(document.querySelectorAll('input[name="ids"][form="bulk-form"]'));
+  };
+  var showSelection = function () {
+    var form = document.getElementById("bulk-form");
+    if (!form) return;
+    var ids = selected();
+    var here = {};
+    boxes().forEach(function (box) { here[box.value] = true; box.checked = ids.indexOf(box.value) >= 0; });
+    var carried = document.getElementById("bulk-carried");
+    carried.textContent = "";
+    var elsewhere = ids.filter(function (id) { return !here[id]; });
+    elsewhere.forEach(function (id) {
+      var input = document.createElement("input");
+      input.type = "hidden"; input.name = "ids"; input.value = id;
+      carried.appendChild(input);
+    });
+    var note = document.getElementById("bulk-selected");
+    note.hidden = ids.length === 0;
+    note.textContent = ids.length + " selected" + (elsewhere.length ? " (" + elsewhere.length + " on other pages)" : "") + ". ";
+    if (ids.length) {
+      var clear = document.createElement("button");
+      clear.type = "button"; clear.id = "bulk-clear"; clear.textContent = "Clear the selection";
+      note.appendChild(clear);
+    }
+    var all = document.getElementById("select-page");
+    if (all) all.checked = boxes().length > 0 && boxes().every(function (b) { return b.checked; });
+  };
+  var select = function (id, on) {
+    var ids = selected().filter(function (x) { return x !== id; });
+    if (on) ids.push(id);
+    keep(ids);
+  };
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (box.id === "select-page") {
+      boxes().forEach(function (b) { select(b.value, box.checked); });
+    } else if (box.name === "ids" && box.getAttribute("form") === "bulk-form") {
+      select(box.value, box.checked);
+    } else {
+      return;
+    }
+    showSelection();
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.id === "bulk-clear") { keep([]); showSelection(); }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    // A finished bulk decision ends the selection it was made from.
+    if (document.querySelector("[data-selection-done]")) keep([]);
+    showSelection();
+  });
+  document.addEventListener("htmx:afterSwap", function () { markCurrent(queueRows()); showSelection(); });
   var toggleShortcuts = function () {
     var panel = document.getElementById("shortcuts");
     var button = document.querySelector("[data-toggle-shortcuts]");
