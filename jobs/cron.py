@@ -20,7 +20,11 @@ from jobs.clearance import expire_pending_reviews, reap_stuck_requests  # noqa: 
 cron.register(
     reap_stuck_requests,
     queues.DEFAULT,
-    interval=max(5, _config.clearance_reap_seconds // 4),
+    # Often, and cheap: a crashed judge job is acted on at the next run, not after the cutoff.
+    interval=max(
+        5,
+        _config.clearance_reap_interval_seconds or min(15, _config.clearance_reap_seconds // 4),
+    ),
     job_timeout=300,
     name="reap-stuck-requests",
 )

@@ -36,6 +36,11 @@ def waiting(name: str) -> int:
     return queue(name).count
 
 
+def judge_job_id(request_id: str, attempt: int) -> str:
+    """The RQ job id of a request's judgement, deterministic per attempt (the reaper reads it)."""
+    return f"judge-{request_id}-{attempt}"
+
+
 def judge_request(request_id: str, client_id: str, attempt: int = 0) -> None:
     """Queue the judgement of a ``processing`` request; the id is deterministic per attempt."""
     config = vault().config
@@ -43,7 +48,7 @@ def judge_request(request_id: str, client_id: str, attempt: int = 0) -> None:
     queue(CLEARANCE).enqueue(
         "jobs.clearance.judge_request",
         request_id,
-        job_id=f"judge-{request_id}-{attempt}",
+        job_id=judge_job_id(request_id, attempt),
         job_timeout=int(config.judge_timeout_seconds * (config.judge_retries + 1)) + 30,
         result_ttl=300,
         failure_ttl=86400,
