@@ -8,8 +8,10 @@ each call states every RQ option it relies on (timeout, result and failure TTL, 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from redis import Redis
-from rq import Queue, Retry
+from rq import Queue, Retry, Worker
 
 from webapp.runtime import vault
 
@@ -29,6 +31,22 @@ def queue(name: str, connection: Redis | None = None) -> Queue:
 
 def all_queues(connection: Redis) -> list[Queue]:
     return [Queue(name, connection=connection) for name in ALL]
+
+
+def live_workers(name: str, within_seconds: int, now: datetime | None = None) -> int:
+    """Workers on queue ``name`` seen within ``within_seconds``: a heartbeat that recent, or
+    busy with a job (RQ keeps a busy worker's record only while the job may still run)."""
+    now = now or datetime.now(UTC)
+    seen = 0
+    for worker in Worker.all(queue=queue(name)):
+        beat = worker.last_heartbeat
+        if beat is not None and beat.tzinfo is None:
+            beat = beat.replace(tzinfo=UTC)
+        if worker.get_state() == "busy" or (
+            beat is not None and now - beat <= timedelta(seconds=within_seconds)
+        ):
+            seen += 1
+    return seen
 
 
 def waiting(name: str) -> int:
