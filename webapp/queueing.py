@@ -156,12 +156,17 @@ def export_checkpoints(client_id: str) -> None:
     )
 
 
-def build_report(report_id: str, client_id: str) -> None:
-    """Queue the build of a ``queued`` report (its row is committed first); one job per report."""
+def report_job_id(report_id: str, attempt: int = 0) -> str:
+    """The RQ job id of a report's build: one per attempt (the reaper reads it)."""
+    return f"report-{report_id}" if attempt == 0 else f"report-{report_id}-{attempt}"
+
+
+def build_report(report_id: str, client_id: str, attempt: int = 0) -> None:
+    """Queue the build of a ``queued`` report (its row is committed first); one job per attempt."""
     queue(DEFAULT).enqueue(
         "jobs.reports.build_report",
         report_id,
-        job_id=f"report-{report_id}",
+        job_id=report_job_id(report_id, attempt),
         job_timeout=1800,
         result_ttl=3600,
         failure_ttl=7 * 86400,

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
@@ -39,6 +40,7 @@ from sqlalchemy.exc import DataError
 from webapp import queueing
 from webapp.extensions import db
 from webapp.models import DENIED, PROCESSING, ClearanceRequest, utcnow
+from webapp.models.reports import REPORT_FAILED, REPORT_QUEUED, REPORT_RUNNING, Report
 from webapp.runtime import vault
 from webapp.services import clearance
 from webapp.services.ledger import EventContent, append_event
@@ -91,10 +93,10 @@ def reap_stuck(now: datetime | None = None) -> int:
     return handled
 
 
-def job_state(request_id: str, attempt: int, now: datetime) -> str:
-    """``running``, ``crashed`` or ``lost``: what became of the request's current judge job."""
+def job_state(job_id: str, now: datetime) -> str:
+    """``running``, ``crashed`` or ``lost``: what became of a job, seen at ``now``."""
     try:
-        job = Job.fetch(queueing.judge_job_id(request_id, attempt), connection=vault().redis)
+        job = Job.fetch(job_id, connection=vault().redis)
     except NoSuchJobError:
         return LOST
     status = job.get_status(refresh=False)
@@ -134,7 +136,7 @@ def _reap_one(request_id: str, now: datetime, cutoff: datetime) -> int:
     if state.transition_failures:
         # Its denial already failed once (not on its content): try the denial again.
         return _deny(request_id, "its decision failed to be recorded")
-    job = job_state(request_id, state.attempts, now)
+    job = job_state(queueing.judge_job_id(request_id, state.attempts), now)
     if job == CRASHED:
         requeue = state.attempts < MAX_CRASH_REQUEUES
         detail = "the judgement of this request crashed its worker repeatedly"
@@ -272,3 +274,89 @@ def _encodable(text: str | None, limit: int = 256) -> str:
     """Any stored string made safe to encode: no surrogates, no NUL, bounded."""
     value = (text or "").encode("utf-8", "backslashreplace").decode("utf-8")
     return value.replace("\x00", "\\x00")[:limit]
+
+
+# --- reports ----------------------------------------------------------------------------------
+
+MAX_REPORT_REQUEUES = 2  # builds queued again before the report is failed
+REPORT_LOST_SECONDS = 120  # a report with no job this long after its last activity was lost
+REPORT_LOST_REASON = (
+    "the report build was lost {times} times (its job vanished from the queue, or its worker "
+    "stopped); request the report again"
+)
+
+
+def reap_reports(now: datetime | None = None) -> int:
+    """Queue again, or fail, every report left queued or running by a lost or crashed job.
+
+    A report whose build job is gone (Redis emptied, say) ``REPORT_LOST_SECONDS`` after it was
+    queued, started or re-queued, or whose job failed or outlived its timeout (its worker
+    died), is queued again as a new job, up to ``MAX_REPORT_REQUEUES`` times; then it is
+    ``failed`` with a reason. Each report in its own transaction; returns how many were moved.
+    """
+    now = now or utcnow()
+    rows = db.session.execute(
+        select(
+            Report.report_id,
+            Report.client_id,
+            Report.status,
+            Report.attempts,
+            Report.created_at,
+            Report.started_at,
+            Report.requeued_at,
+        )
+        .where(Report.status.in_((REPORT_QUEUED, REPORT_RUNNING)))
+        .order_by(Report.created_at)
+        .limit(BATCH)
+    ).all()
+    db.session.rollback()
+    handled = 0
+    for row in rows:
+        try:
+            handled += _reap_report(row, now)
+        except Exception:  # noqa: BLE001 - one report must never stop the others
+            db.session.rollback()
+            log.exception("could not recover report %s", row.report_id)
+    return handled
+
+
+def _reap_report(row: Any, now: datetime) -> int:
+    state = job_state(queueing.report_job_id(row.report_id, row.attempts), now)
+    if state == RUNNING:
+        return 0
+    last = max(_aware(t) for t in (row.created_at, row.started_at, row.requeued_at) if t)
+    if state == LOST and _aware(now) - last < timedelta(seconds=REPORT_LOST_SECONDS):
+        return 0  # just committed, its job about to be queued
+    guard = (
+        Report.report_id == row.report_id,
+        Report.status == row.status,
+        Report.attempts == row.attempts,
+    )
+    if row.attempts < MAX_REPORT_REQUEUES:
+        values = {
+            "status": REPORT_QUEUED,
+            "stage": "queued",
+            "progress": 0,
+            "attempts": row.attempts + 1,
+            "requeued_at": utcnow(),
+            "started_at": None,
+        }
+    else:
+        values = {
+            "status": REPORT_FAILED,
+            "stage": "failed",
+            "error": REPORT_LOST_REASON.format(times=row.attempts + 1),
+            "completed_at": utcnow(),
+        }
+    won = db.session.execute(
+        update(Report).where(*guard).values(**values).execution_options(synchronize_session=False)
+    ).rowcount
+    db.session.commit()
+    if not won:
+        return 0  # the build (or another reaper run) moved it first
+    if values["status"] == REPORT_FAILED:
+        log.error("report %s failed: its build was lost %d times", row.report_id, row.attempts + 1)
+    else:
+        log.warning("re-queueing report %s (its build job was %s)", row.report_id, state)
+        queueing.build_report(row.report_id, row.client_id, row.attempts + 1)
+    return 1
