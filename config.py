@@ -133,6 +133,10 @@ class Config:
     clearance_queue_size: int = 2048
     clearance_sync_wait_ms: int = 1500
     clearance_reap_seconds: int = 120
+    # How often the reaper runs (services.reaper); 0: a quarter of the cutoff, from 5 to 15 s.
+    clearance_reap_interval_seconds: int = 0
+    # /ready answers 503 unless a clearance worker was seen within this many seconds; 0: no check.
+    ready_worker_seconds: int = 60
     # Reverse proxies in front of the web tier whose X-Forwarded-For/-Proto are believed: the
     # client address then keys the per-IP rate limit and the sign-in throttle. 0 trusts none.
     trusted_proxy_hops: int = 0
@@ -269,6 +273,16 @@ class Config:
             "VAULT_CLEARANCE_REAP_SECONDS",
             "clearance_reap_seconds",
             lambda n, r: _parse_int(n, r, 5, 86400),
+        )
+        take(
+            "VAULT_READY_WORKER_SECONDS",
+            "ready_worker_seconds",
+            lambda n, r: _parse_int(n, r, 0, 86400),
+        )
+        take(
+            "VAULT_CLEARANCE_REAP_INTERVAL_SECONDS",
+            "clearance_reap_interval_seconds",
+            lambda n, r: _parse_int(n, r, 0, 3600),
         )
         take(
             "VAULT_TRUSTED_PROXY_HOPS",

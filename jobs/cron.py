@@ -20,7 +20,11 @@ from jobs.clearance import expire_pending_reviews, reap_stuck_requests  # noqa: 
 cron.register(
     reap_stuck_requests,
     queues.DEFAULT,
-    interval=max(5, _config.clearance_reap_seconds // 4),
+    # Often, and cheap: a crashed judge job is acted on at the next run, not after the cutoff.
+    interval=max(
+        5,
+        _config.clearance_reap_interval_seconds or min(15, _config.clearance_reap_seconds // 4),
+    ),
     job_timeout=300,
     name="reap-stuck-requests",
 )
@@ -60,7 +64,12 @@ from jobs.drift import score_drift  # noqa: E402
 # event is written only on a crossing into high risk.
 cron.register(score_drift, queues.DEFAULT, interval=60, job_timeout=600, name="drift-score")
 
-from jobs.reports import run_report_schedules  # noqa: E402
+from jobs.reports import reap_stuck_reports, run_report_schedules  # noqa: E402
+
+# A report whose build was lost (Redis emptied, worker killed) is queued again, twice, then failed.
+cron.register(
+    reap_stuck_reports, queues.DEFAULT, interval=60, job_timeout=300, name="reap-stuck-reports"
+)
 
 # Hourly is plenty: a period is due once, at its end, and each is reported only once.
 cron.register(

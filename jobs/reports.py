@@ -19,3 +19,11 @@ def run_report_schedules() -> list[str]:
     from webapp.services import reports
 
     return reports.run_schedules()
+
+
+@in_app_context
+def reap_stuck_reports() -> int:
+    """Periodic: queue again (or fail) reports whose build job was lost or died."""
+    from webapp.services import reaper
+
+    return reaper.reap_reports()

@@ -23,6 +23,9 @@ sys.path.insert(0, str(ROOT))
 from config import Config, ConfigError  # noqa: E402
 
 BIN = Path(sys.executable).parent
+# RQ workers heartbeat every worker_ttl - 15 s while idle: every 15 s here, well inside the
+# 60 s in which /ready must have seen a clearance worker (VAULT_READY_WORKER_SECONDS).
+WORKER_TTL_SECONDS = 30
 
 
 # Restart backoff: a child that dies is started again after 0.5 s, doubling per quick death up
@@ -185,7 +188,10 @@ def _worker_argv(redis_url: str, *queues: str) -> list[str]:
         "--url",
         redis_url,
         "--worker-class",
-        "rq.worker.SimpleWorker",
+        "jobs.worker.VaultWorker",  # a SimpleWorker that re-registers after a Redis restart
+        # Heartbeats every 15 s while idle (worker_ttl - 15), so /ready sees a dead worker soon.
+        "--worker-ttl",
+        str(WORKER_TTL_SECONDS),
         "--path",
         str(ROOT),
         "--quiet",

@@ -89,6 +89,9 @@ def make_config(workdir: Path, database_url: str, redis_url: str, **overrides) -
         rate_limit_burst=10_000,
         clearance_sync_wait_ms=0,
         webhook_allow_private=False,
+        # Most tests run jobs in-process, with no worker registered: /ready's worker check is
+        # tested where real workers run (tests/api/test_ready_workers.py, tests/faults).
+        ready_worker_seconds=0,
     )
     base.update(overrides)
     return Config.from_env({}, **base)

@@ -183,12 +183,16 @@ def start_rq_worker(
     *,
     burst: bool = False,
     with_scheduler: bool = False,
+    worker_ttl: int | None = None,
 ) -> subprocess.Popen:
-    """A real RQ SimpleWorker in its own process, on ``queues``, as `make run` starts one."""
+    """A real RQ worker (jobs.worker.VaultWorker, a SimpleWorker) in its own process, on
+    ``queues``, as `make run` starts one. It heartbeats every ``worker_ttl`` - 15 s while idle."""
     args = [sys.executable, "-m", "rq.cli", "worker"]
     if burst:
         args.append("--burst")
-    args += ["--url", redis_url, "--path", str(ROOT), "--worker-class", "rq.worker.SimpleWorker"]
+    args += ["--url", redis_url, "--path", str(ROOT), "--worker-class", "jobs.worker.VaultWorker"]
+    if worker_ttl is not None:
+        args += ["--worker-ttl", str(worker_ttl)]
     if with_scheduler:
         args.append("--with-scheduler")
     return subprocess.Popen(

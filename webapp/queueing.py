@@ -8,8 +8,10 @@ each call states every RQ option it relies on (timeout, result and failure TTL, 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from redis import Redis
-from rq import Queue, Retry
+from rq import Queue, Retry, Worker
 
 from webapp.runtime import vault
 
@@ -31,9 +33,30 @@ def all_queues(connection: Redis) -> list[Queue]:
     return [Queue(name, connection=connection) for name in ALL]
 
 
+def live_workers(name: str, within_seconds: int, now: datetime | None = None) -> int:
+    """Workers on queue ``name`` seen within ``within_seconds``: a heartbeat that recent, or
+    busy with a job (RQ keeps a busy worker's record only while the job may still run)."""
+    now = now or datetime.now(UTC)
+    seen = 0
+    for worker in Worker.all(queue=queue(name)):
+        beat = worker.last_heartbeat
+        if beat is not None and beat.tzinfo is None:
+            beat = beat.replace(tzinfo=UTC)
+        if worker.get_state() == "busy" or (
+            beat is not None and now - beat <= timedelta(seconds=within_seconds)
+        ):
+            seen += 1
+    return seen
+
+
 def waiting(name: str) -> int:
     """Jobs waiting on a queue (raises redis.RedisError when Redis is down)."""
     return queue(name).count
+
+
+def judge_job_id(request_id: str, attempt: int) -> str:
+    """The RQ job id of a request's judgement, deterministic per attempt (the reaper reads it)."""
+    return f"judge-{request_id}-{attempt}"
 
 
 def judge_request(request_id: str, client_id: str, attempt: int = 0) -> None:
@@ -43,7 +66,7 @@ def judge_request(request_id: str, client_id: str, attempt: int = 0) -> None:
     queue(CLEARANCE).enqueue(
         "jobs.clearance.judge_request",
         request_id,
-        job_id=f"judge-{request_id}-{attempt}",
+        job_id=judge_job_id(request_id, attempt),
         job_timeout=int(config.judge_timeout_seconds * (config.judge_retries + 1)) + 30,
         result_ttl=300,
         failure_ttl=86400,
@@ -133,12 +156,17 @@ def export_checkpoints(client_id: str) -> None:
     )
 
 
-def build_report(report_id: str, client_id: str) -> None:
-    """Queue the build of a ``queued`` report (its row is committed first); one job per report."""
+def report_job_id(report_id: str, attempt: int = 0) -> str:
+    """The RQ job id of a report's build: one per attempt (the reaper reads it)."""
+    return f"report-{report_id}" if attempt == 0 else f"report-{report_id}-{attempt}"
+
+
+def build_report(report_id: str, client_id: str, attempt: int = 0) -> None:
+    """Queue the build of a ``queued`` report (its row is committed first); one job per attempt."""
     queue(DEFAULT).enqueue(
         "jobs.reports.build_report",
         report_id,
-        job_id=f"report-{report_id}",
+        job_id=report_job_id(report_id, attempt),
         job_timeout=1800,
         result_ttl=3600,
         failure_ttl=7 * 86400,

@@ -328,3 +328,58 @@ def test_a_finished_report_sends_report_ready(hook_app):
     assert event["type"] == "report.ready"
     assert event["data"]["report_id"] == report.get_json()["report_id"]
     assert event["data"]["formats"] == ["json"]
+
+
+def test_a_drift_incident_sends_a_signed_drift_detected_event(hook_app):
+    """An agent's drift is injected through the real decision path (a week of round-the-clock
+    payments, then a burst of wires to new IBANs); the scoring job crosses into high risk and
+    a real receiver on loopback gets one signed ``drift.detected`` (CONTRACT §14)."""
+    import hashlib
+    import hmac
+
+    from tests.api.test_drift import approve, rescore, seed_baseline
+
+    app, client = hook_app, hook_app.test_client()
+    tenant = make_tenant(app, "Drifting")
+    register_policy(
+        client, tenant, "payments", ["Payments above $10,000 are not allowed"], ["pay_*"]
+    )
+    with serving(Receiver()) as server:
+        created = create(
+            client, tenant, url=f"{server.url}/hook", events=["drift.detected"]
+        ).get_json()
+        seed_baseline(app, tenant.client_id, "agent-7")
+        approve(client, tenant)
+        run_worker(app)
+        for n in range(5):
+            ask(client, tenant, "pay_wire", {"amount": 5, "iban": f"GB33BUKB2020155555{n:04d}"})
+        run_worker(app)
+        assert server.requests == []  # nothing subscribed has happened yet
+        rescore(app)
+        run_worker(app)
+        [event] = received_events(server, created["secret"])
+        [request] = server.requests
+
+    # The signature is HMAC-SHA256 over the raw body with the endpoint's secret, by hand too.
+    headers = {k.lower(): v for k, v in request["headers"].items()}
+    expected = hmac.new(created["secret"].encode(), request["body"], hashlib.sha256).hexdigest()
+    assert headers["x-ledgix-signature"] == f"sha256={expected}"
+    assert request["method"] == "POST" and request["path"] == "/hook"
+
+    [incident] = client.get("/drift/events", headers=tenant.headers).get_json()["events"]
+    assert set(event) == {"event_id", "type", "created_at", "client_id", "data"}
+    assert event["type"] == "drift.detected"
+    assert event["client_id"] == tenant.client_id
+    assert event["data"] == {
+        "drift_event_id": incident["event_id"],
+        "agent_id": "agent-7",
+        "detected_at": incident["detected_at"],
+        "drift_score": incident["drift_score"],
+        "risk_level": "high",
+        "action": incident["action"],
+    }
+    log = client.get(
+        f"/webhooks/{created['webhook_id']}/deliveries", headers=tenant.headers
+    ).get_json()
+    [delivery] = log["deliveries"]
+    assert delivery["status"] == "delivered"

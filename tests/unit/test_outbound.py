@@ -276,3 +276,44 @@ def test_mask_shows_scheme_host_and_the_last_four_characters():
         == "https://hooks.slack.com/****WXYZ"
     )
     assert outbound.mask_url("") == ""
+
+
+# --- the delivery log shared by notifications and webhooks ------------------------------------
+
+
+def test_after_failure_retries_only_a_retryable_error_before_the_last_attempt():
+    from webapp.services import outbound
+
+    assert outbound.after_failure(True, final_attempt=False) == outbound.RETRYING
+    assert outbound.after_failure(True, final_attempt=True) == outbound.FAILED
+    assert outbound.after_failure(False, final_attempt=False) == outbound.FAILED
+
+
+def test_record_attempt_appends_to_the_log_and_sets_the_status():
+    from types import SimpleNamespace
+
+    from webapp.models import utcnow
+    from webapp.services import outbound
+
+    row = SimpleNamespace(attempts=0, attempt_log=None, status="queued", last_error="")
+    started = utcnow()
+    outbound.record_attempt(row, started, outbound.RETRYING, "HTTP 503")
+    first_log = row.attempt_log
+    outbound.record_attempt(row, started, outbound.DELIVERED, "HTTP 200")
+    assert row.attempt_log is not first_log  # reassigned: a JSON column sees the change
+    assert [(e["attempt"], e["outcome"], e["detail"]) for e in row.attempt_log] == [
+        (1, "failed", "HTTP 503"),
+        (2, "delivered", "HTTP 200"),
+    ]
+    assert (row.attempts, row.status, row.last_error) == (2, "delivered", "")
+    assert row.delivered_at == row.updated_at
+
+    skipped = SimpleNamespace(attempts=0, attempt_log=[], status="queued", last_error="")
+    outbound.record_attempt(skipped, started, outbound.SKIPPED, "disabled", counted=False)
+    assert (skipped.attempts, skipped.last_error) == (0, "")
+    outbound.record_attempt(
+        skipped, started, outbound.SKIPPED, "opted out", skip_detail_is_error=True
+    )
+    assert (skipped.attempts, skipped.last_error) == (1, "opted out")
+    outbound.record_attempt(skipped, started, outbound.FAILED, "x" * 2000)
+    assert len(skipped.last_error) == 1000 and len(skipped.attempt_log[-1]["detail"]) == 500

@@ -38,11 +38,14 @@ OPERATIONS: list[Op] = [
     Op(
         "get",
         "/ready",
-        "Readiness of the database, Redis and the signer",
+        "Readiness of the database, Redis, the signer and the clearance workers",
         "Operations",
         auth="public",
         reply=schemas.ReadyReply,
-        responses={503: "A dependency is down; the problem names it"},
+        responses={
+            503: "The database or the signer is down, or no clearance worker was seen within "
+            "VAULT_READY_WORKER_SECONDS; the problem names it and carries the checks"
+        },
     ),
     Op(
         "get",

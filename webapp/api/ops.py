@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 from sqlalchemy import text
 
+from webapp import queueing
 from webapp.api.auth import limit_public
 from webapp.api.schemas import HealthReply, JwksReply, OpenApiReply, ReadyReply, reply
 from webapp.errors import Unavailable
@@ -33,17 +34,25 @@ REDIS_DEGRADES = (
 @ops.get("/ready")
 def ready():
     """200 ``ready``; 200 ``degraded`` naming the part that is down when the service still
-    serves (Redis); 503 when it cannot serve at all (database or signer).
+    serves (Redis); 503 when it cannot serve at all (database or signer), or when no clearance
+    worker was seen within ``VAULT_READY_WORKER_SECONDS`` (requests would wait for ever).
 
     A Redis outage is not "not ready": a load balancer that took the web tier out of service
     for it would also stop consume-token, clearance-status and the ledger, which need no Redis.
+    While Redis is down no worker can be seen, and ``workers`` reads ``down`` with it.
     """
     checks = {"database": _check_database(), "redis": _check_redis(), "signer": _check_signer()}
+    window = vault().config.ready_worker_seconds
+    if window:
+        checks["workers"] = checks["redis"] and _check_workers(window)
     states = {k: "ok" if v else "down" for k, v in checks.items()}
-    essential_down = [name for name in ("database", "signer") if not checks[name]]
-    if essential_down:
+    down = [name for name in ("database", "signer") if not checks[name]]
+    problems = [f"{', '.join(down)} unavailable"] if down else []
+    if checks["redis"] and not checks.get("workers", True):
+        problems.append(f"no clearance worker seen within {window} s")
+    if problems:
         raise Unavailable(
-            f"not ready: {', '.join(essential_down)} unavailable",
+            f"not ready: {'; '.join(problems)}",
             headers={"Retry-After": "5"},
             extra={"checks": states},
         )
@@ -83,6 +92,13 @@ def _check_redis() -> bool:
     try:
         return bool(vault().redis.ping())
     except Exception:  # noqa: BLE001
+        return False
+
+
+def _check_workers(window: int) -> bool:
+    try:
+        return queueing.live_workers(queueing.CLEARANCE, window) > 0
+    except Exception:  # noqa: BLE001 - unreadable worker records mean none can be seen
         return False
 
 

@@ -36,11 +36,21 @@ OPERATING_POINTS = (
     ),
 )
 
+# The sections in the header, each with its own "g then <key>" shortcut. The keys are
+# explicit, not first letters: Reviews and Reports both start with R.
+NAV_ITEMS = (
+    ("dashboard.overview", "Overview", "dashboard.overview.index", "o"),
+    ("dashboard.reviews", "Reviews", "dashboard.reviews.queue", "r"),
+    ("dashboard.policies", "Policies", "dashboard.policies.index", "p"),
+    ("dashboard.ledger", "Ledger", "dashboard.ledger.search", "l"),
+    ("dashboard.agents", "Agents", "dashboard.agents.index", "a"),
+    ("dashboard.drift", "Drift", "dashboard.drift.index", "d"),
+    ("dashboard.reports", "Reports", "dashboard.reports.index", "t"),
+    ("dashboard.settings", "Settings", "dashboard.settings.index", "s"),
+)
+
 KEYBOARD_SHORTCUTS = (
-    (
-        "g then o / r / p / l / a / d / s",
-        "go to Overview, Reviews, Policies, Ledger, Agents, Drift, Settings",
-    ),
+    *((f"g then {key}", f"go to {label}") for _bp, label, _endpoint, key in NAV_ITEMS),
     ("a", "approve the open review; in the queue, approve the selection (after confirming)"),
     ("d", "deny the open review (a reason is required); in the queue, deny the selection"),
     ("j / k", "in the queue: move to the next / previous request"),
@@ -211,6 +221,7 @@ def _context() -> dict[str, Any]:
         "can": can,
         "user": current_user,
         "keyboard_shortcuts": KEYBOARD_SHORTCUTS,
+        "nav_items": NAV_ITEMS,
         "has_page": lambda endpoint: endpoint in current_app.view_functions,
         "rule_reading": rule_reading,
         "pending_count": _pending_count,

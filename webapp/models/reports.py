@@ -42,6 +42,9 @@ class Report(TenantScoped, db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # Builds queued again by the reaper (services.reaper.reap_reports), and the last time.
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    requeued_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class ReportArtifact(TenantScoped, db.Model):

@@ -45,7 +45,11 @@ def open_sealed(key: bytes, associated: str, blob: bytes) -> Any:
         )
     except CryptoError:
         raise SealedDataError("sealed data failed authentication") from None
-    return json.loads(plaintext)
+    try:
+        return json.loads(plaintext)
+    except (RecursionError, ValueError):
+        # Authentic, but written before content was bounded: as unusable as a forged blob.
+        raise SealedDataError("sealed data cannot be decoded") from None
 
 
 def ledger_associated_data(client_id: str, event_uuid: str) -> str:

@@ -29,7 +29,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from webapp import queueing
-from webapp.errors import Conflict, Forbidden, RateLimited, Unavailable
+from webapp.errors import Conflict, Forbidden, NotFound, RateLimited, Unavailable
 from webapp.extensions import db
 from webapp.judge.types import (
     APPROVED_BY_POLICY,
@@ -53,7 +53,7 @@ from webapp.models import (
     utcnow,
 )
 from webapp.runtime import vault
-from webapp.services import agents, drift, idempotency, judging, settings, tokens
+from webapp.services import agents, drift, idempotency, judging, settings, stored, tokens
 from webapp.services.canonical import body_fingerprint, intent_hash
 from webapp.services.ledger import EventContent, append_event
 
@@ -222,7 +222,11 @@ def wait_for_decision(request: ClearanceRequest, wait_ms: int) -> ClearanceReque
 
 
 def get_request(client_id: str, request_id: str) -> ClearanceRequest:
-    return ClearanceRequest.get_for_tenant(client_id, request_id, "clearance request")
+    """The request, its content columns deferred: a status read never decodes ``tool_args``."""
+    row = db.session.get(ClearanceRequest, request_id, options=stored.deferred_content())
+    if row is None or row.client_id != client_id:
+        raise NotFound("no such clearance request")
+    return row
 
 
 def _check_queue_room() -> None:
@@ -678,7 +682,7 @@ def response_view(request: ClearanceRequest) -> dict[str, Any]:
         "policy_id": request.policy_id,
         "policy_version_id": request.policy_version_id,
         "policy_content_hash": request.policy_content_hash,
-        "citations": request.citations or [],
+        "citations": stored.readable(request, "citations", []),
         "created_at": iso(request.created_at),
         "decided_at": iso(request.decided_at),
     }

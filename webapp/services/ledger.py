@@ -6,6 +6,7 @@ together); sealing into the Merkle tree happens later, in ``services.sealing``.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +19,10 @@ from webapp.ledger.encoding import b64url_encode
 from webapp.models import LedgerEvent, iso, utcnow
 from webapp.runtime import vault
 from webapp.services import keys
-from webapp.services.at_rest import ledger_associated_data, open_sealed, seal
+from webapp.services.at_rest import SealedDataError, ledger_associated_data, open_sealed, seal
 from webapp.services.canonical import intent_hash
+
+log = logging.getLogger(__name__)
 
 SEALED_FIELDS = ("tool_args", "reason", "citations", "evidence_chunks", "action_metadata")
 NON_DECISION = (
@@ -145,11 +148,34 @@ def _hold_off_sealing(client_id: str) -> None:
         )
 
 
+# What a listing shows for an event whose sealed content cannot be opened (altered, or not
+# decodable): the clear fields still answer, and /ledger/verify names the problem.
+UNREADABLE_CONTENT = {
+    "tool_args": {},
+    "reason": "sealed content cannot be opened; see /ledger/verify",
+    "citations": [],
+    "evidence_chunks": [],
+    "action_metadata": {"sealed_content_unreadable": True},
+}
+
+
 def open_event(row: LedgerEvent) -> dict[str, Any]:
-    """The decrypted sensitive fields of one event."""
-    return open_sealed(
-        vault().transport_key, ledger_associated_data(row.client_id, row.event_uuid), row.sealed
-    )
+    """The decrypted sensitive fields of one event; a placeholder (logged) if they cannot be read.
+
+    Views and reports use this; verification opens the blob itself and reports the failure.
+    """
+    try:
+        return open_sealed(
+            vault().transport_key,
+            ledger_associated_data(row.client_id, row.event_uuid),
+            row.sealed,
+        )
+    except SealedDataError as error:
+        log.error("ledger event %s of %s: %s", row.seq, row.client_id, error)
+        return {
+            **UNREADABLE_CONTENT,
+            "action_metadata": dict(UNREADABLE_CONTENT["action_metadata"]),
+        }
 
 
 def clear_fields(row: LedgerEvent) -> dict[str, Any]:

@@ -338,7 +338,7 @@ def queue_email(
 
 def retry_intervals() -> list[int]:
     """Seconds before each retry (``VAULT_NOTIFY_RETRY_INTERVALS``)."""
-    return list(vault().config.notify_retry_intervals)
+    return outbound.retry_intervals()
 
 
 def attempt_delivery(delivery_id: str, *, final_attempt: bool) -> str:
@@ -616,20 +616,9 @@ def _record(
     detail: str,
     counted: bool = True,
 ) -> None:
-    now = utcnow()
-    outcome = {DELIVERED: "delivered", SKIPPED: "skipped"}.get(status, "failed")
-    attempt = delivery.attempts + (1 if counted else 0)
-    entry = {"attempt": attempt, "at": iso(started), "outcome": outcome, "detail": detail[:500]}
-    delivery.attempts = attempt
-    # Reassigned, not appended: a plain JSON column does not track in-place changes.
-    delivery.attempt_log = [*(delivery.attempt_log or []), entry]
-    delivery.status = status
-    delivery.updated_at = now
-    if status == DELIVERED:
-        delivery.delivered_at = now
-        delivery.last_error = ""
-    elif status != SKIPPED or detail:
-        delivery.last_error = detail[:1000]
+    outbound.record_attempt(
+        delivery, started, status, detail, counted=counted, skip_detail_is_error=True
+    )
     db.session.commit()
 
 

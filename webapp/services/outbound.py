@@ -318,3 +318,61 @@ def _describe_transport_error(error: httpx.HTTPError) -> str:
     if isinstance(error, httpx.TooManyRedirects):
         return "too many redirects"
     return f"request failed ({type(error).__name__})"
+
+
+# --- delivery attempts: the retry schedule and the delivery log -------------------------------
+# Shared by notifications (services.notifications) and signed webhooks (services.webhooks):
+# each delivery is a row with ``attempts``, ``attempt_log``, ``status``, ``last_error``,
+# ``delivered_at`` and ``updated_at``, and an RQ job that RQ retries on the same schedule.
+
+QUEUED, RETRYING, DELIVERED, FAILED, SKIPPED = (
+    "queued",
+    "retrying",
+    "delivered",
+    "failed",
+    "skipped",
+)
+
+
+def retry_intervals() -> list[int]:
+    """Seconds before each retry of a delivery (``VAULT_NOTIFY_RETRY_INTERVALS``)."""
+    from webapp.runtime import vault
+
+    return list(vault().config.notify_retry_intervals)
+
+
+def after_failure(retryable: bool, final_attempt: bool) -> str:
+    """The status a failed attempt leaves: ``retrying`` (RQ tries again) or ``failed``."""
+    return RETRYING if retryable and not final_attempt else FAILED
+
+
+def record_attempt(
+    delivery: Any,
+    started: Any,
+    status: str,
+    detail: str,
+    *,
+    counted: bool = True,
+    skip_detail_is_error: bool = False,
+) -> None:
+    """Append one attempt to a delivery row's log and set its status; the caller commits.
+
+    ``counted`` False records an entry without counting an attempt (a skip). A skipped
+    delivery's detail becomes its ``last_error`` only with ``skip_detail_is_error``.
+    """
+    from webapp.models import iso, utcnow
+
+    now = utcnow()
+    outcome = {DELIVERED: "delivered", SKIPPED: "skipped"}.get(status, "failed")
+    attempt = delivery.attempts + (1 if counted else 0)
+    entry = {"attempt": attempt, "at": iso(started), "outcome": outcome, "detail": detail[:500]}
+    delivery.attempts = attempt
+    # Reassigned, not appended: a plain JSON column does not track in-place changes.
+    delivery.attempt_log = [*(delivery.attempt_log or []), entry]
+    delivery.status = status
+    delivery.updated_at = now
+    if status == DELIVERED:
+        delivery.delivered_at = now
+        delivery.last_error = ""
+    elif status != SKIPPED or (skip_detail_is_error and detail):
+        delivery.last_error = detail[:1000]

@@ -31,7 +31,7 @@ from webapp.models import (
     utcnow,
 )
 from webapp.runtime import vault
-from webapp.services import clearance, idempotency
+from webapp.services import clearance, idempotency, stored
 from webapp.services.notifications import is_valid_email
 from webapp.services.paging import parse_position
 
@@ -177,8 +177,10 @@ def _queue_query(client_id: str, status: str, filters: QueueFilter | None) -> An
             f"status must be one of {', '.join(STATUS_FILTERS)}",
             errors=[{"field": "status", "message": f"must be one of {', '.join(STATUS_FILTERS)}"}],
         )
-    query = ClearanceRequest.for_tenant(client_id).where(
-        ClearanceRequest.review_started_at.is_not(None)
+    query = (
+        ClearanceRequest.for_tenant(client_id)
+        .where(ClearanceRequest.review_started_at.is_not(None))
+        .options(*stored.deferred_content())  # decoded per item: one bad row is not a 500
     )
     if status == "pending_review":
         query = query.where(ClearanceRequest.status == PENDING_REVIEW)
@@ -341,7 +343,7 @@ def review_item(
         "request_id": request.request_id,
         "status": request.status,
         "tool_name": request.tool_name,
-        "tool_args": request.tool_args,
+        "tool_args": stored.readable(request, "tool_args", {}),
         "agent_id": request.agent_id,
         "session_id": request.session_id or "",
         "policy_id": request.policy_id or "",
@@ -349,7 +351,7 @@ def review_item(
         "confidence_bucket": clearance.confidence_bucket(request.confidence),
         "reason": request.reason or "",
         "reason_code": request.reason_code or "",
-        "citations": request.citations or [],
+        "citations": stored.readable(request, "citations", []),
         "created_at": iso(request.created_at),
         "decided_at": iso(request.decided_at),
         "reviewer_email": request.reviewer_email or "",

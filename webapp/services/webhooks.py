@@ -65,12 +65,13 @@ MAX_URL_CHARS = 2048
 MAX_DESCRIPTION = 500
 DISABLE_AFTER_FAILURES = 20  # CONTRACT §14: 20 failed deliveries in a row
 SIGNATURE_HEADER = "X-Ledgix-Signature"
+# The delivery statuses and the log format are the notifications' (services.outbound).
 QUEUED, RETRYING, DELIVERED, FAILED, SKIPPED = (
-    "queued",
-    "retrying",
-    "delivered",
-    "failed",
-    "skipped",
+    outbound.QUEUED,
+    outbound.RETRYING,
+    outbound.DELIVERED,
+    outbound.FAILED,
+    outbound.SKIPPED,
 )
 REVIEW_OUTCOMES = ("approved_by_reviewer", "reviewer_denied", "review_expired")
 
@@ -214,7 +215,7 @@ def _emit(client_id: str, event_type: str, data: dict[str, Any]) -> list[Webhook
         "data": data,
     }
     body = json.dumps(event, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
-    intervals = list(vault().config.notify_retry_intervals)
+    intervals = outbound.retry_intervals()
     deliveries = [
         WebhookDelivery(
             delivery_id=new_id("whd"),
@@ -294,15 +295,14 @@ def attempt_delivery(delivery_id: str, *, final_attempt: bool) -> str:
             allow_private=vault().config.webhook_allow_private,
         )
     except channels.DeliveryError as error:
-        retry = error.retryable and not final_attempt
-        _finish(delivery, endpoint, started, RETRYING if retry else FAILED, str(error))
-        return "retry" if retry else FAILED
+        status = outbound.after_failure(error.retryable, final_attempt)
+        _finish(delivery, endpoint, started, status, str(error))
+        return "retry" if status == RETRYING else FAILED
     except Exception as error:  # noqa: BLE001 - a bug in one delivery must still be logged
         log.exception("webhook delivery %s crashed", delivery_id)
-        retry = not final_attempt
-        detail = f"internal error ({type(error).__name__})"
-        _finish(delivery, endpoint, started, RETRYING if retry else FAILED, detail)
-        return "retry" if retry else FAILED
+        status = outbound.after_failure(True, final_attempt)
+        _finish(delivery, endpoint, started, status, f"internal error ({type(error).__name__})")
+        return "retry" if status == RETRYING else FAILED
     _finish(delivery, endpoint, started, DELIVERED, f"HTTP {status}")
     return DELIVERED
 
@@ -447,20 +447,8 @@ def _finish(
     detail: str,
 ) -> None:
     """Record the attempt on the delivery, and its consequence for the endpoint; commits."""
-    now = utcnow()
-    outcome = {DELIVERED: "delivered", SKIPPED: "skipped"}.get(status, "failed")
-    attempt = delivery.attempts + (0 if status == SKIPPED else 1)
-    entry = {"attempt": attempt, "at": iso(started), "outcome": outcome, "detail": detail[:500]}
-    delivery.attempts = attempt
-    # Reassigned, not appended: a plain JSON column does not track in-place changes.
-    delivery.attempt_log = [*(delivery.attempt_log or []), entry]
-    delivery.status = status
-    delivery.updated_at = now
-    if status == DELIVERED:
-        delivery.delivered_at = now
-        delivery.last_error = ""
-    elif status != SKIPPED:
-        delivery.last_error = detail[:1000]
+    outbound.record_attempt(delivery, started, status, detail, counted=status != SKIPPED)
+    now = delivery.updated_at
     if endpoint is not None:
         if status == DELIVERED:
             endpoint.consecutive_failures = 0
