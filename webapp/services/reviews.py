@@ -32,6 +32,7 @@ from webapp.models import (
 )
 from webapp.runtime import vault
 from webapp.services import clearance, idempotency
+from webapp.services.canonical import body_fingerprint
 from webapp.services.notifications import is_valid_email
 from webapp.services.paging import parse_position
 
@@ -419,20 +420,35 @@ def decide(
 ) -> tuple[dict[str, Any], int]:
     """Cast a vote through the API; returns (decision view, 200). 409 when the request is no
     longer pending or the reviewer already voted, 403 when the reviewer is the requester, 400
-    when a quorum needs a known reviewer and the address names none."""
+    when a quorum needs a known reviewer and the address names none. The vote commits with its
+    Idempotency-Key; a replay answers the first answer."""
     # The same request id 404s for another tenant before any idempotency record is written.
     clearance.get_request(client_id, request_id)
 
-    def work() -> tuple[dict[str, Any], int]:
-        return decision_view(cast_vote(client_id, request_id, vote)), 200
+    def work() -> tuple[str, tuple[dict[str, Any], int, ClearanceRequest | None]]:
+        request, decided = _stage_vote(client_id, request_id, vote)
+        return request_id, (decision_view(request), 200, request if decided else None)
 
-    body = {
-        "request_id": request_id,
-        "approved": vote.approved,
-        "review_reason": vote.review_reason,
-        "reviewer_email": vote.reviewer_email,
-    }
-    return idempotency.once(client_id, "review-decision", idempotency_key, body, work)
+    fingerprint = body_fingerprint(
+        {
+            "request_id": request_id,
+            "approved": vote.approved,
+            "review_reason": vote.review_reason,
+            "reviewer_email": vote.reviewer_email,
+        }
+    )
+    answer, status, decided = idempotency.in_transaction(
+        client_id,
+        "review-decision",
+        idempotency_key,
+        fingerprint,
+        work,
+        lambda record: (*idempotency.replay_stored(record), None),
+        keep=lambda result: (result[0], result[1]),
+    )
+    if decided is not None:
+        clearance.after_transition(decided)
+    return answer, status
 
 
 def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
@@ -440,6 +456,15 @@ def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
 
     Fails closed: every refusal rolls back and leaves the request as it was.
     """
+    request, decided = _stage_vote(client_id, request_id, vote)
+    db.session.commit()
+    if decided:
+        clearance.after_transition(request)
+    return request
+
+
+def _stage_vote(client_id: str, request_id: str, vote: Vote) -> tuple[ClearanceRequest, bool]:
+    """``cast_vote`` without its commit: (the request, whether this vote decided it)."""
     request = clearance.get_request(client_id, request_id)
     try:
         _lock_pending(request)
@@ -489,8 +514,7 @@ def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
                 )
             )
             if approvals < required:
-                db.session.commit()
-                return request
+                return request, False
         request.decision_channel = vote.channel[:240]
         db.session.flush()
     except IntegrityError:
@@ -500,7 +524,7 @@ def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
         db.session.rollback()
         raise
     try:
-        return clearance.decide_review(
+        decided = clearance.stage_review_decision(
             client_id,
             request_id,
             approved=vote.approved,
@@ -511,6 +535,7 @@ def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
     except Exception:
         db.session.rollback()
         raise
+    return decided, True
 
 
 def _lock_pending(request: ClearanceRequest) -> None:
