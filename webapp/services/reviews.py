@@ -33,7 +33,6 @@ from webapp.models import (
 from webapp.runtime import vault
 from webapp.services import clearance, idempotency
 from webapp.services.canonical import body_fingerprint
-from webapp.services.notifications import is_valid_email
 from webapp.services.paging import parse_position
 
 # Dashboard roles whose users may review (the dashboard's "review" ability).
@@ -380,35 +379,6 @@ def ledger_record(request: ClearanceRequest) -> dict[str, Any]:
     if cancellation is not None:
         record["cancelled_by"] = cancellation.channel
     return record
-
-
-def parse_decision(body: dict[str, Any]) -> tuple[bool, str, str]:
-    """Validate a decision body: ``approved`` (required bool), ``review_reason``, ``reviewer_email``."""
-    errors = []
-    approved = body.get("approved")
-    if not isinstance(approved, bool):
-        errors.append({"field": "approved", "message": "is required and must be true or false"})
-    reason = body.get("review_reason")
-    if reason is None:
-        reason = ""
-    if not isinstance(reason, str):
-        errors.append({"field": "review_reason", "message": "must be a string"})
-        reason = ""
-    elif len(reason) > MAX_REASON_CHARS:
-        errors.append(
-            {"field": "review_reason", "message": f"must be at most {MAX_REASON_CHARS} characters"}
-        )
-    email = body.get("reviewer_email")
-    if email is None:
-        email = ""
-    if not isinstance(email, str):
-        errors.append({"field": "reviewer_email", "message": "must be a string"})
-        email = ""
-    elif email.strip() and not is_valid_email(email.strip()):
-        errors.append({"field": "reviewer_email", "message": "is not a valid email address"})
-    if errors:
-        raise InvalidInput(f"{errors[0]['field']} {errors[0]['message']}", errors=errors)
-    return bool(approved), reason.strip(), email.strip()
 
 
 def decide(
