@@ -485,8 +485,14 @@ def test_an_inline_approval_takes_at_most_four_statements_and_reads_nothing(app,
     register_policy(client, tenant, "payments", PAYMENT_RULES, ["pay_*"])
     args = {"amount": 120, "invoice_id": "INV-1"}
     assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "approved"  # warm
+    from webapp.extensions import db
+
+    # As in a served request, the session starts empty (the test's context would keep one
+    # session, and its identity map, across requests).
+    db.session.remove()
     with Statements(app) as plain:
         assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "approved"
+    db.session.remove()
     with Statements(app) as keyed:
         keyed_answer = ask(client, tenant, "pay_invoice", args, headers={"Idempotency-Key": "k"})
         assert keyed_answer.get_json()["status"] == "approved"
