@@ -15,6 +15,7 @@ import argparse
 import collections
 import importlib.util
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -43,6 +44,7 @@ def main() -> None:
     finally:
         os.killpg(stack.pid, signal.SIGTERM)
         stack.wait(60)
+        shutil.rmtree(instance, ignore_errors=True)
 
 
 def measure(instance: Path, key: str, count: int) -> None:
