@@ -11,7 +11,13 @@ measures with keep-alive HTTP clients in separate processes:
 4. the slow lane: a second stack whose judge is a loopback server answering after 200 ms, with
    a 100 ms sync wait: the POST answers 202 and polling /clearance-status resolves it.
 
-Usage: .venv/bin/python bench/decision.py [--seconds 10] [--clients 16] [--tokens 500 --attempts 20]
+With ``--wrk`` (Debian package ``wrk``; the maintainers measure with it against `make run`) the
+/health and approve-path phases are measured a second time by wrk, in C, with a Lua script for
+the POST that counts every answer that is not 200 `approved`; the Python clients above are
+separate processes that share the 2 cores with the stack and take their own share of CPU. The
+load average (1 min) is printed next to every figure: the figures mean little on a busy machine.
+
+Usage: .venv/bin/python bench/decision.py [--seconds 10] [--clients 16] [--tokens 500 --attempts 20] [--wrk]
 Rate limiting is switched off for the run (VAULT_RATE_LIMIT_RPS=0): it would cap one key at 20/s.
 """
 
@@ -207,6 +213,60 @@ def run_clients(
     return len(latencies) / elapsed, latencies
 
 
+WRK_POST = """
+wrk.method = "POST"
+wrk.body = [[%s]]
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-Vault-API-Key"] = "%s"
+response = function(status, headers, body)
+  if status ~= 200 or not string.find(body, '"status":%%s*"approved"') then
+    io.write("NOT-APPROVED " .. status .. "\\n")
+  end
+end
+"""
+
+
+def wrk(port: int, path: str, conns: int, seconds: float, post: tuple[dict, str] | None = None):
+    """One wrk run: (req/s, p50 ms, p99 ms, answers that were not 200 approved, load before)."""
+    load = os.getloadavg()[0]
+    argv = ["wrk", f"-t{min(conns, 2)}", f"-c{conns}", f"-d{int(seconds)}s", "--latency"]
+    script = None
+    if post is not None:
+        body, key = post
+        script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+        script.write(WRK_POST % (json.dumps(body), key))
+        script.close()
+        argv += ["-s", script.name]
+    try:
+        out = subprocess.run(
+            [*argv, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, check=True
+        ).stdout
+    finally:
+        if script is not None:
+            os.unlink(script.name)
+    rps = p50 = p99 = 0.0
+    bad = out.count("NOT-APPROVED")
+    for line in out.splitlines():
+        parts = line.split()
+        if line.startswith("Requests/sec:"):
+            rps = float(parts[1])
+        elif len(parts) == 2 and parts[0] in ("50%", "99%"):
+            value = _wrk_ms(parts[1])
+            p50, p99 = (value, p99) if parts[0] == "50%" else (p50, value)
+        elif line.strip().startswith("Non-2xx"):
+            bad = max(bad, int(parts[-1]))
+        elif line.strip().startswith("Socket errors"):
+            bad += sum(int(x.strip(",")) for x in parts if x.strip(",").isdigit())
+    return rps, p50, p99, bad, load
+
+
+def _wrk_ms(text: str) -> float:
+    for unit, factor in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * factor
+    return float(text)
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
@@ -232,7 +292,12 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=500)
     parser.add_argument("--attempts", type=int, default=20, help="concurrent consumers per token")
     parser.add_argument("--slow-requests", type=int, default=40, help="slow-lane requests")
+    parser.add_argument(
+        "--wrk", action="store_true", help="measure /health and approvals with wrk too"
+    )
     args = parser.parse_args()
+    if args.wrk and not shutil.which("wrk"):
+        raise SystemExit("--wrk needs wrk on PATH (Debian: apt-get install -y wrk)")
 
     load_before = os.getloadavg()[0]
     instance = Path(tempfile.mkdtemp(prefix="vault-bench-"))
@@ -250,19 +315,23 @@ def main() -> None:
         if first_status != 200 or first["status"] != "approved":
             raise SystemExit(f"first request was not approved at once: {first_status} {first}")
 
+        loads = {}
         with mp.Pool(args.clients) as pool:
+            loads["health"] = os.getloadavg()[0]
             health_rps, health_lat = run_clients(
                 pool,
                 closed_loop,
                 (port, "GET", "/health", None, {}, args.seconds, None),
                 args.clients,
             )
+            loads["clear16"] = os.getloadavg()[0]
             clear_rps, clear_lat = run_clients(
                 pool,
                 closed_loop,
                 (port, "POST", "/request-clearance", BODY, headers, args.seconds, "approved"),
                 args.clients,
             )
+            loads["clear4"] = os.getloadavg()[0]
             four_rps, four_lat = run_clients(
                 pool,
                 closed_loop,
@@ -279,6 +348,13 @@ def main() -> None:
             started = time.perf_counter()
             outcomes = pool.map(consume_many, shares)
             consume_elapsed = time.perf_counter() - started
+        wrk_results = {}
+        if args.wrk:
+            wrk_results["health 16"] = wrk(port, "/health", 16, args.seconds)
+            post = (BODY, key)
+            wrk_results["approve 16"] = wrk(port, "/request-clearance", 16, args.seconds, post)
+            wrk_results["approve 4"] = wrk(port, "/request-clearance", 4, args.seconds, post)
+            wrk_results["approve 1"] = wrk(port, "/request-clearance", 1, args.seconds, post)
         wins_per_token = [
             sum(1 for client in outcomes if client[i] == 200) for i in range(len(tokens))
         ]
@@ -327,18 +403,27 @@ def main() -> None:
         f"database {os.environ.get('DATABASE_URL', 'embedded SQLite')}"
     )
     print(f"first clearance after start-up: {first_status} {first['status']} in {first_ms:.1f} ms")
+    print("Python clients (separate processes on the same cores):")
     print(
-        f"GET /health (16 conns)      {health_rps:8.0f} req/s   p50 {pct(health_lat, 0.5):6.1f} ms  p99 {pct(health_lat, 0.99):6.1f} ms"
+        f"GET /health (16 conns)      {health_rps:8.0f} req/s   p50 {pct(health_lat, 0.5):6.1f} ms  p99 {pct(health_lat, 0.99):6.1f} ms   load {loads['health']:.1f}"
     )
     print(
-        f"approve path (16 conns)     {clear_rps:8.0f} req/s   p50 {pct(clear_lat, 0.5):6.1f} ms  p99 {pct(clear_lat, 0.99):6.1f} ms"
+        f"approve path (16 conns)     {clear_rps:8.0f} req/s   p50 {pct(clear_lat, 0.5):6.1f} ms  p99 {pct(clear_lat, 0.99):6.1f} ms   load {loads['clear16']:.1f}"
     )
     print(
-        f"approve path (4 conns)      {four_rps:8.0f} req/s   p50 {pct(four_lat, 0.5):6.1f} ms  p99 {pct(four_lat, 0.99):6.1f} ms   (target p99 ≤ 15 ms)"
+        f"approve path (4 conns)      {four_rps:8.0f} req/s   p50 {pct(four_lat, 0.5):6.1f} ms  p99 {pct(four_lat, 0.99):6.1f} ms   load {loads['clear4']:.1f}   (target p99 ≤ 15 ms)"
     )
     print(
         f"ratio approve / health      {clear_rps / health_rps:8.1%}   (target ≥ 25 % SQLite, ≥ 20 % PostgreSQL)"
     )
+    if wrk_results:
+        print("wrk (2 threads at most, keep-alive):")
+        for name, (rps, p50, p99, bad, load) in wrk_results.items():
+            print(
+                f"wrk {name:10s} conns      {rps:8.0f} req/s   p50 {p50:6.1f} ms  p99 {p99:6.1f} ms   load {load:.1f}   not 200/approved: {bad}"
+            )
+        ratio = wrk_results["approve 16"][0] / wrk_results["health 16"][0]
+        print(f"wrk ratio approve / health  {ratio:8.1%}")
     attempts = args.tokens * args.attempts
     print(
         f"consume: {attempts} concurrent attempts on {args.tokens} tokens in {consume_elapsed:.1f} s: "

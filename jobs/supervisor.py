@@ -136,6 +136,7 @@ def main() -> int:
 
     redis_url = env.get("REDIS_URL", config.redis_url)
     web_workers = os.environ.get("VAULT_WEB_WORKERS", "2")
+    web_threads = os.environ.get("VAULT_WEB_THREADS", "8")
     children.append(
         Child(
             "web",
@@ -148,7 +149,7 @@ def main() -> int:
                 "--worker-class",
                 "gthread",
                 "--threads",
-                "8",
+                web_threads,
                 "--access-logfile",
                 "-" if os.environ.get("VAULT_ACCESS_LOG") else "/dev/null",
                 "--graceful-timeout",

@@ -230,6 +230,41 @@ def test_a_failing_or_malformed_judge_never_approves(remote_judge, reply):
     assert len([r for r in server.requests if r["method"] == "POST"]) == 2
 
 
+def test_a_locked_down_agent_is_denied_at_once_without_asking_the_judge(remote_judge, sql):
+    """Lockdown is decided in the web process even when every other request goes to the remote
+    judge: 200 denied with its ledger event, no judge call, nothing queued."""
+    with LoopbackServer(
+        lambda *_: json_reply(200, verdict("allow", "approved_by_policy"))
+    ) as server:
+        app = remote_judge(server.url)
+        tenant = make_tenant(app, "Locked")
+        client = app.test_client()
+        locked = client.post("/drift/agents/agent-7/lockdown", headers=tenant.headers)
+        assert locked.status_code == 200
+        asked = ask(client, tenant, "pay", {"amount": 5})
+        body = asked.get_json()
+        assert (asked.status_code, body["status"], body["reason_code"]) == (
+            200,
+            "denied",
+            "agent_locked_down",
+        )
+        assert_invariants(body)
+        assert (body["token"], body["policy_id"], body["citations"]) == (None, "", [])
+        from webapp.runtime import vault
+
+        with app.app_context():
+            assert vault().redis.llen("rq:queue:clearance") == 0
+        run_worker(app)  # nothing to do: no job was queued
+    assert [r for r in server.requests if r["method"] == "POST"] == []
+    [(category, decision)] = list(
+        sql(
+            "SELECT action_category, decision_status FROM ledger_events WHERE request_id = :r",
+            r=body["request_id"],
+        )
+    )
+    assert (category, decision) == ("clearance_decision", "denied")
+
+
 def test_the_sync_wait_answers_200_when_a_worker_decides_in_time(
     remote_judge, workdir, database_url, redis_url
 ):
@@ -450,8 +485,14 @@ def test_an_inline_approval_takes_at_most_four_statements_and_reads_nothing(app,
     register_policy(client, tenant, "payments", PAYMENT_RULES, ["pay_*"])
     args = {"amount": 120, "invoice_id": "INV-1"}
     assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "approved"  # warm
+    from webapp.extensions import db
+
+    # As in a served request, the session starts empty (the test's context would keep one
+    # session, and its identity map, across requests).
+    db.session.remove()
     with Statements(app) as plain:
         assert ask(client, tenant, "pay_invoice", args).get_json()["status"] == "approved"
+    db.session.remove()
     with Statements(app) as keyed:
         keyed_answer = ask(client, tenant, "pay_invoice", args, headers={"Idempotency-Key": "k"})
         assert keyed_answer.get_json()["status"] == "approved"

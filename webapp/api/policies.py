@@ -23,7 +23,7 @@ from webapp.api.schemas import (
 from webapp.errors import InvalidInput, NotFound
 from webapp.judge.types import ClearanceQuery
 from webapp.judge.types import PolicyVersion as JudgePolicy
-from webapp.services import glossary, idempotency, judging, policies, policy_trials
+from webapp.services import glossary, judging, policies, policy_trials
 
 policies_api = Blueprint("policies", __name__)
 protect_with_tenant_key(policies_api)
@@ -32,38 +32,12 @@ protect_with_tenant_key(policies_api)
 @policies_api.post("/register-policy")
 def register_policy():
     body = json_body()
-    payload, status = idempotency.once(
-        current_client_id(), "register-policy", idempotency_key(), body, lambda: _register(body)
-    )
-    return jsonify(reply(RegisterPolicyReply, payload)), status
-
-
-def _register(body: dict) -> tuple[dict, int]:
     content = policies.parse_content(body)
     examples = policy_trials.parse_examples(body.get("examples"))
-    result = policies.register(current_client_id(), content, examples=examples)
-    version = result.version
-    if result.created:
-        status, message = "registered", f"version {version.version} registered"
-    elif result.reactivated:
-        status, message = "unchanged", "content unchanged; policy reactivated"
-    else:
-        status, message = "unchanged", "content unchanged; no new version"
-    payload = {
-        "policy_id": version.policy_id,
-        "status": status,
-        "message": message,
-        "policy_version_id": version.policy_version_id,
-        "policy_content_hash": version.content_hash,
-        "version": version.version,
-        "chunks": result.chunks,
-    }
-    judge_policy = judging.to_judge_policy(version)
-    payload["rules"] = policy_trials.rules_report(current_client_id(), judge_policy)
-    payload["examples"] = policy_trials.run_examples(
-        current_client_id(), judge_policy, examples or list(version.examples or [])
+    payload, status = policy_trials.register(
+        current_client_id(), content, examples, idempotency_key()
     )
-    return payload, 201 if result.created else 200
+    return jsonify(reply(RegisterPolicyReply, payload)), status
 
 
 @policies_api.post("/policies/dry-run")

@@ -7,20 +7,19 @@ from flask import Blueprint, jsonify, request
 from webapp.api import openapi
 from webapp.api.auth import current_client_id, current_key_channel, protect_with_tenant_key
 from webapp.api.openapi import Op
-from webapp.api.parsing import cursor_arg, encode_cursor, idempotency_key, json_body, limit_arg
-from webapp.api.schemas import Body, ReviewDecisionReply, ReviewListReply, reply
+from webapp.api.parsing import (
+    cursor_arg,
+    encode_cursor,
+    idempotency_key,
+    json_body,
+    limit_arg,
+    validated,
+)
+from webapp.api.schemas import ReviewDecisionBody, ReviewDecisionReply, ReviewListReply, reply
 from webapp.services import reviews
 
 reviews_api = Blueprint("reviews", __name__)
 protect_with_tenant_key(reviews_api)
-
-
-class ReviewDecisionBody(Body):
-    """Spec §2.7. Validated by the reviews service; this model documents it."""
-
-    approved: bool
-    review_reason: str | None = None
-    reviewer_email: str | None = None
 
 
 @reviews_api.get("/reviews")
@@ -42,10 +41,8 @@ def list_reviews():
 
 @reviews_api.post("/reviews/<request_id>/decision")
 def decide(request_id: str):
-    approved, reason, email = reviews.parse_decision(json_body())
-    # Over the API the reviewer's address is asserted by the key's holder, so not verified;
-    # the key's label is recorded as the channel.
-    vote = reviews.Vote(approved, reason, email, current_key_channel(), verified=False)
+    # The key's label is recorded as the channel.
+    vote = validated(ReviewDecisionBody, json_body()).command(current_key_channel())
     payload, status = reviews.decide(
         current_client_id(), request_id, vote, idempotency_key=idempotency_key()
     )

@@ -7,7 +7,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 
 from webapp.api.parsing import check_json_numbers
+from webapp.services import reviews
 from webapp.services.clearance import CLIENT_METADATA_FIELDS, NewRequest
+from webapp.services.notifications import is_valid_email
 
 
 class Body(BaseModel):
@@ -105,6 +107,63 @@ class PolicyBody(Body):
     description: StrictStr | None = Field(default="", max_length=2000)
     rules: list[StrictStr] = Field(min_length=1, max_length=500)
     tools: list[StrictStr] | None = Field(default=None, max_length=500)
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
+class ReviewDecisionBody(Body):
+    """Spec §2.7, validated here at the edge; ``command()`` gives the service its Vote.
+
+    The messages are the ones the reviews service gave when it parsed the body itself.
+    """
+
+    # Defaults only so that the validators below run (and say what is wrong) when a field is
+    # missing; the schema documents ``approved`` as required.
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"required": ["approved"]})
+    approved: bool = Field(default=None, validate_default=True, json_schema_extra=_no_default)
+    review_reason: str | None = Field(default=None, validate_default=True)
+    reviewer_email: str | None = Field(default=None, validate_default=True)
+
+    @field_validator("approved", mode="before")
+    @classmethod
+    def _approved(cls, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValueError("is required and must be true or false")
+        return value
+
+    @field_validator("review_reason", mode="before")
+    @classmethod
+    def _reason(cls, value: Any) -> str:
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            raise ValueError("must be a string")
+        if len(value) > reviews.MAX_REASON_CHARS:
+            raise ValueError(f"must be at most {reviews.MAX_REASON_CHARS} characters")
+        return value.strip()
+
+    @field_validator("reviewer_email", mode="before")
+    @classmethod
+    def _email(cls, value: Any) -> str:
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            raise ValueError("must be a string")
+        if value.strip() and not is_valid_email(value.strip()):
+            raise ValueError("is not a valid email address")
+        return value.strip()
+
+    def command(self, channel: str) -> reviews.Vote:
+        """The vote of an API key's holder: the address is asserted, so not verified."""
+        return reviews.Vote(
+            self.approved, self.review_reason, self.reviewer_email, channel, verified=False
+        )
 
 
 class LockdownBody(Body):

@@ -167,6 +167,7 @@ def request_clearance(
         _fingerprint(new) if idempotency_key else "",
         lambda: _stage(client_id, new),
         lambda record: (get_request(client_id, record.resource_id), _REPLAYED),
+        look_first=False,  # a replay is rare: the unique key finds it at the commit
     )
     if lane == _DECIDED:
         _after_commit(request, wake=False)
@@ -395,7 +396,36 @@ def decide_review(
     review_reason: str,
     reviewer_verified: bool,
 ) -> ClearanceRequest:
-    """A reviewer's decision on a pending request; 409 when it is no longer pending."""
+    """A reviewer's decision on a pending request; 409 when it is no longer pending. Commits."""
+    request = stage_review_decision(
+        client_id,
+        request_id,
+        approved=approved,
+        reviewer_email=reviewer_email,
+        review_reason=review_reason,
+        reviewer_verified=reviewer_verified,
+    )
+    db.session.commit()
+    _after_commit(request)
+    return request
+
+
+def after_transition(request: ClearanceRequest) -> None:
+    """After the commit of a staged transition: wake a waiting handler, run the hooks."""
+    _after_commit(request)
+
+
+def stage_review_decision(
+    client_id: str,
+    request_id: str,
+    *,
+    approved: bool,
+    reviewer_email: str,
+    review_reason: str,
+    reviewer_verified: bool,
+) -> ClearanceRequest:
+    """``decide_review`` without its commit and hooks (the caller commits, then calls
+    ``after_transition``)."""
     request = get_request(client_id, request_id)
     if reviewer_email and reviewer_email.strip().lower() == request.agent_id.strip().lower():
         raise Forbidden("a reviewer cannot decide a request made under their own identity")
@@ -424,8 +454,6 @@ def decide_review(
     if not _transition(request, resolution, category="review_decision"):
         db.session.rollback()
         raise Conflict("another reviewer decided this request first")
-    db.session.commit()
-    _after_commit(request)
     return request
 
 
@@ -483,27 +511,23 @@ def _record_new(request: ClearanceRequest, resolution: Resolution | None) -> Non
         append_event(request.client_id, _decision_event(request, "clearance_decision"))
 
 
-def approve_by_rules(
-    client_id: str,
-    new: NewRequest,
-    verdict: Verdict,
-    *,
-    idempotency_key: str | None,
-    fingerprint: str,
-) -> ClearanceRequest:
-    """The decision cache (CONTRACT §5a): a new request decided at once from a rules-only
+def approve_by_rules(client_id: str, new: NewRequest, verdict: Verdict) -> ClearanceRequest:
+    """The decision cache (CONTRACT §5a): stage a new request decided at once from a rules-only
     verdict, with no judge job. It goes through the same ``_resolve`` as every decision, and
-    anything but an approval by policy raises Conflict with nothing written. Commits."""
+    anything but an approval by policy raises Conflict with nothing written. No commit: the
+    caller commits it with its Idempotency-Key, then calls ``after_decision``."""
     request = _new_row(client_id, new, settings.review_settings(client_id))
     resolution = _resolve(request, verdict, agents.standing(client_id, new.agent_id))
     if resolution.status != APPROVED or resolution.reason_code != APPROVED_BY_POLICY:
         db.session.rollback()
         raise Conflict(f"the rules would no longer approve this call: {resolution.reason}")
     _record_new(request, resolution)
-    idempotency.remember(client_id, "mint-token", idempotency_key, fingerprint, request.request_id)
-    db.session.commit()
-    _after_commit(request, wake=False)
     return request
+
+
+def after_decision(request: ClearanceRequest) -> None:
+    """After the commit of a request decided at once: run the transition hooks."""
+    _after_commit(request, wake=False)
 
 
 def _transition(

@@ -11,7 +11,6 @@ from sqlalchemy.exc import IntegrityError
 from webapp.errors import Conflict, Unprocessable
 from webapp.extensions import db
 from webapp.models import IdempotencyRecord, utcnow
-from webapp.services.canonical import body_fingerprint
 
 WINDOW = timedelta(hours=24)
 T = TypeVar("T")
@@ -24,18 +23,34 @@ def in_transaction(
     fingerprint: str,
     work: Callable[[], tuple[str, T]],
     replay: Callable[[IdempotencyRecord], T],
+    *,
+    keep: Callable[[T], tuple[dict[str, Any], int]] | None = None,
+    look_first: bool = True,
 ) -> T:
     """Run ``work`` and commit it together with the record of its Idempotency-Key.
 
-    ``work`` stages its rows without committing and returns (resource id, result). The key's
-    record joins the same transaction, so the work and the key commit or vanish together. The
-    key is not looked up first: a replay is rare, and the unique key catches it at the commit,
-    which then rolls the repeated work back and answers ``replay(record)`` (422 when the key
-    came with another body). A record older than 24 h is deleted and the work runs again.
+    The one way every POST that takes an Idempotency-Key (CONTRACT §1) is made idempotent.
+    ``work`` stages its rows without committing and returns (resource id, result); the caller
+    does what must follow a commit (queueing, hooks) with the result. The key's record joins the
+    same transaction, so the work and the key commit or vanish together. ``keep`` gives the
+    answer to store with the record, for endpoints whose replay repeats the first answer rather
+    than showing the resource's current state.
+
+    An earlier use of the key within 24 h answers ``replay(record)`` without running the work
+    (422 ``idempotency_mismatch`` when it came with another body). A concurrent first use is
+    caught by the unique key at the commit, which then rolls the repeated work back and
+    replays. A record older than 24 h is deleted and the work runs again. ``look_first=False``
+    skips the first look-up, for work that a repeat cannot make fail (the clearance fast lane,
+    whose every read is cached): the commit's unique key alone then finds the replay.
     """
+    if key and look_first:
+        stored = find(client_id, scope, key, fingerprint)
+        if stored is not None:
+            return replay(stored)
     for _ in range(2):
         resource_id, result = work()
         if key:
+            answer, status = keep(result) if keep is not None else (None, 200)
             db.session.add(
                 IdempotencyRecord(
                     client_id=client_id,
@@ -43,6 +58,8 @@ def in_transaction(
                     key=key,
                     body_hash=fingerprint,
                     resource_id=resource_id,
+                    status_code=status,
+                    response=answer,
                     created_at=utcnow(),
                 )
             )
@@ -57,58 +74,15 @@ def in_transaction(
             if not key:
                 raise
             db.session.commit()  # an expired record was deleted: the key is new again
+        except Exception:
+            db.session.rollback()  # nothing half-written stays in the session either
+            raise
     raise Conflict("the Idempotency-Key is being used by a concurrent request; retry")
 
 
-def once(
-    client_id: str,
-    scope: str,
-    key: str | None,
-    body: dict[str, Any],
-    work: Callable[[], tuple[dict[str, Any], int]],
-) -> tuple[dict[str, Any], int]:
-    """Run ``work`` once per (tenant, scope, key) within 24 h and replay its answer after."""
-    if not key:
-        return work()
-    fingerprint = body_fingerprint(body)
-    stored = find(client_id, scope, key, fingerprint)
-    if stored is not None:
-        return stored.response or {}, stored.status_code
-    payload, status = work()
-    db.session.add(
-        IdempotencyRecord(
-            client_id=client_id,
-            scope=scope,
-            key=key,
-            body_hash=fingerprint,
-            status_code=status,
-            response=payload,
-        )
-    )
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        stored = find(client_id, scope, key, fingerprint)
-        if stored is not None:
-            return stored.response or {}, stored.status_code
-    return payload, status
-
-
-def remember(
-    client_id: str, scope: str, key: str | None, fingerprint: str, resource_id: str
-) -> None:
-    """Record a key's first use for a resource, in the caller's transaction."""
-    if key:
-        db.session.add(
-            IdempotencyRecord(
-                client_id=client_id,
-                scope=scope,
-                key=key,
-                body_hash=fingerprint,
-                resource_id=resource_id,
-            )
-        )
+def replay_stored(record: IdempotencyRecord) -> tuple[dict[str, Any], int]:
+    """The replay of an endpoint whose first answer was kept (``keep``)."""
+    return record.response or {}, record.status_code
 
 
 def find(client_id: str, scope: str, key: str, fingerprint: str) -> IdempotencyRecord | None:

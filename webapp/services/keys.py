@@ -8,7 +8,7 @@ registry, inside its own transaction, so nothing is ever signed by a key the JWK
 from __future__ import annotations
 
 from flask import current_app
-from sqlalchemy import select, update
+from sqlalchemy import inspect, select, update
 from sqlalchemy.exc import IntegrityError
 
 from webapp.errors import Unavailable
@@ -16,6 +16,7 @@ from webapp.extensions import db
 from webapp.ledger.keys import public_jwk
 from webapp.models import SigningKey, utcnow
 from webapp.runtime import vault
+from webapp.services import tenant_cache
 
 
 def ensure_active_key_registered() -> SigningKey:
@@ -48,14 +49,29 @@ def ensure_active_key_registered() -> SigningKey:
     return row
 
 
-def require_registered() -> None:
-    """Inside the caller's transaction: make sure the active key is in the registry."""
+def require_registered(client_id: str | None = None) -> None:
+    """Inside the caller's transaction: make sure the active key is in the registry.
+
+    A row found in the registry is remembered per process under the global generation of
+    ``tenant_cache`` (read once per request anyway, with ``client_id``'s): any write to
+    ``signing_keys`` renews that generation, so the decision path reads the registry only
+    when something changed. A row this transaction adds is not remembered (it may roll back).
+    """
     signer = vault().signer
-    row = db.session.get(SigningKey, signer.key_id)
+    entry_key = (tenant_cache.GLOBAL, "signing-key", signer.key_id)
+    stamp = tenant_cache.generation(client_id) if client_id else None
+    global_stamp = (stamp[0], "") if stamp is not None else None
+    if tenant_cache.lookup(entry_key, global_stamp)[0]:
+        return
+    row = db.session.info.get("vault.signing_key")
+    if row is None or not (inspect(row).persistent or inspect(row).pending):
+        row = db.session.get(SigningKey, signer.key_id)
     _check_same_key(row)
     if row is None:
         row = SigningKey(key_id=signer.key_id, public_key=signer.public_key(), active_from=utcnow())
         db.session.add(row)
+    elif inspect(row).persistent:
+        tenant_cache.remember(entry_key, global_stamp, True)
     # Held for the session: its identity map keeps rows only weakly, and the token and the
     # receipt of one decision both ask, so the second ask would read the row again.
     db.session.info["vault.signing_key"] = row

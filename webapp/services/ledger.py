@@ -88,7 +88,7 @@ def append_event(client_id: str, content: EventContent) -> LedgerEvent:
     }
     event_hash = ledger_events.event_hash(hashed)
     leaf_hash = ledger_events.leaf_hash_hex(event_hash)
-    keys.require_registered()  # receipts must be verifiable from the JWKS
+    keys.require_registered(client_id)  # receipts must be verifiable from the JWKS
     _hold_off_sealing(client_id)
     signer = vault().signer
     payload = ledger_events.receipt_payload(

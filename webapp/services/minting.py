@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 
-from sqlalchemy.exc import IntegrityError
-
 from webapp.errors import Conflict
 from webapp.extensions import db
 from webapp.judge.types import ClearanceQuery, Verdict
@@ -41,6 +39,7 @@ class CachedApproval:
 class Minted:
     request: ClearanceRequest
     original: ClearanceRequest
+    fresh: bool = True  # False for a replay of an earlier Idempotency-Key
 
 
 def mint(
@@ -61,10 +60,21 @@ def mint(
             "cached": asdict(cached),
         }
     )
-    if idempotency_key:
-        replay = _replay(client_id, idempotency_key, fingerprint)
-        if replay is not None:
-            return replay
+    minted = idempotency.in_transaction(
+        client_id,
+        SCOPE,
+        idempotency_key,
+        fingerprint,
+        lambda: _mint_new(client_id, new, cached),
+        lambda record: _replay(client_id, record),
+    )
+    if minted.fresh:
+        clearance.after_decision(minted.request)
+    return minted
+
+
+def _mint_new(client_id: str, new: clearance.NewRequest, cached: CachedApproval):  # noqa: ANN202
+    """Stage the new approved request (no commit); (its id, the answer)."""
     original = _original(client_id, cached.original_request_id)
     _check_binding(client_id, original, new, cached)
     threshold = settings.review_settings(client_id)["minimum_confidence_score"]
@@ -78,22 +88,8 @@ def mint(
         policy_hint=original.policy_hint,
         metadata={**new.metadata, "minted_from": original.request_id},
     )
-    try:
-        request = clearance.approve_by_rules(
-            client_id,
-            repeat,
-            verdict,
-            idempotency_key=idempotency_key,
-            fingerprint=fingerprint,
-        )
-    except IntegrityError:
-        # A concurrent call with the same Idempotency-Key won: answer with its token.
-        db.session.rollback()
-        replay = _replay(client_id, idempotency_key, fingerprint) if idempotency_key else None
-        if replay is None:
-            raise
-        return replay
-    return Minted(request, original)
+    request = clearance.approve_by_rules(client_id, repeat, verdict)
+    return request.request_id, Minted(request, original)
 
 
 def minted_view(minted: Minted) -> dict[str, object]:
@@ -209,12 +205,9 @@ def _check_verdict(original: ClearanceRequest, verdict: Verdict, threshold: floa
         )
 
 
-def _replay(client_id: str, key: str, fingerprint: str) -> Minted | None:
-    record = idempotency.find(client_id, SCOPE, key, fingerprint)
-    if record is None or not record.resource_id:
-        return None
+def _replay(client_id: str, record) -> Minted:  # noqa: ANN001
     request = ClearanceRequest.get_for_tenant(client_id, record.resource_id, "minted request")
     original = ClearanceRequest.get_for_tenant(
         client_id, request.action_metadata["minted_from"], "original request"
     )
-    return Minted(request, original)
+    return Minted(request, original, fresh=False)

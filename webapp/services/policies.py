@@ -118,6 +118,39 @@ def register(
     Uploaded documents come in with ``status="indexing"`` and become active when their
     indexing job finishes; API registrations are active at once.
     """
+    registration = stage_registration(
+        client_id,
+        content,
+        source=source,
+        source_ref=source_ref,
+        status=status,
+        document_id=document_id,
+        actor=actor,
+        examples=examples,
+    )
+    db.session.commit()
+    after_registration(registration)
+    return registration
+
+
+def after_registration(registration: Registration) -> None:
+    """After the commit of a registration: queue the embedding of new rule chunks."""
+    if registration.created and registration.chunks:
+        _queue_embedding()
+
+
+def stage_registration(
+    client_id: str,
+    content: PolicyContent,
+    *,
+    source: str = "api",
+    source_ref: str = "",
+    status: str = "active",
+    document_id: str | None = None,
+    actor: str = "api",
+    examples: list[dict[str, Any]] | None = None,
+) -> Registration:
+    """``register`` without its commit: the rows are added to the session only."""
     policy = db.session.scalar(
         Policy.for_tenant(client_id).where(Policy.policy_id == content.policy_id).with_for_update()
     )
@@ -135,7 +168,6 @@ def register(
                 policy.deactivated_at = None
                 policy.updated_at = utcnow()
                 _record(client_id, current, actor, "reactivated")
-                db.session.commit()
             return Registration(
                 current, created=False, reactivated=reactivated, chunks=_chunk_count(current)
             )
@@ -175,9 +207,6 @@ def register(
         _activate(policy, version)
         # An upload is recorded when it becomes active, not while it is still indexing.
         _record(client_id, version, actor, "registered")
-    db.session.commit()
-    if chunks:
-        _queue_embedding()
     return Registration(version, created=True, reactivated=False, chunks=len(chunks))
 
 

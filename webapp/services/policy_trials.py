@@ -14,7 +14,9 @@ from webapp.judge.explain import policy_report
 from webapp.judge.history import StaticHistory
 from webapp.judge.types import ClearanceQuery, PolicyVersion, Verdict
 from webapp.judge.vocabulary import Glossary
-from webapp.services import glossary, settings
+from webapp.services import glossary, idempotency, judging, policies, settings
+from webapp.services.canonical import body_fingerprint
+from webapp.services.policies import PolicyContent
 
 OUTCOMES = ("approved", "denied", "pending_review")
 MAX_EXAMPLES = 200
@@ -119,3 +121,66 @@ def dry_run(client_id: str, policy: PolicyVersion, query: ClearanceQuery) -> dic
 
 def _threshold(client_id: str) -> float:
     return float(settings.review_settings(client_id)["minimum_confidence_score"])
+
+
+IDEMPOTENCY_SCOPE = "register-policy"
+
+
+def register(
+    client_id: str,
+    content: PolicyContent,
+    examples: list[dict[str, Any]],
+    idempotency_key: str | None = None,
+) -> tuple[dict[str, Any], int]:
+    """``POST /register-policy`` (spec §2.4): register the version and report how its rules
+    read and how its examples fare; (answer, 201 new version | 200 unchanged).
+
+    The registration commits with its Idempotency-Key; a replay answers the first answer.
+    """
+    fingerprint = body_fingerprint(
+        {
+            "policy_id": content.policy_id,
+            "description": content.description,
+            "rules": content.rules,
+            "tools": content.tools,
+            "examples": examples,
+        }
+    )
+    answer, status, registration = idempotency.in_transaction(
+        client_id,
+        IDEMPOTENCY_SCOPE,
+        idempotency_key,
+        fingerprint,
+        lambda: _stage_registration(client_id, content, examples),
+        lambda record: (*idempotency.replay_stored(record), None),
+        keep=lambda result: (result[0], result[1]),
+    )
+    if registration is not None:
+        policies.after_registration(registration)
+    return answer, status
+
+
+def _stage_registration(
+    client_id: str, content: PolicyContent, examples: list[dict[str, Any]]
+) -> tuple[str, tuple[dict[str, Any], int, policies.Registration]]:
+    result = policies.stage_registration(client_id, content, examples=examples)
+    version = result.version
+    if result.created:
+        status, message = "registered", f"version {version.version} registered"
+    elif result.reactivated:
+        status, message = "unchanged", "content unchanged; policy reactivated"
+    else:
+        status, message = "unchanged", "content unchanged; no new version"
+    judge_policy = judging.to_judge_policy(version)
+    answer = {
+        "policy_id": version.policy_id,
+        "status": status,
+        "message": message,
+        "policy_version_id": version.policy_version_id,
+        "policy_content_hash": version.content_hash,
+        "version": version.version,
+        "chunks": result.chunks,
+        "rules": rules_report(client_id, judge_policy),
+        "examples": run_examples(client_id, judge_policy, examples or list(version.examples or [])),
+    }
+    return version.policy_version_id, (answer, 201 if result.created else 200, result)

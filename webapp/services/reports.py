@@ -151,10 +151,30 @@ def request_report(
     The same Idempotency-Key with the same body answers the report it created (CONTRACT §1).
     """
     fingerprint = body_fingerprint(body)
-    if idempotency_key:
-        earlier = idempotency.find(client_id, IDEMPOTENCY_SCOPE, idempotency_key, fingerprint)
-        if earlier is not None and earlier.resource_id:
-            return Report.get_for_tenant(client_id, earlier.resource_id, "report")
+    report, fresh = idempotency.in_transaction(
+        client_id,
+        IDEMPOTENCY_SCOPE,
+        idempotency_key,
+        fingerprint,
+        lambda: _stage_report(client_id, body, actor=actor, trigger=trigger),
+        lambda record: (Report.get_for_tenant(client_id, record.resource_id, "report"), False),
+    )
+    if not fresh:
+        return report
+    # Committed with its key; now queue its build: the job must find its row.
+    try:
+        _enqueue_build(report)
+    except redis.RedisError:
+        log.warning("could not queue report %s", report.report_id)
+        _fail(report.report_id, "the report queue is unavailable")
+        raise Unavailable(
+            "the report queue is unavailable; try again", headers={"Retry-After": "5"}
+        ) from None
+    return report
+
+
+def _stage_report(client_id: str, body: dict[str, Any], *, actor: str, trigger: str):  # noqa: ANN202
+    """Validate and add a `queued` report (no commit); (its id, (report, True))."""
     start, end = parse_period(body.get("period_start"), body.get("period_end"))
     if body.get("formats") is None:
         formats = report_settings(client_id)["formats"]
@@ -182,19 +202,7 @@ def request_report(
         created_at=utcnow(),
     )
     db.session.add(report)
-    idempotency.remember(
-        client_id, IDEMPOTENCY_SCOPE, idempotency_key, fingerprint, report.report_id
-    )
-    db.session.commit()  # commit, then enqueue: the job must find its row
-    try:
-        _enqueue_build(report)
-    except redis.RedisError:
-        log.warning("could not queue report %s", report.report_id)
-        _fail(report.report_id, "the report queue is unavailable")
-        raise Unavailable(
-            "the report queue is unavailable; try again", headers={"Retry-After": "5"}
-        ) from None
-    return report
+    return report.report_id, (report, True)
 
 
 def parse_period(

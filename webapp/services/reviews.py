@@ -32,7 +32,7 @@ from webapp.models import (
 )
 from webapp.runtime import vault
 from webapp.services import clearance, idempotency, stored
-from webapp.services.notifications import is_valid_email
+from webapp.services.canonical import body_fingerprint
 from webapp.services.paging import parse_position
 
 # Dashboard roles whose users may review (the dashboard's "review" ability).
@@ -447,35 +447,6 @@ def ledger_record(request: ClearanceRequest) -> dict[str, Any]:
     return record
 
 
-def parse_decision(body: dict[str, Any]) -> tuple[bool, str, str]:
-    """Validate a decision body: ``approved`` (required bool), ``review_reason``, ``reviewer_email``."""
-    errors = []
-    approved = body.get("approved")
-    if not isinstance(approved, bool):
-        errors.append({"field": "approved", "message": "is required and must be true or false"})
-    reason = body.get("review_reason")
-    if reason is None:
-        reason = ""
-    if not isinstance(reason, str):
-        errors.append({"field": "review_reason", "message": "must be a string"})
-        reason = ""
-    elif len(reason) > MAX_REASON_CHARS:
-        errors.append(
-            {"field": "review_reason", "message": f"must be at most {MAX_REASON_CHARS} characters"}
-        )
-    email = body.get("reviewer_email")
-    if email is None:
-        email = ""
-    if not isinstance(email, str):
-        errors.append({"field": "reviewer_email", "message": "must be a string"})
-        email = ""
-    elif email.strip() and not is_valid_email(email.strip()):
-        errors.append({"field": "reviewer_email", "message": "is not a valid email address"})
-    if errors:
-        raise InvalidInput(f"{errors[0]['field']} {errors[0]['message']}", errors=errors)
-    return bool(approved), reason.strip(), email.strip()
-
-
 def decide(
     client_id: str,
     request_id: str,
@@ -485,20 +456,35 @@ def decide(
 ) -> tuple[dict[str, Any], int]:
     """Cast a vote through the API; returns (decision view, 200). 409 when the request is no
     longer pending or the reviewer already voted, 403 when the reviewer is the requester, 400
-    when a quorum needs a known reviewer and the address names none."""
+    when a quorum needs a known reviewer and the address names none. The vote commits with its
+    Idempotency-Key; a replay answers the first answer."""
     # The same request id 404s for another tenant before any idempotency record is written.
     clearance.get_request(client_id, request_id)
 
-    def work() -> tuple[dict[str, Any], int]:
-        return decision_view(cast_vote(client_id, request_id, vote)), 200
+    def work() -> tuple[str, tuple[dict[str, Any], int, ClearanceRequest | None]]:
+        request, decided = _stage_vote(client_id, request_id, vote)
+        return request_id, (decision_view(request), 200, request if decided else None)
 
-    body = {
-        "request_id": request_id,
-        "approved": vote.approved,
-        "review_reason": vote.review_reason,
-        "reviewer_email": vote.reviewer_email,
-    }
-    return idempotency.once(client_id, "review-decision", idempotency_key, body, work)
+    fingerprint = body_fingerprint(
+        {
+            "request_id": request_id,
+            "approved": vote.approved,
+            "review_reason": vote.review_reason,
+            "reviewer_email": vote.reviewer_email,
+        }
+    )
+    answer, status, decided = idempotency.in_transaction(
+        client_id,
+        "review-decision",
+        idempotency_key,
+        fingerprint,
+        work,
+        lambda record: (*idempotency.replay_stored(record), None),
+        keep=lambda result: (result[0], result[1]),
+    )
+    if decided is not None:
+        clearance.after_transition(decided)
+    return answer, status
 
 
 def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
@@ -506,6 +492,15 @@ def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
 
     Fails closed: every refusal rolls back and leaves the request as it was.
     """
+    request, decided = _stage_vote(client_id, request_id, vote)
+    db.session.commit()
+    if decided:
+        clearance.after_transition(request)
+    return request
+
+
+def _stage_vote(client_id: str, request_id: str, vote: Vote) -> tuple[ClearanceRequest, bool]:
+    """``cast_vote`` without its commit: (the request, whether this vote decided it)."""
     request = clearance.get_request(client_id, request_id)
     try:
         _lock_pending(request)
@@ -555,8 +550,7 @@ def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
                 )
             )
             if approvals < required:
-                db.session.commit()
-                return request
+                return request, False
         request.decision_channel = vote.channel[:240]
         db.session.flush()
     except IntegrityError:
@@ -566,7 +560,7 @@ def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
         db.session.rollback()
         raise
     try:
-        return clearance.decide_review(
+        decided = clearance.stage_review_decision(
             client_id,
             request_id,
             approved=vote.approved,
@@ -577,6 +571,7 @@ def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
     except Exception:
         db.session.rollback()
         raise
+    return decided, True
 
 
 def _lock_pending(request: ClearanceRequest) -> None:

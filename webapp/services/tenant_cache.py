@@ -50,9 +50,10 @@ WATCHED = {
     "policy_chunks",
     "agent_states",
     "webhook_endpoints",
+    "signing_keys",
 }
 
-GLOBAL_TABLES = {"tenants", "api_keys"}
+GLOBAL_TABLES = {"tenants", "api_keys", "signing_keys"}
 
 _lock = threading.Lock()
 _entries: OrderedDict[tuple, tuple[tuple[str, str], float, Any]] = OrderedDict()

@@ -48,7 +48,7 @@ def mint(request: ClearanceRequest) -> MintedToken:
     """Sign an approval token bound to the request's tool and exact arguments."""
     config = vault().config
     signer = vault().signer
-    keys.require_registered()
+    keys.require_registered(request.client_id)
     now = int(time.time())
     claims: dict[str, Any] = {
         "iss": config.jwt_issuer,
