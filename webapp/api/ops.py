@@ -31,15 +31,24 @@ REDIS_DEGRADES = (
 )
 
 
+def workers_degrade(window: int) -> str:
+    return (
+        f"no clearance worker seen within {window} s: requests that need the remote judge or the "
+        "language model wait in processing (the reaper denies them if none returns); inline "
+        "decisions, token consumption, clearance status and the ledger keep serving"
+    )
+
+
 @ops.get("/ready")
 def ready():
     """200 ``ready``; 200 ``degraded`` naming the part that is down when the service still
-    serves (Redis); 503 when it cannot serve at all (database or signer), or when no clearance
-    worker was seen within ``VAULT_READY_WORKER_SECONDS`` (requests would wait for ever).
+    serves (Redis, or no clearance worker seen within ``VAULT_READY_WORKER_SECONDS``); 503 when
+    it cannot serve at all (database or signer).
 
-    A Redis outage is not "not ready": a load balancer that took the web tier out of service
-    for it would also stop consume-token, clearance-status and the ledger, which need no Redis.
-    While Redis is down no worker can be seen, and ``workers`` reads ``down`` with it.
+    Neither a Redis outage nor missing workers is "not ready": a load balancer that took the web
+    tier out of service for them would also stop the fast lane's inline decisions, consume-token,
+    clearance-status and the ledger. While Redis is down no worker can be seen, and ``workers``
+    reads ``down`` with it.
     """
     checks = {"database": _check_database(), "redis": _check_redis(), "signer": _check_signer()}
     window = vault().config.ready_worker_seconds
@@ -47,17 +56,18 @@ def ready():
         checks["workers"] = checks["redis"] and _check_workers(window)
     states = {k: "ok" if v else "down" for k, v in checks.items()}
     down = [name for name in ("database", "signer") if not checks[name]]
-    problems = [f"{', '.join(down)} unavailable"] if down else []
-    if checks["redis"] and not checks.get("workers", True):
-        problems.append(f"no clearance worker seen within {window} s")
-    if problems:
+    if down:
         raise Unavailable(
-            f"not ready: {'; '.join(problems)}",
+            f"not ready: {', '.join(down)} unavailable",
             headers={"Retry-After": "5"},
             extra={"checks": states},
         )
+    degraded = []
     if not checks["redis"]:
-        degraded = [{"component": "redis", "effect": REDIS_DEGRADES}]
+        degraded.append({"component": "redis", "effect": REDIS_DEGRADES})
+    elif not checks.get("workers", True):
+        degraded.append({"component": "workers", "effect": workers_degrade(window)})
+    if degraded:
         return jsonify(
             reply(ReadyReply, {"status": "degraded", "checks": states, "degraded": degraded})
         )

@@ -199,7 +199,7 @@ class Degraded(Reply):
 
 
 class ReadyReply(Reply):
-    """`degraded` (naming what is down) while the service still serves without Redis."""
+    """`degraded` (naming what is down) while the service still serves without Redis or workers."""
 
     status: Literal["ready", "degraded"]
     checks: dict[str, Literal["ok", "down"]]
