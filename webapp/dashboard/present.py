@@ -13,6 +13,7 @@ from flask_login import current_user
 from markupsafe import Markup, escape
 
 from webapp.dashboard.roles import can
+from webapp.services import stored
 
 # Operating points of the review threshold, as the settings page explains them.
 OPERATING_POINTS = (
@@ -68,6 +69,8 @@ def install(blueprint: Blueprint) -> None:
     blueprint.add_app_template_filter(percent, "percent")
     blueprint.add_app_template_filter(time_left, "time_left")
     blueprint.add_app_template_filter(check_summary, "check_summary")
+    # Stored content that cannot be decoded shows as empty instead of failing the page.
+    blueprint.add_app_template_global(stored.readable, "readable")
     blueprint.context_processor(_context)
 
 

@@ -12,7 +12,7 @@ from webapp.dashboard.present import highlight
 from webapp.dashboard.roles import allowed_to
 from webapp.errors import Conflict, Forbidden, InvalidInput, NotFound
 from webapp.models import PENDING_REVIEW
-from webapp.services import clearance, paging, policies, review_links, reviews
+from webapp.services import clearance, paging, policies, review_links, reviews, stored
 
 review_pages = Blueprint("reviews", __name__, url_prefix="/reviews")
 # "Needs 3 approvals (set by rule …)": the rule that raised a request's quorum, or "".
@@ -320,8 +320,14 @@ def _detail_page(request_id: str, form: ReviewDecisionForm, status: int = 200):
 
 
 def _own_request(item) -> bool:  # noqa: ANN001
-    """Separation of duties: the signed-in user made the request or it is on their behalf."""
-    principal = (item.action_metadata or {}).get("human_principal")
+    """Separation of duties: the signed-in user made the request or it is on their behalf.
+
+    Context that cannot be decoded cannot clear the user, so it counts as theirs (fail closed)."""
+    unreadable = object()
+    context = stored.readable(item, "action_metadata", {}, unreadable=unreadable)
+    if context is unreadable:
+        return True
+    principal = context.get("human_principal") if isinstance(context, dict) else None
     mine = current_user.email.lower()
     return item.agent_id.strip().lower() == mine or (
         isinstance(principal, str) and principal.strip().lower() == mine

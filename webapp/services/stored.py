@@ -39,8 +39,11 @@ def deferred_content() -> list[Any]:
     return [defer(column) for column in CONTENT_COLUMNS]
 
 
-def readable(row: Any, name: str, default: T) -> T:
-    """``row.<name>``, or ``default`` when its stored value cannot be decoded (logged)."""
+def readable(row: Any, name: str, default: T, *, unreadable: Any = None) -> T:
+    """``row.<name>``, or ``default`` when its stored value cannot be decoded (logged).
+
+    ``unreadable``, when given, is returned instead of ``default`` for a value that cannot be
+    decoded, so that a caller for whom "empty" and "unknown" differ can tell them apart."""
     try:
         value = getattr(row, name)
     except (RecursionError, ValueError) as error:
@@ -51,5 +54,5 @@ def readable(row: Any, name: str, default: T) -> T:
             getattr(row, "request_id", "?"),
             type(error).__name__,
         )
-        return default
+        return default if unreadable is None else unreadable
     return default if value is None else value
