@@ -487,6 +487,10 @@ class ValueList(Check):
             listed = f"contains {listed}"
         else:
             listed = f"is {listed}"
+        if self.match in ("exact", "contains") and any(
+            re.search(r"[a-z0-9][A-Z]", v) for v in self.values
+        ):
+            listed += " (an ARN or path whose last segment is one of them counts)"
         if self.mode == "allow":
             return f"{_VERB[self.effect]} unless {what} {listed}{self._about()}"
         return f"{_VERB[self.effect]} when {what} {listed}{self._about()}"
@@ -633,6 +637,12 @@ class ValueList(Check):
             if norm == nx:
                 return True
             if self.match == "contains" and len(nx) >= 3 and _contains_token(v, x):
+                return True
+        if self.match in ("exact", "contains"):
+            # An identifier names the resource an ARN or a path ends with: 'AdministratorAccess'
+            # is 'arn:aws:iam::aws:policy/AdministratorAccess' (its last segment, exactly).
+            last = re.split(r"[/:]", v)[-1]
+            if last != v and any(normalise_value(last) == normalise_value(x) for x in self.values):
                 return True
         if self.mode == "deny" and self.match == "exact":
             low = v.lower()

@@ -148,10 +148,41 @@ def compile_rule(
             _consumed_conditions(clean, checks) + tuple(consumed_markers),
             resolved,
             _value_stems(checks),
+            _value_spans(clean, checks),
         )
     return CompiledRule(
         index, chunk_id, text, tuple(checks), uncompiled, informational, tuple(scope), unaccounted
     )
+
+
+def _flat_values(checks: list[Check]) -> list[str]:
+    out: list[str] = []
+    todo = list(checks)
+    while todo:
+        c = todo.pop()
+        for name in ("base", "condition", "body"):
+            inner = getattr(c, name, None)
+            if isinstance(inner, Check):
+                todo.append(inner)
+        if getattr(c, "match", "") in ("exact", "contains", "prefix"):
+            out.extend(str(v) for v in getattr(c, "values", ()) or ())
+    return out
+
+
+def _value_spans(text: str, checks: list[Check]) -> list[tuple[int, int]]:
+    """Where the identifier values the checks compare with are written ('p5.48xlarge')."""
+    spans = []
+    for v in _flat_values(checks):
+        if not _IDENTIFIER_TOKEN.fullmatch(v):
+            continue
+        for m in re.finditer(r"(?<![\w\-])" + re.escape(v) + r"(?![\w\-])", text):
+            spans.append((m.start(), m.end()))
+    return spans
+
+
+def _item_stems(items: list[str]) -> set[str]:
+    """Stems of listed values' words; an identifier ('PowerUserAccess') is one value, not words."""
+    return {stem(w) for i in items if not _IDENTIFIER_TOKEN.fullmatch(i) for w in words(i)}
 
 
 def _value_stems(checks: list[Check]) -> set[str]:
@@ -220,6 +251,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(getattr(c, name, ()) or ())
         out.update(getattr(c, "kind_words", ()) or ())
         for v in getattr(c, "values", ()) or ():
+            if getattr(c, "match", "") in ("exact", "contains") and _IDENTIFIER_TOKEN.fullmatch(v):
+                continue  # read where it is written (_value_spans), not word by word elsewhere
             out.update(stem(w) for w in words(v))
         exact = getattr(c, "exact_name", "")
         if exact:
@@ -970,7 +1003,8 @@ _VALUE_KIND_NOUNS = frozenset(
         "key file folder directory channel workspace instance host server app application model "
         "team permission scope vault secret collection container image registry pipeline job "
         "module package feature flag attribute property category segment list mailbox site "
-        "action operation region zone port protocol endpoint"
+        "action operation region zone port protocol endpoint policy type carrier vendor supplier "
+        "sku product plan tier"
     ).split()
 )
 _NAMED_ITEM = r"[`\"']?[A-Za-z0-9][\w\-./:*]*[`\"']?"
@@ -1084,7 +1118,8 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
         named = [
             i
             for i in items
-            if (_LITERAL.fullmatch(i) and re.search(r"[-_]", i)) or _NAME_WITH_COLON.fullmatch(i)
+            if (_LITERAL.fullmatch(i) and re.search(r"[-_]|[a-z0-9][A-Z]", i))
+            or _NAME_WITH_COLON.fullmatch(i)
         ]
         # 'salary, iban or tax_id': a list with one identifier in it is a list of identifiers.
         plain = len(items) >= 2 and all(re.fullmatch(r"[a-z][a-z0-9_]*", i) for i in items)
@@ -1156,7 +1191,7 @@ def _named_list_check(
     noun, items, start, end = found
     rest = text[:start] + " " + text[end:]
     terms, _ = _action_terms(rest, review)
-    item_stems = {stem(w) for i in items for w in words(i)}
+    item_stems = _item_stems(items)
     verbs = tuple(
         t for t in terms if t in VERBS and t not in _CONTENT_VERBS and t not in item_stems
     )
@@ -1744,7 +1779,13 @@ _DOMAIN = re.compile(
 )
 _LITERAL = re.compile(
     r"(?<![\w@.])(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[A-Za-z0-9]+(?:[-_./][A-Za-z0-9*]+)+/?\*?|[A-Za-z0-9]+/\*|"
-    r"[a-z]+[A-Z][A-Za-z]+|[A-Z][a-z]+[A-Z][A-Za-z]+)(?![\w@])"
+    r"[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*)(?![\w@])"
+)
+# One identifier-like token: CamelCase ('PowerUserAccess', 'IAMFullAccess', 'S3FullAccess'), or
+# with separators or digits ('p5.48xlarge', 'ACME-7', 'billing_owner'): a value, never prose.
+_IDENTIFIER_TOKEN = re.compile(
+    r"[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*|[A-Za-z0-9]+(?:[-_./:+][A-Za-z0-9*]+)+|"
+    r"(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}"
 )
 _QUOTED = re.compile(r"[\"'`]([^\"'`]{1,80})[\"'`]")
 
@@ -1787,7 +1828,7 @@ def _value_list_check(
             match = "contains"
     kind = _kind_words(clause, region_start, region_end)
     # A list's own values never name the argument it constrains ('prod, pci and billing_owner').
-    item_stems = {stem(w) for i in items for w in words(i)}
+    item_stems = _item_stems(items)
     kind = [k for k in kind if k not in item_stems]
     predicate_at = _predicate_position(clause)
     if (
@@ -1803,7 +1844,7 @@ def _value_list_check(
         # it names what the subject goes with, not the subject ('parcels' is no argument of it).
         subject = {stem(w) for w in words(clause[:predicate_at])}
         kind = [k for k in kind if k not in subject]
-    drop = {stem(w) for i in items for w in words(i)} | set(kind) | _KIND_SKIP
+    drop = _item_stems(items) | set(kind) | _KIND_SKIP
     terms = tuple(
         t
         for t in _terms(clause, cut_review=review, drop_spans=[(region_start, region_end)])

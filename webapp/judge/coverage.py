@@ -196,6 +196,7 @@ def unaccounted_words(
     consumed_conditions: Iterable[str] = (),
     resolved_categories: Iterable[str] = (),
     value_stems: Iterable[str] = (),
+    value_spans: Iterable[tuple[int, int]] = (),
 ) -> tuple[str, ...]:
     """The content words of rule `text` that no check accounts for, in the order they appear.
 
@@ -240,9 +241,13 @@ def unaccounted_words(
     ]
     out: list[str] = []
     pos = 0
+    # Where a literal value a check compares with is written: read whole by that check.
+    literal = list(value_spans)
     for m in re.finditer(r"[A-Za-z][A-Za-z0-9_\-']*", text):
         w = m.group(0)
         pos = m.start()
+        if any(s <= pos < e for s, e in literal):
+            continue
         in_blind = any(s <= pos < e for s, e in blind)
         in_restricting = any(s <= pos < e for s, e in restricting)
         for part in content_words(w):
