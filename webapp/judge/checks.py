@@ -686,7 +686,7 @@ class RequiredArgument(Check):
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         leaf = self._find(view)
-        name = self.exact_name or " ".join(self.arg_words)
+        name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
         if leaf is not None and truthy(leaf.value):
             if self.unverifiable:
                 return Outcome(

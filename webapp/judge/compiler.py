@@ -42,6 +42,8 @@ class CompiledRule:
     scope: tuple[str, ...] = ()  # 'applies to EMEA payouts only' -> words of the scope
     # The coverage record: content words of the rule that no check accounts for (see coverage.py).
     unaccounted: tuple[str, ...] = ()
+    # 'approval from two reviewers', 'sign-off from 3 approvers': distinct approvals it asks for.
+    required_approvals: int = 0
 
     @property
     def understanding(self) -> str:
@@ -151,8 +153,41 @@ def compile_rule(
             _value_spans(clean, checks),
         )
     return CompiledRule(
-        index, chunk_id, text, tuple(checks), uncompiled, informational, tuple(scope), unaccounted
+        index,
+        chunk_id,
+        text,
+        tuple(checks),
+        uncompiled,
+        informational,
+        tuple(scope),
+        unaccounted,
+        quorum_of(clean),
     )
+
+
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+_QUORUM = re.compile(
+    r"\b(?P<n>two|three|four|five|[2-5])\s+(?:(?:different|distinct|separate|independent|"
+    r"senior|named|[a-z]+)\s+)?(?:reviewers|approvers|approvals|sign[- ]?offs|signatures|"
+    r"signatories|managers|people|persons|officers|directors|humans|admins|administrators|"
+    r"adjusters|partners|leads|members)\b"
+    r"|\b(?P<pair>four[- ]eyes|dual (?:approval|control|sign[- ]?off)|two[- ]person)\b",
+    re.I,
+)
+
+
+def quorum_of(text: str) -> int:
+    """How many distinct approvals a rule asks for (2 to 5), or 0 when it names no number.
+
+    'Payments over 50,000 EUR require approval from two reviewers' -> 2; 'four-eyes' -> 2. Only a
+    rule that asks for review carries it; the tenant's own count is raised, never lowered.
+    """
+    if not REVIEW.search(text):
+        return 0
+    best = 0
+    for m in _QUORUM.finditer(text):
+        best = max(best, 2 if m.group("pair") else _NUMBER_WORDS[m.group("n").lower()])
+    return best
 
 
 def _flat_values(checks: list[Check]) -> list[str]:
@@ -348,9 +383,18 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
 NORMATIVE = re.compile(
     r"\b(must|shall|should|never|not|no|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
-    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|(?:routed|referred|escalated) to|"
+    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
     r"do not|don't|freeze|frozen|locked)\b|:",
     re.I,
+)
+# Nouns naming a person or body who decides ('a sales manager', 'the CFO', 'two reviewers').
+_ROLE = (
+    r"(?:managers?|directors?|leads?|supervisors?|officers?|adjusters?|approvers?|reviewers?|"
+    r"pharmacists?|physicians?|doctors?|clinicians?|nurses?|controllers?|auditors?|analysts?|"
+    r"heads?|vps?|svps?|cfo|ceo|cto|ciso|coo|cio|cmo|administrators?|counsel|lawyers?|"
+    r"attorneys?|architects?|committees?|boards?|desks?|specialists?|underwriters?|"
+    r"accountants?|treasurers?|executives?|signator(?:y|ies)|stewards?|partners?|owners?|"
+    r"custodians?|dpo|compliance|legal|finance|security|hr|procurement|risk)"
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
 REVIEW = re.compile(
@@ -359,11 +403,15 @@ REVIEW = re.compile(
     r"escalat\w*|countersign\w*|authori[sz]ation|needs? (?:a |an )?(?:manager|human|supervisor|person)|"
     r"goes? to (?:a |an )?(?:human|manager|person|reviewer|supervisor)|"
     # 'goes to an adjuster', 'is routed to the compliance officer': a person who decides.
-    r"(?:goes?|routed|referred|escalated|handed over)\s+to\s+(?:a|an|the|our)\s+(?:[a-z]+\s+)?"
+    r"(?:go|goes|routed|referred|escalated|handed over)\s+to\s+(?:a|an|the|our)\s+(?:[a-z]+\s+)?"
     r"(?!(?:customer|user|partner|supplier|vendor|member|reseller|buyer|seller|provider|carrier|"
     r"owner|player|subscriber|holder|server|folder|printer|computer|container|cluster)s?\b)"
     r"(?:[a-z]+(?:er|or|ist|ant)|lead|desk|committee|board|team)s?|"
-    r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second))\b",
+    r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second)|"
+    # 'need a sales manager', 'requires an HR director', 'needs the CFO', 'needs two approvers':
+    # a person who decides is an approval requirement, never a required argument.
+    r"(?:needs?|requires?|required|needed)\s+(?:(?:a|an|the|our|one|two|three|four|five|[2-5])\s+)"
+    r"(?:[a-z]+(?:'s)?\s+){0,2}?" + _ROLE + r"(?:'s)?)\b",
     re.I,
 )
 AUTO = re.compile(r"\b(" + _AUTO + r")\b", re.I)

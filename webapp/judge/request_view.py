@@ -270,8 +270,12 @@ class RequestView:
     def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
         if term in MONEY_SPECIFIC:
             others = self.tool_stems & (MONEY_SPECIFIC | {"pay", "transfer"})
-            if others and term not in others:
+            # 'pay_claim' is a claim payout: a tool named only by a generic money verb may be
+            # the specific movement a rule names, so that word is not shown absent.
+            if others & MONEY_SPECIFIC and term not in others:
                 return True
+            if others:
+                return False
         if term in MONEY_GENERIC:
             return bool(self.tool_verbs) and not self.money_tool
         if term in MONEY_MOVEMENT_VERBS and self.money_tool:
