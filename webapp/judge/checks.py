@@ -1119,7 +1119,13 @@ class Unless(Check):
         words_ = set(self.bind_words)
         best: list[Leaf] = []
         top = 0
-        for lf in view.leaves:
+        # 'the claim status' names `status` or `claim_status`, not `claim_id`: the phrase's head
+        # noun (its last word) must be in the argument's name when any argument has it.
+        head = self.bind_words[-1] if self.bind_words else ""
+        leaves = [lf for lf in view.leaves if head in lf.last_keys] or [
+            lf for lf in view.leaves if head in lf.keys
+        ]
+        for lf in leaves or view.leaves:
             score = len(words_ & lf.keys)
             if self.test == "passed" and not lf.last_keys & (_PASS_STEMS | words_):
                 continue

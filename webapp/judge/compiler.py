@@ -1518,10 +1518,21 @@ _JOIN_LOWER = re.compile(
 
 
 FREEZE = re.compile(
-    r"^(?:the\s+)?(?P<name>[\w.\-/:@]+)(?:\s+(?P<kind>[a-z]+))?\s+(?:is|are|has been|have been|stays|remains)\s+"
+    r"^(?:the\s+)?(?P<name>[\w.\-/:@+]+)(?:\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?))?\s+"
+    r"(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
     r"frozen|locked)\b"
     # 'until further notice', 'through Q4', 'until 5 January', 'for the holidays': how long.
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+"
+    r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
+    re.I,
+)
+# 'Vendor account V-1029 is frozen': the kind first, then a name that is plainly a literal.
+FREEZE_KIND_FIRST = re.compile(
+    r"^(?:the\s+)?(?!(?:the|a|an|our|this|that)\b)(?P<kind>[A-Za-z]+(?:\s+[a-z]+)?)\s+(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
+    r"\s+(?:is|are|has been|have been|stays|remains)\s+"
+    r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
+    r"release\s+)?freeze|frozen|locked)\b"
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+"
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
@@ -1629,7 +1640,7 @@ _CONDITION_EQUALS = re.compile(
 )
 # 'if the shipment status is pending': a plain word names a value only of a state-like field.
 _CONDITION_STATE = re.compile(
-    r"^(?:(?:the|a|an|its|their)\s+)?(?P<words>(?:[a-z][\w\-]*\s+)?"
+    r"^(?:(?:the|a|an|its|their)\s+)?(?P<words>(?:[a-z][\w\-]*\s+){0,3}"
     r"(?:status|state|stage|tier|type|mode|level|plan|phase))\s+(?:is|equals)\s+"
     r"(?P<value>[a-z][a-z0-9_\-]*)$",
     re.I,
@@ -1772,7 +1783,7 @@ def _conditional_list(
 
 
 def _freeze_match(text: str) -> re.Match[str] | None:
-    return FREEZE.search(text) or FREEZE_ON.search(text)
+    return FREEZE_KIND_FIRST.search(text) or FREEZE.search(text) or FREEZE_ON.search(text)
 
 
 def _freeze_check(index: int, source: str, clause: str) -> Check | None:
@@ -1781,8 +1792,9 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
     if not m:
         return None
     name = m.group("name")
-    kind = (stem(m.group("kind")),) if m.group("kind") else ()
-    named_kind = bool(kind) and kind[0] in _VALUE_KIND_NOUNS  # 'the ledger service is frozen'
+    kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
+    # 'the ledger service is frozen', 'the ACME-7 vendor account is frozen'
+    named_kind = any(k in _VALUE_KIND_NOUNS for k in kind)
     if name.lower() in STOPWORDS or not (
         _LITERAL.fullmatch(name) or re.search(r"[-_.\d]", name) or named_kind
     ):
