@@ -384,7 +384,11 @@ NORMATIVE = re.compile(
     r"\b(must|shall|should|never|not|no|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
     r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
-    r"do not|don't|freeze|frozen|locked)\b|:",
+    r"do not|don't|freeze|frozen|locked|"
+    # Cautions and imperatives state a concern the engine cannot check ('Be careful with
+    # unusually large payouts'): kept as text, so a request they speak to goes to review.
+    r"careful|caution\w*|avoid\w*|ensure|make sure|beware|watch out|refrain|discouraged|"
+    r"think twice|double[- ]check)\b|:",
     re.I,
 )
 # Nouns naming a person or body who decides ('a sales manager', 'the CFO', 'two reviewers').
@@ -816,7 +820,8 @@ _COMPARATIVE = re.compile(r"\b(" + "|".join(_COMPARATIVES) + r")\b", re.I)
 
 
 _SECOND_OBLIGATION = re.compile(
-    r",?\s+and\s+(?:(?P<modal>must|should|shall|has to|have to)\s+)?(?=(?:not\s+|never\s+)?"
+    r",?\s+and\s+(?:(?P<modal>must|should|shall|has to|have to|may|can)\s+)?"
+    r"(?=(?:not\s+|never\s+|only\s+)?"
     r"(?:stay|remain|be|exceed|include|reference|cite|have|carry|specify|provide|contain|quote|"
     r"state|name|list|attach|go)\b)",
     re.I,
@@ -830,6 +835,12 @@ def _obligations(clauses: list[str]) -> list[str]:
     for clause in clauses:
         modal = _MODAL.search(clause)
         m = _SECOND_OBLIGATION.search(clause, modal.end()) if modal else None
+        if (
+            m
+            and (m.group("modal") or "").lower() in ("may", "can")
+            and not re.match(r"(?:only|not|never)\b", clause[m.end() :], re.I)
+        ):
+            m = None  # 'and may be sent …' grants; only a restriction is a second obligation
         if not modal or not m:
             out.append(clause)
             continue
