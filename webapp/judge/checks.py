@@ -330,6 +330,9 @@ class NumericLimit(Check):
         elif self.window:
             what = f"{what} per {self.window}"
         bound = _fmt(self.threshold) + (f" {self.currency}" if self.currency else "")
+        unit = _UNIT_NAMES.get((self.unit_family, self.unit_factor))
+        if unit and not self.currency:
+            bound = f"{bound} {unit}"  # 'above 12 hours', 'above 30 kg': the rule's own unit
         if self.effect == "allow":
             return (
                 f"Allow when {what} is {OP_WORDS[NEGATE[self.op]]} {bound}; "
@@ -342,6 +345,10 @@ class NumericLimit(Check):
         wanted = _NOUN_SYNONYMS.get(noun, frozenset({noun})) if noun else frozenset()
         if self.unit_family == "mass":
             wanted = _MASS_KEYS
+        elif self.unit_family == "time":
+            wanted = _TIME_KEYS  # 'valid for more than 90 days' and a `ttl_days`
+        elif self.unit_family == "bytes":
+            wanted = _BYTES_KEYS
         return bool(wanted) and all(lf.keys & wanted for lf, _ in bound)
 
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
@@ -1027,14 +1034,38 @@ def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
     return False
 
 
+_UNIT_NAMES: dict[tuple[str | None, float], str] = {
+    ("time", 1.0): "seconds",
+    ("time", 60.0): "minutes",
+    ("time", 3600.0): "hours",
+    ("time", 86400.0): "days",
+    ("time", 604800.0): "weeks",
+    ("time", 2592000.0): "months (of 30 days)",
+    ("mass", 1.0): "kg",
+    ("mass", 1e-3): "g",
+    ("mass", 0.45359237): "lb",
+    ("mass", 1e3): "tonnes",
+    ("bytes", 1.0): "bytes",
+    ("bytes", 1e3): "KB",
+    ("bytes", 1e6): "MB",
+    ("bytes", 1e9): "GB",
+    ("bytes", 1e12): "TB",
+    ("percent", 1.0): "%",
+}
+
+
 def _measure_words(check: NumericLimit) -> str:
     words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
     if check.noun:
         return f"the number of {check.noun}"
     if check.unit_family == "mass":
-        return "the weight in kg"
+        return "the weight"
     if check.unit_family == "percent":
         return f"the percentage{(' of ' + words_) if words_ else ''}"
+    if check.unit_family == "time":
+        return f"the duration{(' of ' + words_) if words_ else ''}"
+    if check.unit_family == "bytes":
+        return f"the size{(' of ' + words_) if words_ else ''}"
     return words_ or "the amount"
 
 

@@ -1469,6 +1469,10 @@ def _comparator(before: str, after: str) -> tuple[str, str]:
             return "above", "ge" if _OR_MORE.search(after) else ""
         if _BELOW.search(text):
             return "below", "le" if _OR_LESS.search(after) else ""
+    if re.match(r"\s*(?:max(?:imum)?|at most|tops|at the most)\b", after, re.I):
+        return "upper", ""  # 'Session duration: 12 hours max'
+    if re.match(r"\s*(?:min(?:imum)?|at least)\b", after, re.I):
+        return "lower", ""
     if _OR_MORE.search(after):
         return "above", "ge"
     if _OR_LESS.search(after):
