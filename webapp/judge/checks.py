@@ -590,8 +590,11 @@ class ValueList(Check):
             score = 3.0 * len(kind & lf.keys)
             score += 2.0 * len(kind & lf.last_keys)
             vals = [str(v) for v in scalars(lf.value) if isinstance(v, (str, int, float))]
-            if any(self._in_list(v) for v in vals):
+            hits = [self._in_list(v) for v in vals]
+            if any(hits):
                 score += 2.0
+            elif self.mode == "deny" and any(h is None for h in hits):
+                score += 1.0  # close to a listed value ('…/PowerUserAccessV2'): look at it
             if any(_shape(v) in {_shape(x) for x in self.values} for v in vals):
                 score += 1.0
             if (

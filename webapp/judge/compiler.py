@@ -249,15 +249,17 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
     out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
     has_places = False
     flat: list[Check] = []
-    for c in checks:
+    todo = list(checks)
+    while todo:
+        c = todo.pop(0)
         if isinstance(c, Unless):
             # The condition's words are read by the condition; the rest by the base check.
             out.update(stem(w) for w in words(c.phrase))
             out.update(stem(w) for w in words(c.marker))  # 'except when', 'provided that'
             if c.base is not None:
-                flat.append(c.base)
+                todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
-            flat.extend(x for x in (c.condition, c.body) if x is not None)
+            todo.extend(x for x in (c.condition, c.body) if x is not None)
         else:
             flat.append(c)
     # Literal names in the rule ('raw-events', 'billing_owner') are values, not subject words: an
@@ -352,7 +354,8 @@ def _reads_as_condition(text: str, q: Quantity, numeric: list[NumericLimit]) -> 
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
-    flat = [c.body if isinstance(c, (When, WhenListed)) else c for c in checks]
+    flat = [c.base if isinstance(c, Unless) and c.base is not None else c for c in checks]
+    flat = [c.body if isinstance(c, (When, WhenListed)) else c for c in flat]
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
     if OUTSIDE.search(text) and allow_list:
         consumed += ["except", "except for"]
@@ -360,8 +363,8 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
         consumed.append("only")
     # 'without X' is read by a required flag ('without MFA enabled') or is the review itself
     # ('without a manager's approval'); anywhere else it is a condition no check reads.
-    bodies = [c.body if isinstance(c, (When, WhenListed)) else c for c in checks]
-    bodies = [c.base if isinstance(c, Unless) and c.base is not None else c for c in bodies]
+    bodies = [c.base if isinstance(c, Unless) and c.base is not None else c for c in checks]
+    bodies = [c.body if isinstance(c, (When, WhenListed)) else c for c in bodies]
     if any(isinstance(c, (RequiredFlag, RequiredArgument)) or c.effect == "review" for c in bodies):
         consumed.append("without")
     # 'need two approvers when the notional is at least 1M USD': a condition that is the

@@ -182,7 +182,11 @@ def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, st
                 break
             kept.append(w)
         end = m.start("noun") + len(" ".join(kept))
-        is_closed = bool(re.match(r"(?:\s+[a-z\-]+){0,2}\s*[(:]", text[end:], re.I))
+        # A list after a colon or in brackets defines the category; a number there is a limit
+        # ('sensitive session duration: 12 hours max'), not a list.
+        is_closed = bool(
+            re.match(r"(?:\s+[a-z\-]+){0,2}\s*[(:]\s*(?![$€£¥]?\s*\d)", text[end:], re.I)
+        )
         if is_closed != closed:
             continue
         phrase = m.group("qual").lower() + " " + " ".join(kept)

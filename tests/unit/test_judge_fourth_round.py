@@ -1,0 +1,260 @@
+"""The fourth round's failure classes, each on several phrasings of our own (never a bench set).
+
+Named identifiers joined by and/or; a role that approves ('need a sales manager'); 'unless' on a
+state field named by a phrase; conditional lists on a weight; exclusive review thresholds; caps
+on durations; freezes naming the kind; quorums from the rule text; and cautions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from webapp.judge.compiler import compile_rule, quorum_of
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery, PolicyVersion
+
+
+def _policy(rules: list[str], tools: tuple[str, ...] = ()) -> PolicyVersion:
+    digest = hashlib.sha256("|".join(rules).encode()).hexdigest()
+    return PolicyVersion("p", f"pv_{digest[:12]}", digest, "", tuple(rules), tools)
+
+
+def outcome(rule: str, tool: str, args: dict) -> str:
+    v = evaluate(
+        ClearanceQuery(tool, args, "agent"), [_policy([rule])], StaticHistory.from_dict(None)
+    )
+    if v.decision == "deny":
+        return "denied"
+    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+
+
+ARN = "arn:aws:iam::aws:policy/"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Policies AdministratorAccess and PowerUserAccess must not be attached to users",
+        "Never attach PowerUserAccess or AdministratorAccess",
+        "The policies AdministratorAccess, IAMFullAccess and PowerUserAccess may not be attached",
+        "Do not attach the policies AdministratorAccess or PowerUserAccess.",
+    ],
+)
+def test_every_named_identifier_is_listed_and_an_arn_ending_in_one_matches(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert {"AdministratorAccess", "PowerUserAccess"} <= set(check.values)
+    assert "last segment" in check.reading()
+    tool = "attach_user_policy"
+    assert outcome(rule, tool, {"user": "b", "policy_arn": ARN + "PowerUserAccess"}) == "denied"
+    assert outcome(rule, tool, {"user": "b", "policy_arn": ARN + "ReadOnlyAccess"}) == "approved"
+    listed = {"user": "b", "policy_arns": [ARN + "ReadOnlyAccess", ARN + "AdministratorAccess"]}
+    assert outcome(rule, tool, listed) == "denied"  # a list-valued argument: any member
+    near = {"user": "b", "policy_arn": ARN + "PowerUserAccessV2"}
+    assert outcome(rule, tool, near) == "pending_review"  # a near miss: a human decides
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "key", "over", "at"),
+    [
+        ("Discounts over 20% need a sales manager.", "apply_discount", "discount_percent", 25, 20),
+        (
+            "Salary increases above 10% require an HR director",
+            "change_salary",
+            "increase_percent",
+            12,
+            10,
+        ),
+        (
+            "Purchase orders above 10,000 EUR require a procurement lead",
+            "create_po",
+            "amount",
+            12000,
+            10000,
+        ),
+        ("Claims over $2,500 need an adjuster's sign-off", "pay_claim", "amount", 2600, 2500),
+        ("Trades over 1M USD go to the risk desk", "place_trade", "notional", 2_000_000, 1_000_000),
+        (
+            "Claim payouts above $5,000 must be reviewed by a claims adjuster.",
+            "pay_claim",
+            "amount",
+            5000.01,
+            5000,
+        ),
+    ],
+)
+def test_a_role_that_approves_is_a_review_threshold_and_over_is_exclusive(
+    rule, tool, key, over, at
+):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert all(c.effect == "review" for c in compiled.checks)
+    assert all(c.kind != "required_argument" for c in compiled.checks)
+    cur = {"currency": "EUR" if "EUR" in rule else "USD"} if key in ("amount", "notional") else {}
+    assert outcome(rule, tool, {"ref": "R-1", key: over, **cur}) == "pending_review"
+    assert outcome(rule, tool, {"ref": "R-1", key: at, **cur}) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "field"),
+    [
+        ("Claims may not be paid unless the claim status is approved.", "claim_status"),
+        ("Claims may not be paid unless the claim status is approved.", "status"),
+        ("Orders can't be shipped unless the payment status is settled", "payment_status"),
+        (
+            "Offers may not be sent except when the background check status is cleared",
+            "background_check_status",
+        ),
+    ],
+)
+def test_unless_a_state_field_inverts_on_the_field_the_phrase_names(rule, field):
+    value = rule.rstrip(".").split()[-1]
+    tool = {"Claims": "pay_claim", "Orders": "ship_order", "Offers": "send_offer"}[rule.split()[0]]
+    assert outcome(rule, tool, {"claim_id": "C-1", field: value}) == "approved"
+    assert outcome(rule, tool, {"claim_id": "C-1", field: "pending"}) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("rule", "key", "over", "under"),
+    [
+        ("Session duration: 12 hours max", "duration_hours", 13, 12),
+        ("API tokens must not be valid for more than 90 days", "ttl_days", 120, 90),
+        (
+            "Temporary credentials must not be issued for longer than 1 hour",
+            "duration_minutes",
+            90,
+            60,
+        ),
+    ],
+)
+def test_caps_on_durations_bind_arguments_named_after_the_unit(rule, key, over, under):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    reading = compiled.checks[0].reading()
+    assert "duration" in reading and ("hours" in reading or "days" in reading)
+    tool = {"Session": "create_session", "API": "create_token", "Temporary": "issue_credentials"}[
+        rule.split()[0]
+    ]
+    assert outcome(rule, tool, {"name": "x", key: over}) == "denied"
+    assert outcome(rule, tool, {"name": "x", key: under}) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "key", "name"),
+    [
+        ("The ACME-7 vendor account is frozen.", "vendor", "ACME-7"),
+        ("Vendor account V-1029 is frozen until further notice", "vendor_id", "V-1029"),
+        ("The checkout-web service is frozen for the holidays", "service", "checkout-web"),
+    ],
+)
+def test_a_freeze_naming_its_kind_refuses_that_value_only(rule, key, name):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "update_record", {key: name, "note": "x"}) == "denied"
+    assert outcome(rule, "update_record", {key: "OTHER-2", "note": "x"}) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "n"),
+    [
+        ("Payments over 50,000 EUR require approval from two reviewers", 2),
+        ("Block trades need sign-off from 3 approvers", 3),
+        ("Wires above $1M require four-eyes approval", 2),
+        ("Payments over 50,000 EUR need a manager's approval", 0),
+        ("Two payments per day at most", 0),
+    ],
+)
+def test_the_quorum_a_rule_asks_for(rule, n):
+    assert quorum_of(rule) == n
+
+
+def test_a_quorum_rule_puts_required_approvals_on_the_review_verdict():
+    rule = "Payments over 50,000 EUR require approval from two reviewers"
+    v = evaluate(
+        ClearanceQuery("send_payment", {"amount": 60000, "currency": "EUR"}, "a"),
+        [_policy([rule])],
+        StaticHistory.from_dict(None),
+    )
+    assert v.decision == "review" and v.details["required_approvals"] == 2
+    v = evaluate(
+        ClearanceQuery("send_payment", {"amount": 40000, "currency": "EUR"}, "a"),
+        [_policy([rule])],
+        StaticHistory.from_dict(None),
+    )
+    assert v.decision == "allow" and "required_approvals" not in v.details
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Be careful with unusually large payouts.",
+        "Avoid large payouts late on Fridays.",
+        "Make sure payouts look normal.",
+    ],
+)
+def test_a_caution_is_never_ignored(rule):
+    assert outcome(rule, "send_payout", {"payee_id": "P-1", "amount": 90000}) == "pending_review"
+
+
+_FRAGMENTS = st.sampled_from(
+    [
+        "AdministratorAccess",
+        "and",
+        "or",
+        "ACME-7",
+        "vendor",
+        "account",
+        "is",
+        "frozen",
+        "need",
+        "a",
+        "sales",
+        "manager",
+        "over",
+        "20%",
+        "12 hours",
+        "max",
+        "unless",
+        "the",
+        "claim",
+        "status",
+        "approved",
+        "two",
+        "reviewers",
+        "kg",
+        "30",
+        "only",
+        "by",
+        "carriers",
+        "p5.48xlarge",
+        ":",
+        ",",
+        "Kuehne+Nagel",
+        "until",
+        "further",
+        "notice",
+        "must",
+        "not",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(_FRAGMENTS, min_size=1, max_size=18))
+def test_rules_built_from_the_new_recognisers_fragments_never_crash(parts):
+    text = " ".join(parts)
+    compiled = compile_rule(0, "c:r0", text)
+    for check in compiled.checks:
+        assert isinstance(check.reading(), str)
+    v = evaluate(
+        ClearanceQuery("pay", {"amount": 5, "vendor": "ACME-7", "status": "approved"}, "a"),
+        [_policy([text])],
+        StaticHistory.from_dict(None),
+    )
+    assert v.reason_code != "judge_unavailable"
