@@ -701,6 +701,11 @@ _EFFECT_STEMS = frozenset(
         "first",
         "step",
         "once",
+        # verbs that only say the subject action happens ('may only be run for …')
+        "run",
+        "perform",
+        "carri",
+        "conduct",
     }
 )
 _EFFECT_STEMS = (

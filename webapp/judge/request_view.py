@@ -67,6 +67,7 @@ RELATED_OBJECTS: dict[str, frozenset[str]] = {
     "send": frozenset({"messag", "email", "recipient"}),
     "delete": frozenset({"data"}),
 }
+_RELATED_OBJECT_STEMS = frozenset({"data"})
 VERBS: frozenset[str] = frozenset().union(*VERB_GROUPS.values()) | frozenset(
     {
         "reboot",
@@ -257,6 +258,8 @@ class RequestView:
         if term in VERBS:
             syn = _VERB_SYNONYMS.get(term, frozenset({term}))
             return bool(syn & self.tool_stems) or term in self._present_keys
+        if term in _RELATED_OBJECT_STEMS and term in self.related_stems:
+            return True  # 'exports of patient data' and an export tool: exporting moves data
         return term in self._present_keys
 
     def term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
