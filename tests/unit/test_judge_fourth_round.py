@@ -258,3 +258,22 @@ def test_rules_built_from_the_new_recognisers_fragments_never_crash(parts):
         StaticHistory.from_dict(None),
     )
     assert v.reason_code != "judge_unavailable"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Shipments heavier than 30 kg may only be sent by freight carriers DHL Freight or Kuehne+Nagel.",
+        "Shipments over 30 kg may only go with carriers DHL Freight or Kuehne+Nagel",
+        "Shipments above 30kg can only be shipped via carriers Kuehne+Nagel, DHL Freight",
+    ],
+)
+def test_a_conditional_allow_list_on_a_weight_with_multi_word_names(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert "30 kg" in compiled.checks[0].reading()
+    tool = "create_shipment"
+    assert outcome(rule, tool, {"weight_kg": 45, "carrier": "UPS"}) == "denied"
+    assert outcome(rule, tool, {"weight_kg": 45, "carrier": "DHL Freight"}) == "approved"
+    assert outcome(rule, tool, {"weight_kg": 45, "carrier": "Kuehne+Nagel"}) == "approved"
+    assert outcome(rule, tool, {"weight_kg": 20, "carrier": "UPS"}) == "approved"

@@ -329,10 +329,7 @@ class NumericLimit(Check):
             what = f"the {self.window}'s total of {what}"
         elif self.window:
             what = f"{what} per {self.window}"
-        bound = _fmt(self.threshold) + (f" {self.currency}" if self.currency else "")
-        unit = _UNIT_NAMES.get((self.unit_family, self.unit_factor))
-        if unit and not self.currency:
-            bound = f"{bound} {unit}"  # 'above 12 hours', 'above 30 kg': the rule's own unit
+        bound = _bound_words(self)
         if self.effect == "allow":
             return (
                 f"Allow when {what} is {OP_WORDS[NEGATE[self.op]]} {bound}; "
@@ -1057,6 +1054,15 @@ _UNIT_NAMES: dict[tuple[str | None, float], str] = {
 }
 
 
+def _bound_words(check: NumericLimit) -> str:
+    """'10,000 USD', '12 hours', '30 kg': the threshold in the rule's own unit."""
+    bound = _fmt(check.threshold) + (f" {check.currency}" if check.currency else "")
+    unit = _UNIT_NAMES.get((check.unit_family, check.unit_factor))
+    if unit and not check.currency:
+        bound = f"{bound}{unit}" if unit == "%" else f"{bound} {unit}"
+    return bound
+
+
 def _measure_words(check: NumericLimit) -> str:
     words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
     if check.noun:
@@ -1233,7 +1239,7 @@ class When(Check):
     def reading(self) -> str:
         assert self.condition is not None and self.body is not None
         cond = self.condition
-        bound = _fmt(cond.threshold) + (f" {cond.currency}" if cond.currency else "")
+        bound = _bound_words(cond)
         return f"When {_measure_words(cond)} is {OP_WORDS[cond.op]} {bound}: {self.body.reading()}"
 
     def subject(self) -> str:

@@ -1126,8 +1126,38 @@ def _split_named(items: str) -> list[str]:
     return [i.strip().strip("`\"'") for i in parts if i.strip().strip("`\"'")]
 
 
+# 'may only be sent by freight carriers DHL Freight or Kuehne+Nagel': after 'only … by' and a
+# plural noun, proper names (several words each, with + & . -) close the clause as its list.
+_PROPER_NAME = r"[A-Z0-9][\w&+.\-]*(?:\s+[A-Z0-9][\w&+.\-]*){0,3}"
+_ONLY_NAMES = re.compile(
+    r"\bonly\b[^,;.]*?\b(?:by|via|with|through|using|use|on|in|from|to)\s+(?:the\s+)?"
+    r"(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+s)\s+(?P<items>"
+    + _PROPER_NAME
+    + r"(?:\s*,\s*"
+    + _PROPER_NAME
+    + r")*(?:\s*,?\s+(?:or|and)\s+"
+    + _PROPER_NAME
+    + r")?)\s*\.?\s*$"
+)
+
+
+def _only_names(clause: str) -> tuple[str, list[str], int, int] | None:
+    m = _ONLY_NAMES.search(clause)
+    if m is None:
+        return None
+    items = [i.strip() for i in re.split(r"\s*,\s*|\s+(?:or|and)\s+", m.group("items"))]
+    items = [i for i in items if i]
+    if not items or any(NORMATIVE.fullmatch(i) or i.lower() in STOPWORDS for i in items):
+        return None
+    return stem(m.group("noun").lower()), items, m.start("noun"), m.end("items")
+
+
 def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int, int] | None:
     """('column', ['salary', 'iban', 'tax_id'], start, end) for a kind noun followed by literals."""
+    if only:
+        names = _only_names(clause)
+        if names is not None:
+            return names
     found = _named_values_after(clause, only)
     if found is not None:
         return found
