@@ -1101,6 +1101,27 @@ __all__ = [
 
 # ---------------------------------------------------------------------------------------------
 # Conditions: 'unless the balance is zero', 'only if the identity check passed'.
+_STATE_KEYS = frozenset(stem(w) for w in "state status stage standing flag".split())
+_YES = frozenset({"true", "yes", "y", "1", "on"})
+_NO = frozenset({"false", "no", "n", "0", "off"})
+
+
+def _state_holds(value: Any, state: str) -> bool | None:
+    """Whether a flag or a state field shows `state` ('opted_out': true, 'account_state':
+    'suspended'); None when the value cannot say."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        v = value.strip().lower()
+        if v in _YES:
+            return True
+        if v in _NO:
+            return False
+        if state:
+            return normalise_value(v) == normalise_value(state) or stem(v) == stem(state)
+    return None
+
+
 _PASS_STEMS = frozenset(
     stem(w) for w in "verified passed checked confirmed completed succeeded".split()
 )
@@ -1132,6 +1153,12 @@ class Unless(Check):
 
     def reading(self) -> str:
         base = self.base.reading() if self.base else "Deny"
+        if self.test in ("state", "not_state"):
+            who = "their" if self.marker == "whose" else "they"
+            return (
+                f"{base}, when {who} {self.phrase} (read from a flag or a state argument named "
+                "for it; when none is sent, review)"
+            )
         return f"{base}, unless {self.phrase}"
 
     def subject(self) -> str:
@@ -1151,6 +1178,15 @@ class Unless(Check):
             )
         if holds:
             return Outcome(SATISFIED, f"{path}: {self.phrase}", (path,))
+        if self.test in ("state", "not_state"):
+            message = f"{path} shows the {self.base.subject() or 'subject'} {self.phrase}"
+            if outcome.status == UNKNOWN and self.base.applicability(view) == ("unknown", True):
+                # 'customers who opted out' and an `opted_out` flag that is on: the flag is the
+                # qualifier itself, so on this tool the rule speaks of the request.
+                return Outcome(
+                    VIOLATED if self.base.effect == "deny" else REVIEW, message, (path,)
+                )
+            return Outcome(outcome.status, message, outcome.args + (path,))
         return Outcome(
             outcome.status, f"{outcome.message} and not {self.phrase}", outcome.args + (path,)
         )
@@ -1169,6 +1205,11 @@ class Unless(Check):
             score = len(words_ & lf.keys)
             if self.test == "passed" and not lf.last_keys & (_PASS_STEMS | words_):
                 continue
+            if self.test in ("state", "not_state") and not (
+                isinstance(lf.value, bool)
+                or lf.last_keys & (_STATE_KEYS | {stem(self.value)} if self.value else _STATE_KEYS)
+            ):
+                continue  # 'whose account is suspended' reads a flag or a state field, not an id
             if score > top:
                 best, top = [lf], score
             elif score == top and score:
@@ -1185,6 +1226,13 @@ class Unless(Check):
     def _holds(self, value: Any) -> bool | None:
         if self.test == "present":
             return truthy(value)
+        if self.test in ("state", "not_state"):
+            # 'customers who opted out' (not_state: excepted while the state does not hold) and
+            # 'contacts who have not consented' (state: excepted while it holds).
+            state = _state_holds(value, self.value)
+            if state is None:
+                return None
+            return state if self.test == "state" else not state
         if self.test == "passed":
             if isinstance(value, bool):
                 return value

@@ -1711,6 +1711,9 @@ def _conditional_checks(
     Returns (checks, marker) or None when the clause has no condition the engine can read; a
     condition it cannot read stays unaccounted for (the rule is then partly understood).
     """
+    state = _relative_state(index, source, clause, previous, carry)
+    if state is not None:
+        return state
     split = _ONLY_SPLIT.match(clause)
     if split:
         # 'X can only be cancelled if C' says the same as 'X can be cancelled only if C'.
@@ -1778,6 +1781,73 @@ def _conditional_checks(
         )
         for c in base_checks
     ], (f"{marker}|{split.group('marker').lower()}|only" if split else marker)
+
+
+# 'Don't email customers who opted out', 'Never text contacts that have not consented',
+# 'Points can't be granted to members whose account is suspended': a state of the noun.
+_RELATIVE_STATE = re.compile(
+    r"^(?P<main>.+?\b[a-z]+s)\s+(?P<marker>who|that|whose)\s+(?P<cond>[^,;]+?)\s*\.?$", re.I
+)
+_STATE_OF = re.compile(
+    r"^(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|were|has been|have been)\s+"
+    r"(?:currently\s+)?(?P<state>[a-z]+)$",
+    re.I,
+)
+_STATE_VERB = re.compile(
+    r"^(?:(?:have|has|had|are|is|were|was)\s+)?(?P<neg>not\s+|never\s+)?(?:been\s+)?"
+    r"(?P<state>[a-z]+(?:ed|d)(?:\s+(?:out|in|up|off|down|back))?)(?:\s+(?:yet|already))?$",
+    re.I,
+)
+
+
+def _relative_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The base check of the main clause, excepted while the noun's stated state does not hold."""
+    m = _RELATIVE_STATE.match(clause)
+    if not m or find_quantities(m.group("cond")):
+        return None
+    marker = m.group("marker").lower()
+    cond = m.group("cond").strip()
+    if marker == "whose":
+        s = _STATE_OF.match(cond)
+        if not s:
+            return None
+        state, test = s.group("state").lower(), "not_state"
+        bind_text = f"{s.group('what')} {state}"
+    else:
+        s = _STATE_VERB.match(cond)
+        if not s:
+            return None
+        state = s.group("state").lower()
+        test = "state" if s.group("neg") else "not_state"
+        bind_text = state
+    if state in STOPWORDS or NORMATIVE.fullmatch(state):
+        return None
+    bind = tuple(
+        x for x in (stem(w) for w in words(bind_text)) if x not in STOPWORDS and x not in GENERIC
+    )
+    if not bind:
+        return None
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=bind,
+            test=test,
+            value=state.split()[0] if marker == "whose" else state,
+            phrase=cond,
+        )
+        for c in made
+    ], marker
 
 
 _CONDITION_BOUND = re.compile(

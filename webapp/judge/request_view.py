@@ -152,6 +152,13 @@ MONEY_KEYS = frozenset(
 )
 COMMS = frozenset({"email", "messag", "sms", "slack", "chat", "text", "call", "mail"})
 COMMS_GENERIC = frozenset({"messag", "communic", "correspond"})
+# One channel, two names: 'never text contacts …' governs send_sms.
+_COMMS_SAME: dict[str, frozenset[str]] = {
+    "text": frozenset({"sms"}),
+    "sms": frozenset({"text"}),
+    "mail": frozenset({"email"}),
+    "email": frozenset({"mail"}),
+}
 VALUE_CLASSES: dict[str, frozenset[str]] = {
     name: frozenset(stem(w) for w in ws.split())
     for name, ws in {
@@ -254,7 +261,8 @@ class RequestView:
         if term in COMMS_GENERIC:
             return bool(self.tool_stems & COMMS)
         if term in MONEY_SPECIFIC or term in COMMS:
-            return term in self._present_keys
+            same = _COMMS_SAME.get(term)
+            return term in self._present_keys or bool(same and same & self.tool_stems)
         if term in VERBS:
             syn = _VERB_SYNONYMS.get(term, frozenset({term}))
             return bool(syn & self.tool_stems) or term in self._present_keys
@@ -285,7 +293,7 @@ class RequestView:
             return False
         if term in COMMS and term not in COMMS_GENERIC:
             others = self.tool_stems & COMMS
-            if others and term not in others:
+            if others and term not in others and not others & _COMMS_SAME.get(term, frozenset()):
                 return True
         if term in VERBS and term not in self.tool_stems:
             return bool(self.tool_verbs) and not (
