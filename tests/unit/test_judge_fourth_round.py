@@ -277,3 +277,60 @@ def test_a_conditional_allow_list_on_a_weight_with_multi_word_names(rule):
     assert outcome(rule, tool, {"weight_kg": 45, "carrier": "DHL Freight"}) == "approved"
     assert outcome(rule, tool, {"weight_kg": 45, "carrier": "Kuehne+Nagel"}) == "approved"
     assert outcome(rule, tool, {"weight_kg": 20, "carrier": "UPS"}) == "approved"
+
+
+def test_a_glossary_category_in_the_subject_conditions_a_duration_cap():
+    from webapp.judge.vocabulary import Glossary
+
+    rule = "Controlled substances can't be prescribed for more than 30 days."
+    glossary = {"controlled substances": ["oxycodone", "fentanyl", "morphine"]}
+    compiled = compile_rule(0, "c:r0", rule, Glossary.of(glossary))
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert "glossary's controlled substances" in compiled.checks[0].reading()
+    assert compile_rule(0, "c:r0", rule).understanding == "partly_understood"
+
+    def judged(args: dict) -> str:
+        v = evaluate(
+            ClearanceQuery("prescribe", args, "a"),
+            [_policy([rule])],
+            StaticHistory.from_dict(None),
+            glossary=glossary,
+        )
+        if v.decision == "deny":
+            return "denied"
+        return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+
+    assert judged({"patient_id": "P", "drug": "morphine", "days_supply": 45}) == "denied"
+    assert judged({"patient_id": "P", "drug": "morphine", "days_supply": 30}) == "approved"
+    # Not a listed member, and no argument is named for the category: a human decides.
+    assert judged({"patient_id": "P", "drug": "amoxicillin", "days_supply": 60}) != "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "flag"),
+    [
+        ("Don't email customers who opted out", "send_email", "opted_out"),
+        ("Never email contacts that have unsubscribed", "send_email", "unsubscribed"),
+        (
+            "Loyalty points can't be granted to members whose account is suspended.",
+            "grant_points",
+            "account_suspended",
+        ),
+    ],
+)
+def test_a_relative_clause_of_state_reads_the_flag_named_for_it(rule, tool, flag):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert "flag or a state argument" in compiled.checks[0].reading()
+    assert outcome(rule, tool, {"to": "a@b.example", "points": 5, flag: True}) == "denied"
+    assert outcome(rule, tool, {"to": "a@b.example", "points": 5, flag: False}) == "approved"
+    assert outcome(rule, tool, {"to": "a@b.example", "points": 5}) == "pending_review"
+
+
+def test_a_state_field_with_another_value_lifts_a_whose_clause():
+    rule = "Loyalty points can't be granted to members whose account is suspended."
+    args = {"member_id": "M-1", "points": 100}
+    assert outcome(rule, "grant_points", {**args, "account_state": "suspended"}) == "denied"
+    assert outcome(rule, "grant_points", {**args, "account_state": "active"}) == "approved"
+    # An id is not the account's state: without a state argument a human decides.
+    assert outcome(rule, "grant_points", {**args, "account_id": "A-1"}) == "pending_review"

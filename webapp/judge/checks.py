@@ -1336,6 +1336,14 @@ class WhenListed(Check):
     def reading(self) -> str:
         assert self.condition is not None and self.body is not None
         listed = " or ".join(self.condition.values[:8])
+        if len(self.condition.values) > 8:
+            listed += " or …"
+        if self.condition.match == "glossary":
+            noun = surface_words(self.source, self.condition.kind_words) or "category"
+            return (
+                f"When an argument is one of the glossary's {noun} ({listed}): "
+                f"{self.body.reading()}"
+            )
         what = _MATCH_NOUN.get(self.condition.match, "the value")
         return f"When {what} is {listed}: {self.body.reading()}"
 

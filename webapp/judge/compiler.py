@@ -1625,8 +1625,10 @@ def _category_checks(
     would need (no quantity): otherwise it stays partly understood.
     """
     phrases = category_phrases(clause)
-    if not phrases or find_quantities(clause):
+    if not phrases:
         return []
+    if find_quantities(clause):
+        return _category_condition(index, source, clause, phrases, glossary)
     auto = bool(AUTO.search(clause))
     review = bool(REVIEW.search(clause)) and not auto
     negated = bool(NEGATION.search(clause)) or bool(
@@ -1667,6 +1669,45 @@ def _category_checks(
             )
         )
     return checks
+
+
+def _category_condition(
+    index: int,
+    source: str,
+    clause: str,
+    phrases: list[tuple[int, int, str]],
+    glossary: Glossary | None,
+) -> list[Check]:
+    """'Controlled substances can't be prescribed for more than 30 days', with the category in
+    the glossary: the limit applies where an argument's value is a member of the category."""
+    predicate_at = _predicate_position(clause)
+    if len(phrases) != 1 or glossary is None or predicate_at is None:
+        return []
+    start, end, phrase = phrases[0]
+    members = glossary.lookup(phrase)
+    if not members or end > predicate_at:
+        return []
+    rest = (clause[:start] + " " + clause[end:]).strip()
+    made, _, _ = compile_clause(index, source, rest, None, "")
+    if not made or any(
+        c.effect == "allow" or not isinstance(c, NumericLimit) or c.counts_calls for c in made
+    ):
+        return []
+    condition = ValueList(
+        index,
+        source,
+        "deny",
+        (),
+        (),
+        "deny",
+        tuple(members),
+        "glossary",
+        tuple(stem(w) for w in words(phrase)),
+    )
+    return [
+        WhenListed(index, source, c.effect, c.terms, c.alternatives, condition=condition, body=c)
+        for c in made
+    ]
 
 
 _CONDITIONAL = re.compile(
