@@ -1183,9 +1183,7 @@ class Unless(Check):
             if outcome.status == UNKNOWN and self.base.applicability(view) == ("unknown", True):
                 # 'customers who opted out' and an `opted_out` flag that is on: the flag is the
                 # qualifier itself, so on this tool the rule speaks of the request.
-                return Outcome(
-                    VIOLATED if self.base.effect == "deny" else REVIEW, message, (path,)
-                )
+                return Outcome(VIOLATED if self.base.effect == "deny" else REVIEW, message, (path,))
             return Outcome(outcome.status, message, outcome.args + (path,))
         return Outcome(
             outcome.status, f"{outcome.message} and not {self.phrase}", outcome.args + (path,)
