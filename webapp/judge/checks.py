@@ -592,13 +592,9 @@ class ValueList(Check):
                 score += 2.0
             elif self.mode == "deny" and any(h is None for h in hits):
                 score += 1.0  # close to a listed value ('…/PowerUserAccessV2'): look at it
-            if any(_shape(v) in {_shape(x) for x in self.values} for v in vals):
+            if any(_shape(v) in self._value_shapes for v in vals):
                 score += 1.0
-            if (
-                self.mode == "deny"
-                and self.match == "contains"
-                and any(self._in_list(v) for v in vals)
-            ):
+            if self.mode == "deny" and self.match == "contains" and any(hits):
                 score += 5.0
             if score > 0:
                 scored.append((score, lf))
@@ -608,6 +604,14 @@ class ValueList(Check):
             return [lf for _, lf in scored]  # any mention of a forbidden value counts
         best = max(s for s, _ in scored)
         return [lf for s, lf in scored if s == best]
+
+    @cached_property
+    def _value_shapes(self) -> frozenset[str]:
+        return frozenset(_shape(x) for x in self.values)
+
+    @cached_property
+    def _normalised(self) -> tuple[tuple[str, str], ...]:
+        return tuple((x, normalise_value(x)) for x in self.values)
 
     def _in_list(self, value: str) -> bool | None:
         v = value.strip()
@@ -637,19 +641,18 @@ class ValueList(Check):
             compact = v.replace(" ", "").upper()
             return any(compact.startswith(p.upper()) for p in self.values)
         norm = normalise_value(v)
-        for x in self.values:
-            nx = normalise_value(x)
+        for x, nx in self._normalised:
             if "*" in x and fnmatch.fnmatchcase(v.lower(), x.lower()):
                 return True
             if norm == nx:
                 return True
             if self.match == "contains" and len(nx) >= 3 and _contains_token(v, x):
                 return True
-        if self.match in ("exact", "contains"):
+        if self.match in ("exact", "contains") and ("/" in v or ":" in v):
             # An identifier names the resource an ARN or a path ends with: 'AdministratorAccess'
             # is 'arn:aws:iam::aws:policy/AdministratorAccess' (its last segment, exactly).
-            last = re.split(r"[/:]", v)[-1]
-            if last != v and any(normalise_value(last) == normalise_value(x) for x in self.values):
+            last = normalise_value(re.split(r"[/:]", v)[-1])
+            if any(last == nx for _, nx in self._normalised):
                 return True
         if self.mode == "deny" and self.match == "exact":
             low = v.lower()
@@ -993,9 +996,8 @@ def _host_of(value: str) -> str | None:
     return host if "." in host else None
 
 
+@lru_cache(maxsize=65536)
 def _shape(value: str) -> str:
-    import re
-
     s = re.sub(r"[a-z]+", "a", value.lower())
     return re.sub(r"\d+", "9", s)
 

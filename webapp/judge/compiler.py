@@ -56,7 +56,7 @@ class CompiledRule:
             return "partly_understood"
         return "understood"
 
-    @property
+    @cached_property
     def decides(self) -> bool:
         """Only a fully understood rule approves or denies on its own; others are judged as text."""
         return bool(self.checks) and not self.uncompiled and not self.unaccounted

@@ -161,6 +161,7 @@ def meaningful(stems: tuple[str, ...] | list[str] | set[str]) -> set[str]:
     return {s for s in stems if s not in GENERIC and not s.isdigit()}
 
 
+@lru_cache(maxsize=65536)
 def normalise_value(value: str) -> str:
     """Compare argument values without case or separator noise ('Crypto Wallet' = 'crypto_wallet')."""
     return re.sub(r"[\s_\-]+", " ", value.strip().lower())
