@@ -54,11 +54,14 @@ def surface_words(source: str, stems: tuple[str, ...]) -> str:
     if not wanted:
         return ""
     out: list[str] = []
+    seen: set[str] = set()
     for m in _WORD_RE.finditer(source):
         w = m.group(0)
         parts = [w] if "_" in w else w.replace("-", " ").split()
         for part in parts:
-            if (stem(part.lower()) in wanted or part.lower() in wanted) and part not in out:
+            s = stem(part.lower())
+            if (s in wanted or part.lower() in wanted) and s not in seen:
+                seen.add(s)  # 'claims … claim': the rule's first form of each word, once
                 out.append(part if "_" in part or part.isupper() else part.lower())
     return " ".join(out)
 
@@ -753,7 +756,7 @@ class RequiredFlag(Check):
         return d
 
     def reading(self) -> str:
-        flag = surface_words(self.source, self.flag_words) or " ".join(self.flag_words)
+        flag = surface_words(self.source, self.flag_words) or "the flag the rule names"
         return f"{_VERB[self.effect]} unless `{flag}` is on{self._about()}"
 
     def evaluate(self, view: RequestView) -> Outcome:
@@ -767,7 +770,7 @@ class RequiredFlag(Check):
             ):
                 leaf = lf
                 break
-        name = " ".join(self.flag_words)
+        name = surface_words(self.source, self.flag_words) or "the flag the rule names"
         if leaf is None:
             return Outcome(UNBOUND, f"nothing in the arguments shows '{name}'")
         if truthy(leaf.value):
@@ -822,8 +825,8 @@ class ActionRule(Check):
         alts = " or ".join(surface_words(self.source, pair) for pair in self.alternatives[:3])
         what = " ".join(x for x in (subject, f"({alts})" if alts else "") if x) or "this tool"
         if self.effect == "allow":
-            return f"Allow requests to {what}"
-        return f"{_VERB[self.effect]} requests to {what}"
+            return f"Allow requests about {what}"
+        return f"{_VERB[self.effect]} requests about {what}"
 
     def evaluate(self, view: RequestView) -> Outcome:
         if self.unrelated(view):
@@ -1216,7 +1219,8 @@ class Unless(Check):
                 best.append(lf)
         if not best:
             if self.test == "present":
-                return False, " ".join(self.bind_words)  # nothing named like it was sent
+                # nothing named like it was sent
+                return False, surface_words(self.source, self.bind_words) or self.phrase
             return None, ""
         results = [self._holds(lf.value) for lf in best]
         if any(r is None for r in results):
