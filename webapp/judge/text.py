@@ -7,6 +7,7 @@ from functools import lru_cache
 
 _SPLIT = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,})s\b")
 
 STOPWORDS = frozenset(
     """a an the and or of to in on at by for from with without into onto as is are was were be
@@ -146,6 +147,8 @@ GENERIC = GENERIC | frozenset(stem(w) for w in GENERIC)
 
 def words(text: str) -> list[str]:
     """Lower-case words of `text`, splitting snake_case, kebab-case, dotted and camelCase names."""
+    # 'POs', 'SKUs', 'APIs': the plural of an acronym is the acronym ('create_po').
+    text = _ACRONYM_PLURAL.sub(r"\1", text)
     text = _CAMEL.sub(" ", text).lower().replace("'s ", " ").replace("’s ", " ")
     return _SPLIT.findall(text)
 
