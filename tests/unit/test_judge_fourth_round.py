@@ -334,3 +334,44 @@ def test_a_state_field_with_another_value_lifts_a_whose_clause():
     assert outcome(rule, "grant_points", {**args, "account_state": "active"}) == "approved"
     # An id is not the account's state: without a state argument a human decides.
     assert outcome(rule, "grant_points", {**args, "account_id": "A-1"}) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "POs must name a cost center and must not exceed 20,000 EUR",
+        "All POs need a cost center and must stay under 20,000 EUR",
+    ],
+)
+def test_the_plural_of_an_acronym_names_the_tool(rule):
+    base = {"supplier": "X", "amount": 5000, "currency": "EUR"}
+    assert outcome(rule, "create_po", base) == "denied"  # no cost center
+    assert outcome(rule, "create_po", {**base, "cost_center": "CC-1"}) == "approved"
+    assert outcome(rule, "create_po", {**base, "amount": 25000, "cost_center": "CC-1"}) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("rule", "flag"),
+    [("MFA must be enabled for console users", "mfa_enabled"), ("MFA must be enabled", "mfa")],
+)
+def test_a_subject_that_must_be_enabled_reads_its_own_flag(rule, flag):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    tool = "create_console_user"
+    assert outcome(rule, tool, {"user": "u", flag: False}) == "denied"
+    assert outcome(rule, tool, {"user": "u", flag: True}) == "approved"
+    # Another switch that happens to be called enabled is not the subject's flag.
+    assert outcome(rule, tool, {"user": "u", "logging_enabled": True}) != "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "key", "name"),
+    [
+        ("Freeze: warehouse WH-04", "warehouse", "WH-04"),
+        ("Change freeze: payments-api", "service", "payments-api"),
+    ],
+)
+def test_a_terse_freeze_with_a_colon(rule, key, name):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "update", {key: name}) == "denied"

@@ -1946,8 +1946,22 @@ def _conditional_list(
     )
 
 
+# 'Freeze: warehouse WH-04', 'Change freeze: payments-api until Monday'.
+FREEZE_COLON = re.compile(
+    r"^(?:(?:change|code|deploy(?:ment)?|release)\s+)?freeze\s*:\s*(?:the\s+)?"
+    r"(?:(?P<kind>[a-z]+)\s+)?(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+)?\s*$",
+    re.I,
+)
+
+
 def _freeze_match(text: str) -> re.Match[str] | None:
-    return FREEZE_KIND_FIRST.search(text) or FREEZE.search(text) or FREEZE_ON.search(text)
+    return (
+        FREEZE_KIND_FIRST.search(text)
+        or FREEZE.search(text)
+        or FREEZE_ON.search(text)
+        or FREEZE_COLON.search(text)
+    )
 
 
 def _freeze_check(index: int, source: str, clause: str) -> Check | None:
@@ -2286,11 +2300,23 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
     f = _FLAG.search(clause)
     if f and not review and f.group("adj").lower() not in _UNVERIFIABLE:
         adj = stem(f.group("adj"))
-        if adj in VERBS and adj not in {"encrypt", "sign"}:
+        if adj in VERBS and adj not in {"encrypt", "sign", "enabl", "activ"}:
             return None
         terms = _subject_terms(
             tuple(t for t in _terms(clause[: f.start()], cut_review=False) if t != adj)
         )
+        if adj in ("enabl", "activ"):
+            # 'MFA must be enabled': the flag is the subject's own (`mfa_enabled`, `mfa`), never
+            # any other switch that happens to be called enabled.
+            subject = tuple(t for t in _terms(clause[: f.start()], cut_review=False))
+            if not subject:
+                return None
+            # '… for console users': whom it is for is what the rule is about (a subject word).
+            # The subject names the flag itself, so an `mfa_enabled: false` must not make the
+            # rule look absent: its words are the flag's, not the subject's.
+            tail = re.match(r"\s+for\s+(?P<who>[^,;]+)$", clause[f.end() :], re.I)
+            terms = _subject_terms(_terms(tail.group("who"), cut_review=False)) if tail else ()
+            return RequiredFlag(index, source, "deny", terms, (), (*subject, adj))
         return RequiredFlag(index, source, "deny", terms, (), (adj,))
     w = _WITHOUT_FLAG.search(clause)
     if w and not review and NEGATION.search(clause[: w.start()]):
