@@ -375,3 +375,38 @@ def test_a_terse_freeze_with_a_colon(rule, key, name):
     compiled = compile_rule(0, "c:r0", rule)
     assert compiled.understanding == "understood", compiled.unaccounted
     assert outcome(rule, "update", {key: name}) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("rule", "key", "over", "at"),
+    [
+        ("Markdowns cant ever go beyond 35 %.", "markdown_pct", 50, 35),
+        ("Markdowns dont go above 35%", "markdown_pct", 36, 35),
+        ("Dosage change: 10 mg max per step.", "step_mg", 11, 10),
+        ("Dose changes must not exceed 0.01 g", "change_mg", 11, 10),
+    ],
+)
+def test_bare_contractions_and_milligrams(rule, key, over, at):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    tool = "set_markdown" if "arkdown" in rule else "change_dosage"
+    assert outcome(rule, tool, {"item": "x", key: over}) == "denied"
+    assert outcome(rule, tool, {"item": "x", key: at}) == "approved"
+
+
+def test_nobody_gets_a_glossary_category():
+    rule = "Nobody gets a privileged role through the agent."
+    glossary = {"privileged roles": ["Org Owner", "Billing Admin"]}
+
+    def judged(role: str) -> str:
+        v = evaluate(
+            ClearanceQuery("grant_role", {"user": "b@corp.example", "role": role}, "a"),
+            [_policy([rule])],
+            StaticHistory.from_dict(None),
+            glossary=glossary,
+        )
+        return v.decision
+
+    assert judged("Org Owner") == "deny"
+    assert judged("Viewer") == "allow"
+    assert judged("Billing Administrator") == "review"  # close to a member: a human decides

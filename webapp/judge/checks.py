@@ -344,7 +344,7 @@ class NumericLimit(Check):
         noun = stem(self.noun) if self.noun else None
         wanted = _NOUN_SYNONYMS.get(noun, frozenset({noun})) if noun else frozenset()
         if self.unit_family == "mass":
-            wanted = _MASS_KEYS
+            wanted = _MASS_KEYS | {"mg", "kg", "lb", "lbs"}
         elif self.unit_family == "time":
             wanted = _TIME_KEYS  # 'valid for more than 90 days' and a `ttl_days`
         elif self.unit_family == "bytes":
@@ -886,7 +886,7 @@ def _bind_measure(
         elif check.unit_family == "bytes":
             score += 3 if (leaf.unit and leaf.unit[0] == "bytes") or keys & _BYTES_KEYS else 0
         elif check.unit_family == "mass":
-            score += 3 if keys & _MASS_KEYS else 0
+            score += 3 if (leaf.unit and leaf.unit[0] == "mass") or keys & _MASS_KEYS else 0
         if noun:
             if keys & noun_syn:
                 score += 3
@@ -928,7 +928,11 @@ def convert_value(
     """The argument value in the rule's unit and currency; a message when they cannot be compared."""
     if leaf.unit and leaf.unit[0] == "minor":
         value *= leaf.unit[1]
-    if check.unit_family in ("bytes", "time") and leaf.unit and leaf.unit[0] == check.unit_family:
+    if (
+        check.unit_family in ("bytes", "time", "mass")
+        and leaf.unit
+        and leaf.unit[0] == check.unit_family
+    ):
         value = value * leaf.unit[1] / check.unit_factor
     if check.currency:
         currency = _currency_of(view, leaf)
@@ -1048,6 +1052,8 @@ _UNIT_NAMES: dict[tuple[str | None, float], str] = {
     ("time", 2592000.0): "months (of 30 days)",
     ("mass", 1.0): "kg",
     ("mass", 1e-3): "g",
+    ("mass", 1e-6): "mg",
+    ("mass", 1e-9): "mcg",
     ("mass", 0.45359237): "lb",
     ("mass", 1e3): "tonnes",
     ("bytes", 1.0): "bytes",

@@ -384,7 +384,7 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------------------------------
 NORMATIVE = re.compile(
-    r"\b(must|shall|should|never|not|no|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
+    r"\b(must|shall|should|never|not|no|nobody|no one|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
     r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
     r"do not|don't|freeze|frozen|locked|"
@@ -448,7 +448,7 @@ _EXPLICIT_OK = re.compile(
     re.I,
 )
 _UPPER_BOUND = re.compile(
-    r"(?:(?:not|never|n't|cannot)\s+(?:to\s+)?(?:exceed|go over|go above|surpass|be (?:more|greater|larger|higher|bigger|longer) than|be (?:above|over))"
+    r"(?:(?:not|never|n't|cannot)\s+(?:ever\s+)?(?:to\s+)?(?:exceed|go over|go above|go beyond|surpass|be (?:more|greater|larger|higher|bigger|longer) than|be (?:above|over))"
     r"|\bmax(?:imum)?\s+[a-z][a-z\s-]{1,30}?\s+(?:is|are|of)"
     r"|\bexceed|\bat most|\bup to|\bno (?:more|greater|larger|higher|bigger|longer) than|\bnot (?:more|greater|larger|higher|bigger|longer) than"
     r"|\bmax(?:imum)?\.?(?:\s+(?:of|is|amount|value|total))?:?|\bcapped at|\bcap(?:s|ped)?(?: of| at| is)?:?|\blimited to|\blimit(?:ed)?(?: of| is| to| at)?:?"
@@ -701,6 +701,7 @@ _EFFECT_STEMS = frozenset(
         "first",
         "step",
         "once",
+        "beyond",
         # verbs that only say the subject action happens ('may only be run for …')
         "run",
         "perform",
@@ -810,10 +811,16 @@ def _normalise(text: str) -> str:
         .replace("\u2014", " - ")
     )
     t = re.sub(r"\s+", " ", t).strip()
+    # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
+    t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.
     return _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
 
 
+_BARE_CONTRACTION = re.compile(
+    r"\b(can|don|doesn|isn|aren|mustn|shouldn|shan|wouldn|couldn|hasn|haven|didn|wasn|weren)t\b",
+    re.I,
+)
 _COMPARATIVES = {
     "heavier than": "more than",
     "larger than": "more than",

@@ -38,7 +38,7 @@ _FUNCTION_WORDS = frozenset(
     capped ceiling floor within stay remain kept keep strictly strict hard
     approval approve approved review reviewed sign off signoff signed human manual manually
     per day daily hour hourly week weekly month monthly year yearly annually today calendar
-    single one go time times total agent agents automatically auto
+    single one go time times total agent agents automatically auto nobody
     blocked block blocks illegal restricted restriction restrictions without
     be is are was were been being has have had do does done doesn't don't can't won't isn't
     aren't mustn't shan't period whatsoever anything else but
@@ -123,6 +123,10 @@ _ANAPHOR_BEFORE = re.compile(
     r"\b(?:above|over|below|under|beyond|than|exceeds?|exceeding)\s*$", re.I
 )
 _RELATIVES = frozenset({"who", "whose", "which", "that"})
+_PREPOSITIONS = frozenset(
+    "through via across into onto within during before after from to for with by on in at of "
+    "over under towards toward per".split()
+)
 _LIST_NOUNS = frozenset({"list", "lists", "register", "registry"})
 
 
@@ -178,7 +182,11 @@ def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, st
             continue  # 'restricted to the acme.com domain' is a list, not a category
         kept = []
         for w in noun_words:  # the noun phrase ends at the first function word
-            if w in STOPWORDS or (stem(w) in _FUNCTION_WORDS and w not in _LIST_NOUNS):
+            if (
+                w in STOPWORDS
+                or w in _PREPOSITIONS
+                or (stem(w) in _FUNCTION_WORDS and w not in _LIST_NOUNS)
+            ):
                 break
             kept.append(w)
         end = m.start("noun") + len(" ".join(kept))
