@@ -410,3 +410,31 @@ def test_nobody_gets_a_glossary_category():
     assert judged("Org Owner") == "deny"
     assert judged("Viewer") == "allow"
     assert judged("Billing Administrator") == "review"  # close to a member: a human decides
+
+
+@pytest.mark.parametrize(
+    ("rule", "key", "inside", "outside"),
+    [
+        ("Data must be hosted in an EU member state.", "hosting_country", "Finland", "Switzerland"),
+        ("Backups must stay in Germany or France", "region", "FR", "US"),
+        ("Customer data must remain within the EEA", "country", "NO", "BR"),
+    ],
+)
+def test_where_a_thing_must_be_is_an_allow_list_of_places(rule, key, inside, outside):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "create_bucket", {"name": "b1", key: inside}) == "approved"
+    assert outcome(rule, "create_bucket", {"name": "b1", key: outside}) == "denied"
+    assert outcome(rule, "create_bucket", {"name": "b1"}) == "pending_review"
+
+
+def test_a_permission_up_to_a_bound_then_review_beyond_it():
+    rule = "Bots may order up to 40 licences at a time; bigger orders need IT approval."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "order_licences", {"product": "ide", "licences": 40}) == "approved"
+    assert outcome(rule, "order_licences", {"product": "ide", "licences": 41}) == "pending_review"
+    # A prohibition stays one: 'must not exceed …; bigger ones need CFO approval' still denies.
+    strict = "Payments must not exceed 10,000 EUR; bigger ones need CFO approval."
+    args = {"amount": 12000, "currency": "EUR"}
+    assert outcome(strict, "send_payment", args) == "denied"

@@ -114,6 +114,7 @@ def compile_rule(
     subject_carry: str = ""
     resolved: list[str] = []
     consumed_markers: list[str] = []
+    permissive_caps: list[Check] = []
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
@@ -136,8 +137,23 @@ def compile_rule(
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
         if made:
             checks.extend(made)
+            if ALLOW.search(clause) and not NEGATION.search(clause) and not REVIEW.search(clause):
+                permissive_caps.extend(c for c in made if isinstance(c, NumericLimit))
         else:
             uncompiled = True
+    # 'Bots may order up to 40 licences; bigger orders need IT approval': the permission's bound
+    # is where review starts, not a prohibition.
+    for cap in permissive_caps:
+        if cap.effect == "deny" and any(
+            isinstance(r, NumericLimit)
+            and r.effect == "review"
+            and r.op == cap.op
+            and r.threshold == cap.threshold
+            and r.unit_family == cap.unit_family
+            and r.currency == cap.currency
+            for r in checks
+        ):
+            checks.remove(cap)
     frozen = _freeze_match(clean)
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
@@ -474,7 +490,9 @@ _BELOW = re.compile(
 _OR_MORE = re.compile(r"^\s*(?:or more|and above|and over|or above|or higher|\+)", re.I)
 _OR_LESS = re.compile(r"^\s*(?:or less|or fewer|and below|and under|or below)", re.I)
 _ANAPHOR = re.compile(
-    r"\b(above|over|beyond|below|under|more than|less than)\s+(that|this|it|the limit|the threshold)\b",
+    r"\b(above|over|beyond|below|under|more than|less than)\s+(that|this|it|the limit|the threshold)\b"
+    # 'bigger orders need IT approval' after 'may order up to 40': bigger than that bound.
+    r"|\b(bigger|larger|higher|greater|smaller|lower)\s+(?!than\b)(?:ones|[a-z]+s)\b",
     re.I,
 )
 _WINDOWS = [
@@ -1308,6 +1326,55 @@ def _named_list_check(
     )
 
 
+# 'Data must be hosted in the EU', 'Backups must stay within an EU member state': where a thing
+# must be is an allow-list of places.
+_RESIDENCY = re.compile(
+    r"^(?P<subject>.+?)\s+(?:must|shall|should|has to|have to|needs? to)\s+(?:always\s+)?"
+    r"(?:be|stay|remain)\s+(?P<verb>[a-z]+ed\s+)?(?:in|within|inside)\s+(?:the\s+|an?\s+)?"
+    r"(?P<places>[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?(?:\s*(?:,|or|and)\s*(?:the\s+)?"
+    r"[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?)*)"
+    r"(?:\s+(?P<noun>member\s+states?|member\s+countries|countries|country|region|regions))?"
+    r"\s*\.?$"
+)
+
+
+class ResidencyRecogniser(Recogniser):
+    """'Data must be hosted in an EU member state': an allow-list of places for the subject."""
+
+    kind = "residency"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _RESIDENCY.match(c.text)
+        if not m or c.negated or c.quantities:
+            return None
+        names = [
+            n.strip()
+            for n in re.split(r"\s*(?:,|\bor\b|\band\b)\s*(?:the\s+)?", m.group("places"))
+            if n.strip()
+        ]
+        codes = [_place(n) for n in names]
+        if not names or not all(codes):
+            return None
+        verb = tuple(stem(w) for w in words(m.group("verb") or ""))
+        terms = tuple(
+            t for t in _terms(m.group("subject"), cut_review=False) if t not in {"member"}
+        )
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "review" if c.review else "deny",
+                _subject_terms(terms),
+                (),
+                "allow",
+                tuple(x for x in codes if x),
+                "place",
+                (),
+                about_words=verb + tuple(stem(w) for w in words(m.group("noun") or "")),
+            )
+        ]
+
+
 class ValueListRecogniser(Recogniser):
     """Allow-lists and deny-lists of literal values: countries, currencies, domains, prefixes."""
 
@@ -1357,6 +1424,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     ComparisonRecogniser(),
     FreezeRecogniser(),
     NamedValuesRecogniser(),
+    ResidencyRecogniser(),
     ValueListRecogniser(),
     RequiredRecogniser(),
     ActionRecogniser(),
@@ -1418,8 +1486,12 @@ def _numeric_checks(
         found.append((q, *_comparator(before, after), q.start))
     anaphor = _ANAPHOR.search(clause)
     if anaphor and previous is not None and not quantities:
-        word = anaphor.group(1).lower()
-        kind = "above" if word in ("above", "over", "beyond", "more than") else "below"
+        word = (anaphor.group(1) or anaphor.group(3)).lower()
+        kind = (
+            "above"
+            if word in ("above", "over", "beyond", "more than", "bigger", "larger", "higher", "greater")
+            else "below"
+        )
         found.append((previous, kind, "", anaphor.start()))
     window = None
     for name, rx in _WINDOWS:
