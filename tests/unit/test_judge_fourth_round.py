@@ -423,9 +423,10 @@ def test_nobody_gets_a_glossary_category():
 def test_where_a_thing_must_be_is_an_allow_list_of_places(rule, key, inside, outside):
     compiled = compile_rule(0, "c:r0", rule)
     assert compiled.understanding == "understood", compiled.unaccounted
-    assert outcome(rule, "create_bucket", {"name": "b1", key: inside}) == "approved"
-    assert outcome(rule, "create_bucket", {"name": "b1", key: outside}) == "denied"
-    assert outcome(rule, "create_bucket", {"name": "b1"}) == "pending_review"
+    tool = "create_backup" if "Backups" in rule else "store_data"
+    assert outcome(rule, tool, {"name": "b1", key: inside}) == "approved"
+    assert outcome(rule, tool, {"name": "b1", key: outside}) == "denied"
+    assert outcome(rule, tool, {"name": "b1"}) == "pending_review"
 
 
 def test_a_permission_up_to_a_bound_then_review_beyond_it():
