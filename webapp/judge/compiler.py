@@ -125,7 +125,7 @@ def compile_rule(
         normative_seen = True
         made = _category_checks(index, text, clause, glossary)
         if made:
-            resolved += [phrase for _, _, phrase in category_phrases(clause)]
+            resolved += [phrase for _, _, phrase in _category_phrases(clause, glossary)]
             checks.extend(made)
             continue
         conditional = _conditional_checks(index, text, clause, previous, subject_carry)
@@ -1489,7 +1489,8 @@ def _numeric_checks(
         word = (anaphor.group(1) or anaphor.group(3)).lower()
         kind = (
             "above"
-            if word in ("above", "over", "beyond", "more than", "bigger", "larger", "higher", "greater")
+            if word
+            in ("above", "over", "beyond", "more than", "bigger", "larger", "higher", "greater")
             else "below"
         )
         found.append((previous, kind, "", anaphor.start()))
@@ -1703,7 +1704,7 @@ def _category_checks(
     Every category of the clause must resolve, and the clause must state nothing else a check
     would need (no quantity): otherwise it stays partly understood.
     """
-    phrases = category_phrases(clause)
+    phrases = _category_phrases(clause, glossary)
     if not phrases:
         return []
     if find_quantities(clause):
@@ -1748,6 +1749,31 @@ def _category_checks(
             )
         )
     return checks
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def _category_phrases(clause: str, glossary: Glossary | None) -> list[tuple[int, int, str]]:
+    """Open categories of a clause: qualified nouns ('privileged roles') and, with a glossary,
+    any of its terms written in the clause ('rented address lists', 'admin-level permissions')."""
+    phrases = category_phrases(clause)
+    if not glossary or not glossary.terms:
+        return phrases
+    tokens = [(m.start(), m.end(), stem(m.group(0).lower())) for m in _TOKEN.finditer(clause)]
+    stems = [t[2] for t in tokens]
+    for key in glossary.terms:
+        want = key.split()
+        n = len(want)
+        if not n:
+            continue
+        for i in range(len(stems) - n + 1):
+            if stems[i : i + n] == want:
+                start, end = tokens[i][0], tokens[i + n - 1][1]
+                if not any(s < end and start < e for s, e, _ in phrases):
+                    phrases.append((start, end, clause[start:end].lower()))
+                break
+    return sorted(phrases)
 
 
 def _category_condition(

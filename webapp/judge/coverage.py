@@ -221,6 +221,8 @@ def unaccounted_words(
         accounted.update(stem(w) for w in words(phrase))
     consumed = {c.lower() for c in consumed_conditions}
     resolved = {c.lower() for c in resolved_categories}
+    for phrase in resolved:  # a category a vocabulary resolved is read by its membership check
+        accounted.update(stem(w) for w in words(phrase))
     # Spans whose words are not accounted for by subject matching.
     blind: list[tuple[int, int]] = []
     forced: list[str] = []
