@@ -568,7 +568,10 @@ class ValueList(Check):
                 lf
                 for lf in leaves
                 if any(
-                    isinstance(v, str) and ("@" in v or (kind & lf.keys)) for v in scalars(lf.value)
+                    # an address, or a host name in an argument named like the list's kind; an
+                    # identifier such as `report_id = R-1` is neither
+                    isinstance(v, str) and ("@" in v or (kind & lf.keys and "." in v))
+                    for v in scalars(lf.value)
                 )
             ]
         if self.match == "prefix":
