@@ -439,3 +439,51 @@ def test_a_permission_up_to_a_bound_then_review_beyond_it():
     strict = "Payments must not exceed 10,000 EUR; bigger ones need CFO approval."
     args = {"amount": 12000, "currency": "EUR"}
     assert outcome(strict, "send_payment", args) == "denied"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "A single trade may not exceed 5,000 units, except the money-market funds MMF1 and MMF2.",
+        "Trades must not exceed 5,000 units, other than funds MMF1 or MMF2",
+    ],
+)
+def test_a_cap_excepted_for_named_values(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert "MMF1 or MMF2" in compiled.checks[0].reading()
+    assert outcome(rule, "trade_fund", {"fund": "MMF2", "units": 9000}) == "approved"
+    assert outcome(rule, "trade_fund", {"fund": "GRW4", "units": 9000}) == "denied"
+    assert outcome(rule, "trade_fund", {"fund": "GRW4", "units": 5000}) == "approved"
+
+
+def test_a_pronoun_after_a_named_value_reads_that_value():
+    rule = "The payroll-vault secret is locked; don't rotate it."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "rotate_secret", {"secret_name": "payroll-vault"}) == "denied"
+    assert outcome(rule, "rotate_secret", {"secret_name": "ci-cache-key"}) == "approved"
+
+
+def test_a_glossary_term_without_a_known_qualifier_is_a_category():
+    rule = "Mailings to rented address lists need marketing-ops review."
+    glossary = {"rented address lists": ["datamart-q3", "leadpool-eu"]}
+
+    def judged(lists: list[str]) -> str:
+        v = evaluate(
+            ClearanceQuery("send_mailing", {"mailing_id": "M", "lists": lists}, "a"),
+            [_policy([rule])],
+            StaticHistory.from_dict(None),
+            glossary=glossary,
+        )
+        return v.decision
+
+    assert judged(["spring-optins", "leadpool-eu"]) == "review"
+    assert judged(["spring-optins"]) == "allow"
+
+
+def test_a_domain_allow_list_ignores_identifiers():
+    rule = "Reports may only be emailed to addresses at globex.io."
+    args = {"report_id": "R-1", "recipient": "cfo@globex.io"}
+    assert outcome(rule, "email_report", args) == "approved"
+    assert outcome(rule, "email_report", {**args, "recipient": "x@gmail.com"}) == "denied"

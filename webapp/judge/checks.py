@@ -1156,6 +1156,7 @@ class Unless(Check):
     test: str = "present"  # present | zero | passed | equals
     value: str = ""  # for 'equals'
     phrase: str = ""  # the condition as written, for readings
+    values: tuple[str, ...] = ()  # for 'in': 'except the funds MMF1 and MMF2'
     kind: str = field(default="unless", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -1167,6 +1168,10 @@ class Unless(Check):
 
     def reading(self) -> str:
         base = self.base.reading() if self.base else "Deny"
+        if self.test == "in":
+            what = surface_words(self.source, self.bind_words)
+            what = f"`{what}`" if what else "an argument"
+            return f"{base}, except when {what} is {' or '.join(self.values)}"
         if self.test in ("state", "not_state"):
             who = "their" if self.marker == "whose" else "they"
             return (
@@ -1205,6 +1210,16 @@ class Unless(Check):
 
     def _condition(self, view: RequestView) -> tuple[bool | None, str]:
         words_ = set(self.bind_words)
+        if self.test == "in":
+            # 'except the money-market funds MMF1 and MMF2': the argument named like the kind
+            # (`fund`) carries one of them; without such an argument, one that carries one does.
+            listed = {normalise_value(v) for v in self.values}
+            named = [lf for lf in view.leaves if words_ & lf.last_keys]
+            for lf in named or view.leaves:
+                for v in scalars(lf.value):
+                    if isinstance(v, str) and normalise_value(v) in listed:
+                        return True, lf.path
+            return (False, named[0].path) if named else (None, "")
         best: list[Leaf] = []
         top = 0
         # 'the claim status' names `status` or `claim_status`, not `claim_id`: the phrase's head

@@ -134,6 +134,10 @@ def compile_rule(
             consumed_markers.extend(marker.split("|"))
             checks.extend(made)
             continue
+        pronoun = _pronoun_action(clause, checks)
+        if pronoun is not None:
+            checks.append(pronoun)  # 'The payroll-vault secret is locked; don't rotate it.'
+            continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
         if made:
             checks.extend(made)
@@ -204,6 +208,32 @@ def quorum_of(text: str) -> int:
     for m in _QUORUM.finditer(text):
         best = max(best, 2 if m.group("pair") else _NUMBER_WORDS[m.group("n").lower()])
     return best
+
+
+_PRONOUN_ACTION = re.compile(
+    r"^(?:so\s+|and\s+)?(?:do not|don't|never|must not|may not|cannot|can't|should not|"
+    r"shouldn't|mustn't)\s+(?P<verb>[a-z]+)\s+(?:it|them|this one|these)\s*\.?$",
+    re.I,
+)
+
+
+def _pronoun_action(clause: str, checks: list[Check]) -> ValueList | None:
+    """'don't rotate it' after a clause that named literal values: the same values, this verb."""
+    m = _PRONOUN_ACTION.match(clause.strip())
+    if not m or not checks:
+        return None
+    last = checks[-1]
+    if not (
+        isinstance(last, ValueList)
+        and last.mode == "deny"
+        and last.match in ("exact", "contains")
+        and last.values
+    ):
+        return None
+    verb = stem(m.group("verb").lower())
+    if verb not in VERBS:
+        return None
+    return replace(last, effect="deny", terms=(verb,), about_words=())
 
 
 def _flat_values(checks: list[Check]) -> list[str]:
@@ -1860,6 +1890,9 @@ def _conditional_checks(
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
+    excepted = _except_named(index, source, clause, previous, carry)
+    if excepted is not None:
+        return excepted
     split = _ONLY_SPLIT.match(clause)
     if split:
         # 'X can only be cancelled if C' says the same as 'X can be cancelled only if C'.
@@ -1944,6 +1977,53 @@ _STATE_VERB = re.compile(
     r"(?P<state>[a-z]+(?:ed|d)(?:\s+(?:out|in|up|off|down|back))?)(?:\s+(?:yet|already))?$",
     re.I,
 )
+
+
+_CODE = (
+    r"(?:[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z]{2,6}|"
+    + r"[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*|[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+)"
+)
+_EXCEPT_NAMED = re.compile(
+    r"^(?P<main>.+?),?\s+(?P<marker>except(?:\s+for)?|other than|apart from|excluding|save for)\s+"
+    r"(?:the\s+)?(?P<phrase>(?:[a-z][a-z\-]*\s+){0,3}?(?:(?P<noun>[a-z]+s)\s+)?"
+    r"(?P<items>" + _CODE + r"(?:\s*,\s*" + _CODE + r")*(?:\s*,?\s+(?:and|or)\s+" + _CODE + r")?))"
+    r"\s*\.?$"
+)
+
+
+def _except_named(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """'A single trade may not exceed 5,000 units, except the money-market funds MMF1 and MMF2':
+    the limit does not hold for the named values (read on the argument named like their kind)."""
+    m = _EXCEPT_NAMED.match(clause)
+    if not m:
+        return None
+    items = [i for i in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("items")) if i]
+    if any(_place(i) or i.upper() in CURRENCY_CODES for i in items):
+        return None  # 'other than EUR', 'except US or CA': a list of its own (ValueList)
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if not made or not all(isinstance(c, NumericLimit) and c.effect != "allow" for c in made):
+        return None
+    noun = m.group("noun")
+    bind = (stem(noun.lower()),) if noun else ()
+    marker = re.sub(r"\s+", " ", m.group("marker").lower())
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=bind,
+            test="in",
+            phrase=m.group("phrase"),
+            values=tuple(items),
+        )
+        for c in made
+    ], marker.split()[0]
 
 
 def _relative_state(

@@ -72,7 +72,7 @@ def near(value: str, members: tuple[str, ...]) -> bool:
         mm = m.strip().lower()
         if not mm:
             continue
-        if mm in v or v in mm:
+        if mm in v or (len(v) >= 3 and v in mm):  # 'M' is not close to 'datamart-q3'
             return True
         mw = set(re.findall(r"[a-z0-9]+", mm))
         if (
