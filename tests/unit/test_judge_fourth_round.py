@@ -487,3 +487,52 @@ def test_a_domain_allow_list_ignores_identifiers():
     args = {"report_id": "R-1", "recipient": "cfo@globex.io"}
     assert outcome(rule, "email_report", args) == "approved"
     assert outcome(rule, "email_report", {**args, "recipient": "x@gmail.com"}) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("rule", "key", "over", "under"),
+    [
+        ("Temporary access: 4h max unless approved by security", "duration_hours", 6, 2),
+        ("Refunds may not exceed 500 EUR unless approved by a manager", "amount", 600, 400),
+    ],
+)
+def test_a_limit_unless_approved_by_someone_asks_for_review(rule, key, over, under):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    tool = "grant_temporary_access" if "access" in rule else "issue_refund"
+    extra = {"currency": "EUR"} if key == "amount" else {}
+    assert outcome(rule, tool, {"user": "u", key: over, **extra}) == "pending_review"
+    assert outcome(rule, tool, {"user": "u", key: under, **extra}) == "approved"
+
+
+def test_a_multiple_written_glued_to_its_number():
+    rule = "Leverage above 5x is not permitted"
+    assert "5x" in compile_rule(0, "c:r0", rule).checks[0].reading()
+    assert outcome(rule, "open_position", {"symbol": "X", "leverage": 8}) == "denied"
+    assert outcome(rule, "open_position", {"symbol": "X", "leverage": 5}) == "approved"
+
+
+def test_a_first_time_counterparty_beyond_an_amount_needs_both():
+    rule = "Wire transfers over €50k to new beneficiaries need compliance sign-off"
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    args = {"currency": "EUR", "beneficiary_id": "B-9"}
+    assert outcome(rule, "send_wire", {**args, "amount": 60000}) == "pending_review"
+    assert outcome(rule, "send_wire", {**args, "amount": 40000}) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool"),
+    [
+        ("Employees on probation can't get a raise", "give_employee_raise"),
+        ("Accounts under investigation must not be closed", "close_account"),
+    ],
+)
+def test_a_state_named_by_a_preposition(rule, tool):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    flag = rule.split()[2]  # 'probation', 'investigation'
+    assert outcome(rule, tool, {"id": "E", flag: True}) == "denied"
+    assert outcome(rule, tool, {"id": "E", flag: False}) == "approved"
+    assert outcome(rule, tool, {"id": "E", "status": f"on_{flag}"}) == "denied"
+    assert outcome(rule, tool, {"id": "E"}) == "pending_review"

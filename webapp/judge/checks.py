@@ -1065,6 +1065,7 @@ _UNIT_NAMES: dict[tuple[str | None, float], str] = {
     ("bytes", 1e9): "GB",
     ("bytes", 1e12): "TB",
     ("percent", 1.0): "%",
+    ("ratio", 1.0): "x",
 }
 
 
@@ -1073,7 +1074,7 @@ def _bound_words(check: NumericLimit) -> str:
     bound = _fmt(check.threshold) + (f" {check.currency}" if check.currency else "")
     unit = _UNIT_NAMES.get((check.unit_family, check.unit_factor))
     if unit and not check.currency:
-        bound = f"{bound}{unit}" if unit == "%" else f"{bound} {unit}"
+        bound = f"{bound}{unit}" if unit in ("%", "x") else f"{bound} {unit}"
     return bound
 
 
@@ -1087,6 +1088,8 @@ def _measure_words(check: NumericLimit) -> str:
         return f"the percentage{(' of ' + words_) if words_ else ''}"
     if check.unit_family == "time":
         return f"the duration{(' of ' + words_) if words_ else ''}"
+    if check.unit_family == "ratio":
+        return f"the multiple{(' of ' + words_) if words_ else ''}"
     if check.unit_family == "bytes":
         return f"the size{(' of ' + words_) if words_ else ''}"
     return words_ or "the amount"
@@ -1132,7 +1135,9 @@ def _state_holds(value: Any, state: str) -> bool | None:
         if v in _NO:
             return False
         if state:
-            return normalise_value(v) == normalise_value(state) or stem(v) == stem(state)
+            # 'on_probation', 'Suspended': the state's word among the value's words holds it
+            tokens = {stem(t) for t in normalise_value(v).split()}
+            return stem(state.split()[0]) in tokens or normalise_value(v) == normalise_value(state)
     return None
 
 
@@ -1237,6 +1242,8 @@ class Unless(Check):
                 or lf.last_keys & (_STATE_KEYS | {stem(self.value)} if self.value else _STATE_KEYS)
             ):
                 continue  # 'whose account is suspended' reads a flag or a state field, not an id
+            if self.test in ("state", "not_state") and lf.last_keys & _STATE_KEYS:
+                score += 1  # a `status` field speaks of the state even when not named for it
             if score > top:
                 best, top = [lf], score
             elif score == top and score:

@@ -1006,11 +1006,45 @@ class FirstTimeRecogniser(Recogniser):
         skip = {"seen", "contact", "befor", "time", "never", "previous", "unknown", "unseen"}
         terms = tuple(t for t in terms if t not in parties and t not in skip)
         eff = "review" if c.review or not c.negated else "deny"
-        return [
-            FirstTimeCounterparty(
-                c.index, c.source, eff, terms, counterparty_words=parties or ("paye",)
-            )
-        ]
+        first = FirstTimeCounterparty(
+            c.index, c.source, eff, terms, counterparty_words=parties or ("paye",)
+        )
+        condition = _amount_condition(c)
+        if condition is not None:
+            # 'Wire transfers over €50k to new beneficiaries need sign-off': both must hold.
+            return [When(c.index, c.source, eff, terms, (), condition=condition, body=first)]
+        if c.quantities:
+            return []  # a number this reading does not place: kept as text
+        return [first]
+
+
+def _amount_condition(c: Clause) -> NumericLimit | None:
+    """The one amount a clause's subject states as its condition ('over €50k'), if any."""
+    if len(c.quantities) != 1:
+        return None
+    q = c.quantities[0]
+    b = _CONDITION_BOUND.search(c.text[: q.start])
+    predicate_at = _predicate_position(c.text)
+    if not b or (predicate_at is not None and q.start > predicate_at):
+        return None
+    op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
+    terms = _terms(c.text[: b.start()], cut_review=False)
+    return NumericLimit(
+        c.index,
+        c.source,
+        "deny",
+        _subject_terms(terms),
+        (),
+        op,
+        q.value,
+        q.currency,
+        q.unit_family,
+        q.unit_factor,
+        q.noun,
+        terms,
+        None,
+        False,
+    )
 
 
 class ConditionalListRecogniser(Recogniser):
@@ -1856,6 +1890,12 @@ _ONLY_SPLIT = re.compile(
     r"(?P<marker>if|when|provided that|as long as)\s+(?P<cond>.+)$",
     re.I,
 )
+_APPROVED_BY = re.compile(
+    r"^(?:(?:it|they|this)\s+(?:is|are|was|were|has been|have been)\s+)?(?:explicitly\s+)?"
+    r"(?:approved|signed off|authori[sz]ed|cleared|okayed|ok'd)\s+(?:in advance\s+)?by\s+"
+    r"(?:(?!\b(?:unless|if|when|whenever|except|provided|only|who|that|which)\b)[^,;])+$",
+    re.I,
+)
 _CONDITION_TEST = re.compile(
     r"^(?:(?:the|a|an|its|their|his|her)\s+)?(?P<words>[a-z][\w\s\-]*?)\s+(?:(?:is|are|was|were|has been|have been|has|have)\s+)?"
     r"(?:been\s+)?(?P<verb>zero|0|empty|attached|referenced|given|provided|included|present|set|supplied|specified|"
@@ -1904,6 +1944,12 @@ def _conditional_checks(
         return None
     marker = re.sub(r"\s+", " ", m.group("marker").lower())
     cond = m.group("cond").strip().rstrip(".")
+    if marker in ("unless", "except if", "except when") and _APPROVED_BY.match(cond):
+        # '4h max unless approved by security': beyond the limit a person decides, so the
+        # limit asks for review instead of refusing.
+        made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+        if made and all(c.effect == "deny" and isinstance(c, NumericLimit) for c in made):
+            return [replace(c, effect="review") for c in made], marker
     test, value = "", ""
     t = _CONDITION_TEST.match(cond)
     if t:
@@ -1965,7 +2011,13 @@ def _conditional_checks(
 # 'Don't email customers who opted out', 'Never text contacts that have not consented',
 # 'Points can't be granted to members whose account is suspended': a state of the noun.
 _RELATIVE_STATE = re.compile(
-    r"^(?P<main>.+?\b[a-z]+s)\s+(?P<marker>who|that|whose)\s+(?P<cond>[^,;]+?)\s*\.?$", re.I
+    r"^(?P<main>.*?\b[a-z]+s)\s+(?P<marker>who|that|whose)\s+(?P<cond>[^,;]+?)\s*\.?$", re.I
+)
+_RELATIVE_STATE_FRONT = re.compile(
+    r"^(?P<main>.*?\b[a-z]+s)\s+(?P<marker>who|that|whose)\s+(?P<cond>.+?)\s+"
+    r"(?P<rest>(?:must|may|can't|cannot|can not|should|shall|won't|are not|aren't|is not|"
+    r"isn't|need|needs|require|requires)\b.+?)\s*\.?$",
+    re.I,
 )
 _STATE_OF = re.compile(
     r"^(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|were|has been|have been)\s+"
@@ -2026,11 +2078,63 @@ def _except_named(
     ], marker.split()[0]
 
 
+# 'Employees on probation can't get a raise', 'Accounts under investigation must not be closed'.
+_STATE_NOUNS = (
+    r"probation|leave|sick leave|parental leave|garden leave|notice|hold|suspension|"
+    r"investigation|quarantine|lockdown|watch|a pip|pip|administration|litigation hold"
+)
+_PREP_STATE = re.compile(
+    r"^(?P<noun>.*?\b[a-z]+s)\s+(?:(?:who|that)\s+(?:are|is)\s+)?(?P<prep>on|under|in)\s+"
+    r"(?P<state>" + _STATE_NOUNS + r")\s+(?P<rest>(?:can't|cannot|can not|may not|must not|"
+    r"must never|should not|shouldn't|are not|aren't|won't|never|need|needs|require)\b.+)$",
+    re.I,
+)
+
+
+def _prep_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    m = _PREP_STATE.match(clause)
+    if not m:
+        return None
+    state = m.group("state").lower()
+    made, _, _ = compile_clause(
+        index, source, f"{m.group('noun')} {m.group('rest')}", previous, carry
+    )
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    bind = tuple(stem(w) for w in words(state) if w not in STOPWORDS)
+    phrase = f"are {m.group('prep').lower()} {state}"
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker="who",
+            bind_words=bind,
+            test="not_state",
+            value=state.split()[-1],
+            phrase=phrase,
+        )
+        for c in made
+    ], "who"
+
+
 def _relative_state(
     index: int, source: str, clause: str, previous: Quantity | None, carry: str
 ) -> tuple[list[Check], str] | None:
     """The base check of the main clause, excepted while the noun's stated state does not hold."""
+    prep = _prep_state(index, source, clause, previous, carry)
+    if prep is not None:
+        return prep
     m = _RELATIVE_STATE.match(clause)
+    front = _RELATIVE_STATE_FRONT.match(clause)
+    if front and (m is None or _STATE_VERB.match(front.group("cond"))):
+        # 'Customers who opted out must not be emailed': the relative clause in the subject.
+        m = front
     if not m or find_quantities(m.group("cond")):
         return None
     marker = m.group("marker").lower()
@@ -2055,7 +2159,12 @@ def _relative_state(
     )
     if not bind:
         return None
-    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    main = m.group("main")
+    if m.re is _RELATIVE_STATE_FRONT:
+        main = f"{main} {m.group('rest')}"
+    if condition_spans(main) or condition_spans(cond):
+        return None  # a second condition is never composed with this one
+    made, _, _ = compile_clause(index, source, main, previous, carry)
     if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
         return None
     return [

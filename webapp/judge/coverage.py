@@ -150,7 +150,14 @@ def content_words(text: str) -> list[str]:
 def condition_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, marker) of every condition in `text`, marker lower-cased with single spaces."""
     spans = []
-    for m in CONDITION.finditer(text):
+    # Every marker starts a span of its own, even inside an earlier marker's span ('customers
+    # who opted out must not be emailed unless …'): a consumed outer one never hides an inner one.
+    pos = 0
+    while True:
+        m = CONDITION.search(text, pos)
+        if m is None:
+            break
+        pos = m.end("marker")
         marker = re.sub(r"\s+", " ", m.group("marker").lower())
         if marker in _RELATIVES:
             if _ANAPHOR_BEFORE.search(text[: m.start()]):
@@ -176,10 +183,19 @@ def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, st
             out.append((m.start("name"), m.end(), name))
     for m in _QUALIFIER.finditer(text):
         noun_words = m.group("noun").lower().split()
-        if noun_words[0] in STOPWORDS or (
-            stem(noun_words[0]) in _FUNCTION_WORDS and noun_words[0] not in _LIST_NOUNS
-        ):
+        all_words = list(noun_words)
+        if noun_words[0] in STOPWORDS:
             continue  # 'restricted to the acme.com domain' is a list, not a category
+        # 'a blacklisted single trade': a function word between the qualifier and its noun
+        while (
+            noun_words
+            and stem(noun_words[0]) in _FUNCTION_WORDS
+            and noun_words[0] not in _LIST_NOUNS
+            and noun_words[0] not in STOPWORDS
+        ):
+            noun_words = noun_words[1:]
+        if not noun_words or noun_words[0] in STOPWORDS:
+            continue
         kept = []
         for w in noun_words:  # the noun phrase ends at the first function word
             if (
@@ -189,7 +205,8 @@ def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, st
             ):
                 break
             kept.append(w)
-        end = m.start("noun") + len(" ".join(kept))
+        skipped = all_words[: len(all_words) - len(noun_words)]
+        end = m.start("noun") + len(" ".join(skipped + kept))
         # A list after a colon or in brackets defines the category; a number there is a limit
         # ('sensitive session duration: 12 hours max'), not a list.
         is_closed = bool(

@@ -66,6 +66,8 @@ UNITS: dict[str, tuple[str, float]] = {
     "tonne": ("mass", 1e3),
     "tonnes": ("mass", 1e3),
     "percent": ("percent", 1.0),
+    # 'leverage above 5x': a multiple, written glued to the number like '4h'.
+    "x": ("ratio", 1.0),
     "pct": ("percent", 1.0),
     "b": ("bytes", 1.0),
     "byte": ("bytes", 1.0),
@@ -172,7 +174,11 @@ def find_quantities(text: str) -> list[Quantity]:
         if (before.isalpha() or before in "-_/.:") and not m.group("pre"):
             continue
         glued = re.match(r"[A-Za-z]+", text[m.end("num") :])
-        glued_unit = bool(glued) and glued.group(0).lower() in UNITS and len(glued.group(0)) > 1
+        glued_unit = (
+            bool(glued)
+            and glued.group(0).lower() in UNITS
+            and (len(glued.group(0)) > 1 or glued.group(0).lower() in ("h", "x"))
+        )
         if after.isalpha() and not (
             m.group("mult") or m.group("unit") or m.group("post") or glued_unit
         ):
