@@ -536,3 +536,28 @@ def test_a_state_named_by_a_preposition(rule, tool):
     assert outcome(rule, tool, {"id": "E", flag: False}) == "approved"
     assert outcome(rule, tool, {"id": "E", "status": f"on_{flag}"}) == "denied"
     assert outcome(rule, tool, {"id": "E"}) == "pending_review"
+
+
+def test_a_prohibition_with_an_unread_exception_is_never_an_allow_list():
+    # Before: read as 'only AdministratorAccess may be attached', which approved attaching it.
+    rule = "Never attach AdministratorAccess except to break-glass roles"
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "partly_understood"
+    assert all(getattr(c, "mode", "deny") == "deny" for c in compiled.checks)
+    args = {"role": "ci", "policy_arn": ARN + "AdministratorAccess"}
+    assert outcome(rule, "attach_role_policy", args) == "pending_review"
+
+
+def test_a_freeze_for_some_requests_is_not_a_duration():
+    rule = "The ACME-7 vendor account is frozen for payments over $1,000"
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "partly_understood"
+    assert compile_rule(0, "c:r0", "The ACME-7 vendor account is frozen for the holidays").decides
+
+
+def test_an_environment_qualifies_a_list_of_named_values():
+    rule = "Policies AdministratorAccess and PowerUserAccess must not be attached to users in production"
+    args = {"user": "b", "policy_arn": ARN + "AdministratorAccess"}
+    tool = "attach_user_policy"
+    assert outcome(rule, tool, {**args, "environment": "production"}) == "denied"
+    assert outcome(rule, tool, {**args, "environment": "staging"}) == "approved"

@@ -23,7 +23,7 @@ from webapp.judge.checks import (
 from webapp.judge.coverage import category_phrases, condition_spans, unaccounted_words
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
-from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VERBS
+from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
 from webapp.judge.vocabulary import CONSUMER_MAIL_DOMAINS, Glossary, builtin_category
@@ -1382,12 +1382,28 @@ def _named_list_check(
         t for t in terms if t in VERBS and t not in _CONTENT_VERBS and t not in item_stems
     )
     about = tuple(t for t in terms if t not in verbs and t not in item_stems)
+    # 'in production', 'on staging': a value of a known class qualifies where the rule applies,
+    # so it is read against the request (another environment shown: the rule does not apply).
+    qualifiers = tuple(t for t in about if t in _CLASS_WORDS)
+    about = tuple(t for t in about if t not in qualifiers)
     eff = "review" if review else "deny"
     mode = "allow" if only and not negated else "deny"
     kind = (noun,) if noun else ()
     return ValueList(
-        index, source, eff, verbs, (), mode, tuple(items), "exact", kind, about_words=about
+        index,
+        source,
+        eff,
+        verbs + qualifiers,
+        (),
+        mode,
+        tuple(items),
+        "exact",
+        kind,
+        about_words=about,
     )
+
+
+_CLASS_WORDS = frozenset().union(*VALUE_CLASSES.values())
 
 
 # 'Data must be hosted in the EU', 'Backups must stay within an EU member state': where a thing
@@ -1714,13 +1730,19 @@ _JOIN_LOWER = re.compile(
 )
 
 
+# How long a freeze lasts ('until further notice', 'for the holidays', 'through Q4'); never an
+# amount or a comparison ('for payments over $1,000' is a condition, not a duration).
+_DURATION_TEXT = (
+    r"(?![^,;.]*(?:[$€£¥]|\b(?:over|above|under|below|more than|less than|exceeding|at least|"
+    r"at most|payments?|orders?|transfers?|requests?|amounts?)\b))[^,;.]+"
+)
 FREEZE = re.compile(
     r"^(?:the\s+)?(?P<name>[\w.\-/:@+]+)(?:\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?))?\s+"
     r"(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
     r"frozen|locked)\b"
     # 'until further notice', 'through Q4', 'until 5 January', 'for the holidays': how long.
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -1730,7 +1752,7 @@ FREEZE_KIND_FIRST = re.compile(
     r"\s+(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
     r"release\s+)?freeze|frozen|locked)\b"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -1740,7 +1762,7 @@ FREEZE_ON = re.compile(
     r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for)\s+(?:the\s+)?"
     r"(?P<name>[\w.\-/:@]+)"
     r"(?:\s+(?!(?:until|till|through|thru|during|throughout|for|over|this|next)\b)(?P<kind>[a-z]+))?"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -2244,7 +2266,7 @@ def _conditional_list(
 FREEZE_COLON = re.compile(
     r"^(?:(?:change|code|deploy(?:ment)?|release)\s+)?freeze\s*:\s*(?:the\s+)?"
     r"(?:(?P<kind>[a-z]+)\s+)?(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+)?\s*$",
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+" + _DURATION_TEXT + r")?\s*$",
     re.I,
 )
 
@@ -2330,6 +2352,15 @@ def _value_list_check(
     if not items:
         return None
     mode = "allow" if only else "deny"
+    if only:
+        # An allow-list is the list that follows 'only' / 'other than' / 'except'. A literal found
+        # elsewhere ('Never attach AdministratorAccess except to break-glass roles') is what the
+        # prohibition names; the exception is a condition no list reads (partly understood).
+        markers = [m.end() for rx in (ONLY, OUTSIDE) for m in rx.finditer(clause)]
+        if not any(end <= region_start for end in markers):
+            if not negated:
+                return None
+            mode = "deny"
     if not only and not (negated or review):
         return None
     prefix = bool(
