@@ -1742,7 +1742,9 @@ FREEZE = re.compile(
     r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
     r"frozen|locked)\b"
     # 'until further notice', 'through Q4', 'until 5 January', 'for the holidays': how long.
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+" + _DURATION_TEXT + r""
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
+    + _DURATION_TEXT
+    + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -1752,7 +1754,9 @@ FREEZE_KIND_FIRST = re.compile(
     r"\s+(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
     r"release\s+)?freeze|frozen|locked)\b"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+" + _DURATION_TEXT + r""
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
+    + _DURATION_TEXT
+    + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -1762,7 +1766,9 @@ FREEZE_ON = re.compile(
     r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for)\s+(?:the\s+)?"
     r"(?P<name>[\w.\-/:@]+)"
     r"(?:\s+(?!(?:until|till|through|thru|during|throughout|for|over|this|next)\b)(?P<kind>[a-z]+))?"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+" + _DURATION_TEXT + r""
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
+    + _DURATION_TEXT
+    + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -2266,7 +2272,9 @@ def _conditional_list(
 FREEZE_COLON = re.compile(
     r"^(?:(?:change|code|deploy(?:ment)?|release)\s+)?freeze\s*:\s*(?:the\s+)?"
     r"(?:(?P<kind>[a-z]+)\s+)?(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+" + _DURATION_TEXT + r")?\s*$",
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
+    + _DURATION_TEXT
+    + r")?\s*$",
     re.I,
 )
 
