@@ -561,3 +561,20 @@ def test_an_environment_qualifies_a_list_of_named_values():
     tool = "attach_user_policy"
     assert outcome(rule, tool, {**args, "environment": "production"}) == "denied"
     assert outcome(rule, tool, {**args, "environment": "staging"}) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "kind"),
+    [
+        ("Payments need a finance code", "required_argument"),
+        ("Wires require a purpose code", "required_argument"),
+        ("Deals above $100k need a VP", "numeric_limit"),
+        ("Exports require a legal review", "action"),
+    ],
+)
+def test_a_role_word_inside_a_longer_noun_is_not_a_person(rule, kind):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert [c.kind for c in compiled.checks] == [kind]
+    if kind == "required_argument":
+        assert "code" in compiled.checks[0].reading()

@@ -464,7 +464,10 @@ REVIEW = re.compile(
     # 'need a sales manager', 'requires an HR director', 'needs the CFO', 'needs two approvers':
     # a person who decides is an approval requirement, never a required argument.
     r"(?:needs?|requires?|required|needed)\s+(?:(?:a|an|the|our|one|two|three|four|five|[2-5])\s+)"
-    r"(?:[a-z]+(?:'s)?\s+){0,2}?" + _ROLE + r"(?:'s)?)\b",
+    r"(?:[a-z]+(?:'s)?\s+){0,2}?" + _ROLE + r"(?:'s)?\b"
+    # the role ends its noun phrase: 'need a finance code' names a code, not a person
+    r"(?=\s*$|\s*[,.;:)!]|\s+(?:approval|sign[- ]?off|review|ok|okay|consent|go-ahead|before|"
+    r"for|to|on|if|when|unless|and|or|from|at|in|first|beforehand)\b))\b",
     re.I,
 )
 AUTO = re.compile(r"\b(" + _AUTO + r")\b", re.I)
