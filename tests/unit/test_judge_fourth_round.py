@@ -578,3 +578,31 @@ def test_a_role_word_inside_a_longer_noun_is_not_a_person(rule, kind):
     assert [c.kind for c in compiled.checks] == [kind]
     if kind == "required_argument":
         assert "code" in compiled.checks[0].reading()
+
+
+def test_what_a_percentage_is_of_is_not_the_subject():
+    # Before: 'salary' was read as a subject word absent from grant_bonus, which approved 20 %.
+    rule = "Bonuses over 15% of base salary require CHRO sign-off"
+    compiled = compile_rule(0, "c:r0", rule)
+    assert "percentage of base salary" in compiled.checks[0].reading()
+    assert outcome(rule, "grant_bonus", {"employee_id": "E", "bonus_pct": 20}) == "pending_review"
+    assert outcome(rule, "grant_bonus", {"employee_id": "E", "bonus_pct": 10}) == "approved"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["FX trades must settle in EUR, USD or GBP", "FX trades must be paid in EUR, USD or GBP"],
+)
+def test_must_settle_in_currencies_is_an_allow_list(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    tool = "place_fx_trade"
+    assert outcome(rule, tool, {"pair": "EURJPY", "settlement_currency": "JPY"}) == "denied"
+    assert outcome(rule, tool, {"pair": "EURUSD", "settlement_currency": "USD"}) == "approved"
+
+
+def test_older_than_reads_through_the_boundary_table_with_units():
+    rule = "Claims older than 2 years cannot be reopened"
+    assert "2 years" in compile_rule(0, "c:r0", rule).checks[0].reading()
+    assert outcome(rule, "reopen_claim", {"claim_id": "C", "claim_age_days": 900}) == "denied"
+    assert outcome(rule, "reopen_claim", {"claim_id": "C", "claim_age_days": 100}) == "approved"

@@ -1053,6 +1053,7 @@ _UNIT_NAMES: dict[tuple[str | None, float], str] = {
     ("time", 86400.0): "days",
     ("time", 604800.0): "weeks",
     ("time", 2592000.0): "months (of 30 days)",
+    ("time", 31536000.0): "years (of 365 days)",
     ("mass", 1.0): "kg",
     ("mass", 1e-3): "g",
     ("mass", 1e-6): "mg",

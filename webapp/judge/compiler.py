@@ -881,6 +881,9 @@ _COMPARATIVES = {
     "lighter than": "less than",
     "smaller than": "less than",
     "shorter than": "less than",
+    "older than": "more than",
+    "younger than": "less than",
+    "newer than": "less than",
 }
 _COMPARATIVE = re.compile(r"\b(" + "|".join(_COMPARATIVES) + r")\b", re.I)
 
@@ -1413,7 +1416,8 @@ _CLASS_WORDS = frozenset().union(*VALUE_CLASSES.values())
 # must be is an allow-list of places.
 _RESIDENCY = re.compile(
     r"^(?P<subject>.+?)\s+(?:must|shall|should|has to|have to|needs? to)\s+(?:always\s+)?"
-    r"(?:be|stay|remain)\s+(?P<verb>[a-z]+ed\s+)?(?:in|within|inside)\s+(?:the\s+|an?\s+)?"
+    r"(?:(?:be|stay|remain)\s+(?P<verb>(?:[a-z]+ed|paid|held|kept|made|sent|built)\s+)?|(?P<verb2>settle|clear|stay|remain|reside|"
+    r"run|live)\s+)(?:in|within|inside)\s+(?:the\s+|an?\s+)?"
     r"(?P<places>[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?(?:\s*(?:,|or|and)\s*(?:the\s+)?"
     r"[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?)*)"
     r"(?:\s+(?P<noun>member\s+states?|member\s+countries|countries|country|region|regions))?"
@@ -1436,9 +1440,12 @@ class ResidencyRecogniser(Recogniser):
             if n.strip()
         ]
         codes = [_place(n) for n in names]
+        match = "place"
+        if names and all(n.upper() in CURRENCY_CODES and n.isupper() for n in names):
+            codes, match = [n.upper() for n in names], "currency"  # 'must settle in EUR or USD'
         if not names or not all(codes):
             return None
-        verb = tuple(stem(w) for w in words(m.group("verb") or ""))
+        verb = tuple(stem(w) for w in words((m.group("verb") or "") + (m.group("verb2") or "")))
         terms = tuple(
             t for t in _terms(m.group("subject"), cut_review=False) if t not in {"member"}
         )
@@ -1451,7 +1458,7 @@ class ResidencyRecogniser(Recogniser):
                 (),
                 "allow",
                 tuple(x for x in codes if x),
-                "place",
+                match,
                 (),
                 about_words=verb + tuple(stem(w) for w in words(m.group("noun") or "")),
             )
@@ -1607,6 +1614,7 @@ def _numeric_checks(
         noun = q.noun
         noun_stem = stem(noun) if noun else None
         counts_calls = False
+        percent_of: tuple[str, ...] = ()
         if window and q.currency is None and q.unit_family is None:
             if noun_stem is None or noun_stem not in _MEASURE_NOUNS:
                 counts_calls = True
@@ -1619,9 +1627,22 @@ def _numeric_checks(
             terms = tuple(t for t in terms if t != noun_stem) + (
                 (noun_stem,) if _names_action(noun_stem) else ()
             )
+        if q.unit_family == "percent":
+            # '15% of base salary': what the percentage is of names its base, not the subject.
+            of = re.match(
+                r"\s+of\s+(?:the\s+|their\s+|its\s+|his\s+|her\s+)?(?P<base>[a-z][a-z\s\-]*?)"
+                r"(?=\s+(?:must|may|can|cannot|can't|should|shall|need|needs|require|requires|"
+                r"is|are|go|goes)\b|\s*[,;.]|\s*$)",
+                clause[q.end :],
+                re.I,
+            )
+            if of:
+                base = {stem(w) for w in words(of.group("base"))}
+                terms = tuple(t for t in terms if t not in base)
+                percent_of = tuple(sorted(base))
         measure = tuple(t for t in terms if t not in VERBS or t in MONEY_GENERIC) + (
             (noun_stem,) if noun_stem else ()
-        )
+        ) + percent_of
         if noun_stem and not counts_calls:
             terms = tuple(t for t in terms if t != noun_stem)
         checks.append(
