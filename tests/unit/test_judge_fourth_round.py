@@ -606,3 +606,11 @@ def test_older_than_reads_through_the_boundary_table_with_units():
     assert "2 years" in compile_rule(0, "c:r0", rule).checks[0].reading()
     assert outcome(rule, "reopen_claim", {"claim_id": "C", "claim_age_days": 900}) == "denied"
     assert outcome(rule, "reopen_claim", {"claim_id": "C", "claim_age_days": 100}) == "approved"
+
+
+def test_a_second_money_word_qualifies_the_tools_own():
+    rule = "Salary bonuses above 5,000 EUR need HR approval"
+    args = {"employee_id": "E", "amount": 6000, "currency": "EUR"}
+    assert outcome(rule, "grant_bonus", args) == "pending_review"
+    # Another money action is still another action: a refund tool is not governed.
+    assert outcome(rule, "issue_refund", args) != "denied"

@@ -247,6 +247,11 @@ def _applicability(
             if not absent(t, _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys):
                 all_absent = False
                 break
+        if all_absent and group[0] in MONEY_SPECIFIC and not tool.isdisjoint(terms):
+            # 'Bonuses over 15% of the salary' on grant_bonus: the rule's own money word is the
+            # tool's, so another money word qualifies it rather than naming another action.
+            if any(t in MONEY_SPECIFIC and t in tool for t in terms):
+                all_absent = False
         if all_absent:
             if verbs and n == len(groups) - 1 - len(alternatives) and group == verbs:
                 return "absent", False  # the rule is about another action
