@@ -594,19 +594,31 @@ class ValueList(Check):
                 )
             ]
         scored = []
+        deny = self.mode == "deny"
+        contains = deny and self.match == "contains"
+        shapes = self._value_shapes
+        in_list = self._in_list
         for lf in leaves:
-            score = 3.0 * len(kind & lf.keys)
-            score += 2.0 * len(kind & lf.last_keys)
-            vals = [str(v) for v in scalars(lf.value) if isinstance(v, (str, int, float))]
-            hits = [self._in_list(v) for v in vals]
-            if any(hits):
-                score += 2.0
-            elif self.mode == "deny" and any(h is None for h in hits):
+            score = 3.0 * len(kind & lf.keys) + 2.0 * len(kind & lf.last_keys) if kind else 0.0
+            hit = near = shaped = False
+            # Plain loops: this runs for every argument of every list rule of a request.
+            for v in scalars(lf.value):
+                if not isinstance(v, (str, int, float)):
+                    continue
+                v = str(v)
+                h = in_list(v)
+                if h:
+                    hit = True
+                elif h is None:
+                    near = True
+                if not shaped and _shape(v) in shapes:
+                    shaped = True
+            if hit:
+                score += 7.0 if contains else 2.0
+            elif deny and near:
                 score += 1.0  # close to a listed value ('…/PowerUserAccessV2'): look at it
-            if any(_shape(v) in self._value_shapes for v in vals):
+            if shaped:
                 score += 1.0
-            if self.mode == "deny" and self.match == "contains" and any(hits):
-                score += 5.0
             if score > 0:
                 scored.append((score, lf))
         if not scored:
