@@ -1640,9 +1640,11 @@ def _numeric_checks(
                 base = {stem(w) for w in words(of.group("base"))}
                 terms = tuple(t for t in terms if t not in base)
                 percent_of = tuple(sorted(base))
-        measure = tuple(t for t in terms if t not in VERBS or t in MONEY_GENERIC) + (
-            (noun_stem,) if noun_stem else ()
-        ) + percent_of
+        measure = (
+            tuple(t for t in terms if t not in VERBS or t in MONEY_GENERIC)
+            + ((noun_stem,) if noun_stem else ())
+            + percent_of
+        )
         if noun_stem and not counts_calls:
             terms = tuple(t for t in terms if t != noun_stem)
         checks.append(
