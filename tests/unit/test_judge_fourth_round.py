@@ -614,3 +614,12 @@ def test_a_second_money_word_qualifies_the_tools_own():
     assert outcome(rule, "grant_bonus", args) == "pending_review"
     # Another money action is still another action: a refund tool is not governed.
     assert outcome(rule, "issue_refund", args) != "denied"
+
+
+def test_the_reading_of_a_quorum_rule_states_the_approvals():
+    from webapp.judge.explain import rule_report
+
+    rule = compile_rule(0, "c:r0", "Payments over 50,000 EUR require approval from two reviewers")
+    (reading,) = rule_report(rule)["readings"]
+    assert reading.startswith("Send to review when the amount is above 50,000 EUR")
+    assert "(2 distinct approvals)" in reading
