@@ -623,3 +623,26 @@ def test_the_reading_of_a_quorum_rule_states_the_approvals():
     (reading,) = rule_report(rule)["readings"]
     assert reading.startswith("Send to review when the amount is above 50,000 EUR")
     assert "(2 distinct approvals)" in reading
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (True, "approved"),
+        ("enabled", "approved"),
+        (False, "denied"),
+        ("disabled", "denied"),
+        (0, "denied"),
+        ("pending", "pending_review"),
+    ],
+)
+def test_a_required_flag_reads_words_not_just_presence(value, expected):
+    # Before: any non-empty string counted as on, so 'disabled' satisfied 'must be enabled'.
+    rule = "MFA must be enabled for console users"
+    assert outcome(rule, "create_console_user", {"user": "u", "mfa": value}) == expected
+
+
+def test_a_fraction_against_a_percentage_is_doubtful():
+    rule = "Discounts over 20% need a sales manager"
+    assert outcome(rule, "apply_discount", {"deal": "D", "discount": 0.25}) == "pending_review"
+    assert outcome(rule, "apply_discount", {"deal": "D", "discount_percent": 10}) == "approved"

@@ -357,6 +357,13 @@ class NumericLimit(Check):
         return bool(wanted) and all(lf.keys & wanted for lf, _ in bound)
 
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
+        if self.unit_family == "percent" and 0 < abs(value) < 1 and self.threshold >= 1:
+            # '0.25' against '20%': a fraction or a quarter of a percent? A human decides.
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {_fmt(value)} may be a fraction (of 1) or a percentage",
+                (leaf.path,),
+            )
         value, problem = convert_value(view, leaf, value, self)
         if problem:
             return Outcome(UNKNOWN, problem, (leaf.path,))
@@ -793,7 +800,13 @@ class RequiredFlag(Check):
         name = surface_words(self.source, self.flag_words) or "the flag the rule names"
         if leaf is None:
             return Outcome(UNBOUND, f"nothing in the arguments shows '{name}'")
-        if truthy(leaf.value):
+        on = _flag_on(leaf.value)
+        if on is None:
+            # 'disabled', 'pending', 'partial': a word the engine does not read as on or off
+            return Outcome(
+                UNKNOWN, f"{leaf.path} = {leaf.value!r} does not say on or off", (leaf.path,)
+            )
+        if on:
             return Outcome(SATISFIED, f"{leaf.path} is on", (leaf.path,))
         return self.fire(applies, f"{leaf.path} is off but the rule requires {name}", (leaf.path,))
 
@@ -1136,6 +1149,32 @@ __all__ = [
 
 # ---------------------------------------------------------------------------------------------
 # Conditions: 'unless the balance is zero', 'only if the identity check passed'.
+_ON_WORDS = frozenset(
+    "true yes y on 1 enabled enable active required enforced encrypted signed set".split()
+)
+_OFF_WORDS = frozenset(
+    "false no n off 0 disabled disable inactive none optional unencrypted unsigned unset".split()
+)
+
+
+def _flag_on(value: Any) -> bool | None:
+    """Whether a flag argument is on: booleans and plain words; None for any other word."""
+    if isinstance(value, bool):
+        return value
+    if value is None:
+        return False
+    if isinstance(value, (int, float)):
+        return value != 0
+    if isinstance(value, str):
+        v = value.strip().lower()
+        if not v or v in _OFF_WORDS:
+            return False
+        if v in _ON_WORDS:
+            return True
+        return None
+    return truthy(value) or None
+
+
 _STATE_KEYS = frozenset(stem(w) for w in "state status stage standing flag".split())
 _YES = frozenset({"true", "yes", "y", "1", "on"})
 _NO = frozenset({"false", "no", "n", "0", "off"})
