@@ -1172,7 +1172,7 @@ def _flag_on(value: Any) -> bool | None:
         if v in _ON_WORDS:
             return True
         return None
-    return truthy(value) or None
+    return None  # a list or an object is not a switch: a human decides
 
 
 _STATE_KEYS = frozenset(stem(w) for w in "state status stage standing flag".split())
