@@ -182,6 +182,7 @@ def test_a_quorum_rule_puts_required_approvals_on_the_review_verdict():
         StaticHistory.from_dict(None),
     )
     assert v.decision == "review" and v.details["required_approvals"] == 2
+    assert v.details["required_approvals_rule"] == rule
     v = evaluate(
         ClearanceQuery("send_payment", {"amount": 40000, "currency": "EUR"}, "a"),
         [_policy([rule])],

@@ -279,6 +279,10 @@ def _evaluate(
             quorum = max((f.rule.required_approvals for f in basis), default=0)
             if quorum >= 2:
                 details["required_approvals"] = quorum
+                # the rule that asked for it, so a reviewer sees why ('set by rule …')
+                details["required_approvals_rule"] = next(
+                    f.rule.text for f in basis if f.rule.required_approvals == quorum
+                )
         return Verdict(
             decision=decision,  # type: ignore[arg-type]
             confidence=round(max(0.0, min(1.0, confidence)), 4),
