@@ -647,3 +647,21 @@ def test_a_fraction_against_a_percentage_is_doubtful():
     rule = "Discounts over 20% need a sales manager"
     assert outcome(rule, "apply_discount", {"deal": "D", "discount": 0.25}) == "pending_review"
     assert outcome(rule, "apply_discount", {"deal": "D", "discount_percent": 10}) == "approved"
+
+
+def test_scoped_names_sharing_a_scope_are_not_near_each_other():
+    rule = "Assigning admin-level permissions requires a security review."
+    glossary = {"admin-level permissions": ["org:owner", "org:billing_admin", "repo:admin"]}
+
+    def judged(perms: list[str]) -> str:
+        v = evaluate(
+            ClearanceQuery("assign_permissions", {"user": "u", "permissions": perms}, "a"),
+            [_policy([rule])],
+            StaticHistory.from_dict(None),
+            glossary=glossary,
+        )
+        return v.decision
+
+    assert judged(["repo:read", "issues:write"]) == "allow"
+    assert judged(["repo:read", "repo:admin"]) == "review"  # one member listed
+    assert judged(["repo:admin2"]) == "review"  # a listed name inside it: doubtful
