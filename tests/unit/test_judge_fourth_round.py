@@ -665,3 +665,30 @@ def test_scoped_names_sharing_a_scope_are_not_near_each_other():
     assert judged(["repo:read", "issues:write"]) == "allow"
     assert judged(["repo:read", "repo:admin"]) == "review"  # one member listed
     assert judged(["repo:admin2"]) == "review"  # a listed name inside it: doubtful
+
+
+@pytest.mark.parametrize(
+    ("noun", "verb"),
+    [
+        ("erasures", "erase"),
+        ("cancellations", "cancel"),
+        ("modifications", "modify"),
+        ("submissions", "submit"),
+        ("revocations", "revoke"),
+        ("closures", "close"),
+        ("suspensions", "suspend"),
+    ],
+)
+def test_a_noun_of_action_meets_its_verb(noun, verb):
+    from webapp.judge.text import stem
+
+    assert stem(noun) == stem(verb)
+
+
+def test_data_erasures_govern_an_erase_tool():
+    rule = "Data erasures must cite a privacy request number and may only be run for residents of the EEA."
+    base = {"profile_id": "P-1", "resident_country": "Norway"}
+    assert outcome(rule, "erase_profile", base) == "denied"
+    assert outcome(rule, "erase_profile", {**base, "privacy_request_number": "PR-9"}) == "approved"
+    brazil = {**base, "resident_country": "Brazil", "privacy_request_number": "PR-9"}
+    assert outcome(rule, "erase_profile", brazil) == "denied"

@@ -82,6 +82,14 @@ _IRREGULAR = {
     "stage": "stag",
     "sre": "sre",
     "ids": "id",
+    # Nouns of action whose stem misses their verb's ('Data erasures' governs erase_profile).
+    "erasur": "eras",
+    "closur": "clos",
+    "cancell": "cancel",
+    "modific": "modify",
+    "submiss": "submit",
+    "revoc": "revok",
+    "suspens": "suspend",
 }
 
 _SUFFIXES = (
