@@ -692,3 +692,30 @@ def test_data_erasures_govern_an_erase_tool():
     assert outcome(rule, "erase_profile", {**base, "privacy_request_number": "PR-9"}) == "approved"
     brazil = {**base, "resident_country": "Brazil", "privacy_request_number": "PR-9"}
     assert outcome(rule, "erase_profile", brazil) == "denied"
+
+
+def test_a_relation_between_two_values_is_not_read_by_an_action_check():
+    # Before: 'different … than the original' matched card_last4 and original_card_last4 and
+    # denied every refund, the same card included, labelled understood.
+    rule = "Refunds to a different card than the original are forbidden"
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "partly_understood"
+    args = {"order_id": "O", "card_last4": "1111", "original_card_last4": "1111"}
+    assert outcome(rule, "issue_refund", args) == "pending_review"
+
+
+def test_grams_in_an_argument_name_convert():
+    rule = "Parcels over 2 kg may not be sent by letter post"
+    args = {"service": "letter post"}
+    assert outcome(rule, "create_shipment", {**args, "weight_g": 3500}) == "denied"
+    assert outcome(rule, "create_shipment", {**args, "weight_g": 1500}) == "approved"
+
+
+def test_places_after_the_verb_condition_an_obligation():
+    rule = "Do not contact leads from the EU without consent"
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    tool = "contact_lead"
+    assert outcome(rule, tool, {"lead_id": "L", "country": "FR", "consent": False}) == "denied"
+    assert outcome(rule, tool, {"lead_id": "L", "country": "FR", "consent": True}) == "approved"
+    assert outcome(rule, tool, {"lead_id": "L", "country": "US", "consent": False}) == "approved"

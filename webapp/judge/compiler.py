@@ -290,6 +290,13 @@ def _value_stems(checks: list[Check]) -> set[str]:
 _NAME_WITH_COLON = re.compile(r"(?<![\w@])[A-Za-z0-9]+(?::[A-Za-z0-9*]+)+\*?")
 
 
+_RELATIONAL = frozenset(
+    stem(w)
+    for w in "different differs differing same another mismatched mismatch unlike identical "
+    "matching".split()
+)
+
+
 def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[str]:
     """Stems the checks of a rule read: subjects, values, measures, argument names, units, places."""
     out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
@@ -318,7 +325,9 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
     }
     for c in flat:
         if isinstance(c, ActionRule):
-            out.update(t for t in c.terms if t not in literal_stems)
+            # 'to a different card than the original': a relation between two values, which no
+            # action check reads (matching its words would deny every refund).
+            out.update(t for t in c.terms if t not in literal_stems and t not in _RELATIONAL)
         else:
             out.update(c.terms)
         out.update(w for pair in c.alternatives for w in pair)
@@ -1110,6 +1119,10 @@ class PlaceConditionRecogniser(Recogniser):
         if predicate_at is None:
             return None
         m = _PLACE_PHRASE.search(c.text[:predicate_at])
+        without = re.search(r"\bwithout\b", c.text)
+        if not m and without and re.match(r"(?:do not|don't|never|must not|no)\b", c.text, re.I):
+            # 'Do not contact leads from the EU without consent': the places follow the verb.
+            m = _PLACE_PHRASE.search(c.text[: without.start()])
         if not m:
             return None
         names = [

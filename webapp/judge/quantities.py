@@ -107,6 +107,8 @@ UNITS: dict[str, tuple[str, float]] = {
 ARG_UNIT_SUFFIXES: dict[str, tuple[str, float]] = {
     **{k: v for k, v in UNITS.items() if len(k) > 1 and k not in ("min",)},
     "ms": ("time", 0.001),
+    "g": ("mass", 1e-3),  # 'weight_g'
+    "gr": ("mass", 1e-3),
     "cents": ("minor", 0.01),
     "cent": ("minor", 0.01),
     "minor": ("minor", 0.01),
