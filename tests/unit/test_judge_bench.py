@@ -32,10 +32,16 @@ def test_cases_are_well_formed(bench):
 
 
 def test_no_unsafe_approvals_and_agreement_target(bench):
-    result = bench.run_all(bench.load_cases())
+    cases = bench.load_cases()
+    result = bench.run_all(cases)
     assert result["unsafe"] == [], result["unsafe"]
-    # 0.90, not the 0.95 of the tuned engine: a partly understood rule now goes to review by design
-    # (issue #10), which costs a few cases where the old reading guessed right.
+    # The whole main set, development files included, at the issue's target (85 %)...
+    assert result["agree"] / result["total"] >= 0.85, result["misses"]
+    # ...and the original category files at 0.90, not the 0.95 of the tuned engine: a partly
+    # understood rule now goes to review by design (issue #10), which costs a few cases where the
+    # old reading guessed right.
+    original = [c for c in cases if not c["id"].startswith(("d4-", "lead4-"))]
+    result = bench.run_all(original)
     assert result["agree"] / result["total"] >= 0.90, result["misses"]
 
 

@@ -54,11 +54,14 @@ def surface_words(source: str, stems: tuple[str, ...]) -> str:
     if not wanted:
         return ""
     out: list[str] = []
+    seen: set[str] = set()
     for m in _WORD_RE.finditer(source):
         w = m.group(0)
         parts = [w] if "_" in w else w.replace("-", " ").split()
         for part in parts:
-            if (stem(part.lower()) in wanted or part.lower() in wanted) and part not in out:
+            s = stem(part.lower())
+            if (s in wanted or part.lower() in wanted) and s not in seen:
+                seen.add(s)  # 'claims … claim': the rule's first form of each word, once
                 out.append(part if "_" in part or part.isupper() else part.lower())
     return " ".join(out)
 
@@ -244,6 +247,11 @@ def _applicability(
             if not absent(t, _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys):
                 all_absent = False
                 break
+        if all_absent and group[0] in MONEY_SPECIFIC and not tool.isdisjoint(terms):
+            # 'Bonuses over 15% of the salary' on grant_bonus: the rule's own money word is the
+            # tool's, so another money word qualifies it rather than naming another action.
+            if any(t in MONEY_SPECIFIC and t in tool for t in terms):
+                all_absent = False
         if all_absent:
             if verbs and n == len(groups) - 1 - len(alternatives) and group == verbs:
                 return "absent", False  # the rule is about another action
@@ -329,7 +337,7 @@ class NumericLimit(Check):
             what = f"the {self.window}'s total of {what}"
         elif self.window:
             what = f"{what} per {self.window}"
-        bound = _fmt(self.threshold) + (f" {self.currency}" if self.currency else "")
+        bound = _bound_words(self)
         if self.effect == "allow":
             return (
                 f"Allow when {what} is {OP_WORDS[NEGATE[self.op]]} {bound}; "
@@ -341,10 +349,21 @@ class NumericLimit(Check):
         noun = stem(self.noun) if self.noun else None
         wanted = _NOUN_SYNONYMS.get(noun, frozenset({noun})) if noun else frozenset()
         if self.unit_family == "mass":
-            wanted = _MASS_KEYS
+            wanted = _MASS_KEYS | {"mg", "kg", "lb", "lbs"}
+        elif self.unit_family == "time":
+            wanted = _TIME_KEYS  # 'valid for more than 90 days' and a `ttl_days`
+        elif self.unit_family == "bytes":
+            wanted = _BYTES_KEYS
         return bool(wanted) and all(lf.keys & wanted for lf, _ in bound)
 
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
+        if self.unit_family == "percent" and 0 < abs(value) < 1 and self.threshold >= 1:
+            # '0.25' against '20%': a fraction or a quarter of a percent? A human decides.
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {_fmt(value)} may be a fraction (of 1) or a percentage",
+                (leaf.path,),
+            )
         value, problem = convert_value(view, leaf, value, self)
         if problem:
             return Outcome(UNKNOWN, problem, (leaf.path,))
@@ -487,6 +506,10 @@ class ValueList(Check):
             listed = f"contains {listed}"
         else:
             listed = f"is {listed}"
+        if self.match in ("exact", "contains") and any(
+            re.search(r"[a-z0-9][A-Z]", v) for v in self.values
+        ):
+            listed += " (an ARN or path whose last segment is one of them counts)"
         if self.mode == "allow":
             return f"{_VERB[self.effect]} unless {what} {listed}{self._about()}"
         return f"{_VERB[self.effect]} when {what} {listed}{self._about()}"
@@ -557,7 +580,10 @@ class ValueList(Check):
                 lf
                 for lf in leaves
                 if any(
-                    isinstance(v, str) and ("@" in v or (kind & lf.keys)) for v in scalars(lf.value)
+                    # an address, or a host name in an argument named like the list's kind; an
+                    # identifier such as `report_id = R-1` is neither
+                    isinstance(v, str) and ("@" in v or (kind & lf.keys and "." in v))
+                    for v in scalars(lf.value)
                 )
             ]
         if self.match == "prefix":
@@ -575,20 +601,31 @@ class ValueList(Check):
                 )
             ]
         scored = []
+        deny = self.mode == "deny"
+        contains = deny and self.match == "contains"
+        shapes = self._value_shapes
+        in_list = self._in_list
         for lf in leaves:
-            score = 3.0 * len(kind & lf.keys)
-            score += 2.0 * len(kind & lf.last_keys)
-            vals = [str(v) for v in scalars(lf.value) if isinstance(v, (str, int, float))]
-            if any(self._in_list(v) for v in vals):
-                score += 2.0
-            if any(_shape(v) in {_shape(x) for x in self.values} for v in vals):
+            score = 3.0 * len(kind & lf.keys) + 2.0 * len(kind & lf.last_keys) if kind else 0.0
+            hit = near = shaped = False
+            # Plain loops: this runs for every argument of every list rule of a request.
+            for v in scalars(lf.value):
+                if not isinstance(v, (str, int, float)):
+                    continue
+                v = str(v)
+                h = in_list(v)
+                if h:
+                    hit = True
+                elif h is None:
+                    near = True
+                if not shaped and _shape(v) in shapes:
+                    shaped = True
+            if hit:
+                score += 7.0 if contains else 2.0
+            elif deny and near:
+                score += 1.0  # close to a listed value ('…/PowerUserAccessV2'): look at it
+            if shaped:
                 score += 1.0
-            if (
-                self.mode == "deny"
-                and self.match == "contains"
-                and any(self._in_list(v) for v in vals)
-            ):
-                score += 5.0
             if score > 0:
                 scored.append((score, lf))
         if not scored:
@@ -597,6 +634,14 @@ class ValueList(Check):
             return [lf for _, lf in scored]  # any mention of a forbidden value counts
         best = max(s for s, _ in scored)
         return [lf for s, lf in scored if s == best]
+
+    @cached_property
+    def _value_shapes(self) -> frozenset[str]:
+        return frozenset(_shape(x) for x in self.values)
+
+    @cached_property
+    def _normalised(self) -> tuple[tuple[str, str], ...]:
+        return tuple((x, normalise_value(x)) for x in self.values)
 
     def _in_list(self, value: str) -> bool | None:
         v = value.strip()
@@ -626,13 +671,18 @@ class ValueList(Check):
             compact = v.replace(" ", "").upper()
             return any(compact.startswith(p.upper()) for p in self.values)
         norm = normalise_value(v)
-        for x in self.values:
-            nx = normalise_value(x)
+        for x, nx in self._normalised:
             if "*" in x and fnmatch.fnmatchcase(v.lower(), x.lower()):
                 return True
             if norm == nx:
                 return True
             if self.match == "contains" and len(nx) >= 3 and _contains_token(v, x):
+                return True
+        if self.match in ("exact", "contains") and ("/" in v or ":" in v):
+            # An identifier names the resource an ARN or a path ends with: 'AdministratorAccess'
+            # is 'arn:aws:iam::aws:policy/AdministratorAccess' (its last segment, exactly).
+            last = normalise_value(re.split(r"[/:]", v)[-1])
+            if any(last == nx for _, nx in self._normalised):
                 return True
         if self.mode == "deny" and self.match == "exact":
             low = v.lower()
@@ -676,7 +726,7 @@ class RequiredArgument(Check):
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         leaf = self._find(view)
-        name = self.exact_name or " ".join(self.arg_words)
+        name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
         if leaf is not None and truthy(leaf.value):
             if self.unverifiable:
                 return Outcome(
@@ -733,7 +783,7 @@ class RequiredFlag(Check):
         return d
 
     def reading(self) -> str:
-        flag = surface_words(self.source, self.flag_words) or " ".join(self.flag_words)
+        flag = surface_words(self.source, self.flag_words) or "the flag the rule names"
         return f"{_VERB[self.effect]} unless `{flag}` is on{self._about()}"
 
     def evaluate(self, view: RequestView) -> Outcome:
@@ -747,10 +797,16 @@ class RequiredFlag(Check):
             ):
                 leaf = lf
                 break
-        name = " ".join(self.flag_words)
+        name = surface_words(self.source, self.flag_words) or "the flag the rule names"
         if leaf is None:
             return Outcome(UNBOUND, f"nothing in the arguments shows '{name}'")
-        if truthy(leaf.value):
+        on = _flag_on(leaf.value)
+        if on is None:
+            # 'disabled', 'pending', 'partial': a word the engine does not read as on or off
+            return Outcome(
+                UNKNOWN, f"{leaf.path} = {leaf.value!r} does not say on or off", (leaf.path,)
+            )
+        if on:
             return Outcome(SATISFIED, f"{leaf.path} is on", (leaf.path,))
         return self.fire(applies, f"{leaf.path} is off but the rule requires {name}", (leaf.path,))
 
@@ -802,8 +858,8 @@ class ActionRule(Check):
         alts = " or ".join(surface_words(self.source, pair) for pair in self.alternatives[:3])
         what = " ".join(x for x in (subject, f"({alts})" if alts else "") if x) or "this tool"
         if self.effect == "allow":
-            return f"Allow requests to {what}"
-        return f"{_VERB[self.effect]} requests to {what}"
+            return f"Allow requests about {what}"
+        return f"{_VERB[self.effect]} requests about {what}"
 
     def evaluate(self, view: RequestView) -> Outcome:
         if self.unrelated(view):
@@ -863,7 +919,7 @@ def _bind_measure(
         elif check.unit_family == "bytes":
             score += 3 if (leaf.unit and leaf.unit[0] == "bytes") or keys & _BYTES_KEYS else 0
         elif check.unit_family == "mass":
-            score += 3 if keys & _MASS_KEYS else 0
+            score += 3 if (leaf.unit and leaf.unit[0] == "mass") or keys & _MASS_KEYS else 0
         if noun:
             if keys & noun_syn:
                 score += 3
@@ -905,7 +961,11 @@ def convert_value(
     """The argument value in the rule's unit and currency; a message when they cannot be compared."""
     if leaf.unit and leaf.unit[0] == "minor":
         value *= leaf.unit[1]
-    if check.unit_family in ("bytes", "time") and leaf.unit and leaf.unit[0] == check.unit_family:
+    if (
+        check.unit_family in ("bytes", "time", "mass")
+        and leaf.unit
+        and leaf.unit[0] == check.unit_family
+    ):
         value = value * leaf.unit[1] / check.unit_factor
     if check.currency:
         currency = _currency_of(view, leaf)
@@ -976,9 +1036,8 @@ def _host_of(value: str) -> str | None:
     return host if "." in host else None
 
 
+@lru_cache(maxsize=65536)
 def _shape(value: str) -> str:
-    import re
-
     s = re.sub(r"[a-z]+", "a", value.lower())
     return re.sub(r"\d+", "9", s)
 
@@ -1017,14 +1076,53 @@ def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
     return False
 
 
+_UNIT_NAMES: dict[tuple[str | None, float], str] = {
+    ("time", 1.0): "seconds",
+    ("time", 60.0): "minutes",
+    ("time", 3600.0): "hours",
+    ("time", 86400.0): "days",
+    ("time", 604800.0): "weeks",
+    ("time", 2592000.0): "months (of 30 days)",
+    ("time", 31536000.0): "years (of 365 days)",
+    ("mass", 1.0): "kg",
+    ("mass", 1e-3): "g",
+    ("mass", 1e-6): "mg",
+    ("mass", 1e-9): "mcg",
+    ("mass", 0.45359237): "lb",
+    ("mass", 1e3): "tonnes",
+    ("bytes", 1.0): "bytes",
+    ("bytes", 1e3): "KB",
+    ("bytes", 1e6): "MB",
+    ("bytes", 1e9): "GB",
+    ("bytes", 1e12): "TB",
+    ("percent", 1.0): "%",
+    ("ratio", 1.0): "x",
+}
+
+
+def _bound_words(check: NumericLimit) -> str:
+    """'10,000 USD', '12 hours', '30 kg': the threshold in the rule's own unit."""
+    bound = _fmt(check.threshold) + (f" {check.currency}" if check.currency else "")
+    unit = _UNIT_NAMES.get((check.unit_family, check.unit_factor))
+    if unit and not check.currency:
+        bound = f"{bound}{unit}" if unit in ("%", "x") else f"{bound} {unit}"
+    return bound
+
+
 def _measure_words(check: NumericLimit) -> str:
     words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
     if check.noun:
         return f"the number of {check.noun}"
     if check.unit_family == "mass":
-        return "the weight in kg"
+        return "the weight"
     if check.unit_family == "percent":
         return f"the percentage{(' of ' + words_) if words_ else ''}"
+    if check.unit_family == "time":
+        return f"the duration{(' of ' + words_) if words_ else ''}"
+    if check.unit_family == "ratio":
+        return f"the multiple{(' of ' + words_) if words_ else ''}"
+    if check.unit_family == "bytes":
+        return f"the size{(' of ' + words_) if words_ else ''}"
     return words_ or "the amount"
 
 
@@ -1051,6 +1149,55 @@ __all__ = [
 
 # ---------------------------------------------------------------------------------------------
 # Conditions: 'unless the balance is zero', 'only if the identity check passed'.
+_ON_WORDS = frozenset(
+    "true yes y on 1 enabled enable active required enforced encrypted signed set".split()
+)
+_OFF_WORDS = frozenset(
+    "false no n off 0 disabled disable inactive none optional unencrypted unsigned unset".split()
+)
+
+
+def _flag_on(value: Any) -> bool | None:
+    """Whether a flag argument is on: booleans and plain words; None for any other word."""
+    if isinstance(value, bool):
+        return value
+    if value is None:
+        return False
+    if isinstance(value, (int, float)):
+        return value != 0
+    if isinstance(value, str):
+        v = value.strip().lower()
+        if not v or v in _OFF_WORDS:
+            return False
+        if v in _ON_WORDS:
+            return True
+        return None
+    return None  # a list or an object is not a switch: a human decides
+
+
+_STATE_KEYS = frozenset(stem(w) for w in "state status stage standing flag".split())
+_YES = frozenset({"true", "yes", "y", "1", "on"})
+_NO = frozenset({"false", "no", "n", "0", "off"})
+
+
+def _state_holds(value: Any, state: str) -> bool | None:
+    """Whether a flag or a state field shows `state` ('opted_out': true, 'account_state':
+    'suspended'); None when the value cannot say."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        v = value.strip().lower()
+        if v in _YES:
+            return True
+        if v in _NO:
+            return False
+        if state:
+            # 'on_probation', 'Suspended': the state's word among the value's words holds it
+            tokens = {stem(t) for t in normalise_value(v).split()}
+            return stem(state.split()[0]) in tokens or normalise_value(v) == normalise_value(state)
+    return None
+
+
 _PASS_STEMS = frozenset(
     stem(w) for w in "verified passed checked confirmed completed succeeded".split()
 )
@@ -1071,6 +1218,7 @@ class Unless(Check):
     test: str = "present"  # present | zero | passed | equals
     value: str = ""  # for 'equals'
     phrase: str = ""  # the condition as written, for readings
+    values: tuple[str, ...] = ()  # for 'in': 'except the funds MMF1 and MMF2'
     kind: str = field(default="unless", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -1082,6 +1230,16 @@ class Unless(Check):
 
     def reading(self) -> str:
         base = self.base.reading() if self.base else "Deny"
+        if self.test == "in":
+            what = surface_words(self.source, self.bind_words)
+            what = f"`{what}`" if what else "an argument"
+            return f"{base}, except when {what} is {' or '.join(self.values)}"
+        if self.test in ("state", "not_state"):
+            who = "their" if self.marker == "whose" else "they"
+            return (
+                f"{base}, when {who} {self.phrase} (read from a flag or a state argument named "
+                "for it; when none is sent, review)"
+            )
         return f"{base}, unless {self.phrase}"
 
     def subject(self) -> str:
@@ -1101,25 +1259,56 @@ class Unless(Check):
             )
         if holds:
             return Outcome(SATISFIED, f"{path}: {self.phrase}", (path,))
+        if self.test in ("state", "not_state"):
+            message = f"{path} shows the {self.base.subject() or 'subject'} {self.phrase}"
+            if outcome.status == UNKNOWN and self.base.applicability(view) == ("unknown", True):
+                # 'customers who opted out' and an `opted_out` flag that is on: the flag is the
+                # qualifier itself, so on this tool the rule speaks of the request.
+                return Outcome(VIOLATED if self.base.effect == "deny" else REVIEW, message, (path,))
+            return Outcome(outcome.status, message, outcome.args + (path,))
         return Outcome(
             outcome.status, f"{outcome.message} and not {self.phrase}", outcome.args + (path,)
         )
 
     def _condition(self, view: RequestView) -> tuple[bool | None, str]:
         words_ = set(self.bind_words)
+        if self.test == "in":
+            # 'except the money-market funds MMF1 and MMF2': the argument named like the kind
+            # (`fund`) carries one of them; without such an argument, one that carries one does.
+            listed = {normalise_value(v) for v in self.values}
+            named = [lf for lf in view.leaves if words_ & lf.last_keys]
+            for lf in named or view.leaves:
+                for v in scalars(lf.value):
+                    if isinstance(v, str) and normalise_value(v) in listed:
+                        return True, lf.path
+            return (False, named[0].path) if named else (None, "")
         best: list[Leaf] = []
         top = 0
-        for lf in view.leaves:
+        # 'the claim status' names `status` or `claim_status`, not `claim_id`: the phrase's head
+        # noun (its last word) must be in the argument's name when any argument has it.
+        head = self.bind_words[-1] if self.bind_words else ""
+        leaves = [lf for lf in view.leaves if head in lf.last_keys] or [
+            lf for lf in view.leaves if head in lf.keys
+        ]
+        for lf in leaves or view.leaves:
             score = len(words_ & lf.keys)
             if self.test == "passed" and not lf.last_keys & (_PASS_STEMS | words_):
                 continue
+            if self.test in ("state", "not_state") and not (
+                isinstance(lf.value, bool)
+                or lf.last_keys & (_STATE_KEYS | {stem(self.value)} if self.value else _STATE_KEYS)
+            ):
+                continue  # 'whose account is suspended' reads a flag or a state field, not an id
+            if self.test in ("state", "not_state") and lf.last_keys & _STATE_KEYS:
+                score += 1  # a `status` field speaks of the state even when not named for it
             if score > top:
                 best, top = [lf], score
             elif score == top and score:
                 best.append(lf)
         if not best:
             if self.test == "present":
-                return False, " ".join(self.bind_words)  # nothing named like it was sent
+                # nothing named like it was sent
+                return False, surface_words(self.source, self.bind_words) or self.phrase
             return None, ""
         results = [self._holds(lf.value) for lf in best]
         if any(r is None for r in results):
@@ -1129,6 +1318,13 @@ class Unless(Check):
     def _holds(self, value: Any) -> bool | None:
         if self.test == "present":
             return truthy(value)
+        if self.test in ("state", "not_state"):
+            # 'customers who opted out' (not_state: excepted while the state does not hold) and
+            # 'contacts who have not consented' (state: excepted while it holds).
+            state = _state_holds(value, self.value)
+            if state is None:
+                return None
+            return state if self.test == "state" else not state
         if self.test == "passed":
             if isinstance(value, bool):
                 return value
@@ -1183,7 +1379,7 @@ class When(Check):
     def reading(self) -> str:
         assert self.condition is not None and self.body is not None
         cond = self.condition
-        bound = _fmt(cond.threshold) + (f" {cond.currency}" if cond.currency else "")
+        bound = _bound_words(cond)
         return f"When {_measure_words(cond)} is {OP_WORDS[cond.op]} {bound}: {self.body.reading()}"
 
     def subject(self) -> str:
@@ -1232,6 +1428,14 @@ class WhenListed(Check):
     def reading(self) -> str:
         assert self.condition is not None and self.body is not None
         listed = " or ".join(self.condition.values[:8])
+        if len(self.condition.values) > 8:
+            listed += " or …"
+        if self.condition.match == "glossary":
+            noun = surface_words(self.source, self.condition.kind_words) or "category"
+            return (
+                f"When an argument is one of the glossary's {noun} ({listed}): "
+                f"{self.body.reading()}"
+            )
         what = _MATCH_NOUN.get(self.condition.match, "the value")
         return f"When {what} is {listed}: {self.body.reading()}"
 

@@ -23,7 +23,7 @@ from webapp.judge.checks import (
 from webapp.judge.coverage import category_phrases, condition_spans, unaccounted_words
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
-from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VERBS
+from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
 from webapp.judge.vocabulary import CONSUMER_MAIL_DOMAINS, Glossary, builtin_category
@@ -42,6 +42,8 @@ class CompiledRule:
     scope: tuple[str, ...] = ()  # 'applies to EMEA payouts only' -> words of the scope
     # The coverage record: content words of the rule that no check accounts for (see coverage.py).
     unaccounted: tuple[str, ...] = ()
+    # 'approval from two reviewers', 'sign-off from 3 approvers': distinct approvals it asks for.
+    required_approvals: int = 0
 
     @property
     def understanding(self) -> str:
@@ -54,7 +56,7 @@ class CompiledRule:
             return "partly_understood"
         return "understood"
 
-    @property
+    @cached_property
     def decides(self) -> bool:
         """Only a fully understood rule approves or denies on its own; others are judged as text."""
         return bool(self.checks) and not self.uncompiled and not self.unaccounted
@@ -112,6 +114,7 @@ def compile_rule(
     subject_carry: str = ""
     resolved: list[str] = []
     consumed_markers: list[str] = []
+    permissive_caps: list[Check] = []
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
@@ -122,7 +125,7 @@ def compile_rule(
         normative_seen = True
         made = _category_checks(index, text, clause, glossary)
         if made:
-            resolved += [phrase for _, _, phrase in category_phrases(clause)]
+            resolved += [phrase for _, _, phrase in _category_phrases(clause, glossary)]
             checks.extend(made)
             continue
         conditional = _conditional_checks(index, text, clause, previous, subject_carry)
@@ -131,11 +134,30 @@ def compile_rule(
             consumed_markers.extend(marker.split("|"))
             checks.extend(made)
             continue
+        pronoun = _pronoun_action(clause, checks)
+        if pronoun is not None:
+            checks.append(pronoun)  # 'The payroll-vault secret is locked; don't rotate it.'
+            continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
         if made:
             checks.extend(made)
+            if ALLOW.search(clause) and not NEGATION.search(clause) and not REVIEW.search(clause):
+                permissive_caps.extend(c for c in made if isinstance(c, NumericLimit))
         else:
             uncompiled = True
+    # 'Bots may order up to 40 licences; bigger orders need IT approval': the permission's bound
+    # is where review starts, not a prohibition.
+    for cap in permissive_caps:
+        if cap.effect == "deny" and any(
+            isinstance(r, NumericLimit)
+            and r.effect == "review"
+            and r.op == cap.op
+            and r.threshold == cap.threshold
+            and r.unit_family == cap.unit_family
+            and r.currency == cap.currency
+            for r in checks
+        ):
+            checks.remove(cap)
     frozen = _freeze_match(clean)
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
@@ -148,10 +170,100 @@ def compile_rule(
             _consumed_conditions(clean, checks) + tuple(consumed_markers),
             resolved,
             _value_stems(checks),
+            _value_spans(clean, checks),
         )
     return CompiledRule(
-        index, chunk_id, text, tuple(checks), uncompiled, informational, tuple(scope), unaccounted
+        index,
+        chunk_id,
+        text,
+        tuple(checks),
+        uncompiled,
+        informational,
+        tuple(scope),
+        unaccounted,
+        quorum_of(clean),
     )
+
+
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+_QUORUM = re.compile(
+    r"\b(?P<n>two|three|four|five|[2-5])\s+(?:(?:different|distinct|separate|independent|"
+    r"senior|named|[a-z]+)\s+)?(?:reviewers|approvers|approvals|sign[- ]?offs|signatures|"
+    r"signatories|managers|people|persons|officers|directors|humans|admins|administrators|"
+    r"adjusters|partners|leads|members)\b"
+    r"|\b(?P<pair>four[- ]eyes|dual (?:approval|control|sign[- ]?off)|two[- ]person)\b",
+    re.I,
+)
+
+
+def quorum_of(text: str) -> int:
+    """How many distinct approvals a rule asks for (2 to 5), or 0 when it names no number.
+
+    'Payments over 50,000 EUR require approval from two reviewers' -> 2; 'four-eyes' -> 2. Only a
+    rule that asks for review carries it; the tenant's own count is raised, never lowered.
+    """
+    if not REVIEW.search(text):
+        return 0
+    best = 0
+    for m in _QUORUM.finditer(text):
+        best = max(best, 2 if m.group("pair") else _NUMBER_WORDS[m.group("n").lower()])
+    return best
+
+
+_PRONOUN_ACTION = re.compile(
+    r"^(?:so\s+|and\s+)?(?:do not|don't|never|must not|may not|cannot|can't|should not|"
+    r"shouldn't|mustn't)\s+(?P<verb>[a-z]+)\s+(?:it|them|this one|these)\s*\.?$",
+    re.I,
+)
+
+
+def _pronoun_action(clause: str, checks: list[Check]) -> ValueList | None:
+    """'don't rotate it' after a clause that named literal values: the same values, this verb."""
+    m = _PRONOUN_ACTION.match(clause.strip())
+    if not m or not checks:
+        return None
+    last = checks[-1]
+    if not (
+        isinstance(last, ValueList)
+        and last.mode == "deny"
+        and last.match in ("exact", "contains")
+        and last.values
+    ):
+        return None
+    verb = stem(m.group("verb").lower())
+    if verb not in VERBS:
+        return None
+    return replace(last, effect="deny", terms=(verb,), about_words=())
+
+
+def _flat_values(checks: list[Check]) -> list[str]:
+    out: list[str] = []
+    todo = list(checks)
+    while todo:
+        c = todo.pop()
+        for name in ("base", "condition", "body"):
+            inner = getattr(c, name, None)
+            if isinstance(inner, Check):
+                todo.append(inner)
+        if getattr(c, "match", "") in ("exact", "contains", "prefix"):
+            out.extend(str(v) for v in getattr(c, "values", ()) or ())
+    return out
+
+
+def _value_spans(text: str, checks: list[Check]) -> list[tuple[int, int]]:
+    """Where the identifier values the checks compare with are written ('p5.48xlarge')."""
+    spans = []
+    for v in _flat_values(checks):
+        if not _IDENTIFIER_TOKEN.fullmatch(v):
+            continue
+        for m in re.finditer(r"(?<![\w\-])" + re.escape(v) + r"(?![\w\-])", text):
+            spans.append((m.start(), m.end()))
+    return spans
+
+
+def _item_stems(items: list[str]) -> set[str]:
+    """Stems of listed values' words; an identifier ('PowerUserAccess') is one value, not words."""
+    return {stem(w) for i in items if not _IDENTIFIER_TOKEN.fullmatch(i) for w in words(i)}
 
 
 def _value_stems(checks: list[Check]) -> set[str]:
@@ -178,20 +290,29 @@ def _value_stems(checks: list[Check]) -> set[str]:
 _NAME_WITH_COLON = re.compile(r"(?<![\w@])[A-Za-z0-9]+(?::[A-Za-z0-9*]+)+\*?")
 
 
+_RELATIONAL = frozenset(
+    stem(w)
+    for w in "different differs differing same another mismatched mismatch unlike identical "
+    "matching".split()
+)
+
+
 def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[str]:
     """Stems the checks of a rule read: subjects, values, measures, argument names, units, places."""
     out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
     has_places = False
     flat: list[Check] = []
-    for c in checks:
+    todo = list(checks)
+    while todo:
+        c = todo.pop(0)
         if isinstance(c, Unless):
             # The condition's words are read by the condition; the rest by the base check.
             out.update(stem(w) for w in words(c.phrase))
             out.update(stem(w) for w in words(c.marker))  # 'except when', 'provided that'
             if c.base is not None:
-                flat.append(c.base)
+                todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
-            flat.extend(x for x in (c.condition, c.body) if x is not None)
+            todo.extend(x for x in (c.condition, c.body) if x is not None)
         else:
             flat.append(c)
     # Literal names in the rule ('raw-events', 'billing_owner') are values, not subject words: an
@@ -204,7 +325,9 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
     }
     for c in flat:
         if isinstance(c, ActionRule):
-            out.update(t for t in c.terms if t not in literal_stems)
+            # 'to a different card than the original': a relation between two values, which no
+            # action check reads (matching its words would deny every refund).
+            out.update(t for t in c.terms if t not in literal_stems and t not in _RELATIONAL)
         else:
             out.update(c.terms)
         out.update(w for pair in c.alternatives for w in pair)
@@ -220,6 +343,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(getattr(c, name, ()) or ())
         out.update(getattr(c, "kind_words", ()) or ())
         for v in getattr(c, "values", ()) or ():
+            if getattr(c, "match", "") in ("exact", "contains") and _IDENTIFIER_TOKEN.fullmatch(v):
+                continue  # read where it is written (_value_spans), not word by word elsewhere
             out.update(stem(w) for w in words(v))
         exact = getattr(c, "exact_name", "")
         if exact:
@@ -284,7 +409,8 @@ def _reads_as_condition(text: str, q: Quantity, numeric: list[NumericLimit]) -> 
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
-    flat = [c.body if isinstance(c, (When, WhenListed)) else c for c in checks]
+    flat = [c.base if isinstance(c, Unless) and c.base is not None else c for c in checks]
+    flat = [c.body if isinstance(c, (When, WhenListed)) else c for c in flat]
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
     if OUTSIDE.search(text) and allow_list:
         consumed += ["except", "except for"]
@@ -292,8 +418,8 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
         consumed.append("only")
     # 'without X' is read by a required flag ('without MFA enabled') or is the review itself
     # ('without a manager's approval'); anywhere else it is a condition no check reads.
-    bodies = [c.body if isinstance(c, (When, WhenListed)) else c for c in checks]
-    bodies = [c.base if isinstance(c, Unless) and c.base is not None else c for c in bodies]
+    bodies = [c.base if isinstance(c, Unless) and c.base is not None else c for c in checks]
+    bodies = [c.body if isinstance(c, (When, WhenListed)) else c for c in bodies]
     if any(isinstance(c, (RequiredFlag, RequiredArgument)) or c.effect == "review" for c in bodies):
         consumed.append("without")
     # 'need two approvers when the notional is at least 1M USD': a condition that is the
@@ -313,11 +439,24 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------------------------------
 NORMATIVE = re.compile(
-    r"\b(must|shall|should|never|not|no|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
+    r"\b(must|shall|should|never|not|no|nobody|no one|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
-    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|(?:routed|referred|escalated) to|"
-    r"do not|don't|freeze|frozen|locked)\b|:",
+    r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
+    r"do not|don't|freeze|frozen|locked|"
+    # Cautions and imperatives state a concern the engine cannot check ('Be careful with
+    # unusually large payouts'): kept as text, so a request they speak to goes to review.
+    r"careful|caution\w*|avoid\w*|ensure|make sure|beware|watch out|refrain|discouraged|"
+    r"think twice|double[- ]check)\b|:",
     re.I,
+)
+# Nouns naming a person or body who decides ('a sales manager', 'the CFO', 'two reviewers').
+_ROLE = (
+    r"(?:managers?|directors?|leads?|supervisors?|officers?|adjusters?|approvers?|reviewers?|"
+    r"pharmacists?|physicians?|doctors?|clinicians?|nurses?|controllers?|auditors?|analysts?|"
+    r"heads?|vps?|svps?|cfo|ceo|cto|ciso|coo|cio|cmo|administrators?|counsel|lawyers?|"
+    r"attorneys?|architects?|committees?|boards?|desks?|specialists?|underwriters?|"
+    r"accountants?|treasurers?|executives?|signator(?:y|ies)|stewards?|partners?|owners?|"
+    r"custodians?|dpo|compliance|legal|finance|security|hr|procurement|risk)"
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
 REVIEW = re.compile(
@@ -326,11 +465,18 @@ REVIEW = re.compile(
     r"escalat\w*|countersign\w*|authori[sz]ation|needs? (?:a |an )?(?:manager|human|supervisor|person)|"
     r"goes? to (?:a |an )?(?:human|manager|person|reviewer|supervisor)|"
     # 'goes to an adjuster', 'is routed to the compliance officer': a person who decides.
-    r"(?:goes?|routed|referred|escalated|handed over)\s+to\s+(?:a|an|the|our)\s+(?:[a-z]+\s+)?"
+    r"(?:go|goes|routed|referred|escalated|handed over)\s+to\s+(?:a|an|the|our)\s+(?:[a-z]+\s+)?"
     r"(?!(?:customer|user|partner|supplier|vendor|member|reseller|buyer|seller|provider|carrier|"
     r"owner|player|subscriber|holder|server|folder|printer|computer|container|cluster)s?\b)"
     r"(?:[a-z]+(?:er|or|ist|ant)|lead|desk|committee|board|team)s?|"
-    r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second))\b",
+    r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second)|"
+    # 'need a sales manager', 'requires an HR director', 'needs the CFO', 'needs two approvers':
+    # a person who decides is an approval requirement, never a required argument.
+    r"(?:needs?|requires?|required|needed)\s+(?:(?:a|an|the|our|one|two|three|four|five|[2-5])\s+)"
+    r"(?:[a-z]+(?:'s)?\s+){0,2}?" + _ROLE + r"(?:'s)?\b"
+    # the role ends its noun phrase: 'need a finance code' names a code, not a person
+    r"(?=\s*$|\s*[,.;:)!]|\s+(?:approval|sign[- ]?off|review|ok|okay|consent|go-ahead|before|"
+    r"for|to|on|if|when|unless|and|or|from|at|in|first|beforehand)\b))\b",
     re.I,
 )
 AUTO = re.compile(r"\b(" + _AUTO + r")\b", re.I)
@@ -360,7 +506,7 @@ _EXPLICIT_OK = re.compile(
     re.I,
 )
 _UPPER_BOUND = re.compile(
-    r"(?:(?:not|never|n't|cannot)\s+(?:to\s+)?(?:exceed|go over|go above|surpass|be (?:more|greater|larger|higher|bigger|longer) than|be (?:above|over))"
+    r"(?:(?:not|never|n't|cannot)\s+(?:ever\s+)?(?:to\s+)?(?:exceed|go over|go above|go beyond|surpass|be (?:more|greater|larger|higher|bigger|longer) than|be (?:above|over))"
     r"|\bmax(?:imum)?\s+[a-z][a-z\s-]{1,30}?\s+(?:is|are|of)"
     r"|\bexceed|\bat most|\bup to|\bno (?:more|greater|larger|higher|bigger|longer) than|\bnot (?:more|greater|larger|higher|bigger|longer) than"
     r"|\bmax(?:imum)?\.?(?:\s+(?:of|is|amount|value|total))?:?|\bcapped at|\bcap(?:s|ped)?(?: of| at| is)?:?|\blimited to|\blimit(?:ed)?(?: of| is| to| at)?:?"
@@ -386,7 +532,9 @@ _BELOW = re.compile(
 _OR_MORE = re.compile(r"^\s*(?:or more|and above|and over|or above|or higher|\+)", re.I)
 _OR_LESS = re.compile(r"^\s*(?:or less|or fewer|and below|and under|or below)", re.I)
 _ANAPHOR = re.compile(
-    r"\b(above|over|beyond|below|under|more than|less than)\s+(that|this|it|the limit|the threshold)\b",
+    r"\b(above|over|beyond|below|under|more than|less than)\s+(that|this|it|the limit|the threshold)\b"
+    # 'bigger orders need IT approval' after 'may order up to 40': bigger than that bound.
+    r"|\b(bigger|larger|higher|greater|smaller|lower)\s+(?!than\b)(?:ones|[a-z]+s)\b",
     re.I,
 )
 _WINDOWS = [
@@ -613,6 +761,12 @@ _EFFECT_STEMS = frozenset(
         "first",
         "step",
         "once",
+        "beyond",
+        # verbs that only say the subject action happens ('may only be run for …')
+        "run",
+        "perform",
+        "carri",
+        "conduct",
     }
 )
 _EFFECT_STEMS = (
@@ -717,10 +871,16 @@ def _normalise(text: str) -> str:
         .replace("\u2014", " - ")
     )
     t = re.sub(r"\s+", " ", t).strip()
+    # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
+    t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.
     return _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
 
 
+_BARE_CONTRACTION = re.compile(
+    r"\b(can|don|doesn|isn|aren|mustn|shouldn|shan|wouldn|couldn|hasn|haven|didn|wasn|weren)t\b",
+    re.I,
+)
 _COMPARATIVES = {
     "heavier than": "more than",
     "larger than": "more than",
@@ -730,12 +890,16 @@ _COMPARATIVES = {
     "lighter than": "less than",
     "smaller than": "less than",
     "shorter than": "less than",
+    "older than": "more than",
+    "younger than": "less than",
+    "newer than": "less than",
 }
 _COMPARATIVE = re.compile(r"\b(" + "|".join(_COMPARATIVES) + r")\b", re.I)
 
 
 _SECOND_OBLIGATION = re.compile(
-    r",?\s+and\s+(?:(?P<modal>must|should|shall|has to|have to)\s+)?(?=(?:not\s+|never\s+)?"
+    r",?\s+and\s+(?:(?P<modal>must|should|shall|has to|have to|may|can)\s+)?"
+    r"(?=(?:not\s+|never\s+|only\s+)?"
     r"(?:stay|remain|be|exceed|include|reference|cite|have|carry|specify|provide|contain|quote|"
     r"state|name|list|attach|go)\b)",
     re.I,
@@ -749,6 +913,12 @@ def _obligations(clauses: list[str]) -> list[str]:
     for clause in clauses:
         modal = _MODAL.search(clause)
         m = _SECOND_OBLIGATION.search(clause, modal.end()) if modal else None
+        if (
+            m
+            and (m.group("modal") or "").lower() in ("may", "can")
+            and not re.match(r"(?:only|not|never)\b", clause[m.end() :], re.I)
+        ):
+            m = None  # 'and may be sent …' grants; only a restriction is a second obligation
         if not modal or not m:
             out.append(clause)
             continue
@@ -851,11 +1021,45 @@ class FirstTimeRecogniser(Recogniser):
         skip = {"seen", "contact", "befor", "time", "never", "previous", "unknown", "unseen"}
         terms = tuple(t for t in terms if t not in parties and t not in skip)
         eff = "review" if c.review or not c.negated else "deny"
-        return [
-            FirstTimeCounterparty(
-                c.index, c.source, eff, terms, counterparty_words=parties or ("paye",)
-            )
-        ]
+        first = FirstTimeCounterparty(
+            c.index, c.source, eff, terms, counterparty_words=parties or ("paye",)
+        )
+        condition = _amount_condition(c)
+        if condition is not None:
+            # 'Wire transfers over €50k to new beneficiaries need sign-off': both must hold.
+            return [When(c.index, c.source, eff, terms, (), condition=condition, body=first)]
+        if c.quantities:
+            return []  # a number this reading does not place: kept as text
+        return [first]
+
+
+def _amount_condition(c: Clause) -> NumericLimit | None:
+    """The one amount a clause's subject states as its condition ('over €50k'), if any."""
+    if len(c.quantities) != 1:
+        return None
+    q = c.quantities[0]
+    b = _CONDITION_BOUND.search(c.text[: q.start])
+    predicate_at = _predicate_position(c.text)
+    if not b or (predicate_at is not None and q.start > predicate_at):
+        return None
+    op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
+    terms = _terms(c.text[: b.start()], cut_review=False)
+    return NumericLimit(
+        c.index,
+        c.source,
+        "deny",
+        _subject_terms(terms),
+        (),
+        op,
+        q.value,
+        q.currency,
+        q.unit_family,
+        q.unit_factor,
+        q.noun,
+        terms,
+        None,
+        False,
+    )
 
 
 class ConditionalListRecogniser(Recogniser):
@@ -915,6 +1119,10 @@ class PlaceConditionRecogniser(Recogniser):
         if predicate_at is None:
             return None
         m = _PLACE_PHRASE.search(c.text[:predicate_at])
+        without = re.search(r"\bwithout\b", c.text)
+        if not m and without and re.match(r"(?:do not|don't|never|must not|no)\b", c.text, re.I):
+            # 'Do not contact leads from the EU without consent': the places follow the verb.
+            m = _PLACE_PHRASE.search(c.text[: without.start()])
         if not m:
             return None
         names = [
@@ -970,7 +1178,8 @@ _VALUE_KIND_NOUNS = frozenset(
         "key file folder directory channel workspace instance host server app application model "
         "team permission scope vault secret collection container image registry pipeline job "
         "module package feature flag attribute property category segment list mailbox site "
-        "action operation region zone port protocol endpoint"
+        "action operation region zone port protocol endpoint policy type carrier vendor supplier "
+        "sku product plan tier"
     ).split()
 )
 _NAMED_ITEM = r"[`\"']?[A-Za-z0-9][\w\-./:*]*[`\"']?"
@@ -1025,8 +1234,38 @@ def _split_named(items: str) -> list[str]:
     return [i.strip().strip("`\"'") for i in parts if i.strip().strip("`\"'")]
 
 
+# 'may only be sent by freight carriers DHL Freight or Kuehne+Nagel': after 'only … by' and a
+# plural noun, proper names (several words each, with + & . -) close the clause as its list.
+_PROPER_NAME = r"[A-Z0-9][\w&+.\-]*(?:\s+[A-Z0-9][\w&+.\-]*){0,3}"
+_ONLY_NAMES = re.compile(
+    r"\bonly\b[^,;.]*?\b(?:by|via|with|through|using|use|on|in|from|to)\s+(?:the\s+)?"
+    r"(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+s)\s+(?P<items>"
+    + _PROPER_NAME
+    + r"(?:\s*,\s*"
+    + _PROPER_NAME
+    + r")*(?:\s*,?\s+(?:or|and)\s+"
+    + _PROPER_NAME
+    + r")?)\s*\.?\s*$"
+)
+
+
+def _only_names(clause: str) -> tuple[str, list[str], int, int] | None:
+    m = _ONLY_NAMES.search(clause)
+    if m is None:
+        return None
+    items = [i.strip() for i in re.split(r"\s*,\s*|\s+(?:or|and)\s+", m.group("items"))]
+    items = [i for i in items if i]
+    if not items or any(NORMATIVE.fullmatch(i) or i.lower() in STOPWORDS for i in items):
+        return None
+    return stem(m.group("noun").lower()), items, m.start("noun"), m.end("items")
+
+
 def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int, int] | None:
     """('column', ['salary', 'iban', 'tax_id'], start, end) for a kind noun followed by literals."""
+    if only:
+        names = _only_names(clause)
+        if names is not None:
+            return names
     found = _named_values_after(clause, only)
     if found is not None:
         return found
@@ -1084,7 +1323,8 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
         named = [
             i
             for i in items
-            if (_LITERAL.fullmatch(i) and re.search(r"[-_]", i)) or _NAME_WITH_COLON.fullmatch(i)
+            if (_LITERAL.fullmatch(i) and re.search(r"[-_]|[a-z0-9][A-Z]", i))
+            or _NAME_WITH_COLON.fullmatch(i)
         ]
         # 'salary, iban or tax_id': a list with one identifier in it is a list of identifiers.
         plain = len(items) >= 2 and all(re.fullmatch(r"[a-z][a-z0-9_]*", i) for i in items)
@@ -1156,17 +1396,86 @@ def _named_list_check(
     noun, items, start, end = found
     rest = text[:start] + " " + text[end:]
     terms, _ = _action_terms(rest, review)
-    item_stems = {stem(w) for i in items for w in words(i)}
+    item_stems = _item_stems(items)
     verbs = tuple(
         t for t in terms if t in VERBS and t not in _CONTENT_VERBS and t not in item_stems
     )
     about = tuple(t for t in terms if t not in verbs and t not in item_stems)
+    # 'in production', 'on staging': a value of a known class qualifies where the rule applies,
+    # so it is read against the request (another environment shown: the rule does not apply).
+    qualifiers = tuple(t for t in about if t in _CLASS_WORDS)
+    about = tuple(t for t in about if t not in qualifiers)
     eff = "review" if review else "deny"
     mode = "allow" if only and not negated else "deny"
     kind = (noun,) if noun else ()
     return ValueList(
-        index, source, eff, verbs, (), mode, tuple(items), "exact", kind, about_words=about
+        index,
+        source,
+        eff,
+        verbs + qualifiers,
+        (),
+        mode,
+        tuple(items),
+        "exact",
+        kind,
+        about_words=about,
     )
+
+
+_CLASS_WORDS = frozenset().union(*VALUE_CLASSES.values())
+
+
+# 'Data must be hosted in the EU', 'Backups must stay within an EU member state': where a thing
+# must be is an allow-list of places.
+_RESIDENCY = re.compile(
+    r"^(?P<subject>.+?)\s+(?:must|shall|should|has to|have to|needs? to)\s+(?:always\s+)?"
+    r"(?:(?:be|stay|remain)\s+(?P<verb>(?:[a-z]+ed|paid|held|kept|made|sent|built)\s+)?|(?P<verb2>settle|clear|stay|remain|reside|"
+    r"run|live)\s+)(?:in|within|inside)\s+(?:the\s+|an?\s+)?"
+    r"(?P<places>[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?(?:\s*(?:,|or|and)\s*(?:the\s+)?"
+    r"[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?)*)"
+    r"(?:\s+(?P<noun>member\s+states?|member\s+countries|countries|country|region|regions))?"
+    r"\s*\.?$"
+)
+
+
+class ResidencyRecogniser(Recogniser):
+    """'Data must be hosted in an EU member state': an allow-list of places for the subject."""
+
+    kind = "residency"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _RESIDENCY.match(c.text)
+        if not m or c.negated or c.quantities:
+            return None
+        names = [
+            n.strip()
+            for n in re.split(r"\s*(?:,|\bor\b|\band\b)\s*(?:the\s+)?", m.group("places"))
+            if n.strip()
+        ]
+        codes = [_place(n) for n in names]
+        match = "place"
+        if names and all(n.upper() in CURRENCY_CODES and n.isupper() for n in names):
+            codes, match = [n.upper() for n in names], "currency"  # 'must settle in EUR or USD'
+        if not names or not all(codes):
+            return None
+        verb = tuple(stem(w) for w in words((m.group("verb") or "") + (m.group("verb2") or "")))
+        terms = tuple(
+            t for t in _terms(m.group("subject"), cut_review=False) if t not in {"member"}
+        )
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "review" if c.review else "deny",
+                _subject_terms(terms),
+                (),
+                "allow",
+                tuple(x for x in codes if x),
+                match,
+                (),
+                about_words=verb + tuple(stem(w) for w in words(m.group("noun") or "")),
+            )
+        ]
 
 
 class ValueListRecogniser(Recogniser):
@@ -1218,6 +1527,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     ComparisonRecogniser(),
     FreezeRecogniser(),
     NamedValuesRecogniser(),
+    ResidencyRecogniser(),
     ValueListRecogniser(),
     RequiredRecogniser(),
     ActionRecogniser(),
@@ -1279,8 +1589,13 @@ def _numeric_checks(
         found.append((q, *_comparator(before, after), q.start))
     anaphor = _ANAPHOR.search(clause)
     if anaphor and previous is not None and not quantities:
-        word = anaphor.group(1).lower()
-        kind = "above" if word in ("above", "over", "beyond", "more than") else "below"
+        word = (anaphor.group(1) or anaphor.group(3)).lower()
+        kind = (
+            "above"
+            if word
+            in ("above", "over", "beyond", "more than", "bigger", "larger", "higher", "greater")
+            else "below"
+        )
         found.append((previous, kind, "", anaphor.start()))
     window = None
     for name, rx in _WINDOWS:
@@ -1312,6 +1627,7 @@ def _numeric_checks(
         noun = q.noun
         noun_stem = stem(noun) if noun else None
         counts_calls = False
+        percent_of: tuple[str, ...] = ()
         if window and q.currency is None and q.unit_family is None:
             if noun_stem is None or noun_stem not in _MEASURE_NOUNS:
                 counts_calls = True
@@ -1324,8 +1640,23 @@ def _numeric_checks(
             terms = tuple(t for t in terms if t != noun_stem) + (
                 (noun_stem,) if _names_action(noun_stem) else ()
             )
-        measure = tuple(t for t in terms if t not in VERBS or t in MONEY_GENERIC) + (
-            (noun_stem,) if noun_stem else ()
+        if q.unit_family == "percent":
+            # '15% of base salary': what the percentage is of names its base, not the subject.
+            of = re.match(
+                r"\s+of\s+(?:the\s+|their\s+|its\s+|his\s+|her\s+)?(?P<base>[a-z][a-z\s\-]*?)"
+                r"(?=\s+(?:must|may|can|cannot|can't|should|shall|need|needs|require|requires|"
+                r"is|are|go|goes)\b|\s*[,;.]|\s*$)",
+                clause[q.end :],
+                re.I,
+            )
+            if of:
+                base = {stem(w) for w in words(of.group("base"))}
+                terms = tuple(t for t in terms if t not in base)
+                percent_of = tuple(sorted(base))
+        measure = (
+            tuple(t for t in terms if t not in VERBS or t in MONEY_GENERIC)
+            + ((noun_stem,) if noun_stem else ())
+            + percent_of
         )
         if noun_stem and not counts_calls:
             terms = tuple(t for t in terms if t != noun_stem)
@@ -1375,6 +1706,10 @@ def _comparator(before: str, after: str) -> tuple[str, str]:
             return "above", "ge" if _OR_MORE.search(after) else ""
         if _BELOW.search(text):
             return "below", "le" if _OR_LESS.search(after) else ""
+    if re.match(r"\s*(?:max(?:imum)?|at most|tops|at the most)\b", after, re.I):
+        return "upper", ""  # 'Session duration: 12 hours max'
+    if re.match(r"\s*(?:min(?:imum)?|at least)\b", after, re.I):
+        return "lower", ""
     if _OR_MORE.search(after):
         return "above", "ge"
     if _OR_LESS.search(after):
@@ -1434,12 +1769,33 @@ _JOIN_LOWER = re.compile(
 )
 
 
+# How long a freeze lasts ('until further notice', 'for the holidays', 'through Q4'); never an
+# amount or a comparison ('for payments over $1,000' is a condition, not a duration).
+_DURATION_TEXT = (
+    r"(?![^,;.]*(?:[$€£¥]|\b(?:over|above|under|below|more than|less than|exceeding|at least|"
+    r"at most|payments?|orders?|transfers?|requests?|amounts?)\b))[^,;.]+"
+)
 FREEZE = re.compile(
-    r"^(?:the\s+)?(?P<name>[\w.\-/:@]+)(?:\s+(?P<kind>[a-z]+))?\s+(?:is|are|has been|have been|stays|remains)\s+"
+    r"^(?:the\s+)?(?P<name>[\w.\-/:@+]+)(?:\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?))?\s+"
+    r"(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
     r"frozen|locked)\b"
     # 'until further notice', 'through Q4', 'until 5 January', 'for the holidays': how long.
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
+    + _DURATION_TEXT
+    + r""
+    r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
+    re.I,
+)
+# 'Vendor account V-1029 is frozen': the kind first, then a name that is plainly a literal.
+FREEZE_KIND_FIRST = re.compile(
+    r"^(?:the\s+)?(?!(?:the|a|an|our|this|that)\b)(?P<kind>[A-Za-z]+(?:\s+[a-z]+)?)\s+(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
+    r"\s+(?:is|are|has been|have been|stays|remains)\s+"
+    r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
+    r"release\s+)?freeze|frozen|locked)\b"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
+    + _DURATION_TEXT
+    + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -1449,7 +1805,9 @@ FREEZE_ON = re.compile(
     r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for)\s+(?:the\s+)?"
     r"(?P<name>[\w.\-/:@]+)"
     r"(?:\s+(?!(?:until|till|through|thru|during|throughout|for|over|this|next)\b)(?P<kind>[a-z]+))?"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+[^,;.]+"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
+    + _DURATION_TEXT
+    + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -1477,9 +1835,11 @@ def _category_checks(
     Every category of the clause must resolve, and the clause must state nothing else a check
     would need (no quantity): otherwise it stays partly understood.
     """
-    phrases = category_phrases(clause)
-    if not phrases or find_quantities(clause):
+    phrases = _category_phrases(clause, glossary)
+    if not phrases:
         return []
+    if find_quantities(clause):
+        return _category_condition(index, source, clause, phrases, glossary)
     auto = bool(AUTO.search(clause))
     review = bool(REVIEW.search(clause)) and not auto
     negated = bool(NEGATION.search(clause)) or bool(
@@ -1522,6 +1882,70 @@ def _category_checks(
     return checks
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def _category_phrases(clause: str, glossary: Glossary | None) -> list[tuple[int, int, str]]:
+    """Open categories of a clause: qualified nouns ('privileged roles') and, with a glossary,
+    any of its terms written in the clause ('rented address lists', 'admin-level permissions')."""
+    phrases = category_phrases(clause)
+    if not glossary or not glossary.terms:
+        return phrases
+    tokens = [(m.start(), m.end(), stem(m.group(0).lower())) for m in _TOKEN.finditer(clause)]
+    stems = [t[2] for t in tokens]
+    for key in glossary.terms:
+        want = key.split()
+        n = len(want)
+        if not n:
+            continue
+        for i in range(len(stems) - n + 1):
+            if stems[i : i + n] == want:
+                start, end = tokens[i][0], tokens[i + n - 1][1]
+                if not any(s < end and start < e for s, e, _ in phrases):
+                    phrases.append((start, end, clause[start:end].lower()))
+                break
+    return sorted(phrases)
+
+
+def _category_condition(
+    index: int,
+    source: str,
+    clause: str,
+    phrases: list[tuple[int, int, str]],
+    glossary: Glossary | None,
+) -> list[Check]:
+    """'Controlled substances can't be prescribed for more than 30 days', with the category in
+    the glossary: the limit applies where an argument's value is a member of the category."""
+    predicate_at = _predicate_position(clause)
+    if len(phrases) != 1 or glossary is None or predicate_at is None:
+        return []
+    start, end, phrase = phrases[0]
+    members = glossary.lookup(phrase)
+    if not members or end > predicate_at:
+        return []
+    rest = (clause[:start] + " " + clause[end:]).strip()
+    made, _, _ = compile_clause(index, source, rest, None, "")
+    if not made or any(
+        c.effect == "allow" or not isinstance(c, NumericLimit) or c.counts_calls for c in made
+    ):
+        return []
+    condition = ValueList(
+        index,
+        source,
+        "deny",
+        (),
+        (),
+        "deny",
+        tuple(members),
+        "glossary",
+        tuple(stem(w) for w in words(phrase)),
+    )
+    return [
+        WhenListed(index, source, c.effect, c.terms, c.alternatives, condition=condition, body=c)
+        for c in made
+    ]
+
+
 _CONDITIONAL = re.compile(
     r"^(?P<main>.+?)\s*,?\s+(?P<marker>unless|only if|only when|except if|except when|provided that|provided|as long as)\s+"
     r"(?P<cond>.+)$",
@@ -1531,6 +1955,12 @@ _ONLY_SPLIT = re.compile(
     r"^(?P<head>.+?\b(?:can|may|must|shall|should|could|will))\s+only\s+"
     r"(?P<verb>(?:be\s+)?[a-z]+(?:\s+(?:out|off|up|down|back))?)\s+"
     r"(?P<marker>if|when|provided that|as long as)\s+(?P<cond>.+)$",
+    re.I,
+)
+_APPROVED_BY = re.compile(
+    r"^(?:(?:it|they|this)\s+(?:is|are|was|were|has been|have been)\s+)?(?:explicitly\s+)?"
+    r"(?:approved|signed off|authori[sz]ed|cleared|okayed|ok'd)\s+(?:in advance\s+)?by\s+"
+    r"(?:(?!\b(?:unless|if|when|whenever|except|provided|only|who|that|which)\b)[^,;])+$",
     re.I,
 )
 _CONDITION_TEST = re.compile(
@@ -1546,7 +1976,7 @@ _CONDITION_EQUALS = re.compile(
 )
 # 'if the shipment status is pending': a plain word names a value only of a state-like field.
 _CONDITION_STATE = re.compile(
-    r"^(?:(?:the|a|an|its|their)\s+)?(?P<words>(?:[a-z][\w\-]*\s+)?"
+    r"^(?:(?:the|a|an|its|their)\s+)?(?P<words>(?:[a-z][\w\-]*\s+){0,3}"
     r"(?:status|state|stage|tier|type|mode|level|plan|phase))\s+(?:is|equals)\s+"
     r"(?P<value>[a-z][a-z0-9_\-]*)$",
     re.I,
@@ -1564,6 +1994,12 @@ def _conditional_checks(
     Returns (checks, marker) or None when the clause has no condition the engine can read; a
     condition it cannot read stays unaccounted for (the rule is then partly understood).
     """
+    state = _relative_state(index, source, clause, previous, carry)
+    if state is not None:
+        return state
+    excepted = _except_named(index, source, clause, previous, carry)
+    if excepted is not None:
+        return excepted
     split = _ONLY_SPLIT.match(clause)
     if split:
         # 'X can only be cancelled if C' says the same as 'X can be cancelled only if C'.
@@ -1575,6 +2011,12 @@ def _conditional_checks(
         return None
     marker = re.sub(r"\s+", " ", m.group("marker").lower())
     cond = m.group("cond").strip().rstrip(".")
+    if marker in ("unless", "except if", "except when") and _APPROVED_BY.match(cond):
+        # '4h max unless approved by security': beyond the limit a person decides, so the
+        # limit asks for review instead of refusing.
+        made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+        if made and all(c.effect == "deny" and isinstance(c, NumericLimit) for c in made):
+            return [replace(c, effect="review") for c in made], marker
     test, value = "", ""
     t = _CONDITION_TEST.match(cond)
     if t:
@@ -1633,6 +2075,183 @@ def _conditional_checks(
     ], (f"{marker}|{split.group('marker').lower()}|only" if split else marker)
 
 
+# 'Don't email customers who opted out', 'Never text contacts that have not consented',
+# 'Points can't be granted to members whose account is suspended': a state of the noun.
+_RELATIVE_STATE = re.compile(
+    r"^(?P<main>.*?\b[a-z]+s)\s+(?P<marker>who|that|whose)\s+(?P<cond>[^,;]+?)\s*\.?$", re.I
+)
+_RELATIVE_STATE_FRONT = re.compile(
+    r"^(?P<main>.*?\b[a-z]+s)\s+(?P<marker>who|that|whose)\s+(?P<cond>.+?)\s+"
+    r"(?P<rest>(?:must|may|can't|cannot|can not|should|shall|won't|are not|aren't|is not|"
+    r"isn't|need|needs|require|requires)\b.+?)\s*\.?$",
+    re.I,
+)
+_STATE_OF = re.compile(
+    r"^(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|were|has been|have been)\s+"
+    r"(?:currently\s+)?(?P<state>[a-z]+)$",
+    re.I,
+)
+_STATE_VERB = re.compile(
+    r"^(?:(?:have|has|had|are|is|were|was)\s+)?(?P<neg>not\s+|never\s+)?(?:been\s+)?"
+    r"(?P<state>[a-z]+(?:ed|d)(?:\s+(?:out|in|up|off|down|back))?)(?:\s+(?:yet|already))?$",
+    re.I,
+)
+
+
+_CODE = (
+    r"(?:[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z]{2,6}|"
+    + r"[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*|[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+)"
+)
+_EXCEPT_NAMED = re.compile(
+    r"^(?P<main>.+?),?\s+(?P<marker>except(?:\s+for)?|other than|apart from|excluding|save for)\s+"
+    r"(?:the\s+)?(?P<phrase>(?:[a-z][a-z\-]*\s+){0,3}?(?:(?P<noun>[a-z]+s)\s+)?"
+    r"(?P<items>" + _CODE + r"(?:\s*,\s*" + _CODE + r")*(?:\s*,?\s+(?:and|or)\s+" + _CODE + r")?))"
+    r"\s*\.?$"
+)
+
+
+def _except_named(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """'A single trade may not exceed 5,000 units, except the money-market funds MMF1 and MMF2':
+    the limit does not hold for the named values (read on the argument named like their kind)."""
+    m = _EXCEPT_NAMED.match(clause)
+    if not m:
+        return None
+    items = [i for i in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("items")) if i]
+    if any(_place(i) or i.upper() in CURRENCY_CODES for i in items):
+        return None  # 'other than EUR', 'except US or CA': a list of its own (ValueList)
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if not made or not all(isinstance(c, NumericLimit) and c.effect != "allow" for c in made):
+        return None
+    noun = m.group("noun")
+    bind = (stem(noun.lower()),) if noun else ()
+    marker = re.sub(r"\s+", " ", m.group("marker").lower())
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=bind,
+            test="in",
+            phrase=m.group("phrase"),
+            values=tuple(items),
+        )
+        for c in made
+    ], marker.split()[0]
+
+
+# 'Employees on probation can't get a raise', 'Accounts under investigation must not be closed'.
+_STATE_NOUNS = (
+    r"probation|leave|sick leave|parental leave|garden leave|notice|hold|suspension|"
+    r"investigation|quarantine|lockdown|watch|a pip|pip|administration|litigation hold"
+)
+_PREP_STATE = re.compile(
+    r"^(?P<noun>.*?\b[a-z]+s)\s+(?:(?:who|that)\s+(?:are|is)\s+)?(?P<prep>on|under|in)\s+"
+    r"(?P<state>" + _STATE_NOUNS + r")\s+(?P<rest>(?:can't|cannot|can not|may not|must not|"
+    r"must never|should not|shouldn't|are not|aren't|won't|never|need|needs|require)\b.+)$",
+    re.I,
+)
+
+
+def _prep_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    m = _PREP_STATE.match(clause)
+    if not m:
+        return None
+    state = m.group("state").lower()
+    made, _, _ = compile_clause(
+        index, source, f"{m.group('noun')} {m.group('rest')}", previous, carry
+    )
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    bind = tuple(stem(w) for w in words(state) if w not in STOPWORDS)
+    phrase = f"are {m.group('prep').lower()} {state}"
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker="who",
+            bind_words=bind,
+            test="not_state",
+            value=state.split()[-1],
+            phrase=phrase,
+        )
+        for c in made
+    ], "who"
+
+
+def _relative_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The base check of the main clause, excepted while the noun's stated state does not hold."""
+    prep = _prep_state(index, source, clause, previous, carry)
+    if prep is not None:
+        return prep
+    m = _RELATIVE_STATE.match(clause)
+    front = _RELATIVE_STATE_FRONT.match(clause)
+    if front and (m is None or _STATE_VERB.match(front.group("cond"))):
+        # 'Customers who opted out must not be emailed': the relative clause in the subject.
+        m = front
+    if not m or find_quantities(m.group("cond")):
+        return None
+    marker = m.group("marker").lower()
+    cond = m.group("cond").strip()
+    if marker == "whose":
+        s = _STATE_OF.match(cond)
+        if not s:
+            return None
+        state, test = s.group("state").lower(), "not_state"
+        bind_text = f"{s.group('what')} {state}"
+    else:
+        s = _STATE_VERB.match(cond)
+        if not s:
+            return None
+        state = s.group("state").lower()
+        test = "state" if s.group("neg") else "not_state"
+        bind_text = state
+    if state in STOPWORDS or NORMATIVE.fullmatch(state):
+        return None
+    bind = tuple(
+        x for x in (stem(w) for w in words(bind_text)) if x not in STOPWORDS and x not in GENERIC
+    )
+    if not bind:
+        return None
+    main = m.group("main")
+    if m.re is _RELATIVE_STATE_FRONT:
+        main = f"{main} {m.group('rest')}"
+    if condition_spans(main) or condition_spans(cond):
+        return None  # a second condition is never composed with this one
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=bind,
+            test=test,
+            value=state.split()[0] if marker == "whose" else state,
+            phrase=cond,
+        )
+        for c in made
+    ], marker
+
+
 _CONDITION_BOUND = re.compile(
     r"\b(?:over|above|more than|greater than|exceeding|in excess of|at least|under|below|less than|at most|up to|no more than)\s*$",
     re.I,
@@ -1688,8 +2307,24 @@ def _conditional_list(
     )
 
 
+# 'Freeze: warehouse WH-04', 'Change freeze: payments-api until Monday'.
+FREEZE_COLON = re.compile(
+    r"^(?:(?:change|code|deploy(?:ment)?|release)\s+)?freeze\s*:\s*(?:the\s+)?"
+    r"(?:(?P<kind>[a-z]+)\s+)?(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
+    + _DURATION_TEXT
+    + r")?\s*$",
+    re.I,
+)
+
+
 def _freeze_match(text: str) -> re.Match[str] | None:
-    return FREEZE.search(text) or FREEZE_ON.search(text)
+    return (
+        FREEZE_KIND_FIRST.search(text)
+        or FREEZE.search(text)
+        or FREEZE_ON.search(text)
+        or FREEZE_COLON.search(text)
+    )
 
 
 def _freeze_check(index: int, source: str, clause: str) -> Check | None:
@@ -1698,8 +2333,9 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
     if not m:
         return None
     name = m.group("name")
-    kind = (stem(m.group("kind")),) if m.group("kind") else ()
-    named_kind = bool(kind) and kind[0] in _VALUE_KIND_NOUNS  # 'the ledger service is frozen'
+    kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
+    # 'the ledger service is frozen', 'the ACME-7 vendor account is frozen'
+    named_kind = any(k in _VALUE_KIND_NOUNS for k in kind)
     if name.lower() in STOPWORDS or not (
         _LITERAL.fullmatch(name) or re.search(r"[-_.\d]", name) or named_kind
     ):
@@ -1744,7 +2380,13 @@ _DOMAIN = re.compile(
 )
 _LITERAL = re.compile(
     r"(?<![\w@.])(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[A-Za-z0-9]+(?:[-_./][A-Za-z0-9*]+)+/?\*?|[A-Za-z0-9]+/\*|"
-    r"[a-z]+[A-Z][A-Za-z]+|[A-Z][a-z]+[A-Z][A-Za-z]+)(?![\w@])"
+    r"[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*)(?![\w@])"
+)
+# One identifier-like token: CamelCase ('PowerUserAccess', 'IAMFullAccess', 'S3FullAccess'), or
+# with separators or digits ('p5.48xlarge', 'ACME-7', 'billing_owner'): a value, never prose.
+_IDENTIFIER_TOKEN = re.compile(
+    r"[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*|[A-Za-z0-9]+(?:[-_./:+][A-Za-z0-9*]+)+|"
+    r"(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}"
 )
 _QUOTED = re.compile(r"[\"'`]([^\"'`]{1,80})[\"'`]")
 
@@ -1757,6 +2399,15 @@ def _value_list_check(
     if not items:
         return None
     mode = "allow" if only else "deny"
+    if only:
+        # An allow-list is the list that follows 'only' / 'other than' / 'except'. A literal found
+        # elsewhere ('Never attach AdministratorAccess except to break-glass roles') is what the
+        # prohibition names; the exception is a condition no list reads (partly understood).
+        markers = [m.end() for rx in (ONLY, OUTSIDE) for m in rx.finditer(clause)]
+        if not any(end <= region_start for end in markers):
+            if not negated:
+                return None
+            mode = "deny"
     if not only and not (negated or review):
         return None
     prefix = bool(
@@ -1787,7 +2438,7 @@ def _value_list_check(
             match = "contains"
     kind = _kind_words(clause, region_start, region_end)
     # A list's own values never name the argument it constrains ('prod, pci and billing_owner').
-    item_stems = {stem(w) for i in items for w in words(i)}
+    item_stems = _item_stems(items)
     kind = [k for k in kind if k not in item_stems]
     predicate_at = _predicate_position(clause)
     if (
@@ -1803,7 +2454,7 @@ def _value_list_check(
         # it names what the subject goes with, not the subject ('parcels' is no argument of it).
         subject = {stem(w) for w in words(clause[:predicate_at])}
         kind = [k for k in kind if k not in subject]
-    drop = {stem(w) for i in items for w in words(i)} | set(kind) | _KIND_SKIP
+    drop = _item_stems(items) | set(kind) | _KIND_SKIP
     terms = tuple(
         t
         for t in _terms(clause, cut_review=review, drop_spans=[(region_start, region_end)])
@@ -2021,11 +2672,23 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
     f = _FLAG.search(clause)
     if f and not review and f.group("adj").lower() not in _UNVERIFIABLE:
         adj = stem(f.group("adj"))
-        if adj in VERBS and adj not in {"encrypt", "sign"}:
+        if adj in VERBS and adj not in {"encrypt", "sign", "enabl", "activ"}:
             return None
         terms = _subject_terms(
             tuple(t for t in _terms(clause[: f.start()], cut_review=False) if t != adj)
         )
+        if adj in ("enabl", "activ"):
+            # 'MFA must be enabled': the flag is the subject's own (`mfa_enabled`, `mfa`), never
+            # any other switch that happens to be called enabled.
+            subject = tuple(t for t in _terms(clause[: f.start()], cut_review=False))
+            if not subject:
+                return None
+            # '… for console users': whom it is for is what the rule is about (a subject word).
+            # The subject names the flag itself, so an `mfa_enabled: false` must not make the
+            # rule look absent: its words are the flag's, not the subject's.
+            tail = re.match(r"\s+for\s+(?P<who>[^,;]+)$", clause[f.end() :], re.I)
+            terms = _subject_terms(_terms(tail.group("who"), cut_review=False)) if tail else ()
+            return RequiredFlag(index, source, "deny", terms, (), (*subject, adj))
         return RequiredFlag(index, source, "deny", terms, (), (adj,))
     w = _WITHOUT_FLAG.search(clause)
     if w and not review and NEGATION.search(clause[: w.start()]):

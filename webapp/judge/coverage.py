@@ -38,7 +38,7 @@ _FUNCTION_WORDS = frozenset(
     capped ceiling floor within stay remain kept keep strictly strict hard
     approval approve approved review reviewed sign off signoff signed human manual manually
     per day daily hour hourly week weekly month monthly year yearly annually today calendar
-    single one go time times total agent agents automatically auto
+    single one go time times total agent agents automatically auto nobody
     blocked block blocks illegal restricted restriction restrictions without
     be is are was were been being has have had do does done doesn't don't can't won't isn't
     aren't mustn't shan't period whatsoever anything else but
@@ -123,6 +123,10 @@ _ANAPHOR_BEFORE = re.compile(
     r"\b(?:above|over|below|under|beyond|than|exceeds?|exceeding)\s*$", re.I
 )
 _RELATIVES = frozenset({"who", "whose", "which", "that"})
+_PREPOSITIONS = frozenset(
+    "through via across into onto within during before after from to for with by on in at of "
+    "over under towards toward per".split()
+)
 _LIST_NOUNS = frozenset({"list", "lists", "register", "registry"})
 
 
@@ -146,7 +150,14 @@ def content_words(text: str) -> list[str]:
 def condition_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, marker) of every condition in `text`, marker lower-cased with single spaces."""
     spans = []
-    for m in CONDITION.finditer(text):
+    # Every marker starts a span of its own, even inside an earlier marker's span ('customers
+    # who opted out must not be emailed unless …'): a consumed outer one never hides an inner one.
+    pos = 0
+    while True:
+        m = CONDITION.search(text, pos)
+        if m is None:
+            break
+        pos = m.end("marker")
         marker = re.sub(r"\s+", " ", m.group("marker").lower())
         if marker in _RELATIVES:
             if _ANAPHOR_BEFORE.search(text[: m.start()]):
@@ -172,17 +183,35 @@ def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, st
             out.append((m.start("name"), m.end(), name))
     for m in _QUALIFIER.finditer(text):
         noun_words = m.group("noun").lower().split()
-        if noun_words[0] in STOPWORDS or (
-            stem(noun_words[0]) in _FUNCTION_WORDS and noun_words[0] not in _LIST_NOUNS
-        ):
+        all_words = list(noun_words)
+        if noun_words[0] in STOPWORDS:
             continue  # 'restricted to the acme.com domain' is a list, not a category
+        # 'a blacklisted single trade': a function word between the qualifier and its noun
+        while (
+            noun_words
+            and stem(noun_words[0]) in _FUNCTION_WORDS
+            and noun_words[0] not in _LIST_NOUNS
+            and noun_words[0] not in STOPWORDS
+        ):
+            noun_words = noun_words[1:]
+        if not noun_words or noun_words[0] in STOPWORDS:
+            continue
         kept = []
         for w in noun_words:  # the noun phrase ends at the first function word
-            if w in STOPWORDS or (stem(w) in _FUNCTION_WORDS and w not in _LIST_NOUNS):
+            if (
+                w in STOPWORDS
+                or w in _PREPOSITIONS
+                or (stem(w) in _FUNCTION_WORDS and w not in _LIST_NOUNS)
+            ):
                 break
             kept.append(w)
-        end = m.start("noun") + len(" ".join(kept))
-        is_closed = bool(re.match(r"(?:\s+[a-z\-]+){0,2}\s*[(:]", text[end:], re.I))
+        skipped = all_words[: len(all_words) - len(noun_words)]
+        end = m.start("noun") + len(" ".join(skipped + kept))
+        # A list after a colon or in brackets defines the category; a number there is a limit
+        # ('sensitive session duration: 12 hours max'), not a list.
+        is_closed = bool(
+            re.match(r"(?:\s+[a-z\-]+){0,2}\s*[(:]\s*(?![$€£¥]?\s*\d)", text[end:], re.I)
+        )
         if is_closed != closed:
             continue
         phrase = m.group("qual").lower() + " " + " ".join(kept)
@@ -196,6 +225,7 @@ def unaccounted_words(
     consumed_conditions: Iterable[str] = (),
     resolved_categories: Iterable[str] = (),
     value_stems: Iterable[str] = (),
+    value_spans: Iterable[tuple[int, int]] = (),
 ) -> tuple[str, ...]:
     """The content words of rule `text` that no check accounts for, in the order they appear.
 
@@ -208,6 +238,8 @@ def unaccounted_words(
         accounted.update(stem(w) for w in words(phrase))
     consumed = {c.lower() for c in consumed_conditions}
     resolved = {c.lower() for c in resolved_categories}
+    for phrase in resolved:  # a category a vocabulary resolved is read by its membership check
+        accounted.update(stem(w) for w in words(phrase))
     # Spans whose words are not accounted for by subject matching.
     blind: list[tuple[int, int]] = []
     forced: list[str] = []
@@ -240,9 +272,13 @@ def unaccounted_words(
     ]
     out: list[str] = []
     pos = 0
+    # Where a literal value a check compares with is written: read whole by that check.
+    literal = list(value_spans)
     for m in re.finditer(r"[A-Za-z][A-Za-z0-9_\-']*", text):
         w = m.group(0)
         pos = m.start()
+        if any(s <= pos < e for s, e in literal):
+            continue
         in_blind = any(s <= pos < e for s, e in blind)
         in_restricting = any(s <= pos < e for s, e in restricting)
         for part in content_words(w):

@@ -273,6 +273,16 @@ def _evaluate(
     ) -> Verdict:
         primary = basis[0].policy if basis else gov.governing[0]
         details["layer"] = layer
+        if decision == "review":
+            # A rule asking for several approvers ('approval from two reviewers') raises the
+            # tenant's count of distinct approvals (services/settings.required_approvals_for).
+            quorum = max((f.rule.required_approvals for f in basis), default=0)
+            if quorum >= 2:
+                details["required_approvals"] = quorum
+                # the rule that asked for it, so a reviewer sees why ('set by rule …')
+                details["required_approvals_rule"] = next(
+                    f.rule.text for f in basis if f.rule.required_approvals == quorum
+                )
         return Verdict(
             decision=decision,  # type: ignore[arg-type]
             confidence=round(max(0.0, min(1.0, confidence)), 4),

@@ -23,7 +23,14 @@ _EFFECT_OF_STATE = {
 def rule_report(rule: CompiledRule, tools: tuple[str, ...] = ()) -> dict[str, Any]:
     """One rule's understanding, plain readings of its checks and the words no check accounts for."""
     suffix = f" (tools: {', '.join(tools)})" if tools else ""
-    readings = [check.reading() + suffix for check in rule.checks]
+    # 'approval from two reviewers': a review this rule asks for needs that many approvals.
+    quorum = (
+        f" ({rule.required_approvals} distinct approvals)" if rule.required_approvals >= 2 else ""
+    )
+    readings = [
+        check.reading() + (quorum if check.effect == "review" else "") + suffix
+        for check in rule.checks
+    ]
     state = rule.understanding
     return {
         "index": rule.index,

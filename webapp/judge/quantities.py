@@ -55,6 +55,10 @@ UNITS: dict[str, tuple[str, float]] = {
     "kilogram": ("mass", 1.0),
     "kilograms": ("mass", 1.0),
     "g": ("mass", 1e-3),
+    "mg": ("mass", 1e-6),
+    "milligram": ("mass", 1e-6),
+    "milligrams": ("mass", 1e-6),
+    "mcg": ("mass", 1e-9),
     "gram": ("mass", 1e-3),
     "grams": ("mass", 1e-3),
     "lb": ("mass", 0.45359237),
@@ -62,6 +66,8 @@ UNITS: dict[str, tuple[str, float]] = {
     "tonne": ("mass", 1e3),
     "tonnes": ("mass", 1e3),
     "percent": ("percent", 1.0),
+    # 'leverage above 5x': a multiple, written glued to the number like '4h'.
+    "x": ("ratio", 1.0),
     "pct": ("percent", 1.0),
     "b": ("bytes", 1.0),
     "byte": ("bytes", 1.0),
@@ -101,6 +107,8 @@ UNITS: dict[str, tuple[str, float]] = {
 ARG_UNIT_SUFFIXES: dict[str, tuple[str, float]] = {
     **{k: v for k, v in UNITS.items() if len(k) > 1 and k not in ("min",)},
     "ms": ("time", 0.001),
+    "g": ("mass", 1e-3),  # 'weight_g'
+    "gr": ("mass", 1e-3),
     "cents": ("minor", 0.01),
     "cent": ("minor", 0.01),
     "minor": ("minor", 0.01),
@@ -128,7 +136,7 @@ _WORD_NUMBERS = {
 
 _NOT_NOUNS = frozenset(
     "need needs needed require requires required go goes are is be get gets per total in "
-    "total daily require must without".split()
+    "total daily require must without except unless excluding other apart save".split()
 )
 _PRE = r"(?P<pre>US\$|C\$|A\$|[$€£¥₹]|(?:" + "|".join(sorted(CURRENCY_CODES)) + r")\b)?\s?"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3}){2,}|\d{1,3}(?: \d{3})+(?!\d)|\d+(?:\.\d+)?)"
@@ -168,7 +176,11 @@ def find_quantities(text: str) -> list[Quantity]:
         if (before.isalpha() or before in "-_/.:") and not m.group("pre"):
             continue
         glued = re.match(r"[A-Za-z]+", text[m.end("num") :])
-        glued_unit = bool(glued) and glued.group(0).lower() in UNITS and len(glued.group(0)) > 1
+        glued_unit = (
+            bool(glued)
+            and glued.group(0).lower() in UNITS
+            and (len(glued.group(0)) > 1 or glued.group(0).lower() in ("h", "x"))
+        )
         if after.isalpha() and not (
             m.group("mult") or m.group("unit") or m.group("post") or glued_unit
         ):

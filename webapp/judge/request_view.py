@@ -67,6 +67,7 @@ RELATED_OBJECTS: dict[str, frozenset[str]] = {
     "send": frozenset({"messag", "email", "recipient"}),
     "delete": frozenset({"data"}),
 }
+_RELATED_OBJECT_STEMS = frozenset({"data"})
 VERBS: frozenset[str] = frozenset().union(*VERB_GROUPS.values()) | frozenset(
     {
         "reboot",
@@ -151,6 +152,13 @@ MONEY_KEYS = frozenset(
 )
 COMMS = frozenset({"email", "messag", "sms", "slack", "chat", "text", "call", "mail"})
 COMMS_GENERIC = frozenset({"messag", "communic", "correspond"})
+# One channel, two names: 'never text contacts …' governs send_sms.
+_COMMS_SAME: dict[str, frozenset[str]] = {
+    "text": frozenset({"sms"}),
+    "sms": frozenset({"text"}),
+    "mail": frozenset({"email"}),
+    "email": frozenset({"mail"}),
+}
 VALUE_CLASSES: dict[str, frozenset[str]] = {
     name: frozenset(stem(w) for w in ws.split())
     for name, ws in {
@@ -253,10 +261,13 @@ class RequestView:
         if term in COMMS_GENERIC:
             return bool(self.tool_stems & COMMS)
         if term in MONEY_SPECIFIC or term in COMMS:
-            return term in self._present_keys
+            same = _COMMS_SAME.get(term)
+            return term in self._present_keys or bool(same and same & self.tool_stems)
         if term in VERBS:
             syn = _VERB_SYNONYMS.get(term, frozenset({term}))
             return bool(syn & self.tool_stems) or term in self._present_keys
+        if term in _RELATED_OBJECT_STEMS and term in self.related_stems:
+            return True  # 'exports of patient data' and an export tool: exporting moves data
         return term in self._present_keys
 
     def term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
@@ -270,15 +281,19 @@ class RequestView:
     def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
         if term in MONEY_SPECIFIC:
             others = self.tool_stems & (MONEY_SPECIFIC | {"pay", "transfer"})
-            if others and term not in others:
+            # 'pay_claim' is a claim payout: a tool named only by a generic money verb may be
+            # the specific movement a rule names, so that word is not shown absent.
+            if others & MONEY_SPECIFIC and term not in others:
                 return True
+            if others:
+                return False
         if term in MONEY_GENERIC:
             return bool(self.tool_verbs) and not self.money_tool
         if term in MONEY_MOVEMENT_VERBS and self.money_tool:
             return False
         if term in COMMS and term not in COMMS_GENERIC:
             others = self.tool_stems & COMMS
-            if others and term not in others:
+            if others and term not in others and not others & _COMMS_SAME.get(term, frozenset()):
                 return True
         if term in VERBS and term not in self.tool_stems:
             return bool(self.tool_verbs) and not (

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 _SPLIT = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,})s\b")
 
 STOPWORDS = frozenset(
     """a an the and or of to in on at by for from with without into onto as is are was were be
@@ -15,7 +16,8 @@ STOPWORDS = frozenset(
     which who whom whose what where how do does did done has have had having will would shall
     should may might must can cannot could also only just very more most less least per via
     up down out over under above below again once both either neither own same other another
-    ever never always after before during until unless within whether""".split()
+    ever never always after before during until unless within whether
+    don doesn didn isn aren wasn weren mustn shouldn shan couldn wouldn hasn haven""".split()
 )
 
 # Words that name who acts or how often, and say nothing about the request itself.
@@ -80,6 +82,14 @@ _IRREGULAR = {
     "stage": "stag",
     "sre": "sre",
     "ids": "id",
+    # Nouns of action whose stem misses their verb's ('Data erasures' governs erase_profile).
+    "erasur": "eras",
+    "closur": "clos",
+    "cancell": "cancel",
+    "modific": "modify",
+    "submiss": "submit",
+    "revoc": "revok",
+    "suspens": "suspend",
 }
 
 _SUFFIXES = (
@@ -146,6 +156,8 @@ GENERIC = GENERIC | frozenset(stem(w) for w in GENERIC)
 
 def words(text: str) -> list[str]:
     """Lower-case words of `text`, splitting snake_case, kebab-case, dotted and camelCase names."""
+    # 'POs', 'SKUs', 'APIs': the plural of an acronym is the acronym ('create_po').
+    text = _ACRONYM_PLURAL.sub(r"\1", text)
     text = _CAMEL.sub(" ", text).lower().replace("'s ", " ").replace("’s ", " ")
     return _SPLIT.findall(text)
 
@@ -161,6 +173,7 @@ def meaningful(stems: tuple[str, ...] | list[str] | set[str]) -> set[str]:
     return {s for s in stems if s not in GENERIC and not s.isdigit()}
 
 
+@lru_cache(maxsize=65536)
 def normalise_value(value: str) -> str:
     """Compare argument values without case or separator noise ('Crypto Wallet' = 'crypto_wallet')."""
     return re.sub(r"[\s_\-]+", " ", value.strip().lower())

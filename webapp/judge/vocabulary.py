@@ -72,8 +72,10 @@ def near(value: str, members: tuple[str, ...]) -> bool:
         mm = m.strip().lower()
         if not mm:
             continue
-        if mm in v or v in mm:
+        if mm in v or (len(v) >= 3 and v in mm):  # 'M' is not close to 'datamart-q3'
             return True
+        if ":" in v and ":" in mm:
+            continue  # 'repo:read' and 'repo:admin' are two scoped names, not near each other
         mw = set(re.findall(r"[a-z0-9]+", mm))
         if (
             vw
