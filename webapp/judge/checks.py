@@ -225,22 +225,16 @@ def _applicability(
     absent = view.term_absent
     anchored = False
     status = "matched"
-    matched_groups = unknown_groups = arg_groups = 0
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
     # subject of every request, and most groups hold a single word.
     for n, (group, neighbours) in enumerate(groups):
-        hit = in_args = False
+        hit = False
         for t in group:
             if matches(t):
                 hit = True
                 if t in tool or t in _ANCHOR_WORDS:
                     anchored = True
-                if t not in tool:
-                    in_args = True
         if hit:
-            matched_groups += 1
-            if in_args:
-                arg_groups += 1
             continue
         all_absent = True
         for t, nb in zip(group, neighbours, strict=True):
@@ -260,10 +254,9 @@ def _applicability(
             status = "absent"
         elif status != "absent":
             status = "unknown"
-            unknown_groups += 1
-    if status == "unknown" and anchored and arg_groups and matched_groups >= unknown_groups:
-        # Most of what the rule describes is in the arguments: apply it rather than guess it away.
-        status = "matched"
+    # A word of the rule that the request neither shows nor rules out ('the root user' against
+    # user_name 'ci-deployer') leaves the rule "unknown", however much else matches: deciding it
+    # would be a guess, so a deny becomes review and an allow does not apply.
     return status, anchored
 
 

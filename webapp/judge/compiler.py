@@ -446,7 +446,13 @@ NORMATIVE = re.compile(
     # Cautions and imperatives state a concern the engine cannot check ('Be careful with
     # unusually large payouts'): kept as text, so a request they speak to goes to review.
     r"careful|caution\w*|avoid\w*|ensure|make sure|beware|watch out|refrain|discouraged|"
-    r"think twice|double[- ]check)\b|:",
+    r"think twice|double[- ]check|"
+    # Guidance left to judgement is a concern too ('Use good judgement with big refunds', 'Keep
+    # an eye on …', 'Use discretion'): the engine cannot weigh it, so it never reads as a mere
+    # description that governs nothing.
+    r"judge?ments?|discretion\w*|prudent\w*|sensibl[ey]|reasonabl[ey]|appropriate\w*|"
+    r"common sense|mindful|keep an eye|pay (?:close )?attention|take care|with care|sparingly|"
+    r"escalat\w*|verify|confirm|check)\b|:",
     re.I,
 )
 # Nouns naming a person or body who decides ('a sales manager', 'the CFO', 'two reviewers').
@@ -733,6 +739,7 @@ _EFFECT_STEMS = frozenset(
         "follow",
         "specif",
         "specifi",
+        "specify",
         "like",
         "etc",
         "e",
@@ -766,6 +773,7 @@ _EFFECT_STEMS = frozenset(
         "run",
         "perform",
         "carri",
+        "carry",
         "conduct",
     }
 )
@@ -1509,12 +1517,35 @@ class ActionRecogniser(Recogniser):
     def recognise(self, c: Clause) -> list[Check] | None:
         if c.only and not c.review:
             return []
+        if _participle_category(c.text):
+            return []  # 'Campaigns to purchased lists need review': an open class, kept as text
         if c.review or c.negated or c.allow:
             text = c.text if c.own_subject or not c.subject_carry else f"{c.subject_carry} {c.text}"
             terms, alts = _action_terms(text, c.review)
             if terms or alts:
                 return [ActionRule(c.index, c.source, c.effect, terms, alts)]
         return []
+
+
+# 'to purchased lists', 'for terminated employees', 'from rented databases': a participle used
+# as an adjective names a class of objects (an open category), not the rule's action. Read as
+# words it would make the verb look like another action and the rule look like it governs
+# nothing; no vocabulary says which lists were purchased, so the clause stays text (review).
+_PARTICIPLE_PHRASE = re.compile(
+    r"\b(?:to|from|with|for|on|of|in|into|against|targeting)\s+(?:the\s+|any\s+|all\s+)?"
+    r"(?P<participle>[a-z]{3,}ed)\s+(?P<noun>[a-z]{3,}s)\b",
+    re.I,
+)
+
+
+_NOT_PARTICIPLES = frozenset({"speed", "feed", "seed", "hundred", "need", "embed"})
+
+
+def _participle_category(text: str) -> bool:
+    return any(
+        m.group("participle").lower() not in _NOT_PARTICIPLES
+        for m in _PARTICIPLE_PHRASE.finditer(text)
+    )
 
 
 # The registry, in the order a clause is offered to them: the first that answers decides. A new

@@ -227,9 +227,12 @@ class RequestView:
         self.value_norms = frozenset(norms)
         # Rules ask about the same few argument names over and over: answer from sets built once
         # per request instead of walking the leaves for every term of every rule.
-        self._present_keys = frozenset(k for lf in self.leaves if truthy(lf.value) for k in lf.keys)
+        # A count of zero shows the thing is absent ('refills': 0 against a rule on refills).
+        self._present_keys = frozenset(
+            k for lf in self.leaves if truthy(lf.value) and not _zero(lf.value) for k in lf.keys
+        )
         self._empty_keys = frozenset(
-            k for lf in self.leaves if not truthy(lf.value) for k in lf.keys
+            k for lf in self.leaves if not truthy(lf.value) or _zero(lf.value) for k in lf.keys
         )
         self._category_keys = frozenset(
             k for lf in self.leaves if _category_like(lf) for k in lf.last_keys
@@ -358,6 +361,10 @@ class _GuardedHistory:
             return bool(self._inner.seen_value(agent_id, tool_name, arg, value))
         except Exception as exc:
             raise HistoryUnavailable(type(exc).__name__) from exc
+
+
+def _zero(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0
 
 
 def truthy(value: Any) -> bool:

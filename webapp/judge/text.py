@@ -124,8 +124,12 @@ def stem(word: str) -> str:
         return _IRREGULAR[w]
     if len(w) <= 3 or not w.isalpha():
         return w
+    if w.endswith("ied") and len(w) > 4:
+        w = w[:-3] + "y"  # 'applied', 'modified', 'denied' meet 'apply', 'modify', 'deny'
     for suffix in _DERIVATIONAL:
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            if suffix == "ly" and (w.endswith("ply") or len(w) - len(suffix) < 4):
+                break  # 'apply', 'supply', 'reply' and 'early' are not adverbs
             w = w[: -len(suffix)]
             break
     for suffix in _SUFFIXES:
