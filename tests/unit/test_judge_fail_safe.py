@@ -112,3 +112,33 @@ def test_an_unshown_qualifier_is_review_not_a_guessed_denial():
     rule = "Access tokens can't be minted for the root user."
     args = {"user_name": "ci-deployer", "groups": ["ci"], "ttl_minutes": 30}
     assert outcome(rule, "mint_access_token", args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        # an argument named by the identifier word alone is the reference the rule asks for
+        ({"amount": 10, "currency": "EUR", "reference": "INV-1"}, "approved"),
+        ({"amount": 10, "currency": "EUR", "payment_ref": "INV-1"}, "approved"),
+        # an argument that only shares the qualifier may be meant: a human decides
+        ({"amount": 10, "currency": "EUR", "payment_method": "sepa"}, "pending_review"),
+        ({"amount": 10, "currency": "EUR"}, "denied"),
+    ],
+)
+def test_a_required_reference_binds_to_an_identifier(args, expected):
+    assert outcome("Every wire must carry a payment reference.", "send_wire", args) == expected
+
+
+def test_an_argument_sharing_only_the_qualifier_is_not_the_required_number():
+    rule = "Claims must reference a policy number."
+    args = {"claim_id": "C-1", "policy_age_days": 210, "amount": 100}
+    assert outcome(rule, "settle_claim", args) != "approved"
+    given = {"claim_id": "C-1", "policy_number": "PN-7", "amount": 100}
+    assert outcome(rule, "settle_claim", given) == "approved"
+
+
+def test_a_format_hint_is_not_a_list_of_allowed_values():
+    rule = "Deploys to prod need a change ticket (CHG-xxxxx)."
+    args = {"service": "search-api", "environment": "prod", "change_ticket": "CHG-10244"}
+    assert outcome(rule, "deploy_service", args) == "approved"
+    assert outcome(rule, "deploy_service", {**args, "change_ticket": ""}) == "denied"

@@ -87,6 +87,12 @@ _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
 _ID_WORDS = frozenset(
     {"id", "number", "no", "num", "ref", "referenc", "code", "key", "nr", "identifier"}
 )
+# Words that name the same kind of identifier ('a reference' is the argument `ref`).
+_ID_GROUPS = (
+    frozenset({"referenc", "ref"}),
+    frozenset({"number", "no", "num", "nr"}),
+    frozenset({"id", "identifier"}),
+)
 _COUNTERPARTY = frozenset(
     stem(w)
     for w in "payee recipient vendor beneficiary counterparty contact supplier customer account iban "
@@ -748,8 +754,21 @@ class RequiredArgument(Check):
                     return lf
         words = [w for w in self.arg_words if w not in _ID_WORDS]
         head = words[-1] if words else (self.arg_words[-1] if self.arg_words else "")
+        # 'a payment reference', 'a policy number': the phrase names an identifier, so the
+        # argument must be one too (policy_age_days is not a policy number) or be named by the
+        # rule's words alone (change_ticket); a bare argument named by the same identifier word
+        # ('reference') is the one meant.
+        tail = self.arg_words[-1] if self.arg_words and self.arg_words[-1] in _ID_WORDS else ""
+        same_id = next((g for g in _ID_GROUPS if tail in g), frozenset({tail}))
+        own = frozenset(self.arg_words)
         best: tuple[int, Leaf] | None = None
         for lf in view.leaves:
+            if tail and lf.keys and lf.keys <= same_id:
+                if best is None or (truthy(lf.value) and not truthy(best[1].value)):
+                    best = (0, lf)
+                continue
+            if tail and not (lf.keys & _ID_WORDS or lf.keys <= own):
+                continue
             keys = lf.keys | (_NOUN_SYNONYMS.get(head, frozenset()) & lf.keys)
             if head and head not in keys and not (_synonyms(head) & lf.keys):
                 continue

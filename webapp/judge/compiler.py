@@ -878,6 +878,9 @@ def _normalise(text: str) -> str:
         .replace("\u2013", "-")
         .replace("\u2014", " - ")
     )
+    # '(CHG-xxxxx)', '(format INV-####)': a format hint shows what a value looks like; it is not
+    # a list of the values allowed.
+    t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
@@ -885,6 +888,9 @@ def _normalise(text: str) -> str:
     return _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
 
 
+_FORMAT_HINT = re.compile(
+    r"\s*\((?:[a-z ]*:?\s*)?[A-Za-z0-9]*[-_/]?(?:[xX]{3,}|#{2,}|[nN]{3,}|9{3,})[^()]*\)"
+)
 _BARE_CONTRACTION = re.compile(
     r"\b(can|don|doesn|isn|aren|mustn|shouldn|shan|wouldn|couldn|hasn|haven|didn|wasn|weren)t\b",
     re.I,
