@@ -7,7 +7,7 @@ from flask import Blueprint, jsonify
 from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
-from webapp.api.parsing import idempotency_key, json_body
+from webapp.api.parsing import idempotency_key, json_body, validated
 from webapp.api.schemas import (
     DryRunBody,
     DryRunReply,
@@ -110,7 +110,7 @@ def get_glossary():
 
 @policies_api.put("/glossary")
 def put_glossary():
-    terms = glossary.parse_terms(json_body())
+    terms = validated(GlossaryBody, json_body()).terms
     return jsonify(reply(GlossaryReply, glossary.replace(current_client_id(), terms, actor="api")))
 
 

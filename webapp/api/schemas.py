@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 
 from webapp.api.parsing import check_json_numbers
-from webapp.services import reviews
+from webapp.errors import InvalidInput
+from webapp.judge.vocabulary import MAX_TERMS, MAX_VALUE_CHARS, MAX_VALUES
+from webapp.services import glossary, reviews
 from webapp.services.clearance import CLIENT_METADATA_FIELDS, NewRequest
 from webapp.services.notifications import is_valid_email
 
@@ -107,10 +109,6 @@ class PolicyBody(Body):
     description: StrictStr | None = Field(default="", max_length=2000)
     rules: list[StrictStr] = Field(min_length=1, max_length=500)
     tools: list[StrictStr] | None = Field(default=None, max_length=500)
-
-
-def _no_default(schema: dict[str, Any]) -> None:
-    schema.pop("default", None)
 
 
 def _no_default(schema: dict[str, Any]) -> None:
@@ -638,9 +636,72 @@ class DryRunBody(Body):
 
 
 class GlossaryBody(Body):
-    """`PUT /glossary`: term -> list of values. Validated by the glossary service."""
+    """`PUT /glossary` (CONTRACT §6a): term -> list of values, validated here at the edge.
 
-    terms: dict[str, list[StrictStr]]
+    ``terms`` is the glossary service's typed input: stripped, unique values per term. The
+    dashboard's editor builds its terms through this model too. The field errors (one per bad
+    term, named ``terms['term']``) are the ones the service gave when it parsed the body itself.
+    """
+
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"required": ["terms"]})
+    terms: dict[
+        Annotated[str, Field(min_length=1, max_length=glossary.MAX_TERM_CHARS)],
+        Annotated[
+            list[Annotated[StrictStr, Field(min_length=1, max_length=MAX_VALUE_CHARS)]],
+            Field(max_length=MAX_VALUES),
+        ],
+    ] = Field(
+        default=None, validate_default=True, max_length=MAX_TERMS, json_schema_extra=_no_default
+    )
+
+    @field_validator("terms", mode="before")
+    @classmethod
+    def _terms(cls, raw: Any) -> dict[str, list[str]]:
+        if not isinstance(raw, dict):
+            raise InvalidInput(
+                "terms must be an object of term -> list of values",
+                errors=[{"field": "terms", "message": "must be an object"}],
+            )
+        errors: list[dict[str, str]] = []
+        if len(raw) > MAX_TERMS:
+            errors.append({"field": "terms", "message": f"at most {MAX_TERMS} terms"})
+        out: dict[str, list[str]] = {}
+        for term, values in list(raw.items())[: MAX_TERMS + 1]:
+            name = term.strip() if isinstance(term, str) else ""
+            if not name or len(name) > glossary.MAX_TERM_CHARS:
+                errors.append(
+                    {
+                        "field": f"terms[{term!r}]",
+                        "message": f"a term is 1 to {glossary.MAX_TERM_CHARS} characters",
+                    }
+                )
+                continue
+            if not isinstance(values, list) or len(values) > MAX_VALUES:
+                errors.append(
+                    {
+                        "field": f"terms[{name!r}]",
+                        "message": f"must be a list of at most {MAX_VALUES} values",
+                    }
+                )
+                continue
+            clean: list[str] = []
+            for i, value in enumerate(values):
+                if not isinstance(value, str) or not value.strip() or len(value) > MAX_VALUE_CHARS:
+                    errors.append(
+                        {
+                            "field": f"terms[{name!r}][{i}]",
+                            "message": "a value is a non-empty string of at most "
+                            f"{MAX_VALUE_CHARS} characters",
+                        }
+                    )
+                    break
+                clean.append(value.strip())
+            out[name] = list(dict.fromkeys(clean))
+        if errors:
+            # Raised as is (pydantic passes other exceptions through): the errors keep their
+            # per-term field names, which pydantic's locations cannot spell.
+            raise InvalidInput(f"{errors[0]['field']} {errors[0]['message']}", errors=errors)
+        return out
 
 
 class ReportSettingsReply(Reply):
