@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
 
 from webapp.api.parsing import check_json_numbers
 from webapp.errors import InvalidInput
 from webapp.judge.vocabulary import MAX_TERMS, MAX_VALUE_CHARS, MAX_VALUES
-from webapp.services import glossary, reviews
+from webapp.services import glossary, reviews, settings
 from webapp.services.clearance import CLIENT_METADATA_FIELDS, NewRequest
 from webapp.services.notifications import is_valid_email
 
@@ -36,13 +44,86 @@ class NewUser(Body):
 
 
 class ReviewSettingsUpdate(Body):
+    """`PUT /review-settings` (CONTRACT §7), validated here at the edge; ``command()`` gives the
+    settings service its ReviewSettingsChange. Any field may come alone, but not none of them.
+
+    The messages after the schema's own are the ones the settings service gave when it checked
+    the body itself.
+    """
+
     minimum_confidence_score: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False)
     judge_failure_mode: StrictStr | None = Field(default=None, pattern="^(deny|review)$")
-    required_approvals: StrictInt | None = Field(default=None, ge=1, le=5)
+    required_approvals: StrictInt | None = Field(
+        default=None, ge=1, le=settings.MAX_REQUIRED_APPROVALS
+    )
     # CONTRACT §7: the TypeScript client 0.4 sends a bucket instead of the score.
     minimum_confidence_bucket: StrictStr | None = Field(
         default=None, pattern="^(extra_high|high|medium|low|none)$"
     )
+
+    @model_validator(mode="after")
+    def _present_and_not_null(self) -> ReviewSettingsUpdate:
+        # Raised as InvalidInput (passed through by pydantic): the detail and the field errors
+        # stay what clients were given, and a null is refused like a wrong value.
+        sent = self.model_fields_set
+        if not sent:
+            raise InvalidInput(
+                "send minimum_confidence_score (or minimum_confidence_bucket), "
+                "judge_failure_mode and/or required_approvals",
+                errors=[{"field": "body", "message": "no settings given"}],
+            )
+        if "minimum_confidence_bucket" in sent:
+            if "minimum_confidence_score" in sent:
+                raise InvalidInput(
+                    "send minimum_confidence_score or minimum_confidence_bucket, not both",
+                    errors=[
+                        {
+                            "field": "minimum_confidence_bucket",
+                            "message": "conflicts with the score",
+                        }
+                    ],
+                )
+            if self.minimum_confidence_bucket is None:
+                raise InvalidInput(
+                    "minimum_confidence_bucket must be one of "
+                    + ", ".join(settings.BUCKET_CUTOFFS),
+                    errors=[{"field": "minimum_confidence_bucket", "message": "is not a bucket"}],
+                )
+        if "minimum_confidence_score" in sent and self.minimum_confidence_score is None:
+            raise InvalidInput(
+                "minimum_confidence_score must be a number in [0, 1]",
+                errors=[
+                    {"field": "minimum_confidence_score", "message": "must be a number in [0, 1]"}
+                ],
+            )
+        if "judge_failure_mode" in sent and self.judge_failure_mode is None:
+            raise InvalidInput(
+                "judge_failure_mode must be deny or review",
+                errors=[{"field": "judge_failure_mode", "message": "must be deny or review"}],
+            )
+        if "required_approvals" in sent and self.required_approvals is None:
+            most = settings.MAX_REQUIRED_APPROVALS
+            raise InvalidInput(
+                f"required_approvals must be an integer from 1 to {most}",
+                errors=[
+                    {
+                        "field": "required_approvals",
+                        "message": f"must be an integer from 1 to {most}",
+                    }
+                ],
+            )
+        return self
+
+    def command(self) -> settings.ReviewSettingsChange:
+        """The change; a bucket stands for its lower cut-off score (CONTRACT §7)."""
+        score = self.minimum_confidence_score
+        if self.minimum_confidence_bucket is not None:
+            score = settings.BUCKET_CUTOFFS[self.minimum_confidence_bucket]
+        return settings.ReviewSettingsChange(
+            minimum_confidence_score=score,
+            judge_failure_mode=self.judge_failure_mode,
+            required_approvals=self.required_approvals,
+        )
 
 
 class ClearanceContext(Body):

@@ -43,23 +43,16 @@ def review():
         if not can("manage"):
             abort(403)
         if form.validate_on_submit():
-            changes = {
-                "minimum_confidence_score": float(form.minimum_confidence_score.data),
-                "judge_failure_mode": form.judge_failure_mode.data,
-            }
-            # Left empty, the stored count stays.
-            if form.required_approvals.data is not None:
-                changes["required_approvals"] = form.required_approvals.data
-            try:
-                settings_service.update_review_settings(
-                    client_id, changes, actor=current_user.email
-                )
-            except InvalidInput as error:
-                show_service_errors(form, error)
-                status = 422
-            else:
-                flash("Review settings saved.", "success")
-                return redirect(url_for(".review"))
+            # The form validated every field (WTForms is this page's edge); left empty, the
+            # stored count stays.
+            change = settings_service.ReviewSettingsChange(
+                minimum_confidence_score=float(form.minimum_confidence_score.data),
+                judge_failure_mode=form.judge_failure_mode.data,
+                required_approvals=form.required_approvals.data,
+            )
+            settings_service.update_review_settings(client_id, change, actor=current_user.email)
+            flash("Review settings saved.", "success")
+            return redirect(url_for(".review"))
         else:
             status = 422
     current = settings_service.review_settings(client_id)
