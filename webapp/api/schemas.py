@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StrictStr,
     field_validator,
@@ -17,7 +19,7 @@ from pydantic import (
 from webapp.api.parsing import check_json_numbers
 from webapp.errors import InvalidInput
 from webapp.judge.vocabulary import MAX_TERMS, MAX_VALUE_CHARS, MAX_VALUES
-from webapp.services import glossary, reviews, settings
+from webapp.services import drift, glossary, reviews, settings
 from webapp.services.clearance import CLIENT_METADATA_FIELDS, NewRequest
 from webapp.services.notifications import is_valid_email
 
@@ -124,6 +126,68 @@ class ReviewSettingsUpdate(Body):
             judge_failure_mode=self.judge_failure_mode,
             required_approvals=self.required_approvals,
         )
+
+
+class DriftSettingsUpdate(Body):
+    """`PUT /drift/settings` (CONTRACT §7), validated here at the edge; ``command()`` gives the
+    drift service its DriftSettingsChange. Any field may come alone, but not none of them.
+
+    Every bad field is reported, with the messages the drift service gave when it checked the
+    body itself; a whole number sent as 3.0 counts as the integer 3.
+    """
+
+    enabled: StrictBool | None = None
+    baseline_days: StrictInt | None = Field(default=None, ge=1, le=90)
+    window_hours: StrictInt | None = Field(default=None, ge=1, le=168)
+    score_threshold: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False)
+    min_events: StrictInt | None = Field(default=None, ge=1, le=10_000)
+    auto_lockdown: StrictBool | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, body: Any) -> Any:
+        if not isinstance(body, dict):
+            return body
+        # Raised as InvalidInput (passed through by pydantic) so that every field error keeps
+        # its message and the errors keep the body's order.
+        known = {k: v for k, v in body.items() if k in drift.DEFAULTS}
+        if not known:
+            raise InvalidInput(
+                "send at least one drift setting",
+                errors=[{"field": "body", "message": "no drift settings given"}],
+            )
+        clean: dict[str, Any] = {}
+        errors: list[dict[str, str]] = []
+        for name, value in known.items():
+            if name in ("enabled", "auto_lockdown"):
+                if not isinstance(value, bool):
+                    errors.append({"field": name, "message": "must be true or false"})
+                else:
+                    clean[name] = value
+            elif name in drift.INTEGER_RANGES:
+                low, high = drift.INTEGER_RANGES[name]
+                whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+                if isinstance(value, bool) or not whole or not low <= value <= high:
+                    errors.append(
+                        {"field": name, "message": f"must be an integer from {low} to {high}"}
+                    )
+                else:
+                    clean[name] = int(value)
+            elif (  # score_threshold
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+                or not 0 <= value <= 1
+            ):
+                errors.append({"field": name, "message": "must be a number from 0 to 1"})
+            else:
+                clean[name] = float(value)
+        if errors:
+            raise InvalidInput(f"{errors[0]['field']} {errors[0]['message']}", errors=errors)
+        return clean
+
+    def command(self) -> drift.DriftSettingsChange:
+        return drift.DriftSettingsChange(**self.model_dump(exclude_unset=True))
 
 
 class ClearanceContext(Body):
