@@ -19,7 +19,8 @@ from pydantic import (
 from webapp.api.parsing import check_json_numbers
 from webapp.errors import InvalidInput
 from webapp.judge.vocabulary import MAX_TERMS, MAX_VALUE_CHARS, MAX_VALUES
-from webapp.services import drift, glossary, reviews, settings
+from webapp.runtime import vault
+from webapp.services import drift, glossary, outbound, reviews, settings, webhooks
 from webapp.services.clearance import CLIENT_METADATA_FIELDS, NewRequest
 from webapp.services.notifications import is_valid_email
 
@@ -190,6 +191,47 @@ class DriftSettingsUpdate(Body):
         return drift.DriftSettingsChange(**self.model_dump(exclude_unset=True))
 
 
+class NewWebhook(Body):
+    """`POST /webhooks` (CONTRACT §14), validated here at the edge (and for the dashboard's
+    form); ``command()`` gives the webhooks service its NewEndpoint.
+
+    The URL must be https (http too with VAULT_WEBHOOK_ALLOW_PRIVATE) and pass the outbound
+    checks; every bad field is reported with the messages the service gave when it checked the
+    body itself. The per-tenant limit on endpoints is the service's rule.
+    """
+
+    url: StrictStr = Field(min_length=1, max_length=webhooks.MAX_URL_CHARS)
+    events: list[Literal[webhooks.EVENT_TYPES]] = Field(min_length=1)  # type: ignore[valid-type]
+    description: StrictStr | None = Field(default=None, max_length=webhooks.MAX_DESCRIPTION)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, body: Any) -> Any:
+        # Raised as InvalidInput (passed through by pydantic) so that every field error keeps
+        # its message and its order.
+        if not isinstance(body, dict):
+            return body
+        errors: list[dict[str, str]] = []
+        url = _webhook_url(body.get("url"), errors)
+        events = _webhook_events(body.get("events"), errors)
+        description = body.get("description")
+        if description is None:
+            description = ""
+        if not isinstance(description, str) or len(description) > webhooks.MAX_DESCRIPTION:
+            errors.append(
+                {
+                    "field": "description",
+                    "message": f"must be text of at most {webhooks.MAX_DESCRIPTION}",
+                }
+            )
+        if errors:
+            raise InvalidInput(f"{errors[0]['field']} {errors[0]['message']}", errors=errors)
+        return {"url": url, "events": events, "description": description.strip()}
+
+    def command(self) -> webhooks.NewEndpoint:
+        return webhooks.NewEndpoint(self.url, list(self.events), self.description or "")
+
+
 class ClearanceContext(Body):
     policy_id: StrictStr | None = Field(default=None)
 
@@ -311,6 +353,48 @@ class ReviewDecisionBody(Body):
 
 class LockdownBody(Body):
     reason: StrictStr | None = Field(default="", max_length=2000)
+
+
+def _webhook_url(url: Any, errors: list[dict[str, str]]) -> str:
+    if not isinstance(url, str) or not url.strip():
+        errors.append({"field": "url", "message": "is required"})
+        return ""
+    url = url.strip()
+    if len(url) > webhooks.MAX_URL_CHARS:
+        errors.append(
+            {"field": "url", "message": f"must be at most {webhooks.MAX_URL_CHARS} characters"}
+        )
+        return ""
+    allow_private = vault().config.webhook_allow_private
+    scheme = url.split(":", 1)[0].lower()
+    # http only with VAULT_WEBHOOK_ALLOW_PRIVATE (tests and local development).
+    if scheme != "https" and not (scheme == "http" and allow_private):
+        errors.append({"field": "url", "message": "must be an https URL"})
+        return ""
+    try:
+        outbound.check_url(url, allow_private=allow_private)
+    except outbound.OutboundRefused as refused:
+        errors.append({"field": "url", "message": refused.detail})
+    return url
+
+
+def _webhook_events(events: Any, errors: list[dict[str, str]]) -> list[str]:
+    if not isinstance(events, list) or not events:
+        errors.append({"field": "events", "message": "must be a non-empty list of event types"})
+        return []
+    chosen: list[str] = []
+    for name in events:
+        if name not in webhooks.EVENT_TYPES:
+            shown = name[:40] if isinstance(name, str) else type(name).__name__
+            errors.append(
+                {
+                    "field": "events",
+                    "message": f"{shown!r} is not one of {', '.join(webhooks.EVENT_TYPES)}",
+                }
+            )
+        elif name not in chosen:
+            chosen.append(name)
+    return chosen
 
 
 # --- Response bodies -------------------------------------------------------------------------
