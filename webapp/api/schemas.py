@@ -12,13 +12,15 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    WithJsonSchema,
     field_validator,
     model_validator,
 )
 
 from webapp.api.parsing import check_json_numbers
-from webapp.errors import InvalidInput
+from webapp.errors import InvalidInput, field_error
 from webapp.judge.vocabulary import MAX_TERMS, MAX_VALUE_CHARS, MAX_VALUES
+from webapp.models import API_KEY_SCOPES
 from webapp.runtime import vault
 from webapp.services import drift, glossary, outbound, reviews, settings, webhooks
 from webapp.services.clearance import CLIENT_METADATA_FIELDS, NewRequest
@@ -35,9 +37,52 @@ class NewTenant(Body):
 
 
 class NewApiKey(Body):
+    """`POST /admin/tenants/{client_id}/api-keys` (CONTRACT §12), validated here at the edge
+    (and for the dashboard's form): the label stripped, the scopes known and in canonical
+    order; left out, all three."""
+
     label: StrictStr = Field(default="", max_length=200)
-    # CONTRACT §12: agent | review | manage; left out = all three. Checked by the service.
-    scopes: list[StrictStr] | None = Field(default=None, max_length=10)
+    # Validated as strings so that an unknown scope gets the message below; documented as the
+    # three names.
+    scopes: (
+        Annotated[
+            list[StrictStr],
+            Field(max_length=10),
+            WithJsonSchema(
+                {
+                    "type": "array",
+                    "items": {"type": "string", "enum": list(API_KEY_SCOPES)},
+                    "minItems": 1,
+                    "maxItems": 10,
+                }
+            ),
+        ]
+        | None
+    ) = None
+
+    @field_validator("label")
+    @classmethod
+    def _label(cls, value: str) -> str:
+        return value.strip()
+
+    @field_validator("scopes")
+    @classmethod
+    def _scopes(cls, scopes: list[str] | None) -> list[str] | None:
+        # The messages the tenants service gave when it checked the scopes itself, raised as
+        # InvalidInput (passed through by pydantic) to keep their detail.
+        if scopes is None:
+            return None
+        unknown = sorted({s for s in scopes if s not in API_KEY_SCOPES})
+        if unknown:
+            choices = ", ".join(API_KEY_SCOPES)
+            raise field_error("scopes", f"unknown scope {unknown[0]!r}; choose from {choices}")
+        if not scopes:
+            raise field_error("scopes", "must name at least one scope (or be left out for all)")
+        return [s for s in API_KEY_SCOPES if s in scopes]
+
+    def command(self) -> tuple[str, tuple[str, ...]]:
+        """The label and the scopes the tenants service stores."""
+        return self.label, tuple(self.scopes or API_KEY_SCOPES)
 
 
 class NewUser(Body):

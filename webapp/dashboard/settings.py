@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_user
 
+from webapp.api.parsing import validated
+from webapp.api.schemas import NewApiKey
 from webapp.dashboard.forms import (
     ActionForm,
     ApiKeyForm,
@@ -185,9 +187,10 @@ def api_keys():
             abort(403)
         if form.validate_on_submit():
             try:
-                created, raw_key = tenants.create_api_key(
-                    client_id, form.label.data or "", form.scopes.data or ["agent"]
-                )
+                # The API's model builds the key's label and scopes here too.
+                body = {"label": form.label.data or "", "scopes": form.scopes.data or ["agent"]}
+                label, scopes = validated(NewApiKey, body).command()
+                created, raw_key = tenants.create_api_key(client_id, label, scopes)
             except InvalidInput as error:
                 show_service_errors(form, error)
                 status = 422
