@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AwareDatetime,
     BaseModel,
     ConfigDict,
     Field,
@@ -20,9 +22,18 @@ from pydantic import (
 from webapp.api.parsing import check_json_numbers
 from webapp.errors import InvalidInput, field_error
 from webapp.judge.vocabulary import MAX_TERMS, MAX_VALUE_CHARS, MAX_VALUES
-from webapp.models import API_KEY_SCOPES
+from webapp.models import API_KEY_SCOPES, utcnow
 from webapp.runtime import vault
-from webapp.services import drift, glossary, outbound, reviews, settings, webhooks
+from webapp.services import (
+    drift,
+    glossary,
+    notifications,
+    outbound,
+    reports,
+    reviews,
+    settings,
+    webhooks,
+)
 from webapp.services.clearance import CLIENT_METADATA_FIELDS, NewRequest
 from webapp.services.notifications import is_valid_email
 
@@ -277,6 +288,137 @@ class NewWebhook(Body):
         return webhooks.NewEndpoint(self.url, list(self.events), self.description or "")
 
 
+class ReportSettingsBody(Body):
+    """`PUT /report-settings` (CONTRACT §7 "Report"), validated here at the edge (and for the
+    dashboard's form); any field may come alone. ``command()`` gives the reports service its
+    ReportSettingsChange. Every bad field is reported with the message the service gave when it
+    checked the body itself; ``recipients`` is a list or a comma-separated string."""
+
+    enabled: StrictBool | None = None
+    frequency: Literal[reports.FREQUENCIES] | None = None  # type: ignore[valid-type]
+    formats: list[Literal[reports.FORMATS]] | None = Field(  # type: ignore[valid-type]
+        default=None, min_length=1
+    )
+    recipients: list[StrictStr] | StrictStr | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, body: Any) -> Any:
+        # Raised as InvalidInput (passed through by pydantic) to keep the messages and order.
+        if not isinstance(body, dict):
+            return body
+        clean: dict[str, Any] = {}
+        errors: list[dict[str, str]] = []
+        if "enabled" in body:
+            if not isinstance(body["enabled"], bool):
+                errors.append({"field": "enabled", "message": "must be true or false"})
+            else:
+                clean["enabled"] = body["enabled"]
+        if "frequency" in body:
+            if body["frequency"] not in reports.FREQUENCIES:
+                choices = ", ".join(reports.FREQUENCIES)
+                errors.append({"field": "frequency", "message": f"must be one of {choices}"})
+            else:
+                clean["frequency"] = body["frequency"]
+        if "formats" in body:
+            formats, problem = _report_formats(body["formats"])
+            if problem:
+                errors.append({"field": "formats", "message": problem})
+            else:
+                clean["formats"] = formats
+        if "recipients" in body:
+            recipients, problems = notifications.parse_recipients(body["recipients"])
+            errors += [{"field": "recipients", "message": p["message"]} for p in problems]
+            clean["recipients"] = recipients
+        if errors:
+            raise InvalidInput(f"{errors[0]['field']}: {errors[0]['message']}", errors=errors)
+        return clean
+
+    def command(self) -> reports.ReportSettingsChange:
+        return reports.ReportSettingsChange(
+            enabled=self.enabled,
+            frequency=self.frequency,
+            formats=self.formats,
+            recipients=self.recipients,  # type: ignore[arg-type]  # a list once validated
+        )
+
+
+class NewReportBody(Body):
+    """`POST /reports` (CONTRACT §9), validated here at the edge (and for the dashboard's form);
+    every field optional (default: the last 30 days, the configured formats). The period may
+    not end before it starts, lie in the future, or be longer than 366 days."""
+
+    period_start: AwareDatetime | None = None
+    period_end: AwareDatetime | None = None
+    formats: list[Literal[reports.FORMATS]] | None = Field(  # type: ignore[valid-type]
+        default=None, min_length=1
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, body: Any) -> Any:
+        # The reports service's messages and order (period first, then formats), raised as
+        # InvalidInput (passed through by pydantic).
+        if not isinstance(body, dict):
+            return body
+        raw_start, raw_end = body.get("period_start"), body.get("period_end")
+        now = utcnow()
+        end = _report_timestamp("period_end", raw_end) if raw_end is not None else None
+        start = _report_timestamp("period_start", raw_start) if raw_start is not None else None
+        period_end = end or now
+        period_start = start or period_end - reports.DEFAULT_PERIOD
+        if period_end <= period_start:
+            raise InvalidInput(
+                "period_end must be after period_start",
+                errors=[{"field": "period_end", "message": "must be after period_start"}],
+            )
+        if period_end > now + reports.CLOCK_SKEW:
+            raise InvalidInput(
+                "the period must not end in the future",
+                errors=[{"field": "period_end", "message": "lies in the future"}],
+            )
+        if period_end - period_start > reports.MAX_PERIOD:
+            raise InvalidInput(
+                "the period must be at most 366 days",
+                errors=[{"field": "period_start", "message": "period longer than 366 days"}],
+            )
+        formats = None
+        if body.get("formats") is not None:
+            formats, problem = _report_formats(body["formats"])
+            if problem:
+                raise InvalidInput(
+                    f"formats: {problem}", errors=[{"field": "formats", "message": problem}]
+                )
+        return {"period_start": start, "period_end": end, "formats": formats}
+
+    def command(self) -> reports.NewReport:
+        return reports.NewReport(self.period_start, self.period_end, self.formats)
+
+
+class ShareBody(Body):
+    """`POST /reports/{report_id}/share`: default 7 days, at most 90 days."""
+
+    expires_in_seconds: StrictInt | None = Field(
+        default=None, ge=reports.MIN_SHARE_SECONDS, le=reports.MAX_SHARE_SECONDS
+    )
+
+    @field_validator("expires_in_seconds", mode="before")
+    @classmethod
+    def _seconds(cls, value: Any) -> Any:
+        # The reports service's message, raised as InvalidInput (passed through by pydantic).
+        low, high = reports.MIN_SHARE_SECONDS, reports.MAX_SHARE_SECONDS
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high
+        ):
+            message = f"must be a whole number of seconds from {low} to {high}"
+            raise field_error("expires_in_seconds", message)
+        return value
+
+    def command(self) -> int:
+        """The link's lifetime in seconds."""
+        return self.expires_in_seconds or reports.DEFAULT_SHARE_SECONDS
+
+
 class ClearanceContext(Body):
     policy_id: StrictStr | None = Field(default=None)
 
@@ -440,6 +582,30 @@ def _webhook_events(events: Any, errors: list[dict[str, str]]) -> list[str]:
         elif name not in chosen:
             chosen.append(name)
     return chosen
+
+
+def _report_formats(value: Any) -> tuple[list[str], str]:
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        return [], "must be a non-empty list of pdf and/or json"
+    unknown = sorted({v for v in value if v not in reports.FORMATS})
+    if unknown:
+        return [], f"unknown format {unknown[0][:40]!r}; use pdf and/or json"
+    return [f for f in reports.FORMATS if f in value], ""
+
+
+def _report_timestamp(field: str, value: Any) -> datetime:
+    problem = "must be an RFC 3339 timestamp with a time zone, e.g. 2026-11-01T00:00:00Z"
+    if not isinstance(value, str) or len(value) > 40:
+        raise InvalidInput(f"{field} {problem}", errors=[{"field": field, "message": problem}])
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("z", "Z").replace("Z", "+00:00"))
+    except ValueError:
+        raise InvalidInput(
+            f"{field} {problem}", errors=[{"field": field, "message": problem}]
+        ) from None
+    if parsed.tzinfo is None:
+        raise InvalidInput(f"{field} {problem}", errors=[{"field": field, "message": problem}])
+    return parsed.astimezone(UTC)
 
 
 # --- Response bodies -------------------------------------------------------------------------
