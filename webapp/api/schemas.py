@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -36,6 +37,9 @@ from webapp.services import (
 )
 from webapp.services.clearance import CLIENT_METADATA_FIELDS, NewRequest
 from webapp.services.notifications import is_valid_email
+
+# A sensitive argument name: printable, 1 to 128 characters (\Z: no trailing newline).
+_ARG_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,128}\Z")
 
 
 class Body(BaseModel):
@@ -288,6 +292,61 @@ class NewWebhook(Body):
         return webhooks.NewEndpoint(self.url, list(self.events), self.description or "")
 
 
+class NotificationSettingsUpdate(Body):
+    """`PUT /notification-settings` (spec §2.6, CONTRACT §7), validated here at the edge (and
+    for the dashboard's form); every field optional, null counting as left out. ``command()``
+    gives the notifications service its NotificationSettingsChange. The Slack URL is checked by
+    the service: its masked form, sent back, means "unchanged"."""
+
+    email_enabled: StrictBool | None = None
+    email_recipients: list[StrictStr] | StrictStr | None = None
+    slack_enabled: StrictBool | None = None
+    slack_webhook_url: StrictStr | None = None
+    sensitive_args: list[StrictStr] | None = Field(
+        default=None, max_length=notifications.MAX_SENSITIVE_ARGS
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, body: Any) -> Any:
+        # The messages the notifications service gave when it checked the body itself, every
+        # bad field reported in that order; raised as InvalidInput (passed through by pydantic).
+        if not isinstance(body, dict):
+            return body
+        sent = {k: v for k, v in body.items() if k in cls.model_fields and v is not None}
+        clean: dict[str, Any] = {}
+        errors: list[dict[str, str]] = []
+        for name in ("email_enabled", "slack_enabled"):
+            if name in sent:
+                if not isinstance(sent[name], bool):
+                    errors.append({"field": name, "message": "must be true or false"})
+                else:
+                    clean[name] = sent[name]
+        if "email_recipients" in sent:
+            clean["email_recipients"], problems = _recipients(sent["email_recipients"])
+            errors += problems
+        if "sensitive_args" in sent:
+            clean["sensitive_args"], problems = _sensitive_args(sent["sensitive_args"])
+            errors += problems
+        if "slack_webhook_url" in sent:
+            if not isinstance(sent["slack_webhook_url"], str):
+                errors.append({"field": "slack_webhook_url", "message": "must be a string"})
+            else:
+                clean["slack_webhook_url"] = sent["slack_webhook_url"]
+        if errors:
+            raise InvalidInput(f"{errors[0]['field']}: {errors[0]['message']}", errors=errors)
+        return clean
+
+    def command(self) -> notifications.NotificationSettingsChange:
+        return notifications.NotificationSettingsChange(
+            email_enabled=self.email_enabled,
+            email_recipients=self.email_recipients,  # type: ignore[arg-type]  # a list by now
+            slack_enabled=self.slack_enabled,
+            slack_webhook_url=self.slack_webhook_url,
+            sensitive_args=self.sensitive_args,
+        )
+
+
 class ReportSettingsBody(Body):
     """`PUT /report-settings` (CONTRACT §7 "Report"), validated here at the edge (and for the
     dashboard's form); any field may come alone. ``command()`` gives the reports service its
@@ -327,7 +386,7 @@ class ReportSettingsBody(Body):
             else:
                 clean["formats"] = formats
         if "recipients" in body:
-            recipients, problems = notifications.parse_recipients(body["recipients"])
+            recipients, problems = _recipients(body["recipients"])
             errors += [{"field": "recipients", "message": p["message"]} for p in problems]
             clean["recipients"] = recipients
         if errors:
@@ -606,6 +665,69 @@ def _report_timestamp(field: str, value: Any) -> datetime:
     if parsed.tzinfo is None:
         raise InvalidInput(f"{field} {problem}", errors=[{"field": field, "message": problem}])
     return parsed.astimezone(UTC)
+
+
+def _recipients(value: Any) -> tuple[list[str], list[dict[str, str]]]:
+    """A comma-separated string (spec §2.6) or a list; returns (addresses, field errors)."""
+    if isinstance(value, str):
+        parts = [p.strip() for p in re.split(r"[,;\s]+", value)]
+    elif isinstance(value, list) and all(isinstance(p, str) for p in value):
+        parts = [p.strip() for p in value]
+    else:
+        return [], [
+            {
+                "field": "email_recipients",
+                "message": "must be a comma-separated string of addresses",
+            }
+        ]
+    addresses: list[str] = []
+    seen: set[str] = set()
+    errors = []
+    for part in parts:
+        if not part:
+            continue
+        if not notifications.is_valid_email(part):
+            errors.append(
+                {
+                    "field": "email_recipients",
+                    "message": f"{part[:80]!r} is not a valid email address",
+                }
+            )
+        elif part.lower() not in seen:
+            seen.add(part.lower())
+            addresses.append(part)
+    if len(addresses) > notifications.MAX_RECIPIENTS:
+        errors.append(
+            {
+                "field": "email_recipients",
+                "message": f"at most {notifications.MAX_RECIPIENTS} addresses",
+            }
+        )
+    return addresses, errors
+
+
+def _sensitive_args(value: Any) -> tuple[list[str], list[dict[str, str]]]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return [], [{"field": "sensitive_args", "message": "must be a list of argument names"}]
+    names: list[str] = []
+    for raw in value:
+        name = raw.strip()
+        if not name:
+            continue
+        if not _ARG_NAME.match(name):
+            return [], [
+                {"field": "sensitive_args", "message": "names are 1 to 128 printable characters"}
+            ]
+        if name not in names:
+            names.append(name)
+    if len(names) > notifications.MAX_SENSITIVE_ARGS:
+        return [], [
+            {
+                "field": "sensitive_args",
+                "message": f"at most {notifications.MAX_SENSITIVE_ARGS} names",
+            }
+        ]
+    return names, []
 
 
 # --- Response bodies -------------------------------------------------------------------------

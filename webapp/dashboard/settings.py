@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_user
 
 from webapp.api.parsing import validated
-from webapp.api.schemas import NewApiKey
+from webapp.api.schemas import NewApiKey, NotificationSettingsUpdate
 from webapp.dashboard.forms import (
     ActionForm,
     ApiKeyForm,
@@ -89,8 +89,10 @@ def notifications_page():
             elif (form.slack_webhook_url.data or "").strip():
                 changes["slack_webhook_url"] = form.slack_webhook_url.data.strip()
             try:
+                # The API's model validates the form's fields too: one set of checks.
+                change = NotificationSettingsUpdate.model_validate(changes).command()
                 notifications.update_notification_settings(
-                    client_id, changes, actor=current_user.email
+                    client_id, change, actor=current_user.email
                 )
             except InvalidInput as error:
                 show_service_errors(form, error)
