@@ -22,6 +22,7 @@ from pydantic import (
 
 from webapp.api.parsing import check_json_numbers
 from webapp.errors import InvalidInput, field_error
+from webapp.judge.types import ClearanceQuery
 from webapp.judge.vocabulary import MAX_TERMS, MAX_VALUE_CHARS, MAX_VALUES
 from webapp.models import API_KEY_SCOPES, utcnow
 from webapp.runtime import vault
@@ -30,6 +31,8 @@ from webapp.services import (
     glossary,
     notifications,
     outbound,
+    policies,
+    policy_trials,
     reports,
     reviews,
     settings,
@@ -536,12 +539,54 @@ class ConsumeTokenBody(Body):
 
 
 class PolicyBody(Body):
-    """CONTRACT §6; validated by the policy service, documented here."""
+    """CONTRACT §6: a policy's content. Checked by ``policies.parse_content``, which the
+    dashboard's forms and document ingestion share (a service cannot import this module)."""
 
     policy_id: StrictStr = Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")
-    description: StrictStr | None = Field(default="", max_length=2000)
-    rules: list[StrictStr] = Field(min_length=1, max_length=500)
-    tools: list[StrictStr] | None = Field(default=None, max_length=500)
+    description: StrictStr | None = Field(default="", max_length=policies.MAX_DESCRIPTION_CHARS)
+    rules: list[Annotated[StrictStr, Field(min_length=1, max_length=policies.MAX_RULE_CHARS)]] = (
+        Field(min_length=1, max_length=policies.MAX_RULES)
+    )
+    tools: list[Annotated[StrictStr, Field(min_length=1, max_length=256)]] | None = Field(
+        default=None, max_length=500
+    )
+
+    def content(self) -> policies.PolicyContent:
+        """The typed content (the fields were checked and stripped by ``parse_content``)."""
+        return policies.PolicyContent(
+            self.policy_id, self.description or "", list(self.rules), list(self.tools or [])
+        )
+
+
+class PolicyExample(Body):
+    """A case run against the policy as it is registered (CONTRACT §6)."""
+
+    tool_name: StrictStr = Field(min_length=1, max_length=256)
+    tool_args: dict[str, Any] = Field(default_factory=dict)
+    agent_id: StrictStr = "example"
+    expected: Literal[policy_trials.OUTCOMES]  # type: ignore[valid-type]
+
+
+class RegisterPolicyBody(PolicyBody):
+    """`POST /register-policy` (spec §2.4, CONTRACT §6), validated here at the edge: the content,
+    then the examples, with the messages the services gave when they parsed the body."""
+
+    examples: list[PolicyExample] | None = Field(
+        default=None, max_length=policy_trials.MAX_EXAMPLES
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, body: Any) -> Any:
+        # InvalidInput is passed through by pydantic: the field errors keep their names.
+        if not isinstance(body, dict):
+            return body
+        content = policies.parse_content(body)
+        return {**content.canonical(), "examples": _policy_examples(body.get("examples"))}
+
+    def command(self) -> tuple[policies.PolicyContent, list[dict[str, Any]]]:
+        """The content and the examples (as stored with the version)."""
+        return self.content(), [example.model_dump() for example in self.examples or []]
 
 
 def _no_default(schema: dict[str, Any]) -> None:
@@ -728,6 +773,75 @@ def _sensitive_args(value: Any) -> tuple[list[str], list[dict[str, str]]]:
             }
         ]
     return names, []
+
+
+def _policy_examples(raw: Any) -> list[dict[str, Any]]:
+    """`examples` of a registration body; [] when absent."""
+    if raw is None:
+        return []
+    most = policy_trials.MAX_EXAMPLES
+    if not isinstance(raw, list) or len(raw) > most:
+        raise InvalidInput(
+            f"examples must be a list of at most {most} cases",
+            errors=[{"field": "examples", "message": f"at most {most} cases"}],
+        )
+    out = []
+    for i, ex in enumerate(raw):
+        problem = _example_problem(ex)
+        if problem:
+            raise InvalidInput(
+                f"examples[{i}] {problem}", errors=[{"field": f"examples[{i}]", "message": problem}]
+            )
+        out.append(
+            {
+                "tool_name": ex["tool_name"],
+                "tool_args": ex.get("tool_args") or {},
+                "agent_id": ex.get("agent_id") or "example",
+                "expected": ex["expected"],
+            }
+        )
+    return out
+
+
+def _example_problem(ex: Any) -> str:
+    if not isinstance(ex, dict):
+        return "must be an object"
+    if not isinstance(ex.get("tool_name"), str) or not 0 < len(ex["tool_name"]) <= 256:
+        return "tool_name must be a non-empty string"
+    if not isinstance(ex.get("tool_args", {}), dict):
+        return "tool_args must be an object"
+    if "agent_id" in ex and not isinstance(ex["agent_id"], str):
+        return "agent_id must be a string"
+    if ex.get("expected") not in policy_trials.OUTCOMES:
+        return f"expected must be one of {', '.join(policy_trials.OUTCOMES)}"
+    return ""
+
+
+def _dry_run_request(request_body: Any) -> dict[str, Any]:
+    if not isinstance(request_body, dict):
+        raise InvalidInput(
+            "request must be an object",
+            errors=[{"field": "request", "message": "must be an object"}],
+        )
+    tool = request_body.get("tool_name")
+    args = request_body.get("tool_args", {})
+    agent = request_body.get("agent_id", "dry-run")
+    if not isinstance(tool, str) or not 0 < len(tool) <= 256:
+        raise InvalidInput(
+            "request.tool_name must be a non-empty string",
+            errors=[{"field": "request.tool_name", "message": "required"}],
+        )
+    if not isinstance(args, dict):
+        raise InvalidInput(
+            "request.tool_args must be an object",
+            errors=[{"field": "request.tool_args", "message": "must be an object"}],
+        )
+    if not isinstance(agent, str) or len(agent) > 256:
+        raise InvalidInput(
+            "request.agent_id must be a string",
+            errors=[{"field": "request.agent_id", "message": "must be a string"}],
+        )
+    return {"tool_name": tool, "tool_args": args, "agent_id": agent or "dry-run"}
 
 
 # --- Response bodies -------------------------------------------------------------------------
@@ -1184,17 +1298,51 @@ class ProofBundleReply(Reply):
 
 class DryRunRequest(Body):
     tool_name: StrictStr = Field(min_length=1, max_length=256)
-    tool_args: dict = Field(default_factory=dict)
+    tool_args: dict[str, Any] = Field(default_factory=dict)
     agent_id: StrictStr | None = Field(default=None, max_length=256)
 
 
 class DryRunBody(Body):
     """`POST /policies/dry-run`: a draft (a register-policy body) or an active `policy_id`, and
-    the call to judge. Validated by the handler; this model documents it."""
+    the call to judge; validated here at the edge with the messages the handler gave when it
+    parsed the body itself."""
 
     policy: PolicyBody | None = None
     policy_id: StrictStr | None = None
     request: DryRunRequest
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check(cls, body: Any) -> Any:
+        # InvalidInput is passed through by pydantic: the field errors keep their names.
+        if not isinstance(body, dict):
+            return body
+        clean: dict[str, Any] = {}
+        if "policy" in body:
+            if not isinstance(body["policy"], dict):
+                raise InvalidInput(
+                    "policy must be an object",
+                    errors=[{"field": "policy", "message": "must be an object"}],
+                )
+            clean["policy"] = policies.parse_content(body["policy"]).canonical()
+        elif isinstance(body.get("policy_id"), str):
+            clean["policy_id"] = body["policy_id"]
+        else:
+            raise InvalidInput(
+                "send policy (a register-policy body) or policy_id",
+                errors=[{"field": "policy", "message": "policy or policy_id is required"}],
+            )
+        clean["request"] = _dry_run_request(body.get("request"))
+        return clean
+
+    def command(self) -> tuple[policies.PolicyContent | None, str, ClearanceQuery]:
+        """(the draft's content, or None and the active policy's id; the call to judge)."""
+        call = ClearanceQuery(
+            self.request.tool_name, self.request.tool_args, self.request.agent_id or "dry-run"
+        )
+        if self.policy is not None:
+            return self.policy.content(), "", call
+        return None, self.policy_id or "", call
 
 
 class GlossaryBody(Body):
