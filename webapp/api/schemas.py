@@ -53,6 +53,14 @@ class Body(BaseModel):
 class NewTenant(Body):
     name: StrictStr = Field(min_length=1, max_length=200)
 
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        # CONTRACT §1: only white space counts as empty (the message the service gave).
+        if not value.strip():
+            raise field_error("name", "must be 1 to 200 characters")
+        return value.strip()
+
 
 class NewApiKey(Body):
     """`POST /admin/tenants/{client_id}/api-keys` (CONTRACT §12), validated here at the edge

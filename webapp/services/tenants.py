@@ -38,10 +38,9 @@ class Principal:
 
 
 def create_tenant(name: str) -> tuple[Tenant, str]:
-    """Create a tenant with its first API key; the raw key is returned only here."""
-    name = (name or "").strip()
-    if not name or len(name) > 200:
-        raise field_error("name", "must be 1 to 200 characters")
+    """Create a tenant with its first API key; the raw key is returned only here.
+
+    ``name`` comes validated and stripped (``NewTenant``)."""
     tenant = Tenant(client_id=short_id("cl", 10), name=name)
     db.session.add(tenant)
     db.session.flush()
