@@ -125,6 +125,7 @@ class ReviewSettingsUpdate(Body):
     the body itself.
     """
 
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"minProperties": 1})
     minimum_confidence_score: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False)
     judge_failure_mode: StrictStr | None = Field(default=None, pattern="^(deny|review)$")
     required_approvals: StrictInt | None = Field(
@@ -208,6 +209,7 @@ class DriftSettingsUpdate(Body):
     body itself; a whole number sent as 3.0 counts as the integer 3.
     """
 
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"minProperties": 1})
     enabled: StrictBool | None = None
     baseline_days: StrictInt | None = Field(default=None, ge=1, le=90)
     window_hours: StrictInt | None = Field(default=None, ge=1, le=168)
