@@ -160,16 +160,25 @@ def test_required_approvals_outside_one_to_five_is_400_and_changes_nothing(desk,
     assert got["required_approvals"] == 2
 
 
-def test_the_service_refuses_out_of_range_counts_too(desk):
-    from webapp.errors import InvalidInput
-    from webapp.services import settings
+def test_the_edge_model_refuses_out_of_range_counts_for_every_caller():
+    # Validation happens once, in the model that builds the service's command (issue #11).
+    from pydantic import ValidationError
 
-    with desk.app.app_context():
-        for value in (0, 6, True, 1.0):
-            with pytest.raises(InvalidInput):
-                settings.update_review_settings(
-                    desk.tenant.client_id, {"required_approvals": value}, actor="test"
-                )
+    from webapp.api.schemas import ReviewSettingsUpdate
+    from webapp.errors import InvalidInput
+
+    for value in (0, 6, True, 1.0, None):
+        with pytest.raises((ValidationError, InvalidInput)):
+            ReviewSettingsUpdate.model_validate({"required_approvals": value})
+    assert ReviewSettingsUpdate.model_validate({"required_approvals": 5}).command() == (
+        settings_change(required_approvals=5)
+    )
+
+
+def settings_change(**fields):
+    from webapp.services.settings import ReviewSettingsChange
+
+    return ReviewSettingsChange(**fields)
 
 
 # --- quorum --------------------------------------------------------------------------------------

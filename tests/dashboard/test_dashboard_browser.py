@@ -258,8 +258,10 @@ def seed_every_page(app, agent, run_jobs, tenant) -> dict[str, str]:
     from webapp.services import notifications
 
     with app.app_context():
-        changes = {"email_enabled": True, "email_recipients": "risk@acme.test"}
-        notifications.update_notification_settings(tenant.client_id, changes, actor="seed")
+        change = notifications.NotificationSettingsChange(
+            email_enabled=True, email_recipients=["risk@acme.test"]
+        )
+        notifications.update_notification_settings(tenant.client_id, change, actor="seed")
 
     agent.register_refund_policy(
         ["Refunds above €500 need manual review.", "Refunds must not exceed €8,000."]

@@ -456,3 +456,28 @@ def test_the_overview_counts_reviews_decisions_lockdowns_and_the_ledger(agent, s
     }
     assert "agent-13" in panels and "stolen key" in panels
     assert "#1 ·" in panels
+
+
+def test_a_new_users_address_is_checked_by_the_form_and_stored_in_lower_case(
+    app, dashboard, signed_in, people
+):
+    from webapp.extensions import db
+    from webapp.models import User
+
+    owner = signed_in("owner")
+    bad = owner.post(
+        "/dashboard/settings/users",
+        {"email": "not-an-address", "password": "a long enough password", "role": "viewer"},
+    )
+    assert bad.status_code == 422 and "must be an email address" in bad.get_data(as_text=True)
+    added = owner.post(
+        "/dashboard/settings/users",
+        {
+            "email": "  New.Person@Acme.test ",
+            "password": "a long enough password",
+            "role": "viewer",
+        },
+    )
+    assert added.status_code == 302
+    with app.app_context():
+        assert db.session.query(User).filter_by(email="new.person@acme.test").count() == 1

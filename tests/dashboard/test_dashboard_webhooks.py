@@ -70,7 +70,7 @@ def test_a_disabled_endpoint_shows_why_and_an_owner_enables_it(app, tenant, sign
 
     with app.app_context():
         endpoint, _ = webhooks.create_endpoint(
-            tenant.client_id, PUBLIC_URL, ["report.ready"], "", actor="test"
+            tenant.client_id, webhooks.NewEndpoint(PUBLIC_URL, ["report.ready"]), actor="test"
         )
         endpoint.enabled = False
         endpoint.consecutive_failures = 20
@@ -93,10 +93,10 @@ def test_viewers_read_but_change_nothing_and_other_tenants_are_404(
 
     with app.app_context():
         mine, _ = webhooks.create_endpoint(
-            tenant.client_id, PUBLIC_URL, ["report.ready"], "", actor="test"
+            tenant.client_id, webhooks.NewEndpoint(PUBLIC_URL, ["report.ready"]), actor="test"
         )
         theirs, _ = webhooks.create_endpoint(
-            other_tenant.client_id, PUBLIC_URL, ["report.ready"], "", actor="test"
+            other_tenant.client_id, webhooks.NewEndpoint(PUBLIC_URL, ["report.ready"]), actor="test"
         )
     viewer = signed_in("viewer")
     page = text_of(viewer.get(PAGE))

@@ -43,8 +43,8 @@ def list_tenants():
 
 @admin.post("/tenants/<client_id>/api-keys")
 def create_api_key(client_id: str):
-    body = validated(NewApiKey, json_body(required=False))
-    key, raw = tenants.create_api_key(client_id, body.label, body.scopes)
+    label, scopes = validated(NewApiKey, json_body(required=False)).command()
+    key, raw = tenants.create_api_key(client_id, label, scopes)
     view = {"key_id": key.key_id, "api_key": raw, "prefix": key.prefix, "scopes": key.scope_list}
     return jsonify(reply(NewApiKeyReply, view)), 201
 

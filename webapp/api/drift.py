@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from flask import Blueprint, g, jsonify, request
-from pydantic import Field, StrictBool, StrictInt
 
 from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
 from webapp.api.parsing import cursor_arg, encode_cursor, json_body, limit_arg, validated
 from webapp.api.schemas import (
-    Body,
     DriftEventListReply,
     DriftSettingsReply,
+    DriftSettingsUpdate,
     DriftSummaryReply,
     LockdownBody,
     LockdownReply,
@@ -25,17 +24,6 @@ drift = Blueprint("drift", __name__)
 protect_with_tenant_key(drift)
 
 
-class DriftSettingsUpdate(Body):
-    """CONTRACT §7; every field optional. Validated (with field errors) by the drift service."""
-
-    enabled: StrictBool | None = None
-    baseline_days: StrictInt | None = Field(default=None, ge=1, le=90)
-    window_hours: StrictInt | None = Field(default=None, ge=1, le=168)
-    score_threshold: float | None = Field(default=None, ge=0, le=1)
-    min_events: StrictInt | None = Field(default=None, ge=1, le=10_000)
-    auto_lockdown: StrictBool | None = None
-
-
 @drift.get("/drift/settings")
 def get_settings():
     return jsonify(reply(DriftSettingsReply, drift_service.drift_settings(current_client_id())))
@@ -43,9 +31,10 @@ def get_settings():
 
 @drift.put("/drift/settings")
 def put_settings():
+    change = validated(DriftSettingsUpdate, json_body()).command()
     client_id = current_client_id()
     actor = drift_service.key_actor(client_id, g.key_id)
-    updated = drift_service.update_drift_settings(client_id, json_body(), actor=actor)
+    updated = drift_service.update_drift_settings(client_id, change, actor=actor)
     return jsonify(reply(DriftSettingsReply, updated))
 
 

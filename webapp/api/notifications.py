@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
-from pydantic import StrictBool
 
 from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
-from webapp.api.parsing import cursor_arg, encode_cursor, json_body, limit_arg
+from webapp.api.parsing import cursor_arg, encode_cursor, json_body, limit_arg, validated
 from webapp.api.schemas import (
-    Body,
     DeliveryGroupListReply,
     DeliveryListReply,
     NotificationSettingsReply,
+    NotificationSettingsUpdate,
     TestDeliveriesReply,
     reply,
 )
@@ -21,16 +20,6 @@ from webapp.services import notifications
 
 notifications_api = Blueprint("notifications", __name__)
 protect_with_tenant_key(notifications_api)
-
-
-class NotificationSettingsUpdate(Body):
-    """Spec §2.6; every field optional. Validated by the notifications service."""
-
-    email_enabled: StrictBool | None = None
-    email_recipients: str | list[str] | None = None
-    slack_enabled: StrictBool | None = None
-    slack_webhook_url: str | None = None
-    sensitive_args: list[str] | None = None
 
 
 @notifications_api.get("/notification-settings")
@@ -42,8 +31,8 @@ def get_settings():
 
 @notifications_api.put("/notification-settings")
 def put_settings():
-    changes = json_body()
-    updated = notifications.update_notification_settings(current_client_id(), changes, actor="api")
+    change = validated(NotificationSettingsUpdate, json_body()).command()
+    updated = notifications.update_notification_settings(current_client_id(), change, actor="api")
     return jsonify(reply(NotificationSettingsReply, updated))
 
 

@@ -7,21 +7,20 @@ from flask import Blueprint, jsonify
 from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
-from webapp.api.parsing import idempotency_key, json_body
+from webapp.api.parsing import idempotency_key, json_body, validated
 from webapp.api.schemas import (
     DryRunBody,
     DryRunReply,
     GlossaryBody,
     GlossaryReply,
-    PolicyBody,
     PolicyDetailReply,
     PolicyListReply,
     PolicyReply,
+    RegisterPolicyBody,
     RegisterPolicyReply,
     reply,
 )
-from webapp.errors import InvalidInput, NotFound
-from webapp.judge.types import ClearanceQuery
+from webapp.errors import NotFound
 from webapp.judge.types import PolicyVersion as JudgePolicy
 from webapp.services import glossary, judging, policies, policy_trials
 
@@ -31,9 +30,7 @@ protect_with_tenant_key(policies_api)
 
 @policies_api.post("/register-policy")
 def register_policy():
-    body = json_body()
-    content = policies.parse_content(body)
-    examples = policy_trials.parse_examples(body.get("examples"))
+    content, examples = validated(RegisterPolicyBody, json_body()).command()
     payload, status = policy_trials.register(
         current_client_id(), content, examples, idempotency_key()
     )
@@ -42,15 +39,9 @@ def register_policy():
 
 @policies_api.post("/policies/dry-run")
 def dry_run():
-    body = json_body()
+    content, policy_id, call = validated(DryRunBody, json_body()).command()
     client_id = current_client_id()
-    if "policy" in body:
-        if not isinstance(body["policy"], dict):
-            raise InvalidInput(
-                "policy must be an object",
-                errors=[{"field": "policy", "message": "must be an object"}],
-            )
-        content = policies.parse_content(body["policy"])
+    if content is not None:
         draft = JudgePolicy(
             content.policy_id,
             f"dry-run:{content.content_hash[:16]}",
@@ -59,48 +50,16 @@ def dry_run():
             tuple(content.rules),
             tuple(content.tools),
         )
-    elif isinstance(body.get("policy_id"), str):
-        policy, versions = policies.get_policy(client_id, body["policy_id"])
+    else:
+        policy, versions = policies.get_policy(client_id, policy_id)
         current = next(
             (v for v in versions if v.policy_version_id == policy.current_version_id), None
         )
         if current is None or not policy.active:
             raise NotFound("no active version of this policy")
         draft = judging.to_judge_policy(current)
-    else:
-        raise InvalidInput(
-            "send policy (a register-policy body) or policy_id",
-            errors=[{"field": "policy", "message": "policy or policy_id is required"}],
-        )
-    outcome = policy_trials.dry_run(client_id, draft, _dry_run_query(body.get("request")))
+    outcome = policy_trials.dry_run(client_id, draft, call)
     return jsonify(reply(DryRunReply, outcome))
-
-
-def _dry_run_query(request_body: object) -> ClearanceQuery:
-    if not isinstance(request_body, dict):
-        raise InvalidInput(
-            "request must be an object",
-            errors=[{"field": "request", "message": "must be an object"}],
-        )
-    tool = request_body.get("tool_name")
-    args = request_body.get("tool_args", {})
-    agent = request_body.get("agent_id", "dry-run")
-    if not isinstance(tool, str) or not 0 < len(tool) <= 256:
-        raise InvalidInput(
-            "request.tool_name must be a non-empty string",
-            errors=[{"field": "request.tool_name", "message": "required"}],
-        )
-    if not isinstance(args, dict):
-        raise InvalidInput(
-            "request.tool_args must be an object",
-            errors=[{"field": "request.tool_args", "message": "must be an object"}],
-        )
-    if not isinstance(agent, str) or len(agent) > 256:
-        raise InvalidInput(
-            "request.agent_id must be a string",
-            errors=[{"field": "request.agent_id", "message": "must be a string"}],
-        )
-    return ClearanceQuery(tool, args, agent or "dry-run")
 
 
 @policies_api.get("/glossary")
@@ -110,7 +69,7 @@ def get_glossary():
 
 @policies_api.put("/glossary")
 def put_glossary():
-    terms = glossary.parse_terms(json_body())
+    terms = validated(GlossaryBody, json_body()).terms
     return jsonify(reply(GlossaryReply, glossary.replace(current_client_id(), terms, actor="api")))
 
 
@@ -145,7 +104,7 @@ openapi.register(
         "/register-policy",
         "Register a policy or a new version of one",
         "Policy",
-        body=PolicyBody,
+        body=RegisterPolicyBody,
         ok=201,
         idempotent_key=True,
         reply=RegisterPolicyReply,

@@ -8,13 +8,22 @@ from flask import Blueprint, Response, jsonify, request
 from webapp.api import openapi
 from webapp.api.auth import current_client_id, limit_public, protect_with_tenant_key
 from webapp.api.openapi import Op
-from webapp.api.parsing import cursor_arg, encode_cursor, idempotency_key, json_body, limit_arg
+from webapp.api.parsing import (
+    cursor_arg,
+    encode_cursor,
+    idempotency_key,
+    json_body,
+    limit_arg,
+    validated,
+)
 from webapp.api.schemas import (
-    Body,
+    NewReportBody,
     NewShareReply,
     ReportListReply,
     ReportRecordReply,
+    ReportSettingsBody,
     ReportSettingsReply,
+    ShareBody,
     SharedReportReply,
     ShareLinkReply,
     reply,
@@ -35,29 +44,6 @@ SHARED_PAGE_POLICY = (
 )
 
 
-class ReportSettingsBody(Body):
-    """CONTRACT §7 "Report"; any field may come alone. Validated by the reports service."""
-
-    enabled: bool | None = None
-    frequency: str | None = None
-    formats: list[str] | None = None
-    recipients: list[str] | None = None
-
-
-class NewReportBody(Body):
-    """CONTRACT §9; every field optional (default: the last 30 days, the configured formats)."""
-
-    period_start: str | None = None
-    period_end: str | None = None
-    formats: list[str] | None = None
-
-
-class ShareBody(Body):
-    """Default 7 days, at most 90 days."""
-
-    expires_in_seconds: int | None = None
-
-
 @reports_api.get("/report-settings")
 def get_report_settings():
     return jsonify(reply(ReportSettingsReply, reports.report_settings(current_client_id())))
@@ -65,17 +51,16 @@ def get_report_settings():
 
 @reports_api.put("/report-settings")
 def put_report_settings():
-    updated = reports.update_report_settings(current_client_id(), json_body(), actor="api")
+    change = validated(ReportSettingsBody, json_body()).command()
+    updated = reports.update_report_settings(current_client_id(), change, actor="api")
     return jsonify(reply(ReportSettingsReply, updated))
 
 
 @reports_api.post("/reports")
 def create_report():
+    new = validated(NewReportBody, json_body(required=False)).command()
     report = reports.request_report(
-        current_client_id(),
-        json_body(required=False),
-        actor="api",
-        idempotency_key=idempotency_key(),
+        current_client_id(), new, actor="api", idempotency_key=idempotency_key()
     )
     return jsonify(reply(ReportRecordReply, reports.report_view(report))), 202
 
@@ -105,10 +90,8 @@ def get_artifact(report_id: str, fmt: str):
 
 @reports_api.post("/reports/<report_id>/share")
 def share(report_id: str):
-    body = json_body(required=False)
-    created = reports.share_report(
-        current_client_id(), report_id, body.get("expires_in_seconds"), actor="api"
-    )
+    seconds = validated(ShareBody, json_body(required=False)).command()
+    created = reports.share_report(current_client_id(), report_id, seconds, actor="api")
     return jsonify(reply(NewShareReply, created)), 201
 
 

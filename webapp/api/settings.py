@@ -20,7 +20,6 @@ def get_review_settings():
 
 @settings_api.put("/review-settings")
 def put_review_settings():
-    body = validated(ReviewSettingsUpdate, json_body())
-    changes = body.model_dump(exclude_unset=True)
-    updated = settings.update_review_settings(current_client_id(), changes, actor="api")
+    change = validated(ReviewSettingsUpdate, json_body()).command()
+    updated = settings.update_review_settings(current_client_id(), change, actor="api")
     return jsonify(reply(ReviewSettingsReply, updated))

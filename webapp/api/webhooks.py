@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
-from pydantic import StrictStr
 
 from webapp.api import openapi
 from webapp.api.auth import current_client_id, protect_with_tenant_key
 from webapp.api.openapi import Op
-from webapp.api.parsing import cursor_arg, encode_cursor, json_body, limit_arg
+from webapp.api.parsing import cursor_arg, encode_cursor, json_body, limit_arg, validated
 from webapp.api.schemas import (
-    Body,
+    NewWebhook,
     WebhookDeliveryListReply,
     WebhookListReply,
     WebhookReply,
@@ -22,14 +21,6 @@ webhooks_api = Blueprint("webhooks", __name__)
 protect_with_tenant_key(webhooks_api)
 
 
-class NewWebhook(Body):
-    """Documents the body; the webhooks service validates it and names each bad field."""
-
-    url: StrictStr
-    events: list[StrictStr]
-    description: StrictStr | None = None
-
-
 @webhooks_api.get("/webhooks")
 def list_webhooks():
     endpoints = webhooks.list_endpoints(current_client_id())
@@ -39,14 +30,8 @@ def list_webhooks():
 
 @webhooks_api.post("/webhooks")
 def create_webhook():
-    body = json_body()
-    endpoint, secret = webhooks.create_endpoint(
-        current_client_id(),
-        body.get("url"),
-        body.get("events"),
-        body.get("description"),
-        actor="api",
-    )
+    new = validated(NewWebhook, json_body()).command()
+    endpoint, secret = webhooks.create_endpoint(current_client_id(), new, actor="api")
     return jsonify(reply(WebhookReply, webhooks.endpoint_view(endpoint, secret))), 201
 
 

@@ -11,7 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, DecimalField, IntegerField
 from wtforms.validators import InputRequired, NumberRange
 
-from webapp.dashboard.forms import AgentActionForm, show_service_errors
+from webapp.dashboard.forms import AgentActionForm
 from webapp.dashboard.roles import allowed_to
 from webapp.errors import InvalidInput
 from webapp.services import agents, drift
@@ -59,22 +59,16 @@ def save_settings():
     form = DriftSettingsForm()
     if not form.validate_on_submit():
         return _page(form), 422
-    try:
-        drift.update_drift_settings(
-            current_user.client_id,
-            {
-                "enabled": form.enabled.data,
-                "baseline_days": form.baseline_days.data,
-                "window_hours": form.window_hours.data,
-                "score_threshold": float(form.score_threshold.data),
-                "min_events": form.min_events.data,
-                "auto_lockdown": form.auto_lockdown.data,
-            },
-            actor=current_user.email,
-        )
-    except InvalidInput as error:
-        show_service_errors(form, error)
-        return _page(form), 422
+    # The form validated every field (WTForms is this page's edge).
+    change = drift.DriftSettingsChange(
+        enabled=form.enabled.data,
+        baseline_days=form.baseline_days.data,
+        window_hours=form.window_hours.data,
+        score_threshold=float(form.score_threshold.data),
+        min_events=form.min_events.data,
+        auto_lockdown=form.auto_lockdown.data,
+    )
+    drift.update_drift_settings(current_user.client_id, change, actor=current_user.email)
     flash("Drift settings saved.", "success")
     return redirect(url_for(".index"))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
+from webapp.api.schemas import GlossaryBody
 from webapp.dashboard.forms import (
     ActionForm,
     GlossaryForm,
@@ -348,9 +349,9 @@ def glossary_page():
                 term, _, values = line.partition("=")
                 parsed[term.strip()] = [v.strip() for v in values.split(",") if v.strip()]
             try:
-                glossary.replace(
-                    client_id, glossary.parse_terms({"terms": parsed}), actor=current_user.email
-                )
+                # The API's model validates the editor's terms too: one set of rules.
+                terms = GlossaryBody.model_validate({"terms": parsed}).terms
+                glossary.replace(client_id, terms, actor=current_user.email)
             except InvalidInput as exc:
                 show_service_errors(form, exc)
             else:

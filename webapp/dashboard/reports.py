@@ -11,6 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, SelectChoice, SelectField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
+from webapp.api.schemas import NewReportBody, ReportSettingsBody
 from webapp.dashboard.forms import show_service_errors
 from webapp.dashboard.htmx import page_or_fragment
 from webapp.dashboard.roles import allowed_to, can
@@ -92,15 +93,16 @@ def generate():
             datetime.combine(form.period_end.data, time.min, UTC) + timedelta(days=1), utcnow()
         )
         try:
-            report = reports.request_report(
-                current_user.client_id,
+            # The API's model checks the form's period and formats too: one set of rules.
+            new = NewReportBody.model_validate(
                 {
                     "period_start": start.isoformat(),
                     "period_end": end.isoformat(),
                     "formats": form.formats.data.split("+"),
-                },
-                actor=current_user.email,
-                trigger="dashboard",
+                }
+            ).command()
+            report = reports.request_report(
+                current_user.client_id, new, actor=current_user.email, trigger="dashboard"
             )
         except InvalidInput as error:
             flash(f"No report was generated: {error.detail}", "error")
@@ -172,16 +174,16 @@ def save_settings():
     form = ReportSettingsForm()
     if form.validate_on_submit():
         try:
-            reports.update_report_settings(
-                client_id,
+            # The API's model validates the form's fields too (the recipients above all).
+            change = ReportSettingsBody.model_validate(
                 {
                     "enabled": bool(form.enabled.data),
                     "frequency": form.frequency.data,
                     "formats": form.formats.data.split("+"),
                     "recipients": form.recipients.data or "",
-                },
-                actor=current_user.email,
-            )
+                }
+            ).command()
+            reports.update_report_settings(client_id, change, actor=current_user.email)
         except InvalidInput as error:
             show_service_errors(form, error)
         else:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_user
 
+from webapp.api.parsing import validated
+from webapp.api.schemas import NewApiKey, NotificationSettingsUpdate
 from webapp.dashboard.forms import (
     ActionForm,
     ApiKeyForm,
@@ -43,23 +45,16 @@ def review():
         if not can("manage"):
             abort(403)
         if form.validate_on_submit():
-            changes = {
-                "minimum_confidence_score": float(form.minimum_confidence_score.data),
-                "judge_failure_mode": form.judge_failure_mode.data,
-            }
-            # Left empty, the stored count stays.
-            if form.required_approvals.data is not None:
-                changes["required_approvals"] = form.required_approvals.data
-            try:
-                settings_service.update_review_settings(
-                    client_id, changes, actor=current_user.email
-                )
-            except InvalidInput as error:
-                show_service_errors(form, error)
-                status = 422
-            else:
-                flash("Review settings saved.", "success")
-                return redirect(url_for(".review"))
+            # The form validated every field (WTForms is this page's edge); left empty, the
+            # stored count stays.
+            change = settings_service.ReviewSettingsChange(
+                minimum_confidence_score=float(form.minimum_confidence_score.data),
+                judge_failure_mode=form.judge_failure_mode.data,
+                required_approvals=form.required_approvals.data,
+            )
+            settings_service.update_review_settings(client_id, change, actor=current_user.email)
+            flash("Review settings saved.", "success")
+            return redirect(url_for(".review"))
         else:
             status = 422
     current = settings_service.review_settings(client_id)
@@ -94,8 +89,10 @@ def notifications_page():
             elif (form.slack_webhook_url.data or "").strip():
                 changes["slack_webhook_url"] = form.slack_webhook_url.data.strip()
             try:
+                # The API's model validates the form's fields too: one set of checks.
+                change = NotificationSettingsUpdate.model_validate(changes).command()
                 notifications.update_notification_settings(
-                    client_id, changes, actor=current_user.email
+                    client_id, change, actor=current_user.email
                 )
             except InvalidInput as error:
                 show_service_errors(form, error)
@@ -192,9 +189,10 @@ def api_keys():
             abort(403)
         if form.validate_on_submit():
             try:
-                created, raw_key = tenants.create_api_key(
-                    client_id, form.label.data or "", form.scopes.data or ["agent"]
-                )
+                # The API's model builds the key's label and scopes here too.
+                body = {"label": form.label.data or "", "scopes": form.scopes.data or ["agent"]}
+                label, scopes = validated(NewApiKey, body).command()
+                created, raw_key = tenants.create_api_key(client_id, label, scopes)
             except InvalidInput as error:
                 show_service_errors(form, error)
                 status = 422

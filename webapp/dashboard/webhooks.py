@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
+from webapp.api.schemas import NewWebhook
 from webapp.dashboard.forms import ActionForm, WebhookForm, show_service_errors
 from webapp.dashboard.roles import allowed_to, can
 from webapp.errors import InvalidInput
@@ -32,13 +33,15 @@ def index():
             abort(403)
         if form.validate_on_submit():
             try:
-                created, secret = webhooks.create_endpoint(
-                    client_id,
-                    form.url.data,
-                    list(form.events.data or []),
-                    form.description.data or "",
-                    actor=current_user.email,
-                )
+                # The API's model validates the form's fields too: one set of checks.
+                new = NewWebhook.model_validate(
+                    {
+                        "url": form.url.data,
+                        "events": list(form.events.data or []),
+                        "description": form.description.data or "",
+                    }
+                ).command()
+                created, secret = webhooks.create_endpoint(client_id, new, actor=current_user.email)
             except InvalidInput as error:
                 show_service_errors(form, error)
                 status = 422

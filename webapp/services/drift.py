@@ -16,9 +16,9 @@ graduated response.
 from __future__ import annotations
 
 import logging
-import math
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,7 +27,6 @@ from sqlalchemy import or_, select
 
 from webapp.drift import features
 from webapp.drift.scoring import HIGH, LEARNING, MEDIUM, Assessment, assess, split_history
-from webapp.errors import InvalidInput
 from webapp.extensions import db
 from webapp.models import (
     APPROVED,
@@ -84,44 +83,29 @@ def drift_settings(client_id: str) -> dict[str, Any]:
     return {name: stored[name] for name in DEFAULTS}
 
 
-def update_drift_settings(client_id: str, changes: dict[str, Any], actor: str) -> dict[str, Any]:
-    """Apply a partial update; every out-of-range field is a 400 naming the field."""
-    known = {k: v for k, v in changes.items() if k in DEFAULTS}
-    if not known:
-        raise InvalidInput(
-            "send at least one drift setting",
-            errors=[{"field": "body", "message": "no drift settings given"}],
-        )
+@dataclass(frozen=True)
+class DriftSettingsChange:
+    """A validated partial update (``DriftSettingsUpdate`` at the API, ``DriftSettingsForm`` in
+    the dashboard): CONTRACT §7's fields and ranges; None leaves a setting as it is."""
+
+    enabled: bool | None = None
+    baseline_days: int | None = None
+    window_hours: int | None = None
+    score_threshold: float | None = None
+    min_events: int | None = None
+    auto_lockdown: bool | None = None
+
+
+def update_drift_settings(
+    client_id: str, change: DriftSettingsChange, actor: str
+) -> dict[str, Any]:
+    """Apply a partial update; commits with a settings_changed event when anything changed."""
     current = drift_settings(client_id)
     updated = dict(current)
-    errors: list[dict[str, str]] = []
-    for name, value in known.items():
-        if name in ("enabled", "auto_lockdown"):
-            if not isinstance(value, bool):
-                errors.append({"field": name, "message": "must be true or false"})
-            else:
-                updated[name] = value
-        elif name in INTEGER_RANGES:
-            low, high = INTEGER_RANGES[name]
-            whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-            if isinstance(value, bool) or not whole or not low <= value <= high:
-                errors.append(
-                    {"field": name, "message": f"must be an integer from {low} to {high}"}
-                )
-            else:
-                updated[name] = int(value)
-        else:  # score_threshold
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, (int, float))
-                or not math.isfinite(value)
-                or not 0 <= value <= 1
-            ):
-                errors.append({"field": name, "message": "must be a number from 0 to 1"})
-            else:
-                updated[name] = float(value)
-    if errors:
-        raise InvalidInput(f"{errors[0]['field']} {errors[0]['message']}", errors=errors)
+    for name in DEFAULTS:
+        value = getattr(change, name)
+        if value is not None:
+            updated[name] = value
     audit = {k: {"from": current[k], "to": updated[k]} for k in updated if updated[k] != current[k]}
     if audit:
         settings.write(client_id, KIND, updated, actor=actor, audit=audit)

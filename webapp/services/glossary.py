@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from webapp.errors import InvalidInput
-from webapp.judge.vocabulary import MAX_TERMS, MAX_VALUE_CHARS, MAX_VALUES
 from webapp.services import settings
 
 KIND = "glossary"
@@ -28,55 +26,9 @@ def view(client_id: str) -> dict[str, Any]:
     return {"terms": terms(client_id), "builtin": list(BUILTIN)}
 
 
-def parse_terms(body: Any) -> dict[str, list[str]]:
-    """Validate a PUT body into terms; a clear field error for each problem."""
-    if not isinstance(body, dict) or not isinstance(body.get("terms"), dict):
-        raise InvalidInput(
-            "terms must be an object of term -> list of values",
-            errors=[{"field": "terms", "message": "must be an object"}],
-        )
-    raw = body["terms"]
-    errors: list[dict[str, str]] = []
-    if len(raw) > MAX_TERMS:
-        errors.append({"field": "terms", "message": f"at most {MAX_TERMS} terms"})
-    out: dict[str, list[str]] = {}
-    for term, values in list(raw.items())[: MAX_TERMS + 1]:
-        name = term.strip() if isinstance(term, str) else ""
-        if not name or len(name) > MAX_TERM_CHARS:
-            errors.append(
-                {
-                    "field": f"terms[{term!r}]",
-                    "message": f"a term is 1 to {MAX_TERM_CHARS} characters",
-                }
-            )
-            continue
-        if not isinstance(values, list) or len(values) > MAX_VALUES:
-            errors.append(
-                {
-                    "field": f"terms[{name!r}]",
-                    "message": f"must be a list of at most {MAX_VALUES} values",
-                }
-            )
-            continue
-        clean: list[str] = []
-        for i, value in enumerate(values):
-            if not isinstance(value, str) or not value.strip() or len(value) > MAX_VALUE_CHARS:
-                errors.append(
-                    {
-                        "field": f"terms[{name!r}][{i}]",
-                        "message": f"a value is a non-empty string of at most {MAX_VALUE_CHARS} characters",
-                    }
-                )
-                break
-            clean.append(value.strip())
-        out[name] = list(dict.fromkeys(clean))
-    if errors:
-        raise InvalidInput(f"{errors[0]['field']} {errors[0]['message']}", errors=errors)
-    return out
-
-
 def replace(client_id: str, new_terms: dict[str, list[str]], actor: str) -> dict[str, Any]:
-    """Replace the tenant's terms; commits with a settings_changed ledger event."""
+    """Replace the tenant's terms (validated at the edge: ``GlossaryBody``); commits with a
+    settings_changed ledger event."""
     old = terms(client_id)
     audit = {
         "added": sorted(set(new_terms) - set(old))[:50],

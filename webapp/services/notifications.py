@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import logging
 import re
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -47,7 +48,6 @@ _EMAIL = re.compile(
     r"^(?=.{3,254}\Z)(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
     r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\Z"
 )
-_ARG_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,128}\Z")
 
 
 # --- settings --------------------------------------------------------------------------------
@@ -58,34 +58,34 @@ def notification_settings(client_id: str) -> dict[str, Any]:
     return _view(client_id, settings.read(client_id, KIND, DEFAULTS))
 
 
+@dataclass(frozen=True)
+class NotificationSettingsChange:
+    """A validated partial update (``NotificationSettingsUpdate``, at the API and in the
+    dashboard); None leaves a setting as it is. ``slack_webhook_url`` is as sent: "" removes
+    the stored URL, and the masked form means "unchanged", so this service checks the URL."""
+
+    email_enabled: bool | None = None
+    email_recipients: list[str] | None = None
+    slack_enabled: bool | None = None
+    slack_webhook_url: str | None = None
+    sensitive_args: list[str] | None = None
+
+
 def update_notification_settings(
-    client_id: str, changes: dict[str, Any], actor: str
+    client_id: str, change: NotificationSettingsChange, actor: str
 ) -> dict[str, Any]:
-    """Validate and apply a partial update; a PUT without ``slack_webhook_url`` keeps the stored one."""
+    """Apply a partial update; a change without ``slack_webhook_url`` keeps the stored one."""
     current = settings.read(client_id, KIND, DEFAULTS)
     updated = dict(current)
     errors: list[dict[str, str]] = []
-
-    for name in ("email_enabled", "slack_enabled"):
-        if name in changes and changes[name] is not None:
-            if not isinstance(changes[name], bool):
-                errors.append({"field": name, "message": "must be true or false"})
-            else:
-                updated[name] = changes[name]
-    if "email_recipients" in changes and changes["email_recipients"] is not None:
-        recipients, problems = parse_recipients(changes["email_recipients"])
-        errors += problems
-        updated["email_recipients"] = recipients
-    if "sensitive_args" in changes and changes["sensitive_args"] is not None:
-        names, problems = _parse_sensitive_args(changes["sensitive_args"])
-        errors += problems
-        updated["sensitive_args"] = names
-    url = changes.get("slack_webhook_url")
+    for name in ("email_enabled", "slack_enabled", "email_recipients", "sensitive_args"):
+        value = getattr(change, name)
+        if value is not None:
+            updated[name] = value
+    url = change.slack_webhook_url
     if url is not None and url != current.get("slack_webhook_masked"):
         # Sending back the masked form (a form round-trip) means "unchanged".
-        if not isinstance(url, str):
-            errors.append({"field": "slack_webhook_url", "message": "must be a string"})
-        elif not url.strip():
+        if not url.strip():
             updated["slack_webhook_sealed"], updated["slack_webhook_masked"] = "", ""
         else:
             problem = _check_webhook_url(url.strip())
@@ -209,42 +209,6 @@ def _folds(entry: dict[str, Any], row: NotificationDelivery) -> bool:
 
 def _position(row: NotificationDelivery | None) -> dict[str, Any] | None:
     return None if row is None else {"t": iso(row.created_at), "id": row.delivery_id}
-
-
-def parse_recipients(value: Any) -> tuple[list[str], list[dict[str, str]]]:
-    """A comma-separated string (spec §2.6) or a list; returns (addresses, field errors)."""
-    if isinstance(value, str):
-        parts = [p.strip() for p in re.split(r"[,;\s]+", value)]
-    elif isinstance(value, list) and all(isinstance(p, str) for p in value):
-        parts = [p.strip() for p in value]
-    else:
-        return [], [
-            {
-                "field": "email_recipients",
-                "message": "must be a comma-separated string of addresses",
-            }
-        ]
-    addresses: list[str] = []
-    seen: set[str] = set()
-    errors = []
-    for part in parts:
-        if not part:
-            continue
-        if not _EMAIL.match(part):
-            errors.append(
-                {
-                    "field": "email_recipients",
-                    "message": f"{part[:80]!r} is not a valid email address",
-                }
-            )
-        elif part.lower() not in seen:
-            seen.add(part.lower())
-            addresses.append(part)
-    if len(addresses) > MAX_RECIPIENTS:
-        errors.append(
-            {"field": "email_recipients", "message": f"at most {MAX_RECIPIENTS} addresses"}
-        )
-    return addresses, errors
 
 
 def is_valid_email(value: str) -> bool:
@@ -636,25 +600,6 @@ def _check_webhook_url(url: str) -> str:
     except outbound.OutboundRefused as refused:
         return refused.detail
     return ""
-
-
-def _parse_sensitive_args(value: Any) -> tuple[list[str], list[dict[str, str]]]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        return [], [{"field": "sensitive_args", "message": "must be a list of argument names"}]
-    names: list[str] = []
-    for raw in value:
-        name = raw.strip()
-        if not name:
-            continue
-        if not _ARG_NAME.match(name):
-            return [], [
-                {"field": "sensitive_args", "message": "names are 1 to 128 printable characters"}
-            ]
-        if name not in names:
-            names.append(name)
-    if len(names) > MAX_SENSITIVE_ARGS:
-        return [], [{"field": "sensitive_args", "message": f"at most {MAX_SENSITIVE_ARGS} names"}]
-    return names, []
 
 
 def _seal_url(client_id: str, url: str) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from webapp.errors import InvalidInput
 from webapp.judge.compiler import compile_policy
 from webapp.judge.explain import policy_report
 from webapp.judge.history import StaticHistory
@@ -20,47 +19,6 @@ from webapp.services.policies import PolicyContent
 
 OUTCOMES = ("approved", "denied", "pending_review")
 MAX_EXAMPLES = 200
-
-
-def parse_examples(raw: Any) -> list[dict[str, Any]]:
-    """Validate `examples` of a registration body; [] when absent."""
-    if raw is None:
-        return []
-    if not isinstance(raw, list) or len(raw) > MAX_EXAMPLES:
-        raise InvalidInput(
-            f"examples must be a list of at most {MAX_EXAMPLES} cases",
-            errors=[{"field": "examples", "message": f"at most {MAX_EXAMPLES} cases"}],
-        )
-    out = []
-    for i, ex in enumerate(raw):
-        problem = _example_problem(ex)
-        if problem:
-            raise InvalidInput(
-                f"examples[{i}] {problem}", errors=[{"field": f"examples[{i}]", "message": problem}]
-            )
-        out.append(
-            {
-                "tool_name": ex["tool_name"],
-                "tool_args": ex.get("tool_args") or {},
-                "agent_id": ex.get("agent_id") or "example",
-                "expected": ex["expected"],
-            }
-        )
-    return out
-
-
-def _example_problem(ex: Any) -> str:
-    if not isinstance(ex, dict):
-        return "must be an object"
-    if not isinstance(ex.get("tool_name"), str) or not 0 < len(ex["tool_name"]) <= 256:
-        return "tool_name must be a non-empty string"
-    if not isinstance(ex.get("tool_args", {}), dict):
-        return "tool_args must be an object"
-    if "agent_id" in ex and not isinstance(ex["agent_id"], str):
-        return "agent_id must be a string"
-    if ex.get("expected") not in OUTCOMES:
-        return f"expected must be one of {', '.join(OUTCOMES)}"
-    return ""
 
 
 def outcome(verdict: Verdict, threshold: float) -> str:

@@ -15,12 +15,13 @@ import hashlib
 import hmac
 import logging
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import redis
 
-from webapp.errors import Conflict, InvalidInput, NotFound, Unavailable
+from webapp.errors import Conflict, NotFound, Unavailable
 from webapp.extensions import db
 from webapp.models import iso, new_id, utcnow
 from webapp.models.reports import (
@@ -37,7 +38,6 @@ from webapp.secrets import derived_key
 from webapp.services import idempotency, paging, report_content, report_render, sealing, settings
 from webapp.services.canonical import body_fingerprint
 from webapp.services.ledger import EventContent, append_event
-from webapp.services.notifications import parse_recipients
 
 log = logging.getLogger(__name__)
 
@@ -73,35 +73,28 @@ def report_settings(client_id: str) -> dict[str, Any]:
     return _settings_view(settings.read(client_id, KIND, DEFAULTS))
 
 
-def update_report_settings(client_id: str, changes: dict[str, Any], actor: str) -> dict[str, Any]:
-    """Validate and apply a partial update; each change is a `settings_changed` event."""
+@dataclass(frozen=True)
+class ReportSettingsChange:
+    """A validated partial update (``ReportSettingsBody``, at the API and in the dashboard):
+    formats known and in canonical order, recipients valid addresses without repeats; None
+    leaves a setting as it is."""
+
+    enabled: bool | None = None
+    frequency: str | None = None
+    formats: list[str] | None = None
+    recipients: list[str] | None = None
+
+
+def update_report_settings(
+    client_id: str, change: ReportSettingsChange, actor: str
+) -> dict[str, Any]:
+    """Apply a partial update; each change is a `settings_changed` event."""
     current = settings.read(client_id, KIND, DEFAULTS)
     updated = dict(current)
-    errors: list[dict[str, str]] = []
-    if "enabled" in changes:
-        if not isinstance(changes["enabled"], bool):
-            errors.append({"field": "enabled", "message": "must be true or false"})
-        else:
-            updated["enabled"] = changes["enabled"]
-    if "frequency" in changes:
-        if changes["frequency"] not in FREQUENCIES:
-            errors.append(
-                {"field": "frequency", "message": f"must be one of {', '.join(FREQUENCIES)}"}
-            )
-        else:
-            updated["frequency"] = changes["frequency"]
-    if "formats" in changes:
-        formats, problem = _parse_formats(changes["formats"])
-        if problem:
-            errors.append({"field": "formats", "message": problem})
-        else:
-            updated["formats"] = formats
-    if "recipients" in changes:
-        recipients, problems = parse_recipients(changes["recipients"])
-        errors += [{"field": "recipients", "message": p["message"]} for p in problems]
-        updated["recipients"] = recipients
-    if errors:
-        raise InvalidInput(f"{errors[0]['field']}: {errors[0]['message']}", errors=errors)
+    for name in ("enabled", "frequency", "formats", "recipients"):
+        value = getattr(change, name)
+        if value is not None:
+            updated[name] = value
     audit = {
         name: {"from": current.get(name), "to": updated[name]}
         for name in ("enabled", "frequency", "formats")
@@ -126,37 +119,45 @@ def _settings_view(stored: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _parse_formats(value: Any) -> tuple[list[str], str]:
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        return [], "must be a non-empty list of pdf and/or json"
-    unknown = sorted({v for v in value if v not in FORMATS})
-    if unknown:
-        return [], f"unknown format {unknown[0][:40]!r}; use pdf and/or json"
-    return [f for f in FORMATS if f in value], ""
-
-
 # --- reports -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewReport:
+    """A validated report request (``NewReportBody``): the period as sent (None: the default,
+    the last 30 days up to now), already checked against now; formats known, in canonical
+    order (None: the tenant's configured formats)."""
+
+    period_start: datetime | None = None
+    period_end: datetime | None = None
+    formats: list[str] | None = None
 
 
 def request_report(
     client_id: str,
-    body: dict[str, Any],
+    new: NewReport,
     *,
     actor: str,
     trigger: str = "api",
     idempotency_key: str | None = None,
 ) -> Report:
-    """Validate a period and formats, commit a `queued` report, then queue its build.
+    """Commit a `queued` report, then queue its build.
 
-    The same Idempotency-Key with the same body answers the report it created (CONTRACT §1).
+    The same Idempotency-Key with the same request answers the report it created (CONTRACT §1).
     """
-    fingerprint = body_fingerprint(body)
+    fingerprint = body_fingerprint(
+        {
+            "period_start": iso(new.period_start) if new.period_start else None,
+            "period_end": iso(new.period_end) if new.period_end else None,
+            "formats": new.formats,
+        }
+    )
     report, fresh = idempotency.in_transaction(
         client_id,
         IDEMPOTENCY_SCOPE,
         idempotency_key,
         fingerprint,
-        lambda: _stage_report(client_id, body, actor=actor, trigger=trigger),
+        lambda: _stage_report(client_id, new, actor=actor, trigger=trigger),
         lambda record: (Report.get_for_tenant(client_id, record.resource_id, "report"), False),
     )
     if not fresh:
@@ -173,17 +174,11 @@ def request_report(
     return report
 
 
-def _stage_report(client_id: str, body: dict[str, Any], *, actor: str, trigger: str):  # noqa: ANN202
-    """Validate and add a `queued` report (no commit); (its id, (report, True))."""
-    start, end = parse_period(body.get("period_start"), body.get("period_end"))
-    if body.get("formats") is None:
-        formats = report_settings(client_id)["formats"]
-    else:
-        formats, problem = _parse_formats(body.get("formats"))
-        if problem:
-            raise InvalidInput(
-                f"formats: {problem}", errors=[{"field": "formats", "message": problem}]
-            )
+def _stage_report(client_id: str, new: NewReport, *, actor: str, trigger: str):  # noqa: ANN202
+    """Add a `queued` report (no commit); (its id, (report, True))."""
+    end = new.period_end or utcnow()
+    start = new.period_start or end - DEFAULT_PERIOD
+    formats = new.formats or report_settings(client_id)["formats"]
     report = Report(
         report_id=new_id("rpt"),
         client_id=client_id,
@@ -203,47 +198,6 @@ def _stage_report(client_id: str, body: dict[str, Any], *, actor: str, trigger: 
     )
     db.session.add(report)
     return report.report_id, (report, True)
-
-
-def parse_period(
-    raw_start: Any, raw_end: Any, now: datetime | None = None
-) -> tuple[datetime, datetime]:
-    """[start, end) from RFC 3339 strings; default the last 30 days. 400 for a period that ends
-    before it starts, lies in the future, or is longer than 366 days."""
-    now = now or utcnow()
-    end = _timestamp("period_end", raw_end) if raw_end is not None else now
-    start = _timestamp("period_start", raw_start) if raw_start is not None else end - DEFAULT_PERIOD
-    if end <= start:
-        raise InvalidInput(
-            "period_end must be after period_start",
-            errors=[{"field": "period_end", "message": "must be after period_start"}],
-        )
-    if end > now + CLOCK_SKEW:
-        raise InvalidInput(
-            "the period must not end in the future",
-            errors=[{"field": "period_end", "message": "lies in the future"}],
-        )
-    if end - start > MAX_PERIOD:
-        raise InvalidInput(
-            "the period must be at most 366 days",
-            errors=[{"field": "period_start", "message": "period longer than 366 days"}],
-        )
-    return start, end
-
-
-def _timestamp(field: str, value: Any) -> datetime:
-    problem = "must be an RFC 3339 timestamp with a time zone, e.g. 2026-11-01T00:00:00Z"
-    if not isinstance(value, str) or len(value) > 40:
-        raise InvalidInput(f"{field} {problem}", errors=[{"field": field, "message": problem}])
-    try:
-        parsed = datetime.fromisoformat(value.strip().replace("z", "Z").replace("Z", "+00:00"))
-    except ValueError:
-        raise InvalidInput(
-            f"{field} {problem}", errors=[{"field": field, "message": problem}]
-        ) from None
-    if parsed.tzinfo is None:
-        raise InvalidInput(f"{field} {problem}", errors=[{"field": field, "message": problem}])
-    return parsed.astimezone(UTC)
 
 
 def get_report(client_id: str, report_id: str) -> Report:
@@ -482,12 +436,8 @@ def run_schedules(now: datetime | None = None) -> list[str]:
         )
         if exists is not None:
             continue
-        report = request_report(
-            row.client_id,
-            {"period_start": iso(start), "period_end": iso(end), "formats": current["formats"]},
-            actor="schedule",
-            trigger="schedule",
-        )
+        new = NewReport(start, end, [f for f in FORMATS if f in current["formats"]])
+        report = request_report(row.client_id, new, actor="schedule", trigger="schedule")
         created.append(report.report_id)
     return created
 
@@ -559,26 +509,11 @@ def ready_email(report_id: str, client_id: str) -> tuple[str, str, str]:
 
 
 def share_report(
-    client_id: str, report_id: str, expires_in_seconds: Any, *, actor: str
+    client_id: str, report_id: str, seconds: int = DEFAULT_SHARE_SECONDS, *, actor: str
 ) -> dict[str, Any]:
-    """A new share link: `{token, url, expires_at, token_id}`; the token is shown only here."""
+    """A new share link valid for ``seconds`` (validated at the edge: ``ShareBody``):
+    `{token, url, expires_at, token_id}`; the token is shown only here."""
     report = get_report(client_id, report_id)
-    if expires_in_seconds is None:
-        seconds = DEFAULT_SHARE_SECONDS
-    elif (
-        isinstance(expires_in_seconds, bool)
-        or not isinstance(expires_in_seconds, int)
-        or not MIN_SHARE_SECONDS <= expires_in_seconds <= MAX_SHARE_SECONDS
-    ):
-        message = (
-            f"must be a whole number of seconds from {MIN_SHARE_SECONDS} to {MAX_SHARE_SECONDS}"
-        )
-        raise InvalidInput(
-            f"expires_in_seconds {message}",
-            errors=[{"field": "expires_in_seconds", "message": message}],
-        )
-    else:
-        seconds = expires_in_seconds
     if report.status != REPORT_READY:
         raise Conflict(f"only a ready report can be shared (this one is {report.status})")
     now = utcnow().replace(microsecond=0)

@@ -5,10 +5,9 @@ Every change is a ``settings_changed`` ledger event in the same transaction as t
 
 from __future__ import annotations
 
-import math
+from dataclasses import dataclass
 from typing import Any
 
-from webapp.errors import InvalidInput
 from webapp.extensions import db
 from webapp.models import TenantSetting, utcnow
 from webapp.services import tenant_cache
@@ -94,80 +93,31 @@ def required_approvals_for(client_id: str, judge_verdict: dict[str, Any] | None)
     return max(1, min(MAX_REQUIRED_APPROVALS, count))
 
 
-def update_review_settings(client_id: str, changes: dict[str, Any], actor: str) -> dict[str, Any]:
-    """Apply a partial update; either field may come alone."""
-    if not changes:
-        raise InvalidInput(
-            "send minimum_confidence_score (or minimum_confidence_bucket), judge_failure_mode "
-            "and/or required_approvals",
-            errors=[{"field": "body", "message": "no settings given"}],
-        )
+@dataclass(frozen=True)
+class ReviewSettingsChange:
+    """A validated partial update of the review settings (``ReviewSettingsUpdate`` at the API,
+    ``ReviewSettingsForm`` in the dashboard); None leaves a setting as it is."""
+
+    minimum_confidence_score: float | None = None
+    judge_failure_mode: str | None = None
+    required_approvals: int | None = None
+
+
+def update_review_settings(
+    client_id: str, change: ReviewSettingsChange, actor: str
+) -> dict[str, Any]:
+    """Apply a partial update; commits with a settings_changed event when anything changed."""
     current = read(client_id, "review", REVIEW_DEFAULTS)
     updated = dict(current)
-    changes = _bucket_as_score(changes)
-    if "minimum_confidence_score" in changes:
-        score = changes["minimum_confidence_score"]
-        if (
-            isinstance(score, bool)
-            or not isinstance(score, (int, float))
-            or not math.isfinite(score)
-            or not 0 <= score <= 1
-        ):
-            raise InvalidInput(
-                "minimum_confidence_score must be a number in [0, 1]",
-                errors=[
-                    {"field": "minimum_confidence_score", "message": "must be a number in [0, 1]"}
-                ],
-            )
-        updated["minimum_confidence_score"] = float(score)
-    if "judge_failure_mode" in changes:
-        mode = changes["judge_failure_mode"]
-        if mode not in FAILURE_MODES:
-            raise InvalidInput(
-                "judge_failure_mode must be deny or review",
-                errors=[{"field": "judge_failure_mode", "message": "must be deny or review"}],
-            )
-        updated["judge_failure_mode"] = mode
-    if "required_approvals" in changes:
-        count = changes["required_approvals"]
-        if (
-            isinstance(count, bool)
-            or not isinstance(count, int)
-            or not 1 <= count <= MAX_REQUIRED_APPROVALS
-        ):
-            raise InvalidInput(
-                f"required_approvals must be an integer from 1 to {MAX_REQUIRED_APPROVALS}",
-                errors=[
-                    {
-                        "field": "required_approvals",
-                        "message": f"must be an integer from 1 to {MAX_REQUIRED_APPROVALS}",
-                    }
-                ],
-            )
-        updated["required_approvals"] = count
+    if change.minimum_confidence_score is not None:
+        updated["minimum_confidence_score"] = float(change.minimum_confidence_score)
+    if change.judge_failure_mode is not None:
+        updated["judge_failure_mode"] = change.judge_failure_mode
+    if change.required_approvals is not None:
+        updated["required_approvals"] = change.required_approvals
     audit = {
         k: {"from": current[k], "to": updated[k]} for k in updated if updated[k] != current.get(k)
     }
     if audit:
         write(client_id, "review", updated, actor=actor, audit=audit)
     return _review_view(client_id, updated)
-
-
-def _bucket_as_score(changes: dict[str, Any]) -> dict[str, Any]:
-    """`minimum_confidence_bucket` stands for its cut-off score; sending both is ambiguous."""
-    if "minimum_confidence_bucket" not in changes:
-        return changes
-    changes = dict(changes)
-    bucket = changes.pop("minimum_confidence_bucket")
-    if "minimum_confidence_score" in changes:
-        raise InvalidInput(
-            "send minimum_confidence_score or minimum_confidence_bucket, not both",
-            errors=[{"field": "minimum_confidence_bucket", "message": "conflicts with the score"}],
-        )
-    if bucket not in BUCKET_CUTOFFS:
-        raise InvalidInput(
-            "minimum_confidence_bucket must be one of " + ", ".join(BUCKET_CUTOFFS),
-            errors=[{"field": "minimum_confidence_bucket", "message": "is not a bucket"}],
-        )
-    changes["minimum_confidence_score"] = BUCKET_CUTOFFS[bucket]
-    return changes

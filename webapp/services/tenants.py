@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -37,10 +38,9 @@ class Principal:
 
 
 def create_tenant(name: str) -> tuple[Tenant, str]:
-    """Create a tenant with its first API key; the raw key is returned only here."""
-    name = (name or "").strip()
-    if not name or len(name) > 200:
-        raise field_error("name", "must be 1 to 200 characters")
+    """Create a tenant with its first API key; the raw key is returned only here.
+
+    ``name`` comes validated and stripped (``NewTenant``)."""
     tenant = Tenant(client_id=short_id("cl", 10), name=name)
     db.session.add(tenant)
     db.session.flush()
@@ -61,18 +61,14 @@ def get_tenant(client_id: str) -> Tenant:
 
 
 def create_api_key(
-    client_id: str, label: str = "", scopes: list[str] | None = None
+    client_id: str, label: str = "", scopes: Sequence[str] = API_KEY_SCOPES
 ) -> tuple[ApiKey, str]:
     """A new key for the tenant; the raw key is returned once and stored only as a hash.
 
-    ``scopes`` None means all three (CONTRACT §12); an empty or unknown choice is refused.
+    ``label`` and ``scopes`` come validated (``NewApiKey``): scopes known, in canonical order.
     """
     get_tenant(client_id)
-    label = (label or "").strip()
-    if len(label) > 200:
-        raise field_error("label", "must be at most 200 characters")
-    chosen = parse_scopes(scopes)
-    key, raw = _new_api_key(client_id, label, chosen)
+    key, raw = _new_api_key(client_id, label, list(scopes))
     db.session.commit()
     return key, raw
 
@@ -116,23 +112,6 @@ def authenticate_api_key(raw: str | None) -> Principal | None:
         scopes=frozenset(s for s in (row.scopes or "").split() if s in API_KEY_SCOPES),
         label=row.label or "",
     )
-
-
-def parse_scopes(scopes: object) -> list[str]:
-    """A scope choice in canonical order; None is all three; anything else must be a
-    non-empty list of known scopes."""
-    if scopes is None:
-        return list(API_KEY_SCOPES)
-    if not isinstance(scopes, (list, tuple)) or not all(isinstance(s, str) for s in scopes):
-        raise field_error("scopes", f"must be a list of {', '.join(API_KEY_SCOPES)}")
-    unknown = sorted({s for s in scopes if s not in API_KEY_SCOPES})
-    if unknown:
-        raise field_error(
-            "scopes", f"unknown scope {unknown[0]!r}; choose from {', '.join(API_KEY_SCOPES)}"
-        )
-    if not scopes:
-        raise field_error("scopes", "must name at least one scope (or be left out for all)")
-    return [s for s in API_KEY_SCOPES if s in scopes]
 
 
 def hash_api_key(raw: str) -> str:

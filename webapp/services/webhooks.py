@@ -22,6 +22,7 @@ import hmac
 import json
 import logging
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -79,22 +80,18 @@ REVIEW_OUTCOMES = ("approved_by_reviewer", "reviewer_denied", "review_expired")
 # --- endpoints -------------------------------------------------------------------------------
 
 
-def create_endpoint(
-    client_id: str, url: Any, events: Any, description: Any, *, actor: str
-) -> tuple[WebhookEndpoint, str]:
-    """Validate and store an endpoint; returns it with its raw secret (shown this once)."""
-    errors: list[dict[str, str]] = []
-    url = _check_url(url, errors)
-    events = _check_events(events, errors)
-    if description is None:
-        description = ""
-    if not isinstance(description, str) or len(description) > MAX_DESCRIPTION:
-        errors.append(
-            {"field": "description", "message": f"must be text of at most {MAX_DESCRIPTION}"}
-        )
-        description = ""
-    if errors:
-        raise InvalidInput(f"{errors[0]['field']} {errors[0]['message']}", errors=errors)
+@dataclass(frozen=True)
+class NewEndpoint:
+    """A validated endpoint (``NewWebhook`` at the API and in the dashboard): an https URL that
+    passed the outbound checks, known event types without repeats, a stripped description."""
+
+    url: str
+    events: list[str]
+    description: str = ""
+
+
+def create_endpoint(client_id: str, new: NewEndpoint, *, actor: str) -> tuple[WebhookEndpoint, str]:
+    """Store an endpoint; returns it with its raw secret (shown this once)."""
     count = db.session.scalar(
         select(func.count())
         .select_from(WebhookEndpoint)
@@ -111,9 +108,9 @@ def create_endpoint(
     endpoint = WebhookEndpoint(
         webhook_id=webhook_id,
         client_id=client_id,
-        url=url,
-        events=events,
-        description=description.strip(),
+        url=new.url,
+        events=list(new.events),
+        description=new.description,
         secret_sealed=_seal_secret(client_id, webhook_id, secret),
         enabled=True,
         consecutive_failures=0,
@@ -391,46 +388,6 @@ def _request_data(request: ClearanceRequest) -> dict[str, Any]:
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def _check_url(url: Any, errors: list[dict[str, str]]) -> str:
-    if not isinstance(url, str) or not url.strip():
-        errors.append({"field": "url", "message": "is required"})
-        return ""
-    url = url.strip()
-    if len(url) > MAX_URL_CHARS:
-        errors.append({"field": "url", "message": f"must be at most {MAX_URL_CHARS} characters"})
-        return ""
-    allow_private = vault().config.webhook_allow_private
-    scheme = url.split(":", 1)[0].lower()
-    # http only with VAULT_WEBHOOK_ALLOW_PRIVATE (tests and local development).
-    if scheme != "https" and not (scheme == "http" and allow_private):
-        errors.append({"field": "url", "message": "must be an https URL"})
-        return ""
-    try:
-        outbound.check_url(url, allow_private=allow_private)
-    except outbound.OutboundRefused as refused:
-        errors.append({"field": "url", "message": refused.detail})
-    return url
-
-
-def _check_events(events: Any, errors: list[dict[str, str]]) -> list[str]:
-    if not isinstance(events, list) or not events:
-        errors.append({"field": "events", "message": "must be a non-empty list of event types"})
-        return []
-    chosen: list[str] = []
-    for name in events:
-        if name not in EVENT_TYPES:
-            shown = name[:40] if isinstance(name, str) else type(name).__name__
-            errors.append(
-                {
-                    "field": "events",
-                    "message": f"{shown!r} is not one of {', '.join(EVENT_TYPES)}",
-                }
-            )
-        elif name not in chosen:
-            chosen.append(name)
-    return chosen
 
 
 def _enqueue(delivery: WebhookDelivery, intervals: list[int]) -> None:
