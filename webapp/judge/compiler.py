@@ -1057,10 +1057,15 @@ def _amount_condition(c: Clause) -> NumericLimit | None:
     if not b or (predicate_at is not None and q.start > predicate_at):
         return None
     op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
-    terms = _terms(c.text[: b.start()], cut_review=False)
+    return _subject_condition(c.index, c.source, c.text[: b.start()], op, q)
+
+
+def _subject_condition(index: int, source: str, subject: str, op: str, q: Quantity) -> NumericLimit:
+    """The amount a rule's subject states as its condition ('orders over 10,000 USD …')."""
+    terms = _terms(subject, cut_review=False)
     return NumericLimit(
-        c.index,
-        c.source,
+        index,
+        source,
         "deny",
         _subject_terms(terms),
         (),
@@ -2321,23 +2326,8 @@ def _conditional_list(
         body = _named_list_check(index, source, rest, review, negated, only)
     if body is None or not isinstance(body, ValueList):
         return None
-    op = BOUNDARY_CONDITION[phrase]
-    terms = _terms(clause[: b.start()], cut_review=False)
-    condition = NumericLimit(
-        index,
-        source,
-        "deny",
-        _subject_terms(terms),
-        (),
-        op,
-        q.value,
-        q.currency,
-        q.unit_family,
-        q.unit_factor,
-        q.noun,
-        terms,
-        None,
-        False,
+    condition = _subject_condition(
+        index, source, clause[: b.start()], BOUNDARY_CONDITION[phrase], q
     )
     return When(
         index, source, body.effect, body.terms, body.alternatives, condition=condition, body=body
