@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.checks import (
@@ -2099,22 +2100,24 @@ def _conditional_checks(
         elif c.effect == "allow":
             return None  # 'X is allowed unless Y' forbids on Y: not read here
         base_checks.append(c)
+    return _unless_each(
+        base_checks,
+        index,
+        source,
+        marker=marker,
+        bind_words=bind,
+        test=test,
+        value=value,
+        phrase=cond,
+    ), (f"{marker}|{split.group('marker').lower()}|only" if split else marker)
+
+
+def _unless_each(checks: list[Check], index: int, source: str, **condition: Any) -> list[Check]:
+    """Each check made to hold only when ``condition`` does not ('… unless Y', '… who are on Y')."""
     return [
-        Unless(
-            index,
-            source,
-            c.effect,
-            c.terms,
-            c.alternatives,
-            base=c,
-            marker=marker,
-            bind_words=bind,
-            test=test,
-            value=value,
-            phrase=cond,
-        )
-        for c in base_checks
-    ], (f"{marker}|{split.group('marker').lower()}|only" if split else marker)
+        Unless(index, source, c.effect, c.terms, c.alternatives, base=c, **condition)
+        for c in checks
+    ]
 
 
 # 'Don't email customers who opted out', 'Never text contacts that have not consented',
@@ -2169,22 +2172,16 @@ def _except_named(
     noun = m.group("noun")
     bind = (stem(noun.lower()),) if noun else ()
     marker = re.sub(r"\s+", " ", m.group("marker").lower())
-    return [
-        Unless(
-            index,
-            source,
-            c.effect,
-            c.terms,
-            c.alternatives,
-            base=c,
-            marker=marker,
-            bind_words=bind,
-            test="in",
-            phrase=m.group("phrase"),
-            values=tuple(items),
-        )
-        for c in made
-    ], marker.split()[0]
+    return _unless_each(
+        made,
+        index,
+        source,
+        marker=marker,
+        bind_words=bind,
+        test="in",
+        phrase=m.group("phrase"),
+        values=tuple(items),
+    ), marker.split()[0]
 
 
 # 'Employees on probation can't get a raise', 'Accounts under investigation must not be closed'.
@@ -2214,22 +2211,16 @@ def _prep_state(
         return None
     bind = tuple(stem(w) for w in words(state) if w not in STOPWORDS)
     phrase = f"are {m.group('prep').lower()} {state}"
-    return [
-        Unless(
-            index,
-            source,
-            c.effect,
-            c.terms,
-            c.alternatives,
-            base=c,
-            marker="who",
-            bind_words=bind,
-            test="not_state",
-            value=state.split()[-1],
-            phrase=phrase,
-        )
-        for c in made
-    ], "who"
+    return _unless_each(
+        made,
+        index,
+        source,
+        marker="who",
+        bind_words=bind,
+        test="not_state",
+        value=state.split()[-1],
+        phrase=phrase,
+    ), "who"
 
 
 def _relative_state(
@@ -2276,22 +2267,16 @@ def _relative_state(
     made, _, _ = compile_clause(index, source, main, previous, carry)
     if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
         return None
-    return [
-        Unless(
-            index,
-            source,
-            c.effect,
-            c.terms,
-            c.alternatives,
-            base=c,
-            marker=marker,
-            bind_words=bind,
-            test=test,
-            value=state.split()[0] if marker == "whose" else state,
-            phrase=cond,
-        )
-        for c in made
-    ], marker
+    return _unless_each(
+        made,
+        index,
+        source,
+        marker=marker,
+        bind_words=bind,
+        test=test,
+        value=state.split()[0] if marker == "whose" else state,
+        phrase=cond,
+    ), marker
 
 
 _CONDITION_BOUND = re.compile(

@@ -9,8 +9,9 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
 from typing import Any
+
+from webapp.notify.messages import build_email, one_line
 
 
 @dataclass(frozen=True)
@@ -29,13 +30,13 @@ def build_notice(event: dict[str, Any], public_url: str) -> DriftNotice:
     """A notice from an event as the API shows it (``drift.event_view``)."""
     return DriftNotice(
         event_id=event["event_id"],
-        agent_id=_one_line(event["agent_id"], 200),
+        agent_id=one_line(event["agent_id"], 200),
         drift_score=float(event["drift_score"]),
         risk_level=event["risk_level"],
         action=event["action"],
         detected_at=event["detected_at"] or "",
         signals=tuple(
-            (_one_line(str(s.get("kind", "")), 60), float(s.get("score", 0)))
+            (one_line(str(s.get("kind", "")), 60), float(s.get("score", 0)))
             for s in event["signals"][:8]
         ),
         drift_url=f"{public_url.rstrip('/')}/dashboard/drift",
@@ -44,20 +45,17 @@ def build_notice(event: dict[str, Any], public_url: str) -> DriftNotice:
 
 def subject(notice: DriftNotice) -> str:
     what = "locked down" if notice.action == "lockdown" else "drifting"
-    return _one_line(f"[Clearance Vault] Agent {what}: {notice.agent_id}", 200)
+    return one_line(f"[Clearance Vault] Agent {what}: {notice.agent_id}", 200)
 
 
 def email_message(notice: DriftNotice, *, sender: str, recipients: list[str]) -> EmailMessage:
-    message = EmailMessage()
-    message["Subject"] = subject(notice)
-    message["From"] = sender
-    message["To"] = ", ".join(recipients)
-    message["Date"] = formatdate(usegmt=True)
-    message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "clearance-vault")
-    message["Auto-Submitted"] = "auto-generated"
-    message.set_content(email_text(notice))
-    message.add_alternative(email_html(notice), subtype="html")
-    return message
+    return build_email(
+        subject(notice),
+        email_text(notice),
+        email_html(notice),
+        sender=sender,
+        recipients=recipients,
+    )
 
 
 def email_text(notice: DriftNotice) -> str:
@@ -132,8 +130,3 @@ def _action(notice: DriftNotice) -> str:
 
 def _mrkdwn(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _one_line(text: str, limit: int) -> str:
-    cleaned = "".join(ch if ch.isprintable() else " " for ch in text)
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"

@@ -68,13 +68,13 @@ def build_notice(
     sensitive = {name.strip().lower() for name in sensitive_args if name.strip()}
     masked, secrets = mask_arguments(tool_args, sensitive)
     items = list(masked.items()) if isinstance(masked, dict) else []
-    shown = tuple((_one_line(str(k), 80), _render_value(v)) for k, v in items[:MAX_ARGS_SHOWN])
+    shown = tuple((one_line(str(k), 80), _render_value(v)) for k, v in items[:MAX_ARGS_SHOWN])
     return ReviewNotice(
         request_id=request_id,
-        tool_name=_one_line(tool_name, 200),
-        agent_id=_one_line(agent_id, 200),
-        session_id=_one_line(session_id, 200),
-        policy_id=_one_line(policy_id, 128),
+        tool_name=one_line(tool_name, 200),
+        agent_id=one_line(agent_id, 200),
+        session_id=one_line(session_id, 200),
+        policy_id=one_line(policy_id, 128),
         reason=_clip(scrub(reason, secrets), MAX_REASON_CHARS),
         reason_code=reason_code,
         confidence=confidence,
@@ -147,22 +147,36 @@ def scrub(text: str, secrets: list[str]) -> str:
 def subject(notice: ReviewNotice) -> str:
     if notice.is_test:
         return "[Clearance Vault] Test notification"
-    return _one_line(
+    return one_line(
         f"[Clearance Vault] Review needed: {notice.tool_name} by {notice.agent_id}", 200
     )
 
 
 def email_message(notice: ReviewNotice, *, sender: str, recipients: list[str]) -> EmailMessage:
     """A multipart/alternative message: plain text first, HTML second."""
+    return build_email(
+        subject(notice),
+        email_text(notice),
+        email_html(notice),
+        sender=sender,
+        recipients=recipients,
+    )
+
+
+def build_email(
+    subject_line: str, text: str, html_body: str, *, sender: str, recipients: list[str]
+) -> EmailMessage:
+    """An automatic multipart/alternative message (plain text first, HTML second); every
+    notification the vault sends by email (reviews, drift) is built here."""
     message = EmailMessage()
-    message["Subject"] = subject(notice)
+    message["Subject"] = subject_line
     message["From"] = sender
     message["To"] = ", ".join(recipients)
     message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "clearance-vault")
     message["Auto-Submitted"] = "auto-generated"
-    message.set_content(email_text(notice))
-    message.add_alternative(email_html(notice), subtype="html")
+    message.set_content(text)
+    message.add_alternative(html_body, subtype="html")
     return message
 
 
@@ -364,10 +378,11 @@ def _render_value(value: Any) -> str:
         if isinstance(value, str)
         else json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     )
-    return _clip(_one_line(text, 10_000), MAX_VALUE_CHARS)
+    return _clip(one_line(text, 10_000), MAX_VALUE_CHARS)
 
 
-def _one_line(text: str, limit: int) -> str:
+def one_line(text: str, limit: int) -> str:
+    """``text`` without control characters, clipped to ``limit``."""
     # Header injection and layout: no control characters in names that reach headers or tables.
     cleaned = "".join(ch if ch.isprintable() else " " for ch in text)
     return _clip(cleaned, limit)
