@@ -8,8 +8,10 @@ import time
 import uuid
 
 from flask import Flask, Response, g, request
+from sqlalchemy.engine import make_url
 
 from config import Config
+from webapp import sqlite_writers
 from webapp.errors import register_error_handlers
 from webapp.extensions import csrf, db, login_manager
 from webapp.logs import configure_logging
@@ -73,7 +75,9 @@ def create_app(config: Config | None = None, *, web: bool = True) -> Flask:
 
 def _engine_options(config: Config) -> dict:
     if config.uses_sqlite:
-        return {"connect_args": {"timeout": 30, "check_same_thread": False}}
+        database = make_url(config.database_url).database
+        path = database if database and database != ":memory:" else None
+        return {"connect_args": sqlite_writers.connect_args(path, timeout=30)}
     size = max(1, config.db_max_open_conns // 2)
     return {
         "pool_size": size,
