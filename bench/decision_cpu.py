@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import collections
+import cProfile
 import importlib.util
 import os
+import pstats
 import shutil
 import signal
 import sys
@@ -33,6 +35,9 @@ _spec.loader.exec_module(bench)
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="print the N costliest functions"
+    )
     args = parser.parse_args()
     instance = Path(tempfile.mkdtemp(prefix="vault-cpu-"))
     port = bench.free_port()
@@ -40,14 +45,14 @@ def main() -> None:
     try:
         conn = bench.http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         bench.call(conn, "POST", "/register-policy", bench.POLICY, {"X-Vault-API-Key": key})
-        measure(instance, key, args.requests)
+        measure(instance, key, args.requests, args.profile)
     finally:
         os.killpg(stack.pid, signal.SIGTERM)
         stack.wait(60)
         shutil.rmtree(instance, ignore_errors=True)
 
 
-def measure(instance: Path, key: str, count: int) -> None:
+def measure(instance: Path, key: str, count: int, profile: int = 0) -> None:
     os.environ.setdefault("VAULT_INSTANCE_PATH", str(instance))
     os.environ.setdefault("REDIS_URL", f"unix://{instance}/redis.sock")
     os.environ["VAULT_RATE_LIMIT_RPS"] = "0"
@@ -91,12 +96,20 @@ def measure(instance: Path, key: str, count: int) -> None:
             client.post("/request-clearance", json=bench.BODY, headers=headers).status_code == 200
         )
     spent.clear()
+    profiler = cProfile.Profile(time.thread_time) if profile else None
+    if profiler:
+        profiler.enable()
     started = time.thread_time()
     for _ in range(count):
         answer = client.post("/request-clearance", json=bench.BODY, headers=headers)
         if answer.status_code != 200 or answer.get_json()["status"] != "approved":
             raise SystemExit(f"unexpected answer {answer.status_code} {answer.get_json()}")
     total = time.thread_time() - started
+    if profiler:
+        profiler.disable()
+        stats = pstats.Stats(profiler)
+        stats.sort_stats("tottime").print_stats(profile)
+        stats.sort_stats("cumulative").print_stats(profile)
     print(
         f"load {os.getloadavg()[0]:.1f}; database "
         f"{os.environ.get('DATABASE_URL', 'embedded SQLite')}; {count} approvals, one at a time"

@@ -10,12 +10,18 @@ lengths, bignums) is ever written, and the decoder accepts only what the encoder
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
-__all__ = ["CBORDecodeError", "decode", "encode", "json_numbers_as_floats"]
+__all__ = [
+    "CBORDecodeError",
+    "decode",
+    "encode",
+    "json_numbers_as_floats",
+]
 
 _MAX_UINT64 = (1 << 64) - 1
 _MAX_DEPTH = 64  # payloads are shallow; a bound stops recursion bombs in hostile input
@@ -37,10 +43,17 @@ class CBORDecodeError(ValueError):
     """The bytes are not deterministic CBOR of the subset this ledger writes."""
 
 
-def encode(value: Any) -> bytes:
-    """Encode `value` (dict with str keys, list/tuple, str, bytes, int, float, bool, None)."""
+def encode(value: Any, *, json_float_keys: Collection[str] = ()) -> bytes:
+    """Encode `value` (dict with str keys, list/tuple, str, bytes, int, float, bool, None).
+
+    ``json_float_keys``: top-level keys of a map whose values are JSON, encoded as
+    ``json_numbers_as_floats`` would convert them (every number a float), in the same pass.
+    """
     out = bytearray()
-    _encode_into(out, value)
+    if json_float_keys and isinstance(value, Mapping):
+        _encode_map(out, value, False, json_float_keys)
+    else:
+        _encode_into(out, value)
     return bytes(out)
 
 
@@ -80,42 +93,72 @@ def json_numbers_as_floats(value: Any) -> Any:
 def _head(major: int, argument: int) -> bytes:
     """The initial byte plus the shortest argument encoding (RFC 8949 §4.2.1)."""
     if argument < 24:
-        return bytes([(major << 5) | argument])
+        return _SMALL_HEADS[major][argument]
     if argument <= 0xFF:
-        return bytes([(major << 5) | 24, argument])
+        return bytes(((major << 5) | 24, argument))
     if argument <= 0xFFFF:
-        return bytes([(major << 5) | 25]) + argument.to_bytes(2, "big")
+        return bytes(((major << 5) | 25,)) + argument.to_bytes(2, "big")
     if argument <= 0xFFFFFFFF:
-        return bytes([(major << 5) | 26]) + argument.to_bytes(4, "big")
-    return bytes([(major << 5) | 27]) + argument.to_bytes(8, "big")
+        return bytes(((major << 5) | 26,)) + argument.to_bytes(4, "big")
+    return bytes(((major << 5) | 27,)) + argument.to_bytes(8, "big")
+
+
+_SMALL_HEADS = tuple(tuple(bytes(((major << 5) | n,)) for n in range(24)) for major in range(6))
+_PACK_FLOAT64 = struct.Struct(">Bd").pack
 
 
 def _map_key_order(key: str) -> tuple[int, str]:
     return (len(key), key)
 
 
-def _encode_into(out: bytearray, value: Any) -> None:
-    # bool before int: bool is a subclass of int in Python.
-    if value is None:
+@functools.lru_cache(maxsize=2048)
+def _text_key(key: str) -> bytes:
+    """A map key's encoding: the same few keys recur in every event, so they are kept."""
+    try:
+        raw = key.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError("text is not valid Unicode (lone surrogate)") from exc
+    return _head(_MAJOR_TEXT, len(raw)) + raw
+
+
+def _encode_into(out: bytearray, value: Any, floats: bool = False) -> None:
+    """Append the encoding of ``value``; with ``floats``, every int (not bool) as a float.
+
+    Dispatches on the exact type first (the common case, and the bulk of a decision's cost);
+    subclasses (an ``OrderedDict``, an ``IntEnum``) take the general branches below.
+    """
+    kind = type(value)
+    if kind is str:
+        try:
+            raw = value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError("text is not valid Unicode (lone surrogate)") from exc
+        out += _head(_MAJOR_TEXT, len(raw))
+        out += raw
+    elif kind is dict:
+        _encode_map(out, value, floats)
+    elif value is None:
         out += _NULL
     elif value is True:
         out += _TRUE
     elif value is False:
         out += _FALSE
+    elif kind is float or (floats and kind is int):
+        _encode_float(out, value)
+    elif kind is int:
+        _encode_int(out, value)
+    elif kind is list or kind is tuple:
+        out += _head(_MAJOR_ARRAY, len(value))
+        for item in value:
+            _encode_into(out, item, floats)
+    # bool before int: bool is a subclass of int in Python.
     elif isinstance(value, int):
-        if value >= 0:
-            if value > _MAX_UINT64:
-                raise ValueError(f"integer {value} is out of the CBOR 64-bit range")
-            out += _head(_MAJOR_UINT, value)
+        if floats:
+            _encode_float(out, value)
         else:
-            if -1 - value > _MAX_UINT64:
-                raise ValueError(f"integer {value} is out of the CBOR 64-bit range")
-            out += _head(_MAJOR_NEGINT, -1 - value)
+            _encode_int(out, int(value))
     elif isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError("NaN and infinities have no place in the ledger")
-        out.append(_FLOAT64)
-        out += struct.pack(">d", value)
+        _encode_float(out, value)
     elif isinstance(value, str):
         try:
             raw = value.encode("utf-8")
@@ -124,23 +167,58 @@ def _encode_into(out: bytearray, value: Any) -> None:
         out += _head(_MAJOR_TEXT, len(raw))
         out += raw
     elif isinstance(value, (bytes, bytearray, memoryview)):
+        if floats:
+            raise TypeError(f"not a JSON value: {type(value).__name__}")
         raw = bytes(value)
         out += _head(_MAJOR_BYTES, len(raw))
         out += raw
     elif isinstance(value, (list, tuple)):
         out += _head(_MAJOR_ARRAY, len(value))
         for item in value:
-            _encode_into(out, item)
+            _encode_into(out, item, floats)
     elif isinstance(value, Mapping):
-        for key in value:
-            if not isinstance(key, str):
-                raise TypeError(f"map keys must be text, not {type(key).__name__}")
-        out += _head(_MAJOR_MAP, len(value))
-        for key in sorted(value, key=_map_key_order):
-            _encode_into(out, key)
-            _encode_into(out, value[key])
+        _encode_map(out, value, floats)
+    elif floats:
+        raise TypeError(f"not a JSON value: {type(value).__name__}")
     else:
         raise TypeError(f"cannot encode {type(value).__name__} as ledger CBOR")
+
+
+def _encode_int(out: bytearray, value: int) -> None:
+    if value >= 0:
+        if value > _MAX_UINT64:
+            raise ValueError(f"integer {value} is out of the CBOR 64-bit range")
+        out += _head(_MAJOR_UINT, value)
+    else:
+        if -1 - value > _MAX_UINT64:
+            raise ValueError(f"integer {value} is out of the CBOR 64-bit range")
+        out += _head(_MAJOR_NEGINT, -1 - value)
+
+
+def _encode_float(out: bytearray, value: float | int) -> None:
+    try:
+        number = float(value)
+    except OverflowError as exc:
+        raise ValueError(f"integer {value} does not fit a 64-bit float") from exc
+    if not math.isfinite(number):
+        raise ValueError("NaN and infinities have no place in the ledger")
+    out += _PACK_FLOAT64(_FLOAT64, number)
+
+
+def _encode_map(
+    out: bytearray, value: Mapping, floats: bool, float_keys: Collection[str] = ()
+) -> None:
+    for key in value:
+        if type(key) is not str and not isinstance(key, str):
+            raise TypeError(f"map keys must be text, not {type(key).__name__}")
+    out += _head(_MAJOR_MAP, len(value))
+    # (length, code points): a stable sort by length of the keys in code point order.
+    for key in sorted(sorted(value), key=len):
+        if type(key) is str:
+            out += _text_key(key)
+        else:
+            _encode_into(out, key)
+        _encode_into(out, value[key], floats or key in float_keys)
 
 
 class _Reader:

@@ -160,12 +160,9 @@ def event_payload(event: Mapping[str, Any]) -> bytes:
     for key, json_type in _FLOAT_SUBTREES.items():
         if not isinstance(event[key], json_type):
             raise InvalidEventError(f"{key} must be a JSON {json_type.__name__}")
-        try:
-            hashed[key] = cbor.json_numbers_as_floats(event[key])
-        except (TypeError, ValueError) as exc:
-            raise InvalidEventError(f"{key}: {exc}") from exc
     try:
-        return cbor.encode(hashed)
+        # The JSON subtrees' numbers become floats as they are encoded, in one pass.
+        return cbor.encode(hashed, json_float_keys=_FLOAT_SUBTREES)
     except (TypeError, ValueError) as exc:
         raise InvalidEventError(str(exc)) from exc
 
