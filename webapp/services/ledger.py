@@ -11,7 +11,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import insert, select, text
 
 from webapp.extensions import db
 from webapp.ledger import events as ledger_events
@@ -57,8 +57,19 @@ class EventContent:
     approved: bool = False
 
 
-def append_event(client_id: str, content: EventContent) -> LedgerEvent:
-    """Hash, sign a receipt for, encrypt and add one event to the session (no commit)."""
+@dataclass(frozen=True)
+class AppendedEvent:
+    """What the caller may need of an event it appended (the row is written, not returned)."""
+
+    event_uuid: str
+    request_id: str
+    event_hash: str
+    leaf_hash: str
+
+
+def append_event(client_id: str, content: EventContent) -> AppendedEvent:
+    """Hash, sign a receipt for, encrypt and insert one event in the session's transaction
+    (no commit)."""
     if content.action_category not in ledger_events.ACTION_CATEGORIES:
         raise ValueError(f"unknown action category {content.action_category}")
     decision = content.action_category in ledger_events.DECISION_CATEGORIES
@@ -99,36 +110,45 @@ def append_event(client_id: str, content: EventContent) -> LedgerEvent:
         receipt_key_id=signer.key_id,
         request_id=content.request_id,
     )
-    row = LedgerEvent(
-        client_id=client_id,
-        event_uuid=event_uuid,
-        request_id=content.request_id,
-        agent_id=content.agent_id,
-        tool_name=content.tool_name,
-        action_category=content.action_category,
-        policy_id=content.policy_id,
-        policy_version_id=content.policy_version_id,
-        policy_content_hash=content.policy_content_hash,
-        intent_hash=hashed["intent_hash"],
-        confidence=hashed["confidence"],
-        confidence_bucket=content.confidence_bucket if decision else None,
-        decision_status=content.decision_status if decision else None,
-        approved=hashed["approved"],
-        accepted_at=accepted_at,
-        canonical_version=ledger_events.CANONICAL_VERSION,
-        sealed=seal(
+    row = {
+        "client_id": client_id,
+        "event_uuid": event_uuid,
+        "request_id": content.request_id,
+        "agent_id": content.agent_id,
+        "tool_name": content.tool_name,
+        "action_category": content.action_category,
+        "policy_id": content.policy_id,
+        "policy_version_id": content.policy_version_id,
+        "policy_content_hash": content.policy_content_hash,
+        "intent_hash": hashed["intent_hash"],
+        "confidence": hashed["confidence"],
+        "confidence_bucket": content.confidence_bucket if decision else None,
+        "decision_status": content.decision_status if decision else None,
+        "approved": hashed["approved"],
+        "accepted_at": accepted_at,
+        "canonical_version": ledger_events.CANONICAL_VERSION,
+        "sealed": seal(
             vault().transport_key,
             ledger_associated_data(client_id, event_uuid),
             {name: hashed[name] for name in SEALED_FIELDS},
         ),
+        "event_hash": event_hash,
+        "leaf_hash": leaf_hash,
+        "receipt_key_id": signer.key_id,
+        "receipt_signature": signer.sign(payload),
+        "receipt_payload": payload,
+        "created_at": utcnow(),
+    }
+    # A plain INSERT in the caller's transaction: the event is never read back or changed
+    # through the ORM, and an ORM object would cost its instrumentation and the flush's
+    # bookkeeping on every decision.
+    db.session.execute(insert(LedgerEvent.__table__), row)
+    return AppendedEvent(
+        event_uuid=event_uuid,
+        request_id=content.request_id,
         event_hash=event_hash,
         leaf_hash=leaf_hash,
-        receipt_key_id=signer.key_id,
-        receipt_signature=signer.sign(payload),
-        receipt_payload=payload,
     )
-    db.session.add(row)
-    return row
 
 
 def _hold_off_sealing(client_id: str) -> None:
