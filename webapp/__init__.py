@@ -101,6 +101,9 @@ def _enable_sqlite_pragmas(app: Flask) -> None:
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
+        # Checkpoints are run by webapp.sqlite_writers after a commit has let go of the write
+        # turn, not by SQLite inside the commit.
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
 

@@ -14,6 +14,10 @@ by one process at a time. Waiting for the file lock polls in steps of at most 1 
 waits give up after the connection's busy timeout with the same ``database is locked`` error
 SQLite would raise, so a stuck writer still fails its waiters rather than hanging them.
 Readers never take a turn: WAL lets them read beside the writer.
+
+The WAL is checkpointed by the committing connection after it gave its turn back, every
+``CHECKPOINT_EVERY`` writing commits of the process, rather than by SQLite inside the commit,
+where the copy of the pages and the fsync held up every writer queued behind it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ __all__ = ["WriterTurns", "connect_args"]
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 _POLL_FIRST = 0.0001
 _POLL_MAX = 0.001
+# SQLite's own automatic checkpoint comes every 1,000 WAL pages, about 250 decisions; this is
+# the same order, counted per process.
+CHECKPOINT_EVERY = 200
 _REGISTRY: dict[tuple[int, str | None], WriterTurns] = {}
 _REGISTRY_LOCK = threading.Lock()
 
@@ -36,25 +43,25 @@ _REGISTRY_LOCK = threading.Lock()
 class WriterTurns:
     """One process's place in the queue of writers of one SQLite database file."""
 
-    def __init__(self, lock_path: str | None, timeout: float) -> None:
-        self.timeout = timeout
+    def __init__(self, lock_path: str | None) -> None:
         self._threads = threading.Lock()
         self._owner: int | None = None
         self._held = 0
+        self._commits = 0
         self._fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600) if lock_path else None
 
     @classmethod
-    def of(cls, lock_path: str | None, timeout: float) -> WriterTurns:
+    def of(cls, lock_path: str | None) -> WriterTurns:
         """This process's turns for that file: one per process (a forked child, such as a
         gunicorn worker, gets its own file description, or flock would not tell them apart)."""
         key = (os.getpid(), lock_path)
         with _REGISTRY_LOCK:
             turns = _REGISTRY.get(key)
             if turns is None:
-                turns = _REGISTRY[key] = cls(lock_path, timeout)
+                turns = _REGISTRY[key] = cls(lock_path)
             return turns
 
-    def take(self) -> None:
+    def take(self, timeout: float) -> None:
         me = threading.get_ident()
         if self._owner == me:
             # A second connection of the thread that has the turn: it meets SQLite's own lock
@@ -62,8 +69,8 @@ class WriterTurns:
             # a turn its own thread holds.
             self._held += 1
             return
-        deadline = time.monotonic() + self.timeout
-        if not self._threads.acquire(timeout=self.timeout):
+        deadline = time.monotonic() + timeout
+        if not self._threads.acquire(timeout=timeout):
             raise sqlite3.OperationalError("database is locked")
         delay = _POLL_FIRST
         while self._fd is not None:
@@ -77,6 +84,12 @@ class WriterTurns:
                 time.sleep(delay)
                 delay = min(delay * 2, _POLL_MAX)
         self._owner, self._held = me, 1
+
+    def checkpoint_due(self) -> bool:
+        """Every CHECKPOINT_EVERY commits that wrote, in this process (approximate under
+        threads, which is all a checkpoint's cadence needs)."""
+        self._commits += 1
+        return self._commits % CHECKPOINT_EVERY == 0
 
     def give_back(self) -> None:
         self._held -= 1
@@ -103,12 +116,13 @@ class _Connection(sqlite3.Connection):
 
     def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
         super().__init__(*args, **kwargs)
-        self.turns = WriterTurns.of(self.lock_path, kwargs.get("timeout", 5.0))
+        self.turns = WriterTurns.of(self.lock_path)
+        self.busy_timeout = float(kwargs.get("timeout", 5.0))
         self._has_turn = False
 
     def take_turn_for(self, sql: str) -> None:
         if not self._has_turn and sql.lstrip()[:7].upper().startswith(_WRITES):
-            self.turns.take()
+            self.turns.take(self.busy_timeout)
             self._has_turn = True
 
     def cursor(self, factory=_Cursor):  # noqa: ANN001, ANN201
@@ -119,10 +133,21 @@ class _Connection(sqlite3.Connection):
         return super().execute(sql, parameters)
 
     def commit(self) -> None:
+        wrote = self._has_turn
         try:
             super().commit()
         finally:
             self._give_back()
+        if wrote and self.turns.checkpoint_due():
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        # Outside the turn: SQLite's automatic checkpoint (off, see webapp._enable_sqlite_pragmas)
+        # ran inside a COMMIT, so every queued writer waited for its page copies and fsync.
+        try:
+            super().execute("PRAGMA wal_checkpoint(PASSIVE)").close()
+        except sqlite3.Error:
+            pass  # a busy or failed checkpoint is retried with the next one
 
     def rollback(self) -> None:
         try:

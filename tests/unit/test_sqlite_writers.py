@@ -121,3 +121,27 @@ def test_a_second_connection_of_the_holding_thread_meets_sqlite_not_a_deadlock(
     assert _turns(first)._owner == threading.get_ident()
     first.commit()
     assert _turns(first)._owner is None
+
+
+def test_the_wal_is_checkpointed_after_the_turn_every_so_many_writing_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_writers, "CHECKPOINT_EVERY", 3)
+    path = tmp_path / "wal.sqlite3"
+    connection = sqlite3.connect(str(path), **sqlite_writers.connect_args(str(path), 5.0))
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA wal_autocheckpoint=0")
+    connection.execute("CREATE TABLE blobs (b BLOB)")
+    connection.commit()
+    _turns(connection)._commits = 0
+    main_file_sizes = []
+    for _ in range(3):
+        connection.execute("INSERT INTO blobs VALUES (?)", (os.urandom(200_000),))
+        connection.commit()
+        main_file_sizes.append(path.stat().st_size)
+    # The pages stay in the WAL until the third writing commit checkpoints them into the file.
+    assert main_file_sizes[0] == main_file_sizes[1] < 100_000
+    assert main_file_sizes[2] > 600_000
+    connection.execute("SELECT count(*) FROM blobs").fetchone()
+    connection.commit()  # a commit that wrote nothing does not count
+    assert _turns(connection)._commits == 3
