@@ -588,6 +588,37 @@ def test_idempotency_key_replays_the_decision_and_refuses_another_body(env):
     assert len([e for e in review_events(app, rid) if e["category"] == "review_decision"]) == 1
 
 
+def test_a_replay_kept_before_quorums_still_answers_every_field(env):
+    """An Idempotency-Key record kept by an older version, whose answer had no quorum fields,
+    replays with them filled from the request as it is now, not a 500."""
+    from webapp.extensions import db
+    from webapp.models import IdempotencyRecord
+
+    app, client, tenant = env
+    rid = pending_request(app, client, tenant)
+    headers = {**tenant.headers, "Idempotency-Key": "decided-by-an-older-version"}
+    body = {"approved": True, "reviewer_email": "ann@example.com"}
+    first = client.post(f"/reviews/{rid}/decision", json=body, headers=headers)
+    assert first.status_code == 200
+    with app.app_context():
+        record = db.session.scalar(
+            db.select(IdempotencyRecord).where(IdempotencyRecord.key == headers["Idempotency-Key"])
+        )
+        old_answer = {
+            k: v
+            for k, v in record.response.items()
+            if k not in ("approvals", "approvals_remaining", "required_approvals")
+        }
+        record.response = old_answer
+        db.session.commit()
+    again = client.post(f"/reviews/{rid}/decision", json=body, headers=headers)
+    assert again.status_code == 200
+    replay = again.get_json()
+    assert replay["status"] == "approved" and replay["request_id"] == rid
+    assert replay["approvals_remaining"] == 0 and replay["required_approvals"] == 1
+    assert [a["reviewer_email"] for a in replay["approvals"]] == ["ann@example.com"]
+
+
 def race_two_reviewers(app, tenant, request_id: str) -> dict[str, tuple[int, dict]]:
     """Ann approves and Bob denies at the same instant, each in its own thread and app context."""
     barrier = threading.Barrier(2)

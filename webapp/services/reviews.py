@@ -25,6 +25,7 @@ from webapp.models import (
     DENIED,
     PENDING_REVIEW,
     ClearanceRequest,
+    IdempotencyRecord,
     ReviewVote,
     User,
     iso,
@@ -479,12 +480,23 @@ def decide(
         idempotency_key,
         fingerprint,
         work,
-        lambda record: (*idempotency.replay_stored(record), None),
+        lambda record: (*_replayed(client_id, request_id, record), None),
         keep=lambda result: (result[0], result[1]),
     )
     if decided is not None:
         clearance.after_transition(decided)
     return answer, status
+
+
+def _replayed(
+    client_id: str, request_id: str, record: IdempotencyRecord
+) -> tuple[dict[str, Any], int]:
+    """The first answer, as kept. A field that answer did not have yet (it was kept by an older
+    version, before quorums) is filled from the request as it is now, so that the replay still
+    has every field the reply promises."""
+    answer, status = idempotency.replay_stored(record)
+    view = decision_view(clearance.get_request(client_id, request_id))
+    return {**view, **answer}, status
 
 
 def cast_vote(client_id: str, request_id: str, vote: Vote) -> ClearanceRequest:
