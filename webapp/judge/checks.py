@@ -164,7 +164,13 @@ class Check:
 
     def applicability(self, view: RequestView) -> tuple[str, bool]:
         """('matched' | 'unknown' | 'absent', anchored): does the rule speak of this request?"""
-        return applicability(view, self.terms, self.alternatives)
+        memo_key = (self.terms, self.alternatives)  # as `applicability` keys it, read in place
+        hit = view.applicability_memo.get(memo_key)
+        if hit is None:
+            hit = view.applicability_memo[memo_key] = _applicability(
+                view, self.terms, self.alternatives
+            )
+        return hit
 
     def fire(self, applies: str, message: str, args: tuple[str, ...] = ()) -> Outcome:
         """The outcome when the rule's condition holds for the request."""
@@ -557,46 +563,40 @@ class ValueList(Check):
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
 
     def _candidates(self, view: RequestView) -> list[Leaf]:
-        leaves = [
-            lf
-            for lf in view.leaves
-            if any(
-                isinstance(v, (str, int, float)) and not isinstance(v, bool)
-                for v in scalars(lf.value)
-            )
-        ]
-        kind = set(self.kind_words)
+        # Leaves holding a string or a number, with their scalar values (built once per request).
+        valued = view.valued_leaves()
+        kind = self._kind
         if self.match == "place":
             return [
                 lf
-                for lf in leaves
+                for lf, _ in valued
                 if lf.last_keys & PLACE_KEYS or (lf.keys & PLACE_KEYS and not lf.keys & {"id"})
             ]
         if self.match == "currency":
-            return [lf for lf in leaves if "currency" in lf.keys or "currenc" in lf.keys]
+            return [lf for lf, _ in valued if "currency" in lf.keys or "currenc" in lf.keys]
         if self.match in ("domain", "consumer_mail"):
             return [
                 lf
-                for lf in leaves
+                for lf, values in valued
                 if any(
                     # an address, or a host name in an argument named like the list's kind; an
                     # identifier such as `report_id = R-1` is neither
                     isinstance(v, str) and ("@" in v or (kind & lf.keys and "." in v))
-                    for v in scalars(lf.value)
+                    for v in values
                 )
             ]
         if self.match == "prefix":
-            return [lf for lf in leaves if kind & lf.keys]
+            return [lf for lf, _ in valued if kind & lf.keys]
         if self.match == "glossary":
             domains = all("." in x and " " not in x for x in self.values)
             return [
                 lf
-                for lf in leaves
+                for lf, values in valued
                 if kind & lf.keys
                 or any(
                     (domains and isinstance(v, str) and "@" in v)
                     or (isinstance(v, str) and _in_glossary(v, self.values) is not False)
-                    for v in scalars(lf.value)
+                    for v in values
                 )
             ]
         scored = []
@@ -604,11 +604,11 @@ class ValueList(Check):
         contains = deny and self.match == "contains"
         shapes = self._value_shapes
         in_list = self._in_list
-        for lf in leaves:
+        for lf, values in valued:
             score = 3.0 * len(kind & lf.keys) + 2.0 * len(kind & lf.last_keys) if kind else 0.0
             hit = near = shaped = False
             # Plain loops: this runs for every argument of every list rule of a request.
-            for v in scalars(lf.value):
+            for v in values:
                 if not isinstance(v, (str, int, float)):
                     continue
                 v = str(v)
@@ -637,6 +637,23 @@ class ValueList(Check):
     @cached_property
     def _value_shapes(self) -> frozenset[str]:
         return frozenset(_shape(x) for x in self.values)
+
+    @cached_property
+    def _kind(self) -> frozenset[str]:
+        return frozenset(self.kind_words)
+
+    @cached_property
+    def _matching(self) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+        """What `_in_list` compares a value with, derived once per compiled check: the values
+        normalised, the wildcard patterns (lower case), the values a 'contains' list looks for as
+        tokens, and the values whose presence inside a longer value makes it doubtful."""
+        normalised = self._normalised
+        return (
+            frozenset(nx for _, nx in normalised),
+            tuple(x.lower() for x, _ in normalised if "*" in x),
+            tuple(x for x, nx in normalised if len(nx) >= 3),
+            tuple(x.lower() for x in self.values if "*" not in x and len(normalise_value(x)) >= 3),
+        )
 
     @cached_property
     def _normalised(self) -> tuple[tuple[str, str], ...]:
@@ -669,26 +686,29 @@ class ValueList(Check):
         if self.match == "prefix":
             compact = v.replace(" ", "").upper()
             return any(compact.startswith(p.upper()) for p in self.values)
-        norm = normalise_value(v)
-        for x, nx in self._normalised:
-            if "*" in x and fnmatch.fnmatchcase(v.lower(), x.lower()):
-                return True
-            if norm == nx:
-                return True
-            if self.match == "contains" and len(nx) >= 3 and _contains_token(v, x):
-                return True
+        # Listed if it equals a value, matches a wildcard, or (a 'contains' list) holds a value
+        # as a token: each test only ever answers True, so they are tried in the cheapest order.
+        norms, patterns, tokens, inside = self._matching
+        if normalise_value(v) in norms:
+            return True
+        if patterns:
+            low = v.lower()
+            for x in patterns:
+                if fnmatch.fnmatchcase(low, x):
+                    return True
+        if self.match == "contains":
+            for x in tokens:
+                if _contains_token(v, x):
+                    return True
         if self.match in ("exact", "contains") and ("/" in v or ":" in v):
             # An identifier names the resource an ARN or a path ends with: 'AdministratorAccess'
             # is 'arn:aws:iam::aws:policy/AdministratorAccess' (its last segment, exactly).
             last = normalise_value(re.split(r"[/:]", v)[-1])
-            if any(last == nx for _, nx in self._normalised):
+            if last in norms:
                 return True
         if self.mode == "deny" and self.match == "exact":
             low = v.lower()
-            if any(
-                "*" not in x and len(normalise_value(x)) >= 3 and x.lower() in low
-                for x in self.values
-            ):
+            if any(x in low for x in inside):
                 # A listed value inside a longer one (an ARN, a path, a suffixed name) is close to
                 # the list without being in it: a human decides, never the engine.
                 return None
@@ -724,8 +744,12 @@ class RequiredArgument(Check):
         applies, anchored = self.applicability(view)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
-        leaf = self._find(view)
-        name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
+        key = (self.exact_name, self.arg_words)  # all that `_find` reads of the check
+        if key in view.find_memo:
+            leaf = view.find_memo[key]
+        else:
+            leaf = view.find_memo[key] = self._find(view)
+        name = self._name
         if leaf is not None and truthy(leaf.value):
             if self.unverifiable:
                 return Outcome(
@@ -737,7 +761,7 @@ class RequiredArgument(Check):
         if leaf is None and not self.exact_name:
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
             # order number') may be the one meant: a human decides rather than a guessed deny.
-            wanted = {w for w in self.arg_words if w not in _ID_WORDS}
+            wanted = self._find_plan[5]  # the rule's words but its identifier words
             for lf in view.leaves:
                 if wanted & lf.last_keys and truthy(lf.value):
                     return Outcome(
@@ -747,11 +771,15 @@ class RequiredArgument(Check):
                     )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
 
-    def _find(self, view: RequestView) -> Leaf | None:
-        if self.exact_name:
-            for lf in view.leaves:
-                if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
-                    return lf
+    @cached_property
+    def _name(self) -> str:
+        return self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
+
+    @cached_property
+    def _find_plan(
+        self,
+    ) -> tuple[str, str, frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+        # What `_find` derives from the rule's words, derived once per compiled check.
         words = [w for w in self.arg_words if w not in _ID_WORDS]
         head = words[-1] if words else (self.arg_words[-1] if self.arg_words else "")
         # 'a payment reference', 'a policy number': the phrase names an identifier, so the
@@ -761,18 +789,27 @@ class RequiredArgument(Check):
         tail = self.arg_words[-1] if self.arg_words and self.arg_words[-1] in _ID_WORDS else ""
         same_id = next((g for g in _ID_GROUPS if tail in g), frozenset({tail}))
         own = frozenset(self.arg_words)
+        return head, tail, same_id, own, _synonyms(head), frozenset(words)
+
+    def _find(self, view: RequestView) -> Leaf | None:
+        if self.exact_name:
+            for lf in view.leaves:
+                if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
+                    return lf
+        head, tail, same_id, own, head_synonyms, words = self._find_plan
         best: tuple[int, Leaf] | None = None
         for lf in view.leaves:
-            if tail and lf.keys and lf.keys <= same_id:
+            keys = lf.keys
+            if tail and keys and keys <= same_id:
                 if best is None or (truthy(lf.value) and not truthy(best[1].value)):
                     best = (0, lf)
                 continue
-            if tail and not (lf.keys & _ID_WORDS or lf.keys <= own):
+            if tail and not (keys & _ID_WORDS or keys <= own):
                 continue
-            keys = lf.keys | (_NOUN_SYNONYMS.get(head, frozenset()) & lf.keys)
-            if head and head not in keys and not (_synonyms(head) & lf.keys):
+            # (a synonym of the head counts only when it is among the keys already)
+            if head and head not in keys and head_synonyms.isdisjoint(keys):
                 continue
-            score = len(set(words) & lf.keys)
+            score = len(words & keys)
             if (
                 best is None
                 or score > best[0]
@@ -999,6 +1036,16 @@ def convert_value(
 
 
 def _currency_of(view: RequestView, leaf: Leaf) -> str | None:
+    # It depends on the leaf's path alone: asked by every money rule, answered once per request.
+    memo = view.currency_memo
+    path = leaf.path
+    if path in memo:
+        return memo[path]
+    found = memo[path] = _find_currency(view, leaf)
+    return found
+
+
+def _find_currency(view: RequestView, leaf: Leaf) -> str | None:
     parent = leaf.path.rsplit(".", 1)[0] if "." in leaf.path else ""
     found = None
     for lf in view.leaves:

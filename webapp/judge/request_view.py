@@ -204,6 +204,11 @@ class RequestView:
         self._numeric: tuple[tuple[Leaf, float], ...] | None = None
         self.applicability_memo: dict[tuple, tuple[str, bool]] = {}
         self.bind_memo: dict[tuple, tuple] = {}
+        # Per-request answers that many checks ask for: the currency of an amount (by its path),
+        # the argument a required-argument phrase names, the leaves that hold a plain value.
+        self.currency_memo: dict[str, Any] = {}
+        self.find_memo: dict[tuple, Any] = {}
+        self._valued: tuple[tuple[Leaf, list[Any]], ...] | None = None
         self.tool_stems = frozenset(content_stems(tool_name))
         self.tool_verbs = frozenset(s for s in self.tool_stems if s in VERBS)
         self.leaves: list[Leaf] = []
@@ -321,6 +326,19 @@ class RequestView:
             )
         return self._classes_shown
 
+    def valued_leaves(self) -> tuple[tuple[Leaf, list[Any]], ...]:
+        """Leaves holding a string or a number (not a flag), each with its scalar values."""
+        if self._valued is None:
+            out = []
+            for leaf in self.leaves:
+                values = scalars(leaf.value)
+                for v in values:
+                    if isinstance(v, (str, int, float)) and not isinstance(v, bool):
+                        out.append((leaf, values))
+                        break
+            self._valued = tuple(out)
+        return self._valued
+
     def numeric_leaves(self) -> list[tuple[Leaf, float]]:
         """Leaves holding a number (or a numeric string), with that number."""
         if self._numeric is not None:
@@ -339,28 +357,51 @@ class HistoryUnavailable(Exception):
 
 
 class _GuardedHistory:
-    """Wraps the caller's History so that its failures are told apart from rule-parsing surprises."""
+    """Wraps the caller's History so that its failures are told apart from rule-parsing surprises.
+
+    One request asks each question once: the answers are kept for the request (a tenant's daily
+    caps all read today's total of the same argument, a database query each), so every rule of
+    one evaluation sees the same history. A failure is never kept: it ends the evaluation.
+    """
 
     def __init__(self, inner: Any) -> None:
         self._inner = inner
+        self._totals: dict[tuple[str, str, str], float] = {}
+        self._counts: dict[tuple[str, str], int] = {}
+        self._seen: dict[tuple[str, str, str, str], bool] = {}
 
     def total_today(self, agent_id: str, tool_name: str, arg: str) -> float:
+        key = (agent_id, tool_name, arg)
+        hit = self._totals.get(key)
+        if hit is not None:
+            return hit
         try:
-            return float(self._inner.total_today(agent_id, tool_name, arg))
+            hit = self._totals[key] = float(self._inner.total_today(agent_id, tool_name, arg))
         except Exception as exc:
             raise HistoryUnavailable(type(exc).__name__) from exc
+        return hit
 
     def count_last_hour(self, agent_id: str, tool_name: str) -> int:
+        key = (agent_id, tool_name)
+        hit = self._counts.get(key)
+        if hit is not None:
+            return hit
         try:
-            return int(self._inner.count_last_hour(agent_id, tool_name))
+            hit = self._counts[key] = int(self._inner.count_last_hour(agent_id, tool_name))
         except Exception as exc:
             raise HistoryUnavailable(type(exc).__name__) from exc
+        return hit
 
     def seen_value(self, agent_id: str, tool_name: str, arg: str, value: str) -> bool:
+        key = (agent_id, tool_name, arg, value)
+        hit = self._seen.get(key)
+        if hit is not None:
+            return hit
         try:
-            return bool(self._inner.seen_value(agent_id, tool_name, arg, value))
+            hit = self._seen[key] = bool(self._inner.seen_value(agent_id, tool_name, arg, value))
         except Exception as exc:
             raise HistoryUnavailable(type(exc).__name__) from exc
+        return hit
 
 
 def _zero(value: Any) -> bool:
