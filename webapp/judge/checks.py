@@ -227,42 +227,84 @@ def _groups(
     return tuple((g, tuple(near(t) for t in g)) for g in groups), verbs  # type: ignore[misc]
 
 
+# A group of `_program` whose first word cannot be read (an empty group): reading it raises, as
+# the general loop did.
+_NO_FIRST_WORD = object()
+
+
+@lru_cache(maxsize=65536)
+def _program(
+    terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
+) -> tuple[tuple[tuple, ...], tuple[str, ...]]:
+    """What `_applicability` asks of a rule's subject, derived once per subject.
+
+    Per group: its words, each with whether it anchors the rule to a tool whatever the tool (an
+    action or money word), its words each with its neighbours, whether the group's first word is a
+    specific money word (object `_NO_FIRST_WORD` for an empty group), and whether a group all
+    absent says the rule is about another action. Then the rule's specific money words. (Pairs
+    are zipped here once: zip(..., strict=True) per request costs more than the loop it feeds.)
+    """
+    groups, verbs = _groups(terms, alternatives)
+    program = []
+    for n, (group, neighbours) in enumerate(groups):
+        other_action = bool(
+            (verbs and n == len(groups) - 1 - len(alternatives) and group == verbs)
+            or (len(group) > 1 and group in alternatives and all(t in VERBS for t in group))
+        )
+        money_first = (group[0] in MONEY_SPECIFIC) if group else _NO_FIRST_WORD
+        anchored = tuple((t, t in _ANCHOR_WORDS) for t in group)
+        program.append(
+            (anchored, tuple(zip(group, neighbours, strict=True)), money_first, other_action)
+        )
+    return tuple(program), tuple(t for t in terms if t in MONEY_SPECIFIC)
+
+
 def _applicability(
     view: RequestView, terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
 ) -> tuple[str, bool]:
-    groups, verbs = _groups(terms, alternatives)
+    program, money_terms = _program(terms, alternatives)
     last_keys = view.last_key_stems
     tool = view.tool_stems
-    matches = view.term_matches
-    absent = view.term_absent
+    matches_memo = view.matches_memo
+    absent_memo = view.absent_memo
     anchored = False
     status = "matched"
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
-    # subject of every request, and most groups hold a single word.
-    for n, (group, neighbours) in enumerate(groups):
+    # subject of every request, and most groups hold a single word. The views' memos are read in
+    # place; a term not yet asked about is answered by the view (which fills them).
+    for words_anchoring, words_neighbours, money_first, other_action in program:
         hit = False
-        for t in group:
-            if matches(t):
+        for t, anchor in words_anchoring:
+            m = matches_memo.get(t)
+            if m is None:
+                m = view.term_matches(t)
+            if m:
                 hit = True
-                if t in tool or t in _ANCHOR_WORDS:
+                if anchor or t in tool:
                     anchored = True
         if hit:
             continue
         all_absent = True
-        for t, nb in zip(group, neighbours, strict=True):
-            if not absent(t, _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys):
+        for t, nb in words_neighbours:
+            nb = _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys
+            a = absent_memo.get((t, nb))
+            if a is None:
+                a = view.term_absent(t, nb)
+            if not a:
                 all_absent = False
                 break
-        if all_absent and group[0] in MONEY_SPECIFIC and not tool.isdisjoint(terms):
+        if all_absent and money_first:
+            if money_first is _NO_FIRST_WORD:
+                raise IndexError("a group of the rule's subject has no word")
             # 'Bonuses over 15% of the salary' on grant_bonus: the rule's own money word is the
             # tool's, so another money word qualifies it rather than naming another action.
-            if any(t in MONEY_SPECIFIC and t in tool for t in terms):
-                all_absent = False
+            for t in money_terms:
+                if t in tool:
+                    all_absent = False
+                    break
         if all_absent:
-            if verbs and n == len(groups) - 1 - len(alternatives) and group == verbs:
+            if other_action:
                 return "absent", False  # the rule is about another action
-            if len(group) > 1 and group in alternatives and all(t in VERBS for t in group):
-                return "absent", False
             status = "absent"
         elif status != "absent":
             status = "unknown"

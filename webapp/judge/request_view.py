@@ -199,8 +199,9 @@ class RequestView:
         self.tool_args = tool_args
         self.agent_id = agent_id
         self.history = _GuardedHistory(history)
-        self._matches: dict[str, bool] = {}
-        self._absent: dict[tuple[str, frozenset[str]], bool] = {}
+        # Answers of term_matches and term_absent, read directly by the checks' hot loops.
+        self.matches_memo: dict[str, bool] = {}
+        self.absent_memo: dict[tuple[str, frozenset[str]], bool] = {}
         self._numeric: tuple[tuple[Leaf, float], ...] | None = None
         self.applicability_memo: dict[tuple, tuple[str, bool]] = {}
         self.bind_memo: dict[tuple, tuple] = {}
@@ -256,9 +257,9 @@ class RequestView:
 
     def term_matches(self, term: str) -> bool:
         """Whether the request shows `term`: in the tool name, an argument name or value."""
-        hit = self._matches.get(term)
+        hit = self.matches_memo.get(term)
         if hit is None:
-            hit = self._matches[term] = self._term_matches(term)
+            hit = self.matches_memo[term] = self._term_matches(term)
         return hit
 
     def _term_matches(self, term: str) -> bool:
@@ -281,9 +282,9 @@ class RequestView:
     def term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
         """Whether the request shows that `term` does not hold (another action, another value)."""
         key = (term, neighbours)
-        hit = self._absent.get(key)
+        hit = self.absent_memo.get(key)
         if hit is None:
-            hit = self._absent[key] = self._term_absent(term, neighbours)
+            hit = self.absent_memo[key] = self._term_absent(term, neighbours)
         return hit
 
     def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
