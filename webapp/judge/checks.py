@@ -106,13 +106,22 @@ _ANCHOR_WORDS = VERBS | MONEY_GENERIC | MONEY_SPECIFIC
 UNBOUND = "unbound"  # the rule compiled but nothing in the request binds to it: judge it as text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Outcome:
     """What one check says about one request."""
 
     status: str
     message: str = ""
     args: tuple[str, ...] = ()
+
+    def __init__(self, status: str, message: str = "", args: tuple[str, ...] = ()) -> None:
+        # A request builds a hundred outcomes: the fields are set in the instance's dict, not
+        # through the frozen dataclass's object.__setattr__ per field (a third of the cost).
+        # Still frozen: assigning a field afterwards raises FrozenInstanceError.
+        fields = self.__dict__
+        fields["status"] = status
+        fields["message"] = message
+        fields["args"] = args
 
 
 @dataclass(frozen=True)
@@ -156,9 +165,12 @@ class Check:
         words = self._words
         if not words:
             return False
-        matches = view.term_matches
+        memo = view.matches_memo
         for t in words:
-            if matches(t):
+            m = memo.get(t)
+            if m is None:
+                m = view.term_matches(t)
+            if m:
                 return False
         return True
 
@@ -1152,16 +1164,19 @@ def _contains_token(haystack: str, needle: str) -> bool:
     )
 
 
+_RANK = {
+    NOT_APPLICABLE: 0,
+    UNBOUND: 0,
+    PERMITTED: 1,
+    SATISFIED: 1,
+    UNKNOWN: 2,
+    REVIEW: 3,
+    VIOLATED: 4,
+}
+
+
 def _rank(status: str) -> int:
-    return {
-        NOT_APPLICABLE: 0,
-        UNBOUND: 0,
-        PERMITTED: 1,
-        SATISFIED: 1,
-        UNKNOWN: 2,
-        REVIEW: 3,
-        VIOLATED: 4,
-    }[status]
+    return _RANK[status]
 
 
 def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:

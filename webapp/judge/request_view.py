@@ -145,6 +145,9 @@ MONEY_SPECIFIC = frozenset(
         "card",
     }
 )
+# The unions the view asks about, built once rather than per question.
+_MONEY_WORDS = MONEY_GENERIC | MONEY_SPECIFIC
+_MONEY_MOVES = MONEY_SPECIFIC | {"pay", "transfer"}
 MONEY_KEYS = frozenset(
     stem(w)
     for w in "amount total value sum price cost fee charge pay balance salary bonus budget spend "
@@ -251,7 +254,7 @@ class RequestView:
                     related |= group | RELATED_OBJECTS.get(group_name, frozenset())
         # Words a rule may use for what this tool does ('data leaving' for an export tool).
         self.related_stems = frozenset(related)
-        self.money_tool = bool(self.tool_stems & (MONEY_GENERIC | MONEY_SPECIFIC)) or any(
+        self.money_tool = bool(self.tool_stems & _MONEY_WORDS) or any(
             lf.last_keys & MONEY_KEYS and isinstance(lf.value, (int, float)) for lf in self.leaves
         )
 
@@ -289,7 +292,7 @@ class RequestView:
 
     def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
         if term in MONEY_SPECIFIC:
-            others = self.tool_stems & (MONEY_SPECIFIC | {"pay", "transfer"})
+            others = self.tool_stems & _MONEY_MOVES
             # 'pay_claim' is a claim payout: a tool named only by a generic money verb may be
             # the specific movement a rule names, so that word is not shown absent.
             if others & MONEY_SPECIFIC and term not in others:
