@@ -577,7 +577,12 @@ class ValueList(Check):
         applies, anchored = self.applicability(view)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
-        candidates = self._candidates(view)
+        # The candidates depend on the list alone (its values, match, mode and kind), not on the
+        # rule around it: a list several rules share is matched against the request once.
+        key = (self.match, self.mode, self.values, self.kind_words)
+        candidates = view.candidates_memo.get(key)
+        if candidates is None:
+            candidates = view.candidates_memo[key] = self._candidates(view)
         if applies == "unknown" and candidates:
             applies = "matched"  # the listed kind of value is in the request: the list speaks of it
         if not candidates:

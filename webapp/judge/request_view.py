@@ -183,7 +183,7 @@ _ID_KEYS = frozenset(
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Leaf:
     """One argument value, flattened: 'payout.amount.value' -> 12000."""
 
@@ -192,6 +192,23 @@ class Leaf:
     last_keys: frozenset[str]  # stems of the last segment only
     value: Any
     unit: tuple[str, float] | None  # from a unit suffix of the name ('size_gb')
+
+    def __init__(
+        self,
+        path: str,
+        keys: frozenset[str],
+        last_keys: frozenset[str],
+        value: Any,
+        unit: tuple[str, float] | None,
+    ) -> None:
+        # Built for every argument of every request: the fields are set in the instance's dict
+        # rather than through object.__setattr__ each (still frozen afterwards).
+        fields = self.__dict__
+        fields["path"] = path
+        fields["keys"] = keys
+        fields["last_keys"] = last_keys
+        fields["value"] = value
+        fields["unit"] = unit
 
 
 class RequestView:
@@ -209,9 +226,11 @@ class RequestView:
         self.applicability_memo: dict[tuple, tuple[str, bool]] = {}
         self.bind_memo: dict[tuple, tuple] = {}
         # Per-request answers that many checks ask for: the currency of an amount (by its path),
-        # the argument a required-argument phrase names, the leaves that hold a plain value.
+        # the argument a required-argument phrase names, the arguments a value list reads, the
+        # leaves that hold a plain value.
         self.currency_memo: dict[str, Any] = {}
         self.find_memo: dict[tuple, Any] = {}
+        self.candidates_memo: dict[tuple, list[Leaf]] = {}
         self._valued: tuple[tuple[Leaf, list[Any]], ...] | None = None
         self.tool_stems = frozenset(content_stems(tool_name))
         self.tool_verbs = frozenset(s for s in self.tool_stems if s in VERBS)
@@ -237,12 +256,12 @@ class RequestView:
         # Rules ask about the same few argument names over and over: answer from sets built once
         # per request instead of walking the leaves for every term of every rule.
         # A count of zero shows the thing is absent ('refills': 0 against a rule on refills).
-        self._present_keys = frozenset(
-            k for lf in self.leaves if truthy(lf.value) and not _zero(lf.value) for k in lf.keys
-        )
-        self._empty_keys = frozenset(
-            k for lf in self.leaves if not truthy(lf.value) or _zero(lf.value) for k in lf.keys
-        )
+        present: set[str] = set()
+        empty: set[str] = set()
+        for lf in self.leaves:
+            (present if truthy(lf.value) and not _zero(lf.value) else empty).update(lf.keys)
+        self._present_keys = frozenset(present)
+        self._empty_keys = frozenset(empty)
         self._category_keys = frozenset(
             k for lf in self.leaves if _category_like(lf) for k in lf.last_keys
         )
