@@ -219,6 +219,8 @@ def _evaluate(
         PERMITTED: covering,
     }
     bucketed = 0  # findings of a status in `by_status` (all of them, unless a check misbehaves)
+    satisfied_ids: list[str] = []  # for the details: the satisfied rules, the other findings
+    unsatisfied: list[_Finding] = []
     for cp in gov.governing:
         # (rule, the checks that decide, judged as text from the start) per rule, derived once
         # per compiled policy: a tenant's 200 rules are walked for every request.
@@ -239,6 +241,12 @@ def _evaluate(
                     continue
                 finding = _Finding(cp, rule, check, outcome)
                 findings.append(finding)
+                if status == SATISFIED:  # the commonest finding
+                    covering.append(finding)
+                    bucketed += 1
+                    satisfied_ids.append(rule.chunk_id)
+                    continue
+                unsatisfied.append(finding)
                 bucket = by_status.get(status)
                 if bucket is not None:
                     bucket.append(finding)
@@ -254,8 +262,8 @@ def _evaluate(
         compiled_rules=sum(cp.compiled_count for cp in gov.governing),
         uncompiled_rules=sum(cp.uncompiled_count for cp in gov.governing),
         checks_applicable=len(fired),
-        fired=[_finding_detail(f) for f in fired if f.outcome.status != SATISFIED],
-        satisfied=[f.rule.chunk_id for f in fired if f.outcome.status == SATISFIED],
+        fired=[_finding_detail(f) for f in unsatisfied],
+        satisfied=satisfied_ids,
         relevant_text_rules=[f.rule.chunk_id for f in relevant_text],
         irrelevant_text_rules=irrelevant_text,
     )
