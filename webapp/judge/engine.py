@@ -96,6 +96,33 @@ def compiled_for(policy: PolicyVersion, glossary: Glossary | None = None) -> Com
     return cp
 
 
+_RulePlan = tuple[CompiledRule, tuple[Check, ...], bool]
+_plans: dict[int, tuple[CompiledPolicy, tuple[_RulePlan, ...]]] = {}
+
+
+def _plan(cp: CompiledPolicy) -> tuple[_RulePlan, ...]:
+    """Per rule of `cp`: the rule, the checks that decide for it, and whether it is judged as text
+    whatever the request (kept as text, or partly understood), kept as long as `cp` is cached."""
+    hit = _plans.get(id(cp))
+    if hit is not None and hit[0] is cp:
+        return hit[1]
+    plan = tuple(
+        (
+            rule,
+            # The understanding invariant: a partly understood rule never decides on its own; it
+            # is judged as text (review, or the language model when one is configured).
+            rule.checks if rule.decides else (),
+            rule.uncompiled or bool(rule.checks and not rule.decides),
+        )
+        for rule in cp.rules
+    )
+    with _cache_lock:
+        _plans[id(cp)] = (cp, plan)  # the entry keeps `cp` alive, so its id is not reused
+        if len(_plans) > _CACHE_SIZE:
+            del _plans[next(iter(_plans))]
+    return plan
+
+
 # Outcomes are immutable, so the one every text rule gets is shared rather than built per rule.
 _KEPT_AS_TEXT = Outcome(UNKNOWN, "rule kept as text")
 
@@ -275,7 +302,7 @@ def _evaluate(
             documents,
             request_text,
         )
-    else:  # a status outside the precedence table: the full pass (which refuses it)
+    else:  # a status outside the precedence table, or a version twice: the general pass
         evidence = _evidence(
             gov.governing, findings, relevant_text, scores, documents, request_text
         )
@@ -467,33 +494,6 @@ def _evaluate(
         if decided is not None:
             return decided
     raise AssertionError("the satisfied step always answers")  # pragma: no cover
-
-
-_RulePlan = tuple[CompiledRule, tuple[Check, ...], bool]
-_plans: dict[int, tuple[CompiledPolicy, tuple[_RulePlan, ...]]] = {}
-
-
-def _plan(cp: CompiledPolicy) -> tuple[_RulePlan, ...]:
-    """Per rule of `cp`: the rule, the checks that decide for it, and whether it is judged as text
-    whatever the request (kept as text, or partly understood), kept as long as `cp` is cached."""
-    hit = _plans.get(id(cp))
-    if hit is not None and hit[0] is cp:
-        return hit[1]
-    plan = tuple(
-        (
-            rule,
-            # The understanding invariant: a partly understood rule never decides on its own; it
-            # is judged as text (review, or the language model when one is configured).
-            rule.checks if rule.decides else (),
-            rule.uncompiled or bool(rule.checks and not rule.decides),
-        )
-        for rule in cp.rules
-    )
-    with _cache_lock:
-        _plans[id(cp)] = (cp, plan)  # the entry keeps `cp` alive, so its id is not reused
-        if len(_plans) > _CACHE_SIZE:
-            del _plans[next(iter(_plans))]
-    return plan
 
 
 @lru_cache(maxsize=65536)
