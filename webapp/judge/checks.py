@@ -15,8 +15,6 @@ from webapp.judge.request_view import (
     MONEY_GENERIC,
     MONEY_KEYS,
     MONEY_SPECIFIC,
-    SPECIAL_ABSENT_TERMS,
-    SPECIAL_MATCH_TERMS,
     VERBS,
     Leaf,
     RequestView,
@@ -158,12 +156,9 @@ class Check:
 
     # -- shared helpers
     @cached_property
-    def _words(self) -> tuple[tuple[str, bool], ...]:
-        # Compiled checks live as long as their cached policy version: derive this once. Each
-        # word comes with whether it is plain (answered from the view's `shown_terms`).
-        return tuple(
-            (t, t not in SPECIAL_MATCH_TERMS) for t in _words_of(self.terms, self.alternatives)
-        )
+    def _words(self) -> tuple[str, ...]:
+        # Compiled checks live as long as their cached policy version: derive this once.
+        return _words_of(self.terms, self.alternatives)
 
     def unrelated(self, view: RequestView) -> bool:
         """True when the rule names things and not one of them is in the request."""
@@ -171,12 +166,7 @@ class Check:
         if not words:
             return False
         memo = view.matches_memo
-        shown = view.shown_terms
-        for t, plain in words:
-            if plain:
-                if t in shown:
-                    return False
-                continue
+        for t in words:
             m = memo.get(t)
             if m is None:
                 m = view.term_matches(t)
@@ -261,12 +251,10 @@ def _program(
     """What `_applicability` asks of a rule's subject, derived once per subject.
 
     Per group: its words, each with whether it anchors the rule to a tool whatever the tool (an
-    action or money word) and whether it is plain for term_matches; its words each with its
-    neighbours and whether it is plain for term_absent (see request_view.SPECIAL_MATCH_TERMS);
-    whether the group's first word is a specific money word (object `_NO_FIRST_WORD` for an empty
-    group), and whether a group all absent says the rule is about another action. Then the rule's
-    specific money words. (Tuples are zipped here once: zip(..., strict=True) per request costs
-    more than the loop it feeds.)
+    action or money word), its words each with its neighbours, whether the group's first word is a
+    specific money word (object `_NO_FIRST_WORD` for an empty group), and whether a group all
+    absent says the rule is about another action. Then the rule's specific money words. (Pairs
+    are zipped here once: zip(..., strict=True) per request costs more than the loop it feeds.)
     """
     groups, verbs = _groups(terms, alternatives)
     program = []
@@ -276,11 +264,10 @@ def _program(
             or (len(group) > 1 and group in alternatives and all(t in VERBS for t in group))
         )
         money_first = (group[0] in MONEY_SPECIFIC) if group else _NO_FIRST_WORD
-        matching = tuple((t, t in _ANCHOR_WORDS, t not in SPECIAL_MATCH_TERMS) for t in group)
-        absence = tuple(
-            (t, nb, t not in SPECIAL_ABSENT_TERMS) for t, nb in zip(group, neighbours, strict=True)
+        anchored = tuple((t, t in _ANCHOR_WORDS) for t in group)
+        program.append(
+            (anchored, tuple(zip(group, neighbours, strict=True)), money_first, other_action)
         )
-        program.append((matching, absence, money_first, other_action))
     return tuple(program), tuple(t for t in terms if t in MONEY_SPECIFIC)
 
 
@@ -292,24 +279,17 @@ def _applicability(
     tool = view.tool_stems
     matches_memo = view.matches_memo
     absent_memo = view.absent_memo
-    shown = view.shown_terms
-    empty = view.empty_keys
-    categories = view.category_keys
     anchored = False
     status = "matched"
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
-    # subject of every request, and most groups hold a single word. A plain word is answered
-    # from the view's sets as its term_matches and term_absent would; any other is read from the
-    # view's memos in place, and a term not yet asked about is answered by the view.
-    for matching, absence, money_first, other_action in program:
+    # subject of every request, and most groups hold a single word. The views' memos are read in
+    # place; a term not yet asked about is answered by the view (which fills them).
+    for words_anchoring, words_neighbours, money_first, other_action in program:
         hit = False
-        for t, anchor, plain in matching:
-            if plain:
-                m = t in shown
-            else:
-                m = matches_memo.get(t)
-                if m is None:
-                    m = view.term_matches(t)
+        for t, anchor in words_anchoring:
+            m = matches_memo.get(t)
+            if m is None:
+                m = view.term_matches(t)
             if m:
                 hit = True
                 if anchor or t in tool:
@@ -317,14 +297,11 @@ def _applicability(
         if hit:
             continue
         all_absent = True
-        for t, nb, plain in absence:
+        for t, nb in words_neighbours:
             nb = _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys
-            if plain:
-                a = t in empty or not nb.isdisjoint(categories)
-            else:
-                a = absent_memo.get((t, nb))
-                if a is None:
-                    a = view.term_absent(t, nb)
+            a = absent_memo.get((t, nb))
+            if a is None:
+                a = view.term_absent(t, nb)
             if not a:
                 all_absent = False
                 break

@@ -177,28 +177,6 @@ _VALUE_CLASSES_OF: dict[str, frozenset[str]] = {
     for klass in VALUE_CLASSES.values()
     for term in klass
 }
-# Words that _term_matches or _term_absent answer in a way of their own. Any other ("plain")
-# word is shown when the tool name, an argument value or a present argument's name holds it
-# (`shown_terms`), and shown absent when an argument of its name is empty or its neighbouring
-# words name an argument of a category (`empty_keys`, `category_keys`): the checks answer plain
-# words from those sets directly, and both methods begin with that same answer.
-SPECIAL_MATCH_TERMS: frozenset[str] = (
-    MONEY_GENERIC
-    | MONEY_MOVEMENT_VERBS
-    | COMMS_GENERIC
-    | MONEY_SPECIFIC
-    | COMMS
-    | VERBS
-    | _RELATED_OBJECT_STEMS
-)
-SPECIAL_ABSENT_TERMS: frozenset[str] = (
-    MONEY_SPECIFIC
-    | MONEY_GENERIC
-    | MONEY_MOVEMENT_VERBS
-    | COMMS
-    | VERBS
-    | frozenset(_VALUE_CLASSES_OF)
-)
 _ID_KEYS = frozenset(
     {"id", "number", "no", "num", "ref", "nam", "name", "key", "cod", "uuid", "arn", "uri", "link"}
 )
@@ -283,11 +261,10 @@ class RequestView:
         for lf in self.leaves:
             (present if truthy(lf.value) and not _zero(lf.value) else empty).update(lf.keys)
         self._present_keys = frozenset(present)
-        self.empty_keys = frozenset(empty)
-        self.category_keys = frozenset(
+        self._empty_keys = frozenset(empty)
+        self._category_keys = frozenset(
             k for lf in self.leaves if _category_like(lf) for k in lf.last_keys
         )
-        self.shown_terms = self.tool_stems | self.value_stems | self._present_keys
         self._classes_shown: frozenset[str] | None = None
         related: set[str] = set()
         for verb in self.tool_verbs:
@@ -308,8 +285,6 @@ class RequestView:
         return hit
 
     def _term_matches(self, term: str) -> bool:
-        if term not in SPECIAL_MATCH_TERMS:
-            return term in self.shown_terms  # what the chain below answers for a plain word
         if term in self.tool_stems or term in self.value_stems:
             return True
         if term in MONEY_GENERIC or (term in MONEY_MOVEMENT_VERBS and self.money_tool):
@@ -335,9 +310,6 @@ class RequestView:
         return hit
 
     def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
-        if term not in SPECIAL_ABSENT_TERMS:
-            # what the chain below answers for a plain word
-            return term in self.empty_keys or not neighbours.isdisjoint(self.category_keys)
         if term in MONEY_SPECIFIC:
             others = self.tool_stems & _MONEY_MOVES
             # 'pay_claim' is a claim payout: a tool named only by a generic money verb may be
@@ -358,13 +330,13 @@ class RequestView:
             return bool(self.tool_verbs) and not (
                 self.tool_stems & _VERB_SYNONYMS.get(term, frozenset())
             )
-        if term in self.empty_keys:
+        if term in self._empty_keys:
             return True  # a flag that is off, an empty field
         classes = _VALUE_CLASSES_OF.get(term)
         if classes and not classes.isdisjoint(self._value_classes_shown()):
             return True  # 'production' and the request names another environment
         # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
-        return not neighbours.isdisjoint(self.category_keys)
+        return not neighbours.isdisjoint(self._category_keys)
 
     def _value_classes_shown(self) -> frozenset[str]:
         """Names of the VALUE_CLASSES some string value of the request belongs to."""
