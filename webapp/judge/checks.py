@@ -577,12 +577,7 @@ class ValueList(Check):
         applies, anchored = self.applicability(view)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
-        # The candidates depend on the list alone (its values, match, mode and kind), not on the
-        # rule around it: a list several rules share is matched against the request once.
-        key = (self.match, self.mode, self.values, self.kind_words)
-        candidates = view.candidates_memo.get(key)
-        if candidates is None:
-            candidates = view.candidates_memo[key] = self._candidates(view)
+        candidates = self._candidates(view)
         if applies == "unknown" and candidates:
             applies = "matched"  # the listed kind of value is in the request: the list speaks of it
         if not candidates:
@@ -803,12 +798,8 @@ class RequiredArgument(Check):
         applies, anchored = self.applicability(view)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
-        key = (self.exact_name, self.arg_words)  # all that `_find` reads of the check
-        if key in view.find_memo:
-            leaf = view.find_memo[key]
-        else:
-            leaf = view.find_memo[key] = self._find(view)
-        name = self._name
+        leaf = self._find(view)
+        name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
         if leaf is not None and truthy(leaf.value):
             if self.unverifiable:
                 return Outcome(
@@ -820,7 +811,7 @@ class RequiredArgument(Check):
         if leaf is None and not self.exact_name:
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
             # order number') may be the one meant: a human decides rather than a guessed deny.
-            wanted = self._find_plan[5]  # the rule's words but its identifier words
+            wanted = {w for w in self.arg_words if w not in _ID_WORDS}
             for lf in view.leaves:
                 if wanted & lf.last_keys and truthy(lf.value):
                     return Outcome(
@@ -830,15 +821,11 @@ class RequiredArgument(Check):
                     )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
 
-    @cached_property
-    def _name(self) -> str:
-        return self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
-
-    @cached_property
-    def _find_plan(
-        self,
-    ) -> tuple[str, str, frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
-        # What `_find` derives from the rule's words, derived once per compiled check.
+    def _find(self, view: RequestView) -> Leaf | None:
+        if self.exact_name:
+            for lf in view.leaves:
+                if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
+                    return lf
         words = [w for w in self.arg_words if w not in _ID_WORDS]
         head = words[-1] if words else (self.arg_words[-1] if self.arg_words else "")
         # 'a payment reference', 'a policy number': the phrase names an identifier, so the
@@ -848,27 +835,18 @@ class RequiredArgument(Check):
         tail = self.arg_words[-1] if self.arg_words and self.arg_words[-1] in _ID_WORDS else ""
         same_id = next((g for g in _ID_GROUPS if tail in g), frozenset({tail}))
         own = frozenset(self.arg_words)
-        return head, tail, same_id, own, _synonyms(head), frozenset(words)
-
-    def _find(self, view: RequestView) -> Leaf | None:
-        if self.exact_name:
-            for lf in view.leaves:
-                if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
-                    return lf
-        head, tail, same_id, own, head_synonyms, words = self._find_plan
         best: tuple[int, Leaf] | None = None
         for lf in view.leaves:
-            keys = lf.keys
-            if tail and keys and keys <= same_id:
+            if tail and lf.keys and lf.keys <= same_id:
                 if best is None or (truthy(lf.value) and not truthy(best[1].value)):
                     best = (0, lf)
                 continue
-            if tail and not (keys & _ID_WORDS or keys <= own):
+            if tail and not (lf.keys & _ID_WORDS or lf.keys <= own):
                 continue
-            # (a synonym of the head counts only when it is among the keys already)
-            if head and head not in keys and head_synonyms.isdisjoint(keys):
+            keys = lf.keys | (_NOUN_SYNONYMS.get(head, frozenset()) & lf.keys)
+            if head and head not in keys and not (_synonyms(head) & lf.keys):
                 continue
-            score = len(words & keys)
+            score = len(set(words) & lf.keys)
             if (
                 best is None
                 or score > best[0]

@@ -226,11 +226,8 @@ class RequestView:
         self.applicability_memo: dict[tuple, tuple[str, bool]] = {}
         self.bind_memo: dict[tuple, tuple] = {}
         # Per-request answers that many checks ask for: the currency of an amount (by its path),
-        # the argument a required-argument phrase names, the arguments a value list reads, the
-        # leaves that hold a plain value.
+        # the leaves that hold a plain value.
         self.currency_memo: dict[str, Any] = {}
-        self.find_memo: dict[tuple, Any] = {}
-        self.candidates_memo: dict[tuple, list[Leaf]] = {}
         self._valued: tuple[tuple[Leaf, list[Any]], ...] | None = None
         self.tool_stems = frozenset(content_stems(tool_name))
         self.tool_verbs = frozenset(s for s in self.tool_stems if s in VERBS)
