@@ -20,7 +20,8 @@ from webapp.judge.types import ClearanceQuery, PolicyVersion
 
 
 def policy(pid: str, rules: list[str], tools: tuple[str, ...] = ()) -> PolicyVersion:
-    return PolicyVersion(pid, f"{pid}-v1", f"hash-{pid}", "", tuple(rules), tools)
+    # Version ids of their own: the compiled cache is shared with the other tests' policies.
+    return PolicyVersion(pid, f"{pid}-paths-v1", f"hash-{pid}-paths", "", tuple(rules), tools)
 
 
 TREASURY = policy(
