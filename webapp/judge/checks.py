@@ -617,40 +617,46 @@ class ValueList(Check):
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
 
     def _candidates(self, view: RequestView) -> list[Leaf]:
-        # Leaves holding a string or a number, with their scalar values (built once per request).
-        valued = view.valued_leaves()
-        kind = self._kind
+        leaves = [
+            lf
+            for lf in view.leaves
+            if any(
+                isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                for v in scalars(lf.value)
+            )
+        ]
+        kind = set(self.kind_words)
         if self.match == "place":
             return [
                 lf
-                for lf, _ in valued
+                for lf in leaves
                 if lf.last_keys & PLACE_KEYS or (lf.keys & PLACE_KEYS and not lf.keys & {"id"})
             ]
         if self.match == "currency":
-            return [lf for lf, _ in valued if "currency" in lf.keys or "currenc" in lf.keys]
+            return [lf for lf in leaves if "currency" in lf.keys or "currenc" in lf.keys]
         if self.match in ("domain", "consumer_mail"):
             return [
                 lf
-                for lf, values in valued
+                for lf in leaves
                 if any(
                     # an address, or a host name in an argument named like the list's kind; an
                     # identifier such as `report_id = R-1` is neither
                     isinstance(v, str) and ("@" in v or (kind & lf.keys and "." in v))
-                    for v in values
+                    for v in scalars(lf.value)
                 )
             ]
         if self.match == "prefix":
-            return [lf for lf, _ in valued if kind & lf.keys]
+            return [lf for lf in leaves if kind & lf.keys]
         if self.match == "glossary":
             domains = all("." in x and " " not in x for x in self.values)
             return [
                 lf
-                for lf, values in valued
+                for lf in leaves
                 if kind & lf.keys
                 or any(
                     (domains and isinstance(v, str) and "@" in v)
                     or (isinstance(v, str) and _in_glossary(v, self.values) is not False)
-                    for v in values
+                    for v in scalars(lf.value)
                 )
             ]
         scored = []
@@ -658,11 +664,11 @@ class ValueList(Check):
         contains = deny and self.match == "contains"
         shapes = self._value_shapes
         in_list = self._in_list
-        for lf, values in valued:
+        for lf in leaves:
             score = 3.0 * len(kind & lf.keys) + 2.0 * len(kind & lf.last_keys) if kind else 0.0
             hit = near = shaped = False
             # Plain loops: this runs for every argument of every list rule of a request.
-            for v in values:
+            for v in scalars(lf.value):
                 if not isinstance(v, (str, int, float)):
                     continue
                 v = str(v)
@@ -691,10 +697,6 @@ class ValueList(Check):
     @cached_property
     def _value_shapes(self) -> frozenset[str]:
         return frozenset(_shape(x) for x in self.values)
-
-    @cached_property
-    def _kind(self) -> frozenset[str]:
-        return frozenset(self.kind_words)
 
     @cached_property
     def _matching(self) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:

@@ -225,10 +225,8 @@ class RequestView:
         self._numeric: tuple[tuple[Leaf, float], ...] | None = None
         self.applicability_memo: dict[tuple, tuple[str, bool]] = {}
         self.bind_memo: dict[tuple, tuple] = {}
-        # Per-request answers that many checks ask for: the currency of an amount (by its path),
-        # the leaves that hold a plain value.
+        # The currency of an amount, by its argument path: asked by every money rule.
         self.currency_memo: dict[str, Any] = {}
-        self._valued: tuple[tuple[Leaf, list[Any]], ...] | None = None
         self.tool_stems = frozenset(content_stems(tool_name))
         self.tool_verbs = frozenset(s for s in self.tool_stems if s in VERBS)
         self.leaves: list[Leaf] = []
@@ -345,19 +343,6 @@ class RequestView:
                 if any(not klass.isdisjoint(content_stems(v)) for v in strings)
             )
         return self._classes_shown
-
-    def valued_leaves(self) -> tuple[tuple[Leaf, list[Any]], ...]:
-        """Leaves holding a string or a number (not a flag), each with its scalar values."""
-        if self._valued is None:
-            out = []
-            for leaf in self.leaves:
-                values = scalars(leaf.value)
-                for v in values:
-                    if isinstance(v, (str, int, float)) and not isinstance(v, bool):
-                        out.append((leaf, values))
-                        break
-            self._valued = tuple(out)
-        return self._valued
 
     def numeric_leaves(self) -> list[tuple[Leaf, float]]:
         """Leaves holding a number (or a numeric string), with that number."""
