@@ -282,7 +282,7 @@ def _applicability(
     anchored = False
     status = "matched"
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
-    # subject of every request, and most groups hold a single word. The views' memos are read in
+    # subject of every request, and most groups hold a single word. The view's memos are read in
     # place; a term not yet asked about is answered by the view (which fills them).
     for words_anchoring, words_neighbours, money_first, other_action in program:
         hit = False
