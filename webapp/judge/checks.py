@@ -106,13 +106,22 @@ _ANCHOR_WORDS = VERBS | MONEY_GENERIC | MONEY_SPECIFIC
 UNBOUND = "unbound"  # the rule compiled but nothing in the request binds to it: judge it as text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Outcome:
     """What one check says about one request."""
 
     status: str
     message: str = ""
     args: tuple[str, ...] = ()
+
+    def __init__(self, status: str, message: str = "", args: tuple[str, ...] = ()) -> None:
+        # A request builds a hundred outcomes: the fields are set in the instance's dict, not
+        # through the frozen dataclass's object.__setattr__ per field (a third of the cost).
+        # Still frozen: assigning a field afterwards raises FrozenInstanceError.
+        fields = self.__dict__
+        fields["status"] = status
+        fields["message"] = message
+        fields["args"] = args
 
 
 @dataclass(frozen=True)
@@ -156,15 +165,24 @@ class Check:
         words = self._words
         if not words:
             return False
-        matches = view.term_matches
+        memo = view.matches_memo
         for t in words:
-            if matches(t):
+            m = memo.get(t)
+            if m is None:
+                m = view.term_matches(t)
+            if m:
                 return False
         return True
 
     def applicability(self, view: RequestView) -> tuple[str, bool]:
         """('matched' | 'unknown' | 'absent', anchored): does the rule speak of this request?"""
-        return applicability(view, self.terms, self.alternatives)
+        memo_key = (self.terms, self.alternatives)  # as `applicability` keys it, read in place
+        hit = view.applicability_memo.get(memo_key)
+        if hit is None:
+            hit = view.applicability_memo[memo_key] = _applicability(
+                view, self.terms, self.alternatives
+            )
+        return hit
 
     def fire(self, applies: str, message: str, args: tuple[str, ...] = ()) -> Outcome:
         """The outcome when the rule's condition holds for the request."""
@@ -221,42 +239,84 @@ def _groups(
     return tuple((g, tuple(near(t) for t in g)) for g in groups), verbs  # type: ignore[misc]
 
 
+# A group of `_program` whose first word cannot be read (an empty group): reading it raises, as
+# the general loop did.
+_NO_FIRST_WORD = object()
+
+
+@lru_cache(maxsize=65536)
+def _program(
+    terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
+) -> tuple[tuple[tuple, ...], tuple[str, ...]]:
+    """What `_applicability` asks of a rule's subject, derived once per subject.
+
+    Per group: its words, each with whether it anchors the rule to a tool whatever the tool (an
+    action or money word), its words each with its neighbours, whether the group's first word is a
+    specific money word (object `_NO_FIRST_WORD` for an empty group), and whether a group all
+    absent says the rule is about another action. Then the rule's specific money words. (Pairs
+    are zipped here once: zip(..., strict=True) per request costs more than the loop it feeds.)
+    """
+    groups, verbs = _groups(terms, alternatives)
+    program = []
+    for n, (group, neighbours) in enumerate(groups):
+        other_action = bool(
+            (verbs and n == len(groups) - 1 - len(alternatives) and group == verbs)
+            or (len(group) > 1 and group in alternatives and all(t in VERBS for t in group))
+        )
+        money_first = (group[0] in MONEY_SPECIFIC) if group else _NO_FIRST_WORD
+        anchored = tuple((t, t in _ANCHOR_WORDS) for t in group)
+        program.append(
+            (anchored, tuple(zip(group, neighbours, strict=True)), money_first, other_action)
+        )
+    return tuple(program), tuple(t for t in terms if t in MONEY_SPECIFIC)
+
+
 def _applicability(
     view: RequestView, terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
 ) -> tuple[str, bool]:
-    groups, verbs = _groups(terms, alternatives)
+    program, money_terms = _program(terms, alternatives)
     last_keys = view.last_key_stems
     tool = view.tool_stems
-    matches = view.term_matches
-    absent = view.term_absent
+    matches_memo = view.matches_memo
+    absent_memo = view.absent_memo
     anchored = False
     status = "matched"
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
-    # subject of every request, and most groups hold a single word.
-    for n, (group, neighbours) in enumerate(groups):
+    # subject of every request, and most groups hold a single word. The view's memos are read in
+    # place; a term not yet asked about is answered by the view (which fills them).
+    for words_anchoring, words_neighbours, money_first, other_action in program:
         hit = False
-        for t in group:
-            if matches(t):
+        for t, anchor in words_anchoring:
+            m = matches_memo.get(t)
+            if m is None:
+                m = view.term_matches(t)
+            if m:
                 hit = True
-                if t in tool or t in _ANCHOR_WORDS:
+                if anchor or t in tool:
                     anchored = True
         if hit:
             continue
         all_absent = True
-        for t, nb in zip(group, neighbours, strict=True):
-            if not absent(t, _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys):
+        for t, nb in words_neighbours:
+            nb = _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys
+            a = absent_memo.get((t, nb))
+            if a is None:
+                a = view.term_absent(t, nb)
+            if not a:
                 all_absent = False
                 break
-        if all_absent and group[0] in MONEY_SPECIFIC and not tool.isdisjoint(terms):
+        if all_absent and money_first:
+            if money_first is _NO_FIRST_WORD:
+                raise IndexError("a group of the rule's subject has no word")
             # 'Bonuses over 15% of the salary' on grant_bonus: the rule's own money word is the
             # tool's, so another money word qualifies it rather than naming another action.
-            if any(t in MONEY_SPECIFIC and t in tool for t in terms):
-                all_absent = False
+            for t in money_terms:
+                if t in tool:
+                    all_absent = False
+                    break
         if all_absent:
-            if verbs and n == len(groups) - 1 - len(alternatives) and group == verbs:
+            if other_action:
                 return "absent", False  # the rule is about another action
-            if len(group) > 1 and group in alternatives and all(t in VERBS for t in group):
-                return "absent", False
             status = "absent"
         elif status != "absent":
             status = "unknown"
@@ -639,6 +699,19 @@ class ValueList(Check):
         return frozenset(_shape(x) for x in self.values)
 
     @cached_property
+    def _matching(self) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+        """What `_in_list` compares a value with, derived once per compiled check: the values
+        normalised, the wildcard patterns (lower case), the values a 'contains' list looks for as
+        tokens, and the values whose presence inside a longer value makes it doubtful."""
+        normalised = self._normalised
+        return (
+            frozenset(nx for _, nx in normalised),
+            tuple(x.lower() for x, _ in normalised if "*" in x),
+            tuple(x for x, nx in normalised if len(nx) >= 3),
+            tuple(x.lower() for x in self.values if "*" not in x and len(normalise_value(x)) >= 3),
+        )
+
+    @cached_property
     def _normalised(self) -> tuple[tuple[str, str], ...]:
         return tuple((x, normalise_value(x)) for x in self.values)
 
@@ -669,26 +742,29 @@ class ValueList(Check):
         if self.match == "prefix":
             compact = v.replace(" ", "").upper()
             return any(compact.startswith(p.upper()) for p in self.values)
-        norm = normalise_value(v)
-        for x, nx in self._normalised:
-            if "*" in x and fnmatch.fnmatchcase(v.lower(), x.lower()):
-                return True
-            if norm == nx:
-                return True
-            if self.match == "contains" and len(nx) >= 3 and _contains_token(v, x):
-                return True
+        # Listed if it equals a value, matches a wildcard, or (a 'contains' list) holds a value
+        # as a token: each test only ever answers True, so they are tried in the cheapest order.
+        norms, patterns, tokens, inside = self._matching
+        if normalise_value(v) in norms:
+            return True
+        if patterns:
+            low = v.lower()
+            for x in patterns:
+                if fnmatch.fnmatchcase(low, x):
+                    return True
+        if self.match == "contains":
+            for x in tokens:
+                if _contains_token(v, x):
+                    return True
         if self.match in ("exact", "contains") and ("/" in v or ":" in v):
             # An identifier names the resource an ARN or a path ends with: 'AdministratorAccess'
             # is 'arn:aws:iam::aws:policy/AdministratorAccess' (its last segment, exactly).
             last = normalise_value(re.split(r"[/:]", v)[-1])
-            if any(last == nx for _, nx in self._normalised):
+            if last in norms:
                 return True
         if self.mode == "deny" and self.match == "exact":
             low = v.lower()
-            if any(
-                "*" not in x and len(normalise_value(x)) >= 3 and x.lower() in low
-                for x in self.values
-            ):
+            if any(x in low for x in inside):
                 # A listed value inside a longer one (an ARN, a path, a suffixed name) is close to
                 # the list without being in it: a human decides, never the engine.
                 return None
@@ -999,6 +1075,16 @@ def convert_value(
 
 
 def _currency_of(view: RequestView, leaf: Leaf) -> str | None:
+    # It depends on the leaf's path alone: asked by every money rule, answered once per request.
+    memo = view.currency_memo
+    path = leaf.path
+    if path in memo:
+        return memo[path]
+    found = memo[path] = _find_currency(view, leaf)
+    return found
+
+
+def _find_currency(view: RequestView, leaf: Leaf) -> str | None:
     parent = leaf.path.rsplit(".", 1)[0] if "." in leaf.path else ""
     found = None
     for lf in view.leaves:
@@ -1063,16 +1149,19 @@ def _contains_token(haystack: str, needle: str) -> bool:
     )
 
 
+_RANK = {
+    NOT_APPLICABLE: 0,
+    UNBOUND: 0,
+    PERMITTED: 1,
+    SATISFIED: 1,
+    UNKNOWN: 2,
+    REVIEW: 3,
+    VIOLATED: 4,
+}
+
+
 def _rank(status: str) -> int:
-    return {
-        NOT_APPLICABLE: 0,
-        UNBOUND: 0,
-        PERMITTED: 1,
-        SATISFIED: 1,
-        UNKNOWN: 2,
-        REVIEW: 3,
-        VIOLATED: 4,
-    }[status]
+    return _RANK[status]
 
 
 def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:

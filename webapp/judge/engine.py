@@ -96,6 +96,33 @@ def compiled_for(policy: PolicyVersion, glossary: Glossary | None = None) -> Com
     return cp
 
 
+_RulePlan = tuple[CompiledRule, tuple[Check, ...], bool]
+_plans: dict[int, tuple[CompiledPolicy, tuple[_RulePlan, ...]]] = {}
+
+
+def _plan(cp: CompiledPolicy) -> tuple[_RulePlan, ...]:
+    """Per rule of `cp`: the rule, the checks that decide for it, and whether it is judged as text
+    whatever the request (kept as text, or partly understood), kept as long as `cp` is cached."""
+    hit = _plans.get(id(cp))
+    if hit is not None and hit[0] is cp:
+        return hit[1]
+    plan = tuple(
+        (
+            rule,
+            # The understanding invariant: a partly understood rule never decides on its own; it
+            # is judged as text (review, or the language model when one is configured).
+            rule.checks if rule.decides else (),
+            rule.uncompiled or bool(rule.checks and not rule.decides),
+        )
+        for rule in cp.rules
+    )
+    with _cache_lock:
+        _plans[id(cp)] = (cp, plan)  # the entry keeps `cp` alive, so its id is not reused
+        if len(_plans) > _CACHE_SIZE:
+            del _plans[next(iter(_plans))]
+    return plan
+
+
 # Outcomes are immutable, so the one every text rule gets is shared rather than built per rule.
 _KEPT_AS_TEXT = Outcome(UNKNOWN, "rule kept as text")
 
@@ -207,14 +234,24 @@ def _evaluate(
     findings: list[_Finding] = []
     relevant_text: list[_Finding] = []
     irrelevant_text = 0
+    violated: list[_Finding] = []
+    reviews: list[_Finding] = []
+    unknown: list[_Finding] = []
+    covering: list[_Finding] = []  # satisfied and permitted, in rule order
+    by_status = {
+        VIOLATED: violated,
+        REVIEW: reviews,
+        UNKNOWN: unknown,
+        SATISFIED: covering,
+        PERMITTED: covering,
+    }
+    bucketed = 0  # findings of a status in `by_status` (all of them, unless a check misbehaves)
+    satisfied_ids: list[str] = []  # for the details: the satisfied rules, the other findings
+    unsatisfied: list[_Finding] = []
     for cp in gov.governing:
-        for rule in cp.rules:
-            as_text = rule.uncompiled
-            # The understanding invariant: a partly understood rule never decides on its own; it
-            # is judged as text (review, or the language model when one is configured).
-            checks = rule.checks if rule.decides else ()
-            if rule.checks and not rule.decides:
-                as_text = True
+        # (rule, the checks that decide, judged as text from the start) per rule, derived once
+        # per compiled policy: a tenant's 200 rules are walked for every request.
+        for rule, checks, as_text in _plan(cp):
             for check in checks:
                 try:
                     outcome = check.evaluate(view)
@@ -229,7 +266,18 @@ def _evaluate(
                 if status == UNBOUND:
                     as_text = True  # compiled, but nothing binds to it here: judge its words
                     continue
-                findings.append(_Finding(cp, rule, check, outcome))
+                finding = _Finding(cp, rule, check, outcome)
+                findings.append(finding)
+                if status == SATISFIED:  # the commonest finding
+                    covering.append(finding)
+                    bucketed += 1
+                    satisfied_ids.append(rule.chunk_id)
+                    continue
+                unsatisfied.append(finding)
+                bucket = by_status.get(status)
+                if bucket is not None:
+                    bucket.append(finding)
+                    bucketed += 1
             if as_text:
                 if not request_terms.isdisjoint(_rule_stems(rule.text)):
                     relevant_text.append(_Finding(cp, rule, None, _KEPT_AS_TEXT))
@@ -237,31 +285,27 @@ def _evaluate(
                     irrelevant_text += 1
 
     fired = findings  # not-applicable and unbound outcomes were left out above
-    violated: list[_Finding] = []
-    reviews: list[_Finding] = []
-    unknown: list[_Finding] = []
-    covering: list[_Finding] = []  # satisfied and permitted, in rule order
-    by_status = {
-        VIOLATED: violated,
-        REVIEW: reviews,
-        UNKNOWN: unknown,
-        SATISFIED: covering,
-        PERMITTED: covering,
-    }
-    for f in fired:  # one pass: a tenant's rules give a hundred findings or more
-        bucket = by_status.get(f.outcome.status)
-        if bucket is not None:
-            bucket.append(f)
     details.update(
         compiled_rules=sum(cp.compiled_count for cp in gov.governing),
         uncompiled_rules=sum(cp.uncompiled_count for cp in gov.governing),
         checks_applicable=len(fired),
-        fired=[_finding_detail(f) for f in fired if f.outcome.status != SATISFIED],
-        satisfied=[f.rule.chunk_id for f in fired if f.outcome.status == SATISFIED],
+        fired=[_finding_detail(f) for f in unsatisfied],
+        satisfied=satisfied_ids,
         relevant_text_rules=[f.rule.chunk_id for f in relevant_text],
         irrelevant_text_rules=irrelevant_text,
     )
-    evidence = _evidence(gov.governing, findings, relevant_text, scores, documents, request_text)
+    if bucketed == len(findings) and _distinct_versions(gov.governing):
+        evidence = _evidence_by_level(
+            gov.governing,
+            (violated, reviews, unknown + relevant_text, covering),
+            scores,
+            documents,
+            request_text,
+        )
+    else:  # a status outside the precedence table, or a version twice: the general pass
+        evidence = _evidence(
+            gov.governing, findings, relevant_text, scores, documents, request_text
+        )
 
     def verdict(
         decision: str,
@@ -647,6 +691,16 @@ def _evidence(
                 }
             )
     if documents is not None:
+        chosen += _document_evidence(governing, documents, request_text)
+    return tuple(chosen)
+
+
+def _document_evidence(
+    governing: tuple[CompiledPolicy, ...], documents: HybridIndex, request_text: str
+) -> list[dict]:
+    """Ingested document chunks of the governing versions that match the request."""
+    chosen: list[dict] = []
+    if documents is not None:
         allowed = {cp.policy.policy_version_id for cp in governing}
         for hit in documents.search(request_text, k=5):
             meta = hit.chunk.metadata
@@ -663,4 +717,75 @@ def _evidence(
                     "outcome": "document",
                 }
             )
+    return chosen
+
+
+def _distinct_versions(governing: tuple[CompiledPolicy, ...]) -> bool:
+    """Whether no policy version governs twice (then every chunk id names one rule)."""
+    versions = {cp.policy.policy_version_id for cp in governing}
+    return len(versions) == len(governing)
+
+
+def _evidence_by_level(
+    governing: tuple[CompiledPolicy, ...],
+    levels: tuple[list[_Finding], ...],
+    scores: _Scores,
+    documents: HybridIndex | None,
+    request_text: str,
+) -> tuple[dict, ...]:
+    """The evidence `_evidence` gives, from the findings already sorted by outcome.
+
+    `levels` holds the findings by their rank in `_EVIDENCE_RANK`, highest first (violated;
+    review; unknown and relevant text; satisfied and permitted). A rule counts at the highest
+    level of its findings, with the first outcome it gave there; the levels are filled in turn,
+    each by score, until EVIDENCE_LIMIT places are taken, so the findings of the lower levels
+    (often a hundred satisfied checks) are not looked at once the places are full. Only for
+    distinct policy versions, where a chunk id names one rule.
+    """
+    where: dict[str, tuple[CompiledPolicy, CompiledRule]] = {}
+    chosen: list[dict] = []
+    for level in levels:
+        if len(chosen) >= EVIDENCE_LIMIT:
+            break
+        fresh: dict[str, str] = {}
+        for f in level:
+            cid = f.rule.chunk_id
+            if cid not in where:
+                where[cid] = (f.policy, f.rule)
+                fresh[cid] = f.outcome.status
+        chosen += _ranked_evidence(fresh, where, scores, EVIDENCE_LIMIT - len(chosen))
+    if len(chosen) < EVIDENCE_LIMIT:
+        # Well-scoring rules that gave no finding rank lowest: looked up only when there is room.
+        unfound: dict[str, str] = {}
+        for cid in _unfound_top(governing, scores, where):
+            if scores.get(cid, 0.0) > 0:
+                unfound[cid] = "text" if where[cid][1].uncompiled else NOT_APPLICABLE
+        chosen += _ranked_evidence(unfound, where, scores, EVIDENCE_LIMIT - len(chosen))
+    if documents is not None:
+        chosen += _document_evidence(governing, documents, request_text)
     return tuple(chosen)
+
+
+def _ranked_evidence(
+    outcome_of: dict[str, str],
+    where: dict[str, tuple[CompiledPolicy, CompiledRule]],
+    scores: _Scores,
+    room: int,
+) -> list[dict]:
+    """The `room` best-scoring of `outcome_of`'s rules as evidence entries (ties by chunk id)."""
+    ranked = sorted((-scores.get(cid, 0.0), cid) for cid in outcome_of)
+    out = []
+    for neg, cid in ranked[:room]:
+        cp, r = where[cid]
+        out.append(
+            {
+                "policy_id": cp.policy.policy_id,
+                "policy_version_id": cp.policy.policy_version_id,
+                "chunk_id": r.chunk_id,
+                "text": r.text,
+                "score": round(-neg, 4),
+                "compiled": bool(r.checks) and not r.uncompiled,
+                "outcome": outcome_of[cid],
+            }
+        )
+    return out

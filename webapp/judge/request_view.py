@@ -145,6 +145,9 @@ MONEY_SPECIFIC = frozenset(
         "card",
     }
 )
+# The unions the view asks about, built once rather than per question.
+_MONEY_WORDS = MONEY_GENERIC | MONEY_SPECIFIC
+_MONEY_MOVES = MONEY_SPECIFIC | {"pay", "transfer"}
 MONEY_KEYS = frozenset(
     stem(w)
     for w in "amount total value sum price cost fee charge pay balance salary bonus budget spend "
@@ -180,7 +183,7 @@ _ID_KEYS = frozenset(
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Leaf:
     """One argument value, flattened: 'payout.amount.value' -> 12000."""
 
@@ -189,6 +192,23 @@ class Leaf:
     last_keys: frozenset[str]  # stems of the last segment only
     value: Any
     unit: tuple[str, float] | None  # from a unit suffix of the name ('size_gb')
+
+    def __init__(
+        self,
+        path: str,
+        keys: frozenset[str],
+        last_keys: frozenset[str],
+        value: Any,
+        unit: tuple[str, float] | None,
+    ) -> None:
+        # Built for every argument of every request: the fields are set in the instance's dict
+        # rather than through object.__setattr__ each (still frozen afterwards).
+        fields = self.__dict__
+        fields["path"] = path
+        fields["keys"] = keys
+        fields["last_keys"] = last_keys
+        fields["value"] = value
+        fields["unit"] = unit
 
 
 class RequestView:
@@ -199,11 +219,14 @@ class RequestView:
         self.tool_args = tool_args
         self.agent_id = agent_id
         self.history = _GuardedHistory(history)
-        self._matches: dict[str, bool] = {}
-        self._absent: dict[tuple[str, frozenset[str]], bool] = {}
+        # Answers of term_matches and term_absent, read directly by the checks' hot loops.
+        self.matches_memo: dict[str, bool] = {}
+        self.absent_memo: dict[tuple[str, frozenset[str]], bool] = {}
         self._numeric: tuple[tuple[Leaf, float], ...] | None = None
         self.applicability_memo: dict[tuple, tuple[str, bool]] = {}
         self.bind_memo: dict[tuple, tuple] = {}
+        # The currency of an amount, by its argument path: asked by every money rule.
+        self.currency_memo: dict[str, Any] = {}
         self.tool_stems = frozenset(content_stems(tool_name))
         self.tool_verbs = frozenset(s for s in self.tool_stems if s in VERBS)
         self.leaves: list[Leaf] = []
@@ -228,12 +251,12 @@ class RequestView:
         # Rules ask about the same few argument names over and over: answer from sets built once
         # per request instead of walking the leaves for every term of every rule.
         # A count of zero shows the thing is absent ('refills': 0 against a rule on refills).
-        self._present_keys = frozenset(
-            k for lf in self.leaves if truthy(lf.value) and not _zero(lf.value) for k in lf.keys
-        )
-        self._empty_keys = frozenset(
-            k for lf in self.leaves if not truthy(lf.value) or _zero(lf.value) for k in lf.keys
-        )
+        present: set[str] = set()
+        empty: set[str] = set()
+        for lf in self.leaves:
+            (present if truthy(lf.value) and not _zero(lf.value) else empty).update(lf.keys)
+        self._present_keys = frozenset(present)
+        self._empty_keys = frozenset(empty)
         self._category_keys = frozenset(
             k for lf in self.leaves if _category_like(lf) for k in lf.last_keys
         )
@@ -245,15 +268,15 @@ class RequestView:
                     related |= group | RELATED_OBJECTS.get(group_name, frozenset())
         # Words a rule may use for what this tool does ('data leaving' for an export tool).
         self.related_stems = frozenset(related)
-        self.money_tool = bool(self.tool_stems & (MONEY_GENERIC | MONEY_SPECIFIC)) or any(
+        self.money_tool = bool(self.tool_stems & _MONEY_WORDS) or any(
             lf.last_keys & MONEY_KEYS and isinstance(lf.value, (int, float)) for lf in self.leaves
         )
 
     def term_matches(self, term: str) -> bool:
         """Whether the request shows `term`: in the tool name, an argument name or value."""
-        hit = self._matches.get(term)
+        hit = self.matches_memo.get(term)
         if hit is None:
-            hit = self._matches[term] = self._term_matches(term)
+            hit = self.matches_memo[term] = self._term_matches(term)
         return hit
 
     def _term_matches(self, term: str) -> bool:
@@ -276,14 +299,14 @@ class RequestView:
     def term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
         """Whether the request shows that `term` does not hold (another action, another value)."""
         key = (term, neighbours)
-        hit = self._absent.get(key)
+        hit = self.absent_memo.get(key)
         if hit is None:
-            hit = self._absent[key] = self._term_absent(term, neighbours)
+            hit = self.absent_memo[key] = self._term_absent(term, neighbours)
         return hit
 
     def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
         if term in MONEY_SPECIFIC:
-            others = self.tool_stems & (MONEY_SPECIFIC | {"pay", "transfer"})
+            others = self.tool_stems & _MONEY_MOVES
             # 'pay_claim' is a claim payout: a tool named only by a generic money verb may be
             # the specific movement a rule names, so that word is not shown absent.
             if others & MONEY_SPECIFIC and term not in others:
@@ -339,28 +362,51 @@ class HistoryUnavailable(Exception):
 
 
 class _GuardedHistory:
-    """Wraps the caller's History so that its failures are told apart from rule-parsing surprises."""
+    """Wraps the caller's History so that its failures are told apart from rule-parsing surprises.
+
+    One request asks each question once: the answers are kept for the request (a tenant's daily
+    caps all read today's total of the same argument, a database query each), so every rule of
+    one evaluation sees the same history. A failure is never kept: it ends the evaluation.
+    """
 
     def __init__(self, inner: Any) -> None:
         self._inner = inner
+        self._totals: dict[tuple[str, str, str], float] = {}
+        self._counts: dict[tuple[str, str], int] = {}
+        self._seen: dict[tuple[str, str, str, str], bool] = {}
 
     def total_today(self, agent_id: str, tool_name: str, arg: str) -> float:
+        key = (agent_id, tool_name, arg)
+        hit = self._totals.get(key)
+        if hit is not None:
+            return hit
         try:
-            return float(self._inner.total_today(agent_id, tool_name, arg))
+            hit = self._totals[key] = float(self._inner.total_today(agent_id, tool_name, arg))
         except Exception as exc:
             raise HistoryUnavailable(type(exc).__name__) from exc
+        return hit
 
     def count_last_hour(self, agent_id: str, tool_name: str) -> int:
+        key = (agent_id, tool_name)
+        hit = self._counts.get(key)
+        if hit is not None:
+            return hit
         try:
-            return int(self._inner.count_last_hour(agent_id, tool_name))
+            hit = self._counts[key] = int(self._inner.count_last_hour(agent_id, tool_name))
         except Exception as exc:
             raise HistoryUnavailable(type(exc).__name__) from exc
+        return hit
 
     def seen_value(self, agent_id: str, tool_name: str, arg: str, value: str) -> bool:
+        key = (agent_id, tool_name, arg, value)
+        hit = self._seen.get(key)
+        if hit is not None:
+            return hit
         try:
-            return bool(self._inner.seen_value(agent_id, tool_name, arg, value))
+            hit = self._seen[key] = bool(self._inner.seen_value(agent_id, tool_name, arg, value))
         except Exception as exc:
             raise HistoryUnavailable(type(exc).__name__) from exc
+        return hit
 
 
 def _zero(value: Any) -> bool:
