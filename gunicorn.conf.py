@@ -12,14 +12,7 @@ import logging
 
 
 def post_worker_init(worker):  # noqa: ANN001, ANN201 - gunicorn's hook signature
-    import os
-    import sys
-
     from webapp.services import judging
-
-    switch_ms = os.environ.get("VAULT_GIL_SWITCH_MS")
-    if switch_ms:
-        sys.setswitchinterval(float(switch_ms) / 1000)
 
     app = worker.wsgi
     try:
