@@ -432,7 +432,7 @@ def main() -> None:
         f"ratio approve / health      {clear_rps / health_rps:8.1%}   (target ≥ 25 % SQLite, ≥ 20 % PostgreSQL)"
     )
     if wrk_results:
-        print("wrk (2 threads at most; the server closes connections unless VAULT_WEB_KEEPALIVE):")
+        print("wrk (2 threads at most, keep-alive):")
         for name, (rps, p50, p99, bad, load) in wrk_results.items():
             print(
                 f"wrk {name:10s} conns      {rps:8.0f} req/s   p50 {p50:6.1f} ms  p99 {p99:6.1f} ms   load {load:.1f}   not 200/approved: {bad}"

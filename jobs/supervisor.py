@@ -137,11 +137,6 @@ def main() -> int:
     redis_url = env.get("REDIS_URL", config.redis_url)
     web_workers = os.environ.get("VAULT_WEB_WORKERS", "2")
     web_threads = os.environ.get("VAULT_WEB_THREADS", "8")
-    # 0: each response closes its connection, so every request is accepted afresh by whichever
-    # worker is free. A kept-alive connection stays with the worker that accepted it, and a
-    # burst of connections often all landed on one worker: one core (one GIL) for all of them
-    # while the other stood idle. Behind a reverse proxy this is how gunicorn is meant to run.
-    web_keepalive = os.environ.get("VAULT_WEB_KEEPALIVE", "0")
     children.append(
         Child(
             "web",
@@ -155,8 +150,6 @@ def main() -> int:
                 "gthread",
                 "--threads",
                 web_threads,
-                "--keep-alive",
-                web_keepalive,
                 "--access-logfile",
                 "-" if os.environ.get("VAULT_ACCESS_LOG") else "/dev/null",
                 "--graceful-timeout",
