@@ -24,13 +24,18 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import sqlite3
 import threading
 import time
 
 __all__ = ["WriterTurns", "connect_args"]
 
-_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+# A statement that makes SQLite take its write lock: the DML statements (the driver opens the
+# transaction before them), and an explicit BEGIN IMMEDIATE or EXCLUSIVE (ledger sealing), which
+# takes it at once and so must queue like any writer, or it could hold SQLite's lock while
+# waiting for the turn that a writer blocked on that lock holds.
+_WRITES = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE|BEGIN\s+(IMMEDIATE|EXCLUSIVE))\b", re.I)
 _POLL_FIRST = 0.0001
 _POLL_MAX = 0.001
 # SQLite's own automatic checkpoint comes every 1,000 WAL pages, about 250 decisions; this is
@@ -121,7 +126,7 @@ class _Connection(sqlite3.Connection):
         self._has_turn = False
 
     def take_turn_for(self, sql: str) -> None:
-        if not self._has_turn and sql.lstrip()[:7].upper().startswith(_WRITES):
+        if not self._has_turn and _WRITES.match(sql):
             self.turns.take(self.busy_timeout)
             self._has_turn = True
 

@@ -145,3 +145,22 @@ def test_the_wal_is_checkpointed_after_the_turn_every_so_many_writing_commits(
     connection.execute("SELECT count(*) FROM blobs").fetchone()
     connection.commit()  # a commit that wrote nothing does not count
     assert _turns(connection)._commits == 3
+
+
+def test_begin_immediate_queues_like_a_write(database: Path) -> None:
+    """Ledger sealing opens its transaction with BEGIN IMMEDIATE, which takes SQLite's write
+    lock at once: it must hold the turn too, or a writer holding the turn would wait on SQLite
+    while the sealer waits on the turn."""
+    sealer = _connect(database)
+    sealer.isolation_level = None  # the statement opens the transaction itself
+    sealer.execute("begin  immediate")
+    assert _turns(sealer)._owner == threading.get_ident()
+    sealer.execute("INSERT INTO t VALUES (1)")
+    sealer.execute("COMMIT")
+    sealer.commit()  # what SQLAlchemy calls at the end; gives the turn back
+    assert _turns(sealer)._owner is None
+    reader = _connect(database)
+    reader.isolation_level = None
+    reader.execute("BEGIN")  # a deferred BEGIN reads until it writes
+    assert _turns(reader)._owner is None
+    reader.execute("ROLLBACK")
