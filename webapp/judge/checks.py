@@ -84,6 +84,11 @@ _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "attach": frozenset({"attach", "file"}),
     "item": frozenset({"item", "line", "product"}),
 }
+# Words of money that never name a count ('limit' does both: `limit` may be a count's cap).
+_PRICE_KEYS = frozenset(
+    stem(w) for w in "price cost fee amount value notional premium rate".split()
+)
+_TALLY_KEYS = frozenset(stem(w) for w in "count quantity number num qty".split())
 _ID_WORDS = frozenset(
     {"id", "number", "no", "num", "ref", "referenc", "code", "key", "nr", "identifier"}
 )
@@ -772,6 +777,10 @@ class RequiredArgument(Check):
             keys = lf.keys | (_NOUN_SYNONYMS.get(head, frozenset()) & lf.keys)
             if head and head not in keys and not (_synonyms(head) & lf.keys):
                 continue
+            mine = own - {head} - _ID_WORDS
+            other = lf.keys - {head} - _ID_WORDS - own
+            if mine and other and not mine & lf.keys:
+                continue  # 'the payee name' is not `payer_name`: the qualifiers differ
             score = len(set(words) & lf.keys)
             if (
                 best is None
@@ -948,6 +957,15 @@ def _bind_measure(
             continue
         if is_list and noun is None:
             continue
+        if (
+            noun
+            and noun not in MONEY_KEYS
+            and leaf.last_keys & _PRICE_KEYS
+            and not leaf.last_keys & _TALLY_KEYS
+        ):
+            # 'at most 10,000 shares', 'max 5 nights': a `limit_price` or a `nightly_rate` is
+            # money, never the count of the noun
+            continue
         if keys & _ID_WORDS and not overlap:
             continue
         extra = len(
@@ -1051,6 +1069,12 @@ def _host_of(value: str) -> str | None:
 @lru_cache(maxsize=65536)
 def _shape(value: str) -> str:
     s = re.sub(r"[a-z]+", "a", value.lower())
+    return re.sub(r"\d+", "9", s)
+
+
+def _case_shape(value: str) -> str:
+    """How a value is written: 'SPY' and 'AAPL' -> 'A', 'MMF-2' -> 'A-9', 'gold' -> 'a'."""
+    s = re.sub(r"[A-Z]+", "A", re.sub(r"[a-z]+", "a", value.strip()))
     return re.sub(r"\d+", "9", s)
 
 
@@ -1293,7 +1317,20 @@ class Unless(Check):
                 for v in scalars(lf.value):
                     if isinstance(v, str) and normalise_value(v) in listed:
                         return True, lf.path
-            return (False, named[0].path) if named else (None, "")
+            if named:
+                return False, named[0].path
+            # No argument is named like the kind ('index ETFs SPY, QQQ and IVV' and a `symbol`):
+            # when exactly one argument holds a value written like every listed one (upper-case
+            # codes here), it is the one the exception speaks of; otherwise a human decides.
+            shapes = {_case_shape(v) for v in self.values}
+            if len(shapes) != 1:
+                return None, ""
+            alike = [
+                lf
+                for lf in view.leaves
+                if isinstance(lf.value, str) and _case_shape(lf.value) in shapes
+            ]
+            return (False, alike[0].path) if len(alike) == 1 else (None, "")
         best: list[Leaf] = []
         top = 0
         # 'the claim status' names `status` or `claim_status`, not `claim_id`: the phrase's head
@@ -1400,6 +1437,8 @@ class When(Check):
     def evaluate(self, view: RequestView) -> Outcome:
         assert self.condition is not None and self.body is not None
         outcome = self.body.evaluate(view)
+        if outcome.status == NOT_APPLICABLE and self.body.unrelated(view):
+            return self._unnamed_subject(view, outcome)
         if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
             return outcome
         bound = bind_measure(view, self.condition)
@@ -1417,6 +1456,25 @@ class When(Check):
         return Outcome(
             SATISFIED, "the rule's condition does not hold", tuple(lf.path for lf, _ in bound)
         )
+
+    def _unnamed_subject(self, view: RequestView, outcome: Outcome) -> Outcome:
+        # 'Raises over 5 kW need a G99 reference' on set_export_limit: the request does not
+        # name the subject ('raises'), but when its amount meets the condition by the rule's
+        # own unit, the rule may speak of it, and a human decides.
+        assert self.condition is not None
+        bound = bind_measure(view, self.condition)
+        if not bound or not self.condition._named_by_unit(bound):
+            return outcome
+        for leaf, value in bound:
+            value, problem = convert_value(view, leaf, value, self.condition)
+            if problem or _OPS[self.condition.op](value, self.condition.threshold):
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} meets the rule's condition, but the request does not name "
+                    "what the rule speaks of (the rule may apply; a human should decide)",
+                    (leaf.path,),
+                )
+        return outcome
 
 
 @dataclass(frozen=True)

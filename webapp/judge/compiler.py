@@ -133,6 +133,13 @@ def compile_rule(
         if conditional is not None:
             made, marker = conditional
             consumed_markers.extend(marker.split("|"))
+            # 'on the medical priority register' read from a flag named for it: resolved
+            phrases = [c.phrase.lower() for c in made if isinstance(c, Unless)]
+            resolved += [
+                name
+                for _, _, name in category_phrases(clause)
+                if any(p.endswith(name) and p.startswith(("are on ", "are in ")) for p in phrases)
+            ]
             checks.extend(made)
             continue
         pronoun = _pronoun_action(clause, checks)
@@ -298,6 +305,16 @@ _RELATIONAL = frozenset(
 )
 
 
+# Dates ('between Nov 1 and Mar 31'): a calendar window, which no check reads from a request's
+# dates; matched as subject words they would make the rule look absent. (A weekday is often sent
+# as a value, 'day': 'Friday', and is read as one.)
+_CALENDAR = frozenset(
+    stem(w)
+    for w in "jan feb mar apr jun jul aug sep sept oct nov dec january february march april "
+    "june july august september october november december between".split()
+)
+
+
 def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[str]:
     """Stems the checks of a rule read: subjects, values, measures, argument names, units, places."""
     out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
@@ -328,7 +345,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         if isinstance(c, ActionRule):
             # 'to a different card than the original': a relation between two values, which no
             # action check reads (matching its words would deny every refund).
-            out.update(t for t in c.terms if t not in literal_stems and t not in _RELATIONAL)
+            out.update(
+                t
+                for t in c.terms
+                if t not in literal_stems and t not in _RELATIONAL and t not in _CALENDAR
+            )
         else:
             out.update(c.terms)
         out.update(w for pair in c.alternatives for w in pair)
@@ -376,10 +397,19 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         if frozen.group("duration"):
             out.update(stem(w) for w in words(frozen.group("duration")))
     for q in find_quantities(text):
+        if _is_age(text, q):
+            out.update({"aged", "age", "old", "year"})
         out.update(stem(w) for w in words(text[q.start : q.end]))
         out.update(stem(w.lower()) for w in re.findall(r"[A-Za-z]+", text[q.start : q.end]))
         if q.noun:
             out.add(stem(q.noun))
+    if not has_places and re.search(r"\b(?:elsewhere|everywhere else)\b", text, re.I):
+        # 'up to €180 in EU cities, up to €250 elsewhere': places that split a rule into cases
+        # are conditions no check reads (Lisbon is in the EU; no subject word says so).
+        out.discard("elsewher")
+        for w in re.findall(r"[A-Za-z]+", text):
+            if w[0].isupper() and _place(w) and w.upper() not in CURRENCY_CODES:
+                out.discard(stem(w.lower()))
     if has_places:
         for w in re.findall(r"[A-Za-z]+", text):
             if _place(w):
@@ -444,6 +474,8 @@ NORMATIVE = re.compile(
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
     r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
     r"do not|don't|freeze|frozen|locked|"
+    # negative contractions end in a word character, so 'should' alone never meets them
+    r"shouldn't|mustn't|shan't|won't|isn't|aren't|doesn't|wouldn't|exclude|excludes|excluded|"
     # Cautions and imperatives state a concern the engine cannot check ('Be careful with
     # unusually large payouts'): kept as text, so a request they speak to goes to review.
     r"careful|caution\w*|avoid\w*|ensure|make sure|beware|watch out|refrain|discouraged|"
@@ -463,7 +495,9 @@ _ROLE = (
     r"heads?|vps?|svps?|cfo|ceo|cto|ciso|coo|cio|cmo|administrators?|counsel|lawyers?|"
     r"attorneys?|architects?|committees?|boards?|desks?|specialists?|underwriters?|"
     r"accountants?|treasurers?|executives?|signator(?:y|ies)|stewards?|partners?|owners?|"
-    r"custodians?|dpo|compliance|legal|finance|security|hr|procurement|risk)"
+    r"custodians?|dpo|compliance|legal|finance|security|hr|procurement|risk|"
+    # abbreviations and groups who decide: 'a store mgr', 'the EA team', 'site ops'
+    r"mgrs?|mgmt|management|supvs?|dirs?|teams?|ops|operations)"
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
 REVIEW = re.compile(
@@ -488,8 +522,8 @@ REVIEW = re.compile(
 )
 AUTO = re.compile(r"\b(" + _AUTO + r")\b", re.I)
 NEGATION = re.compile(
-    r"\b(not|never|no|cannot|can't|won't|don't|doesn't|mustn't|shan't|prohibit\w*|forbid\w*|forbidden|"
-    r"ban|banned|disallow\w*|blocked|off[- ]limits|illegal|isn't|aren't)\b",
+    r"\b(not|never|no|cannot|can't|won't|don't|doesn't|mustn't|shan't|shouldn't|prohibit\w*|forbid\w*|forbidden|"
+    r"ban|banned|disallow\w*|blocked|off[- ]limits|illegal|isn't|aren't|exclude|excludes|excluded)\b",
     re.I,
 )
 ALLOW = re.compile(
@@ -770,6 +804,7 @@ _EFFECT_STEMS = frozenset(
         "step",
         "once",
         "beyond",
+        "exclud",  # 'Exclude anyone with …' is the prohibition itself
         # verbs that only say the subject action happens ('may only be run for …')
         "run",
         "perform",
@@ -886,7 +921,15 @@ def _normalise(text: str) -> str:
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.
-    return _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
+    t = _NO_OLDER.sub(lambda m: f"aged {m.group(1)} {_AGE_WORDS[m.group(2).lower()]} than", t)
+    t = _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
+    # '21 or older', '65 or younger': an age, bounded like 'or more' / 'or less'.
+    return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
+
+
+_AGE_WORDS = {"older": "more", "over": "more", "younger": "less", "under": "less"}
+_NO_OLDER = re.compile(r"\b(no|not)\s+(older|younger)\s+than\b", re.I)
+_AGE_TAIL = re.compile(r"(?<![\w.,])(\d+)\s+or\s+(older|younger)\b", re.I)
 
 
 _FORMAT_HINT = re.compile(
@@ -905,8 +948,8 @@ _COMPARATIVES = {
     "lighter than": "less than",
     "smaller than": "less than",
     "shorter than": "less than",
-    "older than": "more than",
-    "younger than": "less than",
+    "older than": "aged more than",
+    "younger than": "aged less than",
     "newer than": "less than",
 }
 _COMPARATIVE = re.compile(r"\b(" + "|".join(_COMPARATIVES) + r")\b", re.I)
@@ -1050,15 +1093,40 @@ class FirstTimeRecogniser(Recogniser):
 
 def _amount_condition(c: Clause) -> NumericLimit | None:
     """The one amount a clause's subject states as its condition ('over €50k'), if any."""
+    found = _amount_condition_span(c)
+    return found[0] if found else None
+
+
+def _amount_condition_span(c: Clause) -> tuple[NumericLimit, int, int] | None:
+    """The subject's amount condition and the span of its words ('over €50k', '50 EUR or more')."""
     if len(c.quantities) != 1:
         return None
     q = c.quantities[0]
-    b = _CONDITION_BOUND.search(c.text[: q.start])
     predicate_at = _predicate_position(c.text)
-    if not b or (predicate_at is not None and q.start > predicate_at):
+    if predicate_at is not None and q.start > predicate_at:
         return None
-    op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
-    return _subject_condition(c.index, c.source, c.text[: b.start()], op, q)
+    b = _CONDITION_BOUND.search(c.text[: q.start])
+    if b:
+        op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
+        subject = c.text[: b.start()]
+        return _subject_condition(c.index, c.source, subject, op, q), b.start(), q.end
+    # 'Refunds of 50 EUR or more', 'grants of $5k and above', 'orders of 10 units or fewer'
+    after = q.end
+    if q.noun:
+        noun = re.match(r"\s*" + re.escape(q.noun) + r"\b", c.text[after:], re.I)
+        after += noun.end() if noun else 0
+    more = _OR_MORE.match(c.text[after:])
+    less = _OR_LESS.match(c.text[after:]) if not more else None
+    tail = more or less
+    if tail is None:
+        return None
+    start = q.start
+    of = re.search(r"\b(?:of|for|worth|totall?ing|valued at)\s+$", c.text[:start], re.I)
+    if of:
+        start = of.start()
+    subject = c.text[:start]
+    op = "ge" if more else "le"
+    return _subject_condition(c.index, c.source, subject, op, q), start, after + tail.end()
 
 
 def _subject_condition(index: int, source: str, subject: str, op: str, q: Quantity) -> NumericLimit:
@@ -1514,7 +1582,22 @@ class RequiredRecogniser(Recogniser):
     kind = "required_argument"
 
     def recognise(self, c: Clause) -> list[Check] | None:
-        return _required_checks(c.index, c.source, c.text, c.review) or None
+        if not c.quantities:
+            return _required_checks(c.index, c.source, c.text, c.review) or None
+        # 'Grants over $10k must cite a board minute': the amount in the subject is the
+        # obligation's condition. An amount read no other way is kept as text.
+        found = _amount_condition_span(c)
+        if found is None:
+            return None
+        condition, start, end = found
+        rest = c.text[:start] + c.text[end:]
+        body = _required_checks(c.index, c.source, rest, c.review)
+        if not body:
+            return None
+        return [
+            When(c.index, c.source, b.effect, b.terms, (), condition=condition, body=b)
+            for b in body
+        ]
 
 
 class ActionRecogniser(Recogniser):
@@ -1668,6 +1751,11 @@ def _numeric_checks(
         if op is None:
             continue
         noun = q.noun
+        if noun is None and (
+            _is_age(clause, q) or (_plain(q) and any(_is_age(clause, x) for x in quantities))
+        ):
+            # 'aged 18 or more', 'at least 18 years of age': the argument is an age, never money
+            noun, q = "age", replace(q, unit_family=None, unit_factor=1.0)
         noun_stem = stem(noun) if noun else None
         counts_calls = False
         percent_of: tuple[str, ...] = ()
@@ -1724,6 +1812,23 @@ def _numeric_checks(
     return checks
 
 
+_AGED_BEFORE = re.compile(r"\baged(?:\s+[a-z]+){0,3}\s*$", re.I)
+_AGE_AFTER = re.compile(r"^\s*(?:years?\s+)?(?:old|of age)\b", re.I)
+
+
+def _plain(q: Quantity) -> bool:
+    return not q.currency and not q.noun and q.unit_family is None
+
+
+def _is_age(clause: str, q: Quantity) -> bool:
+    if q.currency or q.noun or (q.unit_family and q.unit_family != "time"):
+        return False
+    if q.unit_family == "time":
+        # '18 years old', '18 years of age' (an age); 'older than 2 years' keeps its unit
+        return bool(re.match(r"\s*(?:old|of age)\b", clause[q.end :], re.I))
+    return bool(_AGED_BEFORE.search(clause[: q.start]) or _AGE_AFTER.match(clause[q.end :]))
+
+
 def _names_action(s: str) -> bool:
     return (
         s in VERBS
@@ -1753,11 +1858,22 @@ def _comparator(before: str, after: str) -> tuple[str, str]:
         return "upper", ""  # 'Session duration: 12 hours max'
     if re.match(r"\s*(?:min(?:imum)?|at least)\b", after, re.I):
         return "lower", ""
+    # 'must be 21 or more', 'must expire in 90 days or less': in the predicate, a floor or a cap
+    if _OR_MORE.search(after) and _MUST_BE.search(b):
+        return "lower", ""
+    if _OR_LESS.search(after) and _MUST_BE.search(b):
+        return "upper", ""
     if _OR_MORE.search(after):
         return "above", "ge"
     if _OR_LESS.search(after):
         return "below", "le"
     return "", ""
+
+
+_MUST_BE = re.compile(
+    r"\b(?:must|should|shall|has to|have to|needs? to)(?:\s+(?!not\b|never\b|n't\b)[a-z]+){1,3}\s*$",
+    re.I,
+)
 
 
 def _op_and_effect(
@@ -1821,12 +1937,11 @@ _DURATION_TEXT = (
 FREEZE = re.compile(
     r"^(?:the\s+)?(?P<name>[\w.\-/:@+]+)(?:\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?))?\s+"
     r"(?:is|are|has been|have been|stays|remains)\s+"
-    r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
+    r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
     r"frozen|locked)\b"
     # 'until further notice', 'through Q4', 'until 5 January', 'for the holidays': how long.
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
-    + _DURATION_TEXT
-    + r""
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -1834,11 +1949,10 @@ FREEZE = re.compile(
 FREEZE_KIND_FIRST = re.compile(
     r"^(?:the\s+)?(?!(?:the|a|an|our|this|that)\b)(?P<kind>[A-Za-z]+(?:\s+[a-z]+)?)\s+(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
     r"\s+(?:is|are|has been|have been|stays|remains)\s+"
-    r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
+    r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
     r"release\s+)?freeze|frozen|locked)\b"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
-    + _DURATION_TEXT
-    + r""
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -1848,9 +1962,8 @@ FREEZE_ON = re.compile(
     r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for)\s+(?:the\s+)?"
     r"(?P<name>[\w.\-/:@]+)"
     r"(?:\s+(?!(?:until|till|through|thru|during|throughout|for|over|this|next)\b)(?P<kind>[a-z]+))?"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
-    + _DURATION_TEXT
-    + r""
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -2024,6 +2137,12 @@ _CONDITION_STATE = re.compile(
     r"(?P<value>[a-z][a-z0-9_\-]*)$",
     re.I,
 )
+# 'the trip is marked urgent', 'the ticket is flagged as priority': a mark carried by a flag.
+_CONDITION_MARKED = re.compile(
+    r"^(?:(?:the|a|an|its|their)\s+)?(?:[a-z][\w\-]*\s+){1,2}(?:is|are|was|were|has been|have been)\s+"
+    r"(?:marked|flagged|tagged|labell?ed)\s+(?:as\s+)?(?P<mark>[a-z][a-z\-]*)$",
+    re.I,
+)
 _PRESENT_VERBS = frozenset(
     "attached referenced given provided included present set supplied specified cited filled in on file".split()
 )
@@ -2062,7 +2181,11 @@ def _conditional_checks(
             return [replace(c, effect="review") for c in made], marker
     test, value = "", ""
     t = _CONDITION_TEST.match(cond)
-    if t:
+    marked = _CONDITION_MARKED.match(cond) if not t else None
+    if marked:
+        # 'unless the trip is marked urgent': a flag named for the mark (`urgent`) shows it
+        test, value, phrase_words = "passed", marked.group("mark"), marked.group("mark")
+    elif t:
         verb = t.group("verb").lower()
         test = (
             "zero"
@@ -2149,7 +2272,7 @@ _CODE = (
 )
 _EXCEPT_NAMED = re.compile(
     r"^(?P<main>.+?),?\s+(?P<marker>except(?:\s+for)?|other than|apart from|excluding|save for)\s+"
-    r"(?:the\s+)?(?P<phrase>(?:[a-z][a-z\-]*\s+){0,3}?(?:(?P<noun>[a-z]+s)\s+)?"
+    r"(?:the\s+)?(?P<phrase>(?:[a-z][a-z\-]*\s+){0,3}?(?:(?P<noun>[a-z]+s|[A-Z]{2,5}s)\s+)?"
     r"(?P<items>" + _CODE + r"(?:\s*,\s*" + _CODE + r")*(?:\s*,?\s+(?:and|or)\s+" + _CODE + r")?))"
     r"\s*\.?$"
 )
@@ -2223,6 +2346,43 @@ def _prep_state(
     ), "who"
 
 
+# 'Never disconnect a customer on the medical priority register', 'Patients on the do-not-call
+# list must not be phoned': membership of a named register, shown by a flag named for it.
+_ON_REGISTER = re.compile(
+    r"\b(?:who\s+(?:is|are)\s+)?(?:on|in)\s+(?:the|our|a)\s+(?P<name>(?:[a-z][a-z\-]*\s+){1,3}?)"
+    r"(?P<kind>register|registry|list|watchlist|watch list|roster)\b",
+    re.I,
+)
+
+
+def _on_register(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    m = _ON_REGISTER.search(clause)
+    if not m or not (NEGATION.search(clause) or REVIEW.search(clause)):
+        return None
+    name = [w for w in words(m.group("name")) if w not in STOPWORDS]
+    bind = tuple(x for x in (stem(w) for w in name) if x not in GENERIC)
+    if not bind or any(w in _KIND_SKIP or NORMATIVE.fullmatch(w) for w in name):
+        return None
+    main = (clause[: m.start()] + " " + clause[m.end() :]).strip()
+    if condition_spans(main) or _ON_REGISTER.search(main):
+        return None
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    return _unless_each(
+        made,
+        index,
+        source,
+        marker="who",
+        bind_words=bind,
+        test="not_state",
+        value=name[-1],
+        phrase="are " + re.sub(r"^who\s+(?:is|are)\s+", "", m.group(0).strip(), flags=re.I),
+    ), "who"
+
+
 def _relative_state(
     index: int, source: str, clause: str, previous: Quantity | None, carry: str
 ) -> tuple[list[Check], str] | None:
@@ -2230,6 +2390,9 @@ def _relative_state(
     prep = _prep_state(index, source, clause, previous, carry)
     if prep is not None:
         return prep
+    listed = _on_register(index, source, clause, previous, carry)
+    if listed is not None:
+        return listed
     m = _RELATIVE_STATE.match(clause)
     front = _RELATIVE_STATE_FRONT.match(clause)
     if front and (m is None or _STATE_VERB.match(front.group("cond"))):
@@ -2323,27 +2486,74 @@ def _conditional_list(
 FREEZE_COLON = re.compile(
     r"^(?:(?:change|code|deploy(?:ment)?|release)\s+)?freeze\s*:\s*(?:the\s+)?"
     r"(?:(?P<kind>[a-z]+)\s+)?(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
-    + _DURATION_TEXT
-    + r")?\s*$",
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r")?\s*$",
     re.I,
 )
 
 
+_FREEZE_STATE = (
+    r"(?:(?:is|are|has been|have been|stays|remains)\s+)?(?:(?:currently|now|still)\s+)?"
+    r"(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
+    r"frozen|locked)"
+)
+_FREEZE_DURATION = (
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?"
+)
+# 'Grid SCADA (scada-north) is in a change freeze': the name in brackets after its kind.
+FREEZE_PAREN = re.compile(
+    r"^(?:the\s+)?(?P<kind>(?:[A-Za-z][\w\-]*\s+){0,2}[A-Za-z][\w\-]*)\s*"
+    r"\((?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)\)\s+"
+    + _FREEZE_STATE
+    + r"\b"
+    + _FREEZE_DURATION
+    + r"\s*\.?\s*$",
+    re.I,
+)
+# 'Prod deploys frozen for billing-api and auth-svc until Friday': the subject's action is frozen
+# for the named values.
+FREEZE_LIST = re.compile(
+    r"^(?P<kind>(?:[A-Za-z][\w\-]*\s+){0,3}?[A-Za-z][\w\-]*)\s+"
+    + _FREEZE_STATE
+    + r"\s+(?:for|on)\s+(?:the\s+)?(?P<name>"
+    + _NAMED_ITEM
+    + r"(?:\s*,\s*"
+    + _NAMED_ITEM
+    + r")*(?:\s*,?\s+(?:and|or)\s+"
+    + _NAMED_ITEM
+    + r")?)(?![\w\-])"
+    + _FREEZE_DURATION
+    + r"\s*\.?\s*$",
+    re.I,
+)
+
+
+_FREEZES = (FREEZE_PAREN, FREEZE_LIST, FREEZE_KIND_FIRST, FREEZE, FREEZE_ON, FREEZE_COLON)
+
+
 def _freeze_match(text: str) -> re.Match[str] | None:
-    return (
-        FREEZE_KIND_FIRST.search(text)
-        or FREEZE.search(text)
-        or FREEZE_ON.search(text)
-        or FREEZE_COLON.search(text)
-    )
+    """The freeze a text states: the first reading of _FREEZES that makes a check."""
+    first = None
+    for rx in _FREEZES:
+        m = rx.search(text)
+        if m is None:
+            continue
+        first = first or m
+        if _freeze_from(0, text, m) is not None:
+            return m
+    return first
 
 
 def _freeze_check(index: int, source: str, clause: str) -> Check | None:
     """A freeze on one named value: any request naming it in an argument is refused."""
     m = _freeze_match(clause)
-    if not m:
-        return None
+    return _freeze_from(index, source, m) if m else None
+
+
+def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
+    if m.re is FREEZE_LIST:
+        return _freeze_list_check(index, source, m)
     name = m.group("name")
     kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
     # 'the ledger service is frozen', 'the ACME-7 vendor account is frozen'
@@ -2353,6 +2563,33 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
     ):
         return None
     return ValueList(index, source, "deny", (), (), "deny", (name,), "exact", kind)
+
+
+def _freeze_list_check(index: int, source: str, m: re.Match[str]) -> Check | None:
+    """'Prod deploys frozen for billing-api and auth-svc': a deny-list of literal names for the
+    subject's action; a value of a known class in the subject ('prod') says where it holds."""
+    items = [i.rstrip(".") for i in _split_named(m.group("name"))]
+    if not items or not all(
+        _LITERAL.fullmatch(i) or _NAME_WITH_COLON.fullmatch(i) or re.search(r"[-_\d]|\w\.\w", i)
+        for i in items
+    ):
+        return None
+    terms, _ = _action_terms(m.group("kind"), False)
+    verbs = tuple(t for t in terms if t in VERBS)
+    qualifiers = tuple(t for t in terms if t in _CLASS_WORDS)
+    about = tuple(t for t in terms if t not in verbs and t not in qualifiers)
+    return ValueList(
+        index,
+        source,
+        "deny",
+        verbs + qualifiers,
+        (),
+        "deny",
+        tuple(items),
+        "exact",
+        (),
+        about_words=about,
+    )
 
 
 def _join_check(index: int, source: str, clause: str, effect: str, review: bool) -> Check | None:
@@ -2574,7 +2811,10 @@ def _split_items(text: str) -> list[str]:
             p,
             flags=re.I,
         )
-        if p:
+        halves = p.split("/")
+        if len(halves) > 1 and all(_place(h) for h in halves):
+            out.extend(halves)  # 'EU/EEA': either region, each read as the places it names
+        elif p:
             out.append(p)
     return out
 
@@ -2650,6 +2890,10 @@ def _required_checks(index: int, source: str, clause: str, review: bool) -> list
     if m and not _FIELD_NAME.search(clause):
         head = clause[: m.start("arg")]
         parts = [x for x in _ARG_LIST.split(m.group("arg")) if x.strip()]
+        last = parts[-1].split() if parts else []
+        if len(parts) > 1 and len(last) == 2 and all(len(x.split()) == 1 for x in parts[:-1]):
+            # 'originator and beneficiary names': the head noun is shared by every part
+            parts = [f"{x.strip()} {last[-1]}" for x in parts[:-1]] + [parts[-1]]
         if len(parts) > 1 and all(len(words(x)) <= 4 for x in parts):
             made = [_required_check(index, source, head + part, review) for part in parts]
             if all(made):

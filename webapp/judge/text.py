@@ -6,7 +6,8 @@ import re
 from functools import lru_cache
 
 _SPLIT = re.compile(r"[a-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# 'PowerUserAccess' is three words; 'eGFR', 'iOS', 'mRNA' (one lower-case letter first) are one.
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?<!\b[a-z])(?=[A-Z])")
 _ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,})s\b")
 
 STOPWORDS = frozenset(
@@ -17,7 +18,8 @@ STOPWORDS = frozenset(
     should may might must can cannot could also only just very more most less least per via
     up down out over under above below again once both either neither own same other another
     ever never always after before during until unless within whether
-    don doesn didn isn aren wasn weren mustn shouldn shan couldn wouldn hasn haven""".split()
+    don doesn didn isn aren wasn weren mustn shouldn shan couldn wouldn hasn haven
+    please kindly""".split()
 )
 
 # Words that name who acts or how often, and say nothing about the request itself.

@@ -1,0 +1,322 @@
+"""Readings added in the fifth session, each tested on phrasings of our own (never case files).
+
+- an exception naming values of an upper-case kind ('except the REITs ABC and XYZ') binds to the
+  one argument written like the listed values when none is named like the kind;
+- a count of a noun ('at most 5,000 shares') is never read from a price argument;
+- negative contractions ending in a word character ('shouldn't', 'mustn't') are normative;
+- every governing policy must speak to a request: one that says nothing sends it to review even
+  when another policy's rules hold.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from tests.unit.test_judge_fourth_round import outcome
+from webapp.judge.compiler import compile_rule
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery, PolicyVersion
+
+EXCEPT_RULE = "A single trade may not be larger than 2,000 units, except the REITs ABC, XYZ or QRS."
+
+
+def test_an_exception_of_an_upper_case_kind_is_understood():
+    compiled = compile_rule(0, "c:r0", EXCEPT_RULE)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert "except when" in compiled.checks[0].reading()
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"ticker": "XYZ", "units": 9000, "unit_price": 12.5}, "approved"),
+        ({"ticker": "MNO", "units": 1500, "unit_price": 12.5}, "approved"),
+        ({"ticker": "MNO", "units": 2001, "unit_price": 12.5}, "denied"),
+        # two arguments written like the listed codes: which one is the instrument? review
+        ({"ticker": "MNO", "venue": "NYSE", "units": 2001, "unit_price": 1.0}, "pending_review"),
+        # nothing written like them: review, never a guess
+        ({"instrument": "mno-fund", "units": 2001}, "pending_review"),
+    ],
+)
+def test_an_exception_binds_to_the_one_argument_written_like_its_values(args, expected):
+    assert outcome(EXCEPT_RULE, "place_trade", args) == expected
+
+
+def test_a_counted_noun_is_not_read_from_a_price():
+    rule = "Orders must not exceed 5,000 shares."
+    args = {"symbol": "MNO", "quantity": 5001, "limit_price": 10.0}
+    assert outcome(rule, "place_order", args) == "denied"
+    args = {"symbol": "MNO", "quantity": 4000, "limit_price": 9000.0}
+    assert outcome(rule, "place_order", args) == "approved"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Loyalty credits shouldn't go above 80 EUR.",
+        "Loyalty credits mustn't exceed 80 EUR.",
+        "Loyalty credits shan't be more than 80 EUR.",
+    ],
+)
+def test_negative_contractions_are_normative(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    args = {"amount": 95, "currency": "EUR"}
+    assert outcome(rule, "grant_loyalty_credit", args) == "denied"
+    assert outcome(rule, "grant_loyalty_credit", {"amount": 60, "currency": "EUR"}) == "approved"
+
+
+def test_a_unitless_cap_behind_a_contraction_still_goes_to_review_against_a_currency():
+    rule = "Loyalty credits shouldn't go above 80."
+    assert outcome(rule, "grant_loyalty_credit", {"amount": 60, "currency": "GBP"}) == (
+        "pending_review"
+    )
+
+
+def _pv(pid: str, rules: list[str], tools: tuple[str, ...]) -> PolicyVersion:
+    digest = hashlib.sha256((pid + "|".join(rules)).encode()).hexdigest()
+    return PolicyVersion(pid, f"pv_{digest[:12]}", digest, "", tuple(rules), tools)
+
+
+def test_a_governing_policy_that_says_nothing_sends_the_request_to_review():
+    speaking = _pv("transfers", ["Transfers must name a destination bank."], ("transfer_line",))
+    silent = _pv("upgrades", ["Upgrades may not exceed 20% off."], ("transfer_line", "upgrade"))
+    query = ClearanceQuery("transfer_line", {"destination_bank": "Bank A", "line": "L-1"}, "a")
+    v = evaluate(query, [speaking, silent], StaticHistory.from_dict(None))
+    assert v.decision == "allow" and v.confidence < 0.8
+    assert "upgrades" in v.reason
+    # on its own, the speaking policy approves
+    v = evaluate(query, [speaking], StaticHistory.from_dict(None))
+    assert v.decision == "allow" and v.confidence >= 0.8
+
+
+@pytest.mark.parametrize(
+    ("country", "expected"),
+    [("NO", "approved"), ("FR", "approved"), ("GB", "approved"), ("US", "denied")],
+)
+def test_regions_joined_by_a_slash_are_each_read_as_places(country, expected):
+    rule = "Biopsy images may only be sent to labs in the EU/EEA or the UK."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    args = {"image_id": "IMG-4", "lab_name": "Nordic Path Lab", "lab_country": country}
+    assert outcome(rule, "send_biopsy_images", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "amount", "ref", "expected"),
+    [
+        ("Grants above $10,000 must cite a board minute.", 12000, "", "denied"),
+        ("Grants above $10,000 must cite a board minute.", 12000, "BM-7", "approved"),
+        ("Grants above $10,000 must cite a board minute.", 10000, "", "approved"),
+        ("Grants of $10,000 or more must cite a board minute.", 10000, "", "denied"),
+        ("Grants of $10,000 or more must cite a board minute.", 9999, "", "approved"),
+        ("Grants of $10,000 and above must cite a board minute.", 10000, "", "denied"),
+    ],
+)
+def test_an_amount_in_the_subject_conditions_a_required_reference(rule, amount, ref, expected):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    args = {"grantee": "Food Bank", "amount": amount, "currency": "USD"}
+    if ref:
+        args["board_minute"] = ref
+    assert outcome(rule, "award_grant", args) == expected
+
+
+def test_two_required_references_share_the_amount_condition():
+    rule = "Payouts of 3,000 GBP or more must include payer and payee names."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert len(compiled.checks) == 2
+    args = {"amount": 3500, "currency": "GBP", "payer_name": "A Ltd"}
+    # the payer's name is not the payee's: never approved (a human sees the look-alike)
+    assert outcome(rule, "send_payout", args) == "pending_review"
+    assert outcome(rule, "send_payout", {"amount": 3500, "currency": "GBP"}) == "denied"
+    args["payee_name"] = "B plc"
+    assert outcome(rule, "send_payout", args) == "approved"
+    assert outcome(rule, "send_payout", {"amount": 200, "currency": "GBP"}) == "approved"
+
+
+def test_an_amount_a_required_reference_cannot_place_keeps_the_rule_from_deciding():
+    # the number qualifies the reference, not the subject: never a required argument alone
+    rule = "Claims must include a photo taken within 3 days."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert not compiled.decides or all(
+        "missing or empty" not in c.reading() for c in compiled.checks
+    )
+
+
+def test_a_condition_met_by_its_unit_sends_an_unnamed_subject_to_review():
+    # the request never says 'upgrade', but its kW argument is above the condition's bound
+    rule = "Upgrades over 7 kW need a DNO approval number."
+    args = {"meter_id": "M-1", "new_capacity_kw": 9}
+    assert outcome(rule, "set_capacity", args) == "pending_review"
+    args = {"meter_id": "M-1", "new_capacity_kw": 6}
+    assert outcome(rule, "set_capacity", args) != "denied"
+
+
+MARKED = "Claims must be filed within 30 days of the incident unless the claim is marked complex."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"days_since_incident": 45, "complex": False}, "denied"),
+        ({"days_since_incident": 45, "complex": True}, "approved"),
+        ({"days_since_incident": 12, "complex": False}, "approved"),
+        # nothing shows the mark: a human decides
+        ({"days_since_incident": 45}, "pending_review"),
+    ],
+)
+def test_unless_marked_reads_a_flag_named_for_the_mark(args, expected):
+    assert compile_rule(0, "c:r0", MARKED).understanding == "understood"
+    assert outcome(MARKED, "file_claim", args) == expected
+
+
+REGISTER = "Never suspend service for a household on the vulnerable customers register."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"household_id": "H-1", "vulnerable_customers": True}, "denied"),
+        ({"household_id": "H-1", "vulnerable_customers": False}, "approved"),
+        # no flag named for the register: membership cannot be shown, review
+        ({"household_id": "H-1", "region": "north"}, "pending_review"),
+    ],
+)
+def test_membership_of_a_named_register_is_read_from_a_flag_named_for_it(args, expected):
+    compiled = compile_rule(0, "c:r0", REGISTER)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert "are on the vulnerable customers register" in compiled.checks[0].reading()
+    assert outcome(REGISTER, "suspend_service", args) == expected
+
+
+def test_a_register_with_a_further_condition_stays_partly_understood():
+    rule = "Never suspend service for a household on the hardship register unless legal agrees."
+    assert compile_rule(0, "c:r0", rule).understanding != "understood"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Do not cut off water supply between Dec 1 and Feb 28.",
+        "No price rises between January and March.",
+    ],
+)
+def test_a_date_window_is_never_read_as_subject_words(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding != "understood"
+    args = {"account": "A-1", "scheduled_date": "2026-12-15"}
+    assert outcome(rule, "cut_off_water_supply", args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Write-offs over $800 need a branch mgr.",
+        "Write-offs over $800 need the collections team to approve.",
+        "Write-offs over $800 require sign-off from finance mgmt.",
+    ],
+)
+def test_abbreviated_and_group_approvers_ask_for_review_not_an_argument(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert all(c.effect == "review" for c in compiled.checks), compiled.checks
+    assert outcome(rule, "write_off", {"amount": 900, "currency": "USD"}) == "pending_review"
+    assert outcome(rule, "write_off", {"amount": 700, "currency": "USD"}) == "approved"
+
+
+def test_a_team_name_is_still_a_required_argument():
+    compiled = compile_rule(0, "c:r0", "Deploys need a team name.")
+    assert [c.kind for c in compiled.checks] == ["required_argument"]
+
+
+def test_politeness_is_not_a_subject_word():
+    rule = "Please never refund gift cards."
+    args = {"order_id": "O-1", "item_type": "gift card", "amount": 20}
+    assert outcome(rule, "issue_refund", args) == "denied"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Treasury vault TV-9 is frozen pending reconciliation.",
+        "Treasury vault TV-9 is frozen due to an open incident - no movements.",
+        "Payment rail (rail-sepa-2) is in a change freeze through 30 Jun.",
+        "Settlement runs frozen for rail-sepa-2 and rail-fps-1 until after quarter end.",
+    ],
+)
+def test_freeze_phrasings_with_a_reason_a_bracketed_name_or_a_list(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    name = "TV-9" if "TV-9" in rule else "rail-sepa-2"
+    assert outcome(rule, "move_funds", {"source": name, "amount": 10}) == "denied"
+    assert outcome(rule, "move_funds", {"source": "TV-1", "amount": 10}) != "denied"
+
+
+def test_a_freeze_for_prose_words_is_not_a_list_of_names():
+    compiled = compile_rule(0, "c:r0", "The ledger-api is under code freeze for the holidays.")
+    assert compiled.understanding == "understood"
+    assert compiled.checks[0].values == ("ledger-api",)
+
+
+@pytest.mark.parametrize(
+    ("rule", "age", "expected"),
+    [
+        ("Borrowers must be 18 or older.", 18, "approved"),
+        ("Borrowers must be 18 or older.", 17, "denied"),
+        ("Borrowers must be at least 21 and no older than 70.", 70, "approved"),
+        ("Borrowers must be at least 21 and no older than 70.", 71, "denied"),
+        ("Borrowers must be at least 21 years old.", 20, "denied"),
+        ("Borrowers younger than 25 need an underwriter.", 24, "pending_review"),
+        ("Borrowers younger than 25 need an underwriter.", 25, "approved"),
+    ],
+)
+def test_an_age_binds_to_the_age_argument_never_to_money(rule, age, expected):
+    args = {"applicant_age": age, "loan_amount": 30, "currency": "EUR"}
+    assert outcome(rule, "approve_borrower", args) == expected
+
+
+def test_older_than_a_duration_keeps_its_unit():
+    rule = "Invoices older than 2 years cannot be disputed."
+    assert outcome(rule, "dispute_invoice", {"invoice_age_days": 100}) == "approved"
+    assert outcome(rule, "dispute_invoice", {"invoice_age_days": 800}) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        ("Must expire in 30 days or less.", {"expires_in_days": 30}, "approved"),
+        ("Must expire in 30 days or less.", {"expires_in_days": 31}, "denied"),
+        ("Tokens must not be valid for 30 days or more.", {"ttl_days": 30}, "denied"),
+    ],
+)
+def test_or_more_and_or_less_in_the_predicate_are_a_floor_or_a_cap(rule, args, expected):
+    assert outcome(rule, "create_token", args) == expected
+
+
+def test_exclude_is_a_prohibition_and_a_mixed_case_acronym_is_one_word():
+    rule = "Exclude anyone with an eGFR below 45."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "enroll_subject", {"subject_id": "S-1", "egfr": 44, "age": 50}) == (
+        "denied"
+    )
+    assert outcome(rule, "enroll_subject", {"subject_id": "S-1", "egfr": 60, "age": 50}) == (
+        "approved"
+    )
+
+
+def test_a_nightly_rate_is_not_a_count_of_nights():
+    rule = "Max 4 nights per booking without a manager's approval."
+    args = {"nights": 2, "nightly_rate": 310, "currency": "EUR"}
+    assert outcome(rule, "book_hotel", args) == "approved"
+    args = {"nights": 6, "nightly_rate": 110, "currency": "EUR"}
+    assert outcome(rule, "book_hotel", args) == "pending_review"
+
+
+def test_caps_split_by_place_with_elsewhere_are_not_understood():
+    rule = "Meal allowance: up to 60 EUR in Nordic capitals, up to 40 EUR elsewhere."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding != "understood"
