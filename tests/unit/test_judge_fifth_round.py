@@ -320,3 +320,109 @@ def test_caps_split_by_place_with_elsewhere_are_not_understood():
     rule = "Meal allowance: up to 60 EUR in Nordic capitals, up to 40 EUR elsewhere."
     compiled = compile_rule(0, "c:r0", rule)
     assert compiled.understanding != "understood"
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (
+            "Payouts require a verified bank account.",
+            "send_payout",
+            {"bank_account_verified": True, "bank_account": "X1"},
+            "approved",
+        ),
+        (
+            "Payouts require a verified bank account.",
+            "send_payout",
+            {"bank_account_verified": False, "bank_account": "X1"},
+            "denied",
+        ),
+        # no flag: the account is given but nothing shows it is verified
+        (
+            "Payouts require a verified bank account.",
+            "send_payout",
+            {"bank_account": "X1"},
+            "pending_review",
+        ),
+        ("Payouts require a verified bank account.", "send_payout", {"amount": 5}, "denied"),
+        (
+            "Address must be confirmed before shipping orders.",
+            "ship_orders",
+            {"address_confirmed": True},
+            "approved",
+        ),
+        (
+            "Address must be confirmed before shipping orders.",
+            "ship_orders",
+            {"address_confirmed": False},
+            "denied",
+        ),
+        (
+            "Address must be confirmed before shipping orders.",
+            "ship_orders",
+            {"address": "1 Main St"},
+            "pending_review",
+        ),
+        (
+            "Tenants must have a current 12(b) insurance certificate on file.",
+            "onboard_tenant",
+            {"insurance_certificate_on_file": True},
+            "approved",
+        ),
+        (
+            "Tenants must have a current 12(b) insurance certificate on file.",
+            "onboard_tenant",
+            {"insurance_certificate_on_file": False},
+            "denied",
+        ),
+        (
+            "Grants only for projects licensed by the city.",
+            "award_grants",
+            {"project_licensed": True},
+            "approved",
+        ),
+        (
+            "Grants only for projects licensed by the city.",
+            "award_grants",
+            {"project_licensed": False},
+            "denied",
+        ),
+        (
+            "Grants only for projects licensed by the city.",
+            "award_grants",
+            {"project": "P-1"},
+            "pending_review",
+        ),
+        (
+            "Grants only for projects licensed by the city.",
+            "award_grants",
+            {"project_licensed": "maybe"},
+            "pending_review",
+        ),
+    ],
+)
+def test_a_state_is_read_from_a_yes_no_argument_named_for_it(rule, tool, args, expected):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, tool, args) == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        # a person's approval is never read from a flag the agent sets
+        "Payouts require a manager-approved bank account.",
+        "Payouts require a signed contract.",
+        # a further qualifier stays unread
+        "Address must be confirmed by phone before shipping orders.",
+    ],
+)
+def test_approvals_and_qualified_states_are_not_flags(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert all(c.kind != "state_flag" for c in compiled.checks)
+
+
+def test_a_flag_for_another_thing_in_the_same_state_does_not_count():
+    rule = "Payouts require a verified bank account."
+    args = {"bank_account": "X1", "phone_verified": True}
+    assert outcome(rule, "send_payout", args) == "pending_review"

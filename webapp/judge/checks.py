@@ -1527,3 +1527,71 @@ class WhenListed(Check):
             f"{outcome.message}; cannot tell whether the rule's condition holds",
             outcome.args,
         )
+
+
+@dataclass(frozen=True)
+class StateFlag(Check):
+    """'Deposits require a verified email', 'Identity must be verified', 'Matches only for gifts
+    to registered charities': a state the text of an argument cannot prove, shown by a yes/no
+    argument named for it (`email_verified`, `charity_registered`).
+
+    The flag must carry the state's word (`state`); among such flags, one that also carries a
+    word of what is in that state (`flag_words`) is preferred. A flag that is on satisfies the
+    rule, one that is off breaks it; with no such flag the `fallback` check decides (or, without
+    one, a human). `forbid` turns it round: 'never to purchased lists' breaks when the flag is on.
+    """
+
+    state: str = ""
+    flag_words: tuple[str, ...] = ()
+    phrase: str = ""  # the state as written, for readings
+    forbid: bool = False
+    fallback: Check | None = None
+    kind: str = field(default="state_flag", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(state=self.state, flag_words=list(self.flag_words), forbid=self.forbid)
+        return d
+
+    def reading(self) -> str:
+        when = "when" if self.forbid else "unless"
+        none = "review" if self.fallback is None else self.fallback.reading()
+        return (
+            f"{_VERB[self.effect]} {when} a yes/no argument shows that {self.phrase}"
+            f"{self._about()}; when no such argument is sent: {none}"
+        )
+
+    def subject(self) -> str:
+        return self.fallback.subject() if self.fallback is not None else super().subject()
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        flags = [
+            lf
+            for lf in view.leaves
+            if self.state in lf.keys and _flag_on(lf.value) is not None and not lf.keys & _ID_WORDS
+        ]
+        # `phone_verified` does not show that the email is verified: the flag must name it
+        chosen = (
+            [lf for lf in flags if lf.keys & set(self.flag_words)] if self.flag_words else flags
+        )
+        if not chosen:
+            if self.fallback is not None:
+                return self.fallback.evaluate(view)
+            return Outcome(UNKNOWN, f"nothing in the arguments shows whether {self.phrase}")
+        values = {_flag_on(lf.value) for lf in chosen}
+        paths = tuple(lf.path for lf in chosen)
+        if len(values) != 1:
+            return Outcome(UNKNOWN, f"{', '.join(paths)} disagree on {self.phrase}", paths)
+        on = values.pop()
+        if on != self.forbid:
+            return Outcome(
+                SATISFIED, f"{paths[0]} shows {'not ' if self.forbid else ''}{self.phrase}", paths
+            )
+        return self.fire(
+            applies,
+            f"{paths[0]} shows {'' if self.forbid else 'not '}{self.phrase}",
+            paths,
+        )

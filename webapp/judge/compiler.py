@@ -16,6 +16,7 @@ from webapp.judge.checks import (
     NumericLimit,
     RequiredArgument,
     RequiredFlag,
+    StateFlag,
     Unless,
     ValueList,
     When,
@@ -249,7 +250,7 @@ def _flat_values(checks: list[Check]) -> list[str]:
     todo = list(checks)
     while todo:
         c = todo.pop()
-        for name in ("base", "condition", "body"):
+        for name in ("base", "condition", "body", "fallback"):
             inner = getattr(c, name, None)
             if isinstance(inner, Check):
                 todo.append(inner)
@@ -280,10 +281,13 @@ def _value_stems(checks: list[Check]) -> set[str]:
     todo = list(checks)
     while todo:
         c = todo.pop()
-        for name in ("base", "condition", "body"):
+        for name in ("base", "condition", "body", "fallback"):
             inner = getattr(c, name, None)
             if isinstance(inner, Check):
                 todo.append(inner)
+        if isinstance(c, StateFlag):
+            # 'registered in the staff database': the flag named for it reads the restriction
+            out.update(stem(w) for w in words(c.phrase))
         for v in getattr(c, "values", ()) or ():
             out.update(stem(w.lower()) for w in words(str(v)))
             out.update(w.lower() for w in words(str(v)))
@@ -331,6 +335,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
                 todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
             todo.extend(x for x in (c.condition, c.body) if x is not None)
+        elif isinstance(c, StateFlag):
+            out.update(stem(w) for w in words(c.phrase))
+            if c.fallback is not None:
+                todo.append(c.fallback)
+            flat.append(c)
         else:
             flat.append(c)
     # Literal names in the rule ('raw-events', 'billing_owner') are values, not subject words: an
@@ -445,7 +454,7 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
     if OUTSIDE.search(text) and allow_list:
         consumed += ["except", "except for"]
-    if allow_list:
+    if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
     # 'without X' is read by a required flag ('without MFA enabled') or is the review itself
     # ('without a manager's approval'); anywhere else it is a condition no check reads.
@@ -1600,6 +1609,56 @@ class RequiredRecogniser(Recogniser):
         ]
 
 
+# 'Matches only for gifts to registered charities', 'Permits only for vehicles registered in the
+# staff database': what the action is for must be in a state a yes/no argument can show.
+_ONLY_STATE = re.compile(
+    r"^(?P<subject>.+?)\s+only\s+(?:for|to|with|from)\s+(?P<what>(?:[a-z]+\s+){0,3}?)"
+    r"(?:(?P<p1>[a-z]+ed)\s+(?P<n1>[a-z]+s)|(?P<n2>[a-z]+s)\s+(?:(?:that|who)\s+are\s+)?"
+    r"(?P<p2>[a-z]+ed)(?P<compl>\s+(?:in|on|with|by|at)\s+(?:the\s+|our\s+)?[a-z]+(?:\s+[a-z]+){0,2})?)"
+    r"\s*$",
+    re.I,
+)
+
+
+class StateCategoryRecogniser(Recogniser):
+    """'Matches only for gifts to registered charities': a class named by a state that a yes/no
+    argument shows (`charity_registered`); with no such argument a human decides."""
+
+    kind = "state_flag"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _ONLY_STATE.match(c.text)
+        if not m or c.negated or c.review or c.quantities:
+            return None
+        participle = (m.group("p1") or m.group("p2")).lower()
+        if participle not in _FLAGGABLE:
+            return None
+        noun = m.group("n1") or m.group("n2")
+        # 'Permits only for …': the subject noun may be a word that elsewhere states an effect
+        subject = _terms(m.group("subject"), cut_review=False) or tuple(
+            s for s in content_stems(m.group("subject")) if s not in GENERIC
+        )
+        if not subject or NORMATIVE.search(m.group("subject")) and len(subject) > 1:
+            return None
+        what = tuple(
+            stem(w)
+            for w in words(f"{m.group('what')} {noun} {m.group('compl') or ''}")
+            if w not in STOPWORDS
+        )
+        phrase = f"{noun} are {participle}{m.group('compl') or ''}"
+        flag = StateFlag(
+            c.index,
+            c.source,
+            "deny",
+            _subject_terms(subject),
+            (),
+            state=stem(participle),
+            flag_words=what,
+            phrase=f"the {phrase.strip()}",
+        )
+        return [flag]
+
+
 class ActionRecogniser(Recogniser):
     """Actions that are forbidden, need review, or are allowed ('Never delete S3 buckets').
 
@@ -1656,6 +1715,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     ResidencyRecogniser(),
     ValueListRecogniser(),
     RequiredRecogniser(),
+    StateCategoryRecogniser(),
     ActionRecogniser(),
 )
 
@@ -2878,7 +2938,14 @@ def _inside_literal(clause: str, q: Quantity) -> bool:
     for m in _LITERAL.finditer(clause):
         if m.start() <= q.start < m.end():
             return True
+    # '501(c)(3)', '17(a)': a legal section is a name, not a number
+    for m in _SECTION.finditer(clause):
+        if m.start() <= q.start + 1 < m.end() or m.start() <= q.start < m.end():
+            return True
     return False
+
+
+_SECTION = re.compile(r"\b\d+(?:\([a-z0-9]{1,3}\))+")
 
 
 _ARG_LIST = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
@@ -2914,18 +2981,45 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         ident = _IDENTIFIER.search(arg_phrase)
         if not exact and ident:
             exact = ident.group(1)
+        on_file = re.search(r"\s+on file\s*$", arg_phrase, re.I)
+        if on_file:
+            arg_phrase = arg_phrase[: on_file.start()]
         arg_phrase = _PREPOSITIONS.sub("", arg_phrase)
+        arg_phrase = re.sub(r"\b\d+\([a-z0-9]\)(?:\([a-z0-9]\))*", " ", arg_phrase)  # '501(c)(3)'
         raw = [w for w in words(arg_phrase) if w not in STOPWORDS and w not in _FIELD_WORDS]
         unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE)
-        arg_words = tuple(stem(w) for w in raw if w not in _UNVERIFIABLE)
+        if on_file:
+            unverifiable += ("on file",)
+        arg_words = tuple(stem(w) for w in raw if w not in _UNVERIFIABLE and not w.isdigit())
         if not arg_words and not exact:
             return None
         subject = text[: m.start()] if m.re is not _REQUIRED_IS else ""
         terms = _subject_terms(
             tuple(t for t in _terms(subject, cut_review=False) if t not in arg_words)
         )
-        return RequiredArgument(index, source, "deny", terms, (), arg_words, exact, unverifiable)
+        required = RequiredArgument(
+            index, source, "deny", terms, (), arg_words, exact, unverifiable
+        )
+        return _state_flag(index, source, terms, arg_words, unverifiable, arg_phrase, required)
     f = _FLAG.search(clause)
+    if f and not review and f.group("adj").lower() in _FLAGGABLE:
+        # 'Identity must be verified (before releasing data)': a yes/no argument shows it
+        subject = _terms(clause[: f.start()], cut_review=False)
+        tail = re.match(r"\s+before\s+(?P<what>[a-z]+ing(?:\s+[a-z]+){0,2})\s*$", clause[f.end() :])
+        if subject and (tail or not clause[f.end() :].strip()):
+            extra = _terms(tail.group("what"), cut_review=False) if tail else ()
+            adj = f.group("adj").lower()
+            # the subject names the flag (`identity_verified`): a flag that is off must not make
+            # the rule look absent, so its words are the flag's, not the subject's
+            return _state_flag(
+                index,
+                source,
+                _subject_terms(tuple(t for t in extra if t not in subject)),
+                subject,
+                (adj,),
+                clause[: f.start()],
+                None,
+            )
     if f and not review and f.group("adj").lower() not in _UNVERIFIABLE:
         adj = stem(f.group("adj"))
         if adj in VERBS and adj not in {"encrypt", "sign", "enabl", "activ"}:
@@ -2959,6 +3053,46 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         )
         return RequiredFlag(index, source, "deny", terms, (), flag)
     return None
+
+
+# States a yes/no argument can show ('email_verified', 'charity_registered', 'letter_on_file');
+# an approval or a signature is a person's act and stays review.
+_FLAGGABLE = frozenset(
+    "verified registered confirmed certified licensed vetted insured accredited consented "
+    "enrolled validated".split()
+)
+
+
+def _state_flag(
+    index: int,
+    source: str,
+    terms: tuple[str, ...],
+    what: tuple[str, ...],
+    states: tuple[str, ...],
+    phrase: str,
+    fallback: Check | None,
+    forbid: bool = False,
+) -> Check | None:
+    """A StateFlag for the one flaggable state of `states`, else `fallback` unchanged."""
+    flaggable = [s for s in states if s in _FLAGGABLE or s == "on file"]
+    others = [s for s in states if s not in flaggable and s != "current"]
+    if len(flaggable) != 1 or others:
+        return fallback
+    state = flaggable[0]
+    drop = STOPWORDS | {x.lower() for x in states} | {"current"}
+    words_ = " ".join(w for w in re.findall(r"[A-Za-z][\w\-]*", phrase) if w.lower() not in drop)
+    return StateFlag(
+        index,
+        source,
+        "deny",
+        terms,
+        (),
+        state=stem(state.split()[-1]),
+        flag_words=tuple(w for w in what if w not in terms) or what,
+        phrase=f"the {words_} is {state}" if not forbid else f"the {words_} are {state}",
+        forbid=forbid,
+        fallback=fallback,
+    )
 
 
 def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
