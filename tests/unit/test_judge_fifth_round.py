@@ -426,3 +426,69 @@ def test_a_flag_for_another_thing_in_the_same_state_does_not_count():
     rule = "Payouts require a verified bank account."
     args = {"bank_account": "X1", "phone_verified": True}
     assert outcome(rule, "send_payout", args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        (
+            "No refunds to a card different from the purchase card.",
+            {"refund_card": "visa-4242", "purchase_card": "visa-4242", "amount": 5},
+            "approved",
+        ),
+        (
+            "No refunds to a card different from the purchase card.",
+            {"refund_card": "amex-1111", "purchase_card": "visa-4242", "amount": 5},
+            "denied",
+        ),
+        (
+            "The refund currency must match the order currency.",
+            {"refund_currency": "eur", "order_currency": "EUR", "amount": 5},
+            "approved",
+        ),
+        (
+            "The refund currency must match the order currency.",
+            {"refund_currency": "GBP", "order_currency": "EUR", "amount": 5},
+            "denied",
+        ),
+        # one side missing: a human decides
+        (
+            "The refund currency must match the order currency.",
+            {"refund_currency": "GBP", "amount": 5},
+            "pending_review",
+        ),
+    ],
+)
+def test_two_arguments_that_must_hold_the_same_value(rule, args, expected):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert "differs from" in compiled.checks[0].reading()
+    assert outcome(rule, "issue_refund", args) == expected
+
+
+def test_a_relation_with_a_further_condition_stays_partly_understood():
+    rule = "No refunds to a card different from the purchase card unless the customer asks."
+    assert compile_rule(0, "c:r0", rule).understanding != "understood"
+
+
+def test_a_misspelt_subject_still_names_the_tool():
+    rule = "Withdrawls over 1,000 EUR need a compliance officer."
+    args = {"amount": 1500, "currency": "EUR"}
+    assert outcome(rule, "process_withdrawal", args) == "pending_review"
+    # one letter apart is not enough for short words: 'payer' is not 'payee'
+    from webapp.judge.request_view import _one_letter_apart
+
+    assert not _one_letter_apart("payer", "payers")
+    assert _one_letter_apart("withdrawl", "withdraw")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"candidate": "A. Ng", "background_check": "clear"}, "approved"),
+        ({"candidate": "A. Ng"}, "pending_review"),
+    ],
+)
+def test_a_required_check_is_something_done_so_its_absence_is_review(args, expected):
+    rule = "Hires need a background check."
+    assert outcome(rule, "hire_candidate", args) == expected

@@ -1595,3 +1595,68 @@ class StateFlag(Check):
             f"{paths[0]} shows {'' if self.forbid else 'not '}{self.phrase}",
             paths,
         )
+
+
+@dataclass(frozen=True)
+class SameValue(Check):
+    """'No withdrawals to a payment method different from the deposit method', 'The payout
+    currency must match the invoice currency': two arguments that must hold the same value.
+
+    Each side binds to the one argument its words name best (`right` first, then `left` among
+    the others); a tie or a missing side leaves it to a human. Values compare without case or
+    separator noise.
+    """
+
+    left: tuple[str, ...] = ()
+    right: tuple[str, ...] = ()
+    left_phrase: str = ""  # as written, for readings
+    right_phrase: str = ""
+    kind: str = field(default="same_value", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(left=list(self.left), right=list(self.right))
+        return d
+
+    def reading(self) -> str:
+        left = self.left_phrase or surface_words(self.source, self.left) or "the value"
+        right = self.right_phrase or surface_words(self.source, self.right) or "the other value"
+        return f"{_VERB[self.effect]} when the {left} differs from the {right}{self._about()}"
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        scalars_ = [
+            lf
+            for lf in view.leaves
+            if isinstance(lf.value, (str, int, float)) and not isinstance(lf.value, bool)
+        ]
+        right = _only_best(scalars_, self.right, None)
+        left = _only_best(scalars_, self.left, right)
+        if right is None or left is None:
+            return Outcome(UNKNOWN, "the two values this rule compares are not both clear")
+        args = (left.path, right.path)
+        if normalise_value(str(left.value)) != normalise_value(str(right.value)):
+            return self.fire(
+                applies,
+                f"{left.path} = {left.value!r} differs from {right.path} = {right.value!r}",
+                args,
+            )
+        return Outcome(SATISFIED, f"{left.path} and {right.path} are the same", args)
+
+
+def _only_best(leaves: list[Leaf], wanted: tuple[str, ...], exclude: Leaf | None) -> Leaf | None:
+    """The one leaf whose name shares the most of `wanted` (at least one word), or None on a tie."""
+    want = set(wanted)
+    best: list[Leaf] = []
+    top = 0
+    for lf in leaves:
+        if exclude is not None and lf.path == exclude.path:
+            continue
+        score = len(want & lf.keys)
+        if score > top:
+            best, top = [lf], score
+        elif score == top and score:
+            best.append(lf)
+    return best[0] if len(best) == 1 else None

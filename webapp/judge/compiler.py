@@ -16,6 +16,7 @@ from webapp.judge.checks import (
     NumericLimit,
     RequiredArgument,
     RequiredFlag,
+    SameValue,
     StateFlag,
     Unless,
     ValueList,
@@ -335,6 +336,9 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
                 todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
             todo.extend(x for x in (c.condition, c.body) if x is not None)
+        elif isinstance(c, SameValue):
+            out.update(SAME_WORDS)
+            flat.append(c)
         elif isinstance(c, StateFlag):
             out.update(stem(w) for w in words(c.phrase))
             if c.fallback is not None:
@@ -1255,6 +1259,65 @@ class ComparisonRecogniser(Recogniser):
         return [join] if join else None
 
 
+_PHRASE3 = r"(?:[a-z]+\s+){0,2}[a-z]+"
+# 'No withdrawals to a payment method different from the deposit method'
+_DIFFERENT = re.compile(
+    r"^(?P<head>.*?\b(?:to|with|from|on|for|in|into|using)\s+(?:a|an|any)\s+)(?P<left>"
+    + _PHRASE3
+    + r")\s+(?:(?:that|which)\s+(?:is|are)\s+)?(?:different from|different than|"
+    r"that differs? from|differing from)\s+(?:the|its|their)\s+(?P<right>" + _PHRASE3 + r")\s*\.?$",
+    re.I,
+)
+# 'The payout currency must match the invoice currency'
+_MATCH = re.compile(
+    r"^(?:the\s+|a\s+|an\s+|each\s+|every\s+)?(?P<left>"
+    + _PHRASE3
+    + r")\s+(?:must|should|shall|has to|have to)\s+(?:always\s+)?(?:match|equal|be the same as)\s+"
+    r"(?:the|its|their)\s+(?P<right>" + _PHRASE3 + r")\s*\.?$",
+    re.I,
+)
+SAME_WORDS = frozenset(
+    stem(w) for w in "different differs differ differing match equal same".split()
+)
+
+
+class SameValueRecogniser(Recogniser):
+    """Two arguments that must hold the same value (a relation, not a list or a limit)."""
+
+    kind = "same_value"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if c.review or c.quantities:
+            return None
+        m = _DIFFERENT.match(c.text)
+        if m is not None and NEGATION.search(m.group("head")):
+            terms = _terms(m.group("head"), cut_review=False)
+        else:
+            m = _MATCH.match(c.text)
+            if m is None or c.negated:
+                return None
+            terms = ()
+        left = tuple(s for s in content_stems(m.group("left")) if s not in GENERIC)
+        right = tuple(s for s in content_stems(m.group("right")) if s not in GENERIC)
+        if not left or not right or set(left) == set(right):
+            return None
+        if not terms:
+            terms = left  # 'the payout currency …': what the rule is about
+        return [
+            SameValue(
+                c.index,
+                c.source,
+                "deny",
+                _subject_terms(terms),
+                (),
+                left,
+                right,
+                m.group("left").strip(),
+                m.group("right").strip(),
+            )
+        ]
+
+
 class FreezeRecogniser(Recogniser):
     """'The billing-api is under change freeze': any request naming the value is refused."""
 
@@ -1710,6 +1773,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     NumericRecogniser(),
     PlaceConditionRecogniser(),
     ComparisonRecogniser(),
+    SameValueRecogniser(),
     FreezeRecogniser(),
     NamedValuesRecogniser(),
     ResidencyRecogniser(),
@@ -2997,8 +3061,18 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         terms = _subject_terms(
             tuple(t for t in _terms(subject, cut_review=False) if t not in arg_words)
         )
+        # 'require a source-of-funds check': a check is something done, not a value sent; when
+        # no argument shows it, a human decides (never a denial for a missing field)
+        activity = bool(raw) and raw[-1] in _ACTIVITY_NOUNS and not exact
         required = RequiredArgument(
-            index, source, "deny", terms, (), arg_words, exact, unverifiable
+            index,
+            source,
+            "review" if activity else "deny",
+            terms,
+            (),
+            arg_words,
+            exact,
+            unverifiable,
         )
         return _state_flag(index, source, terms, arg_words, unverifiable, arg_phrase, required)
     f = _FLAG.search(clause)
@@ -3055,6 +3129,9 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
     return None
 
 
+_ACTIVITY_NOUNS = frozenset(
+    "check checks screening verification assessment inspection diligence background".split()
+)
 # States a yes/no argument can show ('email_verified', 'charity_registered', 'letter_on_file');
 # an approval or a signature is a person's act and stays review.
 _FLAGGABLE = frozenset(

@@ -191,6 +191,17 @@ class Leaf:
     unit: tuple[str, float] | None  # from a unit suffix of the name ('size_gb')
 
 
+def _one_letter_apart(a: str, b: str) -> bool:
+    """Whether two words of 6+ letters differ by one letter left out or put in."""
+    if abs(len(a) - len(b)) != 1 or min(len(a), len(b)) < 6:
+        return False
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    for i in range(len(long_)):
+        if long_[:i] + long_[i + 1 :] == short:
+            return True
+    return False
+
+
 class RequestView:
     """The request in the shape the checks need; built once per evaluation."""
 
@@ -259,6 +270,8 @@ class RequestView:
     def _term_matches(self, term: str) -> bool:
         if term in self.tool_stems or term in self.value_stems:
             return True
+        if len(term) >= 6 and any(_one_letter_apart(term, t) for t in self.tool_stems):
+            return True  # 'withdrawls' on process_withdrawal: a slip of the pen, not another word
         if term in MONEY_GENERIC or (term in MONEY_MOVEMENT_VERBS and self.money_tool):
             return self.money_tool
         if term in COMMS_GENERIC:
