@@ -492,3 +492,64 @@ def test_a_misspelt_subject_still_names_the_tool():
 def test_a_required_check_is_something_done_so_its_absence_is_review(args, expected):
     rule = "Hires need a background check."
     assert outcome(rule, "hire_candidate", args) == expected
+
+
+SCOPED = "Key rotations in the payments project (proj-4410) must cite a change request."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"project_id": "proj-4410", "change_request": "CR-1"}, "approved"),
+        ({"project_id": "proj-4410"}, "denied"),
+        ({"project_id": "proj-9000"}, "approved"),
+        ({"key_id": "k-1"}, "pending_review"),
+    ],
+)
+def test_an_obligation_scoped_to_a_bracketed_identifier(args, expected):
+    compiled = compile_rule(0, "c:r0", SCOPED)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(SCOPED, "rotate_keys", args) == expected
+
+
+EXCEPT_SMALL = "Every payout must cite an invoice number, except payouts under 25 GBP."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"amount": 24.99, "currency": "GBP"}, "approved"),
+        ({"amount": 25, "currency": "GBP"}, "denied"),
+        ({"amount": 25, "currency": "GBP", "invoice_number": "INV-1"}, "approved"),
+        ({"amount": 25, "currency": "EUR"}, "pending_review"),
+    ],
+)
+def test_an_obligation_excepted_below_an_amount(args, expected):
+    compiled = compile_rule(0, "c:r0", EXCEPT_SMALL)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(EXCEPT_SMALL, "send_payout", args) == expected
+
+
+def test_a_cap_excepted_below_an_amount_is_not_trusted():
+    rule = "Payouts may not exceed 900 GBP, except payouts under 25 GBP."
+    assert compile_rule(0, "c:r0", rule).understanding != "understood"
+
+
+@pytest.mark.parametrize(
+    ("rule", "understood"),
+    [
+        ("Never attach PowerUserAccess to any user, group or role.", True),
+        ("Never attach PowerUserAccess to any external user.", False),
+    ],
+)
+def test_a_universal_principal_phrase_restricts_nothing(rule, understood):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert (compiled.understanding == "understood") is understood, compiled.unaccounted
+
+
+def test_an_arn_ending_in_another_name_shows_the_deny_list_does_not_apply():
+    rule = "Never attach PowerUserAccess to any user, group or role."
+    args = {"role_name": "ci", "policy_arn": "arn:aws:iam::aws:policy/ViewOnlyAccess"}
+    assert outcome(rule, "attach_role_policy", args) == "approved"
+    args["policy_arn"] = "arn:aws:iam::aws:policy/PowerUserAccess"
+    assert outcome(rule, "attach_role_policy", args) == "denied"

@@ -622,7 +622,11 @@ class ValueList(Check):
                     hit = True
                 elif h is None:
                     near = True
-                if not shaped and _shape(v) in shapes:
+                if not shaped and (
+                    _shape(v) in shapes
+                    # an ARN or a path ends with the name it points at ('…:policy/ReadOnlyAccess')
+                    or (("/" in v or ":" in v) and _shape(re.split(r"[/:]", v)[-1]) in shapes)
+                ):
                     shaped = True
             if hit:
                 score += 7.0 if contains else 2.0
@@ -1507,6 +1511,9 @@ class WhenListed(Check):
                 f"{self.body.reading()}"
             )
         what = _MATCH_NOUN.get(self.condition.match, "the value")
+        if self.condition.match in ("exact", "prefix") and self.condition.kind_words:
+            kind = surface_words(self.source, self.condition.kind_words)
+            what = f"`{kind}`" if kind else what
         return f"When {what} is {listed}: {self.body.reading()}"
 
     def subject(self) -> str:

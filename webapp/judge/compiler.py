@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
+from webapp.judge.boundaries import NEGATE
 from webapp.judge.checks import (
     ActionRule,
     ArgumentComparison,
@@ -176,7 +177,9 @@ def compile_rule(
     if checks:
         unaccounted = unaccounted_words(
             clean,
-            _accounted_stems(clean, checks, scope),
+            # a condition marker a recogniser consumed is read by the check it made
+            _accounted_stems(clean, checks, scope)
+            | {stem(w) for m in consumed_markers for w in words(m)},
             _consumed_conditions(clean, checks) + tuple(consumed_markers),
             resolved,
             _value_stems(checks),
@@ -320,6 +323,20 @@ _CALENDAR = frozenset(
 )
 
 
+_PRINCIPAL = (
+    r"(?:users?|roles?|groups?|principals?|identit(?:y|ies)|accounts?|members?|entit(?:y|ies)|"
+    r"resources?)"
+)
+_UNIVERSAL = re.compile(
+    r"\b(?:to|for|on|from|with|in)\s+(?:any|all|every)\s+(?P<nouns>"
+    + _PRINCIPAL
+    + r"(?:\s*(?:,|or|and)\s*"
+    + _PRINCIPAL
+    + r"){0,3})\s*\.?$",
+    re.I,
+)
+
+
 def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[str]:
     """Stems the checks of a rule read: subjects, values, measures, argument names, units, places."""
     out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
@@ -434,6 +451,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         out.add("read")
         for paren in re.findall(r"\(([^)]*)\)", text):
             out.update(stem(w) for w in words(paren))
+    # 'to any user or role', 'for all accounts': a universal phrase after the action restricts
+    # nothing, so its nouns are read (a qualifier such as 'any external user' is a category,
+    # which coverage keeps blind on its own).
+    for m in _UNIVERSAL.finditer(text):
+        out.update(stem(w) for w in words(m.group("nouns")))
     # A remark in brackets ('(they are usually test transactions)') explains; it does not bind.
     for paren in re.findall(r"\((?:they|this|it|that|these|e\.g\.|i\.e\.)\b([^)]*)\)", text, re.I):
         out.update(stem(w) for w in words(paren))
@@ -1163,6 +1185,52 @@ def _subject_condition(index: int, source: str, subject: str, op: str, q: Quanti
     )
 
 
+# 'in the prod account (111122223333)', 'for the billing project (proj-7781)': the obligation
+# holds only where the named resource is the one the identifier in brackets names.
+_SCOPED_ID = re.compile(
+    r"\s*\b(?:in|on|for|within|under|to)\s+(?:the|our)\s+(?P<qual>(?:[a-z][\w\-]*\s+){0,2})"
+    r"(?P<kind>account|project|subscription|tenant|workspace|organi[sz]ation|org|cluster|"
+    r"environment|folder|vpc|database|bucket)\s*\((?P<id>[A-Za-z0-9][\w\-.:/]*)\)",
+    re.I,
+)
+
+
+class ScopedIdRecogniser(Recogniser):
+    """'Policy attachments in the prod account (111122223333) must reference a change ticket':
+    the rest of the clause, applied when an argument named like the kind holds that identifier
+    (another identifier: the rule does not apply; none: a human decides)."""
+
+    kind = "when_listed"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _SCOPED_ID.search(c.text)
+        if not m or _SCOPED_ID.search(c.text, m.end()):
+            return None
+        rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
+        made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
+        if not made or any(x.effect == "allow" for x in made):
+            return None
+        about = tuple(stem(w) for w in words(m.group("qual")) if w not in STOPWORDS)
+        condition = ValueList(
+            c.index,
+            c.source,
+            "deny",
+            (),
+            (),
+            "deny",
+            (m.group("id"),),
+            "prefix",  # read only from an argument named like the kind (`account_id`)
+            (stem(m.group("kind").lower()),),
+            about_words=about,
+        )
+        return [
+            WhenListed(
+                c.index, c.source, b.effect, b.terms, b.alternatives, condition=condition, body=b
+            )
+            for b in made
+        ]
+
+
 class ConditionalListRecogniser(Recogniser):
     """'Orders over 10,000 USD may ship only to the US or Canada': a list beyond an amount."""
 
@@ -1768,6 +1836,7 @@ def _participle_category(text: str) -> bool:
 # The registry, in the order a clause is offered to them: the first that answers decides. A new
 # kind of rule is one Recogniser class added here.
 RECOGNISERS: tuple[Recogniser, ...] = (
+    ScopedIdRecogniser(),
     FirstTimeRecogniser(),
     ConditionalListRecogniser(),
     NumericRecogniser(),
@@ -2286,6 +2355,9 @@ def _conditional_checks(
     excepted = _except_named(index, source, clause, previous, carry)
     if excepted is not None:
         return excepted
+    amount = _except_amount(index, source, clause, previous, carry)
+    if amount is not None:
+        return amount
     split = _ONLY_SPLIT.match(clause)
     if split:
         # 'X can only be cancelled if C' says the same as 'X can be cancelled only if C'.
@@ -2429,6 +2501,40 @@ def _except_named(
         phrase=m.group("phrase"),
         values=tuple(items),
     ), marker.split()[0]
+
+
+# 'Every refund must reference the order ID, except refunds below 10 EUR': the obligation holds
+# only beyond the amount the exception names (read through the boundary table, negated).
+_EXCEPT_AMOUNT = re.compile(
+    r"^(?P<main>.+?),?\s+(?P<marker>except(?:\s+for)?|other than|apart from|excluding|save for)\s+"
+    r"(?:for\s+)?(?:(?:the|any)\s+)?(?P<noun>(?:[a-z]+\s+){0,2}?)(?:(?:of|worth|that are|which are)\s+)?"
+    r"(?P<bound>over|above|more than|greater than|exceeding|in excess of|at least|under|below|"
+    r"less than|at most|up to|no more than)\s+(?P<amount>[^,;]+?)\s*\.?$",
+    re.I,
+)
+
+
+def _except_amount(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    m = _EXCEPT_AMOUNT.match(clause)
+    if not m:
+        return None
+    quantities = find_quantities(m.group("amount"))
+    if len(quantities) != 1 or m.group("amount")[quantities[0].end :].strip():
+        return None
+    q = quantities[0]
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, NumericLimit) for c in made):
+        return None  # a cap excepted below an amount is not a reading the engine trusts
+    op = NEGATE[BOUNDARY_CONDITION[re.sub(r"\s+", " ", m.group("bound").lower())]]
+    subject = m.group("noun") or m.group("main")
+    condition = _subject_condition(index, source, subject, op, q)
+    marker = re.sub(r"\s+", " ", m.group("marker").lower())
+    return [
+        When(index, source, c.effect, c.terms, c.alternatives, condition=condition, body=c)
+        for c in made
+    ], marker.split()[0]
 
 
 # 'Employees on probation can't get a raise', 'Accounts under investigation must not be closed'.
