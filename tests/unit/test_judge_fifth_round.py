@@ -553,3 +553,63 @@ def test_an_arn_ending_in_another_name_shows_the_deny_list_does_not_apply():
     assert outcome(rule, "attach_role_policy", args) == "approved"
     args["policy_arn"] = "arn:aws:iam::aws:policy/PowerUserAccess"
     assert outcome(rule, "attach_role_policy", args) == "denied"
+
+
+def test_a_domain_after_a_kind_noun_is_read_from_the_address():
+    rule = "Invoices may only be emailed to addresses at north-ledger.io."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "email_invoices", {"to": "ap@north-ledger.io"}) == "approved"
+    assert outcome(rule, "email_invoices", {"to": "ap@north-ledger.co"}) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        (
+            "Lounge passes are limited to Silver and Gold members.",
+            {"member_tier": "Gold"},
+            "approved",
+        ),
+        (
+            "Lounge passes are limited to Silver and Gold members.",
+            {"member_tier": "Bronze"},
+            "denied",
+        ),
+        (
+            "Payroll exports are restricted to the people team.",
+            {"recipient_team": "people"},
+            "approved",
+        ),
+        (
+            "Payroll exports are restricted to the people team.",
+            {"recipient_team": "sales"},
+            "denied",
+        ),
+        ("Loaner laptops: basic or standard only.", {"laptop_tier": "standard"}, "approved"),
+        ("Loaner laptops: basic or standard only.", {"laptop_tier": "pro"}, "denied"),
+    ],
+)
+def test_limited_to_and_a_trailing_only_make_allow_lists(rule, args, expected):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    if "laptops" in rule:
+        name = "lend_loaner_laptops"
+    else:
+        name = "issue_lounge_passes" if "Lounge" in rule else "run_payroll_exports"
+    assert outcome(rule, name, args) == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        # who acts, and an open category: never a one-item list
+        "Payroll exports may only be run by the people team.",
+        "Records may only be shared with members of the care team.",
+        # an amount it is limited to is a comparison, not a list of names
+        "Refunds are limited to the original charge amount.",
+    ],
+)
+def test_a_team_that_acts_or_an_open_team_is_not_a_list(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert not any(getattr(c, "mode", "") == "allow" for c in compiled.checks)

@@ -932,6 +932,9 @@ _KIND_NOUNS = frozenset(
         "imag",
         "host",
         "servic",
+        "member",
+        "tier",
+        "plan",
     }
 )
 
@@ -1636,6 +1639,10 @@ def _named_list_check(
     eff = "review" if review else "deny"
     mode = "allow" if only and not negated else "deny"
     kind = (noun,) if noun else ()
+    match = "exact"
+    if all(_DOMAIN.fullmatch(i.strip().lstrip("@")) for i in items):
+        # 'addresses at acme-corp.com': a domain, read from any address or host in the request
+        match, items = "domain", [i.strip().lstrip("@").lower() for i in items]
     return ValueList(
         index,
         source,
@@ -1644,7 +1651,7 @@ def _named_list_check(
         (),
         mode,
         tuple(items),
-        "exact",
+        match,
         kind,
         about_words=about,
     )
@@ -2822,11 +2829,22 @@ def _freeze_list_check(index: int, source: str, m: re.Match[str]) -> Check | Non
     )
 
 
+_AMOUNT_WORDS = frozenset(
+    stem(w)
+    for w in "amount total value sum price cost fee charge balance limit budget payment charge "
+    "salary wage rate spend invoice quantity number count".split()
+)
+
+
 def _join_check(index: int, source: str, clause: str, effect: str, review: bool) -> Check | None:
     for rx, op in ((_JOIN, "gt"), (_JOIN_LOWER, "lt")):
         m = rx.search(clause)
         if not m:
             continue
+        if re.search(r"\b(?:limited|capped)\b", m.group(0), re.I) and not (
+            {stem(w) for w in words(m.group("right"))} & _AMOUNT_WORDS
+        ):
+            return None  # 'limited to the development team' names who, not an amount
         right_text = (
             _PREPOSITIONS.sub("", m.group("right"))
             if " of " not in m.group("right")
@@ -2883,7 +2901,8 @@ def _value_list_check(
         # elsewhere ('Never attach AdministratorAccess except to break-glass roles') is what the
         # prohibition names; the exception is a condition no list reads (partly understood).
         markers = [m.end() for rx in (ONLY, OUTSIDE) for m in rx.finditer(clause)]
-        if not any(end <= region_start for end in markers):
+        trailing = re.search(r"\bonly\s*\.?$", clause[region_start:region_end], re.I)
+        if not trailing and not any(end <= region_start for end in markers):
             if not negated:
                 return None
             mode = "deny"
@@ -2989,7 +3008,15 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         text = clause[start:end]
         items = _split_items(text)
         if items and all(_value_like(i) for i in items):
-            if len(items) == 1 and (start, end) in weak and not _strong_value(items[0]):
+            if (
+                len(items) == 1
+                and (start, end) in weak
+                and not _strong_value(items[0])
+                and not (
+                    _NAMED_GROUP_END.search(text)
+                    and re.search(r"\b(?:limited|restricted)\s+to\s*$", clause[:start], re.I)
+                )
+            ):
                 continue  # 'signed off by compliance' is not a one-item allow-list
             return items, start, end
     # Places named in a prohibition without list punctuation ('Payouts to Russia or Belarus are blocked').
@@ -3024,6 +3051,12 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
     return [], 0, 0
 
 
+# 'limited to the development team': one name followed by the kind of group it names
+_NAMED_GROUP_END = re.compile(
+    r"^\s*(?:the\s+)?[a-z][a-z\-]*\s+(?:team|tier|plan|group|desk)\s*\.?$", re.I
+)
+
+
 def _split_items(text: str) -> list[str]:
     text = re.sub(
         r"\s+(?:are|is|must|may|should|shall|can|will|need|needs|require|requires)\b.*$",
@@ -3036,7 +3069,8 @@ def _split_items(text: str) -> list[str]:
     for p in parts:
         p = re.sub(r"^(?:the|a|an)\s+", "", p.strip(" .;:'\""), flags=re.I)
         p = re.sub(
-            r"\s+(?:format|formats|addresses|address|domains?|environments?|regions?|branch|branches|clusters?|groups?|accounts?|only|currencies|countries)$",
+            r"\s+(?:format|formats|addresses|address|domains?|environments?|regions?|branch|branches|clusters?|groups?|accounts?|only|currencies|countries|"
+            r"members|tiers?|teams?|plans?|levels?|classes)$",
             "",
             p,
             flags=re.I,
