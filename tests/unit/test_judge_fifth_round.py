@@ -613,3 +613,52 @@ def test_limited_to_and_a_trailing_only_make_allow_lists(rule, args, expected):
 def test_a_team_that_acts_or_an_open_team_is_not_a_list(rule):
     compiled = compile_rule(0, "c:r0", rule)
     assert not any(getattr(c, "mode", "") == "allow" for c in compiled.checks)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"asset": "ETH", "amount": 20}, "approved"),
+        ({"asset": "ETH", "amount": 21}, "denied"),
+        # another asset: never compared as if it were ETH
+        ({"asset": "BTC", "amount": 1}, "pending_review"),
+    ],
+)
+def test_a_crypto_amount_is_counted_in_its_own_asset(args, expected):
+    rule = "Cold storage sweeps: max 20 ETH per sweep."
+    assert outcome(rule, "sweep_cold_storage", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "amount", "expected"),
+    [
+        ("Swaps: max notional 2m GBP.", 2_000_000, "approved"),
+        ("Swaps: max notional 2m GBP.", 2_000_001, "denied"),
+        ("Maximum premium: 40k GBP.", 40_001, "denied"),
+    ],
+)
+def test_max_then_the_measured_noun_then_the_number(rule, amount, expected):
+    args = {"notional": amount, "premium": amount, "currency": "GBP"}
+    assert outcome(rule, "book_swaps", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"pair": "USD/KPW", "notional": 10}, "denied"),
+        ({"pair": "KPWUSD", "notional": 10}, "denied"),
+        ({"pair": "EUR/USD", "notional": 10}, "approved"),
+        ({"notional_ccy": "IRR", "notional": 10}, "denied"),
+    ],
+)
+def test_currencies_named_without_list_punctuation_and_read_from_a_pair(args, expected):
+    rule = "Swaps in IRR or KPW are prohibited."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "book_swaps", args) == expected
+
+
+def test_a_pair_does_not_answer_an_allow_list_of_settlement_currencies():
+    rule = "Swaps must settle in EUR or GBP."
+    args = {"pair": "EURUSD", "settlement_currency": "GBP", "notional": 10}
+    assert outcome(rule, "book_swaps", args) == "approved"

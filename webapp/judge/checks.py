@@ -11,6 +11,7 @@ from typing import Any
 
 from webapp.judge.boundaries import NEGATE, OP_WORDS
 from webapp.judge.places import location_regions
+from webapp.judge.quantities import CURRENCY_CODES
 from webapp.judge.request_view import (
     MONEY_GENERIC,
     MONEY_KEYS,
@@ -88,6 +89,8 @@ _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
 _PRICE_KEYS = frozenset(
     stem(w) for w in "price cost fee amount value notional premium rate".split()
 )
+_ASSET_KEYS = frozenset({"asset", "coin", "token"})
+_CURRENCY_KEYS = frozenset({"currency", "currenc", "ccy", "pair"})
 _TALLY_KEYS = frozenset(stem(w) for w in "count quantity number num qty".split())
 _ID_WORDS = frozenset(
     {"id", "number", "no", "num", "ref", "referenc", "code", "key", "nr", "identifier"}
@@ -578,7 +581,9 @@ class ValueList(Check):
                 if lf.last_keys & PLACE_KEYS or (lf.keys & PLACE_KEYS and not lf.keys & {"id"})
             ]
         if self.match == "currency":
-            return [lf for lf in leaves if "currency" in lf.keys or "currenc" in lf.keys]
+            # 'notional_ccy', 'currency_pair', 'pair': 'EUR/TRY' names two currencies
+            keys = _CURRENCY_KEYS if self.mode == "deny" else _CURRENCY_KEYS - {"pair"}
+            return [lf for lf in leaves if lf.keys & keys]
         if self.match in ("domain", "consumer_mail"):
             return [
                 lf
@@ -662,7 +667,10 @@ class ValueList(Check):
             code, regions = loc
             return any(x == code or x in regions for x in self.values)
         if self.match == "currency":
-            return v.upper() in self.values
+            parts = re.split(r"[/\-: ]+", v.upper())
+            if len(parts) == 1 and re.fullmatch(r"[A-Z]{6}", parts[0]):
+                parts = [parts[0][:3], parts[0][3:]]  # 'EURTRY' is a pair as well
+            return any(part in self.values for part in parts)
         if self.match == "consumer_mail":
             host = _host_of(v) if "@" in v else None
             if host is None:
@@ -1024,7 +1032,11 @@ def _currency_of(view: RequestView, leaf: Leaf) -> str | None:
     parent = leaf.path.rsplit(".", 1)[0] if "." in leaf.path else ""
     found = None
     for lf in view.leaves:
-        if ("currency" in lf.last_keys or "currenc" in lf.last_keys) and isinstance(lf.value, str):
+        if (
+            lf.last_keys & _CURRENCY_KEYS - {"pair"}
+            # 'asset': 'BTC' says what an amount is counted in, as a currency does
+            or (lf.last_keys & _ASSET_KEYS and str(lf.value).upper() in CURRENCY_CODES)
+        ) and isinstance(lf.value, str):
             lp = lf.path.rsplit(".", 1)[0] if "." in lf.path else ""
             if lp == parent:
                 return lf.value

@@ -586,7 +586,9 @@ _UPPER_BOUND = re.compile(
     r"|\bmax(?:imum)?\s+[a-z][a-z\s-]{1,30}?\s+(?:is|are|of)"
     r"|\bexceed|\bat most|\bup to|\bno (?:more|greater|larger|higher|bigger|longer) than|\bnot (?:more|greater|larger|higher|bigger|longer) than"
     r"|\bmax(?:imum)?\.?(?:\s+(?:of|is|amount|value|total))?:?|\bcapped at|\bcap(?:s|ped)?(?: of| at| is)?:?|\blimited to|\blimit(?:ed)?(?: of| is| to| at)?:?"
-    r"|\bceiling(?: of| is)?|\bwithin|\bmust (?:be|stay|remain) (?:under|below|less than|lower than|shorter than|at most|within))\s*$",
+    r"|\bceiling(?: of| is)?|\bwithin|\bmust (?:be|stay|remain) (?:under|below|less than|lower than|shorter than|at most|within)"
+    # 'max notional 5m EUR', 'Max notional: 5m EUR': the measured noun between 'max' and the number
+    r"|\bmax(?:imum)?\s+[a-z]{3,}(?:\s+[a-z]{3,})?\s*:?)\s*$",
     re.I,
 )
 _STRICT_UPPER = re.compile(r"(?:under|below|less than|lower than|shorter than)\s*$", re.I)
@@ -3031,6 +3033,19 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         ]
         if names:
             return [m.group(0) for m in names], names[0].start(), names[-1].end()
+    # Currencies named in a prohibition without list punctuation ('Trades in RUB or BYN are
+    # forbidden').
+    codes = list(re.finditer(r"\b[A-Z]{3}\b", clause))
+    if (
+        codes
+        and NEGATION.search(clause)
+        and all(c.group(0) in CURRENCY_CODES for c in codes)
+        and re.fullmatch(
+            r"[A-Z]{3}(?:\s*(?:,|or|and|nor)\s*[A-Z]{3})*",
+            clause[codes[0].start() : codes[-1].end()],
+        )
+    ):
+        return [c.group(0) for c in codes], codes[0].start(), codes[-1].end()
     # A single literal in a prohibition ('must not be opened to 0.0.0.0/0', 'AdministratorAccess').
     lits = [
         m for m in _LITERAL.finditer(clause) if not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", m.group(0))

@@ -7,8 +7,15 @@ from dataclasses import dataclass
 
 from webapp.judge.text import STOPWORDS
 
-CURRENCY_CODES = frozenset(
-    "USD EUR GBP JPY CHF CAD AUD INR CNY SEK NOK DKK PLN BRL MXN SGD HKD NZD ZAR CZK HUF TRY".split()
+# Crypto assets are amounts in their own unit: '5 BTC' is never 5 of another asset.
+CRYPTO_CODES = frozenset("BTC ETH SOL USDT USDC XRP LTC DOGE ADA DOT MATIC AVAX".split())
+CURRENCY_CODES = (
+    frozenset(
+        "USD EUR GBP JPY CHF CAD AUD INR CNY SEK NOK DKK PLN BRL MXN SGD HKD NZD ZAR CZK HUF TRY "
+        "RUB BYN IRR KPW SYP CUP VES AED SAR QAR KRW TWD THB IDR MYR PHP ILS EGP NGN KES ARS CLP "
+        "COP PEN UAH RON BGN ISK".split()
+    )
+    | CRYPTO_CODES
 )
 _SYMBOLS = {
     "$": "USD",
