@@ -662,3 +662,25 @@ def test_a_pair_does_not_answer_an_allow_list_of_settlement_currencies():
     rule = "Swaps must settle in EUR or GBP."
     args = {"pair": "EURUSD", "settlement_currency": "GBP", "notional": 10}
     assert outcome(rule, "book_swaps", args) == "approved"
+
+
+ONLY_FOR = "Standard shipping only for parcels under 20 kg."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"shipping": "standard", "weight_kg": 12}, "approved"),
+        ({"shipping": "express", "weight_kg": 12}, "denied"),
+        ({"shipping": "express", "weight_kg": 20}, "approved"),
+    ],
+)
+def test_an_allow_list_that_holds_under_an_amount(args, expected):
+    compiled = compile_rule(0, "c:r0", ONLY_FOR)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(ONLY_FOR, "ship_parcels", args) == expected
+
+
+def test_an_allow_list_under_an_amount_with_a_further_condition_is_not_understood():
+    rule = "Standard shipping only for parcels under 20 kg unless the customer pays."
+    assert compile_rule(0, "c:r0", rule).understanding != "understood"

@@ -1236,6 +1236,44 @@ class ScopedIdRecogniser(Recogniser):
         ]
 
 
+# 'Economy class only for flights under 6 hours': within the condition, only the named value.
+_ONLY_FOR_AMOUNT = re.compile(
+    r"^(?P<value>[A-Za-z][\w\-]*(?:\s+(?:or|and|,)?\s*[A-Za-z][\w\-]*){0,2}?)\s+"
+    r"(?P<kind>class|cabin|tier|fare|grade|plan|size|category|type|shipping|delivery|service|room|seat)?\s*only\s+(?:for|on)\s+"
+    r"(?P<subject>(?:[a-z]+\s+){1,3}?)(?P<bound>under|below|less than|over|above|more than|"
+    r"at least|at most|up to|no more than)\s+(?P<amount>[^,;]+?)\s*\.?$",
+    re.I,
+)
+
+
+class OnlyForAmountRecogniser(Recogniser):
+    """'Economy class only for flights under 6 hours': an allow-list of one kind of value that
+    holds only for requests meeting an amount condition (the boundary table reads it)."""
+
+    kind = "when"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _ONLY_FOR_AMOUNT.match(c.text)
+        if not m or c.negated or c.review:
+            return None
+        quantities = find_quantities(m.group("amount"))
+        if len(quantities) != 1 or m.group("amount")[quantities[0].end :].strip():
+            return None
+        values = [v for v in _split_items(m.group("value")) if v]
+        if not values or not all(_value_like(v) for v in values):
+            return None
+        kind = (stem(m.group("kind").lower()),) if m.group("kind") else ()
+        body = ValueList(c.index, c.source, "deny", (), (), "allow", tuple(values), "exact", kind)
+        op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", m.group("bound").lower())]
+        condition = _subject_condition(c.index, c.source, m.group("subject"), op, quantities[0])
+        return [
+            When(c.index, c.source, "deny", condition.terms, (), condition=condition, body=body)
+        ]
+
+    def next_quantity(self, c: Clause) -> Quantity | None:
+        return c.quantities[-1] if c.quantities else c.previous
+
+
 class ConditionalListRecogniser(Recogniser):
     """'Orders over 10,000 USD may ship only to the US or Canada': a list beyond an amount."""
 
@@ -1846,6 +1884,7 @@ def _participle_category(text: str) -> bool:
 # kind of rule is one Recogniser class added here.
 RECOGNISERS: tuple[Recogniser, ...] = (
     ScopedIdRecogniser(),
+    OnlyForAmountRecogniser(),
     FirstTimeRecogniser(),
     ConditionalListRecogniser(),
     NumericRecogniser(),
