@@ -684,3 +684,30 @@ def test_an_allow_list_that_holds_under_an_amount(args, expected):
 def test_an_allow_list_under_an_amount_with_a_further_condition_is_not_understood():
     rule = "Standard shipping only for parcels under 20 kg unless the customer pays."
     assert compile_rule(0, "c:r0", rule).understanding != "understood"
+
+
+@pytest.mark.parametrize(
+    ("plural", "singular"),
+    [("withdrawals", "withdrawal"), ("approvals", "approval"), ("renewals", "renewal")],
+)
+def test_the_plural_of_a_noun_in_al_has_the_singular_stem(plural, singular):
+    from webapp.judge.text import stem
+
+    assert stem(plural) == stem(singular)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"iban": "IR580540105180021273113007", "amount": 10, "currency": "EUR"}, "denied"),
+        ({"iban": "SY0000000000000000000000", "amount": 10, "currency": "EUR"}, "denied"),
+        ({"iban": "DE89370400440532013000", "amount": 10, "currency": "EUR"}, "approved"),
+        ({"beneficiary_country": "Syria", "amount": 10, "currency": "EUR"}, "denied"),
+    ],
+)
+def test_a_country_adjective_is_a_place_and_an_iban_names_its_country(args, expected):
+    rule = "Never send payouts to Iranian or Syrian accounts."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert set(compiled.checks[0].values) == {"IR", "SY"}
+    assert outcome(rule, "send_payout", args) == expected

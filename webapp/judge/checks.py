@@ -107,7 +107,9 @@ _COUNTERPARTY = frozenset(
     "to merchant partner destination address".split()
 )
 PLACE_KEYS = frozenset(
-    stem(w) for w in "country region location jurisdiction nation geo zone territory market".split()
+    stem(w)
+    # an IBAN names its country in its first two letters (places.location_regions reads it)
+    for w in "country region location jurisdiction nation geo zone territory market iban".split()
 )
 _EMPTY: frozenset[str] = frozenset()
 _ANCHOR_WORDS = VERBS | MONEY_GENERIC | MONEY_SPECIFIC

@@ -3065,13 +3065,16 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         c for c in re.findall(r"\b[A-Z]{2}\b", clause) if country_code(c)
     ]
     if places and NEGATION.search(clause):
-        names = [
-            m
-            for m in re.finditer(r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)*", clause)
-            if _place(m.group(0))
-        ]
-        if names:
-            return [m.group(0) for m in names], names[0].start(), names[-1].end()
+        spans: list[tuple[str, int, int]] = []
+        for m in re.finditer(r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)*", clause):
+            if _place(m.group(0)):
+                spans.append((m.group(0), m.start(), m.end()))
+            elif _place(m.group(0).split()[0]):
+                # 'Belarusian IBANs': the place is the first word of a capitalised phrase
+                first = m.group(0).split()[0]
+                spans.append((first, m.start(), m.start() + len(first)))
+        if spans:
+            return [n for n, _, _ in spans], spans[0][1], spans[-1][2]
     # Currencies named in a prohibition without list punctuation ('Trades in RUB or BYN are
     # forbidden').
     codes = list(re.finditer(r"\b[A-Z]{3}\b", clause))

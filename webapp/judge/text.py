@@ -109,6 +109,7 @@ _SUFFIXES = (
     "sses",
     "ed",
     "es",
+    "als",  # 'withdrawals' meets 'withdrawal' (-> 'withdraw'), 'approvals' meets 'approval'
     "al",
     "s",
     "e",
