@@ -711,3 +711,41 @@ def test_a_country_adjective_is_a_place_and_an_iban_names_its_country(args, expe
     assert compiled.understanding == "understood", compiled.unaccounted
     assert set(compiled.checks[0].values) == {"IR", "SY"}
     assert outcome(rule, "send_payout", args) == expected
+
+
+def _glossary_outcome(rule: str, tool: str, args: dict, glossary: dict) -> str:
+    v = evaluate(
+        ClearanceQuery(tool, args, "agent"),
+        [_pv("g", [rule], (tool,))],
+        StaticHistory.from_dict(None),
+        glossary=glossary,
+    )
+    if v.decision == "deny":
+        return "denied"
+    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"country": "North Korea", "client": "A"}, "denied"),
+        ({"country": "Norway", "client": "A"}, "approved"),
+    ],
+)
+def test_a_glossary_of_country_codes_reads_country_names(args, expected):
+    rule = "Never onboard clients from embargoed jurisdictions."
+    glossary = {"embargoed jurisdictions": ["KP", "IR", "SY"]}
+    assert _glossary_outcome(rule, "onboard_client", args, glossary) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"holder": "a.okafor", "vault": "V2", "kind": "staff"}, "approved"),
+        ({"holder": "z.kim", "vault": "V2", "kind": "staff"}, "denied"),
+    ],
+)
+def test_a_list_named_after_its_holders_binds_to_the_holder_not_the_subject(args, expected):
+    rule = "Vault keys only for staff on the key custodian list."
+    glossary = {"key custodian list": ["a.okafor", "l.moreau"]}
+    assert _glossary_outcome(rule, "issue_vault_keys", args, glossary) == expected

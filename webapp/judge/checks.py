@@ -10,7 +10,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import NEGATE, OP_WORDS
-from webapp.judge.places import location_regions
+from webapp.judge.places import country_code, location_regions
 from webapp.judge.quantities import CURRENCY_CODES
 from webapp.judge.request_view import (
     MONEY_GENERIC,
@@ -601,13 +601,20 @@ class ValueList(Check):
             return [lf for lf in leaves if kind & lf.keys]
         if self.match == "glossary":
             domains = all("." in x and " " not in x for x in self.values)
+            # an allow-list whose members are all written alike ('k.osei', 'm.tanaka') also reads
+            # an argument written the same way (`person: 'j.perez'`): failing it can only deny
+            alike = self.mode == "allow" and len(self._value_shapes) == 1
+            # a glossary of countries is read from the request's country or region arguments
+            places = all(country_code(x) for x in self.values)
             return [
                 lf
                 for lf in leaves
                 if kind & lf.keys
+                or (places and lf.last_keys & PLACE_KEYS)
                 or any(
                     (domains and isinstance(v, str) and "@" in v)
                     or (isinstance(v, str) and _in_glossary(v, self.values) is not False)
+                    or (alike and isinstance(v, str) and _shape(v) in self._value_shapes)
                     for v in scalars(lf.value)
                 )
             ]
@@ -1125,6 +1132,11 @@ def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
         mm = m.strip().lower().lstrip("@")
         if v == mm or (host and (host == mm or host.endswith("." + mm))):
             return True
+    # 'Cuba' against a glossary of ISO codes (KP, IR, CU …), or 'CU' against country names: the
+    # built-in country vocabulary says whether they are the same place
+    code = country_code(value)
+    if code and all(country_code(m) for m in members):
+        return any(country_code(m) == code for m in members)
     if near(host or v, members):
         return None  # close to the category without being listed: a human decides
     return False

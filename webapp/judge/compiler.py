@@ -2261,8 +2261,20 @@ def _category_checks(
         terms = tuple(t for t in _terms(rest, cut_review=review) if t not in drop)
         terms = tuple(t for t in terms if t not in {"nobodi", "nobody", "get", "gets"})
         if phrase.split()[-1] in ("list", "lists", "register", "registry"):
-            # 'vendors on the watch list': the values are vendors, named by the subject.
-            kind = kind + tuple(t for t in terms if t not in VERBS)
+            # 'vendors on the watch list': the values are vendors, named by the noun right
+            # before the list ('badge access only for staff on the DC access list': staff, not
+            # the badge), or else by the subject.
+            before = re.search(
+                r"\b([a-z]+)\s+(?:(?:who|that)\s+(?:is|are)\s+)?(?:on|in|from)\s+(?:the|our|a)\s+"
+                r"(?:[\w\-]+\s+)*$",
+                clause[:start],
+                re.I,
+            )
+            holder = stem(before.group(1).lower()) if before else ""
+            if holder and holder in terms and holder not in VERBS:
+                kind = kind + (holder,)
+            else:
+                kind = kind + tuple(t for t in terms if t not in VERBS)
         checks.append(
             ValueList(
                 index,
