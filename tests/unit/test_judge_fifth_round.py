@@ -749,3 +749,33 @@ def test_a_list_named_after_its_holders_binds_to_the_holder_not_the_subject(args
     rule = "Vault keys only for staff on the key custodian list."
     glossary = {"key custodian list": ["a.okafor", "l.moreau"]}
     assert _glossary_outcome(rule, "issue_vault_keys", args, glossary) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [(18, "approved"), (24, "approved"), (17.5, "denied"), (25, "denied")]
+)
+def test_must_stay_between_is_a_floor_and_a_cap(value, expected):
+    rule = "Cold room setpoint must stay between 18 and 24 °C."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "set_cold_room_setpoint", {"setpoint_c": value}) == expected
+
+
+def test_between_in_the_subject_is_never_read_as_two_limits_or_a_currency_list():
+    rule = "Transfers between 1,000 and 5,000 EUR are forbidden."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding != "understood"
+    assert not any(getattr(c, "match", "") == "currency" for c in compiled.checks)
+
+
+def test_only_within_a_bound_is_the_bound():
+    rule = "Exchanges only within 30 days of delivery."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "accept_exchanges", {"days_since_delivery": 31}) == "denied"
+    assert outcome(rule, "accept_exchanges", {"days_since_delivery": 30}) == "approved"
+
+
+def test_only_within_a_bound_for_a_subject_the_request_does_not_show_is_review():
+    rule = "Exchanges only within 30 days of delivery for members."
+    assert outcome(rule, "accept_exchanges", {"days_since_delivery": 31}) == "pending_review"

@@ -842,6 +842,7 @@ _EFFECT_STEMS = frozenset(
         "once",
         "beyond",
         "exclud",  # 'Exclude anyone with …' is the prohibition itself
+        "through",  # 'can go through without approval'; 'through Q4' is a freeze's duration
         # verbs that only say the subject action happens ('may only be run for …')
         "run",
         "perform",
@@ -961,12 +962,25 @@ def _normalise(text: str) -> str:
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.
+    # 'must stay between 18 and 24 °C': a floor and a cap (only in the predicate, where it limits)
+    t = _BETWEEN.sub(
+        lambda m: (
+            f"{m.group(1)} at least {m.group(2)}{m.group(4) or ''} and at most {m.group(3)}"
+            f"{m.group(4) or ''}"
+        ),
+        t,
+    )
     t = _NO_OLDER.sub(lambda m: f"aged {m.group(1)} {_AGE_WORDS[m.group(2).lower()]} than", t)
     t = _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
     # '21 or older', '65 or younger': an age, bounded like 'or more' / 'or less'.
     return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
 
 
+_BETWEEN = re.compile(
+    r"\b((?:must|should|shall|has to|have to|needs? to)\s+(?:always\s+)?(?:be|stay|remain|lie|fall))"
+    r"\s+between\s+(\d[\d,.]*)\s+and\s+(\d[\d,.]*)(\s*(?:°\s*[CF]|[A-Za-z%]+))?",
+    re.I,
+)
 _AGE_WORDS = {"older": "more", "over": "more", "younger": "less", "under": "less"}
 _NO_OLDER = re.compile(r"\b(no|not)\s+(older|younger)\s+than\b", re.I)
 _AGE_TAIL = re.compile(r"(?<![\w.,])(\d+)\s+or\s+(older|younger)\b", re.I)
@@ -3092,6 +3106,7 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
     codes = list(re.finditer(r"\b[A-Z]{3}\b", clause))
     if (
         codes
+        and not find_quantities(clause)  # '5,000 EUR' is an amount's currency, not a list
         and NEGATION.search(clause)
         and all(c.group(0) in CURRENCY_CODES for c in codes)
         and re.fullmatch(
