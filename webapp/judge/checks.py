@@ -91,6 +91,7 @@ _PRICE_KEYS = frozenset(
 )
 _ASSET_KEYS = frozenset({"asset", "coin", "token"})
 _CURRENCY_KEYS = frozenset({"currency", "currenc", "ccy", "pair"})
+_AMOUNT_CURRENCY_KEYS = _CURRENCY_KEYS - {"pair"}
 _TALLY_KEYS = frozenset(stem(w) for w in "count quantity number num qty".split())
 _ID_WORDS = frozenset(
     {"id", "number", "no", "num", "ref", "referenc", "code", "key", "nr", "identifier"}
@@ -1041,11 +1042,12 @@ def _currency_of(view: RequestView, leaf: Leaf) -> str | None:
     parent = leaf.path.rsplit(".", 1)[0] if "." in leaf.path else ""
     found = None
     for lf in view.leaves:
-        if (
-            lf.last_keys & _CURRENCY_KEYS - {"pair"}
+        if not isinstance(lf.value, str):
+            continue
+        if not lf.last_keys.isdisjoint(_AMOUNT_CURRENCY_KEYS) or (
             # 'asset': 'BTC' says what an amount is counted in, as a currency does
-            or (lf.last_keys & _ASSET_KEYS and str(lf.value).upper() in CURRENCY_CODES)
-        ) and isinstance(lf.value, str):
+            not lf.last_keys.isdisjoint(_ASSET_KEYS) and lf.value.upper() in CURRENCY_CODES
+        ):
             lp = lf.path.rsplit(".", 1)[0] if "." in lf.path else ""
             if lp == parent:
                 return lf.value

@@ -191,6 +191,12 @@ class Leaf:
     unit: tuple[str, float] | None  # from a unit suffix of the name ('size_gb')
 
 
+@lru_cache(maxsize=65536)
+def _slip_of(term: str, tool_stems: frozenset[str]) -> bool:
+    """Whether `term` is one letter from a word of the tool's name (cached: rules repeat terms)."""
+    return any(_one_letter_apart(term, t) for t in tool_stems)
+
+
 def _one_letter_apart(a: str, b: str) -> bool:
     """Whether two words of 6+ letters differ by one letter left out or put in."""
     if abs(len(a) - len(b)) != 1 or min(len(a), len(b)) < 6:
@@ -270,7 +276,7 @@ class RequestView:
     def _term_matches(self, term: str) -> bool:
         if term in self.tool_stems or term in self.value_stems:
             return True
-        if len(term) >= 6 and any(_one_letter_apart(term, t) for t in self.tool_stems):
+        if len(term) >= 6 and _slip_of(term, self.tool_stems):
             return True  # 'withdrawls' on process_withdrawal: a slip of the pen, not another word
         if term in MONEY_GENERIC or (term in MONEY_MOVEMENT_VERBS and self.money_tool):
             return self.money_tool
