@@ -779,3 +779,25 @@ def test_only_within_a_bound_is_the_bound():
 def test_only_within_a_bound_with_a_further_subject_never_approves_past_the_bound():
     rule = "Exchanges only within 30 days of delivery for members."
     assert outcome(rule, "accept_exchanges", {"days_since_delivery": 31}) != "approved"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"supplier": "Kestrel Ltd", "total": 90000, "currency": "GBP"}, "approved"),
+        ({"supplier": "Brightline Services", "total": 90000, "currency": "GBP"}, "denied"),
+        ({"supplier": "Brightline Services", "total": 9000, "currency": "GBP"}, "approved"),
+    ],
+)
+def test_a_glossary_list_beyond_an_amount_in_the_subject(args, expected):
+    rule = "Contracts above 25,000 GBP may only be signed with approved suppliers."
+    glossary = {"approved suppliers": ["Kestrel Ltd", "Ardent plc"]}
+    assert _glossary_outcome(rule, "sign_contracts", args, glossary) == expected
+
+
+def test_an_acronym_of_the_tools_words_names_the_tool():
+    rule = "Every SO must reference a customer PO number."
+    args = {"customer_po_number": "", "amount": 10}
+    assert outcome(rule, "create_sales_order", args) == "denied"
+    args = {"customer_po_number": "PO-7", "amount": 10}
+    assert outcome(rule, "create_sales_order", args) == "approved"

@@ -2344,7 +2344,11 @@ def _category_condition(
         return []
     start, end, phrase = phrases[0]
     members = glossary.lookup(phrase)
-    if not members or end > predicate_at:
+    if not members:
+        return []
+    if start > predicate_at:
+        return _category_beyond_amount(index, source, clause, predicate_at, glossary)
+    if end > predicate_at:
         return []
     rest = (clause[:start] + " " + clause[end:]).strip()
     made, _, _ = compile_clause(index, source, rest, None, "")
@@ -2367,6 +2371,28 @@ def _category_condition(
         WhenListed(index, source, c.effect, c.terms, c.alternatives, condition=condition, body=c)
         for c in made
     ]
+
+
+def _category_beyond_amount(
+    index: int, source: str, clause: str, predicate_at: int, glossary: Glossary
+) -> list[Check]:
+    """'Orders over 50,000 USD may only be placed with preferred vendors', with the category in
+    the glossary: beyond the amount the subject states, the category's list applies."""
+    quantities = [q for q in find_quantities(clause) if not _inside_literal(clause, q)]
+    if len(quantities) != 1 or quantities[0].start > predicate_at:
+        return []
+    q = quantities[0]
+    b = _CONDITION_BOUND.search(clause[: q.start])
+    if not b:
+        return []
+    rest = (clause[: b.start()] + " " + clause[q.end :]).strip()
+    body = _category_checks(index, source, rest, glossary)
+    if len(body) != 1 or not isinstance(body[0], ValueList):
+        return []
+    op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
+    condition = _subject_condition(index, source, clause[: b.start()], op, q)
+    b0 = body[0]
+    return [When(index, source, b0.effect, b0.terms, (), condition=condition, body=b0)]
 
 
 _CONDITIONAL = re.compile(

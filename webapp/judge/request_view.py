@@ -191,6 +191,18 @@ class Leaf:
     unit: tuple[str, float] | None  # from a unit suffix of the name ('size_gb')
 
 
+@lru_cache(maxsize=4096)
+def _acronyms(tool_name: str) -> frozenset[str]:
+    """Initials of 2 to 4 consecutive words of a tool's name ('create_purchase_order' -> 'po',
+    'cpo'): what a rule's acronym for the tool's object reads as."""
+    ws = [w for w in words(tool_name) if w.isalpha()]
+    out = set()
+    for n in (2, 3, 4):
+        for i in range(len(ws) - n + 1):
+            out.add("".join(w[0] for w in ws[i : i + n]))
+    return frozenset(out)
+
+
 @lru_cache(maxsize=65536)
 def _slip_of(term: str, tool_stems: frozenset[str]) -> bool:
     """Whether `term` is one letter from a word of the tool's name (cached: rules repeat terms)."""
@@ -222,6 +234,7 @@ class RequestView:
         self.applicability_memo: dict[tuple, tuple[str, bool]] = {}
         self.bind_memo: dict[tuple, tuple] = {}
         self.tool_stems = frozenset(content_stems(tool_name))
+        self.tool_acronyms = _acronyms(tool_name)
         self.tool_verbs = frozenset(s for s in self.tool_stems if s in VERBS)
         self.leaves: list[Leaf] = []
         _flatten(tool_args, "", self.leaves)
@@ -276,6 +289,8 @@ class RequestView:
     def _term_matches(self, term: str) -> bool:
         if term in self.tool_stems or term in self.value_stems:
             return True
+        if term in self.tool_acronyms:
+            return True  # 'POs' on create_purchase_order: the initials of the tool's words
         if len(term) >= 6 and _slip_of(term, self.tool_stems):
             return True  # 'withdrawls' on process_withdrawal: a slip of the pen, not another word
         if term in MONEY_GENERIC or (term in MONEY_MOVEMENT_VERBS and self.money_tool):
