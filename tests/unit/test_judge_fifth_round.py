@@ -801,3 +801,29 @@ def test_an_acronym_of_the_tools_words_names_the_tool():
     assert outcome(rule, "create_sales_order", args) == "denied"
     args = {"customer_po_number": "PO-7", "amount": 10}
     assert outcome(rule, "create_sales_order", args) == "approved"
+
+
+def test_a_permission_up_to_a_bound_reads_its_verb_but_not_its_qualifiers():
+    plain = "Agents may grant up to 20 licences per change; larger changes need IT approval."
+    assert compile_rule(0, "c:r0", plain).understanding == "understood"
+    qualified = (
+        "Agents may grant up to 20 licences per change for Dublin teams; larger changes need IT "
+        "approval."
+    )
+    assert compile_rule(0, "c:r0", qualified).understanding != "understood"
+
+
+@pytest.mark.parametrize(
+    ("noun", "verb"),
+    [("prescriptions", "prescribe"), ("subscriptions", "subscribe"), ("descriptions", "describe")],
+)
+def test_nouns_in_scription_meet_their_verbs(noun, verb):
+    from webapp.judge.text import stem
+
+    assert stem(noun) == stem(verb)
+
+
+def test_a_rule_on_prescriptions_governs_a_prescribe_tool():
+    rule = "Prescriptions: supply of at most 28 days."
+    assert outcome(rule, "ehr_prescribe", {"drug": "x", "days_supply": 29}) == "denied"
+    assert outcome(rule, "ehr_prescribe", {"drug": "x", "days_supply": 28}) == "approved"

@@ -158,6 +158,7 @@ def compile_rule(
             uncompiled = True
     # 'Bots may order up to 40 licences; bigger orders need IT approval': the permission's bound
     # is where review starts, not a prohibition.
+    dropped_words: set[str] = set()
     for cap in permissive_caps:
         if cap.effect == "deny" and any(
             isinstance(r, NumericLimit)
@@ -169,6 +170,13 @@ def compile_rule(
             for r in checks
         ):
             checks.remove(cap)
+            # its verb ('Agents may add up to 250 seats') is the action the review reads; its
+            # qualifiers are not, and stay unaccounted for
+            dropped_words.update(
+                v
+                for v in (stem(w) for w in words(cap.source[: cap.source.find(";")]))
+                if v in VERBS
+            )
     frozen = _freeze_match(clean)
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
@@ -179,7 +187,8 @@ def compile_rule(
             clean,
             # a condition marker a recogniser consumed is read by the check it made
             _accounted_stems(clean, checks, scope)
-            | {stem(w) for m in consumed_markers for w in words(m)},
+            | {stem(w) for m in consumed_markers for w in words(m)}
+            | dropped_words,
             _consumed_conditions(clean, checks) + tuple(consumed_markers),
             resolved,
             _value_stems(checks),

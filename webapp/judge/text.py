@@ -155,6 +155,8 @@ def stem(word: str) -> str:
         break
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "ls":
         w = w[:-1]  # 'skipp' -> 'skip', 'transferr' -> 'transfer'
+    if len(w) > 6 and w.endswith("script"):
+        w = w[:-6] + "scrib"  # 'prescriptions' meet 'prescribe', 'subscription' 'subscribe'
     return _IRREGULAR.get(w, w)
 
 
