@@ -827,3 +827,31 @@ def test_a_rule_on_prescriptions_governs_a_prescribe_tool():
     rule = "Prescriptions: supply of at most 28 days."
     assert outcome(rule, "ehr_prescribe", {"drug": "x", "days_supply": 29}) == "denied"
     assert outcome(rule, "ehr_prescribe", {"drug": "x", "days_supply": 28}) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"user": "ana", "groups": ["ops", "dba"]}, "pending_review"),
+        ({"user": "ana", "groups": ["ops", "web"]}, "approved"),
+    ],
+)
+def test_members_of_a_named_group_and_a_quorum_that_is_not_an_amount(args, expected):
+    rule = "Tokens for members of the dba group need approval from two security reviewers."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert compiled.required_approvals == 2
+    assert outcome(rule, "issue_tokens", args) == expected
+
+
+def test_only_with_members_of_a_team_stays_an_open_class():
+    rule = "Case files may only be shared with members of the legal team."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding != "understood"
+
+
+def test_names_under_one_path_are_not_near_each_other():
+    from webapp.judge.vocabulary import near
+
+    assert not near("roles/viewer", ("roles/owner", "roles/editor"))
+    assert near("roles/owner-lite", ("roles/owner",))

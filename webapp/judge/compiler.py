@@ -1109,6 +1109,12 @@ class Clause:
         c.only = bool(ONLY.search(text)) or bool(OUTSIDE.search(text))
         c.effect = "review" if c.review else ("allow" if c.allow and not c.only else "deny")
         c.quantities = [q for q in find_quantities(text) if not _inside_literal(text, q)]
+        if c.review:
+            # 'approval from two security reviewers' counts approvers (quorum_of), not an amount
+            quorums = [m.span() for m in _QUORUM.finditer(text)]
+            c.quantities = [
+                q for q in c.quantities if not any(s <= q.start + 1 < e for s, e in quorums)
+            ]
         predicate_at = _predicate_position(text)
         subject_text = text[:predicate_at] if predicate_at is not None else text
         c.own_subject = bool(_terms(subject_text, cut_review=False))
@@ -1476,6 +1482,7 @@ _VALUE_KIND_NOUNS = frozenset(
         "sku product plan tier"
     ).split()
 )
+_GROUP_NOUNS = frozenset(stem(w) for w in "group team channel org department unit".split())
 _NAMED_ITEM = r"[`\"']?[A-Za-z0-9][\w\-./:*]*[`\"']?"
 _NAMED_VALUES = re.compile(
     r"\b(?P<noun>[A-Za-z]+)\s+(?P<items>"
@@ -1596,6 +1603,20 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
             ):
                 continue
             literal = [i for i in items if _LITERAL.fullmatch(i) or _QUOTED.search(hit.group(0))]
+            if (
+                not literal
+                and not named
+                and not only  # 'only with members of the care team' is an open class
+                and side == "before"
+                and len(items) == 1
+                and noun in _GROUP_NOUNS
+                and re.search(
+                    r"\b(?:members?|users?|people|staff)\s+of\s+the\s+$",
+                    clause[: hit.start("items")],
+                    re.I,
+                )
+            ):
+                named = True  # 'members of the admins group': the group's name, one value
             if not literal and not named:
                 continue
             if not all(
