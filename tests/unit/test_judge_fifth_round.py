@@ -855,3 +855,34 @@ def test_names_under_one_path_are_not_near_each_other():
 
     assert not near("roles/viewer", ("roles/owner", "roles/editor"))
     assert near("roles/owner-lite", ("roles/owner",))
+
+
+def test_manual_as_an_adjective_of_the_subject_is_not_a_review():
+    rule = "Manual stock adjustments require a count sheet reference."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert [c.effect for c in compiled.checks] == ["deny"]
+    assert compile_rule(0, "c:r0", "Stock adjustments need manual review.").checks[0].effect == (
+        "review"
+    )
+
+
+@pytest.mark.parametrize(("chain", "expected"), [("polygon", "approved"), ("tron", "denied")])
+def test_an_allow_list_of_names_followed_by_their_kind(chain, expected):
+    rule = "Wallets may only be created on the Polygon or Base networks."
+    assert outcome(rule, "create_wallets", {"network": chain}) == expected
+
+
+@pytest.mark.parametrize(("status", "expected"), [("pending", "denied"), ("approved", "approved")])
+def test_whose_state_is_still_x(status, expected):
+    rule = "No payouts to sellers whose verification is still pending."
+    assert outcome(rule, "send_payouts", {"seller": "s1", "verification_status": status}) == (
+        expected
+    )
+
+
+def test_a_closing_participle_points_back_at_the_required_argument():
+    rule = "Change requests must list the systems affected."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "file_change_requests", {"systems": ["crm"]}) == "approved"
+    assert outcome(rule, "file_change_requests", {"systems": []}) == "denied"

@@ -460,6 +460,12 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         out.add("read")
         for paren in re.findall(r"\(([^)]*)\)", text):
             out.update(stem(w) for w in words(paren))
+    # 'must list the services touched': the closing participle only points back at the argument
+    pointer = re.search(
+        r"\s(touched|affected|impacted|involved|concerned|changed)\s*\.?$", text, re.I
+    )
+    if pointer and any(isinstance(c, RequiredArgument) for c in flat):
+        out.add(stem(pointer.group(1).lower()))
     # 'to any user or role', 'for all accounts': a universal phrase after the action restricts
     # nothing, so its nouns are read (a qualifier such as 'any external user' is a category,
     # which coverage keeps blind on its own).
@@ -545,7 +551,10 @@ _ROLE = (
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
 REVIEW = re.compile(
-    r"\b(approvals?|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|manual(?:ly)?|reviews?|"
+    r"\b(approvals?|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|"
+    # 'manual review', 'manually': a person decides; 'Manual meter read overrides' names a kind
+    r"manual(?=\s+(?:reviews?|approvals?|sign|checks?|handling|processing|verification|"
+    r"intervention|escalation))|manually|reviews?|"
     r"reviewed|sign[- ]?offs?|signed off|second pair of eyes|four[- ]eyes|a human|human (?:approval|review|sign)|"
     r"escalat\w*|countersign\w*|authori[sz]ation|needs? (?:a |an )?(?:manager|human|supervisor|person)|"
     r"goes? to (?:a |an )?(?:human|manager|person|reviewer|supervisor)|"
@@ -2582,7 +2591,7 @@ _RELATIVE_STATE_FRONT = re.compile(
 )
 _STATE_OF = re.compile(
     r"^(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|were|has been|have been)\s+"
-    r"(?:currently\s+)?(?P<state>[a-z]+)$",
+    r"(?:(?:currently|still|now|yet)\s+)?(?P<state>[a-z]+)$",
     re.I,
 )
 _STATE_VERB = re.compile(
@@ -3210,7 +3219,7 @@ def _split_items(text: str) -> list[str]:
         p = re.sub(r"^(?:the|a|an)\s+", "", p.strip(" .;:'\""), flags=re.I)
         p = re.sub(
             r"\s+(?:format|formats|addresses|address|domains?|environments?|regions?|branch|branches|clusters?|groups?|accounts?|only|currencies|countries|"
-            r"members|tiers?|teams?|plans?|levels?|classes)$",
+            r"members|tiers?|teams?|plans?|levels?|classes|networks?|chains?|platforms?|carriers?)$",
             "",
             p,
             flags=re.I,
@@ -3329,6 +3338,10 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         if on_file:
             arg_phrase = arg_phrase[: on_file.start()]
         arg_phrase = _PREPOSITIONS.sub("", arg_phrase)
+        # 'the services touched', 'the accounts affected': the participle only points back
+        arg_phrase = re.sub(
+            r"\s+(?:touched|affected|impacted|involved|concerned|changed)\s*$", "", arg_phrase
+        )
         arg_phrase = re.sub(r"\b\d+\([a-z0-9]\)(?:\([a-z0-9]\))*", " ", arg_phrase)  # '501(c)(3)'
         raw = [w for w in words(arg_phrase) if w not in STOPWORDS and w not in _FIELD_WORDS]
         unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE)
