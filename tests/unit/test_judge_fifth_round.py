@@ -886,3 +886,13 @@ def test_a_closing_participle_points_back_at_the_required_argument():
     assert compiled.understanding == "understood", compiled.unaccounted
     assert outcome(rule, "file_change_requests", {"systems": ["crm"]}) == "approved"
     assert outcome(rule, "file_change_requests", {"systems": []}) == "denied"
+
+
+@pytest.mark.parametrize(("dose", "expected"), [(150, "approved"), (151, "denied")])
+def test_a_rate_argument_is_in_the_unit_before_per_never_a_duration(dose, expected):
+    rule = "Never exceed 150mg/day."
+    assert outcome(rule, "set_dose", {"patient": "p1", "dose_mg_per_day": dose}) == expected
+    from webapp.judge.request_view import _path_stems
+
+    assert _path_stems("dose_mg_per_day")[2] == ("mass", 1e-6)
+    assert _path_stems("cap_per_day")[2] is None

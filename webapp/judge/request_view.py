@@ -450,5 +450,9 @@ def _path_stems(path: str) -> tuple[frozenset[str], frozenset[str], tuple[str, f
     segments = path.split(".")
     keys = frozenset(stem(w) for seg in segments for w in words(seg))
     last_words = words(segments[-1])
-    unit = ARG_UNIT_SUFFIXES.get(last_words[-1]) if len(last_words) > 1 else None
+    if len(last_words) > 2 and last_words[-2] == "per":
+        # 'dose_mg_per_day': a rate whose amount is in the unit before 'per' (never a duration)
+        unit = ARG_UNIT_SUFFIXES.get(last_words[-3])
+    else:
+        unit = ARG_UNIT_SUFFIXES.get(last_words[-1]) if len(last_words) > 1 else None
     return keys, frozenset(stem(w) for w in last_words), unit
