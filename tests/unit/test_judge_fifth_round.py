@@ -896,3 +896,30 @@ def test_a_rate_argument_is_in_the_unit_before_per_never_a_duration(dose, expect
 
     assert _path_stems("dose_mg_per_day")[2] == ("mass", 1e-6)
     assert _path_stems("cap_per_day")[2] is None
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"seller": "s1", "kyc_passed": True}, "approved"),
+        ({"seller": "s1", "kyc_check": False}, "denied"),
+        ({"seller": "s1", "fraud_check": True}, "pending_review"),
+        ({"seller": "s1"}, "pending_review"),
+    ],
+)
+def test_a_check_to_pass_is_read_from_a_flag_named_for_it(args, expected):
+    rule = "Payouts require the seller to pass a KYC check."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "send_payouts", args) == expected
+
+
+def test_an_acronym_of_the_check_names_its_flag():
+    rule = "Card resets require the customer to pass a one-time passcode check."
+    assert outcome(rule, "reset_cards", {"otp_verified": True}) == "approved"
+    assert outcome(rule, "reset_cards", {"otp_verified": False}) == "denied"
+
+
+def test_a_check_to_pass_with_a_further_qualifier_is_not_understood():
+    rule = "Payouts require the seller to pass a KYC check every year."
+    assert compile_rule(0, "c:r0", rule).understanding != "understood"

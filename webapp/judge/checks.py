@@ -1603,10 +1603,13 @@ class StateFlag(Check):
         applies, anchored = self.applicability(view)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
+        states = self.state.split("|")  # 'pass|verifi': any word of the state names the flag
         flags = [
             lf
             for lf in view.leaves
-            if self.state in lf.keys and _flag_on(lf.value) is not None and not lf.keys & _ID_WORDS
+            if any(s in lf.keys for s in states)
+            and _flag_on(lf.value) is not None
+            and not lf.keys & _ID_WORDS
         ]
         # `phone_verified` does not show that the email is verified: the flag must name it
         chosen = (

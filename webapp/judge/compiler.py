@@ -1890,6 +1890,48 @@ class StateCategoryRecogniser(Recogniser):
         return [flag]
 
 
+# 'SIM swaps require the customer to pass a one-time passcode check': a check passed, shown by a
+# yes/no argument named for it (`otp_verified`, `kyc_passed`).
+_PASS_CHECK = re.compile(
+    r"^(?P<subject>.+?)\s+(?:requires?|must|needs?(?:\s+to)?)\s+(?:(?:the|a|an)\s+(?P<who>[a-z]+)\s+to\s+)?"
+    r"pass\s+(?:a|an|the)\s+(?P<what>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?)\s+"
+    r"(?P<kind>check|verification|screening|test)\s*\.?$",
+    re.I,
+)
+
+
+class PassCheckRecogniser(Recogniser):
+    """A check that must have been passed, read from a flag named for it; otherwise review."""
+
+    kind = "state_flag"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _PASS_CHECK.match(c.text)
+        if not m or c.negated or c.quantities:
+            return None
+        subject = _terms(m.group("subject"), cut_review=False)
+        what_words = [w for w in words(m.group("what")) if w not in STOPWORDS]
+        if not subject or not what_words:
+            return None
+        every = words(m.group("what"))  # 'one-time passcode' -> 'otp'
+        acronym = "".join(w[0] for w in every) if len(every) > 1 else ""
+        flag_words = tuple(stem(w) for w in what_words) + ((acronym,) if acronym else ())
+        return [
+            StateFlag(
+                c.index,
+                c.source,
+                "deny",
+                _subject_terms(subject),
+                (),
+                state="|".join(stem(w) for w in ("passed", "verified", "checked", "completed")),
+                flag_words=flag_words,  # never the kind alone: `fraud_check` is another check
+                phrase=f"the {m.group('who') or ''} passed the {m.group('what')} {m.group('kind')}".replace(
+                    "the  ", "the "
+                ),
+            )
+        ]
+
+
 class ActionRecogniser(Recogniser):
     """Actions that are forbidden, need review, or are allowed ('Never delete S3 buckets').
 
@@ -1948,6 +1990,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     NamedValuesRecogniser(),
     ResidencyRecogniser(),
     ValueListRecogniser(),
+    PassCheckRecogniser(),
     RequiredRecogniser(),
     StateCategoryRecogniser(),
     ActionRecogniser(),
