@@ -923,3 +923,40 @@ def test_an_acronym_of_the_check_names_its_flag():
 def test_a_check_to_pass_with_a_further_qualifier_is_not_understood():
     rule = "Payouts require the seller to pass a KYC check every year."
     assert compile_rule(0, "c:r0", rule).understanding != "understood"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"order_id": "O1", "clearance": True, "condition": "damaged"}, "approved"),
+        ({"order_id": "O1", "clearance": True, "condition": "worn"}, "denied"),
+        ({"order_id": "O1", "clearance": False, "condition": "worn"}, "approved"),
+        ({"order_id": "O1", "clearance": True}, "pending_review"),
+    ],
+)
+def test_an_exception_on_the_subjects_own_state(args, expected):
+    rule = "Clearance items can't be returned except when they arrive damaged."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert "except when they arrive damaged" in compiled.checks[0].reading()
+    assert outcome(rule, "accept_return", args) == expected
+
+
+def test_a_hyphenated_qualifier_opening_a_rule_is_not_a_literal_value():
+    rule = "Final-sale items can't be exchanged."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.checks[0].kind == "action"
+    assert outcome(rule, "exchange_item", {"final_sale": True}) == "denied"
+    assert outcome(rule, "exchange_item", {"final_sale": False}) == "approved"
+
+
+def test_final_is_not_fine():
+    from webapp.judge.text import stem
+
+    assert stem("final") != stem("fine")
+
+
+def test_a_permission_that_drops_its_amount_is_not_understood():
+    rule = "Refunds of 500 EUR are fine."
+    assert compile_rule(0, "c:r0", rule).understanding != "understood"
+    assert outcome(rule, "issue_refund", {"amount": 90000, "currency": "EUR"}) != "approved"

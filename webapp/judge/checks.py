@@ -1243,7 +1243,7 @@ def _flag_on(value: Any) -> bool | None:
     return None  # a list or an object is not a switch: a human decides
 
 
-_STATE_KEYS = frozenset(stem(w) for w in "state status stage standing flag".split())
+_STATE_KEYS = frozenset(stem(w) for w in "state status stage standing flag condition".split())
 _YES = frozenset({"true", "yes", "y", "1", "on"})
 _NO = frozenset({"false", "no", "n", "0", "off"})
 
@@ -1302,6 +1302,11 @@ class Unless(Check):
             what = surface_words(self.source, self.bind_words)
             what = f"`{what}`" if what else "an argument"
             return f"{base}, except when {what} is {' or '.join(self.values)}"
+        if self.test == "state" and self.marker.startswith(("except", "unless")):
+            return (
+                f"{base}, {self.marker} {self.phrase} (read from a flag or a state argument "
+                "named for it; when none is sent, review)"
+            )
         if self.test in ("state", "not_state"):
             who = "their" if self.marker == "whose" else "they"
             return (

@@ -346,6 +346,21 @@ _UNIVERSAL = re.compile(
 )
 
 
+def _reads_number(checks: list[Check]) -> bool:
+    """Whether a check anywhere in `checks` (conditions and bases included) compares a number."""
+    todo = list(checks)
+    while todo:
+        c = todo.pop()
+        if isinstance(c, NumericLimit):
+            return True
+        todo.extend(
+            x
+            for x in (getattr(c, n, None) for n in ("base", "condition", "body", "fallback"))
+            if isinstance(x, Check)
+        )
+    return False
+
+
 def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[str]:
     """Stems the checks of a rule read: subjects, values, measures, argument names, units, places."""
     out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
@@ -378,6 +393,7 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         stem(w)
         for rx in (_LITERAL, _NAME_WITH_COLON)
         for m in rx.finditer(text)
+        if not (m.start() == 0 and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)+", m.group(0)))
         for w in words(m.group(0))
     }
     for c in flat:
@@ -435,7 +451,17 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         out.update(stem(w) for w in FREEZE_WORDS)
         if frozen.group("duration"):
             out.update(stem(w) for w in words(frozen.group("duration")))
-    for q in find_quantities(text):
+    # A quantity is read only by a check that compares with a number; 'Refunds of 500 EUR are
+    # fine' read as a plain permission would approve any refund, so its unit stays unaccounted.
+    reads_numbers = (
+        any(
+            isinstance(c, (NumericLimit, ArgumentComparison)) or c.kind == "same_value"
+            for c in flat
+        )
+        or any(isinstance(c, (When, WhenListed)) for c in checks)
+        or _reads_number(checks)
+    )
+    for q in find_quantities(text) if reads_numbers else ():
         if _is_age(text, q):
             out.update({"aged", "age", "old", "year"})
         out.update(stem(w) for w in words(text[q.start : q.end]))
@@ -2518,6 +2544,11 @@ _CONDITION_MARKED = re.compile(
     r"(?:marked|flagged|tagged|labell?ed)\s+(?:as\s+)?(?P<mark>[a-z][a-z\-]*)$",
     re.I,
 )
+_CONDITION_PRONOUN = re.compile(
+    r"^(?:they|it)\s+(?:arrive|arrives|arrived|are|is|come|comes|came|were|was)\s+"
+    r"(?P<state>[a-z]+(?:ed|en)|broken|faulty|defective|unused|unopened|expired)$",
+    re.I,
+)
 _PRESENT_VERBS = frozenset(
     "attached referenced given provided included present set supplied specified cited filled in on file".split()
 )
@@ -2579,9 +2610,15 @@ def _conditional_checks(
             value = verb  # 'unless the status is confirmed': a status of 'confirmed' meets it
     else:
         e = _CONDITION_EQUALS.match(cond) or _CONDITION_STATE.match(cond)
-        if not e:
+        p = _CONDITION_PRONOUN.match(cond) if not e else None
+        if p:
+            # 'except when they arrive damaged': the state of the subject itself, read from a
+            # state field ('condition': 'damaged') or a flag named for it ('damaged': true)
+            test, value, phrase_words = "state", p.group("state").lower(), p.group("state")
+        elif not e:
             return None
-        test, value, phrase_words = "equals", e.group("value").strip("\"'`"), e.group("words")
+        else:
+            test, value, phrase_words = "equals", e.group("value").strip("\"'`"), e.group("words")
     bind = tuple(
         s for s in (stem(w) for w in words(phrase_words)) if s not in STOPWORDS and s not in GENERIC
     )
@@ -3225,7 +3262,11 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         return [c.group(0) for c in codes], codes[0].start(), codes[-1].end()
     # A single literal in a prohibition ('must not be opened to 0.0.0.0/0', 'AdministratorAccess').
     lits = [
-        m for m in _LITERAL.finditer(clause) if not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", m.group(0))
+        m
+        for m in _LITERAL.finditer(clause)
+        if not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", m.group(0))
+        # 'Final-sale items …': a hyphenated qualifier capitalised only because it opens the rule
+        and not (m.start() == 0 and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)+", m.group(0)))
     ]
     lits = [
         m

@@ -38,6 +38,9 @@ _IRREGULAR = {
         for base in ("cancel", "label", "travel", "model", "total", "signal", "channel", "fuel")
         for end in ("ed", "ing")
     },
+    # 'final' is not 'fine' (both would lose their ending to 'fin')
+    "final": "final",
+    "finals": "final",
     "paid": "pay",
     "sent": "send",
     "given": "give",
