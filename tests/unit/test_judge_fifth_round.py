@@ -960,3 +960,17 @@ def test_a_permission_that_drops_its_amount_is_not_understood():
     rule = "Refunds of 500 EUR are fine."
     assert compile_rule(0, "c:r0", rule).understanding != "understood"
     assert outcome(rule, "issue_refund", {"amount": 90000, "currency": "EUR"}) != "approved"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Never pay vendors on the sanctions list.",
+        "No purchases from suppliers on the debarred list.",
+        "Never onboard clients on the PEP watch list.",
+    ],
+)
+def test_a_screening_list_is_never_read_from_the_requests_own_flag(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding != "understood"
+    assert outcome(rule, "pay_vendors", {"vendor": "v", "sanctioned": False}) != "approved"

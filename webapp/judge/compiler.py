@@ -24,7 +24,12 @@ from webapp.judge.checks import (
     When,
     WhenListed,
 )
-from webapp.judge.coverage import category_phrases, condition_spans, unaccounted_words
+from webapp.judge.coverage import (
+    CATEGORY_QUALIFIERS,
+    category_phrases,
+    condition_spans,
+    unaccounted_words,
+)
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
@@ -2804,6 +2809,11 @@ _ON_REGISTER = re.compile(
 )
 
 
+_SCREENING_LISTS = frozenset(
+    stem(w) for w in "sanction sanctions watch block deny black grey gray debarment pep".split()
+)
+
+
 def _on_register(
     index: int, source: str, clause: str, previous: Quantity | None, carry: str
 ) -> tuple[list[Check], str] | None:
@@ -2814,6 +2824,8 @@ def _on_register(
     bind = tuple(x for x in (stem(w) for w in name) if x not in GENERIC)
     if not bind or any(w in _KIND_SKIP or NORMATIVE.fullmatch(w) for w in name):
         return None
+    if any(w in CATEGORY_QUALIFIERS or stem(w) in _SCREENING_LISTS for w in name):
+        return None  # 'the debarred list', 'the sanctions list': a vocabulary decides, not a flag
     main = (clause[: m.start()] + " " + clause[m.end() :]).strip()
     if condition_spans(main) or _ON_REGISTER.search(main):
         return None
