@@ -974,3 +974,11 @@ def test_a_screening_list_is_never_read_from_the_requests_own_flag(rule):
     compiled = compile_rule(0, "c:r0", rule)
     assert compiled.understanding != "understood"
     assert outcome(rule, "pay_vendors", {"vendor": "v", "sanctioned": False}) != "approved"
+
+
+def test_two_numbers_that_must_match_compare_as_numbers():
+    rule = "The refund amount must match the charge amount."
+    assert outcome(rule, "issue_refund", {"refund_amount": 100, "charge_amount": 100.0}) == (
+        "approved"
+    )
+    assert outcome(rule, "issue_refund", {"refund_amount": 100, "charge_amount": 99}) == "denied"

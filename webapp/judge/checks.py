@@ -11,7 +11,7 @@ from typing import Any
 
 from webapp.judge.boundaries import NEGATE, OP_WORDS
 from webapp.judge.places import country_code, location_regions
-from webapp.judge.quantities import CURRENCY_CODES
+from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
     MONEY_GENERIC,
     MONEY_KEYS,
@@ -1680,7 +1680,13 @@ class SameValue(Check):
         if right is None or left is None:
             return Outcome(UNKNOWN, "the two values this rule compares are not both clear")
         args = (left.path, right.path)
-        if normalise_value(str(left.value)) != normalise_value(str(right.value)):
+        ln, rn = parse_number_value(left.value), parse_number_value(right.value)
+        same = (
+            ln == rn
+            if ln is not None and rn is not None
+            else normalise_value(str(left.value)) == normalise_value(str(right.value))
+        )
+        if not same:
             return self.fire(
                 applies,
                 f"{left.path} = {left.value!r} differs from {right.path} = {right.value!r}",
