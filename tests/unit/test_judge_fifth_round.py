@@ -982,3 +982,20 @@ def test_two_numbers_that_must_match_compare_as_numbers():
         "approved"
     )
     assert outcome(rule, "issue_refund", {"refund_amount": 100, "charge_amount": 99}) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"voucher": "V1", "points_redeemed": 40}, "denied"),
+        ({"voucher": "V1", "points_redeemed": 0}, "approved"),
+        # a number in a field not named for the state is a code: review
+        ({"voucher": "V1", "status": 2}, "pending_review"),
+    ],
+)
+def test_a_finished_state_read_from_a_count_named_for_it(args, expected):
+    rule = "Never refund points that have already been redeemed."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert "when they have already been redeemed" in compiled.checks[0].reading()
+    assert outcome(rule, "refund_points", args) == expected

@@ -1309,8 +1309,9 @@ class Unless(Check):
             )
         if self.test in ("state", "not_state"):
             who = "their" if self.marker == "whose" else "they"
+            phrase = re.sub(r"^has\b", "have", self.phrase) if who == "they" else self.phrase
             return (
-                f"{base}, when {who} {self.phrase} (read from a flag or a state argument named "
+                f"{base}, when {who} {phrase} (read from a flag or a state argument named "
                 "for it; when none is sent, review)"
             )
         return f"{base}, unless {self.phrase}"
@@ -1396,10 +1397,25 @@ class Unless(Check):
                 # nothing named like it was sent
                 return False, surface_words(self.source, self.bind_words) or self.phrase
             return None, ""
-        results = [self._holds(lf.value) for lf in best]
+        results = [self._holds_on(lf) for lf in best]
         if any(r is None for r in results):
             return None, best[0].path
         return all(results), best[0].path
+
+    def _holds_on(self, leaf: Leaf) -> bool | None:
+        value = leaf.value
+        if (
+            self.test in ("state", "not_state")
+            and isinstance(value, (int, float))
+            and not isinstance(value, bool)
+        ):
+            # 'gems_spent': 120 shows some were spent, 0 that none were; a number in any other
+            # field ('status': 2) is a code the engine cannot read
+            if self.value and stem(self.value.split()[0]) in leaf.last_keys:
+                state = value > 0
+                return state if self.test == "state" else not state
+            return None
+        return self._holds(value)
 
     def _holds(self, value: Any) -> bool | None:
         if self.test == "present":

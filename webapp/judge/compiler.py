@@ -2668,6 +2668,12 @@ def _unless_each(checks: list[Check], index: int, source: str, **condition: Any)
 _RELATIVE_STATE = re.compile(
     r"^(?P<main>.*?\b[a-z]+s)\s+(?P<marker>who|that|whose)\s+(?P<cond>[^,;]+?)\s*\.?$", re.I
 )
+# 'Never refund currency that has already been spent': a singular noun, a finished state
+_RELATIVE_DONE = re.compile(
+    r"^(?P<main>.*?\b[a-z]+)\s+(?P<marker>that|which)\s+(?P<cond>(?:has|have)\s+(?:already\s+)?"
+    r"been\s+[a-z]+)\s*\.?$",
+    re.I,
+)
 _RELATIVE_STATE_FRONT = re.compile(
     r"^(?P<main>.*?\b[a-z]+s)\s+(?P<marker>who|that|whose)\s+(?P<cond>.+?)\s+"
     r"(?P<rest>(?:must|may|can't|cannot|can not|should|shall|won't|are not|aren't|is not|"
@@ -2680,8 +2686,9 @@ _STATE_OF = re.compile(
     re.I,
 )
 _STATE_VERB = re.compile(
-    r"^(?:(?:have|has|had|are|is|were|was)\s+)?(?P<neg>not\s+|never\s+)?(?:been\s+)?"
-    r"(?P<state>[a-z]+(?:ed|d)(?:\s+(?:out|in|up|off|down|back))?)(?:\s+(?:yet|already))?$",
+    r"^(?:(?:have|has|had|are|is|were|was)\s+)?(?P<neg>not\s+|never\s+)?(?:already\s+)?(?:been\s+)?"
+    r"(?P<state>(?:[a-z]+(?:ed|d)|spent|sold|sent|paid|used|redeemed|lost|won)"
+    r"(?:\s+(?:out|in|up|off|down|back))?)(?:\s+(?:yet|already))?$",
     re.I,
 )
 
@@ -2854,7 +2861,7 @@ def _relative_state(
     listed = _on_register(index, source, clause, previous, carry)
     if listed is not None:
         return listed
-    m = _RELATIVE_STATE.match(clause)
+    m = _RELATIVE_STATE.match(clause) or _RELATIVE_DONE.match(clause)
     front = _RELATIVE_STATE_FRONT.match(clause)
     if front and (m is None or _STATE_VERB.match(front.group("cond"))):
         # 'Customers who opted out must not be emailed': the relative clause in the subject.
