@@ -765,11 +765,7 @@ class RequiredArgument(Check):
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
             # order number') may be the one meant: a human decides rather than a guessed deny.
             wanted = {w for w in self.arg_words if w not in _ID_WORDS}
-            # 'the original order ID' may be `order_ref`, never `order_age_days`
-            ident = bool(self.arg_words) and self.arg_words[-1] in _ID_WORDS
             for lf in view.leaves:
-                if ident and not lf.keys & _ID_WORDS:
-                    continue
                 if wanted & lf.last_keys and truthy(lf.value):
                     return Outcome(
                         UNKNOWN,
