@@ -999,3 +999,19 @@ def test_a_finished_state_read_from_a_count_named_for_it(args, expected):
     assert compiled.understanding == "understood", compiled.unaccounted
     assert "when they have already been redeemed" in compiled.checks[0].reading()
     assert outcome(rule, "refund_points", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"fields": ["name", "bank_account"]}, "denied"),
+        ({"fields": ["name", "email"]}, "approved"),
+        ({"fields": "name,bank_accounts"}, "pending_review"),
+        ({"table": "users"}, "pending_review"),
+    ],
+)
+def test_content_that_no_list_argument_may_carry(args, expected):
+    rule = "Never include bank accounts in a mailing export."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "run_mailing_export", args) == expected

@@ -22,7 +22,7 @@ from webapp.judge.request_view import (
     scalars,
     truthy,
 )
-from webapp.judge.text import normalise_value, stem
+from webapp.judge.text import normalise_value, stem, words
 from webapp.judge.vocabulary import near
 
 # Outcomes of one check against one request.
@@ -621,6 +621,7 @@ class ValueList(Check):
             ]
         scored = []
         deny = self.mode == "deny"
+        kind_is_content = self.kind_words == ("content",)
         contains = deny and self.match == "contains"
         shapes = self._value_shapes
         in_list = self._in_list
@@ -647,6 +648,8 @@ class ValueList(Check):
                 score += 7.0 if contains else 2.0
             elif deny and near:
                 score += 1.0  # close to a listed value ('…/PowerUserAccessV2'): look at it
+            elif deny and kind_is_content and isinstance(lf.value, (list, tuple)):
+                score += 1.0  # 'never include psychotherapy notes': every list of content
             if shaped:
                 score += 1.0
             if score > 0:
@@ -696,6 +699,17 @@ class ValueList(Check):
         if self.match == "prefix":
             compact = v.replace(" ", "").upper()
             return any(compact.startswith(p.upper()) for p in self.values)
+        if self.kind_words == ("content",):
+            # 'home addresses' is `home_address`, 'psychotherapy notes' `psychotherapy_notes`:
+            # compared word by word through their stems; a longer value holding them is close
+            got = tuple(stem(w) for w in words(v))
+            for x in self.values:
+                want = tuple(stem(w) for w in words(x))
+                if got == want:
+                    return True
+                if any(got[i : i + len(want)] == want for i in range(len(got))):
+                    return None
+            return False
         norm = normalise_value(v)
         for x, nx in self._normalised:
             if "*" in x and fnmatch.fnmatchcase(v.lower(), x.lower()):

@@ -1498,6 +1498,51 @@ class SameValueRecogniser(Recogniser):
         ]
 
 
+# 'Never include psychotherapy notes in a shared record': what a request carries, listed in
+# one of its list-valued arguments ('sections': ['labs', 'psychotherapy_notes']).
+_INCLUDE_CONTENT = re.compile(
+    r"^(?:never|do not|don't|must not|may not|cannot|can't)\s+(?P<verb>include|attach|put|add|embed)\s+"
+    r"(?:any\s+)?(?P<what>[a-z][a-z\-]+(?:\s+[a-z][a-z\-]+){1,2})\s+(?:in|into|to|on|with)\s+"
+    r"(?:a|an|the|any)?\s*(?P<container>[a-z][a-z\-]+(?:\s+[a-z][a-z\-]+){0,2})\s*\.?$",
+    re.I,
+)
+
+
+class IncludeContentRecogniser(Recogniser):
+    """A named kind of content (two or three words) that no list argument of the request may
+    carry, read whole ('psychotherapy notes' is `psychotherapy_notes`); the container is what
+    the rule is about."""
+
+    kind = "value_list"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _INCLUDE_CONTENT.match(c.text)
+        if not m or c.quantities or c.review:
+            return None
+        what = m.group("what").lower()
+        if any(w in STOPWORDS or NORMATIVE.fullmatch(w) for w in what.split()) or find_places(what):
+            return None
+        about = tuple(
+            stem(w)
+            for w in words(f"{m.group('verb')} {m.group('container')}")
+            if w not in STOPWORDS
+        )
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "deny",
+                (),
+                (),
+                "deny",
+                (what,),
+                "exact",
+                ("content",),
+                about_words=about,
+            )
+        ]
+
+
 class FreezeRecogniser(Recogniser):
     """'The billing-api is under change freeze': any request naming the value is refused."""
 
@@ -2017,6 +2062,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     PlaceConditionRecogniser(),
     ComparisonRecogniser(),
     SameValueRecogniser(),
+    IncludeContentRecogniser(),
     FreezeRecogniser(),
     NamedValuesRecogniser(),
     ResidencyRecogniser(),
