@@ -1015,3 +1015,41 @@ def test_content_that_no_list_argument_may_carry(args, expected):
     compiled = compile_rule(0, "c:r0", rule)
     assert compiled.understanding == "understood", compiled.unaccounted
     assert outcome(rule, "run_mailing_export", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"supplier": "S", "country": "Portugal"}, "approved"),
+        ({"supplier": "S", "country": "Cayman Islands", "country_code": "KY"}, "pending_review"),
+    ],
+)
+def test_a_glossary_of_iso_codes_the_table_lacks_still_reads_country_arguments(args, expected):
+    rule = "Suppliers from offshore jurisdictions must go through enhanced due diligence review."
+    glossary = {"offshore jurisdictions": ["KY", "VG", "PA"]}
+    assert _glossary_outcome(rule, "onboard_supplier", args, glossary) == expected
+
+
+def test_an_allow_list_glossary_reads_the_argument_named_like_its_kind():
+    rule = "Roles may be assumed only from partner accounts."
+    glossary = {"partner accounts": ["111122223333", "444455556666"]}
+    args = {
+        "role_arn": "arn:aws:iam::999999999999:role/Reader",
+        "source_account_id": "444455556666",
+    }
+    assert _glossary_outcome(rule, "assume_roles", args, glossary) == "approved"
+    args["source_account_id"] = "555555555555"
+    assert _glossary_outcome(rule, "assume_roles", args, glossary) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"bank": {"iban": "PT50000201231234567890154"}}, "approved"),
+        ({"bank": {"sort": "1"}}, "denied"),
+    ],
+)
+def test_a_value_that_must_be_given_as_a_form_is_a_required_argument(args, expected):
+    rule = "Bank details must be given as an IBAN."
+    assert compile_rule(0, "c:r0", rule).understanding == "understood"
+    assert outcome(rule, "update_bank_details", args) == expected

@@ -606,7 +606,14 @@ class ValueList(Check):
             # an argument written the same way (`person: 'j.perez'`): failing it can only deny
             alike = self.mode == "allow" and len(self._value_shapes) == 1
             # a glossary of countries is read from the request's country or region arguments
-            places = all(country_code(x) for x in self.values)
+            places = all(_country_like(x) for x in self.values)
+            if self.mode == "allow":
+                # 'assumed only from member accounts': an argument named like the kind
+                # (`source_account_id`) is the one constrained; an ARN that merely contains an
+                # account is not another candidate
+                named = [lf for lf in leaves if kind & lf.last_keys]
+                if named:
+                    return named
             return [
                 lf
                 for lf in leaves
@@ -1140,6 +1147,12 @@ def _rank(status: str) -> int:
     }[status]
 
 
+def _country_like(member: str) -> bool:
+    """A country name, or a two-letter ISO code even when the built-in table lacks it ('KY')."""
+    m = member.strip()
+    return bool(country_code(m)) or bool(re.fullmatch(r"[A-Z]{2}", m))
+
+
 def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
     """Membership of a glossary category: True, False, or None when the value is only close to it."""
     v = value.strip().lower()
@@ -1151,8 +1164,8 @@ def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
     # 'Cuba' against a glossary of ISO codes (KP, IR, CU …), or 'CU' against country names: the
     # built-in country vocabulary says whether they are the same place
     code = country_code(value)
-    if code and all(country_code(m) for m in members):
-        return any(country_code(m) == code for m in members)
+    if code and all(_country_like(m) for m in members):
+        return any((country_code(m) or m.strip().upper()) == code for m in members)
     if near(host or v, members):
         return None  # close to the category without being listed: a human decides
     return False

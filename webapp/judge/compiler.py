@@ -445,7 +445,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             if r:
                 out.update(stem(w) for w in words(text[r.start() :]))
             m = re.search(
-                r"(?:\b(?:need|needs|needed|requires?|goes? to|without)\b|->)(?P<who>.*)$",
+                r"(?:\b(?:need|needs|needed|requires?|goes? to|go through|goes through|undergo|"
+                r"undergoes|without)\b|->)(?P<who>.*)$",
                 text,
                 re.I,
             )
@@ -491,6 +492,9 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         out.add("read")
         for paren in re.findall(r"\(([^)]*)\)", text):
             out.update(stem(w) for w in words(paren))
+    given_as = _REQUIRED_AS.search(text)
+    if given_as and any(isinstance(c, RequiredArgument) for c in flat):
+        out.update(stem(w) for w in words(text[given_as.start() : given_as.start("arg")]))
     # 'must list the services touched': the closing participle only points back at the argument
     pointer = re.search(
         r"\s(touched|affected|impacted|involved|concerned|changed)\s*\.?$", text, re.I
@@ -754,6 +758,12 @@ _REQUIRED = re.compile(
 )
 _REQUIRED_NEED = re.compile(
     r"\b(?:require|requires|required|need|needs)\s+(?P<arg>(?:a|an|the)\s+.+|[a-z_]+_[a-z_]+.*)$",
+    re.I,
+)
+# 'Bank details must be given as an IBAN': the form the value must come in is an argument
+_REQUIRED_AS = re.compile(
+    r"\b(?:must|shall|should|has to|have to|need to|needs to)\s+(?:always\s+)?be\s+"
+    r"(?:given|provided|supplied|sent|submitted|entered|passed)\s+as\s+(?P<arg>(?:a|an|the)\s+.+)$",
     re.I,
 )
 _REQUIRED_IS = re.compile(
@@ -3474,7 +3484,7 @@ def _required_checks(index: int, source: str, clause: str, review: bool) -> list
 def _required_check(index: int, source: str, clause: str, review: bool) -> Check | None:
     field_name = _FIELD_NAME.search(clause)
     text = _FIELD_NAME.sub("", clause).strip()
-    m = _REQUIRED.search(text)
+    m = _REQUIRED.search(text) or _REQUIRED_AS.search(text)
     if not m and not review:
         m = _REQUIRED_NEED.search(text) or _REQUIRED_IS.search(text)
     if m:
