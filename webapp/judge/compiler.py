@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
@@ -1001,6 +1001,7 @@ _KIND_NOUNS = frozenset(
 )
 
 
+@lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
         text.replace("\u2019", "'")
@@ -3056,6 +3057,7 @@ FREEZE_LIST = re.compile(
 _FREEZES = (FREEZE_PAREN, FREEZE_LIST, FREEZE_KIND_FIRST, FREEZE, FREEZE_ON, FREEZE_COLON)
 
 
+@lru_cache(maxsize=8192)
 def _freeze_match(text: str) -> re.Match[str] | None:
     """The freeze a text states: the first reading of _FREEZES that makes a check."""
     first = None

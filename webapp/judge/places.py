@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # code | names (comma separated, lower case) | regions
 _TABLE = """
@@ -213,13 +214,19 @@ def location_regions(value: str) -> tuple[str | None, frozenset[str]] | None:
 _IBAN = re.compile(r"^([A-Z]{2})\d{2}[A-Z0-9]{10,30}$")
 
 
+@lru_cache(maxsize=1)
+def _place_names() -> tuple[tuple[str, str, str], ...]:
+    """Every country name (over 3 letters) and region alias, longest first (built once)."""
+    names = [(n, "country", c) for n, c in COUNTRY_NAMES.items() if len(n) > 3]
+    names += [(n, "region", r) for n, r in REGION_ALIASES.items()]
+    return tuple(sorted(names, key=lambda x: -len(x[0])))
+
+
 def find_places(text: str) -> list[tuple[str, str]]:
     """Places named in `text` as (kind, canonical) pairs: ('country', 'IR'), ('region', 'EMEA')."""
     lower = " " + re.sub(r"[^a-z0-9 ]+", " ", text.lower()) + " "
     found: list[tuple[str, str]] = []
-    names = [(n, "country", c) for n, c in COUNTRY_NAMES.items() if len(n) > 3]
-    names += [(n, "region", r) for n, r in REGION_ALIASES.items()]
-    for name, kind, canonical in sorted(names, key=lambda x: -len(x[0])):
+    for name, kind, canonical in _place_names():
         needle = f" {name} "
         while needle in lower:  # longest names first, so 'north korea' is not also 'korea'
             found.append((kind, canonical))
