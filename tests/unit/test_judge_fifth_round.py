@@ -1053,3 +1053,19 @@ def test_a_value_that_must_be_given_as_a_form_is_a_required_argument(args, expec
     rule = "Bank details must be given as an IBAN."
     assert compile_rule(0, "c:r0", rule).understanding == "understood"
     assert outcome(rule, "update_bank_details", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"student_age": 12, "parental_consent": False}, "denied"),
+        ({"student_age": 12, "parental_consent": True}, "approved"),
+        ({"student_age": 15, "parental_consent": False}, "approved"),
+    ],
+)
+def test_people_under_an_age_and_a_consent_they_need(args, expected):
+    rule = "Do not enrol students under 13 without a parent's consent."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert compiled.checks[0].reading().startswith("When the age is below 13")
+    assert outcome(rule, "enrol_students", args) == expected

@@ -1206,6 +1206,8 @@ def _bound_words(check: NumericLimit) -> str:
 
 def _measure_words(check: NumericLimit) -> str:
     words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
+    if check.noun == "age":
+        return "the age"
     if check.noun:
         return f"the number of {check.noun}"
     if check.unit_family == "mass":

@@ -773,7 +773,7 @@ _FLAG = re.compile(
     r"\b(?:must|shall|should)\s+(?:always\s+)?(?:be|stay|remain)\s+(?P<adj>[a-z]+(?:ed|d))\b", re.I
 )
 _WITHOUT_FLAG = re.compile(
-    r"\bwithout\s+(?:a |an |the )?(?P<flag>[A-Za-z0-9_ ]+?)(?:\s+(?:enabled|on|turned on|set|configured))?\s*$",
+    r"\bwithout\s+(?:a |an |the )?(?P<flag>[A-Za-z0-9_ ]+?(?:'s\s+[A-Za-z0-9_ ]+?)?)(?:\s+(?:enabled|on|turned on|set|configured))?\s*$",
     re.I,
 )
 _UNVERIFIABLE = frozenset(
@@ -1222,8 +1222,15 @@ def _amount_condition_span(c: Clause) -> tuple[NumericLimit, int, int] | None:
     if len(c.quantities) != 1:
         return None
     q = c.quantities[0]
+    if _is_age(c.text, q):
+        q = replace(q, noun="age", unit_family=None, unit_factor=1.0)
     predicate_at = _predicate_position(c.text)
-    if predicate_at is not None and q.start > predicate_at:
+    # 'Do not share records of patients under 16 without consent': the object, and its bound,
+    # follow the imperative's verb
+    imperative = bool(
+        re.match(r"(?:do not|don't|never|no)\b", c.text, re.I) and re.search(r"\bwithout\b", c.text)
+    )
+    if predicate_at is not None and q.start > predicate_at and not imperative:
         return None
     b = _CONDITION_BOUND.search(c.text[: q.start])
     if b:
@@ -1375,6 +1382,12 @@ class NumericRecogniser(Recogniser):
     kind = "numeric_limit"
 
     def recognise(self, c: Clause) -> list[Check] | None:
+        if (
+            not c.review
+            and re.match(r"(?:do not|don't|never)\b", c.text, re.I)
+            and _WITHOUT_FLAG.search(c.text)
+        ):
+            return None  # 'Do not share … of patients under 16 without consent': a required flag
         numeric = _numeric_checks(
             c.index,
             c.source,
@@ -2251,7 +2264,21 @@ def _is_age(clause: str, q: Quantity) -> bool:
     if q.unit_family == "time":
         # '18 years old', '18 years of age' (an age); 'older than 2 years' keeps its unit
         return bool(re.match(r"\s*(?:old|of age)\b", clause[q.end :], re.I))
-    return bool(_AGED_BEFORE.search(clause[: q.start]) or _AGE_AFTER.match(clause[q.end :]))
+    return bool(
+        _AGED_BEFORE.search(clause[: q.start])
+        or _AGE_AFTER.match(clause[q.end :])
+        or _PERSON_BOUND.search(clause[: q.start])
+    )
+
+
+# 'patients under 16', 'customers over 65': a bare number bounding people is their age
+_PERSON_BOUND = re.compile(
+    r"\b(?:patients?|children|child|minors?|customers?|clients?|users?|employees?|applicants?|"
+    r"drivers?|players?|participants?|members?|students?|people|persons?|borrowers?|passengers?|"
+    r"tenants?|residents?|subscribers?|candidates?|guests?|visitors?)\s+"
+    r"(?:under|below|over|above|younger than|older than|aged)\s*$",
+    re.I,
+)
 
 
 def _names_action(s: str) -> bool:
