@@ -1069,3 +1069,17 @@ def test_people_under_an_age_and_a_consent_they_need(args, expected):
     assert compiled.understanding == "understood", compiled.unaccounted
     assert compiled.checks[0].reading().startswith("When the age is below 13")
     assert outcome(rule, "enrol_students", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"method": "store_credit", "order_total": 80, "currency": "EUR"}, "denied"),
+        ({"method": "store_credit", "order_total": 12, "currency": "EUR"}, "approved"),
+    ],
+)
+def test_except_for_and_a_bound_on_another_noun(args, expected):
+    rule = "No refunds to store credit except for orders under 15 EUR."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "issue_refund", args) == expected

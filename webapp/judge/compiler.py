@@ -2849,7 +2849,7 @@ def _except_amount(
     return [
         When(index, source, c.effect, c.terms, c.alternatives, condition=condition, body=c)
         for c in made
-    ], marker.split()[0]
+    ], f"{marker}|{marker.split()[0]}"  # 'except for' is the condition's marker as written
 
 
 # 'Employees on probation can't get a raise', 'Accounts under investigation must not be closed'.
