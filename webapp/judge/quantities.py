@@ -154,7 +154,9 @@ _AFTER = (
     + "|".join(sorted(CURRENCY_CODES))
     + r"|dollars?|euros?|pounds?|sterling|yen)\b)?"
 )
-_QUANTITY = re.compile(_PRE + _NUM + _AFTER)
+# The lookahead fails fast wherever no number follows, before the long list of currency codes
+# is tried (the list grew with crypto assets and more ISO codes).
+_QUANTITY = re.compile(r"(?=(?:US\$|C\$|A\$|[$€£¥₹]|[A-Z]{3,5})?\s?\d)" + _PRE + _NUM + _AFTER)
 _WORD_QUANTITY = re.compile(r"\b(?P<word>" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"\s*(?:'s\s*|’s\s*)?([A-Za-z%][A-Za-z\-]*)")
 
