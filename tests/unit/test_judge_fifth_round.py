@@ -1083,3 +1083,19 @@ def test_except_for_and_a_bound_on_another_noun(args, expected):
     compiled = compile_rule(0, "c:r0", rule)
     assert compiled.understanding == "understood", compiled.unaccounted
     assert outcome(rule, "issue_refund", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"account_id": "555500001111", "user": "u"}, "denied"),
+        ({"account_id": "treasury-prod", "user": "u"}, "denied"),
+        ({"account_id": "777700002222", "user": "u"}, "approved"),
+    ],
+)
+def test_a_freeze_on_a_name_and_its_alias_restated_after_a_colon(args, expected):
+    rule = "Account 555500001111 (treasury-prod) is under change freeze: no IAM or network changes."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert set(compiled.checks[0].values) == {"555500001111", "treasury-prod"}
+    assert outcome(rule, "attach_user_policy", args) == expected

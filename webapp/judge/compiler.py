@@ -455,6 +455,13 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
     frozen = _freeze_match(text)
     if frozen:
         out.update(stem(w) for w in FREEZE_WORDS)
+        # 'is under change freeze: no IAM or network changes': the freeze restated; it is read as
+        # a freeze on every request naming the value (broader, never narrower)
+        restated = re.search(
+            r"(?::|\s-)\s*no\s+(?P<what>[A-Za-z][\w\s,]*?)\s*\.?$", text[frozen.end() :]
+        )
+        if restated and any(isinstance(c, ValueList) for c in flat):
+            out.update(stem(w) for w in words(restated.group("what")))
         if frozen.group("duration"):
             out.update(stem(w) for w in words(frozen.group("duration")))
     # A quantity is read only by a check that compares with a number; 'Refunds of 500 EUR are
@@ -2400,6 +2407,8 @@ FREEZE = re.compile(
 # 'Vendor account V-1029 is frozen': the kind first, then a name that is plainly a literal.
 FREEZE_KIND_FIRST = re.compile(
     r"^(?:the\s+)?(?!(?:the|a|an|our|this|that)\b)(?P<kind>[A-Za-z]+(?:\s+[a-z]+)?)\s+(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
+    # 'Account 999900001111 (payments-prod) is frozen': the name and its alias
+    r"(?:\s*\((?P<alias>[\w.\-/:@+]+)\))?"
     r"\s+(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
     r"release\s+)?freeze|frozen|locked)\b"
@@ -3081,7 +3090,7 @@ FREEZE_LIST = re.compile(
 )
 
 
-_FREEZES = (FREEZE_PAREN, FREEZE_LIST, FREEZE_KIND_FIRST, FREEZE, FREEZE_ON, FREEZE_COLON)
+_FREEZES = (FREEZE_KIND_FIRST, FREEZE_PAREN, FREEZE_LIST, FREEZE, FREEZE_ON, FREEZE_COLON)
 
 
 @lru_cache(maxsize=8192)
@@ -3115,7 +3124,9 @@ def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
         _LITERAL.fullmatch(name) or re.search(r"[-_.\d]", name) or named_kind
     ):
         return None
-    return ValueList(index, source, "deny", (), (), "deny", (name,), "exact", kind)
+    alias = m.groupdict().get("alias")
+    values = (name, alias) if alias else (name,)
+    return ValueList(index, source, "deny", (), (), "deny", values, "exact", kind)
 
 
 def _freeze_list_check(index: int, source: str, m: re.Match[str]) -> Check | None:
