@@ -1099,3 +1099,16 @@ def test_a_freeze_on_a_name_and_its_alias_restated_after_a_colon(args, expected)
     assert compiled.understanding == "understood", compiled.unaccounted
     assert set(compiled.checks[0].values) == {"555500001111", "treasury-prod"}
     assert outcome(rule, "attach_user_policy", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"recipients": ["a@x.org"], "include_bank_accounts": True}, "denied"),
+        ({"recipients": ["a@x.org"], "include_bank_accounts": False}, "approved"),
+        ({"fields": ["name"], "bank_accounts": "masked"}, "pending_review"),
+    ],
+)
+def test_content_named_by_a_flag_argument_counts(args, expected):
+    rule = "Never include bank accounts in a mailing export."
+    assert outcome(rule, "run_mailing_export", args) == expected

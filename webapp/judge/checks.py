@@ -528,6 +528,10 @@ class ValueList(Check):
         applies, anchored = self.applicability(view)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
+        if self.kind_words == ("content",):
+            flagged = self._content_flag(view)
+            if flagged is not None:
+                return flagged
         candidates = self._candidates(view)
         if applies == "unknown" and candidates:
             applies = "matched"  # the listed kind of value is in the request: the list speaks of it
@@ -667,6 +671,21 @@ class ValueList(Check):
             return [lf for _, lf in scored]  # any mention of a forbidden value counts
         best = max(s for s, _ in scored)
         return [lf for s, lf in scored if s == best]
+
+    def _content_flag(self, view: RequestView) -> Outcome | None:
+        """'include_psychotherapy_notes': true names the content in the argument itself."""
+        for x in self.values:
+            want = {stem(w) for w in words(x)}
+            for lf in view.leaves:
+                if want <= lf.keys and not isinstance(lf.value, (list, tuple, dict)):
+                    on = _flag_on(lf.value)
+                    if on is None:
+                        return Outcome(
+                            UNKNOWN, f"{lf.path} = {lf.value!r} may carry {x}", (lf.path,)
+                        )
+                    if on:
+                        return self.fire("matched", f"{lf.path} carries {x}", (lf.path,))
+        return None
 
     @cached_property
     def _value_shapes(self) -> frozenset[str]:
