@@ -1112,3 +1112,28 @@ def test_a_freeze_on_a_name_and_its_alias_restated_after_a_colon(args, expected)
 def test_content_named_by_a_flag_argument_counts(args, expected):
     rule = "Never include bank accounts in a mailing export."
     assert outcome(rule, "run_mailing_export", args) == expected
+
+
+PREFIXED = "No more than 20 monitors (SKU prefix MON-) on a single order."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            {"lines": [{"sku": "MON-27", "quantity": 12}, {"sku": "MON-32", "quantity": 8}]},
+            "approved",
+        ),
+        (
+            {"lines": [{"sku": "MON-27", "quantity": 12}, {"sku": "mon-32", "quantity": 9}]},
+            "denied",
+        ),
+        ({"lines": [{"sku": "KBD-1", "quantity": 90}]}, "approved"),
+        ({"lines": [{"sku": "MON-27"}]}, "pending_review"),
+        ({"total": 300}, "pending_review"),
+    ],
+)
+def test_a_cap_on_the_items_a_prefix_picks(args, expected):
+    compiled = compile_rule(0, "c:r0", PREFIXED)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(PREFIXED, "create_order", args) == expected

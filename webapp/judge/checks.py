@@ -1773,3 +1773,74 @@ def _only_best(leaves: list[Leaf], wanted: tuple[str, ...], exclude: Leaf | None
         elif score == top and score:
             best.append(lf)
     return best[0] if len(best) == 1 else None
+
+
+@dataclass(frozen=True)
+class PrefixedCount(Check):
+    """'No more than 50 laptops (SKU prefix LAP-) on a single PO': the quantities of the line
+    items whose `key` starts with `prefix`, summed over the request's list of items, against a
+    cap. Without such a list (or with an item whose quantity cannot be read), a human decides.
+    """
+
+    key: str = ""  # stem of the item field the prefix is read from ('sku')
+    prefix: str = ""
+    op: str = "gt"  # fires when the total OP threshold
+    threshold: float = 0.0
+    noun: str = ""  # what the matching items are ('laptops'), for readings
+    kind: str = field(default="prefixed_count", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(key=self.key, prefix=self.prefix, op=self.op, threshold=self.threshold)
+        return d
+
+    def reading(self) -> str:
+        return (
+            f"{_VERB[self.effect]} when the items whose {self.key} starts with {self.prefix} "
+            f"({self.noun}) total {OP_WORDS[self.op]} {_fmt(self.threshold)}{self._about()}"
+        )
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        lists = [
+            v
+            for v in view.tool_args.values()
+            if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
+        ]
+        total = 0.0
+        seen = False
+        for items in lists:
+            for item in items:
+                code = next(
+                    (val for k, val in item.items() if stem(str(k).lower()) == self.key), None
+                )
+                if code is None:
+                    continue
+                seen = True
+                if not str(code).upper().startswith(self.prefix.upper()):
+                    continue
+                qty = next(
+                    (
+                        val
+                        for k, val in item.items()
+                        if stem(str(k).lower()) in _TALLY_KEYS or str(k).lower() in ("qty", "units")
+                    ),
+                    None,
+                )
+                number = parse_number_value(qty) if qty is not None else None
+                if number is None:
+                    return Outcome(
+                        UNKNOWN, f"an item starting with {self.prefix} has no quantity to count"
+                    )
+                total += number
+        if not seen:
+            return Outcome(UNKNOWN, f"no list of items with a {self.key} is among the arguments")
+        if _OPS[self.op](total, self.threshold):
+            return self.fire(
+                "matched" if applies == "matched" else applies,
+                f"items starting with {self.prefix} total {_fmt(total)}, "
+                f"{_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+            )
+        return Outcome(SATISFIED, f"items starting with {self.prefix} total {_fmt(total)}")

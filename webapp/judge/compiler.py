@@ -15,6 +15,7 @@ from webapp.judge.checks import (
     Check,
     FirstTimeCounterparty,
     NumericLimit,
+    PrefixedCount,
     RequiredArgument,
     RequiredFlag,
     SameValue,
@@ -382,6 +383,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
                 todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
             todo.extend(x for x in (c.condition, c.body) if x is not None)
+        elif isinstance(c, PrefixedCount):
+            out.update({c.key, stem(c.noun.lower()), "prefix", stem("prefixed"), "start", "begin"})
+            out.update(stem(w) for w in words(c.prefix))
+            out.update(c.terms)
+            flat.append(c)
         elif isinstance(c, SameValue):
             out.update(SAME_WORDS)
             flat.append(c)
@@ -1368,6 +1374,42 @@ class OnlyForAmountRecogniser(Recogniser):
         return c.quantities[-1] if c.quantities else c.previous
 
 
+# 'No more than 50 laptops (SKU prefix LAP-) on a single PO': a count of the items a prefix picks
+_PREFIXED_COUNT = re.compile(
+    r"^(?P<bound>no more than|not more than|at most|max(?:imum)?(?: of)?|up to)\s+"
+    r"(?P<n>\d[\d,]*)\s+(?P<noun>[a-z]+)\s*\(\s*(?P<key>[A-Za-z]+)\s+"
+    r"(?:prefix|prefixed|starting with|starts with|beginning with)\s+(?P<prefix>[A-Za-z0-9][\w\-]*)\s*\)"
+    r"\s+(?:on|in|per)\s+(?:a\s+single\s+|one\s+|each\s+|any\s+|a\s+|an\s+|the\s+)?"
+    r"(?P<container>[A-Za-z]+)\s*\.?$",
+    re.I,
+)
+
+
+class PrefixedCountRecogniser(Recogniser):
+    """A cap on how many of the request's line items a prefix picks ('LAP-' laptops on a PO)."""
+
+    kind = "prefixed_count"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _PREFIXED_COUNT.match(c.text)
+        if not m or c.review:
+            return None
+        return [
+            PrefixedCount(
+                c.index,
+                c.source,
+                "deny",
+                _subject_terms(_terms(m.group("container"), cut_review=False)),
+                (),
+                key=stem(m.group("key").lower()),
+                prefix=m.group("prefix"),
+                op="gt",
+                threshold=float(m.group("n").replace(",", "")),
+                noun=m.group("noun"),
+            )
+        ]
+
+
 class ConditionalListRecogniser(Recogniser):
     """'Orders over 10,000 USD may ship only to the US or Canada': a list beyond an amount."""
 
@@ -2086,6 +2128,7 @@ def _participle_category(text: str) -> bool:
 # kind of rule is one Recogniser class added here.
 RECOGNISERS: tuple[Recogniser, ...] = (
     ScopedIdRecogniser(),
+    PrefixedCountRecogniser(),
     OnlyForAmountRecogniser(),
     FirstTimeRecogniser(),
     ConditionalListRecogniser(),
