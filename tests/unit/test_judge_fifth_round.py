@@ -1137,3 +1137,20 @@ def test_a_cap_on_the_items_a_prefix_picks(args, expected):
     compiled = compile_rule(0, "c:r0", PREFIXED)
     assert compiled.understanding == "understood", compiled.unaccounted
     assert outcome(PREFIXED, "create_order", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"active_loans": 1, "written_confirmation": True}, "approved"),
+        ({"active_loans": 1, "written_confirmation": False}, "denied"),
+        # another thing confirmed in writing is not the member's consent
+        ({"active_loans": 1, "payment_confirmed": True}, "pending_review"),
+        ({"active_loans": 0}, "approved"),
+    ],
+)
+def test_unless_confirmed_in_writing_reads_a_flag_named_for_it(args, expected):
+    rule = "Do not close memberships with active loans unless the member has confirmed in writing."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(rule, "close_membership", args) == expected

@@ -1436,6 +1436,15 @@ class Unless(Check):
                 continue  # 'whose account is suspended' reads a flag or a state field, not an id
             if self.test in ("state", "not_state") and lf.last_keys & _STATE_KEYS:
                 score += 1  # a `status` field speaks of the state even when not named for it
+            if (
+                self.test == "passed"
+                and self.value
+                and stem(self.value) in lf.last_keys
+                and lf.last_keys - {stem(self.value)} <= words_
+            ):
+                # 'unless the customer has confirmed in writing': `written_confirmation` (every
+                # other word of its name is the rule's); `payment_confirmed` is another thing
+                score += 1
             if score > top:
                 best, top = [lf], score
             elif score == top and score:

@@ -2665,7 +2665,8 @@ _CONDITION_TEST = re.compile(
     r"^(?:(?:the|a|an|its|their|his|her)\s+)?(?P<words>[a-z][\w\s\-]*?)\s+(?:(?:is|are|was|were|has been|have been|has|have)\s+)?"
     r"(?:been\s+)?(?P<verb>zero|0|empty|attached|referenced|given|provided|included|present|set|supplied|specified|"
     r"cited|filled in|on file|passed|verified|checked|confirmed|completed|succeeded|signed off|"
-    r"signed|approved|authori[sz]ed)$",
+    r"signed|approved|authori[sz]ed)(?P<manner>\s+(?:in writing|by email|by e-mail|in person|by phone|"
+    r"verbally|online))?$",
     re.I,
 )
 _CONDITION_EQUALS = re.compile(
@@ -2746,7 +2747,7 @@ def _conditional_checks(
                 else "passed"
             )
         )
-        phrase_words = t.group("words")
+        phrase_words = t.group("words") + (t.group("manner") or "")
         if test == "passed":
             value = verb  # 'unless the status is confirmed': a status of 'confirmed' meets it
     else:

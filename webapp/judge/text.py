@@ -44,6 +44,7 @@ _IRREGULAR = {
     "paid": "pay",
     "sent": "send",
     "given": "give",
+    "written": "writ",  # 'in writing', 'written confirmation', 'write
     "gave": "give",
     "made": "make",
     "ran": "run",
