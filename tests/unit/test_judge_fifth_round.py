@@ -1154,3 +1154,24 @@ def test_unless_confirmed_in_writing_reads_a_flag_named_for_it(args, expected):
     compiled = compile_rule(0, "c:r0", rule)
     assert compiled.understanding == "understood", compiled.unaccounted
     assert outcome(rule, "close_membership", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"role_arn": "arn:aws:iam::1:role/OpsBreakGlass", "mfa": False}, "denied"),
+        ({"role_arn": "arn:aws:iam::1:role/OpsBreakGlass", "mfa": True}, "approved"),
+        ({"role_arn": "arn:aws:iam::1:role/ReadOnly", "mfa": False}, "approved"),
+    ],
+)
+def test_an_obligation_for_names_starting_with_a_prefix(args, expected):
+    rule = "MFA is required when assuming any role whose name starts with Ops."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert "starts with Ops" in compiled.checks[0].reading()
+    assert outcome(rule, "assume_role", args) == expected
+
+
+def test_a_name_prefix_obligation_with_a_further_condition_is_not_understood():
+    rule = "MFA is required when assuming any role whose name starts with Ops, unless approved."
+    assert compile_rule(0, "c:r0", rule).understanding != "understood"

@@ -724,7 +724,11 @@ class ValueList(Check):
             return any(host == d or host.endswith("." + d) for d in self.values)
         if self.match == "prefix":
             compact = v.replace(" ", "").upper()
-            return any(compact.startswith(p.upper()) for p in self.values)
+            # an ARN or a path names the thing by its last segment ('…:role/AdminFull')
+            last = re.split(r"[/:]", compact)[-1]
+            return any(
+                compact.startswith(p.upper()) or last.startswith(p.upper()) for p in self.values
+            )
         if self.kind_words == ("content",):
             # 'home addresses' is `home_address`, 'psychotherapy notes' `psychotherapy_notes`:
             # compared word by word through their stems; a longer value holding them is close
@@ -1620,7 +1624,15 @@ class WhenListed(Check):
         if self.condition.match in ("exact", "prefix") and self.condition.kind_words:
             kind = surface_words(self.source, self.condition.kind_words)
             what = f"`{kind}`" if kind else what
-        return f"When {what} is {listed}: {self.body.reading()}"
+        # a name prefix ('whose name starts with Admin') reads so; a scoped identifier
+        # ('the prod account (111122223333)') is matched by its start but named whole
+        verb = (
+            "starts with"
+            if self.condition.match == "prefix"
+            and any(w.startswith(("start", "begin")) for w in self.condition.about_words)
+            else "is"
+        )
+        return f"When {what} {verb} {listed}: {self.body.reading()}"
 
     def subject(self) -> str:
         return self.body.subject() if self.body else ""

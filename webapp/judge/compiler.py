@@ -1336,6 +1336,54 @@ class ScopedIdRecogniser(Recogniser):
         ]
 
 
+# 'MFA is required when assuming any role whose name starts with Admin': the obligation holds
+# where the named thing's name (an ARN's last segment counts) starts with the prefix.
+_NAME_PREFIX_WHEN = re.compile(
+    r"^(?P<main>.+?)\s+(?P<marker>when|whenever|if)\s+(?P<gerund>[a-z]+ing\s+)?(?:any|a|an|the)?\s*"
+    r"(?P<noun>[a-z]+)\s+(?:whose|with a|with an)\s+name\s+(?:starts|begins|starting|beginning)\s+with\s+"
+    r"[\"'`]?(?P<prefix>[A-Za-z0-9][\w\-]*)[\"'`]?\s*\.?$",
+    re.I,
+)
+
+
+class NamePrefixWhenRecogniser(Recogniser):
+    """An obligation that holds only for things whose name starts with a prefix."""
+
+    kind = "when_listed"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _NAME_PREFIX_WHEN.match(c.text)
+        if not m:
+            return None
+        made, _, _ = compile_clause(c.index, c.source, m.group("main"), c.previous, c.subject_carry)
+        if not made or not all(isinstance(x, (RequiredArgument, RequiredFlag)) for x in made):
+            return None
+        about = tuple(
+            stem(w) for w in words(f"{m.group('gerund') or ''} name starts") if w not in STOPWORDS
+        )
+        condition = ValueList(
+            c.index,
+            c.source,
+            "deny",
+            (),
+            (),
+            "deny",
+            (m.group("prefix"),),
+            "prefix",
+            (stem(m.group("noun").lower()),),
+            about_words=about,
+        )
+        return [
+            WhenListed(
+                c.index, c.source, b.effect, b.terms, b.alternatives, condition=condition, body=b
+            )
+            for b in made
+        ]
+
+
+_NAME_PREFIX_RECOGNISER = NamePrefixWhenRecogniser()
+
+
 # 'Economy class only for flights under 6 hours': within the condition, only the named value.
 _ONLY_FOR_AMOUNT = re.compile(
     r"^(?P<value>[A-Za-z][\w\-]*(?:\s+(?:or|and|,)?\s*[A-Za-z][\w\-]*){0,2}?)\s+"
@@ -2704,6 +2752,11 @@ def _conditional_checks(
     Returns (checks, marker) or None when the clause has no condition the engine can read; a
     condition it cannot read stays unaccounted for (the rule is then partly understood).
     """
+    named = _NAME_PREFIX_RECOGNISER.recognise(Clause.read(index, source, clause, previous, carry))
+    if named:
+        m = _NAME_PREFIX_WHEN.match(clause)
+        assert m is not None
+        return named, f"{m.group('marker').lower()}|whose|with"
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
