@@ -198,18 +198,16 @@ def test_a_register_with_a_further_condition_stays_partly_understood():
     assert compile_rule(0, "c:r0", rule).understanding != "understood"
 
 
-@pytest.mark.parametrize(
-    "rule",
-    [
-        "Do not cut off water supply between Dec 1 and Feb 28.",
-        "No price rises between January and March.",
-    ],
-)
-def test_a_date_window_is_never_read_as_subject_words(rule):
+def test_a_date_window_is_never_read_as_subject_words():
+    # months without days are no window the engine reads: never subject words either
+    rule = "No price rises between January and March."
     compiled = compile_rule(0, "c:r0", rule)
     assert compiled.understanding != "understood"
     args = {"account": "A-1", "scheduled_date": "2026-12-15"}
-    assert outcome(rule, "cut_off_water_supply", args) == "pending_review"
+    assert outcome(rule, "apply_price_rises", args) == "pending_review"
+    # with days it is a window on the request's date
+    rule = "Do not cut off water supply between Dec 1 and Feb 28."
+    assert outcome(rule, "cut_off_water_supply", args) == "denied"
 
 
 @pytest.mark.parametrize(
@@ -1175,3 +1173,26 @@ def test_an_obligation_for_names_starting_with_a_prefix(args, expected):
 def test_a_name_prefix_obligation_with_a_further_condition_is_not_understood():
     rule = "MFA is required when assuming any role whose name starts with Ops, unless approved."
     assert compile_rule(0, "c:r0", rule).understanding != "understood"
+
+
+WINDOW = "Do not evict tenants between Dec 15 and Jan 10."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"tenant": "t1", "scheduled_date": "2026-12-20"}, "denied"),
+        ({"tenant": "t1", "scheduled_date": "2027-01-05T09:00:00Z"}, "denied"),
+        ({"tenant": "t1", "scheduled_date": "2026-11-20"}, "approved"),
+        # no date of the action: review, never a guess
+        ({"tenant": "t1"}, "pending_review"),
+        # a birth date says nothing of when the eviction happens
+        ({"tenant": "t1", "date_of_birth": "1980-03-01"}, "pending_review"),
+        # two dates that disagree about the window
+        ({"tenant": "t1", "start_date": "2026-12-20", "end_date": "2027-02-01"}, "pending_review"),
+    ],
+)
+def test_a_prohibition_between_two_calendar_dates(args, expected):
+    compiled = compile_rule(0, "c:r0", WINDOW)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(WINDOW, "evict_tenants", args) == expected

@@ -1865,3 +1865,67 @@ class PrefixedCount(Check):
                 f"{_OP_WORDS[self.op]} {_fmt(self.threshold)}",
             )
         return Outcome(SATISFIED, f"items starting with {self.prefix} total {_fmt(total)}")
+
+
+@dataclass(frozen=True)
+class DateWindow(Check):
+    """'Do not disconnect residential customers between Nov 1 and Mar 31': the `body` applies to
+    requests whose date argument falls in the window (month and day, across a year's end).
+    Without a date argument, or with several that disagree, a human decides."""
+
+    start: tuple[int, int] = (1, 1)  # (month, day)
+    end: tuple[int, int] = (12, 31)
+    phrase: str = ""
+    body: Check | None = None
+    kind: str = field(default="date_window", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = self.body.describe() if self.body else super().describe()
+        d["window"] = {"start": list(self.start), "end": list(self.end)}
+        return d
+
+    def reading(self) -> str:
+        assert self.body is not None
+        return f"When the request's date is {self.phrase}: {self.body.reading()}"
+
+    def subject(self) -> str:
+        return self.body.subject() if self.body else ""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.body is not None
+        outcome = self.body.evaluate(view)
+        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
+            return outcome
+        inside: set[bool] = set()
+        paths: list[str] = []
+        for lf in view.leaves:
+            if not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
+                continue  # a birth date or an expiry says nothing of when the action happens
+            m = _ISO_DATE.match(lf.value.strip())
+            if not m:
+                continue
+            month, day = int(m.group(2)), int(m.group(3))
+            inside.add(self._contains((month, day)))
+            paths.append(lf.path)
+        if len(inside) != 1:
+            return Outcome(
+                UNKNOWN, f"{outcome.message}; the request's date cannot be told", tuple(paths)
+            )
+        if inside.pop():
+            return Outcome(
+                outcome.status,
+                f"{outcome.message} ({', '.join(paths)} is {self.phrase})",
+                outcome.args + tuple(paths),
+            )
+        return Outcome(SATISFIED, f"{', '.join(paths)} is outside {self.phrase}", tuple(paths))
+
+    def _contains(self, md: tuple[int, int]) -> bool:
+        if self.start <= self.end:
+            return self.start <= md <= self.end
+        return md >= self.start or md <= self.end  # 'Nov 1 to Mar 31' runs over the new year
+
+
+_NOT_ACTION_DATES = frozenset(
+    stem(w) for w in "birth dob born expiry expires expiration created issued opened".split()
+)
+_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")

@@ -13,6 +13,7 @@ from webapp.judge.checks import (
     ActionRule,
     ArgumentComparison,
     Check,
+    DateWindow,
     FirstTimeCounterparty,
     NumericLimit,
     PrefixedCount,
@@ -383,6 +384,10 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
                 todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
             todo.extend(x for x in (c.condition, c.body) if x is not None)
+        elif isinstance(c, DateWindow):
+            out.update(stem(w) for w in words(c.phrase))
+            if c.body is not None:
+                todo.append(c.body)
         elif isinstance(c, PrefixedCount):
             out.update({c.key, stem(c.noun.lower()), "prefix", stem("prefixed"), "start", "begin"})
             out.update(stem(w) for w in words(c.prefix))
@@ -2129,6 +2134,60 @@ class PassCheckRecogniser(Recogniser):
         ]
 
 
+_MONTHS = {
+    m: i + 1
+    for i, ms in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())
+    for m in (ms,)
+}
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# 'between Nov 1 and Mar 31', 'from 1 November to 31 March'
+_DATE_WINDOW = re.compile(
+    r"\s*\b(?:between|from)\s+(?:(?P<m1>" + _MONTH + r")\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|"
+    r"(?P<d1b>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1b>" + _MONTH + r"))\s+(?:and|to|until|through|-)\s+"
+    r"(?:(?P<m2>"
+    + _MONTH
+    + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?|(?P<d2b>\d{1,2})(?:st|nd|rd|th)?\s+"
+    r"(?P<m2b>" + _MONTH + r"))\b",
+    re.I,
+)
+
+
+class DateWindowRecogniser(Recogniser):
+    """A prohibition or review that holds between two calendar dates, read from the request's
+    date argument ('scheduled_date': '2026-12-04')."""
+
+    kind = "date_window"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _DATE_WINDOW.search(c.text)
+        if not m or _DATE_WINDOW.search(c.text, m.end()):
+            return None
+        m1 = (m.group("m1") or m.group("m1b"))[:3].lower()
+        m2 = (m.group("m2") or m.group("m2b"))[:3].lower()
+        d1, d2 = int(m.group("d1") or m.group("d1b")), int(m.group("d2") or m.group("d2b"))
+        if not (1 <= d1 <= 31 and 1 <= d2 <= 31):
+            return None
+        rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
+        made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
+        if not made or any(x.effect == "allow" for x in made):
+            return None
+        phrase = re.sub(r"\s+", " ", m.group(0).strip())
+        return [
+            DateWindow(
+                c.index,
+                c.source,
+                b.effect,
+                b.terms,
+                b.alternatives,
+                start=(_MONTHS[m1], d1),
+                end=(_MONTHS[m2], d2),
+                phrase=phrase,
+                body=b,
+            )
+            for b in made
+        ]
+
+
 class ActionRecogniser(Recogniser):
     """Actions that are forbidden, need review, or are allowed ('Never delete S3 buckets').
 
@@ -2175,6 +2234,7 @@ def _participle_category(text: str) -> bool:
 # The registry, in the order a clause is offered to them: the first that answers decides. A new
 # kind of rule is one Recogniser class added here.
 RECOGNISERS: tuple[Recogniser, ...] = (
+    DateWindowRecogniser(),
     ScopedIdRecogniser(),
     PrefixedCountRecogniser(),
     OnlyForAmountRecogniser(),
