@@ -1196,3 +1196,18 @@ def test_a_prohibition_between_two_calendar_dates(args, expected):
     compiled = compile_rule(0, "c:r0", WINDOW)
     assert compiled.understanding == "understood", compiled.unaccounted
     assert outcome(WINDOW, "evict_tenants", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"gift_amount": 1000, "currency": "USD", "ytd_matched_usd": 3000}, "approved"),
+        ({"gift_amount": 1000, "currency": "USD", "ytd_matched_usd": 3500}, "denied"),
+        # a count of gifts so far is not the year's total
+        ({"gift_amount": 1000, "currency": "USD", "ytd_gift_count": 3}, "pending_review"),
+        ({"gift_amount": 1000, "currency": "USD"}, "pending_review"),
+    ],
+)
+def test_a_yearly_cap_reads_the_year_to_date_total_the_request_states(args, expected):
+    rule = "Matched gifts are capped at $4,000 per employee per calendar year."
+    assert outcome(rule, "match_employee_gift", args) == expected

@@ -383,6 +383,23 @@ class NumericLimit(Check):
             value = today + value
             what = f"today's total of {leaf.path}"
         elif self.window in ("hour", "week", "month", "year", "period"):
+            # 'ytd_matched_usd', 'month_to_date_spend': the request itself states the period's
+            # total so far, which this request adds to
+            so_far = _to_date_total(view, leaf, self.window)
+            if so_far is not None:
+                total = so_far + value
+                if _OPS[self.op](total, self.threshold):
+                    if self.effect == "allow":
+                        return Outcome(REVIEW, f"the {self.window}'s total would be {_fmt(total)}")
+                    return self.fire(
+                        applies,
+                        f"the {self.window}'s total would be {_fmt(total)}, "
+                        f"{_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+                        (leaf.path,),
+                    )
+                return Outcome(
+                    SATISFIED, f"the {self.window}'s total would be {_fmt(total)}", (leaf.path,)
+                )
             # History only knows today's totals: a per-period sum that this request alone does not
             # break cannot be verified here.
             if _OPS[self.op](value, self.threshold) and self.effect != "allow":
@@ -1049,6 +1066,36 @@ def _bind_measure(
     best = max(s for s, _, _ in scored)
     # Ties are all judged; the worst outcome wins (fail closed).
     return tuple((lf, v) for s, lf, v in scored if s >= best - 1e-9)
+
+
+_CURRENCY_WORDS_LOWER = frozenset(c.lower() for c in CURRENCY_CODES)
+_TO_DATE = {
+    "year": frozenset({"ytd"}),
+    "month": frozenset({"mtd"}),
+    "week": frozenset({"wtd"}),
+}
+
+
+def _to_date_total(view: RequestView, leaf: Leaf, window: str) -> float | None:
+    """The period's total so far when one argument states it ('ytd_…', '…_year_to_date'), else
+    None; two such arguments, or one in another currency, are not guessed between."""
+    marks = _TO_DATE.get(window, frozenset())
+    found = [
+        (lf, v)
+        for lf, v in view.numeric_leaves()
+        if lf.path != leaf.path
+        and (lf.last_keys & marks or {stem(window), "date"} <= lf.last_keys and "to" in lf.path)
+        # the same kind of quantity: money beside money ('ytd_matched_usd'), never a count
+        and not lf.last_keys & _TALLY_KEYS
+        and lf.last_keys & (MONEY_KEYS | leaf.last_keys | _CURRENCY_WORDS_LOWER)
+    ]
+    if len(found) != 1:
+        return None
+    lf, v = found[0]
+    a, b = _currency_of(view, lf), _currency_of(view, leaf)
+    if a and b and a.upper() != b.upper():
+        return None
+    return v
 
 
 def convert_value(
