@@ -1211,3 +1211,23 @@ def test_a_prohibition_between_two_calendar_dates(args, expected):
 def test_a_yearly_cap_reads_the_year_to_date_total_the_request_states(args, expected):
     rule = "Matched gifts are capped at $4,000 per employee per calendar year."
     assert outcome(rule, "match_employee_gift", args) == expected
+
+
+SPLIT = "Per diem: up to 70 EUR in France or Italy, up to 50 EUR elsewhere."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"country": "FR", "per_diem": 65, "currency": "EUR"}, "approved"),
+        ({"country": "FR", "per_diem": 75, "currency": "EUR"}, "denied"),
+        ({"country": "DE", "per_diem": 55, "currency": "EUR"}, "denied"),
+        ({"country": "DE", "per_diem": 45, "currency": "EUR"}, "approved"),
+        # the place is not shown: above the lower cap a human decides
+        ({"per_diem": 55, "currency": "EUR"}, "pending_review"),
+    ],
+)
+def test_one_cap_in_named_places_and_another_elsewhere(args, expected):
+    compiled = compile_rule(0, "c:r0", SPLIT)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome(SPLIT, "claim_per_diem", args) == expected

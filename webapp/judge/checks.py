@@ -1677,7 +1677,7 @@ class WhenListed(Check):
             "starts with"
             if self.condition.match == "prefix"
             and any(w.startswith(("start", "begin")) for w in self.condition.about_words)
-            else "is"
+            else ("is not" if self.condition.mode == "allow" else "is")
         )
         return f"When {what} {verb} {listed}: {self.body.reading()}"
 

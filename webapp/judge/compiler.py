@@ -1463,6 +1463,70 @@ class PrefixedCountRecogniser(Recogniser):
         ]
 
 
+_CAP_WORDS = r"(?:up to|at most|max(?:imum)?|no more than|capped at)"
+# 'Hotel nightly rate: up to €180 in EU cities, up to €250 elsewhere'
+_PLACE_SPLIT_CAP = re.compile(
+    r"^(?P<subject>[^:;]+?)\s*:?\s+" + _CAP_WORDS + r"\s+(?P<q1>[^,;]+?)\s+(?:in|for)\s+(?:the\s+)?"
+    r"(?P<places>[A-Z][A-Za-z]+(?:\s*(?:,|or|and|/)\s*[A-Z][A-Za-z]+)*)(?P<noun>\s+[a-z]+)?\s*,\s*"
+    + _CAP_WORDS
+    + r"\s+(?P<q2>[^,;]+?)\s+(?:elsewhere|everywhere else|otherwise)\s*\.?$",
+)
+
+
+class PlaceSplitCapRecogniser(Recogniser):
+    """One cap where the request's place is in the named places, another elsewhere."""
+
+    kind = "when_listed"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _PLACE_SPLIT_CAP.match(c.text)
+        if not m:
+            return None
+        names = [n for n in re.split(r"\s*(?:,|\bor\b|\band\b|/)\s*", m.group("places")) if n]
+        codes = [_place(n) for n in names]
+        q1, q2 = find_quantities(m.group("q1")), find_quantities(m.group("q2"))
+        if not names or not all(codes) or len(q1) != 1 or len(q2) != 1:
+            return None
+        if m.group("q1")[q1[0].end :].strip() or m.group("q2")[q2[0].end :].strip():
+            return None
+        terms = _terms(m.group("subject"), cut_review=False)
+        noun = tuple(stem(w) for w in words(m.group("noun") or ""))
+        checks: list[Check] = []
+        for mode, q in (("deny", q1[0]), ("allow", q2[0])):
+            cap = NumericLimit(
+                c.index,
+                c.source,
+                "deny",
+                _subject_terms(terms),
+                (),
+                "gt",
+                q.value,
+                q.currency,
+                q.unit_family,
+                q.unit_factor,
+                q.noun,
+                terms,
+                None,
+                False,
+            )
+            where = ValueList(
+                c.index,
+                c.source,
+                "deny",
+                (),
+                (),
+                mode,  # 'deny': the place is listed; 'allow': it is not ('elsewhere')
+                tuple(x for x in codes if x),
+                "place",
+                (),
+                about_words=noun + ("elsewher",),
+            )
+            checks.append(
+                WhenListed(c.index, c.source, "deny", cap.terms, (), condition=where, body=cap)
+            )
+        return checks
+
+
 class ConditionalListRecogniser(Recogniser):
     """'Orders over 10,000 USD may ship only to the US or Canada': a list beyond an amount."""
 
@@ -2235,6 +2299,7 @@ def _participle_category(text: str) -> bool:
 # kind of rule is one Recogniser class added here.
 RECOGNISERS: tuple[Recogniser, ...] = (
     DateWindowRecogniser(),
+    PlaceSplitCapRecogniser(),
     ScopedIdRecogniser(),
     PrefixedCountRecogniser(),
     OnlyForAmountRecogniser(),
