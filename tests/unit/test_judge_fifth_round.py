@@ -1231,3 +1231,17 @@ def test_one_cap_in_named_places_and_another_elsewhere(args, expected):
     compiled = compile_rule(0, "c:r0", SPLIT)
     assert compiled.understanding == "understood", compiled.unaccounted
     assert outcome(SPLIT, "claim_per_diem", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"grantee": "G", "program_area": "lobbying"}, "denied"),
+        ({"grantee": "G", "program_area": "political campaign"}, "denied"),
+        # a campaign not shown to be political: a human decides, never a guessed denial
+        ({"grantee": "G", "program_area": "literacy campaign"}, "pending_review"),
+    ],
+)
+def test_an_adjective_belongs_to_the_first_noun_of_an_or_list(args, expected):
+    rule = "We don't fund political campaigns or lobbying."
+    assert outcome(rule, "fund_grant", args) == expected

@@ -3896,6 +3896,13 @@ def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tup
         if a in _EFFECT_STEMS or b in _EFFECT_STEMS:
             continue
         alts.append((a, b))
+        # 'political campaigns or lobbying': the adjective belongs to the first noun only, so it
+        # is one more way of matching the pair, never a word every request must show
+        adj = re.search(r"\b([a-z]{3,}(?:al|ic|ive|ous|ary|ed))\s+$", text[: m.start(1)], re.I)
+        if adj:
+            s_adj = stem(adj.group(1).lower())
+            if s_adj not in STOPWORDS and s_adj not in GENERIC and s_adj not in VERBS:
+                alts.append((s_adj, b))
     paren = re.search(r"\(([^)]+)\)", text)
     terms = list(_terms(text, cut_review=review))
     if re.search(r"\bread[- ]only\b", text, re.I):
