@@ -1245,3 +1245,15 @@ def test_one_cap_in_named_places_and_another_elsewhere(args, expected):
 def test_an_adjective_belongs_to_the_first_noun_of_an_or_list(args, expected):
     rule = "We don't fund political campaigns or lobbying."
     assert outcome(rule, "fund_grant", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"member": "user:kim@corp-example.com", "roles": ["roles/logging.viewer"]}, "approved"),
+        ({"member": "user:kim@gmail.com", "roles": ["roles/logging.viewer"]}, "denied"),
+    ],
+)
+def test_a_dotted_name_that_is_no_host_is_not_read_by_a_domain_list(args, expected):
+    rule = "Roles may only be granted to principals in the corp-example.com domain."
+    assert outcome(rule, "grant_roles", args) == expected

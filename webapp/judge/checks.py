@@ -615,7 +615,8 @@ class ValueList(Check):
                 if any(
                     # an address, or a host name in an argument named like the list's kind; an
                     # identifier such as `report_id = R-1` is neither
-                    isinstance(v, str) and ("@" in v or (kind & lf.keys and "." in v))
+                    isinstance(v, str)
+                    and ("@" in v or (kind & lf.keys and "." in v and _host_of(v) is not None))
                     for v in scalars(lf.value)
                 )
             ]
