@@ -10,7 +10,8 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import NEGATE, OP_WORDS
-from webapp.judge.places import location_regions
+from webapp.judge.places import country_code, location_regions
+from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
     MONEY_GENERIC,
     MONEY_KEYS,
@@ -21,7 +22,7 @@ from webapp.judge.request_view import (
     scalars,
     truthy,
 )
-from webapp.judge.text import normalise_value, stem
+from webapp.judge.text import normalise_value, stem, words
 from webapp.judge.vocabulary import near
 
 # Outcomes of one check against one request.
@@ -84,6 +85,14 @@ _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "attach": frozenset({"attach", "file"}),
     "item": frozenset({"item", "line", "product"}),
 }
+# Words of money that never name a count ('limit' does both: `limit` may be a count's cap).
+_PRICE_KEYS = frozenset(
+    stem(w) for w in "price cost fee amount value notional premium rate".split()
+)
+_ASSET_KEYS = frozenset({"asset", "coin", "token"})
+_CURRENCY_KEYS = frozenset({"currency", "currenc", "ccy", "pair"})
+_AMOUNT_CURRENCY_KEYS = _CURRENCY_KEYS - {"pair"}
+_TALLY_KEYS = frozenset(stem(w) for w in "count quantity number num qty".split())
 _ID_WORDS = frozenset(
     {"id", "number", "no", "num", "ref", "referenc", "code", "key", "nr", "identifier"}
 )
@@ -99,7 +108,9 @@ _COUNTERPARTY = frozenset(
     "to merchant partner destination address".split()
 )
 PLACE_KEYS = frozenset(
-    stem(w) for w in "country region location jurisdiction nation geo zone territory market".split()
+    stem(w)
+    # an IBAN names its country in its first two letters (places.location_regions reads it)
+    for w in "country region location jurisdiction nation geo zone territory market iban".split()
 )
 _EMPTY: frozenset[str] = frozenset()
 _ANCHOR_WORDS = VERBS | MONEY_GENERIC | MONEY_SPECIFIC
@@ -432,6 +443,23 @@ class NumericLimit(Check):
             value = today + value
             what = f"today's total of {leaf.path}"
         elif self.window in ("hour", "week", "month", "year", "period"):
+            # 'ytd_matched_usd', 'month_to_date_spend': the request itself states the period's
+            # total so far, which this request adds to
+            so_far = _to_date_total(view, leaf, self.window)
+            if so_far is not None:
+                total = so_far + value
+                if _OPS[self.op](total, self.threshold):
+                    if self.effect == "allow":
+                        return Outcome(REVIEW, f"the {self.window}'s total would be {_fmt(total)}")
+                    return self.fire(
+                        applies,
+                        f"the {self.window}'s total would be {_fmt(total)}, "
+                        f"{_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+                        (leaf.path,),
+                    )
+                return Outcome(
+                    SATISFIED, f"the {self.window}'s total would be {_fmt(total)}", (leaf.path,)
+                )
             # History only knows today's totals: a per-period sum that this request alone does not
             # break cannot be verified here.
             if _OPS[self.op](value, self.threshold) and self.effect != "allow":
@@ -577,6 +605,10 @@ class ValueList(Check):
         applies, anchored = self.applicability(view)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
+        if self.kind_words == ("content",):
+            flagged = self._content_flag(view)
+            if flagged is not None:
+                return flagged
         candidates = self._candidates(view)
         if applies == "unknown" and candidates:
             applies = "matched"  # the listed kind of value is in the request: the list speaks of it
@@ -633,7 +665,9 @@ class ValueList(Check):
                 if lf.last_keys & PLACE_KEYS or (lf.keys & PLACE_KEYS and not lf.keys & {"id"})
             ]
         if self.match == "currency":
-            return [lf for lf in leaves if "currency" in lf.keys or "currenc" in lf.keys]
+            # 'notional_ccy', 'currency_pair', 'pair': 'EUR/TRY' names two currencies
+            keys = _CURRENCY_KEYS if self.mode == "deny" else _CURRENCY_KEYS - {"pair"}
+            return [lf for lf in leaves if lf.keys & keys]
         if self.match in ("domain", "consumer_mail"):
             return [
                 lf
@@ -641,7 +675,8 @@ class ValueList(Check):
                 if any(
                     # an address, or a host name in an argument named like the list's kind; an
                     # identifier such as `report_id = R-1` is neither
-                    isinstance(v, str) and ("@" in v or (kind & lf.keys and "." in v))
+                    isinstance(v, str)
+                    and ("@" in v or (kind & lf.keys and "." in v and _host_of(v) is not None))
                     for v in scalars(lf.value)
                 )
             ]
@@ -649,18 +684,33 @@ class ValueList(Check):
             return [lf for lf in leaves if kind & lf.keys]
         if self.match == "glossary":
             domains = all("." in x and " " not in x for x in self.values)
+            # an allow-list whose members are all written alike ('k.osei', 'm.tanaka') also reads
+            # an argument written the same way (`person: 'j.perez'`): failing it can only deny
+            alike = self.mode == "allow" and len(self._value_shapes) == 1
+            # a glossary of countries is read from the request's country or region arguments
+            places = all(_country_like(x) for x in self.values)
+            if self.mode == "allow":
+                # 'assumed only from member accounts': an argument named like the kind
+                # (`source_account_id`) is the one constrained; an ARN that merely contains an
+                # account is not another candidate
+                named = [lf for lf in leaves if kind & lf.last_keys]
+                if named:
+                    return named
             return [
                 lf
                 for lf in leaves
                 if kind & lf.keys
+                or (places and lf.last_keys & PLACE_KEYS)
                 or any(
                     (domains and isinstance(v, str) and "@" in v)
                     or (isinstance(v, str) and _in_glossary(v, self.values) is not False)
+                    or (alike and isinstance(v, str) and _shape(v) in self._value_shapes)
                     for v in scalars(lf.value)
                 )
             ]
         scored = []
         deny = self.mode == "deny"
+        kind_is_content = self.kind_words == ("content",)
         contains = deny and self.match == "contains"
         shapes = self._value_shapes
         in_list = self._in_list
@@ -677,12 +727,18 @@ class ValueList(Check):
                     hit = True
                 elif h is None:
                     near = True
-                if not shaped and _shape(v) in shapes:
+                if not shaped and (
+                    _shape(v) in shapes
+                    # an ARN or a path ends with the name it points at ('…:policy/ReadOnlyAccess')
+                    or (("/" in v or ":" in v) and _shape(re.split(r"[/:]", v)[-1]) in shapes)
+                ):
                     shaped = True
             if hit:
                 score += 7.0 if contains else 2.0
             elif deny and near:
                 score += 1.0  # close to a listed value ('…/PowerUserAccessV2'): look at it
+            elif deny and kind_is_content and isinstance(lf.value, (list, tuple)):
+                score += 1.0  # 'never include psychotherapy notes': every list of content
             if shaped:
                 score += 1.0
             if score > 0:
@@ -693,6 +749,21 @@ class ValueList(Check):
             return [lf for _, lf in scored]  # any mention of a forbidden value counts
         best = max(s for s, _ in scored)
         return [lf for s, lf in scored if s == best]
+
+    def _content_flag(self, view: RequestView) -> Outcome | None:
+        """'include_psychotherapy_notes': true names the content in the argument itself."""
+        for x in self.values:
+            want = {stem(w) for w in words(x)}
+            for lf in view.leaves:
+                if want <= lf.keys and not isinstance(lf.value, (list, tuple, dict)):
+                    on = _flag_on(lf.value)
+                    if on is None:
+                        return Outcome(
+                            UNKNOWN, f"{lf.path} = {lf.value!r} may carry {x}", (lf.path,)
+                        )
+                    if on:
+                        return self.fire("matched", f"{lf.path} carries {x}", (lf.path,))
+        return None
 
     @cached_property
     def _value_shapes(self) -> frozenset[str]:
@@ -726,7 +797,10 @@ class ValueList(Check):
             code, regions = loc
             return any(x == code or x in regions for x in self.values)
         if self.match == "currency":
-            return v.upper() in self.values
+            parts = re.split(r"[/\-: ]+", v.upper())
+            if len(parts) == 1 and re.fullmatch(r"[A-Z]{6}", parts[0]):
+                parts = [parts[0][:3], parts[0][3:]]  # 'EURTRY' is a pair as well
+            return any(part in self.values for part in parts)
         if self.match == "consumer_mail":
             host = _host_of(v) if "@" in v else None
             if host is None:
@@ -741,7 +815,22 @@ class ValueList(Check):
             return any(host == d or host.endswith("." + d) for d in self.values)
         if self.match == "prefix":
             compact = v.replace(" ", "").upper()
-            return any(compact.startswith(p.upper()) for p in self.values)
+            # an ARN or a path names the thing by its last segment ('…:role/AdminFull')
+            last = re.split(r"[/:]", compact)[-1]
+            return any(
+                compact.startswith(p.upper()) or last.startswith(p.upper()) for p in self.values
+            )
+        if self.kind_words == ("content",):
+            # 'home addresses' is `home_address`, 'psychotherapy notes' `psychotherapy_notes`:
+            # compared word by word through their stems; a longer value holding them is close
+            got = tuple(stem(w) for w in words(v))
+            for x in self.values:
+                want = tuple(stem(w) for w in words(x))
+                if got == want:
+                    return True
+                if any(got[i : i + len(want)] == want for i in range(len(got))):
+                    return None
+            return False
         # Listed if it equals a value, matches a wildcard, or (a 'contains' list) holds a value
         # as a token: each test only ever answers True, so they are tried in the cheapest order.
         norms, patterns, tokens, inside = self._matching
@@ -848,6 +937,10 @@ class RequiredArgument(Check):
             keys = lf.keys | (_NOUN_SYNONYMS.get(head, frozenset()) & lf.keys)
             if head and head not in keys and not (_synonyms(head) & lf.keys):
                 continue
+            mine = own - {head} - _ID_WORDS
+            other = lf.keys - {head} - _ID_WORDS - own
+            if mine and other and not mine & lf.keys:
+                continue  # 'the payee name' is not `payer_name`: the qualifiers differ
             score = len(set(words) & lf.keys)
             if (
                 best is None
@@ -1024,6 +1117,15 @@ def _bind_measure(
             continue
         if is_list and noun is None:
             continue
+        if (
+            noun
+            and noun not in MONEY_KEYS
+            and leaf.last_keys & _PRICE_KEYS
+            and not leaf.last_keys & _TALLY_KEYS
+        ):
+            # 'at most 10,000 shares', 'max 5 nights': a `limit_price` or a `nightly_rate` is
+            # money, never the count of the noun
+            continue
         if keys & _ID_WORDS and not overlap:
             continue
         extra = len(
@@ -1041,6 +1143,36 @@ def _bind_measure(
     best = max(s for s, _, _ in scored)
     # Ties are all judged; the worst outcome wins (fail closed).
     return tuple((lf, v) for s, lf, v in scored if s >= best - 1e-9)
+
+
+_CURRENCY_WORDS_LOWER = frozenset(c.lower() for c in CURRENCY_CODES)
+_TO_DATE = {
+    "year": frozenset({"ytd"}),
+    "month": frozenset({"mtd"}),
+    "week": frozenset({"wtd"}),
+}
+
+
+def _to_date_total(view: RequestView, leaf: Leaf, window: str) -> float | None:
+    """The period's total so far when one argument states it ('ytd_…', '…_year_to_date'), else
+    None; two such arguments, or one in another currency, are not guessed between."""
+    marks = _TO_DATE.get(window, frozenset())
+    found = [
+        (lf, v)
+        for lf, v in view.numeric_leaves()
+        if lf.path != leaf.path
+        and (lf.last_keys & marks or {stem(window), "date"} <= lf.last_keys and "to" in lf.path)
+        # the same kind of quantity: money beside money ('ytd_matched_usd'), never a count
+        and not lf.last_keys & _TALLY_KEYS
+        and lf.last_keys & (MONEY_KEYS | leaf.last_keys | _CURRENCY_WORDS_LOWER)
+    ]
+    if len(found) != 1:
+        return None
+    lf, v = found[0]
+    a, b = _currency_of(view, lf), _currency_of(view, leaf)
+    if a and b and a.upper() != b.upper():
+        return None
+    return v
 
 
 def convert_value(
@@ -1088,7 +1220,12 @@ def _find_currency(view: RequestView, leaf: Leaf) -> str | None:
     parent = leaf.path.rsplit(".", 1)[0] if "." in leaf.path else ""
     found = None
     for lf in view.leaves:
-        if ("currency" in lf.last_keys or "currenc" in lf.last_keys) and isinstance(lf.value, str):
+        if not isinstance(lf.value, str):
+            continue
+        if not lf.last_keys.isdisjoint(_AMOUNT_CURRENCY_KEYS) or (
+            # 'asset': 'BTC' says what an amount is counted in, as a currency does
+            not lf.last_keys.isdisjoint(_ASSET_KEYS) and lf.value.upper() in CURRENCY_CODES
+        ):
             lp = lf.path.rsplit(".", 1)[0] if "." in lf.path else ""
             if lp == parent:
                 return lf.value
@@ -1140,6 +1277,12 @@ def _shape(value: str) -> str:
     return re.sub(r"\d+", "9", s)
 
 
+def _case_shape(value: str) -> str:
+    """How a value is written: 'SPY' and 'AAPL' -> 'A', 'MMF-2' -> 'A-9', 'gold' -> 'a'."""
+    s = re.sub(r"[A-Z]+", "A", re.sub(r"[a-z]+", "a", value.strip()))
+    return re.sub(r"\d+", "9", s)
+
+
 def _contains_token(haystack: str, needle: str) -> bool:
     import re
 
@@ -1164,6 +1307,12 @@ def _rank(status: str) -> int:
     return _RANK[status]
 
 
+def _country_like(member: str) -> bool:
+    """A country name, or a two-letter ISO code even when the built-in table lacks it ('KY')."""
+    m = member.strip()
+    return bool(country_code(m)) or bool(re.fullmatch(r"[A-Z]{2}", m))
+
+
 def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
     """Membership of a glossary category: True, False, or None when the value is only close to it."""
     v = value.strip().lower()
@@ -1172,6 +1321,11 @@ def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
         mm = m.strip().lower().lstrip("@")
         if v == mm or (host and (host == mm or host.endswith("." + mm))):
             return True
+    # 'Cuba' against a glossary of ISO codes (KP, IR, CU …), or 'CU' against country names: the
+    # built-in country vocabulary says whether they are the same place
+    code = country_code(value)
+    if code and all(_country_like(m) for m in members):
+        return any((country_code(m) or m.strip().upper()) == code for m in members)
     if near(host or v, members):
         return None  # close to the category without being listed: a human decides
     return False
@@ -1212,6 +1366,8 @@ def _bound_words(check: NumericLimit) -> str:
 
 def _measure_words(check: NumericLimit) -> str:
     words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
+    if check.noun == "age":
+        return "the age"
     if check.noun:
         return f"the number of {check.noun}"
     if check.unit_family == "mass":
@@ -1276,7 +1432,7 @@ def _flag_on(value: Any) -> bool | None:
     return None  # a list or an object is not a switch: a human decides
 
 
-_STATE_KEYS = frozenset(stem(w) for w in "state status stage standing flag".split())
+_STATE_KEYS = frozenset(stem(w) for w in "state status stage standing flag condition".split())
 _YES = frozenset({"true", "yes", "y", "1", "on"})
 _NO = frozenset({"false", "no", "n", "0", "off"})
 
@@ -1335,10 +1491,16 @@ class Unless(Check):
             what = surface_words(self.source, self.bind_words)
             what = f"`{what}`" if what else "an argument"
             return f"{base}, except when {what} is {' or '.join(self.values)}"
+        if self.test == "state" and self.marker.startswith(("except", "unless")):
+            return (
+                f"{base}, {self.marker} {self.phrase} (read from a flag or a state argument "
+                "named for it; when none is sent, review)"
+            )
         if self.test in ("state", "not_state"):
             who = "their" if self.marker == "whose" else "they"
+            phrase = re.sub(r"^has\b", "have", self.phrase) if who == "they" else self.phrase
             return (
-                f"{base}, when {who} {self.phrase} (read from a flag or a state argument named "
+                f"{base}, when {who} {phrase} (read from a flag or a state argument named "
                 "for it; when none is sent, review)"
             )
         return f"{base}, unless {self.phrase}"
@@ -1382,7 +1544,20 @@ class Unless(Check):
                 for v in scalars(lf.value):
                     if isinstance(v, str) and normalise_value(v) in listed:
                         return True, lf.path
-            return (False, named[0].path) if named else (None, "")
+            if named:
+                return False, named[0].path
+            # No argument is named like the kind ('index ETFs SPY, QQQ and IVV' and a `symbol`):
+            # when exactly one argument holds a value written like every listed one (upper-case
+            # codes here), it is the one the exception speaks of; otherwise a human decides.
+            shapes = {_case_shape(v) for v in self.values}
+            if len(shapes) != 1:
+                return None, ""
+            alike = [
+                lf
+                for lf in view.leaves
+                if isinstance(lf.value, str) and _case_shape(lf.value) in shapes
+            ]
+            return (False, alike[0].path) if len(alike) == 1 else (None, "")
         best: list[Leaf] = []
         top = 0
         # 'the claim status' names `status` or `claim_status`, not `claim_id`: the phrase's head
@@ -1402,6 +1577,15 @@ class Unless(Check):
                 continue  # 'whose account is suspended' reads a flag or a state field, not an id
             if self.test in ("state", "not_state") and lf.last_keys & _STATE_KEYS:
                 score += 1  # a `status` field speaks of the state even when not named for it
+            if (
+                self.test == "passed"
+                and self.value
+                and stem(self.value) in lf.last_keys
+                and lf.last_keys - {stem(self.value)} <= words_
+            ):
+                # 'unless the customer has confirmed in writing': `written_confirmation` (every
+                # other word of its name is the rule's); `payment_confirmed` is another thing
+                score += 1
             if score > top:
                 best, top = [lf], score
             elif score == top and score:
@@ -1411,10 +1595,25 @@ class Unless(Check):
                 # nothing named like it was sent
                 return False, surface_words(self.source, self.bind_words) or self.phrase
             return None, ""
-        results = [self._holds(lf.value) for lf in best]
+        results = [self._holds_on(lf) for lf in best]
         if any(r is None for r in results):
             return None, best[0].path
         return all(results), best[0].path
+
+    def _holds_on(self, leaf: Leaf) -> bool | None:
+        value = leaf.value
+        if (
+            self.test in ("state", "not_state")
+            and isinstance(value, (int, float))
+            and not isinstance(value, bool)
+        ):
+            # 'gems_spent': 120 shows some were spent, 0 that none were; a number in any other
+            # field ('status': 2) is a code the engine cannot read
+            if self.value and stem(self.value.split()[0]) in leaf.last_keys:
+                state = value > 0
+                return state if self.test == "state" else not state
+            return None
+        return self._holds(value)
 
     def _holds(self, value: Any) -> bool | None:
         if self.test == "present":
@@ -1489,6 +1688,8 @@ class When(Check):
     def evaluate(self, view: RequestView) -> Outcome:
         assert self.condition is not None and self.body is not None
         outcome = self.body.evaluate(view)
+        if outcome.status == NOT_APPLICABLE and self.body.unrelated(view):
+            return self._unnamed_subject(view, outcome)
         if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
             return outcome
         bound = bind_measure(view, self.condition)
@@ -1506,6 +1707,25 @@ class When(Check):
         return Outcome(
             SATISFIED, "the rule's condition does not hold", tuple(lf.path for lf, _ in bound)
         )
+
+    def _unnamed_subject(self, view: RequestView, outcome: Outcome) -> Outcome:
+        # 'Raises over 5 kW need a G99 reference' on set_export_limit: the request does not
+        # name the subject ('raises'), but when its amount meets the condition by the rule's
+        # own unit, the rule may speak of it, and a human decides.
+        assert self.condition is not None
+        bound = bind_measure(view, self.condition)
+        if not bound or not self.condition._named_by_unit(bound):
+            return outcome
+        for leaf, value in bound:
+            value, problem = convert_value(view, leaf, value, self.condition)
+            if problem or _OPS[self.condition.op](value, self.condition.threshold):
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} meets the rule's condition, but the request does not name "
+                    "what the rule speaks of (the rule may apply; a human should decide)",
+                    (leaf.path,),
+                )
+        return outcome
 
 
 @dataclass(frozen=True)
@@ -1538,7 +1758,18 @@ class WhenListed(Check):
                 f"{self.body.reading()}"
             )
         what = _MATCH_NOUN.get(self.condition.match, "the value")
-        return f"When {what} is {listed}: {self.body.reading()}"
+        if self.condition.match in ("exact", "prefix") and self.condition.kind_words:
+            kind = surface_words(self.source, self.condition.kind_words)
+            what = f"`{kind}`" if kind else what
+        # a name prefix ('whose name starts with Admin') reads so; a scoped identifier
+        # ('the prod account (111122223333)') is matched by its start but named whole
+        verb = (
+            "starts with"
+            if self.condition.match == "prefix"
+            and any(w.startswith(("start", "begin")) for w in self.condition.about_words)
+            else ("is not" if self.condition.mode == "allow" else "is")
+        )
+        return f"When {what} {verb} {listed}: {self.body.reading()}"
 
     def subject(self) -> str:
         return self.body.subject() if self.body else ""
@@ -1558,3 +1789,280 @@ class WhenListed(Check):
             f"{outcome.message}; cannot tell whether the rule's condition holds",
             outcome.args,
         )
+
+
+@dataclass(frozen=True)
+class StateFlag(Check):
+    """'Deposits require a verified email', 'Identity must be verified', 'Matches only for gifts
+    to registered charities': a state the text of an argument cannot prove, shown by a yes/no
+    argument named for it (`email_verified`, `charity_registered`).
+
+    The flag must carry the state's word (`state`); among such flags, one that also carries a
+    word of what is in that state (`flag_words`) is preferred. A flag that is on satisfies the
+    rule, one that is off breaks it; with no such flag the `fallback` check decides (or, without
+    one, a human). `forbid` turns it round: 'never to purchased lists' breaks when the flag is on.
+    """
+
+    state: str = ""
+    flag_words: tuple[str, ...] = ()
+    phrase: str = ""  # the state as written, for readings
+    forbid: bool = False
+    fallback: Check | None = None
+    kind: str = field(default="state_flag", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(state=self.state, flag_words=list(self.flag_words), forbid=self.forbid)
+        return d
+
+    def reading(self) -> str:
+        when = "when" if self.forbid else "unless"
+        none = "review" if self.fallback is None else self.fallback.reading()
+        return (
+            f"{_VERB[self.effect]} {when} a yes/no argument shows that {self.phrase}"
+            f"{self._about()}; when no such argument is sent: {none}"
+        )
+
+    def subject(self) -> str:
+        return self.fallback.subject() if self.fallback is not None else super().subject()
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        states = self.state.split("|")  # 'pass|verifi': any word of the state names the flag
+        flags = [
+            lf
+            for lf in view.leaves
+            if any(s in lf.keys for s in states)
+            and _flag_on(lf.value) is not None
+            and not lf.keys & _ID_WORDS
+        ]
+        # `phone_verified` does not show that the email is verified: the flag must name it
+        chosen = (
+            [lf for lf in flags if lf.keys & set(self.flag_words)] if self.flag_words else flags
+        )
+        if not chosen:
+            if self.fallback is not None:
+                return self.fallback.evaluate(view)
+            return Outcome(UNKNOWN, f"nothing in the arguments shows whether {self.phrase}")
+        values = {_flag_on(lf.value) for lf in chosen}
+        paths = tuple(lf.path for lf in chosen)
+        if len(values) != 1:
+            return Outcome(UNKNOWN, f"{', '.join(paths)} disagree on {self.phrase}", paths)
+        on = values.pop()
+        if on != self.forbid:
+            return Outcome(
+                SATISFIED, f"{paths[0]} shows {'not ' if self.forbid else ''}{self.phrase}", paths
+            )
+        return self.fire(
+            applies,
+            f"{paths[0]} shows {'' if self.forbid else 'not '}{self.phrase}",
+            paths,
+        )
+
+
+@dataclass(frozen=True)
+class SameValue(Check):
+    """'No withdrawals to a payment method different from the deposit method', 'The payout
+    currency must match the invoice currency': two arguments that must hold the same value.
+
+    Each side binds to the one argument its words name best (`right` first, then `left` among
+    the others); a tie or a missing side leaves it to a human. Values compare without case or
+    separator noise.
+    """
+
+    left: tuple[str, ...] = ()
+    right: tuple[str, ...] = ()
+    left_phrase: str = ""  # as written, for readings
+    right_phrase: str = ""
+    kind: str = field(default="same_value", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(left=list(self.left), right=list(self.right))
+        return d
+
+    def reading(self) -> str:
+        left = self.left_phrase or surface_words(self.source, self.left) or "the value"
+        right = self.right_phrase or surface_words(self.source, self.right) or "the other value"
+        return f"{_VERB[self.effect]} when the {left} differs from the {right}{self._about()}"
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        scalars_ = [
+            lf
+            for lf in view.leaves
+            if isinstance(lf.value, (str, int, float)) and not isinstance(lf.value, bool)
+        ]
+        right = _only_best(scalars_, self.right, None)
+        left = _only_best(scalars_, self.left, right)
+        if right is None or left is None:
+            return Outcome(UNKNOWN, "the two values this rule compares are not both clear")
+        args = (left.path, right.path)
+        ln, rn = parse_number_value(left.value), parse_number_value(right.value)
+        same = (
+            ln == rn
+            if ln is not None and rn is not None
+            else normalise_value(str(left.value)) == normalise_value(str(right.value))
+        )
+        if not same:
+            return self.fire(
+                applies,
+                f"{left.path} = {left.value!r} differs from {right.path} = {right.value!r}",
+                args,
+            )
+        return Outcome(SATISFIED, f"{left.path} and {right.path} are the same", args)
+
+
+def _only_best(leaves: list[Leaf], wanted: tuple[str, ...], exclude: Leaf | None) -> Leaf | None:
+    """The one leaf whose name shares the most of `wanted` (at least one word), or None on a tie."""
+    want = set(wanted)
+    best: list[Leaf] = []
+    top = 0
+    for lf in leaves:
+        if exclude is not None and lf.path == exclude.path:
+            continue
+        score = len(want & lf.keys)
+        if score > top:
+            best, top = [lf], score
+        elif score == top and score:
+            best.append(lf)
+    return best[0] if len(best) == 1 else None
+
+
+@dataclass(frozen=True)
+class PrefixedCount(Check):
+    """'No more than 50 laptops (SKU prefix LAP-) on a single PO': the quantities of the line
+    items whose `key` starts with `prefix`, summed over the request's list of items, against a
+    cap. Without such a list (or with an item whose quantity cannot be read), a human decides.
+    """
+
+    key: str = ""  # stem of the item field the prefix is read from ('sku')
+    prefix: str = ""
+    op: str = "gt"  # fires when the total OP threshold
+    threshold: float = 0.0
+    noun: str = ""  # what the matching items are ('laptops'), for readings
+    kind: str = field(default="prefixed_count", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(key=self.key, prefix=self.prefix, op=self.op, threshold=self.threshold)
+        return d
+
+    def reading(self) -> str:
+        return (
+            f"{_VERB[self.effect]} when the items whose {self.key} starts with {self.prefix} "
+            f"({self.noun}) total {OP_WORDS[self.op]} {_fmt(self.threshold)}{self._about()}"
+        )
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        lists = [
+            v
+            for v in view.tool_args.values()
+            if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
+        ]
+        total = 0.0
+        seen = False
+        for items in lists:
+            for item in items:
+                code = next(
+                    (val for k, val in item.items() if stem(str(k).lower()) == self.key), None
+                )
+                if code is None:
+                    continue
+                seen = True
+                if not str(code).upper().startswith(self.prefix.upper()):
+                    continue
+                qty = next(
+                    (
+                        val
+                        for k, val in item.items()
+                        if stem(str(k).lower()) in _TALLY_KEYS or str(k).lower() in ("qty", "units")
+                    ),
+                    None,
+                )
+                number = parse_number_value(qty) if qty is not None else None
+                if number is None:
+                    return Outcome(
+                        UNKNOWN, f"an item starting with {self.prefix} has no quantity to count"
+                    )
+                total += number
+        if not seen:
+            return Outcome(UNKNOWN, f"no list of items with a {self.key} is among the arguments")
+        if _OPS[self.op](total, self.threshold):
+            return self.fire(
+                "matched" if applies == "matched" else applies,
+                f"items starting with {self.prefix} total {_fmt(total)}, "
+                f"{_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+            )
+        return Outcome(SATISFIED, f"items starting with {self.prefix} total {_fmt(total)}")
+
+
+@dataclass(frozen=True)
+class DateWindow(Check):
+    """'Do not disconnect residential customers between Nov 1 and Mar 31': the `body` applies to
+    requests whose date argument falls in the window (month and day, across a year's end).
+    Without a date argument, or with several that disagree, a human decides."""
+
+    start: tuple[int, int] = (1, 1)  # (month, day)
+    end: tuple[int, int] = (12, 31)
+    phrase: str = ""
+    body: Check | None = None
+    kind: str = field(default="date_window", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = self.body.describe() if self.body else super().describe()
+        d["window"] = {"start": list(self.start), "end": list(self.end)}
+        return d
+
+    def reading(self) -> str:
+        assert self.body is not None
+        return f"When the request's date is {self.phrase}: {self.body.reading()}"
+
+    def subject(self) -> str:
+        return self.body.subject() if self.body else ""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.body is not None
+        outcome = self.body.evaluate(view)
+        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
+            return outcome
+        inside: set[bool] = set()
+        paths: list[str] = []
+        for lf in view.leaves:
+            if not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
+                continue  # a birth date or an expiry says nothing of when the action happens
+            m = _ISO_DATE.match(lf.value.strip())
+            if not m:
+                continue
+            month, day = int(m.group(2)), int(m.group(3))
+            inside.add(self._contains((month, day)))
+            paths.append(lf.path)
+        if len(inside) != 1:
+            return Outcome(
+                UNKNOWN, f"{outcome.message}; the request's date cannot be told", tuple(paths)
+            )
+        if inside.pop():
+            return Outcome(
+                outcome.status,
+                f"{outcome.message} ({', '.join(paths)} is {self.phrase})",
+                outcome.args + tuple(paths),
+            )
+        return Outcome(SATISFIED, f"{', '.join(paths)} is outside {self.phrase}", tuple(paths))
+
+    def _contains(self, md: tuple[int, int]) -> bool:
+        if self.start <= self.end:
+            return self.start <= md <= self.end
+        return md >= self.start or md <= self.end  # 'Nov 1 to Mar 31' runs over the new year
+
+
+_NOT_ACTION_DATES = frozenset(
+    stem(w) for w in "birth dob born expiry expires expiration created issued opened".split()
+)
+_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")

@@ -4,24 +4,34 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
+from webapp.judge.boundaries import NEGATE
 from webapp.judge.checks import (
     ActionRule,
     ArgumentComparison,
     Check,
+    DateWindow,
     FirstTimeCounterparty,
     NumericLimit,
+    PrefixedCount,
     RequiredArgument,
     RequiredFlag,
+    SameValue,
+    StateFlag,
     Unless,
     ValueList,
     When,
     WhenListed,
 )
-from webapp.judge.coverage import category_phrases, condition_spans, unaccounted_words
+from webapp.judge.coverage import (
+    CATEGORY_QUALIFIERS,
+    category_phrases,
+    condition_spans,
+    unaccounted_words,
+)
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
@@ -133,6 +143,13 @@ def compile_rule(
         if conditional is not None:
             made, marker = conditional
             consumed_markers.extend(marker.split("|"))
+            # 'on the medical priority register' read from a flag named for it: resolved
+            phrases = [c.phrase.lower() for c in made if isinstance(c, Unless)]
+            resolved += [
+                name
+                for _, _, name in category_phrases(clause)
+                if any(p.endswith(name) and p.startswith(("are on ", "are in ")) for p in phrases)
+            ]
             checks.extend(made)
             continue
         pronoun = _pronoun_action(clause, checks)
@@ -148,6 +165,7 @@ def compile_rule(
             uncompiled = True
     # 'Bots may order up to 40 licences; bigger orders need IT approval': the permission's bound
     # is where review starts, not a prohibition.
+    dropped_words: set[str] = set()
     for cap in permissive_caps:
         if cap.effect == "deny" and any(
             isinstance(r, NumericLimit)
@@ -159,6 +177,13 @@ def compile_rule(
             for r in checks
         ):
             checks.remove(cap)
+            # its verb ('Agents may add up to 250 seats') is the action the review reads; its
+            # qualifiers are not, and stay unaccounted for
+            dropped_words.update(
+                v
+                for v in (stem(w) for w in words(cap.source[: cap.source.find(";")]))
+                if v in VERBS
+            )
     frozen = _freeze_match(clean)
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
@@ -167,7 +192,10 @@ def compile_rule(
     if checks:
         unaccounted = unaccounted_words(
             clean,
-            _accounted_stems(clean, checks, scope),
+            # a condition marker a recogniser consumed is read by the check it made
+            _accounted_stems(clean, checks, scope)
+            | {stem(w) for m in consumed_markers for w in words(m)}
+            | dropped_words,
             _consumed_conditions(clean, checks) + tuple(consumed_markers),
             resolved,
             _value_stems(checks),
@@ -242,7 +270,7 @@ def _flat_values(checks: list[Check]) -> list[str]:
     todo = list(checks)
     while todo:
         c = todo.pop()
-        for name in ("base", "condition", "body"):
+        for name in ("base", "condition", "body", "fallback"):
             inner = getattr(c, name, None)
             if isinstance(inner, Check):
                 todo.append(inner)
@@ -273,10 +301,13 @@ def _value_stems(checks: list[Check]) -> set[str]:
     todo = list(checks)
     while todo:
         c = todo.pop()
-        for name in ("base", "condition", "body"):
+        for name in ("base", "condition", "body", "fallback"):
             inner = getattr(c, name, None)
             if isinstance(inner, Check):
                 todo.append(inner)
+        if isinstance(c, StateFlag):
+            # 'registered in the staff database': the flag named for it reads the restriction
+            out.update(stem(w) for w in words(c.phrase))
         for v in getattr(c, "values", ()) or ():
             out.update(stem(w.lower()) for w in words(str(v)))
             out.update(w.lower() for w in words(str(v)))
@@ -298,6 +329,45 @@ _RELATIONAL = frozenset(
 )
 
 
+# Dates ('between Nov 1 and Mar 31'): a calendar window, which no check reads from a request's
+# dates; matched as subject words they would make the rule look absent. (A weekday is often sent
+# as a value, 'day': 'Friday', and is read as one.)
+_CALENDAR = frozenset(
+    stem(w)
+    for w in "jan feb mar apr jun jul aug sep sept oct nov dec january february march april "
+    "june july august september october november december between".split()
+)
+
+
+_PRINCIPAL = (
+    r"(?:users?|roles?|groups?|principals?|identit(?:y|ies)|accounts?|members?|entit(?:y|ies)|"
+    r"resources?)"
+)
+_UNIVERSAL = re.compile(
+    r"\b(?:to|for|on|from|with|in)\s+(?:any|all|every)\s+(?P<nouns>"
+    + _PRINCIPAL
+    + r"(?:\s*(?:,|or|and)\s*"
+    + _PRINCIPAL
+    + r"){0,3})\s*\.?$",
+    re.I,
+)
+
+
+def _reads_number(checks: list[Check]) -> bool:
+    """Whether a check anywhere in `checks` (conditions and bases included) compares a number."""
+    todo = list(checks)
+    while todo:
+        c = todo.pop()
+        if isinstance(c, NumericLimit):
+            return True
+        todo.extend(
+            x
+            for x in (getattr(c, n, None) for n in ("base", "condition", "body", "fallback"))
+            if isinstance(x, Check)
+        )
+    return False
+
+
 def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[str]:
     """Stems the checks of a rule read: subjects, values, measures, argument names, units, places."""
     out: set[str] = set(_EFFECT_STEMS) | {stem(w) for w in scope}
@@ -314,6 +384,23 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
                 todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
             todo.extend(x for x in (c.condition, c.body) if x is not None)
+        elif isinstance(c, DateWindow):
+            out.update(stem(w) for w in words(c.phrase))
+            if c.body is not None:
+                todo.append(c.body)
+        elif isinstance(c, PrefixedCount):
+            out.update({c.key, stem(c.noun.lower()), "prefix", stem("prefixed"), "start", "begin"})
+            out.update(stem(w) for w in words(c.prefix))
+            out.update(c.terms)
+            flat.append(c)
+        elif isinstance(c, SameValue):
+            out.update(SAME_WORDS)
+            flat.append(c)
+        elif isinstance(c, StateFlag):
+            out.update(stem(w) for w in words(c.phrase))
+            if c.fallback is not None:
+                todo.append(c.fallback)
+            flat.append(c)
         else:
             flat.append(c)
     # Literal names in the rule ('raw-events', 'billing_owner') are values, not subject words: an
@@ -322,13 +409,18 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         stem(w)
         for rx in (_LITERAL, _NAME_WITH_COLON)
         for m in rx.finditer(text)
+        if not (m.start() == 0 and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)+", m.group(0)))
         for w in words(m.group(0))
     }
     for c in flat:
         if isinstance(c, ActionRule):
             # 'to a different card than the original': a relation between two values, which no
             # action check reads (matching its words would deny every refund).
-            out.update(t for t in c.terms if t not in literal_stems and t not in _RELATIONAL)
+            out.update(
+                t
+                for t in c.terms
+                if t not in literal_stems and t not in _RELATIONAL and t not in _CALENDAR
+            )
         else:
             out.update(c.terms)
         out.update(w for pair in c.alternatives for w in pair)
@@ -364,7 +456,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             if r:
                 out.update(stem(w) for w in words(text[r.start() :]))
             m = re.search(
-                r"(?:\b(?:need|needs|needed|requires?|goes? to|without)\b|->)(?P<who>.*)$",
+                r"(?:\b(?:need|needs|needed|requires?|goes? to|go through|goes through|undergo|"
+                r"undergoes|without)\b|->)(?P<who>.*)$",
                 text,
                 re.I,
             )
@@ -373,13 +466,39 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
     frozen = _freeze_match(text)
     if frozen:
         out.update(stem(w) for w in FREEZE_WORDS)
+        # 'is under change freeze: no IAM or network changes': the freeze restated; it is read as
+        # a freeze on every request naming the value (broader, never narrower)
+        restated = re.search(
+            r"(?::|\s-)\s*no\s+(?P<what>[A-Za-z][\w\s,]*?)\s*\.?$", text[frozen.end() :]
+        )
+        if restated and any(isinstance(c, ValueList) for c in flat):
+            out.update(stem(w) for w in words(restated.group("what")))
         if frozen.group("duration"):
             out.update(stem(w) for w in words(frozen.group("duration")))
-    for q in find_quantities(text):
+    # A quantity is read only by a check that compares with a number; 'Refunds of 500 EUR are
+    # fine' read as a plain permission would approve any refund, so its unit stays unaccounted.
+    reads_numbers = (
+        any(
+            isinstance(c, (NumericLimit, ArgumentComparison)) or c.kind == "same_value"
+            for c in flat
+        )
+        or any(isinstance(c, (When, WhenListed)) for c in checks)
+        or _reads_number(checks)
+    )
+    for q in find_quantities(text) if reads_numbers else ():
+        if _is_age(text, q):
+            out.update({"aged", "age", "old", "year"})
         out.update(stem(w) for w in words(text[q.start : q.end]))
         out.update(stem(w.lower()) for w in re.findall(r"[A-Za-z]+", text[q.start : q.end]))
         if q.noun:
             out.add(stem(q.noun))
+    if not has_places and re.search(r"\b(?:elsewhere|everywhere else)\b", text, re.I):
+        # 'up to €180 in EU cities, up to €250 elsewhere': places that split a rule into cases
+        # are conditions no check reads (Lisbon is in the EU; no subject word says so).
+        out.discard("elsewher")
+        for w in re.findall(r"[A-Za-z]+", text):
+            if w[0].isupper() and _place(w) and w.upper() not in CURRENCY_CODES:
+                out.discard(stem(w.lower()))
     if has_places:
         for w in re.findall(r"[A-Za-z]+", text):
             if _place(w):
@@ -391,6 +510,20 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         out.add("read")
         for paren in re.findall(r"\(([^)]*)\)", text):
             out.update(stem(w) for w in words(paren))
+    given_as = _REQUIRED_AS.search(text)
+    if given_as and any(isinstance(c, RequiredArgument) for c in flat):
+        out.update(stem(w) for w in words(text[given_as.start() : given_as.start("arg")]))
+    # 'must list the services touched': the closing participle only points back at the argument
+    pointer = re.search(
+        r"\s(touched|affected|impacted|involved|concerned|changed)\s*\.?$", text, re.I
+    )
+    if pointer and any(isinstance(c, RequiredArgument) for c in flat):
+        out.add(stem(pointer.group(1).lower()))
+    # 'to any user or role', 'for all accounts': a universal phrase after the action restricts
+    # nothing, so its nouns are read (a qualifier such as 'any external user' is a category,
+    # which coverage keeps blind on its own).
+    for m in _UNIVERSAL.finditer(text):
+        out.update(stem(w) for w in words(m.group("nouns")))
     # A remark in brackets ('(they are usually test transactions)') explains; it does not bind.
     for paren in re.findall(r"\((?:they|this|it|that|these|e\.g\.|i\.e\.)\b([^)]*)\)", text, re.I):
         out.update(stem(w) for w in words(paren))
@@ -415,7 +548,7 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
     if OUTSIDE.search(text) and allow_list:
         consumed += ["except", "except for"]
-    if allow_list:
+    if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
     # 'without X' is read by a required flag ('without MFA enabled') or is the review itself
     # ('without a manager's approval'); anywhere else it is a condition no check reads.
@@ -444,6 +577,8 @@ NORMATIVE = re.compile(
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
     r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
     r"do not|don't|freeze|frozen|locked|"
+    # negative contractions end in a word character, so 'should' alone never meets them
+    r"shouldn't|mustn't|shan't|won't|isn't|aren't|doesn't|wouldn't|exclude|excludes|excluded|"
     # Cautions and imperatives state a concern the engine cannot check ('Be careful with
     # unusually large payouts'): kept as text, so a request they speak to goes to review.
     r"careful|caution\w*|avoid\w*|ensure|make sure|beware|watch out|refrain|discouraged|"
@@ -463,11 +598,16 @@ _ROLE = (
     r"heads?|vps?|svps?|cfo|ceo|cto|ciso|coo|cio|cmo|administrators?|counsel|lawyers?|"
     r"attorneys?|architects?|committees?|boards?|desks?|specialists?|underwriters?|"
     r"accountants?|treasurers?|executives?|signator(?:y|ies)|stewards?|partners?|owners?|"
-    r"custodians?|dpo|compliance|legal|finance|security|hr|procurement|risk)"
+    r"custodians?|dpo|compliance|legal|finance|security|hr|procurement|risk|"
+    # abbreviations and groups who decide: 'a store mgr', 'the EA team', 'site ops'
+    r"mgrs?|mgmt|management|supvs?|dirs?|teams?|ops|operations)"
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
 REVIEW = re.compile(
-    r"\b(approvals?|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|manual(?:ly)?|reviews?|"
+    r"\b(approvals?|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|"
+    # 'manual review', 'manually': a person decides; 'Manual meter read overrides' names a kind
+    r"manual(?=\s+(?:reviews?|approvals?|sign|checks?|handling|processing|verification|"
+    r"intervention|escalation))|manually|reviews?|"
     r"reviewed|sign[- ]?offs?|signed off|second pair of eyes|four[- ]eyes|a human|human (?:approval|review|sign)|"
     r"escalat\w*|countersign\w*|authori[sz]ation|needs? (?:a |an )?(?:manager|human|supervisor|person)|"
     r"goes? to (?:a |an )?(?:human|manager|person|reviewer|supervisor)|"
@@ -488,8 +628,8 @@ REVIEW = re.compile(
 )
 AUTO = re.compile(r"\b(" + _AUTO + r")\b", re.I)
 NEGATION = re.compile(
-    r"\b(not|never|no|cannot|can't|won't|don't|doesn't|mustn't|shan't|prohibit\w*|forbid\w*|forbidden|"
-    r"ban|banned|disallow\w*|blocked|off[- ]limits|illegal|isn't|aren't)\b",
+    r"\b(not|never|no|cannot|can't|won't|don't|doesn't|mustn't|shan't|shouldn't|prohibit\w*|forbid\w*|forbidden|"
+    r"ban|banned|disallow\w*|blocked|off[- ]limits|illegal|isn't|aren't|exclude|excludes|excluded)\b",
     re.I,
 )
 ALLOW = re.compile(
@@ -517,7 +657,9 @@ _UPPER_BOUND = re.compile(
     r"|\bmax(?:imum)?\s+[a-z][a-z\s-]{1,30}?\s+(?:is|are|of)"
     r"|\bexceed|\bat most|\bup to|\bno (?:more|greater|larger|higher|bigger|longer) than|\bnot (?:more|greater|larger|higher|bigger|longer) than"
     r"|\bmax(?:imum)?\.?(?:\s+(?:of|is|amount|value|total))?:?|\bcapped at|\bcap(?:s|ped)?(?: of| at| is)?:?|\blimited to|\blimit(?:ed)?(?: of| is| to| at)?:?"
-    r"|\bceiling(?: of| is)?|\bwithin|\bmust (?:be|stay|remain) (?:under|below|less than|lower than|shorter than|at most|within))\s*$",
+    r"|\bceiling(?: of| is)?|\bwithin|\bmust (?:be|stay|remain) (?:under|below|less than|lower than|shorter than|at most|within)"
+    # 'max notional 5m EUR', 'Max notional: 5m EUR': the measured noun between 'max' and the number
+    r"|\bmax(?:imum)?\s+[a-z]{3,}(?:\s+[a-z]{3,})?\s*:?)\s*$",
     re.I,
 )
 _STRICT_UPPER = re.compile(r"(?:under|below|less than|lower than|shorter than)\s*$", re.I)
@@ -636,6 +778,12 @@ _REQUIRED_NEED = re.compile(
     r"\b(?:require|requires|required|need|needs)\s+(?P<arg>(?:a|an|the)\s+.+|[a-z_]+_[a-z_]+.*)$",
     re.I,
 )
+# 'Bank details must be given as an IBAN': the form the value must come in is an argument
+_REQUIRED_AS = re.compile(
+    r"\b(?:must|shall|should|has to|have to|need to|needs to)\s+(?:always\s+)?be\s+"
+    r"(?:given|provided|supplied|sent|submitted|entered|passed)\s+as\s+(?P<arg>(?:a|an|the)\s+.+)$",
+    re.I,
+)
 _REQUIRED_IS = re.compile(
     r"^(?:a|an|the)?\s*(?P<arg>.+?)\s+(?:is|are)\s+(?:required|mandatory|compulsory)\b", re.I
 )
@@ -643,7 +791,7 @@ _FLAG = re.compile(
     r"\b(?:must|shall|should)\s+(?:always\s+)?(?:be|stay|remain)\s+(?P<adj>[a-z]+(?:ed|d))\b", re.I
 )
 _WITHOUT_FLAG = re.compile(
-    r"\bwithout\s+(?:a |an |the )?(?P<flag>[A-Za-z0-9_ ]+?)(?:\s+(?:enabled|on|turned on|set|configured))?\s*$",
+    r"\bwithout\s+(?:a |an |the )?(?P<flag>[A-Za-z0-9_ ]+?(?:'s\s+[A-Za-z0-9_ ]+?)?)(?:\s+(?:enabled|on|turned on|set|configured))?\s*$",
     re.I,
 )
 _UNVERIFIABLE = frozenset(
@@ -770,6 +918,8 @@ _EFFECT_STEMS = frozenset(
         "step",
         "once",
         "beyond",
+        "exclud",  # 'Exclude anyone with …' is the prohibition itself
+        "through",  # 'can go through without approval'; 'through Q4' is a freeze's duration
         # verbs that only say the subject action happens ('may only be run for …')
         "run",
         "perform",
@@ -862,10 +1012,14 @@ _KIND_NOUNS = frozenset(
         "imag",
         "host",
         "servic",
+        "member",
+        "tier",
+        "plan",
     }
 )
 
 
+@lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
         text.replace("\u2019", "'")
@@ -886,7 +1040,28 @@ def _normalise(text: str) -> str:
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.
-    return _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
+    # 'must stay between 18 and 24 °C': a floor and a cap (only in the predicate, where it limits)
+    t = _BETWEEN.sub(
+        lambda m: (
+            f"{m.group(1)} at least {m.group(2)}{m.group(4) or ''} and at most {m.group(3)}"
+            f"{m.group(4) or ''}"
+        ),
+        t,
+    )
+    t = _NO_OLDER.sub(lambda m: f"aged {m.group(1)} {_AGE_WORDS[m.group(2).lower()]} than", t)
+    t = _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
+    # '21 or older', '65 or younger': an age, bounded like 'or more' / 'or less'.
+    return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
+
+
+_BETWEEN = re.compile(
+    r"\b((?:must|should|shall|has to|have to|needs? to)\s+(?:always\s+)?(?:be|stay|remain|lie|fall))"
+    r"\s+between\s+(\d[\d,.]*)\s+and\s+(\d[\d,.]*)(\s*(?:°\s*[CF]|[A-Za-z%]+))?",
+    re.I,
+)
+_AGE_WORDS = {"older": "more", "over": "more", "younger": "less", "under": "less"}
+_NO_OLDER = re.compile(r"\b(no|not)\s+(older|younger)\s+than\b", re.I)
+_AGE_TAIL = re.compile(r"(?<![\w.,])(\d+)\s+or\s+(older|younger)\b", re.I)
 
 
 _FORMAT_HINT = re.compile(
@@ -905,8 +1080,8 @@ _COMPARATIVES = {
     "lighter than": "less than",
     "smaller than": "less than",
     "shorter than": "less than",
-    "older than": "more than",
-    "younger than": "less than",
+    "older than": "aged more than",
+    "younger than": "aged less than",
     "newer than": "less than",
 }
 _COMPARATIVE = re.compile(r"\b(" + "|".join(_COMPARATIVES) + r")\b", re.I)
@@ -1003,6 +1178,12 @@ class Clause:
         c.only = bool(ONLY.search(text)) or bool(OUTSIDE.search(text))
         c.effect = "review" if c.review else ("allow" if c.allow and not c.only else "deny")
         c.quantities = [q for q in find_quantities(text) if not _inside_literal(text, q)]
+        if c.review:
+            # 'approval from two security reviewers' counts approvers (quorum_of), not an amount
+            quorums = [m.span() for m in _QUORUM.finditer(text)]
+            c.quantities = [
+                q for q in c.quantities if not any(s <= q.start + 1 < e for s, e in quorums)
+            ]
         predicate_at = _predicate_position(text)
         subject_text = text[:predicate_at] if predicate_at is not None else text
         c.own_subject = bool(_terms(subject_text, cut_review=False))
@@ -1050,15 +1231,47 @@ class FirstTimeRecogniser(Recogniser):
 
 def _amount_condition(c: Clause) -> NumericLimit | None:
     """The one amount a clause's subject states as its condition ('over €50k'), if any."""
+    found = _amount_condition_span(c)
+    return found[0] if found else None
+
+
+def _amount_condition_span(c: Clause) -> tuple[NumericLimit, int, int] | None:
+    """The subject's amount condition and the span of its words ('over €50k', '50 EUR or more')."""
     if len(c.quantities) != 1:
         return None
     q = c.quantities[0]
-    b = _CONDITION_BOUND.search(c.text[: q.start])
+    if _is_age(c.text, q):
+        q = replace(q, noun="age", unit_family=None, unit_factor=1.0)
     predicate_at = _predicate_position(c.text)
-    if not b or (predicate_at is not None and q.start > predicate_at):
+    # 'Do not share records of patients under 16 without consent': the object, and its bound,
+    # follow the imperative's verb
+    imperative = bool(
+        re.match(r"(?:do not|don't|never|no)\b", c.text, re.I) and re.search(r"\bwithout\b", c.text)
+    )
+    if predicate_at is not None and q.start > predicate_at and not imperative:
         return None
-    op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
-    return _subject_condition(c.index, c.source, c.text[: b.start()], op, q)
+    b = _CONDITION_BOUND.search(c.text[: q.start])
+    if b:
+        op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
+        subject = c.text[: b.start()]
+        return _subject_condition(c.index, c.source, subject, op, q), b.start(), q.end
+    # 'Refunds of 50 EUR or more', 'grants of $5k and above', 'orders of 10 units or fewer'
+    after = q.end
+    if q.noun:
+        noun = re.match(r"\s*" + re.escape(q.noun) + r"\b", c.text[after:], re.I)
+        after += noun.end() if noun else 0
+    more = _OR_MORE.match(c.text[after:])
+    less = _OR_LESS.match(c.text[after:]) if not more else None
+    tail = more or less
+    if tail is None:
+        return None
+    start = q.start
+    of = re.search(r"\b(?:of|for|worth|totall?ing|valued at)\s+$", c.text[:start], re.I)
+    if of:
+        start = of.start()
+    subject = c.text[:start]
+    op = "ge" if more else "le"
+    return _subject_condition(c.index, c.source, subject, op, q), start, after + tail.end()
 
 
 def _subject_condition(index: int, source: str, subject: str, op: str, q: Quantity) -> NumericLimit:
@@ -1082,6 +1295,238 @@ def _subject_condition(index: int, source: str, subject: str, op: str, q: Quanti
     )
 
 
+# 'in the prod account (111122223333)', 'for the billing project (proj-7781)': the obligation
+# holds only where the named resource is the one the identifier in brackets names.
+_SCOPED_ID = re.compile(
+    r"\s*\b(?:in|on|for|within|under|to)\s+(?:the|our)\s+(?P<qual>(?:[a-z][\w\-]*\s+){0,2})"
+    r"(?P<kind>account|project|subscription|tenant|workspace|organi[sz]ation|org|cluster|"
+    r"environment|folder|vpc|database|bucket)\s*\((?P<id>[A-Za-z0-9][\w\-.:/]*)\)",
+    re.I,
+)
+
+
+class ScopedIdRecogniser(Recogniser):
+    """'Policy attachments in the prod account (111122223333) must reference a change ticket':
+    the rest of the clause, applied when an argument named like the kind holds that identifier
+    (another identifier: the rule does not apply; none: a human decides)."""
+
+    kind = "when_listed"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _SCOPED_ID.search(c.text)
+        if not m or _SCOPED_ID.search(c.text, m.end()):
+            return None
+        rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
+        made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
+        if not made or any(x.effect == "allow" for x in made):
+            return None
+        about = tuple(stem(w) for w in words(m.group("qual")) if w not in STOPWORDS)
+        condition = ValueList(
+            c.index,
+            c.source,
+            "deny",
+            (),
+            (),
+            "deny",
+            (m.group("id"),),
+            "prefix",  # read only from an argument named like the kind (`account_id`)
+            (stem(m.group("kind").lower()),),
+            about_words=about,
+        )
+        return [
+            WhenListed(
+                c.index, c.source, b.effect, b.terms, b.alternatives, condition=condition, body=b
+            )
+            for b in made
+        ]
+
+
+# 'MFA is required when assuming any role whose name starts with Admin': the obligation holds
+# where the named thing's name (an ARN's last segment counts) starts with the prefix.
+_NAME_PREFIX_WHEN = re.compile(
+    r"^(?P<main>.+?)\s+(?P<marker>when|whenever|if)\s+(?P<gerund>[a-z]+ing\s+)?(?:any|a|an|the)?\s*"
+    r"(?P<noun>[a-z]+)\s+(?:whose|with a|with an)\s+name\s+(?:starts|begins|starting|beginning)\s+with\s+"
+    r"[\"'`]?(?P<prefix>[A-Za-z0-9][\w\-]*)[\"'`]?\s*\.?$",
+    re.I,
+)
+
+
+class NamePrefixWhenRecogniser(Recogniser):
+    """An obligation that holds only for things whose name starts with a prefix."""
+
+    kind = "when_listed"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _NAME_PREFIX_WHEN.match(c.text)
+        if not m:
+            return None
+        made, _, _ = compile_clause(c.index, c.source, m.group("main"), c.previous, c.subject_carry)
+        if not made or not all(isinstance(x, (RequiredArgument, RequiredFlag)) for x in made):
+            return None
+        about = tuple(
+            stem(w) for w in words(f"{m.group('gerund') or ''} name starts") if w not in STOPWORDS
+        )
+        condition = ValueList(
+            c.index,
+            c.source,
+            "deny",
+            (),
+            (),
+            "deny",
+            (m.group("prefix"),),
+            "prefix",
+            (stem(m.group("noun").lower()),),
+            about_words=about,
+        )
+        return [
+            WhenListed(
+                c.index, c.source, b.effect, b.terms, b.alternatives, condition=condition, body=b
+            )
+            for b in made
+        ]
+
+
+_NAME_PREFIX_RECOGNISER = NamePrefixWhenRecogniser()
+
+
+# 'Economy class only for flights under 6 hours': within the condition, only the named value.
+_ONLY_FOR_AMOUNT = re.compile(
+    r"^(?P<value>[A-Za-z][\w\-]*(?:\s+(?:or|and|,)?\s*[A-Za-z][\w\-]*){0,2}?)\s+"
+    r"(?P<kind>class|cabin|tier|fare|grade|plan|size|category|type|shipping|delivery|service|room|seat)?\s*only\s+(?:for|on)\s+"
+    r"(?P<subject>(?:[a-z]+\s+){1,3}?)(?P<bound>under|below|less than|over|above|more than|"
+    r"at least|at most|up to|no more than)\s+(?P<amount>[^,;]+?)\s*\.?$",
+    re.I,
+)
+
+
+class OnlyForAmountRecogniser(Recogniser):
+    """'Economy class only for flights under 6 hours': an allow-list of one kind of value that
+    holds only for requests meeting an amount condition (the boundary table reads it)."""
+
+    kind = "when"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _ONLY_FOR_AMOUNT.match(c.text)
+        if not m or c.negated or c.review:
+            return None
+        quantities = find_quantities(m.group("amount"))
+        if len(quantities) != 1 or m.group("amount")[quantities[0].end :].strip():
+            return None
+        values = [v for v in _split_items(m.group("value")) if v]
+        if not values or not all(_value_like(v) for v in values):
+            return None
+        kind = (stem(m.group("kind").lower()),) if m.group("kind") else ()
+        body = ValueList(c.index, c.source, "deny", (), (), "allow", tuple(values), "exact", kind)
+        op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", m.group("bound").lower())]
+        condition = _subject_condition(c.index, c.source, m.group("subject"), op, quantities[0])
+        return [
+            When(c.index, c.source, "deny", condition.terms, (), condition=condition, body=body)
+        ]
+
+    def next_quantity(self, c: Clause) -> Quantity | None:
+        return c.quantities[-1] if c.quantities else c.previous
+
+
+# 'No more than 50 laptops (SKU prefix LAP-) on a single PO': a count of the items a prefix picks
+_PREFIXED_COUNT = re.compile(
+    r"^(?P<bound>no more than|not more than|at most|max(?:imum)?(?: of)?|up to)\s+"
+    r"(?P<n>\d[\d,]*)\s+(?P<noun>[a-z]+)\s*\(\s*(?P<key>[A-Za-z]+)\s+"
+    r"(?:prefix|prefixed|starting with|starts with|beginning with)\s+(?P<prefix>[A-Za-z0-9][\w\-]*)\s*\)"
+    r"\s+(?:on|in|per)\s+(?:a\s+single\s+|one\s+|each\s+|any\s+|a\s+|an\s+|the\s+)?"
+    r"(?P<container>[A-Za-z]+)\s*\.?$",
+    re.I,
+)
+
+
+class PrefixedCountRecogniser(Recogniser):
+    """A cap on how many of the request's line items a prefix picks ('LAP-' laptops on a PO)."""
+
+    kind = "prefixed_count"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _PREFIXED_COUNT.match(c.text)
+        if not m or c.review:
+            return None
+        return [
+            PrefixedCount(
+                c.index,
+                c.source,
+                "deny",
+                _subject_terms(_terms(m.group("container"), cut_review=False)),
+                (),
+                key=stem(m.group("key").lower()),
+                prefix=m.group("prefix"),
+                op="gt",
+                threshold=float(m.group("n").replace(",", "")),
+                noun=m.group("noun"),
+            )
+        ]
+
+
+_CAP_WORDS = r"(?:up to|at most|max(?:imum)?|no more than|capped at)"
+# 'Hotel nightly rate: up to €180 in EU cities, up to €250 elsewhere'
+_PLACE_SPLIT_CAP = re.compile(
+    r"^(?P<subject>[^:;]+?)\s*:?\s+" + _CAP_WORDS + r"\s+(?P<q1>[^,;]+?)\s+(?:in|for)\s+(?:the\s+)?"
+    r"(?P<places>[A-Z][A-Za-z]+(?:\s*(?:,|or|and|/)\s*[A-Z][A-Za-z]+)*)(?P<noun>\s+[a-z]+)?\s*,\s*"
+    + _CAP_WORDS
+    + r"\s+(?P<q2>[^,;]+?)\s+(?:elsewhere|everywhere else|otherwise)\s*\.?$",
+)
+
+
+class PlaceSplitCapRecogniser(Recogniser):
+    """One cap where the request's place is in the named places, another elsewhere."""
+
+    kind = "when_listed"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _PLACE_SPLIT_CAP.match(c.text)
+        if not m:
+            return None
+        names = [n for n in re.split(r"\s*(?:,|\bor\b|\band\b|/)\s*", m.group("places")) if n]
+        codes = [_place(n) for n in names]
+        q1, q2 = find_quantities(m.group("q1")), find_quantities(m.group("q2"))
+        if not names or not all(codes) or len(q1) != 1 or len(q2) != 1:
+            return None
+        if m.group("q1")[q1[0].end :].strip() or m.group("q2")[q2[0].end :].strip():
+            return None
+        terms = _terms(m.group("subject"), cut_review=False)
+        noun = tuple(stem(w) for w in words(m.group("noun") or ""))
+        checks: list[Check] = []
+        for mode, q in (("deny", q1[0]), ("allow", q2[0])):
+            cap = NumericLimit(
+                c.index,
+                c.source,
+                "deny",
+                _subject_terms(terms),
+                (),
+                "gt",
+                q.value,
+                q.currency,
+                q.unit_family,
+                q.unit_factor,
+                q.noun,
+                terms,
+                None,
+                False,
+            )
+            where = ValueList(
+                c.index,
+                c.source,
+                "deny",
+                (),
+                (),
+                mode,  # 'deny': the place is listed; 'allow': it is not ('elsewhere')
+                tuple(x for x in codes if x),
+                "place",
+                (),
+                about_words=noun + ("elsewher",),
+            )
+            checks.append(
+                WhenListed(c.index, c.source, "deny", cap.terms, (), condition=where, body=cap)
+            )
+        return checks
+
+
 class ConditionalListRecogniser(Recogniser):
     """'Orders over 10,000 USD may ship only to the US or Canada': a list beyond an amount."""
 
@@ -1103,6 +1548,12 @@ class NumericRecogniser(Recogniser):
     kind = "numeric_limit"
 
     def recognise(self, c: Clause) -> list[Check] | None:
+        if (
+            not c.review
+            and re.match(r"(?:do not|don't|never)\b", c.text, re.I)
+            and _WITHOUT_FLAG.search(c.text)
+        ):
+            return None  # 'Do not share … of patients under 16 without consent': a required flag
         numeric = _numeric_checks(
             c.index,
             c.source,
@@ -1178,6 +1629,110 @@ class ComparisonRecogniser(Recogniser):
         return [join] if join else None
 
 
+_PHRASE3 = r"(?:[a-z]+\s+){0,2}[a-z]+"
+# 'No withdrawals to a payment method different from the deposit method'
+_DIFFERENT = re.compile(
+    r"^(?P<head>.*?\b(?:to|with|from|on|for|in|into|using)\s+(?:a|an|any)\s+)(?P<left>"
+    + _PHRASE3
+    + r")\s+(?:(?:that|which)\s+(?:is|are)\s+)?(?:different from|different than|"
+    r"that differs? from|differing from)\s+(?:the|its|their)\s+(?P<right>" + _PHRASE3 + r")\s*\.?$",
+    re.I,
+)
+# 'The payout currency must match the invoice currency'
+_MATCH = re.compile(
+    r"^(?:the\s+|a\s+|an\s+|each\s+|every\s+)?(?P<left>"
+    + _PHRASE3
+    + r")\s+(?:must|should|shall|has to|have to)\s+(?:always\s+)?(?:match|equal|be the same as)\s+"
+    r"(?:the|its|their)\s+(?P<right>" + _PHRASE3 + r")\s*\.?$",
+    re.I,
+)
+SAME_WORDS = frozenset(
+    stem(w) for w in "different differs differ differing match equal same".split()
+)
+
+
+class SameValueRecogniser(Recogniser):
+    """Two arguments that must hold the same value (a relation, not a list or a limit)."""
+
+    kind = "same_value"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if c.review or c.quantities:
+            return None
+        m = _DIFFERENT.match(c.text)
+        if m is not None and NEGATION.search(m.group("head")):
+            terms = _terms(m.group("head"), cut_review=False)
+        else:
+            m = _MATCH.match(c.text)
+            if m is None or c.negated:
+                return None
+            terms = ()
+        left = tuple(s for s in content_stems(m.group("left")) if s not in GENERIC)
+        right = tuple(s for s in content_stems(m.group("right")) if s not in GENERIC)
+        if not left or not right or set(left) == set(right):
+            return None
+        if not terms:
+            terms = left  # 'the payout currency …': what the rule is about
+        return [
+            SameValue(
+                c.index,
+                c.source,
+                "deny",
+                _subject_terms(terms),
+                (),
+                left,
+                right,
+                m.group("left").strip(),
+                m.group("right").strip(),
+            )
+        ]
+
+
+# 'Never include psychotherapy notes in a shared record': what a request carries, listed in
+# one of its list-valued arguments ('sections': ['labs', 'psychotherapy_notes']).
+_INCLUDE_CONTENT = re.compile(
+    r"^(?:never|do not|don't|must not|may not|cannot|can't)\s+(?P<verb>include|attach|put|add|embed)\s+"
+    r"(?:any\s+)?(?P<what>[a-z][a-z\-]+(?:\s+[a-z][a-z\-]+){1,2})\s+(?:in|into|to|on|with)\s+"
+    r"(?:a|an|the|any)?\s*(?P<container>[a-z][a-z\-]+(?:\s+[a-z][a-z\-]+){0,2})\s*\.?$",
+    re.I,
+)
+
+
+class IncludeContentRecogniser(Recogniser):
+    """A named kind of content (two or three words) that no list argument of the request may
+    carry, read whole ('psychotherapy notes' is `psychotherapy_notes`); the container is what
+    the rule is about."""
+
+    kind = "value_list"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _INCLUDE_CONTENT.match(c.text)
+        if not m or c.quantities or c.review:
+            return None
+        what = m.group("what").lower()
+        if any(w in STOPWORDS or NORMATIVE.fullmatch(w) for w in what.split()) or find_places(what):
+            return None
+        about = tuple(
+            stem(w)
+            for w in words(f"{m.group('verb')} {m.group('container')}")
+            if w not in STOPWORDS
+        )
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "deny",
+                (),
+                (),
+                "deny",
+                (what,),
+                "exact",
+                ("content",),
+                about_words=about,
+            )
+        ]
+
+
 class FreezeRecogniser(Recogniser):
     """'The billing-api is under change freeze': any request naming the value is refused."""
 
@@ -1202,6 +1757,7 @@ _VALUE_KIND_NOUNS = frozenset(
         "sku product plan tier"
     ).split()
 )
+_GROUP_NOUNS = frozenset(stem(w) for w in "group team channel org department unit".split())
 _NAMED_ITEM = r"[`\"']?[A-Za-z0-9][\w\-./:*]*[`\"']?"
 _NAMED_VALUES = re.compile(
     r"\b(?P<noun>[A-Za-z]+)\s+(?P<items>"
@@ -1322,6 +1878,20 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
             ):
                 continue
             literal = [i for i in items if _LITERAL.fullmatch(i) or _QUOTED.search(hit.group(0))]
+            if (
+                not literal
+                and not named
+                and not only  # 'only with members of the care team' is an open class
+                and side == "before"
+                and len(items) == 1
+                and noun in _GROUP_NOUNS
+                and re.search(
+                    r"\b(?:members?|users?|people|staff)\s+of\s+the\s+$",
+                    clause[: hit.start("items")],
+                    re.I,
+                )
+            ):
+                named = True  # 'members of the admins group': the group's name, one value
             if not literal and not named:
                 continue
             if not all(
@@ -1428,6 +1998,10 @@ def _named_list_check(
     eff = "review" if review else "deny"
     mode = "allow" if only and not negated else "deny"
     kind = (noun,) if noun else ()
+    match = "exact"
+    if all(_DOMAIN.fullmatch(i.strip().lstrip("@")) for i in items):
+        # 'addresses at acme-corp.com': a domain, read from any address or host in the request
+        match, items = "domain", [i.strip().lstrip("@").lower() for i in items]
     return ValueList(
         index,
         source,
@@ -1436,7 +2010,7 @@ def _named_list_check(
         (),
         mode,
         tuple(items),
-        "exact",
+        match,
         kind,
         about_words=about,
     )
@@ -1514,7 +2088,168 @@ class RequiredRecogniser(Recogniser):
     kind = "required_argument"
 
     def recognise(self, c: Clause) -> list[Check] | None:
-        return _required_checks(c.index, c.source, c.text, c.review) or None
+        if not c.quantities:
+            return _required_checks(c.index, c.source, c.text, c.review) or None
+        # 'Grants over $10k must cite a board minute': the amount in the subject is the
+        # obligation's condition. An amount read no other way is kept as text.
+        found = _amount_condition_span(c)
+        if found is None:
+            return None
+        condition, start, end = found
+        rest = c.text[:start] + c.text[end:]
+        body = _required_checks(c.index, c.source, rest, c.review)
+        if not body:
+            return None
+        return [
+            When(c.index, c.source, b.effect, b.terms, (), condition=condition, body=b)
+            for b in body
+        ]
+
+
+# 'Matches only for gifts to registered charities', 'Permits only for vehicles registered in the
+# staff database': what the action is for must be in a state a yes/no argument can show.
+_ONLY_STATE = re.compile(
+    r"^(?P<subject>.+?)\s+only\s+(?:for|to|with|from)\s+(?P<what>(?:[a-z]+\s+){0,3}?)"
+    r"(?:(?P<p1>[a-z]+ed)\s+(?P<n1>[a-z]+s)|(?P<n2>[a-z]+s)\s+(?:(?:that|who)\s+are\s+)?"
+    r"(?P<p2>[a-z]+ed)(?P<compl>\s+(?:in|on|with|by|at)\s+(?:the\s+|our\s+)?[a-z]+(?:\s+[a-z]+){0,2})?)"
+    r"\s*$",
+    re.I,
+)
+
+
+class StateCategoryRecogniser(Recogniser):
+    """'Matches only for gifts to registered charities': a class named by a state that a yes/no
+    argument shows (`charity_registered`); with no such argument a human decides."""
+
+    kind = "state_flag"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _ONLY_STATE.match(c.text)
+        if not m or c.negated or c.review or c.quantities:
+            return None
+        participle = (m.group("p1") or m.group("p2")).lower()
+        if participle not in _FLAGGABLE:
+            return None
+        noun = m.group("n1") or m.group("n2")
+        # 'Permits only for …': the subject noun may be a word that elsewhere states an effect
+        subject = _terms(m.group("subject"), cut_review=False) or tuple(
+            s for s in content_stems(m.group("subject")) if s not in GENERIC
+        )
+        if not subject or NORMATIVE.search(m.group("subject")) and len(subject) > 1:
+            return None
+        what = tuple(
+            stem(w)
+            for w in words(f"{m.group('what')} {noun} {m.group('compl') or ''}")
+            if w not in STOPWORDS
+        )
+        phrase = f"{noun} are {participle}{m.group('compl') or ''}"
+        flag = StateFlag(
+            c.index,
+            c.source,
+            "deny",
+            _subject_terms(subject),
+            (),
+            state=stem(participle),
+            flag_words=what,
+            phrase=f"the {phrase.strip()}",
+        )
+        return [flag]
+
+
+# 'SIM swaps require the customer to pass a one-time passcode check': a check passed, shown by a
+# yes/no argument named for it (`otp_verified`, `kyc_passed`).
+_PASS_CHECK = re.compile(
+    r"^(?P<subject>.+?)\s+(?:requires?|must|needs?(?:\s+to)?)\s+(?:(?:the|a|an)\s+(?P<who>[a-z]+)\s+to\s+)?"
+    r"pass\s+(?:a|an|the)\s+(?P<what>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?)\s+"
+    r"(?P<kind>check|verification|screening|test)\s*\.?$",
+    re.I,
+)
+
+
+class PassCheckRecogniser(Recogniser):
+    """A check that must have been passed, read from a flag named for it; otherwise review."""
+
+    kind = "state_flag"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _PASS_CHECK.match(c.text)
+        if not m or c.negated or c.quantities:
+            return None
+        subject = _terms(m.group("subject"), cut_review=False)
+        what_words = [w for w in words(m.group("what")) if w not in STOPWORDS]
+        if not subject or not what_words:
+            return None
+        every = words(m.group("what"))  # 'one-time passcode' -> 'otp'
+        acronym = "".join(w[0] for w in every) if len(every) > 1 else ""
+        flag_words = tuple(stem(w) for w in what_words) + ((acronym,) if acronym else ())
+        return [
+            StateFlag(
+                c.index,
+                c.source,
+                "deny",
+                _subject_terms(subject),
+                (),
+                state="|".join(stem(w) for w in ("passed", "verified", "checked", "completed")),
+                flag_words=flag_words,  # never the kind alone: `fraud_check` is another check
+                phrase=f"the {m.group('who') or ''} passed the {m.group('what')} {m.group('kind')}".replace(
+                    "the  ", "the "
+                ),
+            )
+        ]
+
+
+_MONTHS = {
+    m: i + 1
+    for i, ms in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())
+    for m in (ms,)
+}
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# 'between Nov 1 and Mar 31', 'from 1 November to 31 March'
+_DATE_WINDOW = re.compile(
+    r"\s*\b(?:between|from)\s+(?:(?P<m1>" + _MONTH + r")\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|"
+    r"(?P<d1b>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1b>" + _MONTH + r"))\s+(?:and|to|until|through|-)\s+"
+    r"(?:(?P<m2>"
+    + _MONTH
+    + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?|(?P<d2b>\d{1,2})(?:st|nd|rd|th)?\s+"
+    r"(?P<m2b>" + _MONTH + r"))\b",
+    re.I,
+)
+
+
+class DateWindowRecogniser(Recogniser):
+    """A prohibition or review that holds between two calendar dates, read from the request's
+    date argument ('scheduled_date': '2026-12-04')."""
+
+    kind = "date_window"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _DATE_WINDOW.search(c.text)
+        if not m or _DATE_WINDOW.search(c.text, m.end()):
+            return None
+        m1 = (m.group("m1") or m.group("m1b"))[:3].lower()
+        m2 = (m.group("m2") or m.group("m2b"))[:3].lower()
+        d1, d2 = int(m.group("d1") or m.group("d1b")), int(m.group("d2") or m.group("d2b"))
+        if not (1 <= d1 <= 31 and 1 <= d2 <= 31):
+            return None
+        rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
+        made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
+        if not made or any(x.effect == "allow" for x in made):
+            return None
+        phrase = re.sub(r"\s+", " ", m.group(0).strip())
+        return [
+            DateWindow(
+                c.index,
+                c.source,
+                b.effect,
+                b.terms,
+                b.alternatives,
+                start=(_MONTHS[m1], d1),
+                end=(_MONTHS[m2], d2),
+                phrase=phrase,
+                body=b,
+            )
+            for b in made
+        ]
 
 
 class ActionRecogniser(Recogniser):
@@ -1563,16 +2298,25 @@ def _participle_category(text: str) -> bool:
 # The registry, in the order a clause is offered to them: the first that answers decides. A new
 # kind of rule is one Recogniser class added here.
 RECOGNISERS: tuple[Recogniser, ...] = (
+    DateWindowRecogniser(),
+    PlaceSplitCapRecogniser(),
+    ScopedIdRecogniser(),
+    PrefixedCountRecogniser(),
+    OnlyForAmountRecogniser(),
     FirstTimeRecogniser(),
     ConditionalListRecogniser(),
     NumericRecogniser(),
     PlaceConditionRecogniser(),
     ComparisonRecogniser(),
+    SameValueRecogniser(),
+    IncludeContentRecogniser(),
     FreezeRecogniser(),
     NamedValuesRecogniser(),
     ResidencyRecogniser(),
     ValueListRecogniser(),
+    PassCheckRecogniser(),
     RequiredRecogniser(),
+    StateCategoryRecogniser(),
     ActionRecogniser(),
 )
 
@@ -1668,6 +2412,11 @@ def _numeric_checks(
         if op is None:
             continue
         noun = q.noun
+        if noun is None and (
+            _is_age(clause, q) or (_plain(q) and any(_is_age(clause, x) for x in quantities))
+        ):
+            # 'aged 18 or more', 'at least 18 years of age': the argument is an age, never money
+            noun, q = "age", replace(q, unit_family=None, unit_factor=1.0)
         noun_stem = stem(noun) if noun else None
         counts_calls = False
         percent_of: tuple[str, ...] = ()
@@ -1724,6 +2473,37 @@ def _numeric_checks(
     return checks
 
 
+_AGED_BEFORE = re.compile(r"\baged(?:\s+[a-z]+){0,3}\s*$", re.I)
+_AGE_AFTER = re.compile(r"^\s*(?:years?\s+)?(?:old|of age)\b", re.I)
+
+
+def _plain(q: Quantity) -> bool:
+    return not q.currency and not q.noun and q.unit_family is None
+
+
+def _is_age(clause: str, q: Quantity) -> bool:
+    if q.currency or q.noun or (q.unit_family and q.unit_family != "time"):
+        return False
+    if q.unit_family == "time":
+        # '18 years old', '18 years of age' (an age); 'older than 2 years' keeps its unit
+        return bool(re.match(r"\s*(?:old|of age)\b", clause[q.end :], re.I))
+    return bool(
+        _AGED_BEFORE.search(clause[: q.start])
+        or _AGE_AFTER.match(clause[q.end :])
+        or _PERSON_BOUND.search(clause[: q.start])
+    )
+
+
+# 'patients under 16', 'customers over 65': a bare number bounding people is their age
+_PERSON_BOUND = re.compile(
+    r"\b(?:patients?|children|child|minors?|customers?|clients?|users?|employees?|applicants?|"
+    r"drivers?|players?|participants?|members?|students?|people|persons?|borrowers?|passengers?|"
+    r"tenants?|residents?|subscribers?|candidates?|guests?|visitors?)\s+"
+    r"(?:under|below|over|above|younger than|older than|aged)\s*$",
+    re.I,
+)
+
+
 def _names_action(s: str) -> bool:
     return (
         s in VERBS
@@ -1753,11 +2533,22 @@ def _comparator(before: str, after: str) -> tuple[str, str]:
         return "upper", ""  # 'Session duration: 12 hours max'
     if re.match(r"\s*(?:min(?:imum)?|at least)\b", after, re.I):
         return "lower", ""
+    # 'must be 21 or more', 'must expire in 90 days or less': in the predicate, a floor or a cap
+    if _OR_MORE.search(after) and _MUST_BE.search(b):
+        return "lower", ""
+    if _OR_LESS.search(after) and _MUST_BE.search(b):
+        return "upper", ""
     if _OR_MORE.search(after):
         return "above", "ge"
     if _OR_LESS.search(after):
         return "below", "le"
     return "", ""
+
+
+_MUST_BE = re.compile(
+    r"\b(?:must|should|shall|has to|have to|needs? to)(?:\s+(?!not\b|never\b|n't\b)[a-z]+){1,3}\s*$",
+    re.I,
+)
 
 
 def _op_and_effect(
@@ -1821,24 +2612,24 @@ _DURATION_TEXT = (
 FREEZE = re.compile(
     r"^(?:the\s+)?(?P<name>[\w.\-/:@+]+)(?:\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?))?\s+"
     r"(?:is|are|has been|have been|stays|remains)\s+"
-    r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
+    r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
     r"frozen|locked)\b"
     # 'until further notice', 'through Q4', 'until 5 January', 'for the holidays': how long.
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
-    + _DURATION_TEXT
-    + r""
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
 # 'Vendor account V-1029 is frozen': the kind first, then a name that is plainly a literal.
 FREEZE_KIND_FIRST = re.compile(
     r"^(?:the\s+)?(?!(?:the|a|an|our|this|that)\b)(?P<kind>[A-Za-z]+(?:\s+[a-z]+)?)\s+(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
+    # 'Account 999900001111 (payments-prod) is frozen': the name and its alias
+    r"(?:\s*\((?P<alias>[\w.\-/:@+]+)\))?"
     r"\s+(?:is|are|has been|have been|stays|remains)\s+"
-    r"(?:(?:currently|now|still)\s+)?(?:under\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
+    r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
     r"release\s+)?freeze|frozen|locked)\b"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
-    + _DURATION_TEXT
-    + r""
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -1848,9 +2639,8 @@ FREEZE_ON = re.compile(
     r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for)\s+(?:the\s+)?"
     r"(?P<name>[\w.\-/:@]+)"
     r"(?:\s+(?!(?:until|till|through|thru|during|throughout|for|over|this|next)\b)(?P<kind>[a-z]+))?"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
-    + _DURATION_TEXT
-    + r""
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
@@ -1907,8 +2697,20 @@ def _category_checks(
         terms = tuple(t for t in _terms(rest, cut_review=review) if t not in drop)
         terms = tuple(t for t in terms if t not in {"nobodi", "nobody", "get", "gets"})
         if phrase.split()[-1] in ("list", "lists", "register", "registry"):
-            # 'vendors on the watch list': the values are vendors, named by the subject.
-            kind = kind + tuple(t for t in terms if t not in VERBS)
+            # 'vendors on the watch list': the values are vendors, named by the noun right
+            # before the list ('badge access only for staff on the DC access list': staff, not
+            # the badge), or else by the subject.
+            before = re.search(
+                r"\b([a-z]+)\s+(?:(?:who|that)\s+(?:is|are)\s+)?(?:on|in|from)\s+(?:the|our|a)\s+"
+                r"(?:[\w\-]+\s+)*$",
+                clause[:start],
+                re.I,
+            )
+            holder = stem(before.group(1).lower()) if before else ""
+            if holder and holder in terms and holder not in VERBS:
+                kind = kind + (holder,)
+            else:
+                kind = kind + tuple(t for t in terms if t not in VERBS)
         checks.append(
             ValueList(
                 index,
@@ -1964,7 +2766,11 @@ def _category_condition(
         return []
     start, end, phrase = phrases[0]
     members = glossary.lookup(phrase)
-    if not members or end > predicate_at:
+    if not members:
+        return []
+    if start > predicate_at:
+        return _category_beyond_amount(index, source, clause, predicate_at, glossary)
+    if end > predicate_at:
         return []
     rest = (clause[:start] + " " + clause[end:]).strip()
     made, _, _ = compile_clause(index, source, rest, None, "")
@@ -1989,6 +2795,28 @@ def _category_condition(
     ]
 
 
+def _category_beyond_amount(
+    index: int, source: str, clause: str, predicate_at: int, glossary: Glossary
+) -> list[Check]:
+    """'Orders over 50,000 USD may only be placed with preferred vendors', with the category in
+    the glossary: beyond the amount the subject states, the category's list applies."""
+    quantities = [q for q in find_quantities(clause) if not _inside_literal(clause, q)]
+    if len(quantities) != 1 or quantities[0].start > predicate_at:
+        return []
+    q = quantities[0]
+    b = _CONDITION_BOUND.search(clause[: q.start])
+    if not b:
+        return []
+    rest = (clause[: b.start()] + " " + clause[q.end :]).strip()
+    body = _category_checks(index, source, rest, glossary)
+    if len(body) != 1 or not isinstance(body[0], ValueList):
+        return []
+    op = BOUNDARY_CONDITION[re.sub(r"\s+", " ", b.group(0).strip().lower())]
+    condition = _subject_condition(index, source, clause[: b.start()], op, q)
+    b0 = body[0]
+    return [When(index, source, b0.effect, b0.terms, (), condition=condition, body=b0)]
+
+
 _CONDITIONAL = re.compile(
     r"^(?P<main>.+?)\s*,?\s+(?P<marker>unless|only if|only when|except if|except when|provided that|provided|as long as)\s+"
     r"(?P<cond>.+)$",
@@ -2010,7 +2838,8 @@ _CONDITION_TEST = re.compile(
     r"^(?:(?:the|a|an|its|their|his|her)\s+)?(?P<words>[a-z][\w\s\-]*?)\s+(?:(?:is|are|was|were|has been|have been|has|have)\s+)?"
     r"(?:been\s+)?(?P<verb>zero|0|empty|attached|referenced|given|provided|included|present|set|supplied|specified|"
     r"cited|filled in|on file|passed|verified|checked|confirmed|completed|succeeded|signed off|"
-    r"signed|approved|authori[sz]ed)$",
+    r"signed|approved|authori[sz]ed)(?P<manner>\s+(?:in writing|by email|by e-mail|in person|by phone|"
+    r"verbally|online))?$",
     re.I,
 )
 _CONDITION_EQUALS = re.compile(
@@ -2022,6 +2851,17 @@ _CONDITION_STATE = re.compile(
     r"^(?:(?:the|a|an|its|their)\s+)?(?P<words>(?:[a-z][\w\-]*\s+){0,3}"
     r"(?:status|state|stage|tier|type|mode|level|plan|phase))\s+(?:is|equals)\s+"
     r"(?P<value>[a-z][a-z0-9_\-]*)$",
+    re.I,
+)
+# 'the trip is marked urgent', 'the ticket is flagged as priority': a mark carried by a flag.
+_CONDITION_MARKED = re.compile(
+    r"^(?:(?:the|a|an|its|their)\s+)?(?:[a-z][\w\-]*\s+){1,2}(?:is|are|was|were|has been|have been)\s+"
+    r"(?:marked|flagged|tagged|labell?ed)\s+(?:as\s+)?(?P<mark>[a-z][a-z\-]*)$",
+    re.I,
+)
+_CONDITION_PRONOUN = re.compile(
+    r"^(?:they|it)\s+(?:arrive|arrives|arrived|are|is|come|comes|came|were|was)\s+"
+    r"(?P<state>[a-z]+(?:ed|en)|broken|faulty|defective|unused|unopened|expired)$",
     re.I,
 )
 _PRESENT_VERBS = frozenset(
@@ -2037,12 +2877,20 @@ def _conditional_checks(
     Returns (checks, marker) or None when the clause has no condition the engine can read; a
     condition it cannot read stays unaccounted for (the rule is then partly understood).
     """
+    named = _NAME_PREFIX_RECOGNISER.recognise(Clause.read(index, source, clause, previous, carry))
+    if named:
+        m = _NAME_PREFIX_WHEN.match(clause)
+        assert m is not None
+        return named, f"{m.group('marker').lower()}|whose|with"
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
     excepted = _except_named(index, source, clause, previous, carry)
     if excepted is not None:
         return excepted
+    amount = _except_amount(index, source, clause, previous, carry)
+    if amount is not None:
+        return amount
     split = _ONLY_SPLIT.match(clause)
     if split:
         # 'X can only be cancelled if C' says the same as 'X can be cancelled only if C'.
@@ -2062,7 +2910,11 @@ def _conditional_checks(
             return [replace(c, effect="review") for c in made], marker
     test, value = "", ""
     t = _CONDITION_TEST.match(cond)
-    if t:
+    marked = _CONDITION_MARKED.match(cond) if not t else None
+    if marked:
+        # 'unless the trip is marked urgent': a flag named for the mark (`urgent`) shows it
+        test, value, phrase_words = "passed", marked.group("mark"), marked.group("mark")
+    elif t:
         verb = t.group("verb").lower()
         test = (
             "zero"
@@ -2073,14 +2925,20 @@ def _conditional_checks(
                 else "passed"
             )
         )
-        phrase_words = t.group("words")
+        phrase_words = t.group("words") + (t.group("manner") or "")
         if test == "passed":
             value = verb  # 'unless the status is confirmed': a status of 'confirmed' meets it
     else:
         e = _CONDITION_EQUALS.match(cond) or _CONDITION_STATE.match(cond)
-        if not e:
+        p = _CONDITION_PRONOUN.match(cond) if not e else None
+        if p:
+            # 'except when they arrive damaged': the state of the subject itself, read from a
+            # state field ('condition': 'damaged') or a flag named for it ('damaged': true)
+            test, value, phrase_words = "state", p.group("state").lower(), p.group("state")
+        elif not e:
             return None
-        test, value, phrase_words = "equals", e.group("value").strip("\"'`"), e.group("words")
+        else:
+            test, value, phrase_words = "equals", e.group("value").strip("\"'`"), e.group("words")
     bind = tuple(
         s for s in (stem(w) for w in words(phrase_words)) if s not in STOPWORDS and s not in GENERIC
     )
@@ -2125,6 +2983,12 @@ def _unless_each(checks: list[Check], index: int, source: str, **condition: Any)
 _RELATIVE_STATE = re.compile(
     r"^(?P<main>.*?\b[a-z]+s)\s+(?P<marker>who|that|whose)\s+(?P<cond>[^,;]+?)\s*\.?$", re.I
 )
+# 'Never refund currency that has already been spent': a singular noun, a finished state
+_RELATIVE_DONE = re.compile(
+    r"^(?P<main>.*?\b[a-z]+)\s+(?P<marker>that|which)\s+(?P<cond>(?:has|have)\s+(?:already\s+)?"
+    r"been\s+[a-z]+)\s*\.?$",
+    re.I,
+)
 _RELATIVE_STATE_FRONT = re.compile(
     r"^(?P<main>.*?\b[a-z]+s)\s+(?P<marker>who|that|whose)\s+(?P<cond>.+?)\s+"
     r"(?P<rest>(?:must|may|can't|cannot|can not|should|shall|won't|are not|aren't|is not|"
@@ -2133,12 +2997,13 @@ _RELATIVE_STATE_FRONT = re.compile(
 )
 _STATE_OF = re.compile(
     r"^(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|were|has been|have been)\s+"
-    r"(?:currently\s+)?(?P<state>[a-z]+)$",
+    r"(?:(?:currently|still|now|yet)\s+)?(?P<state>[a-z]+)$",
     re.I,
 )
 _STATE_VERB = re.compile(
-    r"^(?:(?:have|has|had|are|is|were|was)\s+)?(?P<neg>not\s+|never\s+)?(?:been\s+)?"
-    r"(?P<state>[a-z]+(?:ed|d)(?:\s+(?:out|in|up|off|down|back))?)(?:\s+(?:yet|already))?$",
+    r"^(?:(?:have|has|had|are|is|were|was)\s+)?(?P<neg>not\s+|never\s+)?(?:already\s+)?(?:been\s+)?"
+    r"(?P<state>(?:[a-z]+(?:ed|d)|spent|sold|sent|paid|used|redeemed|lost|won)"
+    r"(?:\s+(?:out|in|up|off|down|back))?)(?:\s+(?:yet|already))?$",
     re.I,
 )
 
@@ -2149,7 +3014,7 @@ _CODE = (
 )
 _EXCEPT_NAMED = re.compile(
     r"^(?P<main>.+?),?\s+(?P<marker>except(?:\s+for)?|other than|apart from|excluding|save for)\s+"
-    r"(?:the\s+)?(?P<phrase>(?:[a-z][a-z\-]*\s+){0,3}?(?:(?P<noun>[a-z]+s)\s+)?"
+    r"(?:the\s+)?(?P<phrase>(?:[a-z][a-z\-]*\s+){0,3}?(?:(?P<noun>[a-z]+s|[A-Z]{2,5}s)\s+)?"
     r"(?P<items>" + _CODE + r"(?:\s*,\s*" + _CODE + r")*(?:\s*,?\s+(?:and|or)\s+" + _CODE + r")?))"
     r"\s*\.?$"
 )
@@ -2182,6 +3047,40 @@ def _except_named(
         phrase=m.group("phrase"),
         values=tuple(items),
     ), marker.split()[0]
+
+
+# 'Every refund must reference the order ID, except refunds below 10 EUR': the obligation holds
+# only beyond the amount the exception names (read through the boundary table, negated).
+_EXCEPT_AMOUNT = re.compile(
+    r"^(?P<main>.+?),?\s+(?P<marker>except(?:\s+for)?|other than|apart from|excluding|save for)\s+"
+    r"(?:for\s+)?(?:(?:the|any)\s+)?(?P<noun>(?:[a-z]+\s+){0,2}?)(?:(?:of|worth|that are|which are)\s+)?"
+    r"(?P<bound>over|above|more than|greater than|exceeding|in excess of|at least|under|below|"
+    r"less than|at most|up to|no more than)\s+(?P<amount>[^,;]+?)\s*\.?$",
+    re.I,
+)
+
+
+def _except_amount(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    m = _EXCEPT_AMOUNT.match(clause)
+    if not m:
+        return None
+    quantities = find_quantities(m.group("amount"))
+    if len(quantities) != 1 or m.group("amount")[quantities[0].end :].strip():
+        return None
+    q = quantities[0]
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, NumericLimit) for c in made):
+        return None  # a cap excepted below an amount is not a reading the engine trusts
+    op = NEGATE[BOUNDARY_CONDITION[re.sub(r"\s+", " ", m.group("bound").lower())]]
+    subject = m.group("noun") or m.group("main")
+    condition = _subject_condition(index, source, subject, op, q)
+    marker = re.sub(r"\s+", " ", m.group("marker").lower())
+    return [
+        When(index, source, c.effect, c.terms, c.alternatives, condition=condition, body=c)
+        for c in made
+    ], f"{marker}|{marker.split()[0]}"  # 'except for' is the condition's marker as written
 
 
 # 'Employees on probation can't get a raise', 'Accounts under investigation must not be closed'.
@@ -2223,6 +3122,50 @@ def _prep_state(
     ), "who"
 
 
+# 'Never disconnect a customer on the medical priority register', 'Patients on the do-not-call
+# list must not be phoned': membership of a named register, shown by a flag named for it.
+_ON_REGISTER = re.compile(
+    r"\b(?:who\s+(?:is|are)\s+)?(?:on|in)\s+(?:the|our|a)\s+(?P<name>(?:[a-z][a-z\-]*\s+){1,3}?)"
+    r"(?P<kind>register|registry|list|watchlist|watch list|roster)\b",
+    re.I,
+)
+
+
+_SCREENING_LISTS = frozenset(
+    stem(w) for w in "sanction sanctions watch block deny black grey gray debarment pep".split()
+)
+
+
+def _on_register(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    m = _ON_REGISTER.search(clause)
+    if not m or not (NEGATION.search(clause) or REVIEW.search(clause)):
+        return None
+    name = [w for w in words(m.group("name")) if w not in STOPWORDS]
+    bind = tuple(x for x in (stem(w) for w in name) if x not in GENERIC)
+    if not bind or any(w in _KIND_SKIP or NORMATIVE.fullmatch(w) for w in name):
+        return None
+    if any(w in CATEGORY_QUALIFIERS or stem(w) in _SCREENING_LISTS for w in name):
+        return None  # 'the debarred list', 'the sanctions list': a vocabulary decides, not a flag
+    main = (clause[: m.start()] + " " + clause[m.end() :]).strip()
+    if condition_spans(main) or _ON_REGISTER.search(main):
+        return None
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    return _unless_each(
+        made,
+        index,
+        source,
+        marker="who",
+        bind_words=bind,
+        test="not_state",
+        value=name[-1],
+        phrase="are " + re.sub(r"^who\s+(?:is|are)\s+", "", m.group(0).strip(), flags=re.I),
+    ), "who"
+
+
 def _relative_state(
     index: int, source: str, clause: str, previous: Quantity | None, carry: str
 ) -> tuple[list[Check], str] | None:
@@ -2230,7 +3173,10 @@ def _relative_state(
     prep = _prep_state(index, source, clause, previous, carry)
     if prep is not None:
         return prep
-    m = _RELATIVE_STATE.match(clause)
+    listed = _on_register(index, source, clause, previous, carry)
+    if listed is not None:
+        return listed
+    m = _RELATIVE_STATE.match(clause) or _RELATIVE_DONE.match(clause)
     front = _RELATIVE_STATE_FRONT.match(clause)
     if front and (m is None or _STATE_VERB.match(front.group("cond"))):
         # 'Customers who opted out must not be emailed': the relative clause in the subject.
@@ -2323,27 +3269,75 @@ def _conditional_list(
 FREEZE_COLON = re.compile(
     r"^(?:(?:change|code|deploy(?:ment)?|release)\s+)?freeze\s*:\s*(?:the\s+)?"
     r"(?:(?P<kind>[a-z]+)\s+)?(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)"
-    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over)\s+"
-    + _DURATION_TEXT
-    + r")?\s*$",
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r")?\s*$",
     re.I,
 )
 
 
+_FREEZE_STATE = (
+    r"(?:(?:is|are|has been|have been|stays|remains)\s+)?(?:(?:currently|now|still)\s+)?"
+    r"(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
+    r"frozen|locked)"
+)
+_FREEZE_DURATION = (
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?"
+)
+# 'Grid SCADA (scada-north) is in a change freeze': the name in brackets after its kind.
+FREEZE_PAREN = re.compile(
+    r"^(?:the\s+)?(?P<kind>(?:[A-Za-z][\w\-]*\s+){0,2}[A-Za-z][\w\-]*)\s*"
+    r"\((?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]+)\)\s+"
+    + _FREEZE_STATE
+    + r"\b"
+    + _FREEZE_DURATION
+    + r"\s*\.?\s*$",
+    re.I,
+)
+# 'Prod deploys frozen for billing-api and auth-svc until Friday': the subject's action is frozen
+# for the named values.
+FREEZE_LIST = re.compile(
+    r"^(?P<kind>(?:[A-Za-z][\w\-]*\s+){0,3}?[A-Za-z][\w\-]*)\s+"
+    + _FREEZE_STATE
+    + r"\s+(?:for|on)\s+(?:the\s+)?(?P<name>"
+    + _NAMED_ITEM
+    + r"(?:\s*,\s*"
+    + _NAMED_ITEM
+    + r")*(?:\s*,?\s+(?:and|or)\s+"
+    + _NAMED_ITEM
+    + r")?)(?![\w\-])"
+    + _FREEZE_DURATION
+    + r"\s*\.?\s*$",
+    re.I,
+)
+
+
+_FREEZES = (FREEZE_KIND_FIRST, FREEZE_PAREN, FREEZE_LIST, FREEZE, FREEZE_ON, FREEZE_COLON)
+
+
+@lru_cache(maxsize=8192)
 def _freeze_match(text: str) -> re.Match[str] | None:
-    return (
-        FREEZE_KIND_FIRST.search(text)
-        or FREEZE.search(text)
-        or FREEZE_ON.search(text)
-        or FREEZE_COLON.search(text)
-    )
+    """The freeze a text states: the first reading of _FREEZES that makes a check."""
+    first = None
+    for rx in _FREEZES:
+        m = rx.search(text)
+        if m is None:
+            continue
+        first = first or m
+        if _freeze_from(0, text, m) is not None:
+            return m
+    return first
 
 
 def _freeze_check(index: int, source: str, clause: str) -> Check | None:
     """A freeze on one named value: any request naming it in an argument is refused."""
     m = _freeze_match(clause)
-    if not m:
-        return None
+    return _freeze_from(index, source, m) if m else None
+
+
+def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
+    if m.re is FREEZE_LIST:
+        return _freeze_list_check(index, source, m)
     name = m.group("name")
     kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
     # 'the ledger service is frozen', 'the ACME-7 vendor account is frozen'
@@ -2352,7 +3346,43 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
         _LITERAL.fullmatch(name) or re.search(r"[-_.\d]", name) or named_kind
     ):
         return None
-    return ValueList(index, source, "deny", (), (), "deny", (name,), "exact", kind)
+    alias = m.groupdict().get("alias")
+    values = (name, alias) if alias else (name,)
+    return ValueList(index, source, "deny", (), (), "deny", values, "exact", kind)
+
+
+def _freeze_list_check(index: int, source: str, m: re.Match[str]) -> Check | None:
+    """'Prod deploys frozen for billing-api and auth-svc': a deny-list of literal names for the
+    subject's action; a value of a known class in the subject ('prod') says where it holds."""
+    items = [i.rstrip(".") for i in _split_named(m.group("name"))]
+    if not items or not all(
+        _LITERAL.fullmatch(i) or _NAME_WITH_COLON.fullmatch(i) or re.search(r"[-_\d]|\w\.\w", i)
+        for i in items
+    ):
+        return None
+    terms, _ = _action_terms(m.group("kind"), False)
+    verbs = tuple(t for t in terms if t in VERBS)
+    qualifiers = tuple(t for t in terms if t in _CLASS_WORDS)
+    about = tuple(t for t in terms if t not in verbs and t not in qualifiers)
+    return ValueList(
+        index,
+        source,
+        "deny",
+        verbs + qualifiers,
+        (),
+        "deny",
+        tuple(items),
+        "exact",
+        (),
+        about_words=about,
+    )
+
+
+_AMOUNT_WORDS = frozenset(
+    stem(w)
+    for w in "amount total value sum price cost fee charge balance limit budget payment charge "
+    "salary wage rate spend invoice quantity number count".split()
+)
 
 
 def _join_check(index: int, source: str, clause: str, effect: str, review: bool) -> Check | None:
@@ -2360,6 +3390,10 @@ def _join_check(index: int, source: str, clause: str, effect: str, review: bool)
         m = rx.search(clause)
         if not m:
             continue
+        if re.search(r"\b(?:limited|capped)\b", m.group(0), re.I) and not (
+            {stem(w) for w in words(m.group("right"))} & _AMOUNT_WORDS
+        ):
+            return None  # 'limited to the development team' names who, not an amount
         right_text = (
             _PREPOSITIONS.sub("", m.group("right"))
             if " of " not in m.group("right")
@@ -2416,7 +3450,8 @@ def _value_list_check(
         # elsewhere ('Never attach AdministratorAccess except to break-glass roles') is what the
         # prohibition names; the exception is a condition no list reads (partly understood).
         markers = [m.end() for rx in (ONLY, OUTSIDE) for m in rx.finditer(clause)]
-        if not any(end <= region_start for end in markers):
+        trailing = re.search(r"\bonly\s*\.?$", clause[region_start:region_end], re.I)
+        if not trailing and not any(end <= region_start for end in markers):
             if not negated:
                 return None
             mode = "deny"
@@ -2522,7 +3557,15 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         text = clause[start:end]
         items = _split_items(text)
         if items and all(_value_like(i) for i in items):
-            if len(items) == 1 and (start, end) in weak and not _strong_value(items[0]):
+            if (
+                len(items) == 1
+                and (start, end) in weak
+                and not _strong_value(items[0])
+                and not (
+                    _NAMED_GROUP_END.search(text)
+                    and re.search(r"\b(?:limited|restricted)\s+to\s*$", clause[:start], re.I)
+                )
+            ):
                 continue  # 'signed off by compliance' is not a one-item allow-list
             return items, start, end
     # Places named in a prohibition without list punctuation ('Payouts to Russia or Belarus are blocked').
@@ -2530,16 +3573,37 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         c for c in re.findall(r"\b[A-Z]{2}\b", clause) if country_code(c)
     ]
     if places and NEGATION.search(clause):
-        names = [
-            m
-            for m in re.finditer(r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)*", clause)
-            if _place(m.group(0))
-        ]
-        if names:
-            return [m.group(0) for m in names], names[0].start(), names[-1].end()
+        spans: list[tuple[str, int, int]] = []
+        for m in re.finditer(r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)*", clause):
+            if _place(m.group(0)):
+                spans.append((m.group(0), m.start(), m.end()))
+            elif _place(m.group(0).split()[0]):
+                # 'Belarusian IBANs': the place is the first word of a capitalised phrase
+                first = m.group(0).split()[0]
+                spans.append((first, m.start(), m.start() + len(first)))
+        if spans:
+            return [n for n, _, _ in spans], spans[0][1], spans[-1][2]
+    # Currencies named in a prohibition without list punctuation ('Trades in RUB or BYN are
+    # forbidden').
+    codes = list(re.finditer(r"\b[A-Z]{3}\b", clause))
+    if (
+        codes
+        and not find_quantities(clause)  # '5,000 EUR' is an amount's currency, not a list
+        and NEGATION.search(clause)
+        and all(c.group(0) in CURRENCY_CODES for c in codes)
+        and re.fullmatch(
+            r"[A-Z]{3}(?:\s*(?:,|or|and|nor)\s*[A-Z]{3})*",
+            clause[codes[0].start() : codes[-1].end()],
+        )
+    ):
+        return [c.group(0) for c in codes], codes[0].start(), codes[-1].end()
     # A single literal in a prohibition ('must not be opened to 0.0.0.0/0', 'AdministratorAccess').
     lits = [
-        m for m in _LITERAL.finditer(clause) if not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", m.group(0))
+        m
+        for m in _LITERAL.finditer(clause)
+        if not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", m.group(0))
+        # 'Final-sale items …': a hyphenated qualifier capitalised only because it opens the rule
+        and not (m.start() == 0 and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)+", m.group(0)))
     ]
     lits = [
         m
@@ -2557,6 +3621,12 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
     return [], 0, 0
 
 
+# 'limited to the development team': one name followed by the kind of group it names
+_NAMED_GROUP_END = re.compile(
+    r"^\s*(?:the\s+)?[a-z][a-z\-]*\s+(?:team|tier|plan|group|desk)\s*\.?$", re.I
+)
+
+
 def _split_items(text: str) -> list[str]:
     text = re.sub(
         r"\s+(?:are|is|must|may|should|shall|can|will|need|needs|require|requires)\b.*$",
@@ -2569,12 +3639,16 @@ def _split_items(text: str) -> list[str]:
     for p in parts:
         p = re.sub(r"^(?:the|a|an)\s+", "", p.strip(" .;:'\""), flags=re.I)
         p = re.sub(
-            r"\s+(?:format|formats|addresses|address|domains?|environments?|regions?|branch|branches|clusters?|groups?|accounts?|only|currencies|countries)$",
+            r"\s+(?:format|formats|addresses|address|domains?|environments?|regions?|branch|branches|clusters?|groups?|accounts?|only|currencies|countries|"
+            r"members|tiers?|teams?|plans?|levels?|classes|networks?|chains?|platforms?|carriers?)$",
             "",
             p,
             flags=re.I,
         )
-        if p:
+        halves = p.split("/")
+        if len(halves) > 1 and all(_place(h) for h in halves):
+            out.extend(halves)  # 'EU/EEA': either region, each read as the places it names
+        elif p:
             out.append(p)
     return out
 
@@ -2638,7 +3712,14 @@ def _inside_literal(clause: str, q: Quantity) -> bool:
     for m in _LITERAL.finditer(clause):
         if m.start() <= q.start < m.end():
             return True
+    # '501(c)(3)', '17(a)': a legal section is a name, not a number
+    for m in _SECTION.finditer(clause):
+        if m.start() <= q.start + 1 < m.end() or m.start() <= q.start < m.end():
+            return True
     return False
+
+
+_SECTION = re.compile(r"\b\d+(?:\([a-z0-9]{1,3}\))+")
 
 
 _ARG_LIST = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
@@ -2650,6 +3731,10 @@ def _required_checks(index: int, source: str, clause: str, review: bool) -> list
     if m and not _FIELD_NAME.search(clause):
         head = clause[: m.start("arg")]
         parts = [x for x in _ARG_LIST.split(m.group("arg")) if x.strip()]
+        last = parts[-1].split() if parts else []
+        if len(parts) > 1 and len(last) == 2 and all(len(x.split()) == 1 for x in parts[:-1]):
+            # 'originator and beneficiary names': the head noun is shared by every part
+            parts = [f"{x.strip()} {last[-1]}" for x in parts[:-1]] + [parts[-1]]
         if len(parts) > 1 and all(len(words(x)) <= 4 for x in parts):
             made = [_required_check(index, source, head + part, review) for part in parts]
             if all(made):
@@ -2661,7 +3746,7 @@ def _required_checks(index: int, source: str, clause: str, review: bool) -> list
 def _required_check(index: int, source: str, clause: str, review: bool) -> Check | None:
     field_name = _FIELD_NAME.search(clause)
     text = _FIELD_NAME.sub("", clause).strip()
-    m = _REQUIRED.search(text)
+    m = _REQUIRED.search(text) or _REQUIRED_AS.search(text)
     if not m and not review:
         m = _REQUIRED_NEED.search(text) or _REQUIRED_IS.search(text)
     if m:
@@ -2670,18 +3755,59 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         ident = _IDENTIFIER.search(arg_phrase)
         if not exact and ident:
             exact = ident.group(1)
+        on_file = re.search(r"\s+on file\s*$", arg_phrase, re.I)
+        if on_file:
+            arg_phrase = arg_phrase[: on_file.start()]
         arg_phrase = _PREPOSITIONS.sub("", arg_phrase)
+        # 'the services touched', 'the accounts affected': the participle only points back
+        arg_phrase = re.sub(
+            r"\s+(?:touched|affected|impacted|involved|concerned|changed)\s*$", "", arg_phrase
+        )
+        arg_phrase = re.sub(r"\b\d+\([a-z0-9]\)(?:\([a-z0-9]\))*", " ", arg_phrase)  # '501(c)(3)'
         raw = [w for w in words(arg_phrase) if w not in STOPWORDS and w not in _FIELD_WORDS]
         unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE)
-        arg_words = tuple(stem(w) for w in raw if w not in _UNVERIFIABLE)
+        if on_file:
+            unverifiable += ("on file",)
+        arg_words = tuple(stem(w) for w in raw if w not in _UNVERIFIABLE and not w.isdigit())
         if not arg_words and not exact:
             return None
         subject = text[: m.start()] if m.re is not _REQUIRED_IS else ""
         terms = _subject_terms(
             tuple(t for t in _terms(subject, cut_review=False) if t not in arg_words)
         )
-        return RequiredArgument(index, source, "deny", terms, (), arg_words, exact, unverifiable)
+        # 'require a source-of-funds check': a check is something done, not a value sent; when
+        # no argument shows it, a human decides (never a denial for a missing field)
+        activity = bool(raw) and raw[-1] in _ACTIVITY_NOUNS and not exact
+        required = RequiredArgument(
+            index,
+            source,
+            "review" if activity else "deny",
+            terms,
+            (),
+            arg_words,
+            exact,
+            unverifiable,
+        )
+        return _state_flag(index, source, terms, arg_words, unverifiable, arg_phrase, required)
     f = _FLAG.search(clause)
+    if f and not review and f.group("adj").lower() in _FLAGGABLE:
+        # 'Identity must be verified (before releasing data)': a yes/no argument shows it
+        subject = _terms(clause[: f.start()], cut_review=False)
+        tail = re.match(r"\s+before\s+(?P<what>[a-z]+ing(?:\s+[a-z]+){0,2})\s*$", clause[f.end() :])
+        if subject and (tail or not clause[f.end() :].strip()):
+            extra = _terms(tail.group("what"), cut_review=False) if tail else ()
+            adj = f.group("adj").lower()
+            # the subject names the flag (`identity_verified`): a flag that is off must not make
+            # the rule look absent, so its words are the flag's, not the subject's
+            return _state_flag(
+                index,
+                source,
+                _subject_terms(tuple(t for t in extra if t not in subject)),
+                subject,
+                (adj,),
+                clause[: f.start()],
+                None,
+            )
     if f and not review and f.group("adj").lower() not in _UNVERIFIABLE:
         adj = stem(f.group("adj"))
         if adj in VERBS and adj not in {"encrypt", "sign", "enabl", "activ"}:
@@ -2717,6 +3843,49 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
     return None
 
 
+_ACTIVITY_NOUNS = frozenset(
+    "check checks screening verification assessment inspection diligence background".split()
+)
+# States a yes/no argument can show ('email_verified', 'charity_registered', 'letter_on_file');
+# an approval or a signature is a person's act and stays review.
+_FLAGGABLE = frozenset(
+    "verified registered confirmed certified licensed vetted insured accredited consented "
+    "enrolled validated".split()
+)
+
+
+def _state_flag(
+    index: int,
+    source: str,
+    terms: tuple[str, ...],
+    what: tuple[str, ...],
+    states: tuple[str, ...],
+    phrase: str,
+    fallback: Check | None,
+    forbid: bool = False,
+) -> Check | None:
+    """A StateFlag for the one flaggable state of `states`, else `fallback` unchanged."""
+    flaggable = [s for s in states if s in _FLAGGABLE or s == "on file"]
+    others = [s for s in states if s not in flaggable and s != "current"]
+    if len(flaggable) != 1 or others:
+        return fallback
+    state = flaggable[0]
+    drop = STOPWORDS | {x.lower() for x in states} | {"current"}
+    words_ = " ".join(w for w in re.findall(r"[A-Za-z][\w\-]*", phrase) if w.lower() not in drop)
+    return StateFlag(
+        index,
+        source,
+        "deny",
+        terms,
+        (),
+        state=stem(state.split()[-1]),
+        flag_words=tuple(w for w in what if w not in terms) or what,
+        phrase=f"the {words_} is {state}" if not forbid else f"the {words_} are {state}",
+        forbid=forbid,
+        fallback=fallback,
+    )
+
+
 def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     text = clause
     alts: list[tuple[str, str]] = []
@@ -2727,6 +3896,13 @@ def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tup
         if a in _EFFECT_STEMS or b in _EFFECT_STEMS:
             continue
         alts.append((a, b))
+        # 'political campaigns or lobbying': the adjective belongs to the first noun only, so it
+        # is one more way of matching the pair, never a word every request must show
+        adj = re.search(r"\b([a-z]{3,}(?:al|ic|ive|ous|ary|ed))\s+$", text[: m.start(1)], re.I)
+        if adj:
+            s_adj = stem(adj.group(1).lower())
+            if s_adj not in STOPWORDS and s_adj not in GENERIC and s_adj not in VERBS:
+                alts.append((s_adj, b))
     paren = re.search(r"\(([^)]+)\)", text)
     terms = list(_terms(text, cut_review=review))
     if re.search(r"\bread[- ]only\b", text, re.I):

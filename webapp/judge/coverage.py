@@ -59,7 +59,9 @@ CONDITION = re.compile(
 
 ONLY_MARKER = re.compile(
     r"(?<![-\w])(?:only|exclusively|solely|limited to|restricted to)\b"
-    r"(?!\s+(?:if|when|after|once|while)\b)(?!\s*(?:[$€£¥]|[A-Z]{3}\s)?\s*\d)",
+    r"(?!\s+(?:if|when|after|once|while)\b)(?!\s*(?:[$€£¥]|[A-Z]{3}\s)?\s*\d)"
+    # 'only within 14 days', 'only up to 5 seats': the bound itself, read by the limit
+    r"(?!\s+(?:within|up to|under|below)\s+(?:[$€£¥]|[A-Z]{3}\s)?\s*\d)",
     re.I,
 )
 

@@ -474,6 +474,20 @@ def _evaluate(
                 APPROVED_BY_POLICY,
                 [],
             )
+        silent = _silent_policies(gov.governing, covering)
+        if silent:
+            # Each governing policy must speak: one whose rules all pass the request by says
+            # nothing about it, and another policy's approval does not answer for it.
+            return verdict(
+                "allow",
+                CONFIDENCE_NO_COVERAGE,
+                _reason("Allowed", covering)
+                + "; but no rule of policy "
+                + ", ".join(f"'{p}'" for p in silent)
+                + " speaks to this request",
+                APPROVED_BY_POLICY,
+                covering,
+            )
         return verdict(
             "allow",
             _coverage_confidence(covering, irrelevant_text),
@@ -494,6 +508,14 @@ def _evaluate(
         if decided is not None:
             return decided
     raise AssertionError("the satisfied step always answers")  # pragma: no cover
+
+
+def _silent_policies(governing: Sequence[CompiledPolicy], covering: list[_Finding]) -> list[str]:
+    """Governing policies none of whose rules gave a finding (they do not speak to the request)."""
+    spoke = {id(f.policy) for f in covering}
+    if len(governing) < 2:
+        return []
+    return [cp.policy.policy_id for cp in governing if id(cp) not in spoke]
 
 
 @lru_cache(maxsize=65536)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # code | names (comma separated, lower case) | regions
 _TABLE = """
@@ -100,6 +101,43 @@ for _line in _TABLE.strip().splitlines():
     for _name in _names.split(","):
         COUNTRY_NAMES[_name] = _code
 
+# 'Russian or Belarusian IBANs', 'Iranian vendors': an adjective names its country.
+_DEMONYMS = {
+    "russian": "RU",
+    "belarusian": "BY",
+    "iranian": "IR",
+    "iraqi": "IQ",
+    "syrian": "SY",
+    "cuban": "CU",
+    "north korean": "KP",
+    "venezuelan": "VE",
+    "chinese": "CN",
+    "german": "DE",
+    "french": "FR",
+    "british": "GB",
+    "american": "US",
+    "canadian": "CA",
+    "mexican": "MX",
+    "turkish": "TR",
+    "ukrainian": "UA",
+    "italian": "IT",
+    "spanish": "ES",
+    "dutch": "NL",
+    "swiss": "CH",
+    "irish": "IE",
+    "polish": "PL",
+    "indian": "IN",
+    "japanese": "JP",
+    "brazilian": "BR",
+    "nigerian": "NG",
+    "lebanese": "LB",
+    "yemeni": "YE",
+    "sudanese": "SD",
+}
+for _name, _code in _DEMONYMS.items():
+    if _code in COUNTRY_REGIONS:
+        COUNTRY_NAMES.setdefault(_name, _code)
+
 REGION_ALIASES: dict[str, str] = {
     "eu": "EU",
     "european union": "EU",
@@ -166,16 +204,29 @@ def location_regions(value: str) -> tuple[str | None, frozenset[str]] | None:
     m = _CLOUD_REGION.match(v.lower())
     if m and m.group(1) in _CLOUD_PREFIXES:
         return None, frozenset(_CLOUD_PREFIXES[m.group(1)])
+    iban = _IBAN.match(v.replace(" ", "").upper())
+    if iban and iban.group(1) in COUNTRY_REGIONS:
+        code = iban.group(1)
+        return code, COUNTRY_REGIONS[code] | {code}
     return None
+
+
+_IBAN = re.compile(r"^([A-Z]{2})\d{2}[A-Z0-9]{10,30}$")
+
+
+@lru_cache(maxsize=1)
+def _place_names() -> tuple[tuple[str, str, str], ...]:
+    """Every country name (over 3 letters) and region alias, longest first (built once)."""
+    names = [(n, "country", c) for n, c in COUNTRY_NAMES.items() if len(n) > 3]
+    names += [(n, "region", r) for n, r in REGION_ALIASES.items()]
+    return tuple(sorted(names, key=lambda x: -len(x[0])))
 
 
 def find_places(text: str) -> list[tuple[str, str]]:
     """Places named in `text` as (kind, canonical) pairs: ('country', 'IR'), ('region', 'EMEA')."""
     lower = " " + re.sub(r"[^a-z0-9 ]+", " ", text.lower()) + " "
     found: list[tuple[str, str]] = []
-    names = [(n, "country", c) for n, c in COUNTRY_NAMES.items() if len(n) > 3]
-    names += [(n, "region", r) for n, r in REGION_ALIASES.items()]
-    for name, kind, canonical in sorted(names, key=lambda x: -len(x[0])):
+    for name, kind, canonical in _place_names():
         needle = f" {name} "
         while needle in lower:  # longest names first, so 'north korea' is not also 'korea'
             found.append((kind, canonical))

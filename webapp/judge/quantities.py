@@ -7,8 +7,15 @@ from dataclasses import dataclass
 
 from webapp.judge.text import STOPWORDS
 
-CURRENCY_CODES = frozenset(
-    "USD EUR GBP JPY CHF CAD AUD INR CNY SEK NOK DKK PLN BRL MXN SGD HKD NZD ZAR CZK HUF TRY".split()
+# Crypto assets are amounts in their own unit: '5 BTC' is never 5 of another asset.
+CRYPTO_CODES = frozenset("BTC ETH SOL USDT USDC XRP LTC DOGE ADA DOT MATIC AVAX".split())
+CURRENCY_CODES = (
+    frozenset(
+        "USD EUR GBP JPY CHF CAD AUD INR CNY SEK NOK DKK PLN BRL MXN SGD HKD NZD ZAR CZK HUF TRY "
+        "RUB BYN IRR KPW SYP CUP VES AED SAR QAR KRW TWD THB IDR MYR PHP ILS EGP NGN KES ARS CLP "
+        "COP PEN UAH RON BGN ISK".split()
+    )
+    | CRYPTO_CODES
 )
 _SYMBOLS = {
     "$": "USD",
@@ -147,7 +154,9 @@ _AFTER = (
     + "|".join(sorted(CURRENCY_CODES))
     + r"|dollars?|euros?|pounds?|sterling|yen)\b)?"
 )
-_QUANTITY = re.compile(_PRE + _NUM + _AFTER)
+# The lookahead fails fast wherever no number follows, before the long list of currency codes
+# is tried (the list grew with crypto assets and more ISO codes).
+_QUANTITY = re.compile(r"(?=(?:US\$|C\$|A\$|[$€£¥₹]|[A-Z]{3,5})?\s?\d)" + _PRE + _NUM + _AFTER)
 _WORD_QUANTITY = re.compile(r"\b(?P<word>" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"\s*(?:'s\s*|’s\s*)?([A-Za-z%][A-Za-z\-]*)")
 

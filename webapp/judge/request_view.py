@@ -211,6 +211,35 @@ class Leaf:
         fields["unit"] = unit
 
 
+@lru_cache(maxsize=4096)
+def _acronyms(tool_name: str) -> frozenset[str]:
+    """Initials of 2 to 4 consecutive words of a tool's name ('create_purchase_order' -> 'po',
+    'cpo'): what a rule's acronym for the tool's object reads as."""
+    ws = [w for w in words(tool_name) if w.isalpha()]
+    out = set()
+    for n in (2, 3, 4):
+        for i in range(len(ws) - n + 1):
+            out.add("".join(w[0] for w in ws[i : i + n]))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=65536)
+def _slip_of(term: str, tool_stems: frozenset[str]) -> bool:
+    """Whether `term` is one letter from a word of the tool's name (cached: rules repeat terms)."""
+    return any(_one_letter_apart(term, t) for t in tool_stems)
+
+
+def _one_letter_apart(a: str, b: str) -> bool:
+    """Whether two words of 6+ letters differ by one letter left out or put in."""
+    if abs(len(a) - len(b)) != 1 or min(len(a), len(b)) < 6:
+        return False
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    for i in range(len(long_)):
+        if long_[:i] + long_[i + 1 :] == short:
+            return True
+    return False
+
+
 class RequestView:
     """The request in the shape the checks need; built once per evaluation."""
 
@@ -228,6 +257,7 @@ class RequestView:
         # The currency of an amount, by its argument path: asked by every money rule.
         self.currency_memo: dict[str, Any] = {}
         self.tool_stems = frozenset(content_stems(tool_name))
+        self.tool_acronyms = _acronyms(tool_name)
         self.tool_verbs = frozenset(s for s in self.tool_stems if s in VERBS)
         self.leaves: list[Leaf] = []
         _flatten(tool_args, "", self.leaves)
@@ -282,6 +312,10 @@ class RequestView:
     def _term_matches(self, term: str) -> bool:
         if term in self.tool_stems or term in self.value_stems:
             return True
+        if term in self.tool_acronyms:
+            return True  # 'POs' on create_purchase_order: the initials of the tool's words
+        if len(term) >= 6 and _slip_of(term, self.tool_stems):
+            return True  # 'withdrawls' on process_withdrawal: a slip of the pen, not another word
         if term in MONEY_GENERIC or (term in MONEY_MOVEMENT_VERBS and self.money_tool):
             return self.money_tool
         if term in COMMS_GENERIC:
@@ -462,5 +496,9 @@ def _path_stems(path: str) -> tuple[frozenset[str], frozenset[str], tuple[str, f
     segments = path.split(".")
     keys = frozenset(stem(w) for seg in segments for w in words(seg))
     last_words = words(segments[-1])
-    unit = ARG_UNIT_SUFFIXES.get(last_words[-1]) if len(last_words) > 1 else None
+    if len(last_words) > 2 and last_words[-2] == "per":
+        # 'dose_mg_per_day': a rate whose amount is in the unit before 'per' (never a duration)
+        unit = ARG_UNIT_SUFFIXES.get(last_words[-3])
+    else:
+        unit = ARG_UNIT_SUFFIXES.get(last_words[-1]) if len(last_words) > 1 else None
     return keys, frozenset(stem(w) for w in last_words), unit

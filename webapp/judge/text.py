@@ -6,7 +6,8 @@ import re
 from functools import lru_cache
 
 _SPLIT = re.compile(r"[a-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# 'PowerUserAccess' is three words; 'eGFR', 'iOS', 'mRNA' (one lower-case letter first) are one.
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?<!\b[a-z])(?=[A-Z])")
 _ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,})s\b")
 
 STOPWORDS = frozenset(
@@ -17,7 +18,8 @@ STOPWORDS = frozenset(
     should may might must can cannot could also only just very more most less least per via
     up down out over under above below again once both either neither own same other another
     ever never always after before during until unless within whether
-    don doesn didn isn aren wasn weren mustn shouldn shan couldn wouldn hasn haven""".split()
+    don doesn didn isn aren wasn weren mustn shouldn shan couldn wouldn hasn haven
+    please kindly""".split()
 )
 
 # Words that name who acts or how often, and say nothing about the request itself.
@@ -36,9 +38,13 @@ _IRREGULAR = {
         for base in ("cancel", "label", "travel", "model", "total", "signal", "channel", "fuel")
         for end in ("ed", "ing")
     },
+    # 'final' is not 'fine' (both would lose their ending to 'fin')
+    "final": "final",
+    "finals": "final",
     "paid": "pay",
     "sent": "send",
     "given": "give",
+    "written": "writ",  # 'in writing', 'written confirmation', 'write
     "gave": "give",
     "made": "make",
     "ran": "run",
@@ -107,6 +113,7 @@ _SUFFIXES = (
     "sses",
     "ed",
     "es",
+    "als",  # 'withdrawals' meets 'withdrawal' (-> 'withdraw'), 'approvals' meets 'approval'
     "al",
     "s",
     "e",
@@ -152,6 +159,8 @@ def stem(word: str) -> str:
         break
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "ls":
         w = w[:-1]  # 'skipp' -> 'skip', 'transferr' -> 'transfer'
+    if len(w) > 6 and w.endswith("script"):
+        w = w[:-6] + "scrib"  # 'prescriptions' meet 'prescribe', 'subscription' 'subscribe'
     return _IRREGULAR.get(w, w)
 
 

@@ -76,6 +76,8 @@ def near(value: str, members: tuple[str, ...]) -> bool:
             return True
         if ":" in v and ":" in mm:
             continue  # 'repo:read' and 'repo:admin' are two scoped names, not near each other
+        if "/" in v and "/" in mm and v.rsplit("/", 1)[0] == mm.rsplit("/", 1)[0]:
+            continue  # 'roles/viewer' and 'roles/owner': two names under one path
         mw = set(re.findall(r"[a-z0-9]+", mm))
         if (
             vw
