@@ -142,3 +142,40 @@ def test_a_format_hint_is_not_a_list_of_allowed_values():
     args = {"service": "search-api", "environment": "prod", "change_ticket": "CHG-10244"}
     assert outcome(rule, "deploy_service", args) == "approved"
     assert outcome(rule, "deploy_service", {**args, "change_ticket": ""}) == "denied"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Exports must include a ticket id and get a DPO sign off.",
+        "Exports need a ticket id plus authorisation from the data owner.",
+        "Exports must carry a ticket id and be signed off by legal.",
+    ],
+)
+def test_a_persons_act_read_as_argument_checks_alone_never_decides(rule):
+    """A rule that asks for an approval, a review or a sign-off, compiled into checks that
+    send nothing to a person, is partly understood: the request with every argument right still
+    waits for a human, because nobody has signed off."""
+    compiled = compile_rule(0, "r0", rule)
+    # Either a check sends the request to a person, or the rule cannot decide on its own.
+    assert any(c.effect == "review" for c in compiled.checks) or not compiled.decides
+    assert outcome(rule, "export_records", {"ticket_id": "T-12", "rows": 40}) == "pending_review"
+
+
+def test_an_act_no_check_reads_is_left_unaccounted():
+    compiled = compile_rule(0, "r0", "Exports must include a ticket id and get a DPO sign off.")
+    assert compiled.understanding == "partly_understood"
+    assert "sign off" in compiled.unaccounted
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Only approved vendors may be paid.",
+        "Transfers above $10,000 are not allowed.",
+        "Refunds must stay under $500 and be approved by a manager.",  # its review check reads it
+    ],
+)
+def test_a_category_adjective_or_a_read_review_is_not_a_missing_act(rule):
+    compiled = compile_rule(0, "r0", rule)
+    assert not any(w in compiled.unaccounted for w in ("approved", "approved by", "approval"))

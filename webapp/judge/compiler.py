@@ -9,6 +9,7 @@ from typing import Any
 
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.boundaries import NEGATE
+from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.checks import (
     ActionRule,
     ArgumentComparison,
@@ -201,6 +202,20 @@ def compile_rule(
             _value_stems(checks),
             _value_spans(clean, checks),
         )
+    if checks and not any(c.effect == SENDS_TO_REVIEW for c in checks):
+        # A rule that asks for a person's act (an approval, a review, a sign-off) and compiled
+        # into checks none of which sends anything to a person, nor reads the act from an
+        # argument ('if the physician has signed off' against `physician_signed_off`), was read
+        # without that act: its checks could approve what the rule wants a human to decide.
+        # The act's words stay unaccounted, so the rule cannot decide on its own (fail safe,
+        # whatever phrasing hid the act).
+        acts = [
+            m.group(0).lower()
+            for m in _HUMAN_ACT.finditer(clean)
+            if not any(_reads_act(c, m.group(0).lower()) for c in checks)
+        ]
+        if acts:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *acts)))
     return CompiledRule(
         index,
         chunk_id,
@@ -212,6 +227,23 @@ def compile_rule(
         unaccounted,
         quorum_of(clean),
     )
+
+
+def _reads_act(check: Check, act: str) -> bool:
+    """The check takes the act from the request: a yes/no argument named for a state, or the
+    condition of an 'unless'/'only if' that names the act."""
+    if isinstance(check, StateFlag | RequiredFlag):
+        return True
+    return isinstance(check, Unless) and act in check.phrase.lower()
+
+
+# A person's act that a rule may ask for. Not the adjective ('approved vendors', 'authorised
+# users'): those name a category, which glossaries and lists decide.
+_HUMAN_ACT = re.compile(
+    r"\b(?:approvals?|reviews?|sign[- ]?offs?|signed[- ]off|authori[sz]ations?"
+    r"|(?:approved|authori[sz]ed|reviewed|signed)\s+(?:off\s+)?by|countersign\w*)\b",
+    re.I,
+)
 
 
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
