@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 import uuid
 
 from webapp.extensions import db
@@ -120,3 +121,44 @@ def stored_tree(app, client_id: str) -> dict[tuple[int, int], bytes]:
         for level in range(1, levels + 1):
             tree[(level, ((leaf_index + 1) >> level) - 1)] = bytes(nodes[32 * (level - 1) :][:32])
     return tree
+
+
+def client_cbor(value: object) -> bytes:
+    """Deterministic CBOR written the way a client would, for clarity not speed: the second
+    reading the ledger core's encoder is checked against."""
+
+    def head(major: int, n: int) -> bytes:
+        for limit, info, width in (
+            (23, None, 0),
+            (0xFF, 24, 1),
+            (0xFFFF, 25, 2),
+            (0xFFFFFFFF, 26, 4),
+            (2**64 - 1, 27, 8),
+        ):
+            if n <= limit:
+                if info is None:
+                    return bytes([(major << 5) | n])
+                return bytes([(major << 5) | info]) + n.to_bytes(width, "big")
+        raise ValueError(n)
+
+    if value is None:
+        return b"\xf6"
+    if isinstance(value, bool):
+        return b"\xf5" if value else b"\xf4"
+    if isinstance(value, int):
+        return head(0, value) if value >= 0 else head(1, -1 - value)
+    if isinstance(value, float):
+        return b"\xfb" + struct.pack(">d", value)
+    if isinstance(value, str):
+        raw = value.encode()
+        return head(3, len(raw)) + raw
+    if isinstance(value, bytes):
+        return head(2, len(value)) + value
+    if isinstance(value, list):
+        return head(4, len(value)) + b"".join(client_cbor(v) for v in value)
+    if isinstance(value, dict):
+        ordered = sorted(value, key=lambda k: (len(k), k))
+        return head(5, len(value)) + b"".join(
+            client_cbor(k) + client_cbor(value[k]) for k in ordered
+        )
+    raise TypeError(type(value))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import struct
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from nacl.signing import SigningKey
 
+from tests.ledger_support import client_cbor
 from webapp.ledger import cbor, events, keys
 from webapp.ledger.encoding import b64url_decode, b64url_encode, hash_from_hex, is_hash_hex
 from webapp.ledger.errors import InvalidEventError, SignatureError
@@ -58,42 +58,6 @@ def make_event(**changes: object) -> dict:
 
 # An independent encoder written the way existing clients write theirs (CONTRACT §11 says
 # "which is what existing clients do"), so that the core is checked against a second reading.
-def _client_cbor(value: object) -> bytes:
-    def head(major: int, n: int) -> bytes:
-        for limit, info, width in (
-            (23, None, 0),
-            (0xFF, 24, 1),
-            (0xFFFF, 25, 2),
-            (0xFFFFFFFF, 26, 4),
-            (2**64 - 1, 27, 8),
-        ):
-            if n <= limit:
-                if info is None:
-                    return bytes([(major << 5) | n])
-                return bytes([(major << 5) | info]) + n.to_bytes(width, "big")
-        raise ValueError(n)
-
-    if value is None:
-        return b"\xf6"
-    if isinstance(value, bool):
-        return b"\xf5" if value else b"\xf4"
-    if isinstance(value, int):
-        return head(0, value) if value >= 0 else head(1, -1 - value)
-    if isinstance(value, float):
-        return b"\xfb" + struct.pack(">d", value)
-    if isinstance(value, str):
-        raw = value.encode()
-        return head(3, len(raw)) + raw
-    if isinstance(value, list):
-        return head(4, len(value)) + b"".join(_client_cbor(v) for v in value)
-    if isinstance(value, dict):
-        ordered = sorted(value, key=lambda k: (len(k), k))
-        return head(5, len(value)) + b"".join(
-            _client_cbor(k) + _client_cbor(value[k]) for k in ordered
-        )
-    raise TypeError(type(value))
-
-
 def _floats(value: object) -> object:
     if isinstance(value, bool) or value is None or isinstance(value, (str, float)):
         return value
@@ -108,7 +72,7 @@ def _client_event_hash(event: dict) -> str:
     hashed = dict(event, confidence=float(event["confidence"]))
     for key in ("tool_args", "action_metadata", "citations", "evidence_chunks"):
         hashed[key] = _floats(event[key])
-    return hashlib.sha256(b"ledgix.audit.event.v1\x00" + _client_cbor(hashed)).hexdigest()
+    return hashlib.sha256(b"ledgix.audit.event.v1\x00" + client_cbor(hashed)).hexdigest()
 
 
 def test_event_keys_are_exactly_those_of_the_contract() -> None:

@@ -129,12 +129,7 @@ def _encode_into(out: bytearray, value: Any, floats: bool = False) -> None:
     """
     kind = type(value)
     if kind is str:
-        try:
-            raw = value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise ValueError("text is not valid Unicode (lone surrogate)") from exc
-        out += _head(_MAJOR_TEXT, len(raw))
-        out += raw
+        _encode_text(out, value)
     elif kind is dict:
         _encode_map(out, value, floats)
     elif value is None:
@@ -160,12 +155,7 @@ def _encode_into(out: bytearray, value: Any, floats: bool = False) -> None:
     elif isinstance(value, float):
         _encode_float(out, value)
     elif isinstance(value, str):
-        try:
-            raw = value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise ValueError("text is not valid Unicode (lone surrogate)") from exc
-        out += _head(_MAJOR_TEXT, len(raw))
-        out += raw
+        _encode_text(out, value)
     elif isinstance(value, (bytes, bytearray, memoryview)):
         if floats:
             raise TypeError(f"not a JSON value: {type(value).__name__}")
@@ -182,6 +172,15 @@ def _encode_into(out: bytearray, value: Any, floats: bool = False) -> None:
         raise TypeError(f"not a JSON value: {type(value).__name__}")
     else:
         raise TypeError(f"cannot encode {type(value).__name__} as ledger CBOR")
+
+
+def _encode_text(out: bytearray, value: str) -> None:
+    try:
+        raw = value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError("text is not valid Unicode (lone surrogate)") from exc
+    out += _head(_MAJOR_TEXT, len(raw))
+    out += raw
 
 
 def _encode_int(out: bytearray, value: int) -> None:
