@@ -6,7 +6,7 @@ the lock was released, so under concurrent approvals most of the time went to wr
 beside an unlocked database (a p99 of several hundred ms at 16 connections, and throughput
 falling as connections were added).
 
-Every connection made through this module's ``connect`` takes a write turn before the first
+Every connection made with this module's ``connect_args`` takes a write turn before the first
 statement that writes (the statement that makes SQLite take its RESERVED lock) and gives it
 back right after its commit or rollback: a thread lock, so the threads of one process queue
 and are woken by the kernel; then an exclusive ``flock`` on a file beside the database, held
@@ -43,6 +43,15 @@ _POLL_MAX = 0.001
 CHECKPOINT_EVERY = 200
 _REGISTRY: dict[tuple[int, str | None], WriterTurns] = {}
 _REGISTRY_LOCK = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    # A fork taken while another thread held the registry's lock must not leave the child stuck.
+    global _REGISTRY_LOCK
+    _REGISTRY_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class WriterTurns:
