@@ -261,6 +261,26 @@ def wrk(port: int, path: str, conns: int, seconds: float, post: tuple[dict, str]
     return rps, p50, p99, bad, load
 
 
+def web_cpu_seconds(group: int) -> float:
+    """CPU time (user + system) the web tier's processes (gunicorn's master and workers) of
+    the stack's process group have used so far, from /proc."""
+    ticks = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.getpgid(int(entry.name)) != group:
+                continue
+            if b"gunicorn" not in (entry / "cmdline").read_bytes():
+                continue
+            # the fields after the command name, which is in brackets and may hold spaces
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, ProcessLookupError):
+            continue  # a process that ended meanwhile
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _wrk_ms(text: str) -> float:
     for unit, factor in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
         if text.endswith(unit):
@@ -358,14 +378,25 @@ def main() -> None:
             consume_elapsed = time.perf_counter() - started
         wrk_results = {}
         ratios = []
+        # The web tier's CPU per request, by path: the ratio of the two is what the approve
+        # path can reach against /health when the cores, not waiting, are the limit.
+        cpu_ms: dict[str, list[float]] = {"health": [], "approve": []}
+
+        def measured(kind: str, *wrk_args) -> tuple:  # noqa: ANN002
+            before = web_cpu_seconds(stack.pid)
+            result = wrk(*wrk_args)
+            spent = web_cpu_seconds(stack.pid) - before
+            cpu_ms[kind].append(spent * 1000 / max(1.0, result[0] * args.seconds))
+            return result
+
         if args.wrk:
             post = (BODY, key)
             for round_ in range(1, args.rounds + 1):
-                health = wrk_results[f"health 16 #{round_}"] = wrk(
-                    port, "/health", 16, args.seconds
+                health = wrk_results[f"health 16 #{round_}"] = measured(
+                    "health", port, "/health", 16, args.seconds
                 )
-                approve = wrk_results[f"approve 16 #{round_}"] = wrk(
-                    port, "/request-clearance", 16, args.seconds, post
+                approve = wrk_results[f"approve 16 #{round_}"] = measured(
+                    "approve", port, "/request-clearance", 16, args.seconds, post
                 )
                 ratios.append(approve[0] / health[0])
             wrk_results["approve 4"] = wrk(port, "/request-clearance", 4, args.seconds, post)
@@ -441,6 +472,13 @@ def main() -> None:
             f"wrk ratio approve / health  {statistics.median(ratios):8.1%}   (median of "
             + ", ".join(f"{r:.1%}" for r in ratios)
             + ")"
+        )
+        health_cpu = statistics.median(cpu_ms["health"])
+        approve_cpu = statistics.median(cpu_ms["approve"])
+        print(
+            f"web tier CPU per request    /health {health_cpu:.2f} ms, approve {approve_cpu:.2f} ms "
+            f"(medians of the rounds): with the cores as the limit, the approve path can reach "
+            f"{health_cpu / approve_cpu:.1%} of /health"
         )
     attempts = args.tokens * args.attempts
     print(
