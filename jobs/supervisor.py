@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -34,6 +35,29 @@ WORKER_TTL_SECONDS = 30
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 30.0
 STABLE_SECONDS = 60.0
+
+# Each web worker listens on its own SO_REUSEPORT socket, so the kernel spreads new connections
+# over the workers. With one shared socket, whichever worker woke first accepted a whole burst of
+# kept-alive connections (16 of 16 seen with `ss`), and those clients then shared one core while
+# the other idled. Linux only: elsewhere SO_REUSEPORT does not spread connections.
+REUSE_PORT = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+
+
+def port_taken(host: str, port: int) -> bool:
+    """Whether something already listens on host:port.
+
+    With SO_REUSEPORT the workers' binds would succeed beside another vault started by the same
+    user on the same port, and the two would share its traffic; a plain bind (no SO_REUSEPORT)
+    fails on any listening socket, so the stack refuses to start instead.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # TIME_WAIT is not a listener
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return True
+    return False
 
 
 @dataclass
@@ -98,6 +122,13 @@ def main() -> int:
     except ConfigError as error:
         print(f"configuration error: {error}", file=sys.stderr)
         return 2
+    if port_taken(config.host, config.port):
+        print(
+            f"{config.host}:{config.port} is already in use (another vault?); "
+            "stop it or set VAULT_PORT",
+            file=sys.stderr,
+        )
+        return 1
     config.instance_path.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     env.setdefault("VAULT_INSTANCE_PATH", str(config.instance_path))
@@ -120,12 +151,12 @@ def main() -> int:
         redis_child = _embedded_redis(config)
         redis_child.start(env)
         children.append(redis_child)
-        socket = config.instance_path / "redis.sock"
-        if not _wait_for_redis(socket, redis_child):
+        redis_socket = config.instance_path / "redis.sock"
+        if not _wait_for_redis(redis_socket, redis_child):
             print("embedded Redis did not start", file=sys.stderr)
             _shutdown(children)
             return 1
-        env["REDIS_URL"] = f"unix://{socket}"
+        env["REDIS_URL"] = f"unix://{redis_socket}"
 
     for step in (["db", "upgrade"], ["vault", "bootstrap"]):
         result = subprocess.run([str(BIN / "flask"), "--app", "wsgi", *step], env=env, cwd=ROOT)
@@ -155,6 +186,7 @@ def main() -> int:
                 "--graceful-timeout",
                 "10",
                 "--no-control-socket",
+                *(["--reuse-port"] if REUSE_PORT else []),
                 "wsgi:app",
             ],
         )

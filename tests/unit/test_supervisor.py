@@ -57,3 +57,25 @@ def test_backoff_doubles_up_to_its_cap_and_resets_after_a_stable_run():
     # A child that ran long enough before dying starts again from the shortest delay.
     child.started_at = 0.0
     assert child.schedule_restart(supervisor.STABLE_SECONDS + 1) == supervisor.BACKOFF_FIRST
+
+
+def test_a_port_with_a_listener_is_taken_and_the_stack_refuses_to_start(monkeypatch, tmp_path):
+    # The web workers bind with SO_REUSEPORT; without the check a second vault of the same user
+    # on the same port would start and share the first one's traffic.
+    import socket
+
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    try:
+        assert supervisor.port_taken("127.0.0.1", port)
+        monkeypatch.setenv("VAULT_HOST", "127.0.0.1")
+        monkeypatch.setenv("VAULT_PORT", str(port))
+        monkeypatch.setenv("VAULT_INSTANCE_PATH", str(tmp_path / "instance"))
+        assert supervisor.main() == 1
+        assert not (tmp_path / "instance").exists()  # refused before anything was started
+    finally:
+        listener.close()
+    assert not supervisor.port_taken("127.0.0.1", port)
