@@ -101,12 +101,8 @@ def update_drift_settings(
 ) -> dict[str, Any]:
     """Apply a partial update; commits with a settings_changed event when anything changed."""
     current = drift_settings(client_id)
-    updated = dict(current)
-    for name in DEFAULTS:
-        value = getattr(change, name)
-        if value is not None:
-            updated[name] = value
-    audit = {k: {"from": current[k], "to": updated[k]} for k in updated if updated[k] != current[k]}
+    updated = settings.merged(current, change, DEFAULTS)
+    audit = settings.changed(current, updated, updated)
     if audit:
         settings.write(client_id, KIND, updated, actor=actor, audit=audit)
     return updated

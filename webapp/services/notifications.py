@@ -76,12 +76,10 @@ def update_notification_settings(
 ) -> dict[str, Any]:
     """Apply a partial update; a change without ``slack_webhook_url`` keeps the stored one."""
     current = settings.read(client_id, KIND, DEFAULTS)
-    updated = dict(current)
+    updated = settings.merged(
+        current, change, ("email_enabled", "slack_enabled", "email_recipients", "sensitive_args")
+    )
     errors: list[dict[str, str]] = []
-    for name in ("email_enabled", "slack_enabled", "email_recipients", "sensitive_args"):
-        value = getattr(change, name)
-        if value is not None:
-            updated[name] = value
     url = change.slack_webhook_url
     if url is not None and url != current.get("slack_webhook_masked"):
         # Sending back the masked form (a form round-trip) means "unchanged".

@@ -90,16 +90,9 @@ def update_report_settings(
 ) -> dict[str, Any]:
     """Apply a partial update; each change is a `settings_changed` event."""
     current = settings.read(client_id, KIND, DEFAULTS)
-    updated = dict(current)
-    for name in ("enabled", "frequency", "formats", "recipients"):
-        value = getattr(change, name)
-        if value is not None:
-            updated[name] = value
-    audit = {
-        name: {"from": current.get(name), "to": updated[name]}
-        for name in ("enabled", "frequency", "formats")
-        if current.get(name) != updated[name]
-    }
+    updated = settings.merged(current, change, ("enabled", "frequency", "formats", "recipients"))
+    # Recipients are counted, not listed: addresses stay out of the ledger.
+    audit = settings.changed(current, updated, ("enabled", "frequency", "formats"))
     if current.get("recipients") != updated["recipients"]:
         audit["recipients"] = {
             "from_count": len(current.get("recipients") or []),

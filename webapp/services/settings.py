@@ -5,6 +5,7 @@ Every change is a ``settings_changed`` ledger event in the same transaction as t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,27 @@ def bucket_of(score: float) -> str:
         if score >= BUCKET_CUTOFFS[bucket]:
             return bucket
     return "low" if score > 0 else "none"
+
+
+def merged(current: dict[str, Any], change: Any, names: Iterable[str]) -> dict[str, Any]:
+    """``current`` with each of ``names`` that the partial ``change`` sets (None leaves it)."""
+    updated = dict(current)
+    for name in names:
+        value = getattr(change, name)
+        if value is not None:
+            updated[name] = value
+    return updated
+
+
+def changed(
+    current: dict[str, Any], updated: dict[str, Any], names: Iterable[str]
+) -> dict[str, Any]:
+    """The ``settings_changed`` audit of ``names``: each changed one, from and to."""
+    return {
+        name: {"from": current.get(name), "to": updated[name]}
+        for name in names
+        if updated[name] != current.get(name)
+    }
 
 
 def read(client_id: str, kind: str, defaults: dict[str, Any]) -> dict[str, Any]:
@@ -103,21 +125,17 @@ class ReviewSettingsChange:
     required_approvals: int | None = None
 
 
+REVIEW_CHANGE_FIELDS = ("minimum_confidence_score", "judge_failure_mode", "required_approvals")
+
+
 def update_review_settings(
     client_id: str, change: ReviewSettingsChange, actor: str
 ) -> dict[str, Any]:
     """Apply a partial update; commits with a settings_changed event when anything changed."""
     current = read(client_id, "review", REVIEW_DEFAULTS)
-    updated = dict(current)
-    if change.minimum_confidence_score is not None:
-        updated["minimum_confidence_score"] = float(change.minimum_confidence_score)
-    if change.judge_failure_mode is not None:
-        updated["judge_failure_mode"] = change.judge_failure_mode
-    if change.required_approvals is not None:
-        updated["required_approvals"] = change.required_approvals
-    audit = {
-        k: {"from": current[k], "to": updated[k]} for k in updated if updated[k] != current.get(k)
-    }
+    updated = merged(current, change, REVIEW_CHANGE_FIELDS)
+    updated["minimum_confidence_score"] = float(updated["minimum_confidence_score"])
+    audit = changed(current, updated, updated)
     if audit:
         write(client_id, "review", updated, actor=actor, audit=audit)
     return _review_view(client_id, updated)
