@@ -25,7 +25,8 @@ from datetime import timedelta
 from typing import Any
 
 import redis
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
+from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
 from webapp import queueing
@@ -506,9 +507,33 @@ def _record_new(request: ClearanceRequest, resolution: Resolution | None) -> Non
     if resolution is not None:
         for name, value in _decision_values(request, resolution).items():
             setattr(request, name, value)
-    db.session.add(request)
+    _insert_new(request)
     if status in (APPROVED, DENIED):
         append_event(request.client_id, _decision_event(request, "clearance_decision"))
+
+
+def _insert_new(request: ClearanceRequest) -> None:
+    """INSERT the new row as one statement, then put the object in the session as persistent.
+
+    The unit of work (state bookkeeping, the flush's ordering) cost more than the INSERT itself
+    on the approve path. Every column is set on the object first, from its default when the
+    service left it out, so nothing is read back and nothing is written twice.
+    """
+    table = ClearanceRequest.__table__
+    state = request.__dict__
+    for column in table.columns:
+        if column.key not in state:
+            default = column.default
+            if default is None:
+                value = None
+            elif default.is_callable:
+                value = default.arg(None)  # SQLAlchemy's wrapper of the zero-argument callable
+            else:
+                value = default.arg
+            setattr(request, column.key, value)
+    db.session.execute(insert(table), {column.key: state[column.key] for column in table.columns})
+    make_transient_to_detached(request)  # history reset: the row is written
+    db.session.add(request)
 
 
 def approve_by_rules(client_id: str, new: NewRequest, verdict: Verdict) -> ClearanceRequest:
