@@ -13,6 +13,8 @@ from webapp.judge.boundaries import NEGATE, OP_WORDS
 from webapp.judge.places import country_code, location_regions
 from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
+    KEY_NAME,
+    KEY_STATE,
     MONEY_GENERIC,
     MONEY_KEYS,
     MONEY_SPECIFIC,
@@ -185,13 +187,18 @@ class Check:
                 return False
         return True
 
+    @cached_property
+    def _names(self) -> frozenset[str]:
+        return name_qualifiers(self.source, self.terms)
+
     def applicability(self, view: RequestView) -> tuple[str, bool]:
         """('matched' | 'unknown' | 'absent', anchored): does the rule speak of this request?"""
-        memo_key = (self.terms, self.alternatives)  # as `applicability` keys it, read in place
+        names = self._names
+        memo_key = (self.terms, self.alternatives, names)  # as `applicability` keys it
         hit = view.applicability_memo.get(memo_key)
         if hit is None:
             hit = view.applicability_memo[memo_key] = _applicability(
-                view, self.terms, self.alternatives
+                view, self.terms, self.alternatives, names
             )
         return hit
 
@@ -207,18 +214,42 @@ class Check:
 
 
 def applicability(
-    view: RequestView, terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...] = ()
+    view: RequestView,
+    terms: tuple[str, ...],
+    alternatives: tuple[tuple[str, str], ...] = (),
+    names: frozenset[str] = _EMPTY,
 ) -> tuple[str, bool]:
     """Whether a rule's subject words describe the request: matched, unknown or absent.
 
     The second value says whether the rule is anchored to this tool (its action or object is in
     the tool name). A rule whose action verbs all name another action is absent and unanchored.
     """
-    memo_key = (terms, alternatives)
+    memo_key = (terms, alternatives, names)
     hit = view.applicability_memo.get(memo_key)
     if hit is None:
-        hit = view.applicability_memo[memo_key] = _applicability(view, terms, alternatives)
+        hit = view.applicability_memo[memo_key] = _applicability(view, terms, alternatives, names)
     return hit
+
+
+# 'the salaries table', 'the customers table': a word between 'the' and a singular noun names one
+# thing of that kind, so an argument holding another name of that kind rules it out. 'PII tables',
+# 'sole-source orders' (plural, no article) name a class: an instance's name does not rule it out.
+_THE_NAMED = re.compile(r"\bthe\s+([A-Za-z][\w\-]*)\s+([A-Za-z]+)\b", re.I)
+
+
+@lru_cache(maxsize=65536)
+def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
+    """Subject stems of `source` that name one instance of the noun after them ('the salaries
+    table'): only these are ruled out by another name in the noun's argument."""
+    out = set()
+    for m in _THE_NAMED.finditer(source):
+        noun = m.group(2).lower()
+        if noun.endswith("s") and not noun.endswith("ss"):
+            continue  # a plural names a class, not one thing
+        qual = stem(m.group(1).lower())
+        if qual in terms and stem(noun) in terms:
+            out.add(qual)
+    return frozenset(out)
 
 
 @lru_cache(maxsize=65536)
@@ -228,11 +259,18 @@ def _words_of(terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...])
 
 @lru_cache(maxsize=65536)
 def _groups(
-    terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
+    terms: tuple[str, ...],
+    alternatives: tuple[tuple[str, str], ...],
+    names: frozenset[str] = _EMPTY,
 ) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...]]:
     """Term groups of a rule (each noun alone, the verbs together, each 'or' pair) and its verbs.
 
-    Each group member carries its neighbours in the rule, for 'the salaries table' style qualifiers.
+    Each group member carries the neighbours through which the request may rule it out
+    (`RequestView.term_absent`), each marked with how it qualifies: a word before a noun names a
+    kind of it ('market orders': the two words after it, plain), read against an argument of
+    the noun's kind (`order_type`); a word after a noun names a state of it ('accounts in
+    collections': the word before it, marked '<'), read against the noun's status; a name
+    ('the salaries table', marked '='), read against any argument naming the noun.
     """
     alt_words = {w for pair in alternatives for w in pair}
     verbs = tuple(t for t in terms if t in VERBS and t not in alt_words and t not in MONEY_GENERIC)
@@ -241,7 +279,14 @@ def _groups(
 
     def near(t: str) -> frozenset[str]:
         i = position.get(t, -1)
-        return frozenset(terms[j] for j in (i - 1, i + 1) if i >= 0 and 0 <= j < len(terms))
+        if i < 0:
+            return _EMPTY
+        out = {terms[j] for j in (i + 1, i + 2) if j < len(terms)}
+        if i > 0:
+            out.add(KEY_STATE + terms[i - 1])
+        if t in names and i + 1 < len(terms):
+            out.add(KEY_NAME + terms[i + 1])
+        return frozenset(out)
 
     groups: list[tuple[str, ...]] = [(v,) for v in nouns]
     if verbs:
@@ -257,7 +302,7 @@ _NO_FIRST_WORD = object()
 
 @lru_cache(maxsize=65536)
 def _program(
-    terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
+    terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...], names: frozenset[str]
 ) -> tuple[tuple[tuple, ...], tuple[str, ...]]:
     """What `_applicability` asks of a rule's subject, derived once per subject.
 
@@ -267,7 +312,7 @@ def _program(
     absent says the rule is about another action. Then the rule's specific money words. (Pairs
     are zipped here once: zip(..., strict=True) per request costs more than the loop it feeds.)
     """
-    groups, verbs = _groups(terms, alternatives)
+    groups, verbs = _groups(terms, alternatives, names)
     program = []
     for n, (group, neighbours) in enumerate(groups):
         other_action = bool(
@@ -283,10 +328,13 @@ def _program(
 
 
 def _applicability(
-    view: RequestView, terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
+    view: RequestView,
+    terms: tuple[str, ...],
+    alternatives: tuple[tuple[str, str], ...],
+    names: frozenset[str] = _EMPTY,
 ) -> tuple[str, bool]:
-    program, money_terms = _program(terms, alternatives)
-    last_keys = view.last_key_stems
+    program, money_terms = _program(terms, alternatives, names)
+    last_keys = view.neighbour_keys
     tool = view.tool_stems
     matches_memo = view.matches_memo
     absent_memo = view.absent_memo

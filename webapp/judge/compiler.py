@@ -216,6 +216,19 @@ def compile_rule(
         ]
         if acts:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *acts)))
+    if checks:
+        # 'may not air before 21:00', 'after 2026-12-31': an ordering word before a number, a
+        # time or a date compares; a check that reads the value for equality (or none that
+        # compares at all) leaves that word unaccounted, so the rule never decides on its own.
+        # (a freeze's own duration, 'frozen until 1 Dec', is read as the freeze's lifetime)
+        read_duration = (
+            frozen.span("duration")
+            if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks)
+            else None
+        )
+        order_words = _unread_order_words(clean, checks, read_duration)
+        if order_words:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *order_words)))
     return CompiledRule(
         index,
         chunk_id,
@@ -227,6 +240,51 @@ def compile_rule(
         unaccounted,
         quorum_of(clean),
     )
+
+
+# An ordering word right before a number, a time or a date ('before 21:00', 'after 2026-12-31',
+# 'prior to 9am'): the rule compares with that value, it does not list it.
+_ORDER_BEFORE_VALUE = re.compile(
+    r"\b(?P<word>before|after|until|till|since|prior\s+to|earlier\s+than|later\s+than|past)"
+    r"\s+(?:the\s+)?(?P<value>\d[\w:./\-]*)",
+    re.I,
+)
+
+
+def _all_checks(checks: list[Check]) -> list[Check]:
+    """`checks` and every check inside them (an Unless's base, a When's body...)."""
+    out: list[Check] = []
+    todo = list(checks)
+    while todo:
+        c = todo.pop()
+        out.append(c)
+        for name in ("base", "condition", "body", "fallback"):
+            inner = getattr(c, name, None)
+            if isinstance(inner, Check):
+                todo.append(inner)
+    return out
+
+
+def _unread_order_words(
+    text: str, checks: list[Check], read: tuple[int, int] | None = None
+) -> list[str]:
+    """Ordering words of `text` before a value that no check compares in order with (outside
+    the span `read`, which a check already reads)."""
+    found = [
+        m
+        for m in _ORDER_BEFORE_VALUE.finditer(text)
+        if read is None or not read[0] <= m.start() < read[1]
+    ]
+    if not found:
+        return []
+    every = _all_checks(checks)
+    ordered = any(isinstance(c, NumericLimit | DateWindow) for c in every)
+    listed = {str(v).lower() for v in _flat_values(checks)}
+    return [
+        re.sub(r"\s+", " ", m.group("word").lower())
+        for m in found
+        if not ordered or m.group("value").lower().rstrip(".") in listed
+    ]
 
 
 def _reads_act(check: Check, act: str) -> bool:

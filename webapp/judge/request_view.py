@@ -180,6 +180,17 @@ _VALUE_CLASSES_OF: dict[str, frozenset[str]] = {
 _ID_KEYS = frozenset(
     {"id", "number", "no", "num", "ref", "nam", "name", "key", "cod", "uuid", "arn", "uri", "link"}
 )
+# Marks of a neighbour word in checks._groups: the noun before a state word, the noun after a name.
+KEY_STATE = "<"
+KEY_NAME = "="
+# Argument names whose value says what kind of thing the request is about ('order_type',
+# 'fare_class', 'shipping_speed', 'sourcing'), and those whose value says its state.
+_STATE_KEYS = frozenset(stem(w) for w in "status state stage".split())
+_KIND_KEYS = _STATE_KEYS | frozenset(
+    stem(w)
+    for w in "type kind class category tier method mode level plan grade speed priority "
+    "sourcing basis format".split()
+)
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 
 
@@ -287,8 +298,23 @@ class RequestView:
             (present if truthy(lf.value) and not _zero(lf.value) else empty).update(lf.keys)
         self._present_keys = frozenset(present)
         self._empty_keys = frozenset(empty)
-        self._category_keys = frozenset(
-            k for lf in self.leaves if _category_like(lf) for k in lf.last_keys
+        # Arguments through which a qualifier of the rule's subject may be ruled out (see
+        # checks._groups): a kind ('order_type': 'limit' against 'market orders'), a state
+        # ('account_status': 'active' against 'accounts in collections', marked KEY_STATE) or a
+        # name ('table': 'orders' against 'the salaries table', marked KEY_NAME). A plain name
+        # never rules out a kind: 'customer_emails' does not show a table is not a PII table.
+        category_keys: set[str] = set()
+        for lf in self.leaves:
+            if not _category_like(lf):
+                continue
+            category_keys.update(KEY_NAME + k for k in lf.last_keys)
+            if lf.last_keys & _KIND_KEYS:
+                category_keys.update(lf.last_keys)
+            if lf.last_keys & _STATE_KEYS:
+                category_keys.update(KEY_STATE + k for k in lf.last_keys)
+        self._category_keys = frozenset(category_keys)
+        self.neighbour_keys = self.last_key_stems | frozenset(
+            m + k for k in self.last_key_stems for m in (KEY_STATE, KEY_NAME)
         )
         self._classes_shown: frozenset[str] | None = None
         related: set[str] = set()

@@ -1,0 +1,151 @@
+"""Readings added in the sixth session, each tested on phrasings of our own (never case files).
+
+- a qualifier of the rule's subject is ruled out only by an argument that states the kind, the
+  state or the name it qualifies: 'market orders' by `order_type`, 'invoices in dispute' by
+  `invoice_status`, 'the payroll table' by `table`; a plain name ('web_clicks') never rules out a
+  class ('HIPAA datasets'), and a word is never ruled out through a noun it does not qualify.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.unit.test_judge_fourth_round import outcome
+from webapp.judge.checks import name_qualifiers
+from webapp.judge.compiler import compile_rule
+from webapp.judge.text import stem
+
+CLASS_RULE = "Access to HIPAA datasets requires privacy officer approval."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        # the dataset's name does not say whether it holds HIPAA data: a person decides
+        ({"dataset": "web_clicks", "principal": "analyst-3"}, "pending_review"),
+        ({"dataset": "hipaa_claims", "principal": "analyst-3"}, "pending_review"),
+    ],
+)
+def test_a_class_qualifier_is_not_ruled_out_by_an_instance_name(args, expected):
+    assert outcome(CLASS_RULE, "grant_dataset_access", args) == expected
+
+
+NAME_RULE = "Exports of the payroll table require HR approval."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"table": "orders", "format": "csv"}, "approved"),
+        ({"table": "payroll", "format": "csv"}, "pending_review"),
+    ],
+)
+def test_a_named_instance_is_ruled_out_by_another_name(args, expected):
+    assert outcome(NAME_RULE, "export_table", args) == expected
+
+
+def test_only_a_word_before_a_singular_noun_after_the_names_an_instance():
+    (check,) = compile_rule(0, "c:r0", NAME_RULE).checks
+    assert name_qualifiers(NAME_RULE, check.terms) == frozenset({stem("payroll")})
+    plural = "Exports of the payroll tables need HR approval."
+    (check,) = compile_rule(0, "c:r0", plural).checks
+    assert name_qualifiers(plural, check.terms) == frozenset()
+
+
+KIND_RULE = "Priority shipments need dispatcher approval."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"shipment_type": "standard", "weight_kg": 3}, "approved"),
+        ({"shipment_type": "priority", "weight_kg": 3}, "pending_review"),
+        ({"weight_kg": 3}, "pending_review"),
+    ],
+)
+def test_a_kind_qualifier_is_ruled_out_by_an_argument_stating_the_kind(args, expected):
+    assert outcome(KIND_RULE, "create_shipment", args) == expected
+
+
+STATE_RULE = "Invoices in dispute may not be paid."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"invoice_id": "INV-1", "invoice_status": "open", "amount": 10}, "approved"),
+        ({"invoice_id": "INV-1", "invoice_status": "dispute", "amount": 10}, "denied"),
+    ],
+)
+def test_a_state_written_after_its_noun_is_read_from_the_nouns_status(args, expected):
+    assert outcome(STATE_RULE, "pay_invoice", args) == expected
+
+
+def test_a_word_is_not_ruled_out_through_a_noun_it_does_not_qualify():
+    # 'moderation' qualifies 'delay', not 'streams': `stream_type` says nothing about it, so
+    # the rule is not set aside (before, it was, and a 3-second delay was approved)
+    rule = "Live streams require a moderation delay of at least 10 seconds."
+    assert compile_rule(0, "c:r0", rule).checks
+    args = {"stream_id": "S-9", "stream_type": "live", "delay_seconds": 3}
+    assert outcome(rule, "start_stream", args) != "approved"
+
+
+# ---- the understanding invariant, extended (hypothesis) ----
+QUALIFIERS = st.sampled_from("zorblat hipaa legacy premium archived regulated offshore".split())
+NOUNS = st.sampled_from(["table", "dataset", "bucket", "report", "ledger"])
+NAMES = st.sampled_from(["orders_daily", "web_clicks", "north_region", "alpha"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(qualifier=QUALIFIERS, noun=NOUNS, name=NAMES)
+def test_a_class_qualifier_is_never_ruled_out_by_the_nouns_name(qualifier, noun, name):
+    """'Zorblat tables need a manager's approval': a table named 'web_clicks' may be one, so the
+    request is never approved on the strength of its name alone."""
+    rule = f"{qualifier.capitalize()} {noun}s require manager approval."
+    got = outcome(rule, f"export_{noun}", {noun: name, "format": "csv"})
+    assert got != "approved", rule
+
+
+ORDER_WORDS = st.sampled_from(["before", "after", "until", "prior to", "later than", "since"])
+VALUES = st.sampled_from(["21:00", "06:30", "2026-12-31", "9am", "17"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(word=ORDER_WORDS, value=VALUES, subject=st.sampled_from(["Promo ads", "Deploys", "Trades"]))
+def test_an_ordering_word_before_a_value_is_never_read_as_a_listed_value(word, value, subject):
+    """'may not air before 21:00' compares with 21:00: a rule that only lists 21:00 for equality
+    (or compares nothing in order) keeps the ordering word unaccounted and never decides."""
+    compiled = compile_rule(0, "c:r0", f"{subject} may not run {word} {value}.")
+    listed = {str(v).lower() for c in compiled.checks for v in getattr(c, "values", ()) or ()}
+    if compiled.decides:
+        assert value.lower() not in listed, compiled.checks
+        assert any(c.kind in ("numeric_limit", "date_window") for c in compiled.checks)
+    else:
+        assert compiled.unaccounted or compiled.uncompiled or not compiled.checks
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Gambling promos may not air before 21:00.",
+        "No schema migrations after 18:00.",
+        "Trades may not settle after 2026-12-31.",
+    ],
+)
+def test_a_time_or_date_after_an_ordering_word_leaves_the_rule_partly_understood(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding != "understood", compiled.checks
+    assert not compiled.decides
+
+
+def test_a_forbidden_time_is_never_approved():
+    rule = "Gambling promos may not air before 21:00."
+    args = {"promo_id": "P-1", "category": "gambling", "air_time": "20:15"}
+    assert outcome(rule, "schedule_promo", args) != "approved"
+
+
+def test_a_freezes_own_duration_still_reads_as_its_lifetime():
+    compiled = compile_rule(0, "c:r0", "Change freeze on ledger-svc until 1 Dec.")
+    assert compiled.understanding == "understood", compiled.unaccounted
