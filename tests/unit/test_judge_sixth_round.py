@@ -149,3 +149,116 @@ def test_a_forbidden_time_is_never_approved():
 def test_a_freezes_own_duration_still_reads_as_its_lifetime():
     compiled = compile_rule(0, "c:r0", "Change freeze on ledger-svc until 1 Dec.")
     assert compiled.understanding == "understood", compiled.unaccounted
+
+
+# ---- presence is not a state: a rule asking for an outcome is satisfied only by a value stating it
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        # a background check asked for: an id shows one exists, not that it came out well
+        (
+            "Hires require a background check.",
+            "onboard_hire",
+            {"background_check_id": "BC-1"},
+            "pending_review",
+        ),
+        (
+            "Hires require a background check.",
+            "onboard_hire",
+            {"background_check": "failed"},
+            "pending_review",
+        ),
+        (
+            "Hires require a background check.",
+            "onboard_hire",
+            {"background_check_status": "cleared"},
+            "approved",
+        ),
+        # an outcome written in the phrase ('to pass', 'successful')
+        (
+            "Trades require a pre-trade compliance check to pass.",
+            "place_trade",
+            {"symbol": "MNO", "compliance_check_id": "PC-1"},
+            "pending_review",
+        ),
+        (
+            "Trades require a pre-trade compliance check to pass.",
+            "place_trade",
+            {"symbol": "MNO", "compliance_check": "passed"},
+            "approved",
+        ),
+        (
+            "Releases require a successful test run.",
+            "cut_release",
+            {"version": "2.1", "test_run_id": "TR-9"},
+            "pending_review",
+        ),
+        (
+            "Releases require a successful test run.",
+            "cut_release",
+            {"version": "2.1", "test_run": "failed"},
+            "denied",
+        ),
+        (
+            "Releases require a successful test run.",
+            "cut_release",
+            {"version": "2.1", "test_run": "success"},
+            "approved",
+        ),
+        # a code named for the state is not the state, and not a missing identity either
+        (
+            "Withdrawals require a verified identity.",
+            "process_withdrawal",
+            {"amount": 5, "currency": "USD", "verification_code": "123456"},
+            "pending_review",
+        ),
+    ],
+)
+def test_a_required_state_is_read_from_a_value_that_states_it(rule, tool, args, expected):
+    assert outcome(rule, tool, args) == expected
+
+
+def test_a_noun_that_only_looks_like_an_outcome_stays_a_thing_to_send():
+    # 'a gate pass' is a document: its presence is what the rule asks for
+    compiled = compile_rule(0, "c:r0", "Visitors need a gate pass.")
+    assert compiled.understanding == "understood"
+    assert (
+        outcome("Visitors need a gate pass.", "admit_visitor", {"gate_pass": "GP-7"}) == "approved"
+    )
+
+
+def test_the_reading_says_which_values_satisfy_a_required_state():
+    (check,) = compile_rule(0, "c:r0", "Releases require a successful test run.").checks
+    reading = check.reading()
+    assert "only a value stating it is successful satisfies the rule" in reading
+    assert "`test run`" in reading
+
+
+ACTIVITIES = st.sampled_from(
+    [
+        "a background check",
+        "a sanctions screening",
+        "a successful test run",
+        "a compliance check to pass",
+        "a completed credit assessment",
+        "an approved purchase order",
+    ]
+)
+NOT_STATES = st.sampled_from(["REF-1", "8812", "see ticket", "pending", "failed", "in progress"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    thing=ACTIVITIES, value=NOT_STATES, name_tail=st.sampled_from(["", "_id", "_ref", "_status"])
+)
+def test_a_value_that_states_no_good_outcome_never_satisfies_a_required_state(
+    thing, value, name_tail
+):
+    rule = f"Payouts require {thing}."
+    key = "_".join(
+        w
+        for w in thing.split()[1:]
+        if w not in ("to", "pass", "successful", "completed", "approved")
+    )
+    args = {"amount": 10, "currency": "EUR", key + name_tail: value}
+    assert outcome(rule, "create_payout", args) != "approved", (rule, args)

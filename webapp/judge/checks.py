@@ -925,7 +925,9 @@ class RequiredArgument(Check):
     def reading(self) -> str:
         name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
         extra = (
-            f", and it cannot show it is {', '.join(self.unverifiable)}"
+            f" or states it is not {' or '.join(self.unverifiable)} (only a value stating it is "
+            f"{' or '.join(self.unverifiable)} satisfies the rule; an id or a code alone goes to "
+            "review)"
             if self.unverifiable
             else ""
         )
@@ -939,13 +941,13 @@ class RequiredArgument(Check):
             return _not_applicable_or_satisfied(anchored)
         leaf = self._find(view)
         name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
-        if leaf is not None and truthy(leaf.value):
+        if (
+            leaf is not None
+            and truthy(leaf.value)
+            or (self.unverifiable and leaf is not None and leaf.value is False)
+        ):
             if self.unverifiable:
-                return Outcome(
-                    UNKNOWN,
-                    f"{leaf.path} is given, but the arguments cannot show it is {', '.join(self.unverifiable)}",
-                    (leaf.path,),
-                )
+                return self._judge_state(view, leaf, applies)
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
         if leaf is None and not self.exact_name:
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
@@ -958,7 +960,52 @@ class RequiredArgument(Check):
                         f"'{name}' is not among the arguments, but {lf.path} may be it",
                         (lf.path,),
                     )
+        if leaf is None and self.unverifiable:
+            # 'a verified identity' and a `verification_code`: an argument named for the state
+            # shows the state was asked about, not its outcome: a human decides, no denial
+            states = self._state_prefixes
+            for lf in view.leaves:
+                if truthy(lf.value) and any(k[:5] in states for k in lf.last_keys):
+                    return Outcome(
+                        UNKNOWN,
+                        f"'{name}' is not among the arguments; {lf.path} may speak of it",
+                        (lf.path,),
+                    )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    @cached_property
+    def _state_prefixes(self) -> frozenset[str]:
+        return frozenset(stem(w)[:5] for s in self.unverifiable for w in words(s) if len(w) > 4)
+
+    def _judge_state(self, view: RequestView, leaf: Leaf, applies: str) -> Outcome:
+        """The rule asks for a state ('a verified receipt', 'a background check', 'a compliance
+        check to pass'): only a value stating an outcome decides. Among the arguments named like
+        the thing, one stating a bad outcome ('failed', 'pending', false) fires the rule, one
+        stating a good one ('passed', 'completed', true) satisfies it; an id, a code or any other
+        value shows the thing exists, not its state: unknown."""
+        states = ", ".join(self.unverifiable)
+        head = self.arg_words[-1] if self.arg_words else ""
+        named = [leaf] + [lf for lf in view.leaves if lf is not leaf and head and head in lf.keys]
+        best: Outcome | None = None
+        for lf in named:
+            said = outcome_stated(lf.value)
+            if said is False:
+                return self.fire(
+                    applies,
+                    f"{lf.path} = {lf.value!r}, but the rule requires it {states}",
+                    (lf.path,),
+                )
+            if said and best is None:
+                best = Outcome(
+                    SATISFIED, f"{lf.path} = {lf.value!r} states it is {states}", (lf.path,)
+                )
+        if best is not None:
+            return best
+        return Outcome(
+            UNKNOWN,
+            f"{leaf.path} is given, but nothing in the arguments states it is {states}",
+            (leaf.path,),
+        )
 
     def _find(self, view: RequestView) -> Leaf | None:
         if self.exact_name:
@@ -1460,6 +1507,34 @@ _ON_WORDS = frozenset(
 _OFF_WORDS = frozenset(
     "false no n off 0 disabled disable inactive none optional unencrypted unsigned unset".split()
 )
+
+
+# Values that state an outcome of something done (a check, a verification, a signature): the
+# only values that satisfy a rule asking for that state, or break it.
+_GOOD_OUTCOMES = frozenset(
+    "true yes passed pass cleared clear complete completed done approved verified confirmed "
+    "signed valid success successful succeeded ok satisfactory accepted".split()
+)
+_BAD_OUTCOMES = frozenset(
+    "false no failed fail failure rejected declined denied pending in_progress incomplete "
+    "expired revoked withdrawn not_started started submitted requested draft held on_hold "
+    "flagged error open unverified unconfirmed unsigned invalid cancelled canceled none "
+    "not_done not_completed not_passed awaiting waiting queued".split()
+)
+
+
+def outcome_stated(value: Any) -> bool | None:
+    """True when `value` states a good outcome ('passed', true), False a bad or unfinished one
+    ('failed', 'pending', false), None when it states none (an id, a code, a name, a number)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        v = re.sub(r"[\s\-]+", "_", value.strip().lower())
+        if v in _GOOD_OUTCOMES:
+            return True
+        if v in _BAD_OUTCOMES:
+            return False
+    return None
 
 
 def _flag_on(value: Any) -> bool | None:

@@ -529,6 +529,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             if getattr(c, "match", "") in ("exact", "contains") and _IDENTIFIER_TOKEN.fullmatch(v):
                 continue  # read where it is written (_value_spans), not word by word elsewhere
             out.update(stem(w) for w in words(v))
+        # the state a required thing must have ('a successful test run'), read from its value
+        out.update(stem(w) for st in getattr(c, "unverifiable", ()) or () for w in words(st))
         exact = getattr(c, "exact_name", "")
         if exact:
             out.update(stem(w) for w in words(exact))
@@ -3845,6 +3847,13 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         ident = _IDENTIFIER.search(arg_phrase)
         if not exact and ident:
             exact = ident.group(1)
+        # 'a successful test run', 'a compliance check to pass': the outcome the thing must have,
+        # which only a value stating it shows (never the mere presence of an id or a code)
+        outcomes = [
+            _OUTCOME_PARTICIPLE.get(o.group("word").lower(), o.group("word").lower())
+            for o in _OUTCOME.finditer(arg_phrase)
+        ]
+        arg_phrase = _OUTCOME.sub(" ", arg_phrase)
         on_file = re.search(r"\s+on file\s*$", arg_phrase, re.I)
         if on_file:
             arg_phrase = arg_phrase[: on_file.start()]
@@ -3855,7 +3864,7 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         )
         arg_phrase = re.sub(r"\b\d+\([a-z0-9]\)(?:\([a-z0-9]\))*", " ", arg_phrase)  # '501(c)(3)'
         raw = [w for w in words(arg_phrase) if w not in STOPWORDS and w not in _FIELD_WORDS]
-        unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE)
+        unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE) + tuple(outcomes)
         if on_file:
             unverifiable += ("on file",)
         arg_words = tuple(stem(w) for w in raw if w not in _UNVERIFIABLE and not w.isdigit())
@@ -3868,6 +3877,10 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         # 'require a source-of-funds check': a check is something done, not a value sent; when
         # no argument shows it, a human decides (never a denial for a missing field)
         activity = bool(raw) and raw[-1] in _ACTIVITY_NOUNS and not exact
+        if activity and not unverifiable:
+            # a check asked for is one that was done and came out well: an id or a reference
+            # of it shows neither (a value stating 'passed' or 'completed' does)
+            unverifiable = ("completed",)
         required = RequiredArgument(
             index,
             source,
@@ -3933,6 +3946,14 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
     return None
 
 
+# Outcome words inside a required thing's phrase: 'a successful test run', 'a compliance check to
+# pass', 'a screening that has cleared'.
+_OUTCOME = re.compile(
+    r"\b(?P<word>successful|successfully\s+completed|passed|passing|cleared|satisfactory|"
+    r"favou?rable|(?<=\bto\s)(?:pass|succeed|clear))\b",
+    re.I,
+)
+_OUTCOME_PARTICIPLE = {"pass": "passed", "succeed": "succeeded", "clear": "cleared"}
 _ACTIVITY_NOUNS = frozenset(
     "check checks screening verification assessment inspection diligence background".split()
 )
