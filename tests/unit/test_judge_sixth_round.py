@@ -262,3 +262,23 @@ def test_a_value_that_states_no_good_outcome_never_satisfies_a_required_state(
     )
     args = {"amount": 10, "currency": "EUR", key + name_tail: value}
     assert outcome(rule, "create_payout", args) != "approved", (rule, args)
+
+
+def test_the_same_policy_version_passed_twice_is_judged_not_failed():
+    from webapp.judge.engine import evaluate
+    from webapp.judge.history import StaticHistory
+    from webapp.judge.types import ClearanceQuery, PolicyVersion
+
+    rules = (
+        "Refunds above 500 EUR need a manager's approval.",
+        "Refunds must reference an order_id.",
+    )
+    policy = PolicyVersion("p", "pv_twice", "0" * 64, "", rules, ())
+    query = ClearanceQuery(
+        "issue_refund", {"amount": 100, "currency": "EUR", "order_id": "O-1"}, "a"
+    )
+    verdict = evaluate(query, [policy, policy], StaticHistory.from_dict(None))
+    assert verdict.reason_code != "judge_unavailable", verdict.details
+    assert verdict.decision == "allow"
+    big = ClearanceQuery("issue_refund", {"amount": 900, "currency": "EUR", "order_id": "O-1"}, "a")
+    assert evaluate(big, [policy, policy], StaticHistory.from_dict(None)).decision == "review"

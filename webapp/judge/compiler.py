@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
+from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
-from webapp.judge.boundaries import NEGATE
 from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.checks import (
     ActionRule,
@@ -1521,7 +1521,7 @@ class OnlyForAmountRecogniser(Recogniser):
 
 # 'No more than 50 laptops (SKU prefix LAP-) on a single PO': a count of the items a prefix picks
 _PREFIXED_COUNT = re.compile(
-    r"^(?P<bound>no more than|not more than|at most|max(?:imum)?(?: of)?|up to)\s+"
+    r"^(?P<bound>" + phrase_pattern(CAP) + r")\s+"
     r"(?P<n>\d[\d,]*)\s+(?P<noun>[a-z]+)\s*\(\s*(?P<key>[A-Za-z]+)\s+"
     r"(?:prefix|prefixed|starting with|starts with|beginning with)\s+(?P<prefix>[A-Za-z0-9][\w\-]*)\s*\)"
     r"\s+(?:on|in|per)\s+(?:a\s+single\s+|one\s+|each\s+|any\s+|a\s+|an\s+|the\s+)?"
@@ -1548,20 +1548,21 @@ class PrefixedCountRecogniser(Recogniser):
                 (),
                 key=stem(m.group("key").lower()),
                 prefix=m.group("prefix"),
-                op="gt",
+                op=NEGATE[phrase_op(CAP, m.group("bound"))],  # fires beyond the allowed values
                 threshold=float(m.group("n").replace(",", "")),
                 noun=m.group("noun"),
             )
         ]
 
 
-_CAP_WORDS = r"(?:up to|at most|max(?:imum)?|no more than|capped at)"
+# The cap phrases of the one boundary table (boundaries.CAP).
+_CAP_WORDS = phrase_pattern(CAP)
 # 'Hotel nightly rate: up to €180 in EU cities, up to €250 elsewhere'
 _PLACE_SPLIT_CAP = re.compile(
-    r"^(?P<subject>[^:;]+?)\s*:?\s+" + _CAP_WORDS + r"\s+(?P<q1>[^,;]+?)\s+(?:in|for)\s+(?:the\s+)?"
-    r"(?P<places>[A-Z][A-Za-z]+(?:\s*(?:,|or|and|/)\s*[A-Z][A-Za-z]+)*)(?P<noun>\s+[a-z]+)?\s*,\s*"
-    + _CAP_WORDS
-    + r"\s+(?P<q2>[^,;]+?)\s+(?:elsewhere|everywhere else|otherwise)\s*\.?$",
+    r"^(?P<subject>[^:;]+?)\s*:?\s+(?P<b1>" + _CAP_WORDS + r")\s+(?P<q1>[^,;]+?)\s+(?:in|for)\s+"
+    r"(?:the\s+)?(?P<places>[A-Z][A-Za-z]+(?:\s*(?:,|or|and|/)\s*[A-Z][A-Za-z]+)*)"
+    r"(?P<noun>\s+[a-z]+)?\s*,\s*(?P<b2>" + _CAP_WORDS + r")\s+(?P<q2>[^,;]+?)\s+"
+    r"(?:elsewhere|everywhere else|otherwise)\s*\.?$",
 )
 
 
@@ -1584,14 +1585,14 @@ class PlaceSplitCapRecogniser(Recogniser):
         terms = _terms(m.group("subject"), cut_review=False)
         noun = tuple(stem(w) for w in words(m.group("noun") or ""))
         checks: list[Check] = []
-        for mode, q in (("deny", q1[0]), ("allow", q2[0])):
+        for mode, q, bound in (("deny", q1[0], m.group("b1")), ("allow", q2[0], m.group("b2"))):
             cap = NumericLimit(
                 c.index,
                 c.source,
                 "deny",
                 _subject_terms(terms),
                 (),
-                "gt",
+                NEGATE[phrase_op(CAP, bound)],  # fires beyond what the cap allows
                 q.value,
                 q.currency,
                 q.unit_family,

@@ -585,7 +585,10 @@ def _rule_scores(governing: tuple[CompiledPolicy, ...], request_text: str) -> _S
     with _cache_lock:
         cached = _index_cache.get(key)
     if cached is None:
-        chunks = [Chunk(r.chunk_id, r.text) for cp in governing for r in cp.rules]
+        # One chunk per rule: a version passed twice scores its rules once, so that the scores
+        # and the chunk ids stay aligned (before, `_Scores.top` indexed past the ids).
+        distinct = {cp.policy.policy_version_id: cp for cp in governing}.values()
+        chunks = [Chunk(r.chunk_id, r.text) for cp in distinct for r in cp.rules]
         cached = (BM25Index(chunks), {c.chunk_id: i for i, c in enumerate(chunks)})
         with _cache_lock:
             _index_cache[key] = cached
