@@ -282,3 +282,26 @@ def test_the_same_policy_version_passed_twice_is_judged_not_failed():
     assert verdict.decision == "allow"
     big = ClearanceQuery("issue_refund", {"amount": 900, "currency": "EUR", "order_id": "O-1"}, "a")
     assert evaluate(big, [policy, policy], StaticHistory.from_dict(None)).decision == "review"
+
+
+# ---- a code does not spell a word, and an exception is not an allow-list
+@pytest.mark.parametrize("state", ["TX", "CA"])
+def test_a_place_code_neither_rules_out_nor_confirms_a_place_word(state):
+    # 'TX' does not spell 'Texas': before, it ruled 'Texas customers' out and the fee was approved
+    rule = "Oklahoma customers may not be charged a card surcharge."
+    args = {"surcharge_type": "card", "amount": 3, "customer_state": state}
+    assert outcome(rule, "charge_surcharge", args) == "pending_review"
+
+
+def test_an_exception_to_a_requirement_is_not_read_as_an_allow_list():
+    # before: 'Deny unless ticket except is reverts', which denied every revert (`reverts` !=
+    # `revert`) and claimed to be understood
+    rule = "Changes to staging require a change ticket, except for reverts."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert all(c.kind != "value_list" for c in compiled.checks), compiled.checks
+    assert not compiled.decides
+    assert "reverts" in compiled.unaccounted
+    assert all("except" not in r for r in (c.reading() for c in compiled.checks))
+    # the exception is not read, so neither a revert nor a missing ticket is decided alone
+    args = {"environment": "staging", "change_type": "revert"}
+    assert outcome(rule, "apply_change", args) == "pending_review"

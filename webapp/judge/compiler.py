@@ -902,7 +902,7 @@ _UNVERIFIABLE = frozenset(
     }
 )
 _PREPOSITIONS = re.compile(
-    r"\s+(?:for|from|to|by|with|that|which|who|when|before|after|in|on|of|at|if|unless|so|as|where|whenever|whose)\s+.*$",
+    r"\s+(?:for|from|to|by|with|that|which|who|when|before|after|in|on|of|at|if|unless|except|so|as|where|whenever|whose)\s+.*$",
     re.I,
 )
 # 'a purpose field', 'the ticket_id parameter': these words say it is an argument, not its name.
@@ -3580,6 +3580,10 @@ def _value_list_check(
     # A list's own values never name the argument it constrains ('prod, pci and billing_owner').
     item_stems = _item_stems(items)
     kind = [k for k in kind if k not in item_stems]
+    if _MARKER_STEMS & set(kind):
+        # 'require a CAB ticket, except for hotfixes': the word before the list is the marker
+        # of an exception to another obligation, not the argument the list constrains
+        return None
     predicate_at = _predicate_position(clause)
     if (
         predicate_at is not None
@@ -3785,6 +3789,9 @@ def _place(item: str) -> str | None:
     if code:
         return code
     return region_name(i)
+
+
+_MARKER_STEMS = frozenset(stem(w) for w in ("except", "unless", "excepting"))
 
 
 def _kind_words(clause: str, start: int, end: int) -> list[str]:

@@ -191,6 +191,7 @@ _KIND_KEYS = _STATE_KEYS | frozenset(
     for w in "type kind class category tier method mode level plan grade speed priority "
     "sourcing basis format".split()
 )
+_CODE = re.compile(r"^\s*[A-Z]{2,3}\s*$")
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 
 
@@ -305,7 +306,9 @@ class RequestView:
         # never rules out a kind: 'customer_emails' does not show a table is not a PII table.
         category_keys: set[str] = set()
         for lf in self.leaves:
-            if not _category_like(lf):
+            if not _category_like(lf) or _CODE.match(lf.value):
+                # a code ('TX', 'GB', 'FOK') abbreviates: it does not spell the rule's word
+                # ('Texas customers'), so its spelling cannot rule that word out
                 continue
             category_keys.update(KEY_NAME + k for k in lf.last_keys)
             if lf.last_keys & _KIND_KEYS:
