@@ -305,3 +305,18 @@ def test_an_exception_to_a_requirement_is_not_read_as_an_allow_list():
     # the exception is not read, so neither a revert nor a missing ticket is decided alone
     args = {"environment": "staging", "change_type": "revert"}
     assert outcome(rule, "apply_change", args) == "pending_review"
+
+
+# ---- a cap and several items: each within it is not the whole request within it
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        ([{"sku": "A", "quantity": 30}, {"sku": "B", "quantity": 40}], "approved"),
+        # each line is under 100, the order is not: the rule may mean either, a human decides
+        ([{"sku": "A", "quantity": 80}, {"sku": "B", "quantity": 70}], "pending_review"),
+        ([{"sku": "A", "quantity": 120}, {"sku": "B", "quantity": 5}], "denied"),
+    ],
+)
+def test_a_cap_is_not_approved_item_by_item_when_the_items_total_exceeds_it(lines, expected):
+    rule = "Purchase orders may not exceed 100 units."
+    assert outcome(rule, "create_purchase_order", {"lines": lines}) == expected

@@ -445,7 +445,32 @@ class NumericLimit(Check):
             if worst is None or _rank(outcome.status) > _rank(worst.status):
                 worst = outcome
         assert worst is not None
+        if worst.status in (SATISFIED, PERMITTED) and self.op in ("gt", "ge") and len(bound) > 1:
+            return self._items_total(view, bound, applies) or worst
         return worst
+
+    def _items_total(
+        self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
+    ) -> Outcome | None:
+        """'Orders may not exceed 100 units' and line items of 80 and 70: each item is under the
+        cap, their total is not. The rule may speak of each item or of the whole request, so a
+        total beyond the cap is for a human (unknown), never an approval item by item."""
+        by_path: dict[str, list[tuple[Leaf, float]]] = {}
+        for leaf, value in bound:
+            by_path.setdefault(leaf.path, []).append((leaf, value))
+        for path, items in by_path.items():
+            if len(items) < 2:
+                continue
+            total = sum(v for _, v in items)
+            outcome = self._judge_value(view, items[0][0], total, applies)
+            if outcome.status in (VIOLATED, REVIEW, UNKNOWN):
+                return Outcome(
+                    UNKNOWN,
+                    f"each {path} is within the rule, but their total {_fmt(total)} is "
+                    f"{_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+                    (path,),
+                )
+        return None
 
     def reading(self) -> str:
         what = "the number of requests" if self.counts_calls else _measure_words(self)
