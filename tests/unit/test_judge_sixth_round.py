@@ -320,3 +320,30 @@ def test_an_exception_to_a_requirement_is_not_read_as_an_allow_list():
 def test_a_cap_is_not_approved_item_by_item_when_the_items_total_exceeds_it(lines, expected):
     rule = "Purchase orders may not exceed 100 units."
     assert outcome(rule, "create_purchase_order", {"lines": lines}) == expected
+
+
+# ---- a required currency
+@pytest.mark.parametrize(
+    ("rule", "wanted", "other"),
+    [
+        ("Subscription prices must be set in USD.", "USD", "EUR"),
+        ("Supplier quotes must be issued in euros.", "EUR", "USD"),
+        ("Royalties shall always be paid out in pounds sterling.", "GBP", "EUR"),
+        ("Credit notes must be denominated in EUR or CHF.", "CHF", "USD"),
+    ],
+)
+def test_a_required_currency_is_an_allow_list_on_the_requests_currency(rule, wanted, other):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert compiled.checks[0].reading().startswith("Deny unless currency is ")
+    assert outcome(rule, "record_amount", {"amount": 120, "currency": wanted}) == "approved"
+    assert outcome(rule, "record_amount", {"amount": 120, "currency": other}) == "denied"
+    # no currency stated: the rule cannot be checked
+    assert outcome(rule, "record_amount", {"amount": 120}) == "pending_review"
+
+
+def test_an_ambiguous_currency_name_is_not_read():
+    # 'dollars' may be USD, CAD or AUD: never an allow-list of one of them
+    rule = "Subscription prices must be set in dollars."
+    assert not compile_rule(0, "c:r0", rule).decides
+    assert outcome(rule, "set_price", {"amount": 12, "currency": "CAD"}) == "pending_review"

@@ -2165,6 +2165,84 @@ class ResidencyRecogniser(Recogniser):
         ]
 
 
+# 'In-app purchase prices must be set in USD', 'Quotes must be issued in euros or sterling',
+# 'Refunds shall always be paid out in EUR': the currency a money value must be stated in. Names
+# of currencies count only where unambiguous ('dollars' alone may be USD, CAD or AUD: not read).
+_CURRENCY_NAMES = {
+    "euro": "EUR",
+    "euros": "EUR",
+    "sterling": "GBP",
+    "pounds sterling": "GBP",
+    "british pounds": "GBP",
+    "us dollars": "USD",
+    "u.s. dollars": "USD",
+    "yen": "JPY",
+    "japanese yen": "JPY",
+    "swiss francs": "CHF",
+}
+_CURRENCY_ITEM = (
+    r"(?:[A-Z]{3}|"
+    + "|".join(
+        r"\s+".join(map(re.escape, n.split()))
+        for n in sorted(_CURRENCY_NAMES, key=len, reverse=True)
+    )
+    + ")"
+)
+_CURRENCY_REQUIRED = re.compile(
+    r"^(?P<subject>.+?)\s+(?:must|shall|should|has to|have to|need to|needs to|are to|is to)\s+"
+    r"(?:always\s+|only\s+)?(?:be\s+)?(?:always\s+|only\s+)?"
+    r"(?P<verb>[a-z]+ed|set|paid(?:\s+out)?|made|given|shown|written|held|kept|sent|settle|"
+    r"clear|stay|remain)\s+(?:only\s+)?in\s+(?P<items>"
+    + _CURRENCY_ITEM
+    + r"(?:\s*(?:,|or|and|/)\s*"
+    + _CURRENCY_ITEM
+    + r")*)(?:\s+only)?\s*\.?$",
+    re.I,
+)
+
+
+class RequiredCurrencyRecogniser(Recogniser):
+    """'Contract values must be stated in USD': a currency allow-list for the subject's money.
+
+    The ValueList it makes reads the request's currency (a currency argument, or the code in an
+    amount's name such as `price_eur`); without one the rule cannot be checked (review)."""
+
+    kind = "value_list"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _CURRENCY_REQUIRED.match(c.text)
+        if not m or c.negated or c.quantities:
+            return None
+        names = [
+            n.strip()
+            for n in re.split(r"\s*(?:,|\bor\b|\band\b|/)\s*", m.group("items"))
+            if n.strip()
+        ]
+        codes = []
+        for n in names:
+            code = n.upper() if n.isupper() and n.upper() in CURRENCY_CODES else None
+            code = code or _CURRENCY_NAMES.get(" ".join(n.lower().split()))
+            if code is None:
+                return None  # not a currency ('in BULK', 'in Paris'): another recogniser's
+            codes.append(code)
+        verb = tuple(stem(w) for w in words(m.group("verb")))
+        terms = _terms(m.group("subject"), cut_review=False)
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "review" if c.review else "deny",
+                _subject_terms(terms),
+                (),
+                "allow",
+                tuple(dict.fromkeys(codes)),
+                "currency",
+                (),
+                about_words=verb + tuple(stem(w) for n in names for w in words(n)),
+            )
+        ]
+
+
 class ValueListRecogniser(Recogniser):
     """Allow-lists and deny-lists of literal values: countries, currencies, domains, prefixes."""
 
@@ -2405,6 +2483,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     IncludeContentRecogniser(),
     FreezeRecogniser(),
     NamedValuesRecogniser(),
+    RequiredCurrencyRecogniser(),
     ResidencyRecogniser(),
     ValueListRecogniser(),
     PassCheckRecogniser(),
