@@ -54,19 +54,55 @@ def test_only_a_word_before_a_singular_noun_after_the_names_an_instance():
     assert name_qualifiers(plural, check.terms) == frozenset()
 
 
-KIND_RULE = "Priority shipments need dispatcher approval."
+KIND_RULE = "Expedited shipments need dispatcher approval."
 
 
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        ({"shipment_type": "standard", "weight_kg": 3}, "approved"),
-        ({"shipment_type": "priority", "weight_kg": 3}, "pending_review"),
+        # a value on the qualifier's own dimension rules it out
+        ({"shipment_speed": "standard", "weight_kg": 3}, "approved"),
+        ({"shipment_speed": "expedited", "weight_kg": 3}, "pending_review"),
         ({"weight_kg": 3}, "pending_review"),
+        # a catch-all 'type' does not: a parcel may be an expedited shipment
+        ({"shipment_type": "parcel", "weight_kg": 3}, "pending_review"),
     ],
 )
-def test_a_kind_qualifier_is_ruled_out_by_an_argument_stating_the_kind(args, expected):
+def test_a_kind_qualifier_is_ruled_out_only_on_its_own_dimension(args, expected):
     assert outcome(KIND_RULE, "create_shipment", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Unsecured loans above 10,000 EUR need a credit officer.",
+            "create_loan",
+            {"loan_type": "consumer", "amount": 20000, "currency": "EUR"},
+        ),
+        (
+            "Sole-source purchases require procurement review.",
+            "create_purchase",
+            {"vendor": "Acme", "amount": 900, "purchase_type": "software"},
+        ),
+        (
+            "Related-party transactions require board approval.",
+            "record_transaction",
+            {"transaction_type": "purchase", "amount": 10},
+        ),
+    ],
+)
+def test_a_catch_all_type_never_rules_out_a_scope_qualifier(rule, tool, args):
+    # before: the type argument 'ruled out' the qualifier and the request was approved
+    assert outcome(rule, tool, args) == "pending_review"
+
+
+def test_a_value_of_a_known_closed_class_rules_out_a_sibling():
+    rule = "Market orders above 250,000 USD need head trader approval."
+    args = {"symbol": "MNO", "order_type": "limit", "notional_usd": 400000}
+    assert outcome(rule, "place_order", args) == "approved"
+    args["order_type"] = "market"
+    assert outcome(rule, "place_order", args) == "pending_review"
 
 
 STATE_RULE = "Invoices in dispute may not be paid."

@@ -170,6 +170,9 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
         "speed": "instant standard express sameday nextday regular",
         "person": "contractor employee intern temp freelancer consultant executive manager staff",
         "method": "crypto wallet card ach sepa swift cheque cash paypal bank",
+        # closed dimensions of common nouns: an order's type, a customer's segment
+        "order type": "market limit",
+        "segment": "residential commercial industrial",
     }.items()
 }
 _VALUE_CLASSES_OF: dict[str, frozenset[str]] = {
@@ -183,13 +186,17 @@ _ID_KEYS = frozenset(
 # Marks of a neighbour word in checks._groups: the noun before a state word, the noun after a name.
 KEY_STATE = "<"
 KEY_NAME = "="
-# Argument names whose value says what kind of thing the request is about ('order_type',
-# 'fare_class', 'shipping_speed', 'sourcing'), and those whose value says its state.
+# Argument names whose value says where on one dimension the request's thing is, so another value
+# there rules out a qualifier of the rule ('shipping_speed': 'standard' against 'expedited
+# shipping', 'customer_tier': 'starter' against 'enterprise customers'), and those whose value
+# says its state. A catch-all 'type', 'kind', 'class' or 'category' is not one of them: a thing
+# has many kinds ('loan_type': 'consumer' says nothing of 'unsecured loans', 'purchase_type':
+# 'software' nothing of 'sole-source purchases'); only a value of a known closed class
+# (VALUE_CLASSES: 'limit' against 'market orders') rules a qualifier out there.
 _STATE_KEYS = frozenset(stem(w) for w in "status state stage".split())
 _KIND_KEYS = _STATE_KEYS | frozenset(
     stem(w)
-    for w in "type kind class category tier method mode level plan grade speed priority "
-    "sourcing basis format".split()
+    for w in "tier level plan grade speed priority sourcing".split()
 )
 _CODE = re.compile(r"^\s*[A-Z]{2,3}\s*$")
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
