@@ -157,7 +157,9 @@ def test_an_ordering_word_before_a_value_is_never_read_as_a_listed_value(word, v
     listed = {str(v).lower() for c in compiled.checks for v in getattr(c, "values", ()) or ()}
     if compiled.decides:
         assert value.lower() not in listed, compiled.checks
-        assert any(c.kind in ("numeric_limit", "date_window") for c in compiled.checks)
+        assert any(
+            c.kind in ("numeric_limit", "date_window", "time_of_day") for c in compiled.checks
+        )
     else:
         assert compiled.unaccounted or compiled.uncompiled or not compiled.checks
 
@@ -165,15 +167,47 @@ def test_an_ordering_word_before_a_value_is_never_read_as_a_listed_value(word, v
 @pytest.mark.parametrize(
     "rule",
     [
-        "Gambling promos may not air before 21:00.",
-        "No schema migrations after 18:00.",
         "Trades may not settle after 2026-12-31.",
+        "Invoices may not be paid before 2027-01-15.",
     ],
 )
-def test_a_time_or_date_after_an_ordering_word_leaves_the_rule_partly_understood(rule):
+def test_a_date_after_an_ordering_word_leaves_the_rule_partly_understood(rule):
     compiled = compile_rule(0, "c:r0", rule)
     assert compiled.understanding != "understood", compiled.checks
     assert not compiled.decides
+
+
+TIME_RULE = "Gambling promos may not air before 21:00."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"promo_id": "P-1", "air_time": "20:15"}, "denied"),
+        ({"promo_id": "P-1", "air_time": "21:00"}, "approved"),  # 'before 21:00' excludes it
+        ({"promo_id": "P-1", "air_time": "2026-11-24T22:30:00"}, "approved"),
+        ({"promo_id": "P-1", "air_time": "8:15pm"}, "denied"),
+        # no time, a zone the rule does not state, or two times that disagree: a human decides
+        ({"promo_id": "P-1"}, "pending_review"),
+        ({"promo_id": "P-1", "air_time": "2026-11-24T22:30:00Z"}, "pending_review"),
+        ({"promo_id": "P-1", "air_time": "22:00", "repeat_time": "19:00"}, "pending_review"),
+    ],
+)
+def test_a_time_of_day_bound_reads_the_requests_time(args, expected):
+    compiled = compile_rule(0, "c:r0", TIME_RULE)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert check.kind == "time_of_day"
+    assert check.reading().startswith("When the request's time of day is before 21:00")
+    assert outcome(TIME_RULE, "schedule_gambling_promo", args) == expected
+
+
+def test_after_a_time_of_day_is_the_later_side():
+    rule = "No schema migrations after 18:00."
+    assert outcome(rule, "run_schema_migration", {"db": "core", "start_time": "18:30"}) == "denied"
+    assert outcome(rule, "run_schema_migration", {"db": "core", "start_time": "17:45"}) == (
+        "approved"
+    )
 
 
 def test_a_forbidden_time_is_never_approved():
@@ -383,3 +417,27 @@ def test_an_ambiguous_currency_name_is_not_read():
     rule = "Subscription prices must be set in dollars."
     assert not compile_rule(0, "c:r0", rule).decides
     assert outcome(rule, "set_price", {"amount": 12, "currency": "CAD"}) == "pending_review"
+
+
+# ---- a permission grants only where it is shown to cover the request
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"member_tier": "gold", "amount": 150, "currency": "EUR"}, "approved"),
+        # another tier, or none: the permission does not speak for the request (review)
+        ({"member_tier": "silver", "amount": 150, "currency": "EUR"}, "pending_review"),
+        ({"amount": 150, "currency": "EUR"}, "pending_review"),
+    ],
+)
+def test_a_permission_whose_scope_is_not_shown_grants_nothing(args, expected):
+    rule = "Credits over 100 EUR are fine for gold members."
+    assert outcome(rule, "issue_credit", args) == expected
+
+
+def test_an_arguments_name_alone_does_not_show_a_permissions_qualifier():
+    rule = "Urgent payouts up to 500 EUR are allowed."
+    args = {"payout_urgency": "low", "amount": 300, "currency": "EUR"}
+    assert outcome(rule, "create_payout", args) == "pending_review"
+    # a rule that leaves the dimension open still grants
+    rule = "Cache purges may be run by agents in any region."
+    assert outcome(rule, "run_cache_purge", {"region": "eu-west-1"}) == "approved"

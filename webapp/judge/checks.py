@@ -2214,3 +2214,92 @@ _NOT_ACTION_DATES = frozenset(
     stem(w) for w in "birth dob born expiry expires expiration created issued opened".split()
 )
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
+
+
+# 'before 21:00', 'after 6pm': a time of day, in minutes after midnight.
+_CLOCK = re.compile(
+    r"^(?:(?P<date>\d{4}-\d{2}-\d{2})[T ])?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?::\d{2}(?:\.\d+)?)?"
+    r"\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?\s*(?P<tz>Z|UTC|[+-]\d{2}:?\d{2})?$",
+    re.I,
+)
+
+
+def clock_minutes(text: str, bare_hour: bool = False) -> tuple[int, bool] | None:
+    """(minutes after midnight, whether a zone is given) of a time of day written in `text`
+    ('21:00', '9pm', '2026-11-24T20:30:00Z'); None when it is not one. A bare number ('9') is a
+    time only with `bare_hour` and never in a request's value."""
+    m = _CLOCK.match(text.strip())
+    if not m:
+        return None
+    if m.group("m") is None and not m.group("ampm") and not (bare_hour and not m.group("date")):
+        return None
+    h, mins = int(m.group("h")), int(m.group("m") or 0)
+    ampm = (m.group("ampm") or "").lower().replace(".", "")
+    if ampm:
+        if not 1 <= h <= 12:
+            return None
+        h = h % 12 + (12 if ampm == "pm" else 0)
+    if h > 23 or mins > 59:
+        return None
+    return h * 60 + mins, bool(m.group("tz"))
+
+
+@dataclass(frozen=True)
+class TimeOfDay(Check):
+    """'Gambling ads may not air before 21:00': the `body` applies to requests whose time of
+    day (a time or a date-time argument) is on the rule's side of the bound. Without one, with
+    several that disagree, or with a time zone the rule does not state, a human decides."""
+
+    op: str = "lt"  # the body applies when the request's time OP minutes
+    minutes: int = 0
+    phrase: str = ""  # the rule's own words: 'before 21:00'
+    body: Check | None = None
+    kind: str = field(default="time_of_day", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = self.body.describe() if self.body else super().describe()
+        d["time_of_day"] = {"op": self.op, "minutes": self.minutes}
+        return d
+
+    def reading(self) -> str:
+        assert self.body is not None
+        h, m = divmod(self.minutes, 60)
+        side = {"lt": "before", "gt": "after"}[self.op]
+        return (
+            f"When the request's time of day is {side} {h:02d}:{m:02d} "
+            f"(the rule: '{self.phrase}'): {self.body.reading()}"
+        )
+
+    def subject(self) -> str:
+        return self.body.subject() if self.body else ""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.body is not None
+        outcome = self.body.evaluate(view)
+        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
+            return outcome
+        inside: set[bool] = set()
+        paths: list[str] = []
+        zoned = False
+        for lf in view.leaves:
+            if not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
+                continue
+            read = clock_minutes(lf.value)
+            if read is None:
+                continue
+            minutes, tz = read
+            zoned = zoned or tz
+            inside.add(_OPS[self.op](minutes, self.minutes))
+            paths.append(lf.path)
+        if len(inside) != 1 or zoned:
+            why = "has a time zone the rule does not state" if zoned else "cannot be told"
+            return Outcome(
+                UNKNOWN, f"{outcome.message}; the request's time of day {why}", tuple(paths)
+            )
+        if inside.pop():
+            return Outcome(
+                outcome.status,
+                f"{outcome.message} ({', '.join(paths)} is {self.phrase})",
+                outcome.args + tuple(paths),
+            )
+        return Outcome(SATISFIED, f"{', '.join(paths)} is not {self.phrase}", tuple(paths))

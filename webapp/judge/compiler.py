@@ -22,6 +22,7 @@ from webapp.judge.checks import (
     RequiredFlag,
     SameValue,
     StateFlag,
+    TimeOfDay,
     Unless,
     ValueList,
     When,
@@ -278,7 +279,7 @@ def _unread_order_words(
     if not found:
         return []
     every = _all_checks(checks)
-    ordered = any(isinstance(c, NumericLimit | DateWindow) for c in every)
+    ordered = any(isinstance(c, NumericLimit | DateWindow | TimeOfDay) for c in every)
     listed = {str(v).lower() for v in _flat_values(checks)}
     return [
         re.sub(r"\s+", " ", m.group("word").lower())
@@ -474,8 +475,10 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
                 todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
             todo.extend(x for x in (c.condition, c.body) if x is not None)
-        elif isinstance(c, DateWindow):
+        elif isinstance(c, DateWindow | TimeOfDay):
             out.update(stem(w) for w in words(c.phrase))
+            if isinstance(c, TimeOfDay):
+                out.update({"am", "pm", "local"})  # '6pm', 'local time': read with the time
             if c.body is not None:
                 todo.append(c.body)
         elif isinstance(c, PrefixedCount):
@@ -2423,6 +2426,63 @@ class DateWindowRecogniser(Recogniser):
         ]
 
 
+# 'may not air before 21:00', 'No deploys after 6pm': the side of a time of day the rule holds on.
+_TIME_BOUND = re.compile(
+    r"\b(?P<word>before|after|until|till|prior\s+to|earlier\s+than|later\s+than|past)\s+"
+    r"(?P<time>\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2})"
+    r"(?:\s+(?P<zone>local(?:\s+time)?|UTC))?(?=[\s.,;]|$)",
+    re.I,
+)
+# which side of the bound each ordering word names: 'before 21:00' is earlier than 21:00
+_TIME_SIDE = {
+    "before": "lt",
+    "until": "lt",
+    "till": "lt",
+    "prior to": "lt",
+    "earlier than": "lt",
+    "after": "gt",
+    "later than": "gt",
+    "past": "gt",
+}
+
+
+class TimeOfDayRecogniser(Recogniser):
+    """A prohibition or review that holds on one side of a time of day, read from the request's
+    time argument ('air_time': '20:30', 'start_at': '2026-11-24T20:30:00')."""
+
+    kind = "time_of_day"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _TIME_BOUND.search(c.text)
+        if not m or _TIME_BOUND.search(c.text, m.end()) or (m.group("zone") or "").upper() == "UTC":
+            return None  # two bounds (a window) or a zone: not read here
+        from webapp.judge.checks import clock_minutes
+
+        read = clock_minutes(m.group("time"))
+        if read is None:
+            return None
+        rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
+        made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
+        if not made or any(x.effect == "allow" for x in made):
+            return None
+        word = " ".join(m.group("word").lower().split())
+        phrase = re.sub(r"\s+", " ", m.group(0).strip())
+        return [
+            TimeOfDay(
+                c.index,
+                c.source,
+                b.effect,
+                b.terms,
+                b.alternatives,
+                op=_TIME_SIDE[word],
+                minutes=read[0],
+                phrase=phrase,
+                body=b,
+            )
+            for b in made
+        ]
+
+
 class ActionRecogniser(Recogniser):
     """Actions that are forbidden, need review, or are allowed ('Never delete S3 buckets').
 
@@ -2470,6 +2530,7 @@ def _participle_category(text: str) -> bool:
 # kind of rule is one Recogniser class added here.
 RECOGNISERS: tuple[Recogniser, ...] = (
     DateWindowRecogniser(),
+    TimeOfDayRecogniser(),
     PlaceSplitCapRecogniser(),
     ScopedIdRecogniser(),
     PrefixedCountRecogniser(),

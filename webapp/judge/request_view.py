@@ -195,8 +195,7 @@ KEY_NAME = "="
 # (VALUE_CLASSES: 'limit' against 'market orders') rules a qualifier out there.
 _STATE_KEYS = frozenset(stem(w) for w in "status state stage".split())
 _KIND_KEYS = _STATE_KEYS | frozenset(
-    stem(w)
-    for w in "tier level plan grade speed priority sourcing".split()
+    stem(w) for w in "tier level plan grade speed priority sourcing".split()
 )
 _CODE = re.compile(r"^\s*[A-Z]{2,3}\s*$")
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
@@ -305,6 +304,13 @@ class RequestView:
         for lf in self.leaves:
             (present if truthy(lf.value) and not _zero(lf.value) else empty).update(lf.keys)
         self._present_keys = frozenset(present)
+        # Words shown only as the name of an argument whose value is a category naming something
+        # else ('refund_priority': 'low' shows the word 'priority', not a priority refund).
+        shown_otherwise = set(self.tool_stems) | self.value_stems
+        for lf in self.leaves:
+            if not (isinstance(lf.value, str) and _category_like(lf)):
+                shown_otherwise.update(lf.keys)
+        self._key_only_stems = self._present_keys - frozenset(shown_otherwise)
         self._empty_keys = frozenset(empty)
         # Arguments through which a qualifier of the rule's subject may be ruled out (see
         # checks._groups): a kind ('order_type': 'limit' against 'market orders'), a state
@@ -337,6 +343,29 @@ class RequestView:
         self.money_tool = bool(self.tool_stems & _MONEY_WORDS) or any(
             lf.last_keys & MONEY_KEYS and isinstance(lf.value, (int, float)) for lf in self.leaves
         )
+
+    def named_only_by_other_value(
+        self,
+        terms: tuple[str, ...],
+        unrestricted: frozenset[str] = frozenset(),
+        rule_words: frozenset[str] = frozenset(),
+    ) -> bool:
+        """Whether one of `terms` is shown only by an argument's name whose value is a category
+        naming something else: the request shows the dimension, not the rule's value on it
+        ('priority refunds' and refund_priority='low'). Not when that value is another word of
+        the rule (`rule_words`: 'annual plans' and plan='annual') or the rule leaves the dimension
+        open ('in any environment': `unrestricted`)."""
+        key_only = self._key_only_stems.intersection(terms).difference(unrestricted)
+        if not key_only:
+            return False
+        wanted = set(terms) | rule_words
+        for t in key_only:
+            if not any(
+                t in lf.keys and not wanted.isdisjoint(content_stems(str(lf.value)))
+                for lf in self.leaves
+            ):
+                return True
+        return False
 
     def term_matches(self, term: str) -> bool:
         """Whether the request shows `term`: in the tool name, an argument name or value."""
