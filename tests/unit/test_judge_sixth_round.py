@@ -441,3 +441,18 @@ def test_an_arguments_name_alone_does_not_show_a_permissions_qualifier():
     # a rule that leaves the dimension open still grants
     rule = "Cache purges may be run by agents in any region."
     assert outcome(rule, "run_cache_purge", {"region": "eu-west-1"}) == "approved"
+
+
+# ---- a placeholder is not a reference
+@settings(max_examples=40, deadline=None)
+@given(value=st.sampled_from(["N/A", "n/a", "none", "TBD", "-", "null", "unknown", " tbc ", "000"]))
+def test_a_placeholder_never_satisfies_a_required_reference(value):
+    rule = "Every credit note must cite a ticket number."
+    got = outcome(rule, "issue_credit_note", {"amount": 20, "ticket_number": value})
+    assert got == "pending_review", value
+
+
+def test_a_real_reference_still_satisfies_it():
+    rule = "Every credit note must cite a ticket number."
+    args = {"amount": 20, "ticket_number": "TCK-2291"}
+    assert outcome(rule, "issue_credit_note", args) == "approved"

@@ -966,6 +966,13 @@ class RequiredArgument(Check):
             return _not_applicable_or_satisfied(anchored)
         leaf = self._find(view)
         name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
+        if leaf is not None and placeholder(leaf.value):
+            # 'N/A', 'TBD', 'none': a value that stands in for the reference is not one
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {leaf.value!r} stands in for '{name}' rather than giving it",
+                (leaf.path,),
+            )
         if (
             leaf is not None
             and truthy(leaf.value)
@@ -1546,6 +1553,20 @@ _BAD_OUTCOMES = frozenset(
     "flagged error open unverified unconfirmed unsigned invalid cancelled canceled none "
     "not_done not_completed not_passed awaiting waiting queued".split()
 )
+
+
+_PLACEHOLDERS = frozenset(
+    "n/a na n.a. none null nil tbd tba tbc unknown - -- --- ? ?? todo pending x xx xxx xxxx "
+    "0 000 0000 not_applicable not_available not_provided missing placeholder dummy".split()
+)
+
+
+def placeholder(value: Any) -> bool:
+    """Whether a string stands in for a value instead of giving one ('N/A', 'TBD', 'none')."""
+    if not isinstance(value, str):
+        return False
+    v = re.sub(r"[\s_]+", "_", value.strip().lower())
+    return v in _PLACEHOLDERS or v.strip("_") in _PLACEHOLDERS
 
 
 def outcome_stated(value: Any) -> bool | None:
