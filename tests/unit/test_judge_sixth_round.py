@@ -456,3 +456,19 @@ def test_a_real_reference_still_satisfies_it():
     rule = "Every credit note must cite a ticket number."
     args = {"amount": 20, "ticket_number": "TCK-2291"}
     assert outcome(rule, "issue_credit_note", args) == "approved"
+
+
+# ---- a form's code is one word
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"name": "A", "i9_document": "DOC-2"}, "approved"),
+        ({"name": "A"}, "denied"),
+    ],
+)
+def test_a_forms_code_names_its_argument(args, expected):
+    # before: 'I-9' was read as an argument 'I' (the digit dropped), and every hire was denied
+    rule = "New hires must provide an I-9."
+    (check,) = compile_rule(0, "c:r0", rule).checks
+    assert "`I-9`" in check.reading()
+    assert outcome(rule, "onboard_hire", args) == expected

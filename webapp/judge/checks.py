@@ -50,6 +50,10 @@ _MATCH_NOUN = {
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*")
 
 
+# A form's code, one word: 'W-9', 'I-9', 'DS-160' (compiler._FORM_CODE reads it so).
+_FORM_CODE = re.compile(r"[A-Za-z]{1,3}-\d{1,4}")
+
+
 @lru_cache(maxsize=65536)
 def surface_words(source: str, stems: tuple[str, ...]) -> str:
     """The rule's own words whose stems are `stems`, in the rule's order: 'wire transfers'."""
@@ -60,6 +64,11 @@ def surface_words(source: str, stems: tuple[str, ...]) -> str:
     seen: set[str] = set()
     for m in _WORD_RE.finditer(source):
         w = m.group(0)
+        joined = w.replace("-", "").lower()
+        if _FORM_CODE.fullmatch(w) and joined in wanted and joined not in seen:
+            seen.add(joined)  # 'W-9' is read as one word, `w9`
+            out.append(w)
+            continue
         parts = [w] if "_" in w else w.replace("-", " ").split()
         for part in parts:
             s = stem(part.lower())

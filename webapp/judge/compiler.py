@@ -3997,6 +3997,8 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
             exact = ident.group(1)
         # 'a successful test run', 'a compliance check to pass': the outcome the thing must have,
         # which only a value stating it shows (never the mere presence of an id or a code)
+        # 'a W-9', 'an I-9 form', 'the DS-160': a form's code is one word (`w9_on_file`)
+        arg_phrase = _FORM_CODE.sub(lambda f: f.group(1) + f.group(2), arg_phrase)
         outcomes = [
             _OUTCOME_PARTICIPLE.get(o.group("word").lower(), o.group("word").lower())
             for o in _OUTCOME.finditer(arg_phrase)
@@ -4101,6 +4103,7 @@ _OUTCOME = re.compile(
     r"favou?rable|(?<=\bto\s)(?:pass|succeed|clear))\b",
     re.I,
 )
+_FORM_CODE = re.compile(r"\b([A-Za-z]{1,3})-(\d{1,4})\b")
 _OUTCOME_PARTICIPLE = {"pass": "passed", "succeed": "succeeded", "clear": "cleared"}
 _ACTIVITY_NOUNS = frozenset(
     "check checks screening verification assessment inspection diligence background".split()
