@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.test_judge_fourth_round import outcome
+from tests.unit.test_judge_understanding import UNDERSTOOD
 from webapp.judge.checks import name_qualifiers
 from webapp.judge.compiler import compile_rule
 from webapp.judge.text import stem
@@ -472,3 +473,35 @@ def test_a_forms_code_names_its_argument(args, expected):
     (check,) = compile_rule(0, "c:r0", rule).checks
     assert "`I-9`" in check.reading()
     assert outcome(rule, "onboard_hire", args) == expected
+
+
+# ---- a word turned around by 'non-' is never read as the word itself
+@settings(max_examples=60, deadline=None)
+@given(rule=st.sampled_from(UNDERSTOOD), joiner=st.sampled_from(["-", " "]))
+def test_an_inserted_non_prefix_leaves_the_rule_partly_understood(rule, joiner):
+    """The understanding invariant for a negating prefix: 'Payouts to RU or BY are blocked' ->
+    'Non-payouts …'; no check reads a negated word, so the rule never decides alone."""
+    head, rest = rule.split(" ", 1)
+    text = f"Non{joiner}{head.lower()} {rest}"
+    compiled = compile_rule(0, "c:r0", text)
+    assert not compiled.decides, (text, compiled.checks)
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Non-EU transfers are blocked.",
+            "send_transfer",
+            {"amount": 10, "currency": "EUR", "destination_country": "US"},
+        ),
+        (
+            "Non-refundable fares cannot be cancelled.",
+            "cancel_booking",
+            {"booking": "B1", "refundable": False},
+        ),
+    ],
+)
+def test_a_negated_word_is_not_read_as_the_word(rule, tool, args):
+    # before: 'Deny when country or region is EU' approved a transfer to the US
+    assert outcome(rule, tool, args) == "pending_review"

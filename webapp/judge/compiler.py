@@ -218,6 +218,13 @@ def compile_rule(
         if acts:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *acts)))
     if checks:
+        # 'Non-EU transfers', 'non-refundable fares': the prefix turns its word around. No check
+        # reads a negated word (a list of EU places, a flag `refundable`, would read the word
+        # as it stands, the opposite of the rule), so the negated word stays unaccounted.
+        negated = [m.group(0).lower() for m in _NEGATED_WORD.finditer(clean)]
+        if negated:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *negated)))
+    if checks:
         # 'may not air before 21:00', 'after 2026-12-31': an ordering word before a number, a
         # time or a date compares; a check that reads the value for equality (or none that
         # compares at all) leaves that word unaccounted, so the rule never decides on its own.
@@ -243,6 +250,8 @@ def compile_rule(
     )
 
 
+# A word turned around by its prefix: 'non-EU', 'non-refundable', 'non production'.
+_NEGATED_WORD = re.compile(r"\bnon(?:-|\s+)[A-Za-z][\w\-]*", re.I)
 # An ordering word right before a number, a time or a date ('before 21:00', 'after 2026-12-31',
 # 'prior to 9am'): the rule compares with that value, it does not list it.
 _ORDER_BEFORE_VALUE = re.compile(
