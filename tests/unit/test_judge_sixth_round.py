@@ -505,3 +505,17 @@ def test_an_inserted_non_prefix_leaves_the_rule_partly_understood(rule, joiner):
 def test_a_negated_word_is_not_read_as_the_word(rule, tool, args):
     # before: 'Deny when country or region is EU' approved a transfer to the US
     assert outcome(rule, tool, args) == "pending_review"
+
+
+# ---- the exception to a permission is what it does not allow
+@pytest.mark.parametrize(
+    ("region", "expected"),
+    [("ap-south-2", "denied"), ("eu-central-1", "approved")],
+)
+def test_an_exception_to_a_permission_is_a_deny_list(region, expected):
+    # before: 'Deny unless an argument is ap-south-2', which approved only the excluded region
+    rule = "Cache purges are allowed in all regions except ap-south-2."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert compiled.checks[0].reading().startswith("Deny when an argument is ap-south-2")
+    assert outcome(rule, "run_cache_purge", {"region": region}) == expected

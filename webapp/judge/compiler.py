@@ -652,6 +652,16 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
     if OUTSIDE.search(text) and allow_list:
         consumed += ["except", "except for"]
+    # 'allowed in all regions except us-east-1': the exception is the deny-list it became
+    excepted = [
+        m for m in OUTSIDE.finditer(text) if _excepted_from_permission(text, m.end(), False)
+    ]
+    if (
+        excepted
+        and any(getattr(c, "mode", "") == "deny" and getattr(c, "values", ()) for c in flat)
+        and not NEGATION.search(text)
+    ):
+        consumed += ["except", "except for"]
     if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
     # 'without X' is read by a required flag ('without MFA enabled') or is the review itself
@@ -2080,6 +2090,18 @@ class NamedValuesRecogniser(Recogniser):
         return [named] if named else None
 
 
+def _excepted_from_permission(clause: str, list_start: int, negated: bool) -> bool:
+    """'Deploys are allowed in all regions except us-east-1': a list after 'except' / 'other
+    than' in a permission (no 'only', no negation) is what the permission does not allow, a
+    deny-list, never the only values allowed."""
+    return (
+        not negated
+        and bool(ALLOW.search(clause[:list_start]))
+        and not ONLY.search(clause)
+        and any(m.end() <= list_start for m in OUTSIDE.finditer(clause))
+    )
+
+
 def _named_list_check(
     index: int, source: str, text: str, review: bool, negated: bool, only: bool
 ) -> ValueList | None:
@@ -2102,6 +2124,8 @@ def _named_list_check(
     about = tuple(t for t in about if t not in qualifiers)
     eff = "review" if review else "deny"
     mode = "allow" if only and not negated else "deny"
+    if mode == "allow" and _excepted_from_permission(text, start, negated):
+        mode = "deny"
     kind = (noun,) if noun else ()
     match = "exact"
     if all(_DOMAIN.fullmatch(i.strip().lstrip("@")) for i in items):
@@ -3696,6 +3720,8 @@ def _value_list_check(
         if not trailing and not any(end <= region_start for end in markers):
             if not negated:
                 return None
+            mode = "deny"
+        elif _excepted_from_permission(clause, region_start, negated):
             mode = "deny"
     if not only and not (negated or review):
         return None
