@@ -519,3 +519,30 @@ def test_an_exception_to_a_permission_is_a_deny_list(region, expected):
     assert compiled.understanding == "understood", compiled.unaccounted
     assert compiled.checks[0].reading().startswith("Deny when an argument is ap-south-2")
     assert outcome(rule, "run_cache_purge", {"region": region}) == expected
+
+
+# ---- a list decides only with the qualifiers of its subject read
+def test_a_qualifier_of_a_place_list_is_a_subject_word_the_request_must_show():
+    rule = "Crypto payouts to US or UK residents are prohibited."
+    (check,) = compile_rule(0, "c:r0", rule).checks
+    assert "crypto" in check.reading()  # before: accounted as the list's argument, never read
+    assert outcome(rule, "create_payout", {"method": "sepa", "resident_country": "US"}) == (
+        "approved"
+    )
+    args = {"method": "crypto", "resident_country": "US"}
+    assert outcome(rule, "create_payout", args) == "denied"
+
+
+def test_two_values_of_one_class_in_a_rule_do_not_rule_each_other_out():
+    # 'prod' in the request does not show the account is not a test account
+    rule = "Sandbox accounts in production may not be created."
+    assert outcome(rule, "create_account", {"environment": "production"}) == "pending_review"
+
+
+def test_an_exception_written_after_the_list_is_not_the_lists():
+    # 'read-only' is listed before 'except the platform team': the exception is not read
+    rule = "Production databases are read-only for everyone except the platform team."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert {"except", "platform", "team"} <= set(compiled.unaccounted)
+    args = {"database": "prod-main", "access": "write", "team": "data"}
+    assert outcome(rule, "grant_db_access", args) == "pending_review"

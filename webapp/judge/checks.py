@@ -13,7 +13,9 @@ from webapp.judge.boundaries import NEGATE, OP_WORDS
 from webapp.judge.places import country_code, location_regions
 from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
+    _VALUE_CLASSES_OF,
     KEY_NAME,
+    KEY_SAME_CLASS,
     KEY_STATE,
     MONEY_GENERIC,
     MONEY_KEYS,
@@ -286,6 +288,12 @@ def _groups(
     nouns = [t for t in terms if t not in verbs and t not in alt_words]
     position = {t: i for i, t in enumerate(terms)}
 
+    seen_classes: list[frozenset[str]] = [_VALUE_CLASSES_OF.get(t, _EMPTY) for t in terms]
+    # (words next to each other, 'crypto wallets', name one value together)
+    shared_classes = frozenset(
+        c for i, a in enumerate(seen_classes) for b in seen_classes[i + 2 :] for c in a & b
+    )
+
     def near(t: str) -> frozenset[str]:
         i = position.get(t, -1)
         if i < 0:
@@ -295,6 +303,10 @@ def _groups(
             out.add(KEY_STATE + terms[i - 1])
         if t in names and i + 1 < len(terms):
             out.add(KEY_NAME + terms[i + 1])
+        if _VALUE_CLASSES_OF.get(t, _EMPTY) & shared_classes:
+            # 'Test accounts in prod': two values of one class in the rule, so the request's
+            # 'prod' does not show that 'test' (a qualifier of accounts) does not hold
+            out.add(KEY_SAME_CLASS)
         return frozenset(out)
 
     groups: list[tuple[str, ...]] = [(v,) for v in nouns]

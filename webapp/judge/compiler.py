@@ -644,13 +644,33 @@ def _reads_as_condition(text: str, q: Quantity, numeric: list[NumericLimit]) -> 
     )
 
 
+def _listed_after_outside(text: str, flat: list[Check]) -> bool:
+    """Whether an allow-list's values are written after 'except' / 'other than': only then is
+    the exception that list ('Production databases are read-only for everyone except the
+    platform team' lists 'read-only' before it: the exception stays unread)."""
+    low = text.lower()
+    ends = [m.end() for m in OUTSIDE.finditer(text)]
+    if not ends:
+        return False
+    for c in flat:
+        if getattr(c, "mode", "") != "allow":
+            continue
+        for v in getattr(c, "values", ()) or ():
+            at = low.find(str(v).lower())
+            if at < 0 and getattr(c, "match", "") in ("place", "currency"):
+                return True  # a place or currency list is written by name ('the US'), not code
+            if at >= 0 and any(end <= at for end in ends):
+                return True
+    return False
+
+
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
     flat = [c.base if isinstance(c, Unless) and c.base is not None else c for c in checks]
     flat = [c.body if isinstance(c, (When, WhenListed)) else c for c in flat]
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
-    if OUTSIDE.search(text) and allow_list:
+    if allow_list and _listed_after_outside(text, flat):
         consumed += ["except", "except for"]
     # 'allowed in all regions except us-east-1': the exception is the deny-list it became
     excepted = [
@@ -2090,6 +2110,10 @@ class NamedValuesRecogniser(Recogniser):
         return [named] if named else None
 
 
+# Words of a named-value rule that say what the values are, not which requests it speaks of.
+_NOUNISH_ABOUT = frozenset(stem(w) for w in "name names named value values called".split())
+
+
 def _excepted_from_permission(clause: str, list_start: int, negated: bool) -> bool:
     """'Deploys are allowed in all regions except us-east-1': a list after 'except' / 'other
     than' in a permission (no 'only', no negation) is what the permission does not allow, a
@@ -2127,6 +2151,22 @@ def _named_list_check(
     if mode == "allow" and _excepted_from_permission(text, start, negated):
         mode = "deny"
     kind = (noun,) if noun else ()
+    # 'Weekend deploys to prod-eu or prod-us': a word that qualifies the subject ('weekend') is
+    # a subject word the request must show (or rule out), never a word the list accounts for
+    # without reading it
+    own = {stem(w) for w in words(noun)} if noun else set()
+    # (words of a condition, 'except the platform team', are the condition's: left unread)
+    conditional = {stem(w) for a, b, _ in condition_spans(text) for w in words(text[a:b])} | {
+        stem(m.group(0).split()[0].lower()) for m in OUTSIDE.finditer(text)
+    }
+    qualifiers = qualifiers + tuple(
+        t
+        for t in about
+        if t not in own
+        and t not in _NOUNISH_ABOUT
+        and t not in conditional
+        and t not in _CONTENT_VERBS  # 'use', 'contain': what the list holds, read by it
+    )
     match = "exact"
     if all(_DOMAIN.fullmatch(i.strip().lstrip("@")) for i in items):
         # 'addresses at acme-corp.com': a domain, read from any address or host in the request
@@ -3703,6 +3743,14 @@ _IDENTIFIER_TOKEN = re.compile(
 _QUOTED = re.compile(r"[\"'`]([^\"'`]{1,80})[\"'`]")
 
 
+_PLACE_OR_CURRENCY_KINDS = frozenset(
+    stem(w)
+    for w in "country countries region regions location jurisdiction nation territory market "
+    "destination origin residence resident residency domicile home iban currency currencies ccy "
+    "place places state states province city zone area".split()
+)
+
+
 def _value_list_check(
     index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
 ) -> Check | None:
@@ -3783,6 +3831,15 @@ def _value_list_check(
         terms = tuple(
             t for t in terms if t not in {"country", "region", "sanction", "outsid", "jurisdict"}
         )
+    if match in ("place", "currency"):
+        # a place or currency list reads the request's place or currency arguments, not an
+        # argument named by its kind words: a kind word that names no place or currency
+        # ('Crypto payouts to US or UK residents') qualifies the subject, which the request must
+        # show or rule out, rather than being accounted for by a list that never reads it
+        loose = tuple(k for k in kind if k not in _PLACE_OR_CURRENCY_KINDS)
+        if loose:
+            kind = [k for k in kind if k not in loose]
+            terms = terms + tuple(t for t in loose if t not in terms)
     eff = "review" if review else "deny"
     return ValueList(
         index, source, eff, _subject_terms(terms), (), mode, values, match, tuple(kind)

@@ -186,6 +186,8 @@ _ID_KEYS = frozenset(
 # Marks of a neighbour word in checks._groups: the noun before a state word, the noun after a name.
 KEY_STATE = "<"
 KEY_NAME = "="
+# A word of a known value class in a rule naming another value of that class ('test … prod').
+KEY_SAME_CLASS = "!"
 # Argument names whose value says where on one dimension the request's thing is, so another value
 # there rules out a qualifier of the rule ('shipping_speed': 'standard' against 'expedited
 # shipping', 'customer_tier': 'starter' against 'enterprise customers'), and those whose value
@@ -197,6 +199,7 @@ _STATE_KEYS = frozenset(stem(w) for w in "status state stage".split())
 _KIND_KEYS = _STATE_KEYS | frozenset(
     stem(w) for w in "tier level plan grade speed priority sourcing".split()
 )
+_SAME_CLASS_MARK = frozenset({KEY_SAME_CLASS})
 _CODE = re.compile(r"^\s*[A-Z]{2,3}\s*$")
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 
@@ -329,8 +332,10 @@ class RequestView:
             if lf.last_keys & _STATE_KEYS:
                 category_keys.update(KEY_STATE + k for k in lf.last_keys)
         self._category_keys = frozenset(category_keys)
-        self.neighbour_keys = self.last_key_stems | frozenset(
-            m + k for k in self.last_key_stems for m in (KEY_STATE, KEY_NAME)
+        self.neighbour_keys = (
+            self.last_key_stems
+            | frozenset(m + k for k in self.last_key_stems for m in (KEY_STATE, KEY_NAME))
+            | _SAME_CLASS_MARK
         )
         self._classes_shown: frozenset[str] | None = None
         related: set[str] = set()
@@ -427,7 +432,11 @@ class RequestView:
         if term in self._empty_keys:
             return True  # a flag that is off, an empty field
         classes = _VALUE_CLASSES_OF.get(term)
-        if classes and not classes.isdisjoint(self._value_classes_shown()):
+        if (
+            classes
+            and KEY_SAME_CLASS not in neighbours
+            and not classes.isdisjoint(self._value_classes_shown())
+        ):
             return True  # 'production' and the request names another environment
         # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
         return not neighbours.isdisjoint(self._category_keys)
