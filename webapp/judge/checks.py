@@ -199,18 +199,16 @@ class Check:
         return True
 
     @cached_property
-    def _names(self) -> frozenset[str]:
-        return name_qualifiers(self.source, self.terms)
+    def _memo_key(self) -> tuple:
+        # (subject words, 'or' pairs, name qualifiers): as `applicability` keys it, built once
+        return (self.terms, self.alternatives, name_qualifiers(self.source, self.terms))
 
     def applicability(self, view: RequestView) -> tuple[str, bool]:
         """('matched' | 'unknown' | 'absent', anchored): does the rule speak of this request?"""
-        names = self._names
-        memo_key = (self.terms, self.alternatives, names)  # as `applicability` keys it
+        memo_key = self._memo_key
         hit = view.applicability_memo.get(memo_key)
         if hit is None:
-            hit = view.applicability_memo[memo_key] = _applicability(
-                view, self.terms, self.alternatives, names
-            )
+            hit = view.applicability_memo[memo_key] = _applicability(view, *memo_key)
         return hit
 
     def fire(self, applies: str, message: str, args: tuple[str, ...] = ()) -> Outcome:

@@ -307,13 +307,7 @@ class RequestView:
         for lf in self.leaves:
             (present if truthy(lf.value) and not _zero(lf.value) else empty).update(lf.keys)
         self._present_keys = frozenset(present)
-        # Words shown only as the name of an argument whose value is a category naming something
-        # else ('refund_priority': 'low' shows the word 'priority', not a priority refund).
-        shown_otherwise = set(self.tool_stems) | self.value_stems
-        for lf in self.leaves:
-            if not (isinstance(lf.value, str) and _category_like(lf)):
-                shown_otherwise.update(lf.keys)
-        self._key_only_stems = self._present_keys - frozenset(shown_otherwise)
+        self._key_only: frozenset[str] | None = None  # see _key_only_stems
         self._empty_keys = frozenset(empty)
         # Arguments through which a qualifier of the rule's subject may be ruled out (see
         # checks._groups): a kind ('order_type': 'limit' against 'market orders'), a state
@@ -349,6 +343,18 @@ class RequestView:
             lf.last_keys & MONEY_KEYS and isinstance(lf.value, (int, float)) for lf in self.leaves
         )
 
+    def _key_only_stems(self) -> frozenset[str]:
+        """Words shown only as the name of an argument whose value is a category naming
+        something else ('refund_priority': 'low' shows the word 'priority', not a priority
+        refund); derived when a permission first asks (rarely), not for every request."""
+        if self._key_only is None:
+            shown_otherwise = set(self.tool_stems) | self.value_stems
+            for lf in self.leaves:
+                if not (isinstance(lf.value, str) and _category_like(lf)):
+                    shown_otherwise.update(lf.keys)
+            self._key_only = self._present_keys - frozenset(shown_otherwise)
+        return self._key_only
+
     def named_only_by_other_value(
         self,
         terms: tuple[str, ...],
@@ -360,7 +366,7 @@ class RequestView:
         ('priority refunds' and refund_priority='low'). Not when that value is another word of
         the rule (`rule_words`: 'annual plans' and plan='annual') or the rule leaves the dimension
         open ('in any environment': `unrestricted`)."""
-        key_only = self._key_only_stems.intersection(terms).difference(unrestricted)
+        key_only = self._key_only_stems().intersection(terms).difference(unrestricted)
         if not key_only:
             return False
         wanted = set(terms) | rule_words
