@@ -546,3 +546,11 @@ def test_an_exception_written_after_the_list_is_not_the_lists():
     assert {"except", "platform", "team"} <= set(compiled.unaccounted)
     args = {"database": "prod-main", "access": "write", "team": "data"}
     assert outcome(rule, "grant_db_access", args) == "pending_review"
+
+
+def test_a_negative_amount_is_not_under_a_cap_by_its_sign():
+    rule = "Payouts must not exceed 1,000 USD."
+    assert outcome(rule, "create_payout", {"amount": -5000, "currency": "USD"}) == (
+        "pending_review"
+    )
+    assert outcome(rule, "create_payout", {"amount": 500, "currency": "USD"}) == "approved"

@@ -519,6 +519,14 @@ class NumericLimit(Check):
         return bool(wanted) and all(lf.keys & wanted for lf, _ in bound)
 
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
+        if value < 0 <= self.threshold and self.op in ("gt", "ge"):
+            # '-5000' against 'must not exceed 1,000': a reversal, a debit, a typo? Under a cap
+            # only by its sign, which the rule does not speak of: a human decides.
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {_fmt(value)} is negative; the rule does not say what that means",
+                (leaf.path,),
+            )
         if self.unit_family == "percent" and 0 < abs(value) < 1 and self.threshold >= 1:
             # '0.25' against '20%': a fraction or a quarter of a percent? A human decides.
             return Outcome(
