@@ -40,7 +40,7 @@ def test_no_unsafe_approvals_and_agreement_target(bench):
     # ...and the original category files at 0.90, not the 0.95 of the tuned engine: a partly
     # understood rule now goes to review by design (issue #10), which costs a few cases where the
     # old reading guessed right.
-    original = [c for c in cases if not c["id"].startswith(("d4-", "lead4-", "d6-"))]
+    original = [c for c in cases if not c["id"].startswith(("d4-", "lead4-", "d6-", "d8-"))]
     result = bench.run_all(original)
     assert result["agree"] / result["total"] >= 0.90, result["misses"]
 

@@ -10,6 +10,8 @@ comparison an allowed value passes. The compiler's boundary reading is tested ag
 
 from __future__ import annotations
 
+import re
+
 # phrase -> operator a value must satisfy to be *in* the condition ('over 500': value > 500)
 CONDITION: dict[str, str] = {
     "over": "gt",
@@ -42,6 +44,34 @@ LIMIT: dict[str, str] = {
     "must be above": "gt",
     "must be more than": "gt",
 }
+
+# phrase written before a quantity as a cap ('up to €180 in EU cities', 'no more than 50 laptops
+# on a PO') -> operator an *allowed* value satisfies
+CAP: dict[str, str] = {
+    "up to": "le",
+    "at most": "le",
+    "no more than": "le",
+    "not more than": "le",
+    "max": "le",
+    "maximum": "le",
+    "max of": "le",
+    "maximum of": "le",
+    "capped at": "le",
+}
+
+
+def phrase_pattern(phrases: dict[str, str] | list[str]) -> str:
+    """A regex alternation (no group) of `phrases`, longest first, any run of spaces between
+    words, so that a compiler pattern reads exactly the phrases of a table."""
+    return "|".join(
+        r"\s+".join(map(re.escape, p.split())) for p in sorted(phrases, key=len, reverse=True)
+    )
+
+
+def phrase_op(table: dict[str, str], written: str) -> str:
+    """The operator `table` gives for a phrase as written (any case and spacing)."""
+    return table[" ".join(written.lower().split())]
+
 
 OP_WORDS = {"gt": "above", "ge": "at or above", "lt": "below", "le": "at or below"}
 NEGATE = {"gt": "le", "ge": "lt", "lt": "ge", "le": "gt"}

@@ -13,6 +13,10 @@ from webapp.judge.boundaries import NEGATE, OP_WORDS
 from webapp.judge.places import country_code, location_regions
 from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
+    _VALUE_CLASSES_OF,
+    KEY_NAME,
+    KEY_SAME_CLASS,
+    KEY_STATE,
     MONEY_GENERIC,
     MONEY_KEYS,
     MONEY_SPECIFIC,
@@ -48,6 +52,10 @@ _MATCH_NOUN = {
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*")
 
 
+# A form's code, one word: 'W-9', 'I-9', 'DS-160' (compiler._FORM_CODE reads it so).
+_FORM_CODE = re.compile(r"[A-Za-z]{1,3}-\d{1,4}")
+
+
 @lru_cache(maxsize=65536)
 def surface_words(source: str, stems: tuple[str, ...]) -> str:
     """The rule's own words whose stems are `stems`, in the rule's order: 'wire transfers'."""
@@ -58,6 +66,11 @@ def surface_words(source: str, stems: tuple[str, ...]) -> str:
     seen: set[str] = set()
     for m in _WORD_RE.finditer(source):
         w = m.group(0)
+        joined = w.replace("-", "").lower()
+        if _FORM_CODE.fullmatch(w) and joined in wanted and joined not in seen:
+            seen.add(joined)  # 'W-9' is read as one word, `w9`
+            out.append(w)
+            continue
         parts = [w] if "_" in w else w.replace("-", " ").split()
         for part in parts:
             s = stem(part.lower())
@@ -185,14 +198,17 @@ class Check:
                 return False
         return True
 
+    @cached_property
+    def _memo_key(self) -> tuple:
+        # (subject words, 'or' pairs, name qualifiers): as `applicability` keys it, built once
+        return (self.terms, self.alternatives, name_qualifiers(self.source, self.terms))
+
     def applicability(self, view: RequestView) -> tuple[str, bool]:
         """('matched' | 'unknown' | 'absent', anchored): does the rule speak of this request?"""
-        memo_key = (self.terms, self.alternatives)  # as `applicability` keys it, read in place
+        memo_key = self._memo_key
         hit = view.applicability_memo.get(memo_key)
         if hit is None:
-            hit = view.applicability_memo[memo_key] = _applicability(
-                view, self.terms, self.alternatives
-            )
+            hit = view.applicability_memo[memo_key] = _applicability(view, *memo_key)
         return hit
 
     def fire(self, applies: str, message: str, args: tuple[str, ...] = ()) -> Outcome:
@@ -207,18 +223,42 @@ class Check:
 
 
 def applicability(
-    view: RequestView, terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...] = ()
+    view: RequestView,
+    terms: tuple[str, ...],
+    alternatives: tuple[tuple[str, str], ...] = (),
+    names: frozenset[str] = _EMPTY,
 ) -> tuple[str, bool]:
     """Whether a rule's subject words describe the request: matched, unknown or absent.
 
     The second value says whether the rule is anchored to this tool (its action or object is in
     the tool name). A rule whose action verbs all name another action is absent and unanchored.
     """
-    memo_key = (terms, alternatives)
+    memo_key = (terms, alternatives, names)
     hit = view.applicability_memo.get(memo_key)
     if hit is None:
-        hit = view.applicability_memo[memo_key] = _applicability(view, terms, alternatives)
+        hit = view.applicability_memo[memo_key] = _applicability(view, terms, alternatives, names)
     return hit
+
+
+# 'the salaries table', 'the customers table': a word between 'the' and a singular noun names one
+# thing of that kind, so an argument holding another name of that kind rules it out. 'PII tables',
+# 'sole-source orders' (plural, no article) name a class: an instance's name does not rule it out.
+_THE_NAMED = re.compile(r"\bthe\s+([A-Za-z][\w\-]*)\s+([A-Za-z]+)\b", re.I)
+
+
+@lru_cache(maxsize=65536)
+def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
+    """Subject stems of `source` that name one instance of the noun after them ('the salaries
+    table'): only these are ruled out by another name in the noun's argument."""
+    out = set()
+    for m in _THE_NAMED.finditer(source):
+        noun = m.group(2).lower()
+        if noun.endswith("s") and not noun.endswith("ss"):
+            continue  # a plural names a class, not one thing
+        qual = stem(m.group(1).lower())
+        if qual in terms and stem(noun) in terms:
+            out.add(qual)
+    return frozenset(out)
 
 
 @lru_cache(maxsize=65536)
@@ -228,20 +268,44 @@ def _words_of(terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...])
 
 @lru_cache(maxsize=65536)
 def _groups(
-    terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
+    terms: tuple[str, ...],
+    alternatives: tuple[tuple[str, str], ...],
+    names: frozenset[str] = _EMPTY,
 ) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...]]:
     """Term groups of a rule (each noun alone, the verbs together, each 'or' pair) and its verbs.
 
-    Each group member carries its neighbours in the rule, for 'the salaries table' style qualifiers.
+    Each group member carries the neighbours through which the request may rule it out
+    (`RequestView.term_absent`), each marked with how it qualifies: a word before a noun names a
+    kind of it ('market orders': the two words after it, plain), read against an argument of
+    the noun's kind (`order_type`); a word after a noun names a state of it ('accounts in
+    collections': the word before it, marked '<'), read against the noun's status; a name
+    ('the salaries table', marked '='), read against any argument naming the noun.
     """
     alt_words = {w for pair in alternatives for w in pair}
     verbs = tuple(t for t in terms if t in VERBS and t not in alt_words and t not in MONEY_GENERIC)
     nouns = [t for t in terms if t not in verbs and t not in alt_words]
     position = {t: i for i, t in enumerate(terms)}
 
+    seen_classes: list[frozenset[str]] = [_VALUE_CLASSES_OF.get(t, _EMPTY) for t in terms]
+    # (words next to each other, 'crypto wallets', name one value together)
+    shared_classes = frozenset(
+        c for i, a in enumerate(seen_classes) for b in seen_classes[i + 2 :] for c in a & b
+    )
+
     def near(t: str) -> frozenset[str]:
         i = position.get(t, -1)
-        return frozenset(terms[j] for j in (i - 1, i + 1) if i >= 0 and 0 <= j < len(terms))
+        if i < 0:
+            return _EMPTY
+        out = {terms[j] for j in (i + 1, i + 2) if j < len(terms)}
+        if i > 0:
+            out.add(KEY_STATE + terms[i - 1])
+        if t in names and i + 1 < len(terms):
+            out.add(KEY_NAME + terms[i + 1])
+        if _VALUE_CLASSES_OF.get(t, _EMPTY) & shared_classes:
+            # 'Test accounts in prod': two values of one class in the rule, so the request's
+            # 'prod' does not show that 'test' (a qualifier of accounts) does not hold
+            out.add(KEY_SAME_CLASS)
+        return frozenset(out)
 
     groups: list[tuple[str, ...]] = [(v,) for v in nouns]
     if verbs:
@@ -257,7 +321,7 @@ _NO_FIRST_WORD = object()
 
 @lru_cache(maxsize=65536)
 def _program(
-    terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
+    terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...], names: frozenset[str]
 ) -> tuple[tuple[tuple, ...], tuple[str, ...]]:
     """What `_applicability` asks of a rule's subject, derived once per subject.
 
@@ -267,7 +331,7 @@ def _program(
     absent says the rule is about another action. Then the rule's specific money words. (Pairs
     are zipped here once: zip(..., strict=True) per request costs more than the loop it feeds.)
     """
-    groups, verbs = _groups(terms, alternatives)
+    groups, verbs = _groups(terms, alternatives, names)
     program = []
     for n, (group, neighbours) in enumerate(groups):
         other_action = bool(
@@ -283,10 +347,13 @@ def _program(
 
 
 def _applicability(
-    view: RequestView, terms: tuple[str, ...], alternatives: tuple[tuple[str, str], ...]
+    view: RequestView,
+    terms: tuple[str, ...],
+    alternatives: tuple[tuple[str, str], ...],
+    names: frozenset[str] = _EMPTY,
 ) -> tuple[str, bool]:
-    program, money_terms = _program(terms, alternatives)
-    last_keys = view.last_key_stems
+    program, money_terms = _program(terms, alternatives, names)
+    last_keys = view.neighbour_keys
     tool = view.tool_stems
     matches_memo = view.matches_memo
     absent_memo = view.absent_memo
@@ -397,7 +464,32 @@ class NumericLimit(Check):
             if worst is None or _rank(outcome.status) > _rank(worst.status):
                 worst = outcome
         assert worst is not None
+        if worst.status in (SATISFIED, PERMITTED) and self.op in ("gt", "ge") and len(bound) > 1:
+            return self._items_total(view, bound, applies) or worst
         return worst
+
+    def _items_total(
+        self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
+    ) -> Outcome | None:
+        """'Orders may not exceed 100 units' and line items of 80 and 70: each item is under the
+        cap, their total is not. The rule may speak of each item or of the whole request, so a
+        total beyond the cap is for a human (unknown), never an approval item by item."""
+        by_path: dict[str, list[tuple[Leaf, float]]] = {}
+        for leaf, value in bound:
+            by_path.setdefault(leaf.path, []).append((leaf, value))
+        for path, items in by_path.items():
+            if len(items) < 2:
+                continue
+            total = sum(v for _, v in items)
+            outcome = self._judge_value(view, items[0][0], total, applies)
+            if outcome.status in (VIOLATED, REVIEW, UNKNOWN):
+                return Outcome(
+                    UNKNOWN,
+                    f"each {path} is within the rule, but their total {_fmt(total)} is "
+                    f"{_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+                    (path,),
+                )
+        return None
 
     def reading(self) -> str:
         what = "the number of requests" if self.counts_calls else _measure_words(self)
@@ -427,6 +519,14 @@ class NumericLimit(Check):
         return bool(wanted) and all(lf.keys & wanted for lf, _ in bound)
 
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
+        if value < 0 <= self.threshold and self.op in ("gt", "ge"):
+            # '-5000' against 'must not exceed 1,000': a reversal, a debit, a typo? Under a cap
+            # only by its sign, which the rule does not speak of: a human decides.
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {_fmt(value)} is negative; the rule does not say what that means",
+                (leaf.path,),
+            )
         if self.unit_family == "percent" and 0 < abs(value) < 1 and self.threshold >= 1:
             # '0.25' against '20%': a fraction or a quarter of a percent? A human decides.
             return Outcome(
@@ -877,7 +977,9 @@ class RequiredArgument(Check):
     def reading(self) -> str:
         name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
         extra = (
-            f", and it cannot show it is {', '.join(self.unverifiable)}"
+            f" or states it is not {' or '.join(self.unverifiable)} (only a value stating it is "
+            f"{' or '.join(self.unverifiable)} satisfies the rule; an id or a code alone goes to "
+            "review)"
             if self.unverifiable
             else ""
         )
@@ -891,13 +993,20 @@ class RequiredArgument(Check):
             return _not_applicable_or_satisfied(anchored)
         leaf = self._find(view)
         name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
-        if leaf is not None and truthy(leaf.value):
+        if leaf is not None and placeholder(leaf.value):
+            # 'N/A', 'TBD', 'none': a value that stands in for the reference is not one
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {leaf.value!r} stands in for '{name}' rather than giving it",
+                (leaf.path,),
+            )
+        if (
+            leaf is not None
+            and truthy(leaf.value)
+            or (self.unverifiable and leaf is not None and leaf.value is False)
+        ):
             if self.unverifiable:
-                return Outcome(
-                    UNKNOWN,
-                    f"{leaf.path} is given, but the arguments cannot show it is {', '.join(self.unverifiable)}",
-                    (leaf.path,),
-                )
+                return self._judge_state(view, leaf, applies)
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
         if leaf is None and not self.exact_name:
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
@@ -910,7 +1019,52 @@ class RequiredArgument(Check):
                         f"'{name}' is not among the arguments, but {lf.path} may be it",
                         (lf.path,),
                     )
+        if leaf is None and self.unverifiable:
+            # 'a verified identity' and a `verification_code`: an argument named for the state
+            # shows the state was asked about, not its outcome: a human decides, no denial
+            states = self._state_prefixes
+            for lf in view.leaves:
+                if truthy(lf.value) and any(k[:5] in states for k in lf.last_keys):
+                    return Outcome(
+                        UNKNOWN,
+                        f"'{name}' is not among the arguments; {lf.path} may speak of it",
+                        (lf.path,),
+                    )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    @cached_property
+    def _state_prefixes(self) -> frozenset[str]:
+        return frozenset(stem(w)[:5] for s in self.unverifiable for w in words(s) if len(w) > 4)
+
+    def _judge_state(self, view: RequestView, leaf: Leaf, applies: str) -> Outcome:
+        """The rule asks for a state ('a verified receipt', 'a background check', 'a compliance
+        check to pass'): only a value stating an outcome decides. Among the arguments named like
+        the thing, one stating a bad outcome ('failed', 'pending', false) fires the rule, one
+        stating a good one ('passed', 'completed', true) satisfies it; an id, a code or any other
+        value shows the thing exists, not its state: unknown."""
+        states = ", ".join(self.unverifiable)
+        head = self.arg_words[-1] if self.arg_words else ""
+        named = [leaf] + [lf for lf in view.leaves if lf is not leaf and head and head in lf.keys]
+        best: Outcome | None = None
+        for lf in named:
+            said = outcome_stated(lf.value)
+            if said is False:
+                return self.fire(
+                    applies,
+                    f"{lf.path} = {lf.value!r}, but the rule requires it {states}",
+                    (lf.path,),
+                )
+            if said and best is None:
+                best = Outcome(
+                    SATISFIED, f"{lf.path} = {lf.value!r} states it is {states}", (lf.path,)
+                )
+        if best is not None:
+            return best
+        return Outcome(
+            UNKNOWN,
+            f"{leaf.path} is given, but nothing in the arguments states it is {states}",
+            (leaf.path,),
+        )
 
     def _find(self, view: RequestView) -> Leaf | None:
         if self.exact_name:
@@ -1412,6 +1566,48 @@ _ON_WORDS = frozenset(
 _OFF_WORDS = frozenset(
     "false no n off 0 disabled disable inactive none optional unencrypted unsigned unset".split()
 )
+
+
+# Values that state an outcome of something done (a check, a verification, a signature): the
+# only values that satisfy a rule asking for that state, or break it.
+_GOOD_OUTCOMES = frozenset(
+    "true yes passed pass cleared clear complete completed done approved verified confirmed "
+    "signed valid success successful succeeded ok satisfactory accepted".split()
+)
+_BAD_OUTCOMES = frozenset(
+    "false no failed fail failure rejected declined denied pending in_progress incomplete "
+    "expired revoked withdrawn not_started started submitted requested draft held on_hold "
+    "flagged error open unverified unconfirmed unsigned invalid cancelled canceled none "
+    "not_done not_completed not_passed awaiting waiting queued".split()
+)
+
+
+_PLACEHOLDERS = frozenset(
+    "n/a na n.a. none null nil tbd tba tbc unknown - -- --- ? ?? todo pending x xx xxx xxxx "
+    "0 000 0000 not_applicable not_available not_provided missing placeholder dummy".split()
+)
+
+
+def placeholder(value: Any) -> bool:
+    """Whether a string stands in for a value instead of giving one ('N/A', 'TBD', 'none')."""
+    if not isinstance(value, str):
+        return False
+    v = re.sub(r"[\s_]+", "_", value.strip().lower())
+    return v in _PLACEHOLDERS or v.strip("_") in _PLACEHOLDERS
+
+
+def outcome_stated(value: Any) -> bool | None:
+    """True when `value` states a good outcome ('passed', true), False a bad or unfinished one
+    ('failed', 'pending', false), None when it states none (an id, a code, a name, a number)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        v = re.sub(r"[\s\-]+", "_", value.strip().lower())
+        if v in _GOOD_OUTCOMES:
+            return True
+        if v in _BAD_OUTCOMES:
+            return False
+    return None
 
 
 def _flag_on(value: Any) -> bool | None:
@@ -2066,3 +2262,92 @@ _NOT_ACTION_DATES = frozenset(
     stem(w) for w in "birth dob born expiry expires expiration created issued opened".split()
 )
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
+
+
+# 'before 21:00', 'after 6pm': a time of day, in minutes after midnight.
+_CLOCK = re.compile(
+    r"^(?:(?P<date>\d{4}-\d{2}-\d{2})[T ])?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?::\d{2}(?:\.\d+)?)?"
+    r"\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?\s*(?P<tz>Z|UTC|[+-]\d{2}:?\d{2})?$",
+    re.I,
+)
+
+
+def clock_minutes(text: str, bare_hour: bool = False) -> tuple[int, bool] | None:
+    """(minutes after midnight, whether a zone is given) of a time of day written in `text`
+    ('21:00', '9pm', '2026-11-24T20:30:00Z'); None when it is not one. A bare number ('9') is a
+    time only with `bare_hour` and never in a request's value."""
+    m = _CLOCK.match(text.strip())
+    if not m:
+        return None
+    if m.group("m") is None and not m.group("ampm") and not (bare_hour and not m.group("date")):
+        return None
+    h, mins = int(m.group("h")), int(m.group("m") or 0)
+    ampm = (m.group("ampm") or "").lower().replace(".", "")
+    if ampm:
+        if not 1 <= h <= 12:
+            return None
+        h = h % 12 + (12 if ampm == "pm" else 0)
+    if h > 23 or mins > 59:
+        return None
+    return h * 60 + mins, bool(m.group("tz"))
+
+
+@dataclass(frozen=True)
+class TimeOfDay(Check):
+    """'Gambling ads may not air before 21:00': the `body` applies to requests whose time of
+    day (a time or a date-time argument) is on the rule's side of the bound. Without one, with
+    several that disagree, or with a time zone the rule does not state, a human decides."""
+
+    op: str = "lt"  # the body applies when the request's time OP minutes
+    minutes: int = 0
+    phrase: str = ""  # the rule's own words: 'before 21:00'
+    body: Check | None = None
+    kind: str = field(default="time_of_day", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = self.body.describe() if self.body else super().describe()
+        d["time_of_day"] = {"op": self.op, "minutes": self.minutes}
+        return d
+
+    def reading(self) -> str:
+        assert self.body is not None
+        h, m = divmod(self.minutes, 60)
+        side = {"lt": "before", "gt": "after"}[self.op]
+        return (
+            f"When the request's time of day is {side} {h:02d}:{m:02d} "
+            f"(the rule: '{self.phrase}'): {self.body.reading()}"
+        )
+
+    def subject(self) -> str:
+        return self.body.subject() if self.body else ""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.body is not None
+        outcome = self.body.evaluate(view)
+        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
+            return outcome
+        inside: set[bool] = set()
+        paths: list[str] = []
+        zoned = False
+        for lf in view.leaves:
+            if not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
+                continue
+            read = clock_minutes(lf.value)
+            if read is None:
+                continue
+            minutes, tz = read
+            zoned = zoned or tz
+            inside.add(_OPS[self.op](minutes, self.minutes))
+            paths.append(lf.path)
+        if len(inside) != 1 or zoned:
+            why = "has a time zone the rule does not state" if zoned else "cannot be told"
+            return Outcome(
+                UNKNOWN, f"{outcome.message}; the request's time of day {why}", tuple(paths)
+            )
+        if inside.pop():
+            return Outcome(
+                outcome.status,
+                f"{outcome.message} ({', '.join(paths)} is {self.phrase})",
+                outcome.args + tuple(paths),
+            )
+        return Outcome(SATISFIED, f"{', '.join(paths)} is not {self.phrase}", tuple(paths))

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
+from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
-from webapp.judge.boundaries import NEGATE
 from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.checks import (
     ActionRule,
@@ -22,6 +22,7 @@ from webapp.judge.checks import (
     RequiredFlag,
     SameValue,
     StateFlag,
+    TimeOfDay,
     Unless,
     ValueList,
     When,
@@ -216,6 +217,26 @@ def compile_rule(
         ]
         if acts:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *acts)))
+    if checks:
+        # 'Non-EU transfers', 'non-refundable fares': the prefix turns its word around. No check
+        # reads a negated word (a list of EU places, a flag `refundable`, would read the word
+        # as it stands, the opposite of the rule), so the negated word stays unaccounted.
+        negated = [m.group(0).lower() for m in _NEGATED_WORD.finditer(clean)]
+        if negated:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *negated)))
+    if checks:
+        # 'may not air before 21:00', 'after 2026-12-31': an ordering word before a number, a
+        # time or a date compares; a check that reads the value for equality (or none that
+        # compares at all) leaves that word unaccounted, so the rule never decides on its own.
+        # (a freeze's own duration, 'frozen until 1 Dec', is read as the freeze's lifetime)
+        read_duration = (
+            frozen.span("duration")
+            if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks)
+            else None
+        )
+        order_words = _unread_order_words(clean, checks, read_duration)
+        if order_words:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *order_words)))
     return CompiledRule(
         index,
         chunk_id,
@@ -227,6 +248,53 @@ def compile_rule(
         unaccounted,
         quorum_of(clean),
     )
+
+
+# A word turned around by its prefix: 'non-EU', 'non-refundable', 'non production'.
+_NEGATED_WORD = re.compile(r"\bnon(?:-|\s+)[A-Za-z][\w\-]*", re.I)
+# An ordering word right before a number, a time or a date ('before 21:00', 'after 2026-12-31',
+# 'prior to 9am'): the rule compares with that value, it does not list it.
+_ORDER_BEFORE_VALUE = re.compile(
+    r"\b(?P<word>before|after|until|till|since|prior\s+to|earlier\s+than|later\s+than|past)"
+    r"\s+(?:the\s+)?(?P<value>\d[\w:./\-]*)",
+    re.I,
+)
+
+
+def _all_checks(checks: list[Check]) -> list[Check]:
+    """`checks` and every check inside them (an Unless's base, a When's body...)."""
+    out: list[Check] = []
+    todo = list(checks)
+    while todo:
+        c = todo.pop()
+        out.append(c)
+        for name in ("base", "condition", "body", "fallback"):
+            inner = getattr(c, name, None)
+            if isinstance(inner, Check):
+                todo.append(inner)
+    return out
+
+
+def _unread_order_words(
+    text: str, checks: list[Check], read: tuple[int, int] | None = None
+) -> list[str]:
+    """Ordering words of `text` before a value that no check compares in order with (outside
+    the span `read`, which a check already reads)."""
+    found = [
+        m
+        for m in _ORDER_BEFORE_VALUE.finditer(text)
+        if read is None or not read[0] <= m.start() < read[1]
+    ]
+    if not found:
+        return []
+    every = _all_checks(checks)
+    ordered = any(isinstance(c, NumericLimit | DateWindow | TimeOfDay) for c in every)
+    listed = {str(v).lower() for v in _flat_values(checks)}
+    return [
+        re.sub(r"\s+", " ", m.group("word").lower())
+        for m in found
+        if not ordered or m.group("value").lower().rstrip(".") in listed
+    ]
 
 
 def _reads_act(check: Check, act: str) -> bool:
@@ -416,8 +484,10 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
                 todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
             todo.extend(x for x in (c.condition, c.body) if x is not None)
-        elif isinstance(c, DateWindow):
+        elif isinstance(c, DateWindow | TimeOfDay):
             out.update(stem(w) for w in words(c.phrase))
+            if isinstance(c, TimeOfDay):
+                out.update({"am", "pm", "local"})  # '6pm', 'local time': read with the time
             if c.body is not None:
                 todo.append(c.body)
         elif isinstance(c, PrefixedCount):
@@ -471,6 +541,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             if getattr(c, "match", "") in ("exact", "contains") and _IDENTIFIER_TOKEN.fullmatch(v):
                 continue  # read where it is written (_value_spans), not word by word elsewhere
             out.update(stem(w) for w in words(v))
+        # the state a required thing must have ('a successful test run'), read from its value
+        out.update(stem(w) for st in getattr(c, "unverifiable", ()) or () for w in words(st))
         exact = getattr(c, "exact_name", "")
         if exact:
             out.update(stem(w) for w in words(exact))
@@ -572,13 +644,43 @@ def _reads_as_condition(text: str, q: Quantity, numeric: list[NumericLimit]) -> 
     )
 
 
+def _listed_after_outside(text: str, flat: list[Check]) -> bool:
+    """Whether an allow-list's values are written after 'except' / 'other than': only then is
+    the exception that list ('Production databases are read-only for everyone except the
+    platform team' lists 'read-only' before it: the exception stays unread)."""
+    low = text.lower()
+    ends = [m.end() for m in OUTSIDE.finditer(text)]
+    if not ends:
+        return False
+    for c in flat:
+        if getattr(c, "mode", "") != "allow":
+            continue
+        for v in getattr(c, "values", ()) or ():
+            at = low.find(str(v).lower())
+            if at < 0 and getattr(c, "match", "") in ("place", "currency"):
+                return True  # a place or currency list is written by name ('the US'), not code
+            if at >= 0 and any(end <= at for end in ends):
+                return True
+    return False
+
+
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
     flat = [c.base if isinstance(c, Unless) and c.base is not None else c for c in checks]
     flat = [c.body if isinstance(c, (When, WhenListed)) else c for c in flat]
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
-    if OUTSIDE.search(text) and allow_list:
+    if allow_list and _listed_after_outside(text, flat):
+        consumed += ["except", "except for"]
+    # 'allowed in all regions except us-east-1': the exception is the deny-list it became
+    excepted = [
+        m for m in OUTSIDE.finditer(text) if _excepted_from_permission(text, m.end(), False)
+    ]
+    if (
+        excepted
+        and any(getattr(c, "mode", "") == "deny" and getattr(c, "values", ()) for c in flat)
+        and not NEGATION.search(text)
+    ):
         consumed += ["except", "except for"]
     if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
@@ -842,7 +944,7 @@ _UNVERIFIABLE = frozenset(
     }
 )
 _PREPOSITIONS = re.compile(
-    r"\s+(?:for|from|to|by|with|that|which|who|when|before|after|in|on|of|at|if|unless|so|as|where|whenever|whose)\s+.*$",
+    r"\s+(?:for|from|to|by|with|that|which|who|when|before|after|in|on|of|at|if|unless|except|so|as|where|whenever|whose)\s+.*$",
     re.I,
 )
 # 'a purpose field', 'the ticket_id parameter': these words say it is an argument, not its name.
@@ -1461,7 +1563,7 @@ class OnlyForAmountRecogniser(Recogniser):
 
 # 'No more than 50 laptops (SKU prefix LAP-) on a single PO': a count of the items a prefix picks
 _PREFIXED_COUNT = re.compile(
-    r"^(?P<bound>no more than|not more than|at most|max(?:imum)?(?: of)?|up to)\s+"
+    r"^(?P<bound>" + phrase_pattern(CAP) + r")\s+"
     r"(?P<n>\d[\d,]*)\s+(?P<noun>[a-z]+)\s*\(\s*(?P<key>[A-Za-z]+)\s+"
     r"(?:prefix|prefixed|starting with|starts with|beginning with)\s+(?P<prefix>[A-Za-z0-9][\w\-]*)\s*\)"
     r"\s+(?:on|in|per)\s+(?:a\s+single\s+|one\s+|each\s+|any\s+|a\s+|an\s+|the\s+)?"
@@ -1488,20 +1590,21 @@ class PrefixedCountRecogniser(Recogniser):
                 (),
                 key=stem(m.group("key").lower()),
                 prefix=m.group("prefix"),
-                op="gt",
+                op=NEGATE[phrase_op(CAP, m.group("bound"))],  # fires beyond the allowed values
                 threshold=float(m.group("n").replace(",", "")),
                 noun=m.group("noun"),
             )
         ]
 
 
-_CAP_WORDS = r"(?:up to|at most|max(?:imum)?|no more than|capped at)"
+# The cap phrases of the one boundary table (boundaries.CAP).
+_CAP_WORDS = phrase_pattern(CAP)
 # 'Hotel nightly rate: up to €180 in EU cities, up to €250 elsewhere'
 _PLACE_SPLIT_CAP = re.compile(
-    r"^(?P<subject>[^:;]+?)\s*:?\s+" + _CAP_WORDS + r"\s+(?P<q1>[^,;]+?)\s+(?:in|for)\s+(?:the\s+)?"
-    r"(?P<places>[A-Z][A-Za-z]+(?:\s*(?:,|or|and|/)\s*[A-Z][A-Za-z]+)*)(?P<noun>\s+[a-z]+)?\s*,\s*"
-    + _CAP_WORDS
-    + r"\s+(?P<q2>[^,;]+?)\s+(?:elsewhere|everywhere else|otherwise)\s*\.?$",
+    r"^(?P<subject>[^:;]+?)\s*:?\s+(?P<b1>" + _CAP_WORDS + r")\s+(?P<q1>[^,;]+?)\s+(?:in|for)\s+"
+    r"(?:the\s+)?(?P<places>[A-Z][A-Za-z]+(?:\s*(?:,|or|and|/)\s*[A-Z][A-Za-z]+)*)"
+    r"(?P<noun>\s+[a-z]+)?\s*,\s*(?P<b2>" + _CAP_WORDS + r")\s+(?P<q2>[^,;]+?)\s+"
+    r"(?:elsewhere|everywhere else|otherwise)\s*\.?$",
 )
 
 
@@ -1524,14 +1627,14 @@ class PlaceSplitCapRecogniser(Recogniser):
         terms = _terms(m.group("subject"), cut_review=False)
         noun = tuple(stem(w) for w in words(m.group("noun") or ""))
         checks: list[Check] = []
-        for mode, q in (("deny", q1[0]), ("allow", q2[0])):
+        for mode, q, bound in (("deny", q1[0], m.group("b1")), ("allow", q2[0], m.group("b2"))):
             cap = NumericLimit(
                 c.index,
                 c.source,
                 "deny",
                 _subject_terms(terms),
                 (),
-                "gt",
+                NEGATE[phrase_op(CAP, bound)],  # fires beyond what the cap allows
                 q.value,
                 q.currency,
                 q.unit_family,
@@ -2007,6 +2110,22 @@ class NamedValuesRecogniser(Recogniser):
         return [named] if named else None
 
 
+# Words of a named-value rule that say what the values are, not which requests it speaks of.
+_NOUNISH_ABOUT = frozenset(stem(w) for w in "name names named value values called".split())
+
+
+def _excepted_from_permission(clause: str, list_start: int, negated: bool) -> bool:
+    """'Deploys are allowed in all regions except us-east-1': a list after 'except' / 'other
+    than' in a permission (no 'only', no negation) is what the permission does not allow, a
+    deny-list, never the only values allowed."""
+    return (
+        not negated
+        and bool(ALLOW.search(clause[:list_start]))
+        and not ONLY.search(clause)
+        and any(m.end() <= list_start for m in OUTSIDE.finditer(clause))
+    )
+
+
 def _named_list_check(
     index: int, source: str, text: str, review: bool, negated: bool, only: bool
 ) -> ValueList | None:
@@ -2029,7 +2148,25 @@ def _named_list_check(
     about = tuple(t for t in about if t not in qualifiers)
     eff = "review" if review else "deny"
     mode = "allow" if only and not negated else "deny"
+    if mode == "allow" and _excepted_from_permission(text, start, negated):
+        mode = "deny"
     kind = (noun,) if noun else ()
+    # 'Weekend deploys to prod-eu or prod-us': a word that qualifies the subject ('weekend') is
+    # a subject word the request must show (or rule out), never a word the list accounts for
+    # without reading it
+    own = {stem(w) for w in words(noun)} if noun else set()
+    # (words of a condition, 'except the platform team', are the condition's: left unread)
+    conditional = {stem(w) for a, b, _ in condition_spans(text) for w in words(text[a:b])} | {
+        stem(m.group(0).split()[0].lower()) for m in OUTSIDE.finditer(text)
+    }
+    qualifiers = qualifiers + tuple(
+        t
+        for t in about
+        if t not in own
+        and t not in _NOUNISH_ABOUT
+        and t not in conditional
+        and t not in _CONTENT_VERBS  # 'use', 'contain': what the list holds, read by it
+    )
     match = "exact"
     if all(_DOMAIN.fullmatch(i.strip().lstrip("@")) for i in items):
         # 'addresses at acme-corp.com': a domain, read from any address or host in the request
@@ -2100,6 +2237,84 @@ class ResidencyRecogniser(Recogniser):
                 match,
                 (),
                 about_words=verb + tuple(stem(w) for w in words(m.group("noun") or "")),
+            )
+        ]
+
+
+# 'In-app purchase prices must be set in USD', 'Quotes must be issued in euros or sterling',
+# 'Refunds shall always be paid out in EUR': the currency a money value must be stated in. Names
+# of currencies count only where unambiguous ('dollars' alone may be USD, CAD or AUD: not read).
+_CURRENCY_NAMES = {
+    "euro": "EUR",
+    "euros": "EUR",
+    "sterling": "GBP",
+    "pounds sterling": "GBP",
+    "british pounds": "GBP",
+    "us dollars": "USD",
+    "u.s. dollars": "USD",
+    "yen": "JPY",
+    "japanese yen": "JPY",
+    "swiss francs": "CHF",
+}
+_CURRENCY_ITEM = (
+    r"(?:[A-Z]{3}|"
+    + "|".join(
+        r"\s+".join(map(re.escape, n.split()))
+        for n in sorted(_CURRENCY_NAMES, key=len, reverse=True)
+    )
+    + ")"
+)
+_CURRENCY_REQUIRED = re.compile(
+    r"^(?P<subject>.+?)\s+(?:must|shall|should|has to|have to|need to|needs to|are to|is to)\s+"
+    r"(?:always\s+|only\s+)?(?:be\s+)?(?:always\s+|only\s+)?"
+    r"(?P<verb>[a-z]+ed|set|paid(?:\s+out)?|made|given|shown|written|held|kept|sent|settle|"
+    r"clear|stay|remain)\s+(?:only\s+)?in\s+(?P<items>"
+    + _CURRENCY_ITEM
+    + r"(?:\s*(?:,|or|and|/)\s*"
+    + _CURRENCY_ITEM
+    + r")*)(?:\s+only)?\s*\.?$",
+    re.I,
+)
+
+
+class RequiredCurrencyRecogniser(Recogniser):
+    """'Contract values must be stated in USD': a currency allow-list for the subject's money.
+
+    The ValueList it makes reads the request's currency (a currency argument, or the code in an
+    amount's name such as `price_eur`); without one the rule cannot be checked (review)."""
+
+    kind = "value_list"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _CURRENCY_REQUIRED.match(c.text)
+        if not m or c.negated or c.quantities:
+            return None
+        names = [
+            n.strip()
+            for n in re.split(r"\s*(?:,|\bor\b|\band\b|/)\s*", m.group("items"))
+            if n.strip()
+        ]
+        codes = []
+        for n in names:
+            code = n.upper() if n.isupper() and n.upper() in CURRENCY_CODES else None
+            code = code or _CURRENCY_NAMES.get(" ".join(n.lower().split()))
+            if code is None:
+                return None  # not a currency ('in BULK', 'in Paris'): another recogniser's
+            codes.append(code)
+        verb = tuple(stem(w) for w in words(m.group("verb")))
+        terms = _terms(m.group("subject"), cut_review=False)
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "review" if c.review else "deny",
+                _subject_terms(terms),
+                (),
+                "allow",
+                tuple(dict.fromkeys(codes)),
+                "currency",
+                (),
+                about_words=verb + tuple(stem(w) for n in names for w in words(n)),
             )
         ]
 
@@ -2284,6 +2499,63 @@ class DateWindowRecogniser(Recogniser):
         ]
 
 
+# 'may not air before 21:00', 'No deploys after 6pm': the side of a time of day the rule holds on.
+_TIME_BOUND = re.compile(
+    r"\b(?P<word>before|after|until|till|prior\s+to|earlier\s+than|later\s+than|past)\s+"
+    r"(?P<time>\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2})"
+    r"(?:\s+(?P<zone>local(?:\s+time)?|UTC))?(?=[\s.,;]|$)",
+    re.I,
+)
+# which side of the bound each ordering word names: 'before 21:00' is earlier than 21:00
+_TIME_SIDE = {
+    "before": "lt",
+    "until": "lt",
+    "till": "lt",
+    "prior to": "lt",
+    "earlier than": "lt",
+    "after": "gt",
+    "later than": "gt",
+    "past": "gt",
+}
+
+
+class TimeOfDayRecogniser(Recogniser):
+    """A prohibition or review that holds on one side of a time of day, read from the request's
+    time argument ('air_time': '20:30', 'start_at': '2026-11-24T20:30:00')."""
+
+    kind = "time_of_day"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _TIME_BOUND.search(c.text)
+        if not m or _TIME_BOUND.search(c.text, m.end()) or (m.group("zone") or "").upper() == "UTC":
+            return None  # two bounds (a window) or a zone: not read here
+        from webapp.judge.checks import clock_minutes
+
+        read = clock_minutes(m.group("time"))
+        if read is None:
+            return None
+        rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
+        made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
+        if not made or any(x.effect == "allow" for x in made):
+            return None
+        word = " ".join(m.group("word").lower().split())
+        phrase = re.sub(r"\s+", " ", m.group(0).strip())
+        return [
+            TimeOfDay(
+                c.index,
+                c.source,
+                b.effect,
+                b.terms,
+                b.alternatives,
+                op=_TIME_SIDE[word],
+                minutes=read[0],
+                phrase=phrase,
+                body=b,
+            )
+            for b in made
+        ]
+
+
 class ActionRecogniser(Recogniser):
     """Actions that are forbidden, need review, or are allowed ('Never delete S3 buckets').
 
@@ -2331,6 +2603,7 @@ def _participle_category(text: str) -> bool:
 # kind of rule is one Recogniser class added here.
 RECOGNISERS: tuple[Recogniser, ...] = (
     DateWindowRecogniser(),
+    TimeOfDayRecogniser(),
     PlaceSplitCapRecogniser(),
     ScopedIdRecogniser(),
     PrefixedCountRecogniser(),
@@ -2344,6 +2617,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     IncludeContentRecogniser(),
     FreezeRecogniser(),
     NamedValuesRecogniser(),
+    RequiredCurrencyRecogniser(),
     ResidencyRecogniser(),
     ValueListRecogniser(),
     PassCheckRecogniser(),
@@ -3469,6 +3743,14 @@ _IDENTIFIER_TOKEN = re.compile(
 _QUOTED = re.compile(r"[\"'`]([^\"'`]{1,80})[\"'`]")
 
 
+_PLACE_OR_CURRENCY_KINDS = frozenset(
+    stem(w)
+    for w in "country countries region regions location jurisdiction nation territory market "
+    "destination origin residence resident residency domicile home iban currency currencies ccy "
+    "place places state states province city zone area".split()
+)
+
+
 def _value_list_check(
     index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
 ) -> Check | None:
@@ -3486,6 +3768,8 @@ def _value_list_check(
         if not trailing and not any(end <= region_start for end in markers):
             if not negated:
                 return None
+            mode = "deny"
+        elif _excepted_from_permission(clause, region_start, negated):
             mode = "deny"
     if not only and not (negated or review):
         return None
@@ -3519,6 +3803,10 @@ def _value_list_check(
     # A list's own values never name the argument it constrains ('prod, pci and billing_owner').
     item_stems = _item_stems(items)
     kind = [k for k in kind if k not in item_stems]
+    if _MARKER_STEMS & set(kind):
+        # 'require a CAB ticket, except for hotfixes': the word before the list is the marker
+        # of an exception to another obligation, not the argument the list constrains
+        return None
     predicate_at = _predicate_position(clause)
     if (
         predicate_at is not None
@@ -3543,6 +3831,15 @@ def _value_list_check(
         terms = tuple(
             t for t in terms if t not in {"country", "region", "sanction", "outsid", "jurisdict"}
         )
+    if match in ("place", "currency"):
+        # a place or currency list reads the request's place or currency arguments, not an
+        # argument named by its kind words: a kind word that names no place or currency
+        # ('Crypto payouts to US or UK residents') qualifies the subject, which the request must
+        # show or rule out, rather than being accounted for by a list that never reads it
+        loose = tuple(k for k in kind if k not in _PLACE_OR_CURRENCY_KINDS)
+        if loose:
+            kind = [k for k in kind if k not in loose]
+            terms = terms + tuple(t for t in loose if t not in terms)
     eff = "review" if review else "deny"
     return ValueList(
         index, source, eff, _subject_terms(terms), (), mode, values, match, tuple(kind)
@@ -3726,6 +4023,9 @@ def _place(item: str) -> str | None:
     return region_name(i)
 
 
+_MARKER_STEMS = frozenset(stem(w) for w in ("except", "unless", "excepting"))
+
+
 def _kind_words(clause: str, start: int, end: int) -> list[str]:
     before = [stem(w) for w in words(clause[:start]) if w not in STOPWORDS]
     before = [
@@ -3787,6 +4087,15 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         ident = _IDENTIFIER.search(arg_phrase)
         if not exact and ident:
             exact = ident.group(1)
+        # 'a successful test run', 'a compliance check to pass': the outcome the thing must have,
+        # which only a value stating it shows (never the mere presence of an id or a code)
+        # 'a W-9', 'an I-9 form', 'the DS-160': a form's code is one word (`w9_on_file`)
+        arg_phrase = _FORM_CODE.sub(lambda f: f.group(1) + f.group(2), arg_phrase)
+        outcomes = [
+            _OUTCOME_PARTICIPLE.get(o.group("word").lower(), o.group("word").lower())
+            for o in _OUTCOME.finditer(arg_phrase)
+        ]
+        arg_phrase = _OUTCOME.sub(" ", arg_phrase)
         on_file = re.search(r"\s+on file\s*$", arg_phrase, re.I)
         if on_file:
             arg_phrase = arg_phrase[: on_file.start()]
@@ -3797,7 +4106,7 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         )
         arg_phrase = re.sub(r"\b\d+\([a-z0-9]\)(?:\([a-z0-9]\))*", " ", arg_phrase)  # '501(c)(3)'
         raw = [w for w in words(arg_phrase) if w not in STOPWORDS and w not in _FIELD_WORDS]
-        unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE)
+        unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE) + tuple(outcomes)
         if on_file:
             unverifiable += ("on file",)
         arg_words = tuple(stem(w) for w in raw if w not in _UNVERIFIABLE and not w.isdigit())
@@ -3810,6 +4119,10 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         # 'require a source-of-funds check': a check is something done, not a value sent; when
         # no argument shows it, a human decides (never a denial for a missing field)
         activity = bool(raw) and raw[-1] in _ACTIVITY_NOUNS and not exact
+        if activity and not unverifiable:
+            # a check asked for is one that was done and came out well: an id or a reference
+            # of it shows neither (a value stating 'passed' or 'completed' does)
+            unverifiable = ("completed",)
         required = RequiredArgument(
             index,
             source,
@@ -3875,6 +4188,15 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
     return None
 
 
+# Outcome words inside a required thing's phrase: 'a successful test run', 'a compliance check to
+# pass', 'a screening that has cleared'.
+_OUTCOME = re.compile(
+    r"\b(?P<word>successful|successfully\s+completed|passed|passing|cleared|satisfactory|"
+    r"favou?rable|(?<=\bto\s)(?:pass|succeed|clear))\b",
+    re.I,
+)
+_FORM_CODE = re.compile(r"\b([A-Za-z]{1,3})-(\d{1,4})\b")
+_OUTCOME_PARTICIPLE = {"pass": "passed", "succeed": "succeeded", "clear": "cleared"}
 _ACTIVITY_NOUNS = frozenset(
     "check checks screening verification assessment inspection diligence background".split()
 )

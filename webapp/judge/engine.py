@@ -8,6 +8,7 @@ when the tenant's `judge_failure_mode` is "review" (CONTRACT §3). Nothing here 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -33,7 +34,7 @@ from webapp.judge.compiler import CompiledPolicy, CompiledRule, compile_policy
 from webapp.judge.governance import select_governing
 from webapp.judge.request_view import HistoryUnavailable, RequestView
 from webapp.judge.retrieval import BM25Index, Chunk, HybridIndex
-from webapp.judge.text import GENERIC, content_stems
+from webapp.judge.text import GENERIC, content_stems, stem, words
 from webapp.judge.types import (
     APPROVED_BY_POLICY,
     BELOW_CONFIDENCE_THRESHOLD,
@@ -262,6 +263,17 @@ def _evaluate(
                     outcome = Outcome(UNKNOWN, "this rule could not be evaluated")
                 status = outcome.status
                 if status == NOT_APPLICABLE:
+                    continue
+                if status == SATISFIED and check.effect == "allow":
+                    # A permission grants only where it is shown to cover the request
+                    # (PERMITTED); one whose scope the request does not show ('… for gold
+                    # members' and no tier, or a silver one) grants nothing.
+                    continue
+                if status == PERMITTED and view.named_only_by_other_value(
+                    check.terms, _unrestricted(check.source), _source_stems(check.source)
+                ):
+                    # 'Priority refunds up to 500 EUR are allowed' and refund_priority='low':
+                    # the argument's name says 'priority', its value says another one.
                     continue
                 if status == UNBOUND:
                     as_text = True  # compiled, but nothing binds to it here: judge its words
@@ -518,6 +530,21 @@ def _silent_policies(governing: Sequence[CompiledPolicy], covering: list[_Findin
     return [cp.policy.policy_id for cp in governing if id(cp) not in spoke]
 
 
+_ANY_OF = re.compile(r"\b(?:any|every|all|each)\s+([A-Za-z][\w\-]*)", re.I)
+
+
+@lru_cache(maxsize=65536)
+def _unrestricted(source: str) -> frozenset[str]:
+    """Stems of the words a rule leaves open ('in any environment', 'for all regions')."""
+    return frozenset(stem(m.group(1).lower()) for m in _ANY_OF.finditer(source))
+
+
+@lru_cache(maxsize=65536)
+def _source_stems(source: str) -> frozenset[str]:
+    """Stems of every word of a rule, function words included ('annual' is 'year')."""
+    return frozenset(stem(w) for w in words(source.lower()))
+
+
 @lru_cache(maxsize=65536)
 def _rule_stems(text: str) -> frozenset[str]:
     return frozenset(content_stems(text)) - GENERIC
@@ -585,7 +612,10 @@ def _rule_scores(governing: tuple[CompiledPolicy, ...], request_text: str) -> _S
     with _cache_lock:
         cached = _index_cache.get(key)
     if cached is None:
-        chunks = [Chunk(r.chunk_id, r.text) for cp in governing for r in cp.rules]
+        # One chunk per rule: a version passed twice scores its rules once, so that the scores
+        # and the chunk ids stay aligned (before, `_Scores.top` indexed past the ids).
+        distinct = {cp.policy.policy_version_id: cp for cp in governing}.values()
+        chunks = [Chunk(r.chunk_id, r.text) for cp in distinct for r in cp.rules]
         cached = (BM25Index(chunks), {c.chunk_id: i for i, c in enumerate(chunks)})
         with _cache_lock:
             _index_cache[key] = cached

@@ -170,6 +170,9 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
         "speed": "instant standard express sameday nextday regular",
         "person": "contractor employee intern temp freelancer consultant executive manager staff",
         "method": "crypto wallet card ach sepa swift cheque cash paypal bank",
+        # closed dimensions of common nouns: an order's type, a customer's segment
+        "order type": "market limit",
+        "segment": "residential commercial industrial",
     }.items()
 }
 _VALUE_CLASSES_OF: dict[str, frozenset[str]] = {
@@ -180,6 +183,24 @@ _VALUE_CLASSES_OF: dict[str, frozenset[str]] = {
 _ID_KEYS = frozenset(
     {"id", "number", "no", "num", "ref", "nam", "name", "key", "cod", "uuid", "arn", "uri", "link"}
 )
+# Marks of a neighbour word in checks._groups: the noun before a state word, the noun after a name.
+KEY_STATE = "<"
+KEY_NAME = "="
+# A word of a known value class in a rule naming another value of that class ('test … prod').
+KEY_SAME_CLASS = "!"
+# Argument names whose value says where on one dimension the request's thing is, so another value
+# there rules out a qualifier of the rule ('shipping_speed': 'standard' against 'expedited
+# shipping', 'customer_tier': 'starter' against 'enterprise customers'), and those whose value
+# says its state. A catch-all 'type', 'kind', 'class' or 'category' is not one of them: a thing
+# has many kinds ('loan_type': 'consumer' says nothing of 'unsecured loans', 'purchase_type':
+# 'software' nothing of 'sole-source purchases'); only a value of a known closed class
+# (VALUE_CLASSES: 'limit' against 'market orders') rules a qualifier out there.
+_STATE_KEYS = frozenset(stem(w) for w in "status state stage".split())
+_KIND_KEYS = _STATE_KEYS | frozenset(
+    stem(w) for w in "tier level plan grade speed priority sourcing".split()
+)
+_SAME_CLASS_MARK = frozenset({KEY_SAME_CLASS})
+_CODE = re.compile(r"^\s*[A-Z]{2,3}\s*$")
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 
 
@@ -286,9 +307,29 @@ class RequestView:
         for lf in self.leaves:
             (present if truthy(lf.value) and not _zero(lf.value) else empty).update(lf.keys)
         self._present_keys = frozenset(present)
+        self._key_only: frozenset[str] | None = None  # see _key_only_stems
         self._empty_keys = frozenset(empty)
-        self._category_keys = frozenset(
-            k for lf in self.leaves if _category_like(lf) for k in lf.last_keys
+        # Arguments through which a qualifier of the rule's subject may be ruled out (see
+        # checks._groups): a kind ('order_type': 'limit' against 'market orders'), a state
+        # ('account_status': 'active' against 'accounts in collections', marked KEY_STATE) or a
+        # name ('table': 'orders' against 'the salaries table', marked KEY_NAME). A plain name
+        # never rules out a kind: 'customer_emails' does not show a table is not a PII table.
+        category_keys: set[str] = set()
+        for lf in self.leaves:
+            if not _category_like(lf) or _CODE.match(lf.value):
+                # a code ('TX', 'GB', 'FOK') abbreviates: it does not spell the rule's word
+                # ('Texas customers'), so its spelling cannot rule that word out
+                continue
+            category_keys.update(KEY_NAME + k for k in lf.last_keys)
+            if lf.last_keys & _KIND_KEYS:
+                category_keys.update(lf.last_keys)
+            if lf.last_keys & _STATE_KEYS:
+                category_keys.update(KEY_STATE + k for k in lf.last_keys)
+        self._category_keys = frozenset(category_keys)
+        self.neighbour_keys = (
+            self.last_key_stems
+            | frozenset(m + k for k in self.last_key_stems for m in (KEY_STATE, KEY_NAME))
+            | _SAME_CLASS_MARK
         )
         self._classes_shown: frozenset[str] | None = None
         related: set[str] = set()
@@ -301,6 +342,41 @@ class RequestView:
         self.money_tool = bool(self.tool_stems & _MONEY_WORDS) or any(
             lf.last_keys & MONEY_KEYS and isinstance(lf.value, (int, float)) for lf in self.leaves
         )
+
+    def _key_only_stems(self) -> frozenset[str]:
+        """Words shown only as the name of an argument whose value is a category naming
+        something else ('refund_priority': 'low' shows the word 'priority', not a priority
+        refund); derived when a permission first asks (rarely), not for every request."""
+        if self._key_only is None:
+            shown_otherwise = set(self.tool_stems) | self.value_stems
+            for lf in self.leaves:
+                if not (isinstance(lf.value, str) and _category_like(lf)):
+                    shown_otherwise.update(lf.keys)
+            self._key_only = self._present_keys - frozenset(shown_otherwise)
+        return self._key_only
+
+    def named_only_by_other_value(
+        self,
+        terms: tuple[str, ...],
+        unrestricted: frozenset[str] = frozenset(),
+        rule_words: frozenset[str] = frozenset(),
+    ) -> bool:
+        """Whether one of `terms` is shown only by an argument's name whose value is a category
+        naming something else: the request shows the dimension, not the rule's value on it
+        ('priority refunds' and refund_priority='low'). Not when that value is another word of
+        the rule (`rule_words`: 'annual plans' and plan='annual') or the rule leaves the dimension
+        open ('in any environment': `unrestricted`)."""
+        key_only = self._key_only_stems().intersection(terms).difference(unrestricted)
+        if not key_only:
+            return False
+        wanted = set(terms) | rule_words
+        for t in key_only:
+            if not any(
+                t in lf.keys and not wanted.isdisjoint(content_stems(str(lf.value)))
+                for lf in self.leaves
+            ):
+                return True
+        return False
 
     def term_matches(self, term: str) -> bool:
         """Whether the request shows `term`: in the tool name, an argument name or value."""
@@ -362,7 +438,11 @@ class RequestView:
         if term in self._empty_keys:
             return True  # a flag that is off, an empty field
         classes = _VALUE_CLASSES_OF.get(term)
-        if classes and not classes.isdisjoint(self._value_classes_shown()):
+        if (
+            classes
+            and KEY_SAME_CLASS not in neighbours
+            and not classes.isdisjoint(self._value_classes_shown())
+        ):
             return True  # 'production' and the request names another environment
         # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
         return not neighbours.isdisjoint(self._category_keys)
