@@ -41,7 +41,7 @@ def test_registration_answers_per_rule_readings_and_runs_examples(client, tenant
     first, second = out["rules"]
     assert first["understanding"] == "understood"
     assert first["readings"] == [
-        "Deny when country or region is IR or KP (about: transfers) (tools: wire_*, close_account)"
+        "Deny when country or region is IR or KP (about: wire transfers) (tools: wire_*, close_account)"
     ]
     assert second["understanding"] == "partly_understood" and "unless" in second["unaccounted"]
     assert out["examples"] == [
