@@ -210,13 +210,21 @@ def compile_rule(
         # without that act: its checks could approve what the rule wants a human to decide.
         # The act's words stay unaccounted, so the rule cannot decide on its own (fail safe,
         # whatever phrasing hid the act).
-        acts = [
-            m.group(0).lower()
-            for m in _HUMAN_ACT.finditer(clean)
-            if not any(_reads_act(c, m.group(0).lower()) for c in checks)
-        ]
+        asked = [m.group(0).lower() for m in _HUMAN_ACT.finditer(clean)]
+        asked += [m.group("act").lower() for m in _INFORMAL_ACT.finditer(clean)]
+        every = _all_checks(checks)
+        acts = [act for act in asked if not any(_reads_act(c, act) for c in every)]
         if acts:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *acts)))
+    if checks:
+        # 'Refunds need the store manager's go-ahead' read as a list holding 'go-ahead': a
+        # person's act taken for a value an argument could hold, so any other value passes.
+        listed = {str(v).lower() for v in _flat_values(checks)}
+        misread = [m.group(0).lower() for m in _HUMAN_ACT.finditer(clean)]
+        misread += [m.group("act").lower() for m in _INFORMAL_ACT.finditer(clean)]
+        misread = [act for act in misread if act in listed]
+        if misread:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *misread)))
     if checks:
         # 'Non-EU transfers', 'non-refundable fares': the prefix turns its word around. No check
         # reads a negated word (a list of EU places, a flag `refundable`, would read the word
@@ -237,6 +245,13 @@ def compile_rule(
         order_words = _unread_order_words(clean, checks, read_duration)
         if order_words:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *order_words)))
+        # 'No disbursement may exceed the client's balance', 'no payout before the documents
+        # are signed': a comparison with no check that compares was read as a flat prohibition
+        # (deny every disbursement) or a list. Its words stay unaccounted, so the rule never
+        # decides on its own (fail safe, whatever the comparison is with).
+        compared = _unread_comparisons(clean, checks, read_duration)
+        if compared:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *compared)))
     return CompiledRule(
         index,
         chunk_id,
@@ -297,6 +312,51 @@ def _unread_order_words(
     ]
 
 
+# Words that compare one thing with another, in time or in size. Only unambiguous ones: 'over',
+# 'under' and 'above' also name places and states ('under legal hold').
+_COMPARISON = re.compile(
+    r"\b(?:exceed(?:s|ed|ing)?|(?:more|less|greater|fewer|older|younger|newer|higher|lower"
+    r"|larger|smaller|later|earlier)\s+than|at\s+(?:least|most)|before|after|until|till"
+    r"|prior\s+to)\b|[<>≤≥]",
+    re.I,
+)
+# Checks that compare in order (a bound, two arguments, a count, a date, a time of day, what
+# was paid before).
+_ORDERED = (
+    NumericLimit,
+    ArgumentComparison,
+    PrefixedCount,
+    DateWindow,
+    TimeOfDay,
+    FirstTimeCounterparty,
+)
+# Words that only order events in time: a state read from an argument ('identity must be
+# verified before releasing data' against `identity_verified`) is the order the rule asks for.
+_SEQUENCE = {"before", "after", "until", "till", "prior to"}
+
+
+def _unread_comparisons(
+    text: str, checks: list[Check], read_span: tuple[int, int] | None = None
+) -> list[str]:
+    """Comparison words of `text` when none of `checks` compares in order, outside the span a
+    check already reads (a freeze's 'until after Black Friday') and the conditions an 'unless' /
+    'only if' reads."""
+    every = _all_checks(checks)
+    if any(isinstance(c, _ORDERED) for c in every):
+        return []
+    stated = any(isinstance(c, StateFlag | RequiredFlag) for c in every)
+    read = " ".join(c.phrase.lower() for c in every if isinstance(c, Unless))
+    found = []
+    for m in _COMPARISON.finditer(text):
+        word = re.sub(r"\s+", " ", m.group(0).lower())
+        if read_span is not None and read_span[0] <= m.start() < read_span[1]:
+            continue
+        if word in read or (stated and word in _SEQUENCE):
+            continue
+        found.append(word)
+    return found
+
+
 def _reads_act(check: Check, act: str) -> bool:
     """The check takes the act from the request: a yes/no argument named for a state, or the
     condition of an 'unless'/'only if' that names the act."""
@@ -310,6 +370,12 @@ def _reads_act(check: Check, act: str) -> bool:
 _HUMAN_ACT = re.compile(
     r"\b(?:approvals?|reviews?|sign[- ]?offs?|signed[- ]off|authori[sz]ations?"
     r"|(?:approved|authori[sz]ed|reviewed|signed)\s+(?:off\s+)?by|countersign\w*)\b",
+    re.I,
+)
+# 'need shift supervisor OK', 'requires the owner's go-ahead': an informal approval, asked for.
+_INFORMAL_ACT = re.compile(
+    r"\b(?:need|needs|require|requires|required|get|gets|with|without)\s+(?:[\w'’-]+\s+){0,3}?"
+    r"(?P<act>ok|okay|go-ahead|consent|blessing|green\s+light|nod)\b",
     re.I,
 )
 

@@ -77,5 +77,6 @@ def out_of_scope(scope_words: tuple[str, ...], view: RequestView) -> bool:
 
 def _place_of(word: str) -> str | None:
     if len(word) == 2 and word.isupper():
-        return country_code(word)
+        # 'EU' is a region, not a country code: 'applies to sellers registered in the EU only'
+        return country_code(word) or region_name(word)
     return region_name(word) or (country_code(word) if len(word) > 3 else None)

@@ -1,0 +1,106 @@
+"""Fail-safes the lead added after the sixth session's blind sets were run and then looked at.
+
+They are not blind changes (bench/README.md reports them apart); each is tested here on
+phrasings of our own, in other domains:
+
+- a comparison ('may not exceed the original charge', 'no shipment before …') with no check
+  that compares was read as a flat prohibition of the action; its words stay unaccounted;
+- an informal approval ('needs the store lead's go-ahead', '… OK') is a person's act: a rule
+  that reads it as a value some argument could hold never decides alone;
+- 'the EU' in a policy's scope statement is a region, so a request that shows another country
+  is outside the policy, instead of the policy's rules applying to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from tests.unit.test_judge_fourth_round import outcome
+from webapp.judge.compiler import compile_rule
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery, PolicyVersion
+
+
+@pytest.mark.parametrize(
+    ("rule", "word", "tool", "args"),
+    [
+        (
+            "No refund may exceed the original charge.",
+            "exceed",
+            "issue_refund",
+            {"order_id": "O-1", "amount": 40, "original_charge": 60},
+        ),
+        (
+            "No shipment before the customs declaration is filed.",
+            "before",
+            "create_shipment",
+            {"shipment_id": "S-1", "customs_declaration_status": "filed"},
+        ),
+    ],
+)
+def test_a_comparison_no_check_compares_never_decides(rule, word, tool, args):
+    compiled = compile_rule(0, "c0", rule)
+    assert compiled.understanding == "partly_understood"
+    assert word in compiled.unaccounted
+    # Not a flat prohibition of every refund or shipment, and not an approval either.
+    assert outcome(rule, tool, args) == "pending_review"
+
+
+def test_a_state_read_from_an_argument_is_the_order_a_sequence_word_asks_for():
+    rule = "Identity must be verified before releasing data."
+    assert compile_rule(0, "c0", rule).understanding == "understood"
+    tool, base = "release_records", {"request_id": "R-1"}
+    assert outcome(rule, tool, {**base, "identity_verified": True}) == "approved"
+    assert outcome(rule, tool, {**base, "identity_verified": False}) != "approved"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Price overrides need the store lead's go-ahead.",
+        "Price overrides need a store lead's OK.",
+        "Price overrides require the buyer's blessing.",
+    ],
+)
+def test_an_informal_approval_is_never_approved_by_the_rules(rule):
+    assert outcome(rule, "override_price", {"sku": "A1", "new_price": 9.5}) == "pending_review"
+
+
+def test_an_informal_approval_read_as_a_listed_value_stays_unaccounted():
+    compiled = compile_rule(0, "c0", "Price overrides need the store lead's go-ahead.")
+    assert compiled.understanding != "understood"
+
+
+def test_consent_read_from_an_argument_decides():
+    rule = "Do not text customers without consent."
+    assert compile_rule(0, "c0", rule).understanding == "understood"
+    assert outcome(rule, "send_sms", {"customer_id": "C-1", "consent": True}) == "approved"
+    assert outcome(rule, "send_sms", {"customer_id": "C-1", "consent": False}) == "denied"
+
+
+def _version(policy_id: str, description: str, rules: tuple[str, ...]) -> PolicyVersion:
+    digest = hashlib.sha256((policy_id + description + "|".join(rules)).encode()).hexdigest()
+    return PolicyVersion(policy_id, f"pv_{digest[:12]}", digest, description, rules, ("refunds.*",))
+
+
+@pytest.mark.parametrize(
+    ("country", "currency", "expected"),
+    [("US", "USD", "allow"), ("CA", "USD", "allow"), ("DE", "USD", "deny"), ("DE", "EUR", "allow")],
+)
+def test_the_eu_in_a_scope_statement_is_a_region(country, currency, expected):
+    policies = [
+        _version("refunds", "All refunds", ("Refunds must include an order_id.",)),
+        _version(
+            "eu-refunds",
+            "EU refund rules – applies to customers registered in the EU only.",
+            ("EU customer refunds must be paid in EUR.",),
+        ),
+    ]
+    args = {"order_id": "O-9", "amount": 120, "currency": currency, "customer_country": country}
+    verdict = evaluate(
+        ClearanceQuery("refunds.create", args, "agent"), policies, StaticHistory.from_dict(None)
+    )
+    assert verdict.decision == expected, verdict.reason
