@@ -6,7 +6,9 @@ Exit status 1 when any approval is unsafe (approved where deny or review was exp
 `--set main` (the default) runs every file of bench/judge_cases/ except the held-out sets;
 `--set holdout_2` runs only bench/judge_cases/holdout_2.json, the held-out set written before the
 engine's redesign (see bench/README.md: it is run, never tuned on); `--set holdout_3` runs the
-lead's blind set, written apart from the engine's authors (bench/README.md says how it was used).
+lead's blind set, written apart from the engine's authors (bench/README.md says how it was used);
+`--set holdout_8` and `--set holdout_9` run the sixth session's blind sets, committed after their
+first and final blind runs were recorded (they are seen now, and tuned on from then on).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from webapp.judge.types import ClearanceQuery, PolicyVersion, Verdict  # noqa: E
 CASES_DIR = ROOT / "bench" / "judge_cases"
 THRESHOLD = 0.80
 # Held-out sets run on their own: their figures are reported apart from the tuned-on cases.
-HOLDOUT_SETS = ("holdout_2", "holdout_3", "holdout_4")
+HOLDOUT_SETS = ("holdout_2", "holdout_3", "holdout_4", "holdout_8", "holdout_9")
 
 
 def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict]:

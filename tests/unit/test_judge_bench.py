@@ -61,3 +61,14 @@ def test_the_second_holdout_is_well_formed_and_runs_apart(bench):
         assert c["expected"] in ("approved", "denied", "pending_review"), c["id"]
     result = bench.run_all(cases)  # a measurement, never a target to tune on (bench/README.md)
     assert result["total"] == len(cases)
+
+
+@pytest.mark.parametrize("case_set", ["holdout_8", "holdout_9"])
+def test_the_sixth_session_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
+    # Blind when written; their first and final blind runs are in bench/README.md. Seen since,
+    # so this guards the fail-safes found on them, it does not measure generalisation.
+    cases = bench.load_cases(case_set=case_set)
+    assert len(cases) == 70
+    assert not {c["id"] for c in cases} & {c["id"] for c in bench.load_cases()}
+    result = bench.run_all(cases)
+    assert result["unsafe"] == [], result["unsafe"]
