@@ -104,3 +104,9 @@ def test_the_eu_in_a_scope_statement_is_a_region(country, currency, expected):
         ClearanceQuery("refunds.create", args, "agent"), policies, StaticHistory.from_dict(None)
     )
     assert verdict.decision == expected, verdict.reason
+
+
+def test_markup_in_a_rule_is_not_a_comparison():
+    # '<' and '>' compare only before a number ('moves > 20 °C'); around a word they are markup.
+    compiled = compile_rule(0, "c0", "Refunds must never mention <b>coupons</b> in notes.")
+    assert "<" not in compiled.unaccounted and ">" not in compiled.unaccounted

@@ -317,7 +317,7 @@ def _unread_order_words(
 _COMPARISON = re.compile(
     r"\b(?:exceed(?:s|ed|ing)?|(?:more|less|greater|fewer|older|younger|newer|higher|lower"
     r"|larger|smaller|later|earlier)\s+than|at\s+(?:least|most)|before|after|until|till"
-    r"|prior\s+to)\b|[<>≤≥]",
+    r"|prior\s+to)\b|[<>≤≥]=?(?=\s*[$€£]?\d)",  # a sign before a number, not markup
     re.I,
 )
 # Checks that compare in order (a bound, two arguments, a count, a date, a time of day, what
