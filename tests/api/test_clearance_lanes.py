@@ -539,3 +539,28 @@ def test_cached_reads_follow_every_change_at_once(app, client, tenant, admin_hea
         key_id = db.session.query(ApiKey.key_id).filter_by(client_id=tenant.client_id).scalar()
         tenants.revoke_api_key(tenant.client_id, key_id)
     assert ask(client, tenant, "pay_invoice", args).status_code == 401
+
+
+def test_an_inline_row_is_written_whole_with_its_defaults(client, tenant, sql):
+    # The new row is one Core INSERT (no unit-of-work flush): columns the service leaves out
+    # must still get their defaults, and what is stored is what the answer said.
+    register_policy(client, tenant, "payments", PAYMENT_RULES, ["pay_*"])
+    answer = ask(client, tenant, "pay_invoice", {"amount": 120, "invoice_id": "INV-1"}).get_json()
+    assert answer["status"] == "approved"
+    row = (
+        sql(
+            "SELECT status, approved, token_jti, required_approvals, transition_failures, "
+            "judge_reason, decision_channel, attempts, session_id, created_at, decided_at "
+            "FROM clearance_requests WHERE request_id = :id",
+            id=answer["request_id"],
+        )
+        .mappings()
+        .one()
+    )
+    assert row["status"] == "approved" and row["approved"]
+    assert row["token_jti"]
+    assert (row["required_approvals"], row["transition_failures"], row["attempts"]) == (1, 0, 0)
+    assert (row["judge_reason"], row["decision_channel"], row["session_id"]) == ("", "", "")
+    assert row["created_at"] is not None and row["decided_at"] is not None
+    status = client.get(f"/clearance-status/{answer['request_id']}", headers=tenant.headers)
+    assert status.get_json()["status"] == "approved"

@@ -521,17 +521,23 @@ def _insert_new(request: ClearanceRequest) -> None:
     """
     table = ClearanceRequest.__table__
     state = request.__dict__
+    values: dict[str, Any] = {}
     for column in table.columns:
-        if column.key not in state:
-            default = column.default
-            if default is None:
-                value = None
-            elif default.is_callable:
-                value = default.arg(None)  # SQLAlchemy's wrapper of the zero-argument callable
-            else:
-                value = default.arg
-            setattr(request, column.key, value)
-    db.session.execute(insert(table), {column.key: state[column.key] for column in table.columns})
+        if column.key in state:
+            values[column.key] = state[column.key]
+            continue
+        default = column.default
+        if default is None and column.server_default is not None:
+            continue  # the database fills it in; the attribute loads when first read
+        if default is None:
+            value = None
+        elif default.is_callable:
+            value = default.arg(None)  # SQLAlchemy's wrapper of the zero-argument callable
+        else:
+            value = default.arg
+        setattr(request, column.key, value)
+        values[column.key] = value
+    db.session.execute(insert(table), values)
     make_transient_to_detached(request)  # history reset: the row is written
     db.session.add(request)
 
