@@ -961,12 +961,70 @@ class ValueList(Check):
 
 
 @dataclass(frozen=True)
+class _Keyed:
+    """A leaf seen through the rule's words: its keys with abbreviations read as the rule's."""
+
+    leaf: Leaf
+    keys: frozenset[str]
+
+    @property
+    def value(self) -> Any:
+        return self.leaf.value
+
+
+def abbreviates(short: str, long: str) -> bool:
+    """Whether `short` (2 to 4 letters) is written for `long`, at least two letters longer: its
+    first letters ('emp' employee, 'cat' category), or its first letter then
+    consonants of it in order ('chg' change, 'acct' account, 'amt' amount, 'mfr' manufacturer).
+    'dept' is not read as 'deposit' (nor as 'department', a guess the rule must spell out), and
+    identifier words ('no', 'id') are never abbreviations."""
+    if not (2 <= len(short) <= 4 and len(long) >= len(short) + 2) or short[0] != long[0]:
+        return False
+    if not (short.isalpha() and long.isalpha()) or short in _ID_WORDS or long in _ID_WORDS:
+        return False
+    if len(short) >= 3 and long.startswith(short):
+        return True
+    if any(ch in _VOWELS for ch in short[1:]):
+        return False
+    i = 1
+    for ch in short[1:]:
+        i = long.find(ch, i) + 1
+        if not i:
+            return False
+    return True
+
+
+_VOWELS = frozenset("aeiouy")
+
+
+@lru_cache(maxsize=65536)
+def abbreviated_as(keys: frozenset[str], own: frozenset[str]) -> frozenset[str]:
+    """`keys` with each word that is an abbreviation of a word of `own`, or abbreviated by one,
+    read as that word of `own` (the same object back when nothing changes)."""
+    changed = False
+    out = set()
+    for k in keys:
+        if k in own:
+            out.add(k)
+            continue
+        match = [w for w in own if abbreviates(w, k) or abbreviates(k, w)]
+        if len(match) == 1:  # 'ct' for both 'count' and 'contract' would be a guess
+            out.add(match[0])
+            changed = True
+        else:
+            out.add(k)
+    return frozenset(out) if changed else keys
+
+
+@dataclass(frozen=True)
 class RequiredArgument(Check):
     """'Every payment must reference an invoice number': the argument must be present and non-empty."""
 
     arg_words: tuple[str, ...] = ()
     exact_name: str = ""  # when the rule names the field ('ticket_id')
     unverifiable: tuple[str, ...] = ()  # 'approved', 'valid': the value cannot prove these
+    # the phrase's noun when a closing participle follows it ('the policy sections violated')
+    head_word: str = ""
     kind: str = field(default="required_argument", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -1080,8 +1138,14 @@ class RequiredArgument(Check):
         tail = self.arg_words[-1] if self.arg_words and self.arg_words[-1] in _ID_WORDS else ""
         same_id = next((g for g in _ID_GROUPS if tail in g), frozenset({tail}))
         own = frozenset(self.arg_words)
+        if self.head_word:
+            head = self.head_word  # 'the policy sections violated': the noun, not its participle
         best: tuple[int, Leaf] | None = None
-        for lf in view.leaves:
+        for leaf in view.leaves:
+            # 'a CHG ticket' is `change_ticket`, 'the reviewer's employee ID' `reviewer_emp_id`:
+            # an argument's word that the rule's word abbreviates (or the other way) reads as it
+            lf_keys = abbreviated_as(leaf.keys, own)
+            lf = leaf if lf_keys is leaf.keys else _Keyed(leaf, lf_keys)
             if tail and lf.keys and lf.keys <= same_id:
                 if best is None or (truthy(lf.value) and not truthy(best[1].value)):
                     best = (0, lf)
@@ -1102,7 +1166,10 @@ class RequiredArgument(Check):
                 or (score == best[0] and truthy(lf.value) and not truthy(best[1].value))
             ):
                 best = (score, lf)
-        return best[1] if best else None
+        if best is None:
+            return None
+        found = best[1]
+        return found.leaf if isinstance(found, _Keyed) else found
 
 
 @dataclass(frozen=True)

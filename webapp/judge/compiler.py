@@ -57,6 +57,8 @@ class CompiledRule:
     unaccounted: tuple[str, ...] = ()
     # 'approval from two reviewers', 'sign-off from 3 approvers': distinct approvals it asks for.
     required_approvals: int = 0
+    # a sentence of the policy's description that states an obligation, judged like a rule
+    from_description: bool = False
 
     @property
     def understanding(self) -> str:
@@ -111,7 +113,41 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
             rule = CompiledRule(i, chunk_id, text, (), uncompiled=True)
         scope += list(rule.scope)
         rules.append(rule)
+    # 'Batch controls. Batches with open deviations can't be released.': a description may state
+    # an obligation too. Skipping it would let the rules alone approve what it forbids, so each
+    # such sentence is judged like a rule (it decides only when fully understood, else review).
+    for k, sentence in enumerate(_description_rules(policy.description)):
+        try:
+            rule = compile_rule(len(rules), f"{policy.policy_version_id}:d{k}", sentence, glossary)
+        except Exception as exc:  # noqa: BLE001 - one bad sentence must not break the policy
+            errors.append(f"d{k}: {type(exc).__name__}")
+            rule = CompiledRule(len(rules), f"{policy.policy_version_id}:d{k}", sentence, (), True)
+        rules.append(replace(rule, from_description=True, scope=()))
     return CompiledPolicy(policy, tuple(rules), tuple(dict.fromkeys(scope)), tuple(errors))
+
+
+# A sentence of a description that states an obligation rather than a title ('Fee waivers -
+# daily limits', 'Crew duty limits'): a modal, a negation, 'only', or a verdict word.
+_DESCRIPTION_OBLIGATION = re.compile(
+    r"\b(?:must|shall|should|never|not|cannot|can't|may|only|requires?|needs?|prohibited|"
+    r"forbidden|banned|permitted|allowed|rejected|blocked|frozen)\b",
+    re.I,
+)
+
+
+def _description_rules(description: str) -> list[str]:
+    """The sentences of a policy description that state an obligation (not a scope statement)."""
+    if not description:
+        return []
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", description.strip()):
+        clean = _normalise(sentence)
+        if not _DESCRIPTION_OBLIGATION.search(clean) or SCOPE.search(clean):
+            continue
+        if any(SCOPE.search(c) for c in split_clauses(clean)):
+            continue  # 'Cross-border only: applies when …' is a scope, read as one
+        out.append(sentence.strip())
+    return out
 
 
 def compile_rule(
@@ -4141,6 +4177,9 @@ def _required_checks(index: int, source: str, clause: str, review: bool) -> list
     return [one] if one else []
 
 
+_CLOSING_PARTICIPLE = re.compile(r"\b(?P<noun>[A-Za-z]{3,}[^s\W]s)\s+[a-z]{3,}ed\s*$")
+
+
 def _required_check(index: int, source: str, clause: str, review: bool) -> Check | None:
     field_name = _FIELD_NAME.search(clause)
     text = _FIELD_NAME.sub("", clause).strip()
@@ -4189,6 +4228,10 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
             # a check asked for is one that was done and came out well: an id or a reference
             # of it shows neither (a value stating 'passed' or 'completed' does)
             unverifiable = ("completed",)
+        # 'the policy sections violated', 'the hours worked': a closing participle after a
+        # plural noun qualifies it; the argument is named for the noun (`policy_sections`)
+        closing = _CLOSING_PARTICIPLE.search(arg_phrase)
+        head_word = stem(closing.group("noun").lower()) if closing else ""
         required = RequiredArgument(
             index,
             source,
@@ -4198,6 +4241,7 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
             arg_words,
             exact,
             unverifiable,
+            head_word if head_word in arg_words[:-1] else "",
         )
         return _state_flag(index, source, terms, arg_words, unverifiable, arg_phrase, required)
     f = _FLAG.search(clause)

@@ -1,0 +1,109 @@
+"""Readings added by the sixth session's helper jagree, each tested on phrasings of our own.
+
+- a required argument is found under an abbreviated name ('an acct number' and
+  `account_number`, 'the employee ref' and `emp_ref`), and a closing participle ('the line items
+  refunded') qualifies the noun the argument is named for;
+- an obligation stated in a policy's description is judged like a rule;
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_judge_fourth_round import outcome
+from webapp.judge.checks import RequiredArgument, abbreviates
+from webapp.judge.compiler import compile_policy, compile_rule
+from webapp.judge.engine import evaluate
+from webapp.judge.explain import policy_report
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery, PolicyVersion
+
+
+@pytest.mark.parametrize(
+    ("short", "long", "expected"),
+    [
+        ("chg", "chang", True),
+        ("acct", "account", True),
+        ("amt", "amount", True),
+        ("emp", "employe", True),
+        ("id", "identiti", False),  # an identifier word is never an abbreviation
+        ("mgr", "merg", False),  # letters out of order
+        ("dept", "deposit", False),  # a vowel that is not a prefix: a guess
+        ("pr", "pre", False),  # too close in length to be written short
+    ],
+)
+def test_abbreviation_reads_letters_in_order(short, long, expected):
+    assert abbreviates(short, long) is expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"shipment_id": "S-1", "acct_number": "A-77"}, "approved"),
+        ({"shipment_id": "S-1", "account_number": ""}, "denied"),
+        ({"shipment_id": "S-1"}, "denied"),
+    ],
+)
+def test_a_required_argument_is_found_under_an_abbreviated_name(args, expected):
+    rule = "Every shipment must cite the customer account number."
+    assert compile_rule(0, "c:r0", rule).understanding == "understood"
+    assert outcome(rule, "ship_goods", args) == expected
+
+
+def test_an_abbreviation_in_the_rule_reads_the_argument_spelled_out():
+    rule = "Each shipment must cite a mfr ref."
+    assert outcome(rule, "ship_goods", {"manufacturer_ref": "M-1"}) == "approved"
+    assert outcome(rule, "ship_goods", {"merchant_ref": "M-1"}) != "approved"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"note_id": "N-9", "line_items": ["sku-1"], "refund_reason": "damaged"}, "approved"),
+        # `refund_reason` names the participle's word, not the noun: a person decides
+        ({"note_id": "N-9", "refund_reason": "damaged"}, "pending_review"),
+    ],
+)
+def test_a_closing_participle_qualifies_the_noun_the_argument_is_named_for(args, expected):
+    rule = "Credit notes must list the line items refunded."
+    compiled = compile_rule(0, "c:r0", rule)
+    (check,) = compiled.checks
+    assert isinstance(check, RequiredArgument) and check.head_word == "item"
+    assert compiled.understanding == "understood"
+    assert outcome(rule, "issue_credit_note", args) == expected
+
+
+def _pv(description: str, rules: list[str]) -> PolicyVersion:
+    return PolicyVersion("p", "pv_desc", "h", description, tuple(rules), ())
+
+
+def _judge(description: str, rules: list[str], tool: str, args: dict) -> str:
+    v = evaluate(ClearanceQuery(tool, args, "agent"), [_pv(description, rules)], StaticHistory())
+    if v.decision == "deny":
+        return "denied"
+    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+
+
+DESCRIPTION = "Kitchen orders. Orders with unresolved allergen flags can't be dispatched."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"order_id": "K-1", "ticket": "T-4", "unresolved_allergen_flags": ["nuts"]}, "denied"),
+        ({"order_id": "K-1", "ticket": "T-4", "unresolved_allergen_flags": []}, "approved"),
+    ],
+)
+def test_an_obligation_in_the_description_is_judged_like_a_rule(args, expected):
+    rules = ["Every kitchen order must reference a ticket."]
+    assert _judge(DESCRIPTION, rules, "dispatch_order", args) == expected
+
+
+def test_a_title_in_the_description_states_nothing_and_reports_stay_the_rules():
+    cp = compile_policy(_pv("Kitchen order limits. Applies to the Leeds site only.", ["x"]))
+    assert not any(r.from_description for r in cp.rules)
+    cp = compile_policy(_pv(DESCRIPTION, ["Every kitchen order must reference a ticket."]))
+    assert [r.chunk_id for r in cp.rules if r.from_description] == ["pv_desc:d0"]
+    assert [r["text"] for r in policy_report(cp)] == [
+        "Every kitchen order must reference a ticket."
+    ]
