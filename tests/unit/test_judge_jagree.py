@@ -107,3 +107,52 @@ def test_a_title_in_the_description_states_nothing_and_reports_stay_the_rules():
     assert [r["text"] for r in policy_report(cp)] == [
         "Every kitchen order must reference a ticket."
     ]
+
+
+def test_examples_in_brackets_do_not_narrow_a_scope():
+    # the brackets name examples of state grants; a code not spelled like them is no sign the
+    # request is outside the scope (when unsure, a policy governs)
+    pv = PolicyVersion(
+        "p",
+        "pv_scope",
+        "h",
+        "Applies to state grants (Cal Grant, Chafee) only.",
+        ("Each award must reference a grant ID.",),
+        (),
+    )
+    cp = compile_policy(pv)
+    assert cp.scope == ("state", "grants")
+    v = evaluate(
+        ClearanceQuery("award_grant", {"grant_program": "CG_B", "amount": 10}, "agent"),
+        [pv],
+        StaticHistory(),
+    )
+    assert v.reason_code != "no_matching_policy"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"account_id": "A-1", "account_age_days": 45}, "approved"),
+        ({"account_id": "A-1", "account_age_days": 30}, "denied"),  # 'older than' is exclusive
+        ({"account_id": "A-1", "account_age_days": 12}, "denied"),
+    ],
+)
+def test_only_before_a_bounded_subject_restricts_the_permission_to_the_bound(args, expected):
+    rule = "Only accounts older than 30 days may be upgraded."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    # never an allow-list holding the subject's own noun
+    assert check.kind == "numeric_limit" and check.op == "le" and check.threshold == 30
+    assert (
+        check.reading()
+        == "Deny when the duration is at or below 30 days (about: accounts upgraded)"
+    )
+    assert outcome(rule, "upgrade_account", args) == expected
+
+
+def test_only_with_more_after_the_permission_is_not_this_reading():
+    rule = "Only accounts older than 30 days may be upgraded without a review."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert not any(getattr(c, "op", "") == "le" for c in compiled.checks)

@@ -786,6 +786,8 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
         consumed += ["except", "except for"]
     if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
+    elif any(isinstance(c, NumericLimit) for c in flat) and _only_bound_permission(text):
+        consumed.append("only")  # the bound it restricts to is the limit's own
     # 'without X' is read by a required flag ('without MFA enabled') or is the review itself
     # ('without a manager's approval'); anywhere else it is a condition no check reads.
     bodies = [c.base if isinstance(c, Unless) and c.base is not None else c for c in checks]
@@ -1372,6 +1374,9 @@ def scope_of(text: str) -> tuple[str, ...]:
         m = SCOPE.search(clause)
         if m:
             phrase = m.group("scope") or m.group("scope2") or m.group("scope3") or ""
+            # 'federal aid (Pell, SEOG, Direct Loans)': the brackets give examples, any one of
+            # which may be the request's; none of them narrows the scope on its own
+            phrase = re.sub(r"\([^)]*\)?", " ", phrase)
             return tuple(
                 w
                 for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", phrase)
@@ -3639,6 +3644,24 @@ _CONDITION_BOUND = re.compile(
 )
 
 
+# 'Only records …', 'only the invoices …': 'only' opening a subject of at most three words
+_ONLY_SUBJECT = re.compile(
+    r"^\s*only\s+(?P<subject>(?:the\s+)?[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s*$", re.I
+)
+# '… may be purged', '… can be archived': a permission to do one thing, nothing after it
+_MAY_BE_DONE = re.compile(r"^\s*(?:may|can)\s+(?:be\s+)?(?P<verb>[a-z]+)\s*\.?\s*$", re.I)
+
+
+def _only_bound_permission(text: str) -> bool:
+    """'Only records older than 7 years may be purged': 'only' picks the subject by one bound."""
+    quantities = find_quantities(text)
+    if len(quantities) != 1:
+        return False
+    q = quantities[0]
+    b = _CONDITION_BOUND.search(text[: q.start])
+    return bool(b and _ONLY_SUBJECT.match(text[: b.start()]) and _MAY_BE_DONE.match(text[q.end :]))
+
+
 def _conditional_list(
     index: int,
     source: str,
@@ -3659,6 +3682,18 @@ def _conditional_list(
     if not b:
         return None
     phrase = re.sub(r"\s+", " ", b.group(0).strip().lower())
+    subject = _ONLY_SUBJECT.match(clause[: b.start()])
+    done = _MAY_BE_DONE.match(clause[q.end :])
+    if only and not (review or negated) and subject and done:
+        # 'Only records older than 7 years may be purged': 'only' picks the subject by its
+        # bound, it lists no value; what falls outside the bound may not be done
+        return _subject_condition(
+            index,
+            source,
+            subject.group("subject") + " " + done.group("verb"),
+            NEGATE[BOUNDARY_CONDITION[phrase]],
+            q,
+        )
     rest = clause[: b.start()] + clause[q.end :]
     body = _value_list_check(index, source, rest, "deny", review, negated, only)
     if body is None:
