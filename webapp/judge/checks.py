@@ -246,11 +246,23 @@ def applicability(
 _THE_NAMED = re.compile(r"\bthe\s+([A-Za-z][\w\-]*)\s+([A-Za-z]+)\b", re.I)
 
 
+# 'cases in Closed or Suspended status': the words joined by 'or' before a state noun are states
+_STATE_ALTERNATIVES = re.compile(
+    r"\b([A-Za-z][\w\-]*)\s*(?:,|\bor\b|/)\s*([A-Za-z][\w\-]*)\s+(status|state|stage)\b", re.I
+)
+
+
 @lru_cache(maxsize=65536)
 def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
     """Subject stems of `source` that name one instance of the noun after them ('the salaries
-    table'): only these are ruled out by another name in the noun's argument."""
+    table'): only these are ruled out by another name in the noun's argument. Also, marked
+    '<word|noun', words joined by 'or' that name states of the state noun after them ('cases in
+    Closed or Suspended status'): only these are ruled out by another value of a status argument."""
     out = set()
+    for m in _STATE_ALTERNATIVES.finditer(source):
+        noun = stem(m.group(3).lower())
+        for w in (m.group(1), m.group(2)):
+            out.add(f"{KEY_STATE}{stem(w.lower())}|{noun}")
     for m in _THE_NAMED.finditer(source):
         noun = m.group(2).lower()
         if noun.endswith("s") and not noun.endswith("ss"):
@@ -295,6 +307,13 @@ def _groups(
     def near(t: str) -> frozenset[str]:
         i = position.get(t, -1)
         if i < 0:
+            if t in alt_words:
+                # 'Closed or Suspended status': a state, ruled out by a status argument's value
+                return frozenset(
+                    KEY_STATE + n.partition("|")[2]
+                    for n in names
+                    if n.startswith(KEY_STATE) and n[1:].partition("|")[0] == t
+                )
             return _EMPTY
         out = {terms[j] for j in (i + 1, i + 2) if j < len(terms)}
         if i > 0:

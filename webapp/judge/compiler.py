@@ -4015,6 +4015,10 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
                 clause[tail_at:],
                 re.I,
             ):
+                if re.search(r"\b[A-Z][\w.]*\s+$", clause[: tail_at + prep.start()]) and re.match(
+                    r"of\b", prep.group(0), re.I
+                ):
+                    continue  # 'State Dept. of Labor': 'of' inside a name starts no list
                 regions.append((tail_at + prep.end(), len(clause)))
                 weak.add((tail_at + prep.end(), len(clause)))
             regions.append((tail_at, len(clause)))
@@ -4119,8 +4123,16 @@ def _split_items(text: str) -> list[str]:
     return out
 
 
+# 'State Dept. of Labor', 'Bank of the West': a proper name with a joining word inside
+_JOINED_NAME = re.compile(
+    r"[A-Z][\w&.\-]*(?: (?:of|for|de)(?: the)? [A-Z][\w&.\-]*| [A-Z][\w&.\-]*)+"
+)
+
+
 def _value_like(item: str) -> bool:
     i = item.strip()
+    if len(i.split()) <= 6 and len(i) <= 60 and _JOINED_NAME.fullmatch(i):
+        return True
     if not i or len(i) > 60 or len(i.split()) > 3:
         return False
     if _DOMAIN.fullmatch(i.lstrip("@")) or _LITERAL.fullmatch(i) or _place(i):
