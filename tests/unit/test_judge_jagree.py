@@ -19,6 +19,7 @@ from webapp.judge.engine import evaluate
 from webapp.judge.explain import policy_report
 from webapp.judge.history import StaticHistory
 from webapp.judge.types import ClearanceQuery, PolicyVersion
+from webapp.judge.vocabulary import Glossary
 
 
 @pytest.mark.parametrize(
@@ -200,3 +201,42 @@ def test_a_state_word_does_not_rule_out_a_qualifier_of_another_noun():
     rule = "No refunds to Gold or Platinum customers."
     args = {"order_status": "open", "customer": "C-1", "amount": 5}
     assert outcome(rule, "issue_refund", args) != "approved"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"clinic": "C-1", "visit_mode": "onsite", "notes_ref": "N-1"}, "approved"),
+        ({"clinic": "C-1", "visit_mode": "remote", "notes_ref": "N-1"}, "denied"),
+        ({"clinic": "C-1", "notes_ref": "N-1"}, "pending_review"),
+    ],
+)
+def test_remote_is_ruled_out_by_an_onsite_value(args, expected):
+    rules = ["Remote visits are not allowed.", "Visits must cite a notes ref."]
+    assert _judge("", rules, "schedule_visit", args) == expected
+
+
+def test_a_vendor_qualifier_is_ruled_out_by_another_kind_of_person():
+    rules = ["Vendor logins to the payroll system are not allowed.", "Logins must cite a ticket."]
+    args = {"user_kind": "employee", "ticket": "T-1"}
+    assert _judge("", rules, "payroll_login", args) == "approved"
+    args["user_kind"] = "vendor"
+    assert _judge("", rules, "payroll_login", args) == "denied"
+
+
+def test_only_after_a_category_restricts_what_follows_not_membership():
+    # the glossary lists the regulated pumps; 'only' speaks of the maintenance window, which no
+    # check reads: the rule is not read as an allow-list of regulated pumps
+    glossary = Glossary.of({"regulated pumps": ["P-1", "P-2"]})
+    rule = "Restarts of regulated pumps only during a maintenance window."
+    compiled = compile_rule(0, "c:r0", rule, glossary)
+    assert compiled.understanding != "understood"
+    assert not any(getattr(c, "mode", "") == "allow" for c in compiled.checks)
+    # 'only' before the category still makes the allow-list
+    listed = compile_rule(0, "c:r0", "Restarts are allowed only for regulated pumps.", glossary)
+    assert [c.values for c in listed.checks] == [("P-1", "P-2")]
+
+
+def test_a_scope_sentence_of_the_description_is_no_rule():
+    cp = compile_policy(_pv("Overseas only: applies when the carrier is foreign.", ["x must y."]))
+    assert not any(r.from_description for r in cp.rules)

@@ -144,6 +144,8 @@ def _description_rules(description: str) -> list[str]:
         clean = _normalise(sentence)
         if not _DESCRIPTION_OBLIGATION.search(clean) or SCOPE.search(clean):
             continue
+        if re.search(r"\bappl(?:y|ies|icable)\b", clean, re.I):
+            continue  # 'Cross-border only: applies when the bank is abroad' states a scope
         if any(SCOPE.search(c) for c in split_clauses(clean)):
             continue  # 'Cross-border only: applies when …' is a scope, read as one
         out.append(sentence.strip())
@@ -3091,8 +3093,13 @@ def _category_checks(
     negated = bool(NEGATION.search(clause)) or bool(
         re.search(r"\b(?:nobody|no one|none)\b", clause, re.I)
     )
-    only = bool(ONLY.search(clause))
+    only_at = ONLY.search(clause)
+    only = bool(only_at)
     if not (negated or review or only):
+        return []
+    if only_at and all(only_at.start() >= end for _, end, _ in phrases):
+        # 'Firmware updates to critical assets only during an outage window': 'only' restricts
+        # what follows the category (a time, a condition), not its membership: no allow-list
         return []
     checks: list[Check] = []
     for start, end, phrase in phrases:

@@ -168,7 +168,10 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
         "environment": "production development staging test qa sandbox preview uat local live",
         "visibility": "public private internal restricted confidential",
         "speed": "instant standard express sameday nextday regular",
-        "person": "contractor employee intern temp freelancer consultant executive manager staff",
+        "person": "contractor employee intern temp freelancer consultant executive manager staff "
+        "vendor",
+        # where a person works from: 'remote sessions' against a session that is 'onsite'
+        "presence": "remote onsite onprem inperson",
         "method": "crypto wallet card ach sepa swift cheque cash paypal bank",
         # closed dimensions of common nouns: an order's type, a customer's segment
         "order type": "market limit",
