@@ -240,3 +240,18 @@ def test_only_after_a_category_restricts_what_follows_not_membership():
 def test_a_scope_sentence_of_the_description_is_no_rule():
     cp = compile_policy(_pv("Overseas only: applies when the carrier is foreign.", ["x must y."]))
     assert not any(r.from_description for r in cp.rules)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"patient": "P-1", "lot_number": "L-9"}, "approved"),
+        ({"patient": "P-1"}, "denied"),
+    ],
+)
+def test_no_dot_after_a_noun_is_a_number_never_a_negation(args, expected):
+    rule = "Each vaccination record must include the lot no."
+    compiled = compile_rule(0, "c:r0", rule)
+    (check,) = compiled.checks
+    assert isinstance(check, RequiredArgument)  # before: a deny-list holding 'no.'
+    assert outcome(rule, "record_vaccination", args) == expected

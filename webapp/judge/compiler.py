@@ -1259,6 +1259,11 @@ _KIND_NOUNS = frozenset(
 )
 
 
+_NUMBER_ABBREVIATION = re.compile(
+    r"(?<=[a-z0-9])(?<!\bsay)(?<!\banswer)\s+no\.(?=\s|$|[,;:)])", re.I
+)
+
+
 @lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
@@ -1277,6 +1282,9 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
+    # 'the mfr model no.', 'the matter no.': after a noun, 'no.' abbreviates 'number' (never a
+    # negation that would turn 'must include the model no.' into a prohibition)
+    t = _NUMBER_ABBREVIATION.sub(" number", t)
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.
