@@ -28,7 +28,8 @@ from webapp.judge.types import ClearanceQuery, PolicyVersion
     ("rule", "word", "tool", "args"),
     [
         (
-            "No refund may exceed the original charge.",
+            # ('No refund may exceed the original charge' is read since: two arguments compared)
+            "No refund may exceed what the customer paid.",
             "exceed",
             "issue_refund",
             {"order_id": "O-1", "amount": 40, "original_charge": 60},

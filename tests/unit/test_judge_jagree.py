@@ -255,3 +255,27 @@ def test_no_dot_after_a_noun_is_a_number_never_a_negation(args, expected):
     (check,) = compiled.checks
     assert isinstance(check, RequiredArgument)  # before: a deny-list holding 'no.'
     assert outcome(rule, "record_vaccination", args) == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "No withdrawal may exceed the available cash balance.",
+        "A withdrawal can't exceed the available cash balance.",
+    ],
+)
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"amount": 300, "currency": "EUR", "available_cash_balance": 500}, "approved"),
+        ({"amount": 500, "currency": "EUR", "available_cash_balance": 500}, "approved"),
+        ({"amount": 501, "currency": "EUR", "available_cash_balance": 500}, "denied"),
+    ],
+)
+def test_a_negated_subject_or_a_contraction_compares_two_arguments(rule, args, expected):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert check.kind == "argument_comparison" and check.op == "gt"
+    assert check.reading().startswith("Deny when withdrawal is above available cash balance")
+    assert outcome(rule, "make_withdrawal", args) == expected

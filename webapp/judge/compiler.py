@@ -3016,9 +3016,13 @@ def _op_and_effect(
 
 _JOIN = re.compile(
     r"\b(?:(?:must|may|should|shall|can)\s*(?:not|never)\s+(?:exceed|be (?:more|greater|larger|higher) than|be above)|cannot exceed|"
+    r"(?:can't|mustn't|shouldn't|won't) exceed|"
     r"(?:must|should) (?:be )?(?:at most|no (?:more|greater|larger|higher) than|not (?:more|greater) than)|"
     r"(?:is|are) (?:limited|capped) (?:to|at))\s+(?:the|its|their|that)\s+(?P<right>[a-z _'\-]+)$",
     re.I,
+)
+_NO_SUBJECT_MAY = re.compile(
+    r"^(?P<head>no\b(?:\s+[\w'\-]+){1,3}?\s+(?:may|can|shall|should))\s+exceed\b", re.I
 )
 _JOIN_LOWER = re.compile(
     r"\b(?:must|should) (?:be )?(?:at least|no (?:less|lower) than|not (?:less|lower) than)\s+(?:the|its|their)\s+(?P<right>[a-z _'\-]+)$",
@@ -3844,6 +3848,8 @@ _AMOUNT_WORDS = frozenset(
 
 
 def _join_check(index: int, source: str, clause: str, effect: str, review: bool) -> Check | None:
+    # 'No disbursement may exceed the client's balance': the negation opens the clause
+    clause = _NO_SUBJECT_MAY.sub(r"\g<head> not exceed", clause)
     for rx, op in ((_JOIN, "gt"), (_JOIN_LOWER, "lt")):
         m = rx.search(clause)
         if not m:
