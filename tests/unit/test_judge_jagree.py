@@ -279,3 +279,40 @@ def test_a_negated_subject_or_a_contraction_compares_two_arguments(rule, args, e
     assert check.kind == "argument_comparison" and check.op == "gt"
     assert check.reading().startswith("Deny when withdrawal is above available cash balance")
     assert outcome(rule, "make_withdrawal", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"route": "R-1", "cabin": "premium", "flight_hours": 9}, "approved"),
+        ({"route": "R-1", "cabin": "premium", "flight_hours": 6}, "denied"),  # 'over' is exclusive
+        ({"route": "R-1", "cabin": "premium", "flight_hours": 4}, "denied"),
+        ({"route": "R-1", "cabin": "premium"}, "pending_review"),
+    ],
+)
+def test_a_prohibition_unless_a_measure_passes_a_bound(args, expected):
+    rule = "Premium cabin not permitted unless the flight time is over 6 hours."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert check.reading() == (
+        "When the duration is at or below 6 hours: Deny requests about premium cabin"
+    )
+    assert outcome(rule, "book_cabin", args) == expected
+
+
+@pytest.mark.parametrize("word", ["OK", "okay", "go-ahead", "green light"])
+def test_an_informal_approval_asks_for_review_never_permits(word):
+    rule = f"Discounts above 30% need the regional manager's {word}."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert check.effect == "review" and check.op == "gt" and check.threshold == 30
+    assert outcome(rule, "apply_discount", {"order": "O-1", "discount_pct": 35}) == (
+        "pending_review"
+    )
+
+
+def test_deeper_than_is_more_than():
+    (check,) = compile_rule(0, "c:r0", "Price cuts may not be deeper than 25%.").checks
+    assert check.op == "gt" and check.threshold == 25

@@ -1264,6 +1264,13 @@ _NUMBER_ABBREVIATION = re.compile(
 )
 
 
+_INFORMAL_APPROVAL = re.compile(
+    r"(?P<head>\b(?:need|needs|require|requires)\s+(?:(?:a|an|the)\s+)?"
+    r"(?:[A-Za-z][\w'\-]*\s+){0,3}?)(?:ok|okay|go-ahead|green\s+light|nod|blessing)\b(?!\s*[\w(])",
+    re.I,
+)
+
+
 @lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
@@ -1285,6 +1292,9 @@ def _normalise(text: str) -> str:
     # 'the mfr model no.', 'the matter no.': after a noun, 'no.' abbreviates 'number' (never a
     # negation that would turn 'must include the model no.' into a prohibition)
     t = _NUMBER_ABBREVIATION.sub(" number", t)
+    # 'need shift supervisor OK', 'needs the lead's go-ahead': an informal word for an approval
+    # (read as one, so the review it asks for is made; never the permission 'OK' would read as)
+    t = _INFORMAL_APPROVAL.sub(lambda m: m.group("head") + "approval", t)
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.
@@ -1325,6 +1335,10 @@ _COMPARATIVES = {
     "bigger than": "more than",
     "longer than": "more than",
     "higher than": "more than",
+    "deeper than": "more than",  # 'a discount deeper than 40%'
+    "greater than": "more than",
+    "lower than": "less than",
+    "shallower than": "less than",
     "lighter than": "less than",
     "smaller than": "less than",
     "shorter than": "less than",
@@ -3492,10 +3506,21 @@ _EXCEPT_AMOUNT = re.compile(
 )
 
 
+# 'Business class not permitted unless the block time is over 5 hours': the permission past a
+# bound, stated as a condition on a measure
+_UNLESS_AMOUNT = re.compile(
+    r"^(?P<main>.+?),?\s+(?P<marker>unless|except when|except if)\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?P<noun>(?:[a-z]+\s+){1,3}?)(?:is|are)\s+"
+    r"(?P<bound>over|above|more than|greater than|exceeding|in excess of|at least|under|below|"
+    r"less than|at most|up to|no more than)\s+(?P<amount>[^,;]+?)\s*\.?$",
+    re.I,
+)
+
+
 def _except_amount(
     index: int, source: str, clause: str, previous: Quantity | None, carry: str
 ) -> tuple[list[Check], str] | None:
-    m = _EXCEPT_AMOUNT.match(clause)
+    m = _EXCEPT_AMOUNT.match(clause) or _UNLESS_AMOUNT.match(clause)
     if not m:
         return None
     quantities = find_quantities(m.group("amount"))
