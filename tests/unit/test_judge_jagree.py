@@ -316,3 +316,32 @@ def test_an_informal_approval_asks_for_review_never_permits(word):
 def test_deeper_than_is_more_than():
     (check,) = compile_rule(0, "c:r0", "Price cuts may not be deeper than 25%.").checks
     assert check.op == "gt" and check.threshold == 25
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"policy_id": "P-1", "policy_status": "Active", "reason_code": "R1"}, "approved"),
+        ({"policy_id": "P-1", "policy_status": "Lapsed", "reason_code": "R1"}, "denied"),
+        # no status sent: a person decides
+        ({"policy_id": "P-1", "reason_code": "R1"}, "pending_review"),
+    ],
+)
+def test_whose_status_is_a_state_read_from_the_status_argument(args, expected):
+    rules = [
+        "No claim payment on a policy whose status is Lapsed.",
+        "Claim payments must cite a reason code.",
+    ]
+    first = compile_rule(0, "c:r0", rules[0])
+    assert first.understanding == "understood", first.unaccounted
+    assert _judge("", rules, "pay_claim", args) == expected
+
+
+def test_a_state_word_sharing_a_verbs_stem_is_not_an_action():
+    # 'Suspended' is the status, not the verb 'suspend': a disbursement (another verb) of a
+    # student in good standing is not forbidden, one of a suspended student is
+    rules = ["No refund to a member whose account status is Suspended.", "Refunds must cite a ref."]
+    args = {"member": "M-1", "account_status": "Good Standing", "ref": "R-1"}
+    assert _judge("", rules, "issue_refund", args) == "approved"
+    args["account_status"] = "Suspended"
+    assert _judge("", rules, "issue_refund", args) == "denied"

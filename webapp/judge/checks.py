@@ -17,6 +17,7 @@ from webapp.judge.request_view import (
     KEY_NAME,
     KEY_SAME_CLASS,
     KEY_STATE,
+    KEY_STATE_WORD,
     MONEY_GENERIC,
     MONEY_KEYS,
     MONEY_SPECIFIC,
@@ -252,6 +253,11 @@ _STATE_ALTERNATIVES = re.compile(
 )
 
 
+_STATE_AFTER = re.compile(
+    r"\b(status|state|stage)\s+(?:is\s+|of\s+)?([A-Za-z][\w\-]*)\s*(?:[.;,]|$)", re.I
+)
+
+
 @lru_cache(maxsize=65536)
 def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
     """Subject stems of `source` that name one instance of the noun after them ('the salaries
@@ -263,6 +269,9 @@ def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
         noun = stem(m.group(3).lower())
         for w in (m.group(1), m.group(2)):
             out.add(f"{KEY_STATE}{stem(w.lower())}|{noun}")
+    for m in _STATE_AFTER.finditer(source):
+        # 'with SAP status Suspended': a state the status holds, not an action ('suspend')
+        out.add(f"{KEY_STATE}{stem(m.group(2).lower())}|{stem(m.group(1).lower())}")
     for m in _THE_NAMED.finditer(source):
         noun = m.group(2).lower()
         if noun.endswith("s") and not noun.endswith("ss"):
@@ -294,7 +303,12 @@ def _groups(
     ('the salaries table', marked '='), read against any argument naming the noun.
     """
     alt_words = {w for pair in alternatives for w in pair}
-    verbs = tuple(t for t in terms if t in VERBS and t not in alt_words and t not in MONEY_GENERIC)
+    states = {n[1:].partition("|")[0] for n in names if n.startswith(KEY_STATE)}
+    verbs = tuple(
+        t
+        for t in terms
+        if t in VERBS and t not in alt_words and t not in MONEY_GENERIC and t not in states
+    )
     nouns = [t for t in terms if t not in verbs and t not in alt_words]
     position = {t: i for i, t in enumerate(terms)}
 
@@ -320,6 +334,8 @@ def _groups(
             out.add(KEY_STATE + terms[i - 1])
         if t in names and i + 1 < len(terms):
             out.add(KEY_NAME + terms[i + 1])
+        if t in states:
+            out.add(KEY_STATE_WORD)  # 'status Suspended': a state, not the verb 'suspend'
         if _VALUE_CLASSES_OF.get(t, _EMPTY) & shared_classes:
             # 'Test accounts in prod': two values of one class in the rule, so the request's
             # 'prod' does not show that 'test' (a qualifier of accounts) does not hold

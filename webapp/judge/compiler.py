@@ -1271,6 +1271,13 @@ _INFORMAL_APPROVAL = re.compile(
 )
 
 
+_WHOSE_STATE = re.compile(
+    r"\bwhose\s+(?P<what>(?:[A-Za-z][\w\-]*\s+){0,2}(?:status|state|stage))\s+is\s+"
+    r"(?P<value>[A-Za-z][\w\-]*)\b(?=\s*(?:[.;,]|$))",
+    re.I,
+)
+
+
 @lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
@@ -1295,6 +1302,9 @@ def _normalise(text: str) -> str:
     # 'need shift supervisor OK', 'needs the lead's go-ahead': an informal word for an approval
     # (read as one, so the review it asks for is made; never the permission 'OK' would read as)
     t = _INFORMAL_APPROVAL.sub(lambda m: m.group("head") + "approval", t)
+    # 'a student whose SAP status is Suspended' is 'a student with SAP status Suspended': the
+    # state a status argument holds
+    t = _WHOSE_STATE.sub(r"with \g<what> \g<value>", t)
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.

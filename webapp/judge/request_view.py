@@ -191,6 +191,9 @@ KEY_STATE = "<"
 KEY_NAME = "="
 # A word of a known value class in a rule naming another value of that class ('test … prod').
 KEY_SAME_CLASS = "!"
+# A word of a rule that names a state ('with SAP status Suspended'), never an action, whatever
+# verb it shares a stem with: another tool's verb does not rule it out.
+KEY_STATE_WORD = "~"
 # Argument names whose value says where on one dimension the request's thing is, so another value
 # there rules out a qualifier of the rule ('shipping_speed': 'standard' against 'expedited
 # shipping', 'customer_tier': 'starter' against 'enterprise customers'), and those whose value
@@ -202,7 +205,7 @@ _STATE_KEYS = frozenset(stem(w) for w in "status state stage".split())
 _KIND_KEYS = _STATE_KEYS | frozenset(
     stem(w) for w in "tier level plan grade speed priority sourcing".split()
 )
-_SAME_CLASS_MARK = frozenset({KEY_SAME_CLASS})
+_SAME_CLASS_MARK = frozenset({KEY_SAME_CLASS, KEY_STATE_WORD})
 _CODE = re.compile(r"^\s*[A-Z]{2,3}\s*$")
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 
@@ -434,7 +437,7 @@ class RequestView:
             others = self.tool_stems & COMMS
             if others and term not in others and not others & _COMMS_SAME.get(term, frozenset()):
                 return True
-        if term in VERBS and term not in self.tool_stems:
+        if term in VERBS and term not in self.tool_stems and KEY_STATE_WORD not in neighbours:
             return bool(self.tool_verbs) and not (
                 self.tool_stems & _VERB_SYNONYMS.get(term, frozenset())
             )
