@@ -345,3 +345,22 @@ def test_a_state_word_sharing_a_verbs_stem_is_not_an_action():
     assert _judge("", rules, "issue_refund", args) == "approved"
     args["account_status"] = "Suspended"
     assert _judge("", rules, "issue_refund", args) == "denied"
+
+
+@pytest.mark.parametrize("word", ["confirmation", "concurrence"])
+def test_confirmation_by_a_person_is_an_approval(word):
+    rule = f"Transfers over 5,000 EUR need treasury {word}."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert check.effect == "review" and check.threshold == 5000
+    # a document named with the word is not an approval: 'a confirmation number'
+    (required,) = compile_rule(0, "c:r0", "Bookings need a confirmation number.").checks
+    assert isinstance(required, RequiredArgument)
+
+
+def test_a_one_letter_class_name_is_a_content_word():
+    # 'Class B' names which vehicles: a check that ignores the letter would govern every class
+    compiled = compile_rule(0, "c:r0", "Rentals of Class B vehicles need branch manager approval.")
+    assert "B" in compiled.unaccounted
+    assert compiled.understanding == "partly_understood"

@@ -1266,7 +1266,8 @@ _NUMBER_ABBREVIATION = re.compile(
 
 _INFORMAL_APPROVAL = re.compile(
     r"(?P<head>\b(?:need|needs|require|requires)\s+(?:(?:a|an|the)\s+)?"
-    r"(?:[A-Za-z][\w'\-]*\s+){0,3}?)(?:ok|okay|go-ahead|green\s+light|nod|blessing)\b(?!\s*[\w(])",
+    r"(?:[A-Za-z][\w'\-]*\s+){0,3}?)(?:ok|okay|go-ahead|green\s+light|nod|blessing|confirmation|"
+    r"concurrence)\b(?!\s*[\w(])",
     re.I,
 )
 
