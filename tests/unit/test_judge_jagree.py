@@ -364,3 +364,23 @@ def test_a_one_letter_class_name_is_a_content_word():
     compiled = compile_rule(0, "c:r0", "Rentals of Class B vehicles need branch manager approval.")
     assert "B" in compiled.unaccounted
     assert compiled.understanding == "partly_understood"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"report": "r.pdf", "channel": "Courier"}, "approved"),
+        ({"report": "r.pdf", "delivery_method": "SecureMail"}, "approved"),
+        # the subject's argument (`report`) is not the means: never compared with the list
+        ({"report": "r.pdf", "channel": "fax"}, "denied"),
+        ({"report": "r.pdf"}, "pending_review"),
+    ],
+)
+def test_a_means_listed_before_a_closing_only_is_an_allow_list(args, expected):
+    rule = "Lab reports via Courier or SecureMail only."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert check.mode == "allow" and check.values == ("Courier", "SecureMail")
+    assert check.reading().startswith("Deny unless `via` is Courier or SecureMail")
+    assert outcome(rule, "send_lab_report", args) == expected

@@ -3945,6 +3945,11 @@ _PLACE_OR_CURRENCY_KINDS = frozenset(
 )
 
 
+_MEANS_KINDS = tuple(
+    stem(w) for w in "channel method protocol delivery transport medium via".split()
+)
+
+
 def _value_list_check(
     index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
 ) -> Check | None:
@@ -3958,7 +3963,9 @@ def _value_list_check(
         # elsewhere ('Never attach AdministratorAccess except to break-glass roles') is what the
         # prohibition names; the exception is a condition no list reads (partly understood).
         markers = [m.end() for rx in (ONLY, OUTSIDE) for m in rx.finditer(clause)]
-        trailing = re.search(r"\bonly\s*\.?$", clause[region_start:region_end], re.I)
+        trailing = re.search(r"\bonly\s*\.?$", clause[region_start:region_end], re.I) or re.match(
+            r"\s+only\b", clause[region_end:], re.I
+        )  # 'via SFTP only': 'only' right after the list
         if not trailing and not any(end <= region_start for end in markers):
             if not negated:
                 return None
@@ -3994,6 +4001,10 @@ def _value_list_check(
         ):
             match = "contains"
     kind = _kind_words(clause, region_start, region_end)
+    if re.search(r"\b(?:via|through|using)\s+$", clause[:region_start], re.I):
+        # 'Reports via courier or SFTP only': the values are means of sending, whatever the
+        # subject ('reports' is not the argument `report` they constrain)
+        kind = list(_MEANS_KINDS)
     # A list's own values never name the argument it constrains ('prod, pci and billing_owner').
     item_stems = _item_stems(items)
     kind = [k for k in kind if k not in item_stems]
@@ -4057,6 +4068,10 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         )
         regions.append((o.end(), o.end() + end.start() if end else len(clause)))
     if only:
+        via = re.search(r"\b(?:via|through|using)\s+(?P<items>[^;:]+?)\s+only\b", clause, re.I)
+        if via:
+            # 'Transfers via SFTP only', 'via secure portal or SFTP only': the means listed
+            regions.append((via.start("items"), via.end("items")))
         y = re.search(
             r"\bonly\s+(?:the\s+)?(?P<one>[\w.\-/@*]+)\s+(?P<kind>\w+)\s+(?:may|can|is|are|should|must)\b",
             clause,
