@@ -384,3 +384,17 @@ def test_a_means_listed_before_a_closing_only_is_an_allow_list(args, expected):
     assert check.mode == "allow" and check.values == ("Courier", "SecureMail")
     assert check.reading().startswith("Deny unless `via` is Courier or SecureMail")
     assert outcome(rule, "send_lab_report", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"parcel": "P-1", "shipment_scope": "domestic"}, "approved"),
+        ({"parcel": "P-1", "shipment_scope": "international"}, "denied"),
+        ({"parcel": "P-1"}, "pending_review"),
+    ],
+)
+def test_domestic_rules_out_international(args, expected):
+    rules = ["International shipments must include a customs form ID.", "Parcels must cite a ref."]
+    args = {**args, "ref": "R-1"}
+    assert _judge("", rules, "ship_parcel", args) == expected

@@ -172,6 +172,8 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
         "vendor",
         # where a person works from: 'remote sessions' against a session that is 'onsite'
         "presence": "remote onsite onprem inperson",
+        # whether a trip, a shipment or a payment crosses a border
+        "reach": "domestic international",
         "method": "crypto wallet card ach sepa swift cheque cash paypal bank",
         # closed dimensions of common nouns: an order's type, a customer's segment
         "order type": "market limit",
