@@ -18,6 +18,7 @@ from webapp.judge.compiler import compile_policy, compile_rule
 from webapp.judge.engine import evaluate
 from webapp.judge.explain import policy_report
 from webapp.judge.history import StaticHistory
+from webapp.judge.text import stem
 from webapp.judge.types import ClearanceQuery, PolicyVersion
 from webapp.judge.vocabulary import Glossary
 
@@ -398,3 +399,35 @@ def test_domestic_rules_out_international(args, expected):
     rules = ["International shipments must include a customs form ID.", "Parcels must cite a ref."]
     args = {**args, "ref": "R-1"}
     assert _judge("", rules, "ship_parcel", args) == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Purchases from suppliers not previously paid need board review.",
+        "Purchases from a supplier we haven't paid before need board review.",
+    ],
+)
+def test_a_counterparty_not_paid_before_is_read_from_history(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert check.kind == "first_time_counterparty"
+    # the board reviews; it is not the counterparty
+    assert "board" not in check.counterparty_words
+    pv = _pv("", [rule])
+    args = {"supplier": "Helping Hands", "amount": 100}
+    seen = StaticHistory(seen={"supplier": ["Helping Hands"]})
+    v = evaluate(ClearanceQuery("create_purchase", args, "agent"), [pv], seen)
+    assert v.decision == "allow"
+    v = evaluate(ClearanceQuery("create_purchase", args, "agent"), [pv], StaticHistory())
+    assert v.decision == "review"
+
+
+def test_a_station_is_not_a_state():
+    # `station` once stemmed like 'state': read as the state 'on the embargo list' that did not
+    # hold, it excepted an embargoed station from its own prohibition
+    rule = "Refuelling at stations on the watch list (AAA, BBB) is prohibited."
+    args = {"station": "BBB", "litres": 100}
+    assert outcome(rule, "order_refuelling", args) != "approved"
+    assert stem("station") != stem("state")

@@ -619,6 +619,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         for w in words(m.group(0))
     }
     for c in flat:
+        if isinstance(c, FirstTimeCounterparty):
+            # 'not previously paid', 'we haven't paid before': the phrase is what it reads
+            seen_before = _FIRST_TIME.search(text)
+            if seen_before:
+                out.update(stem(w) for w in words(seen_before.group(0)))
         if isinstance(c, ActionRule):
             # 'to a different card than the original': a relation between two values, which no
             # action check reads (matching its words would deny every refund).
@@ -1005,7 +1010,12 @@ _FIRST_TIME = re.compile(
     r"\b(first[- ]time|for the first time|never (?:been )?(?:paid|contacted|used|seen|sent|emailed|transacted|"
     r"worked with|done business)|not (?:been )?(?:paid|seen|contacted|used) before|new (?:payee|recipient|vendor|"
     r"beneficiar\w*|counterpart\w*|supplier|contact|account|customer|merchant|partner|destination)s?|"
-    r"previously unseen|previously unknown|unknown (?:payee|recipient|vendor|beneficiar\w*|counterpart\w*))",
+    r"previously unseen|previously unknown|unknown (?:payee|recipient|vendor|beneficiar\w*|counterpart\w*)|"
+    # 'payees not previously paid', 'a supplier not previously used', 'a payee we haven't paid
+    # before': the counterparty is new to this agent
+    r"not previously (?:been )?(?:paid|used|seen|contacted|engaged|transacted with|worked with)|"
+    r"(?:haven't|hasn't|have not|has not|didn't|did not)\s+(?:yet\s+)?(?:been\s+)?"
+    r"(?:paid|used|seen|contacted|engaged|transacted with|worked with)\s+(?:\w+\s+)?before)",
     re.I,
 )
 _REQUIRED = re.compile(
@@ -1486,10 +1496,15 @@ class FirstTimeRecogniser(Recogniser):
     kind = "first_time_counterparty"
 
     def recognise(self, c: Clause) -> list[Check] | None:
-        if not _FIRST_TIME.search(c.text):
+        first_time = _FIRST_TIME.search(c.text)
+        if not first_time:
             return None
         terms = _terms(c.text, cut_review=c.review)
-        parties = tuple(s for s in content_stems(c.text) if s in _COUNTERPARTY_STEMS)
+        # the parties named up to the phrase ('payees not previously paid need Accounting
+        # review': the payee is new, Accounting reviews)
+        parties = tuple(
+            s for s in content_stems(c.text[: first_time.end()]) if s in _COUNTERPARTY_STEMS
+        )
         skip = {"seen", "contact", "befor", "time", "never", "previous", "unknown", "unseen"}
         terms = tuple(t for t in terms if t not in parties and t not in skip)
         eff = "review" if c.review or not c.negated else "deny"
