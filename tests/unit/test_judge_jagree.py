@@ -431,3 +431,20 @@ def test_a_station_is_not_a_state():
     args = {"station": "BBB", "litres": 100}
     assert outcome(rule, "order_refuelling", args) != "approved"
     assert stem("station") != stem("state")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"port": "PX2", "cargo": "grain"}, "denied"),
+        ({"port": "PX9", "cargo": "grain"}, "approved"),
+    ],
+)
+def test_a_register_written_out_in_brackets_is_the_list(args, expected):
+    rule = "Calls at ports on the sanctions watch list (PX1, PX2, PX3) are prohibited."
+    rule = rule.replace("sanctions watch", "harbour watch")
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert check.kind == "value_list" and check.values == ("PX1", "PX2", "PX3")
+    assert outcome(rule, "schedule_port_call", args) == expected

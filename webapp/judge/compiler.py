@@ -3625,6 +3625,8 @@ def _on_register(
     m = _ON_REGISTER.search(clause)
     if not m or not (NEGATION.search(clause) or REVIEW.search(clause)):
         return None
+    if re.match(r"\s*\([^)]*,[^)]*\)", clause[m.end() :]):
+        return None  # 'on the embargo list (DME, VKO, SVO)': the list is written out, not a flag
     name = [w for w in words(m.group("name")) if w not in STOPWORDS]
     bind = tuple(x for x in (stem(w) for w in name) if x not in GENERIC)
     if not bind or any(w in _KIND_SKIP or NORMATIVE.fullmatch(w) for w in name):
