@@ -448,3 +448,21 @@ def test_a_register_written_out_in_brackets_is_the_list(args, expected):
     (check,) = compiled.checks
     assert check.kind == "value_list" and check.values == ("PX1", "PX2", "PX3")
     assert outcome(rule, "schedule_port_call", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"account_id": "A-1", "account_status": "open", "memo": "m"}, "approved"),
+        ({"account_id": "A-1", "account_status": "Frozen", "memo": "m"}, "denied"),
+        ({"account_id": "A-1", "memo": "m"}, "pending_review"),
+    ],
+)
+def test_one_state_before_a_status_noun_is_read_from_the_status(args, expected):
+    rules = [
+        "Transfers must not be issued to accounts in Frozen status.",
+        "Transfers must include a memo.",
+    ]
+    first = compile_rule(0, "c:r0", rules[0])
+    assert first.understanding == "understood", first.unaccounted  # never an open class
+    assert _judge("", rules, "issue_transfer", args) == expected

@@ -253,6 +253,9 @@ _STATE_ALTERNATIVES = re.compile(
 )
 
 
+_STATE_BEFORE = re.compile(
+    r"\b(?:in|with)\s+(?:a\s+|an\s+)?([A-Za-z][\w\-]*)\s+(status|state|stage)\b", re.I
+)
 _STATE_AFTER = re.compile(
     r"\b(status|state|stage)\s+(?:is\s+|of\s+)?([A-Za-z][\w\-]*)\s*(?:[.;,]|$)", re.I
 )
@@ -269,6 +272,9 @@ def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
         noun = stem(m.group(3).lower())
         for w in (m.group(1), m.group(2)):
             out.add(f"{KEY_STATE}{stem(w.lower())}|{noun}")
+    for m in _STATE_BEFORE.finditer(source):
+        # 'cases in Closed status': one state of the status
+        out.add(f"{KEY_STATE}{stem(m.group(1).lower())}|{stem(m.group(2).lower())}")
     for m in _STATE_AFTER.finditer(source):
         # 'with SAP status Suspended': a state the status holds, not an action ('suspend')
         out.add(f"{KEY_STATE}{stem(m.group(2).lower())}|{stem(m.group(1).lower())}")

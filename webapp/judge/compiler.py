@@ -2752,6 +2752,8 @@ _NOT_PARTICIPLES = frozenset({"speed", "feed", "seed", "hundred", "need", "embed
 def _participle_category(text: str) -> bool:
     return any(
         m.group("participle").lower() not in _NOT_PARTICIPLES
+        # 'cases in Closed status': the state a status argument holds, not an open class
+        and m.group("noun").lower() != "status"
         for m in _PARTICIPLE_PHRASE.finditer(text)
     )
 
