@@ -466,3 +466,25 @@ def test_one_state_before_a_status_noun_is_read_from_the_status(args, expected):
     first = compile_rule(0, "c:r0", rules[0])
     assert first.understanding == "understood", first.unaccounted  # never an open class
     assert _judge("", rules, "issue_transfer", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("email", "expected"),
+    [
+        ("buyer@northwind.com", "approved"),  # a partner: nothing to review
+        ("buyer@elsewhere.org", "pending_review"),
+    ],
+)
+def test_other_than_a_category_is_what_lies_outside_it(email, expected):
+    glossary = {"partner domains": ["northwind.com", "contoso.com"]}
+    rule = "Quotes sent to domains other than partner domains need sales director approval."
+    compiled = compile_rule(0, "c:r0", rule, Glossary.of(glossary))
+    (check,) = compiled.checks
+    assert check.mode == "allow" and check.effect == "review"
+    pv = _pv("", [rule])
+    args = {"quote_id": "Q-1", "recipient_email": email}
+    v = evaluate(
+        ClearanceQuery("send_quote", args, "agent"), [pv], StaticHistory(), glossary=glossary
+    )
+    got = "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+    assert got == expected

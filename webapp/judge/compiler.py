@@ -3129,6 +3129,13 @@ FREEZE_WORDS = (
 )
 
 
+# 'other than', 'outside (of) the', 'except', 'apart from' right before a category phrase
+_OUTSIDE_BEFORE = re.compile(
+    r"\b(?:outside(?: of)?|other than|except(?: for)?|apart from|anything but)\s+(?:the\s+|our\s+)?$",
+    re.I,
+)
+
+
 def _category_checks(
     index: int, source: str, clause: str, glossary: Glossary | None
 ) -> list[Check]:
@@ -3157,6 +3164,11 @@ def _category_checks(
         return []
     checks: list[Check] = []
     for start, end, phrase in phrases:
+        # 'domains other than client domains', 'vendors outside the approved vendors': the rule
+        # speaks of what is not in the category (an allow-list of it)
+        outside = bool(_OUTSIDE_BEFORE.search(clause[:start]))
+        if outside and negated:
+            return []  # 'not … other than …': a double turn no reading here is sure of
         members = glossary.lookup(phrase) if glossary else None
         match = "glossary"
         if not members and builtin_category(phrase) == "consumer_mail" and not only:
@@ -3192,7 +3204,7 @@ def _category_checks(
                 "review" if review else "deny",
                 _subject_terms(terms),
                 (),
-                "allow" if only and not negated else "deny",
+                "allow" if (only and not negated) or outside else "deny",
                 tuple(members),
                 match,
                 kind,
