@@ -488,3 +488,15 @@ def test_other_than_a_category_is_what_lies_outside_it(email, expected):
     )
     got = "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
     assert got == expected
+
+
+def test_a_noun_in_er_names_the_tools_act():
+    # 'waivers' on waive_fee: the act's noun in -er is the tool's own verb
+    rule = "Total waivers per day must not exceed USD 1,000."
+    args = {"amount": 50, "currency": "USD", "fee_code": "LATE"}
+    pv = _pv("", [rule])
+    history = StaticHistory(total_today={"amount": 990})
+    v = evaluate(ClearanceQuery("waive_fee", args, "agent"), [pv], history)
+    assert v.decision == "deny"  # 990 + 50 is above the cap, and the rule speaks of this tool
+    view_free = evaluate(ClearanceQuery("waive_fee", args, "agent"), [pv], StaticHistory())
+    assert view_free.decision == "allow"

@@ -400,6 +400,8 @@ class RequestView:
             return True  # 'POs' on create_purchase_order: the initials of the tool's words
         if len(term) >= 6 and _slip_of(term, self.tool_stems):
             return True  # 'withdrawls' on process_withdrawal: a slip of the pen, not another word
+        if term.endswith("er") and len(term) >= 6 and term[:-2] in self.tool_stems:
+            return True  # 'waivers' on waive_fee: the tool's act named by its noun
         if term in MONEY_GENERIC or (term in MONEY_MOVEMENT_VERBS and self.money_tool):
             return self.money_tool
         if term in COMMS_GENERIC:
