@@ -500,3 +500,24 @@ def test_a_noun_in_er_names_the_tools_act():
     assert v.decision == "deny"  # 990 + 50 is above the cap, and the rule speaks of this tool
     view_free = evaluate(ClearanceQuery("waive_fee", args, "agent"), [pv], StaticHistory())
     assert view_free.decision == "allow"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"line": "pkg-line-2", "recipe": "R-1"}, "denied"),
+        ({"line": "pkg-line-7", "recipe": "R-1"}, "approved"),
+    ],
+)
+def test_names_before_a_freeze_are_a_deny_list(args, expected):
+    rule = "pkg-line-1 / pkg-line-2: code freeze in effect (audit week)."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert check.reading() == "Deny when an argument is pkg-line-1 or pkg-line-2"
+    rules = [rule, "Recipe loads must cite a recipe ID."]
+    assert _judge("", rules, "load_recipe", args) == expected
+
+
+def test_prose_before_a_freeze_colon_is_no_name():
+    assert not compile_rule(0, "c:r0", "Note: freeze in effect.").checks

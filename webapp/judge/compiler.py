@@ -688,6 +688,10 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(restated.group("what")))
         if frozen.group("duration"):
             out.update(stem(w) for w in words(frozen.group("duration")))
+        if frozen.re is FREEZE_NAMES_FIRST:
+            # 'in effect' says the freeze holds now; the reason in brackets restricts nothing
+            out.update(stem(w) for w in words(frozen.group("state") or ""))
+            out.update(stem(w) for w in words(frozen.group("why") or ""))
     # A quantity is read only by a check that compares with a number; 'Refunds of 500 EUR are
     # fine' read as a plain permission would approve any refund, so its unit stays unaccounted.
     reads_numbers = (
@@ -3841,7 +3845,25 @@ FREEZE_LIST = re.compile(
 )
 
 
-_FREEZES = (FREEZE_KIND_FIRST, FREEZE_PAREN, FREEZE_LIST, FREEZE, FREEZE_ON, FREEZE_COLON)
+# 'fw-core-01 / fw-core-02: change freeze in effect (DC migration)': the names first, then the
+# freeze, and a reason in brackets (which restricts nothing)
+FREEZE_NAMES_FIRST = re.compile(
+    r"^(?P<name>" + _NAMED_ITEM + r"(?:\s*(?:/|,|&|\band\b)\s*" + _NAMED_ITEM + r")*)\s*:\s*"
+    r"(?:(?:change|code|deploy(?:ment)?|release)\s+)?freeze(?P<state>\s+(?:in effect|active|in place))?"
+    r"(?P<duration>)(?:\s*\((?P<why>[^)]*)\))?\s*\.?\s*$",
+    re.I,
+)
+
+
+_FREEZES = (
+    FREEZE_KIND_FIRST,
+    FREEZE_PAREN,
+    FREEZE_LIST,
+    FREEZE,
+    FREEZE_ON,
+    FREEZE_COLON,
+    FREEZE_NAMES_FIRST,
+)
 
 
 @lru_cache(maxsize=8192)
@@ -3867,6 +3889,15 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
 def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
     if m.re is FREEZE_LIST:
         return _freeze_list_check(index, source, m)
+    if m.re is FREEZE_NAMES_FIRST:
+        items = [
+            i.strip().rstrip(".") for i in re.split(r"\s*(?:/|,|&|\band\b)\s*", m.group("name"))
+        ]
+        if not items or not all(re.search(r"[-_.\d]", i) for i in items if i):
+            return None  # only literal names ('fw-core-01'), never prose before a colon
+        return ValueList(
+            index, source, "deny", (), (), "deny", tuple(i for i in items if i), "exact"
+        )
     name = m.group("name")
     kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
     # 'the ledger service is frozen', 'the ACME-7 vendor account is frozen'
