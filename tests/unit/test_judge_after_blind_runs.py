@@ -28,7 +28,8 @@ from webapp.judge.types import ClearanceQuery, PolicyVersion
     ("rule", "word", "tool", "args"),
     [
         (
-            "No refund may exceed the original charge.",
+            # ('No refund may exceed the original charge' is read since: two arguments compared)
+            "No refund may exceed what the customer paid.",
             "exceed",
             "issue_refund",
             {"order_id": "O-1", "amount": 40, "original_charge": 60},
@@ -69,9 +70,11 @@ def test_an_informal_approval_is_never_approved_by_the_rules(rule):
     assert outcome(rule, "override_price", {"sku": "A1", "new_price": 9.5}) == "pending_review"
 
 
-def test_an_informal_approval_read_as_a_listed_value_stays_unaccounted():
+def test_an_informal_approval_is_never_read_as_a_listed_value():
     compiled = compile_rule(0, "c0", "Price overrides need the store lead's go-ahead.")
-    assert compiled.understanding != "understood"
+    # (since the helper jagree: read as the approval it is, a review of every price override)
+    assert not any(getattr(c, "values", ()) for c in compiled.checks)
+    assert [c.effect for c in compiled.checks] == ["review"]
 
 
 def test_consent_read_from_an_argument_decides():

@@ -17,6 +17,7 @@ from webapp.judge.request_view import (
     KEY_NAME,
     KEY_SAME_CLASS,
     KEY_STATE,
+    KEY_STATE_WORD,
     MONEY_GENERIC,
     MONEY_KEYS,
     MONEY_SPECIFIC,
@@ -246,11 +247,37 @@ def applicability(
 _THE_NAMED = re.compile(r"\bthe\s+([A-Za-z][\w\-]*)\s+([A-Za-z]+)\b", re.I)
 
 
+# 'cases in Closed or Suspended status': the words joined by 'or' before a state noun are states
+_STATE_ALTERNATIVES = re.compile(
+    r"\b([A-Za-z][\w\-]*)\s*(?:,|\bor\b|/)\s*([A-Za-z][\w\-]*)\s+(status|state|stage)\b", re.I
+)
+
+
+_STATE_BEFORE = re.compile(
+    r"\b(?:in|with)\s+(?:a\s+|an\s+)?([A-Za-z][\w\-]*)\s+(status|state|stage)\b", re.I
+)
+_STATE_AFTER = re.compile(
+    r"\b(status|state|stage)\s+(?:is\s+|of\s+)?([A-Za-z][\w\-]*)\s*(?:[.;,]|$)", re.I
+)
+
+
 @lru_cache(maxsize=65536)
 def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
     """Subject stems of `source` that name one instance of the noun after them ('the salaries
-    table'): only these are ruled out by another name in the noun's argument."""
+    table'): only these are ruled out by another name in the noun's argument. Also, marked
+    '<word|noun', words joined by 'or' that name states of the state noun after them ('cases in
+    Closed or Suspended status'): only these are ruled out by another value of a status argument."""
     out = set()
+    for m in _STATE_ALTERNATIVES.finditer(source):
+        noun = stem(m.group(3).lower())
+        for w in (m.group(1), m.group(2)):
+            out.add(f"{KEY_STATE}{stem(w.lower())}|{noun}")
+    for m in _STATE_BEFORE.finditer(source):
+        # 'cases in Closed status': one state of the status
+        out.add(f"{KEY_STATE}{stem(m.group(1).lower())}|{stem(m.group(2).lower())}")
+    for m in _STATE_AFTER.finditer(source):
+        # 'with SAP status Suspended': a state the status holds, not an action ('suspend')
+        out.add(f"{KEY_STATE}{stem(m.group(2).lower())}|{stem(m.group(1).lower())}")
     for m in _THE_NAMED.finditer(source):
         noun = m.group(2).lower()
         if noun.endswith("s") and not noun.endswith("ss"):
@@ -282,7 +309,12 @@ def _groups(
     ('the salaries table', marked '='), read against any argument naming the noun.
     """
     alt_words = {w for pair in alternatives for w in pair}
-    verbs = tuple(t for t in terms if t in VERBS and t not in alt_words and t not in MONEY_GENERIC)
+    states = {n[1:].partition("|")[0] for n in names if n.startswith(KEY_STATE)}
+    verbs = tuple(
+        t
+        for t in terms
+        if t in VERBS and t not in alt_words and t not in MONEY_GENERIC and t not in states
+    )
     nouns = [t for t in terms if t not in verbs and t not in alt_words]
     position = {t: i for i, t in enumerate(terms)}
 
@@ -295,12 +327,21 @@ def _groups(
     def near(t: str) -> frozenset[str]:
         i = position.get(t, -1)
         if i < 0:
+            if t in alt_words:
+                # 'Closed or Suspended status': a state, ruled out by a status argument's value
+                return frozenset(
+                    KEY_STATE + n.partition("|")[2]
+                    for n in names
+                    if n.startswith(KEY_STATE) and n[1:].partition("|")[0] == t
+                )
             return _EMPTY
         out = {terms[j] for j in (i + 1, i + 2) if j < len(terms)}
         if i > 0:
             out.add(KEY_STATE + terms[i - 1])
         if t in names and i + 1 < len(terms):
             out.add(KEY_NAME + terms[i + 1])
+        if t in states:
+            out.add(KEY_STATE_WORD)  # 'status Suspended': a state, not the verb 'suspend'
         if _VALUE_CLASSES_OF.get(t, _EMPTY) & shared_classes:
             # 'Test accounts in prod': two values of one class in the rule, so the request's
             # 'prod' does not show that 'test' (a qualifier of accounts) does not hold
@@ -961,12 +1002,70 @@ class ValueList(Check):
 
 
 @dataclass(frozen=True)
+class _Keyed:
+    """A leaf seen through the rule's words: its keys with abbreviations read as the rule's."""
+
+    leaf: Leaf
+    keys: frozenset[str]
+
+    @property
+    def value(self) -> Any:
+        return self.leaf.value
+
+
+def abbreviates(short: str, long: str) -> bool:
+    """Whether `short` (2 to 4 letters) is written for `long`, at least two letters longer: its
+    first letters ('emp' employee, 'cat' category), or its first letter then
+    consonants of it in order ('chg' change, 'acct' account, 'amt' amount, 'mfr' manufacturer).
+    'dept' is not read as 'deposit' (nor as 'department', a guess the rule must spell out), and
+    identifier words ('no', 'id') are never abbreviations."""
+    if not (2 <= len(short) <= 4 and len(long) >= len(short) + 2) or short[0] != long[0]:
+        return False
+    if not (short.isalpha() and long.isalpha()) or short in _ID_WORDS or long in _ID_WORDS:
+        return False
+    if len(short) >= 3 and long.startswith(short):
+        return True
+    if any(ch in _VOWELS for ch in short[1:]):
+        return False
+    i = 1
+    for ch in short[1:]:
+        i = long.find(ch, i) + 1
+        if not i:
+            return False
+    return True
+
+
+_VOWELS = frozenset("aeiouy")
+
+
+@lru_cache(maxsize=65536)
+def abbreviated_as(keys: frozenset[str], own: frozenset[str]) -> frozenset[str]:
+    """`keys` with each word that is an abbreviation of a word of `own`, or abbreviated by one,
+    read as that word of `own` (the same object back when nothing changes)."""
+    changed = False
+    out = set()
+    for k in keys:
+        if k in own:
+            out.add(k)
+            continue
+        match = [w for w in own if abbreviates(w, k) or abbreviates(k, w)]
+        if len(match) == 1:  # 'ct' for both 'count' and 'contract' would be a guess
+            out.add(match[0])
+            changed = True
+        else:
+            out.add(k)
+    return frozenset(out) if changed else keys
+
+
+@dataclass(frozen=True)
 class RequiredArgument(Check):
     """'Every payment must reference an invoice number': the argument must be present and non-empty."""
 
     arg_words: tuple[str, ...] = ()
     exact_name: str = ""  # when the rule names the field ('ticket_id')
     unverifiable: tuple[str, ...] = ()  # 'approved', 'valid': the value cannot prove these
+    # the phrase's noun when a closing participle follows it ('the policy sections violated')
+    head_word: str = ""
     kind: str = field(default="required_argument", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -1080,8 +1179,14 @@ class RequiredArgument(Check):
         tail = self.arg_words[-1] if self.arg_words and self.arg_words[-1] in _ID_WORDS else ""
         same_id = next((g for g in _ID_GROUPS if tail in g), frozenset({tail}))
         own = frozenset(self.arg_words)
+        if self.head_word:
+            head = self.head_word  # 'the policy sections violated': the noun, not its participle
         best: tuple[int, Leaf] | None = None
-        for lf in view.leaves:
+        for leaf in view.leaves:
+            # 'a CHG ticket' is `change_ticket`, 'the reviewer's employee ID' `reviewer_emp_id`:
+            # an argument's word that the rule's word abbreviates (or the other way) reads as it
+            lf_keys = abbreviated_as(leaf.keys, own)
+            lf = leaf if lf_keys is leaf.keys else _Keyed(leaf, lf_keys)
             if tail and lf.keys and lf.keys <= same_id:
                 if best is None or (truthy(lf.value) and not truthy(best[1].value)):
                     best = (0, lf)
@@ -1102,7 +1207,10 @@ class RequiredArgument(Check):
                 or (score == best[0] and truthy(lf.value) and not truthy(best[1].value))
             ):
                 best = (score, lf)
-        return best[1] if best else None
+        if best is None:
+            return None
+        found = best[1]
+        return found.leaf if isinstance(found, _Keyed) else found
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,8 @@ class CompiledRule:
     unaccounted: tuple[str, ...] = ()
     # 'approval from two reviewers', 'sign-off from 3 approvers': distinct approvals it asks for.
     required_approvals: int = 0
+    # a sentence of the policy's description that states an obligation, judged like a rule
+    from_description: bool = False
 
     @property
     def understanding(self) -> str:
@@ -111,7 +113,43 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
             rule = CompiledRule(i, chunk_id, text, (), uncompiled=True)
         scope += list(rule.scope)
         rules.append(rule)
+    # 'Batch controls. Batches with open deviations can't be released.': a description may state
+    # an obligation too. Skipping it would let the rules alone approve what it forbids, so each
+    # such sentence is judged like a rule (it decides only when fully understood, else review).
+    for k, sentence in enumerate(_description_rules(policy.description)):
+        try:
+            rule = compile_rule(len(rules), f"{policy.policy_version_id}:d{k}", sentence, glossary)
+        except Exception as exc:  # noqa: BLE001 - one bad sentence must not break the policy
+            errors.append(f"d{k}: {type(exc).__name__}")
+            rule = CompiledRule(len(rules), f"{policy.policy_version_id}:d{k}", sentence, (), True)
+        rules.append(replace(rule, from_description=True, scope=()))
     return CompiledPolicy(policy, tuple(rules), tuple(dict.fromkeys(scope)), tuple(errors))
+
+
+# A sentence of a description that states an obligation rather than a title ('Fee waivers -
+# daily limits', 'Crew duty limits'): a modal, a negation, 'only', or a verdict word.
+_DESCRIPTION_OBLIGATION = re.compile(
+    r"\b(?:must|shall|should|never|not|cannot|can't|may|only|requires?|needs?|prohibited|"
+    r"forbidden|banned|permitted|allowed|rejected|blocked|frozen)\b",
+    re.I,
+)
+
+
+def _description_rules(description: str) -> list[str]:
+    """The sentences of a policy description that state an obligation (not a scope statement)."""
+    if not description:
+        return []
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", description.strip()):
+        clean = _normalise(sentence)
+        if not _DESCRIPTION_OBLIGATION.search(clean) or SCOPE.search(clean):
+            continue
+        if re.search(r"\bappl(?:y|ies|icable)\b", clean, re.I):
+            continue  # 'Cross-border only: applies when the bank is abroad' states a scope
+        if any(SCOPE.search(c) for c in split_clauses(clean)):
+            continue  # 'Cross-border only: applies when …' is a scope, read as one
+        out.append(sentence.strip())
+    return out
 
 
 def compile_rule(
@@ -581,6 +619,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         for w in words(m.group(0))
     }
     for c in flat:
+        if isinstance(c, FirstTimeCounterparty):
+            # 'not previously paid', 'we haven't paid before': the phrase is what it reads
+            seen_before = _FIRST_TIME.search(text)
+            if seen_before:
+                out.update(stem(w) for w in words(seen_before.group(0)))
         if isinstance(c, ActionRule):
             # 'to a different card than the original': a relation between two values, which no
             # action check reads (matching its words would deny every refund).
@@ -645,6 +688,10 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(restated.group("what")))
         if frozen.group("duration"):
             out.update(stem(w) for w in words(frozen.group("duration")))
+        if frozen.re is FREEZE_NAMES_FIRST:
+            # 'in effect' says the freeze holds now; the reason in brackets restricts nothing
+            out.update(stem(w) for w in words(frozen.group("state") or ""))
+            out.update(stem(w) for w in words(frozen.group("why") or ""))
     # A quantity is read only by a check that compares with a number; 'Refunds of 500 EUR are
     # fine' read as a plain permission would approve any refund, so its unit stays unaccounted.
     reads_numbers = (
@@ -750,6 +797,8 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
         consumed += ["except", "except for"]
     if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
+    elif any(isinstance(c, NumericLimit) for c in flat) and _only_bound_permission(text):
+        consumed.append("only")  # the bound it restricts to is the limit's own
     # 'without X' is read by a required flag ('without MFA enabled') or is the review itself
     # ('without a manager's approval'); anywhere else it is a condition no check reads.
     bodies = [c.base if isinstance(c, Unless) and c.base is not None else c for c in checks]
@@ -965,7 +1014,12 @@ _FIRST_TIME = re.compile(
     r"\b(first[- ]time|for the first time|never (?:been )?(?:paid|contacted|used|seen|sent|emailed|transacted|"
     r"worked with|done business)|not (?:been )?(?:paid|seen|contacted|used) before|new (?:payee|recipient|vendor|"
     r"beneficiar\w*|counterpart\w*|supplier|contact|account|customer|merchant|partner|destination)s?|"
-    r"previously unseen|previously unknown|unknown (?:payee|recipient|vendor|beneficiar\w*|counterpart\w*))",
+    r"previously unseen|previously unknown|unknown (?:payee|recipient|vendor|beneficiar\w*|counterpart\w*)|"
+    # 'payees not previously paid', 'a supplier not previously used', 'a payee we haven't paid
+    # before': the counterparty is new to this agent
+    r"not previously (?:been )?(?:paid|used|seen|contacted|engaged|transacted with|worked with)|"
+    r"(?:haven't|hasn't|have not|has not|didn't|did not)\s+(?:yet\s+)?(?:been\s+)?"
+    r"(?:paid|used|seen|contacted|engaged|transacted with|worked with)\s+(?:\w+\s+)?before)",
     re.I,
 )
 _REQUIRED = re.compile(
@@ -1219,6 +1273,26 @@ _KIND_NOUNS = frozenset(
 )
 
 
+_NUMBER_ABBREVIATION = re.compile(
+    r"(?<=[a-z0-9])(?<!\bsay)(?<!\banswer)\s+no\.(?=\s|$|[,;:)])", re.I
+)
+
+
+_INFORMAL_APPROVAL = re.compile(
+    r"(?P<head>\b(?:need|needs|require|requires)\s+(?:(?:a|an|the)\s+)?"
+    r"(?:[A-Za-z][\w'\-]*\s+){0,3}?)(?:ok|okay|go-ahead|green\s+light|nod|blessing|confirmation|"
+    r"concurrence)\b(?!\s*[\w(])",
+    re.I,
+)
+
+
+_WHOSE_STATE = re.compile(
+    r"\bwhose\s+(?P<what>(?:[A-Za-z][\w\-]*\s+){0,2}(?:status|state|stage))\s+is\s+"
+    r"(?P<value>[A-Za-z][\w\-]*)\b(?=\s*(?:[.;,]|$))",
+    re.I,
+)
+
+
 @lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
@@ -1237,6 +1311,15 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
+    # 'the mfr model no.', 'the matter no.': after a noun, 'no.' abbreviates 'number' (never a
+    # negation that would turn 'must include the model no.' into a prohibition)
+    t = _NUMBER_ABBREVIATION.sub(" number", t)
+    # 'need shift supervisor OK', 'needs the lead's go-ahead': an informal word for an approval
+    # (read as one, so the review it asks for is made; never the permission 'OK' would read as)
+    t = _INFORMAL_APPROVAL.sub(lambda m: m.group("head") + "approval", t)
+    # 'a student whose SAP status is Suspended' is 'a student with SAP status Suspended': the
+    # state a status argument holds
+    t = _WHOSE_STATE.sub(r"with \g<what> \g<value>", t)
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.
@@ -1277,6 +1360,10 @@ _COMPARATIVES = {
     "bigger than": "more than",
     "longer than": "more than",
     "higher than": "more than",
+    "deeper than": "more than",  # 'a discount deeper than 40%'
+    "greater than": "more than",
+    "lower than": "less than",
+    "shallower than": "less than",
     "lighter than": "less than",
     "smaller than": "less than",
     "shorter than": "less than",
@@ -1336,6 +1423,9 @@ def scope_of(text: str) -> tuple[str, ...]:
         m = SCOPE.search(clause)
         if m:
             phrase = m.group("scope") or m.group("scope2") or m.group("scope3") or ""
+            # 'federal aid (Pell, SEOG, Direct Loans)': the brackets give examples, any one of
+            # which may be the request's; none of them narrows the scope on its own
+            phrase = re.sub(r"\([^)]*\)?", " ", phrase)
             return tuple(
                 w
                 for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", phrase)
@@ -1410,10 +1500,15 @@ class FirstTimeRecogniser(Recogniser):
     kind = "first_time_counterparty"
 
     def recognise(self, c: Clause) -> list[Check] | None:
-        if not _FIRST_TIME.search(c.text):
+        first_time = _FIRST_TIME.search(c.text)
+        if not first_time:
             return None
         terms = _terms(c.text, cut_review=c.review)
-        parties = tuple(s for s in content_stems(c.text) if s in _COUNTERPARTY_STEMS)
+        # the parties named up to the phrase ('payees not previously paid need Accounting
+        # review': the payee is new, Accounting reviews)
+        parties = tuple(
+            s for s in content_stems(c.text[: first_time.end()]) if s in _COUNTERPARTY_STEMS
+        )
         skip = {"seen", "contact", "befor", "time", "never", "previous", "unknown", "unseen"}
         terms = tuple(t for t in terms if t not in parties and t not in skip)
         eff = "review" if c.review or not c.negated else "deny"
@@ -2661,6 +2756,8 @@ _NOT_PARTICIPLES = frozenset({"speed", "feed", "seed", "hundred", "need", "embed
 def _participle_category(text: str) -> bool:
     return any(
         m.group("participle").lower() not in _NOT_PARTICIPLES
+        # 'cases in Closed status': the state a status argument holds, not an open class
+        and m.group("noun").lower() != "status"
         for m in _PARTICIPLE_PHRASE.finditer(text)
     )
 
@@ -2965,9 +3062,13 @@ def _op_and_effect(
 
 _JOIN = re.compile(
     r"\b(?:(?:must|may|should|shall|can)\s*(?:not|never)\s+(?:exceed|be (?:more|greater|larger|higher) than|be above)|cannot exceed|"
+    r"(?:can't|mustn't|shouldn't|won't) exceed|"
     r"(?:must|should) (?:be )?(?:at most|no (?:more|greater|larger|higher) than|not (?:more|greater) than)|"
     r"(?:is|are) (?:limited|capped) (?:to|at))\s+(?:the|its|their|that)\s+(?P<right>[a-z _'\-]+)$",
     re.I,
+)
+_NO_SUBJECT_MAY = re.compile(
+    r"^(?P<head>no\b(?:\s+[\w'\-]+){1,3}?\s+(?:may|can|shall|should))\s+exceed\b", re.I
 )
 _JOIN_LOWER = re.compile(
     r"\b(?:must|should) (?:be )?(?:at least|no (?:less|lower) than|not (?:less|lower) than)\s+(?:the|its|their)\s+(?P<right>[a-z _'\-]+)$",
@@ -3032,6 +3133,13 @@ FREEZE_WORDS = (
 )
 
 
+# 'other than', 'outside (of) the', 'except', 'apart from' right before a category phrase
+_OUTSIDE_BEFORE = re.compile(
+    r"\b(?:outside(?: of)?|other than|except(?: for)?|apart from|anything but)\s+(?:the\s+|our\s+)?$",
+    re.I,
+)
+
+
 def _category_checks(
     index: int, source: str, clause: str, glossary: Glossary | None
 ) -> list[Check]:
@@ -3050,11 +3158,21 @@ def _category_checks(
     negated = bool(NEGATION.search(clause)) or bool(
         re.search(r"\b(?:nobody|no one|none)\b", clause, re.I)
     )
-    only = bool(ONLY.search(clause))
+    only_at = ONLY.search(clause)
+    only = bool(only_at)
     if not (negated or review or only):
+        return []
+    if only_at and all(only_at.start() >= end for _, end, _ in phrases):
+        # 'Firmware updates to critical assets only during an outage window': 'only' restricts
+        # what follows the category (a time, a condition), not its membership: no allow-list
         return []
     checks: list[Check] = []
     for start, end, phrase in phrases:
+        # 'domains other than client domains', 'vendors outside the approved vendors': the rule
+        # speaks of what is not in the category (an allow-list of it)
+        outside = bool(_OUTSIDE_BEFORE.search(clause[:start]))
+        if outside and negated:
+            return []  # 'not … other than …': a double turn no reading here is sure of
         members = glossary.lookup(phrase) if glossary else None
         match = "glossary"
         if not members and builtin_category(phrase) == "consumer_mail" and not only:
@@ -3090,7 +3208,7 @@ def _category_checks(
                 "review" if review else "deny",
                 _subject_terms(terms),
                 (),
-                "allow" if only and not negated else "deny",
+                "allow" if (only and not negated) or outside else "deny",
                 tuple(members),
                 match,
                 kind,
@@ -3432,10 +3550,21 @@ _EXCEPT_AMOUNT = re.compile(
 )
 
 
+# 'Business class not permitted unless the block time is over 5 hours': the permission past a
+# bound, stated as a condition on a measure
+_UNLESS_AMOUNT = re.compile(
+    r"^(?P<main>.+?),?\s+(?P<marker>unless|except when|except if)\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?P<noun>(?:[a-z]+\s+){1,3}?)(?:is|are)\s+"
+    r"(?P<bound>over|above|more than|greater than|exceeding|in excess of|at least|under|below|"
+    r"less than|at most|up to|no more than)\s+(?P<amount>[^,;]+?)\s*\.?$",
+    re.I,
+)
+
+
 def _except_amount(
     index: int, source: str, clause: str, previous: Quantity | None, carry: str
 ) -> tuple[list[Check], str] | None:
-    m = _EXCEPT_AMOUNT.match(clause)
+    m = _EXCEPT_AMOUNT.match(clause) or _UNLESS_AMOUNT.match(clause)
     if not m:
         return None
     quantities = find_quantities(m.group("amount"))
@@ -3514,6 +3643,8 @@ def _on_register(
     m = _ON_REGISTER.search(clause)
     if not m or not (NEGATION.search(clause) or REVIEW.search(clause)):
         return None
+    if re.match(r"\s*\([^)]*,[^)]*\)", clause[m.end() :]):
+        return None  # 'on the embargo list (DME, VKO, SVO)': the list is written out, not a flag
     name = [w for w in words(m.group("name")) if w not in STOPWORDS]
     bind = tuple(x for x in (stem(w) for w in name) if x not in GENERIC)
     if not bind or any(w in _KIND_SKIP or NORMATIVE.fullmatch(w) for w in name):
@@ -3603,6 +3734,24 @@ _CONDITION_BOUND = re.compile(
 )
 
 
+# 'Only records …', 'only the invoices …': 'only' opening a subject of at most three words
+_ONLY_SUBJECT = re.compile(
+    r"^\s*only\s+(?P<subject>(?:the\s+)?[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s*$", re.I
+)
+# '… may be purged', '… can be archived': a permission to do one thing, nothing after it
+_MAY_BE_DONE = re.compile(r"^\s*(?:may|can)\s+(?:be\s+)?(?P<verb>[a-z]+)\s*\.?\s*$", re.I)
+
+
+def _only_bound_permission(text: str) -> bool:
+    """'Only records older than 7 years may be purged': 'only' picks the subject by one bound."""
+    quantities = find_quantities(text)
+    if len(quantities) != 1:
+        return False
+    q = quantities[0]
+    b = _CONDITION_BOUND.search(text[: q.start])
+    return bool(b and _ONLY_SUBJECT.match(text[: b.start()]) and _MAY_BE_DONE.match(text[q.end :]))
+
+
 def _conditional_list(
     index: int,
     source: str,
@@ -3623,6 +3772,18 @@ def _conditional_list(
     if not b:
         return None
     phrase = re.sub(r"\s+", " ", b.group(0).strip().lower())
+    subject = _ONLY_SUBJECT.match(clause[: b.start()])
+    done = _MAY_BE_DONE.match(clause[q.end :])
+    if only and not (review or negated) and subject and done:
+        # 'Only records older than 7 years may be purged': 'only' picks the subject by its
+        # bound, it lists no value; what falls outside the bound may not be done
+        return _subject_condition(
+            index,
+            source,
+            subject.group("subject") + " " + done.group("verb"),
+            NEGATE[BOUNDARY_CONDITION[phrase]],
+            q,
+        )
     rest = clause[: b.start()] + clause[q.end :]
     body = _value_list_check(index, source, rest, "deny", review, negated, only)
     if body is None:
@@ -3684,7 +3845,25 @@ FREEZE_LIST = re.compile(
 )
 
 
-_FREEZES = (FREEZE_KIND_FIRST, FREEZE_PAREN, FREEZE_LIST, FREEZE, FREEZE_ON, FREEZE_COLON)
+# 'fw-core-01 / fw-core-02: change freeze in effect (DC migration)': the names first, then the
+# freeze, and a reason in brackets (which restricts nothing)
+FREEZE_NAMES_FIRST = re.compile(
+    r"^(?P<name>" + _NAMED_ITEM + r"(?:\s*(?:/|,|&|\band\b)\s*" + _NAMED_ITEM + r")*)\s*:\s*"
+    r"(?:(?:change|code|deploy(?:ment)?|release)\s+)?freeze(?P<state>\s+(?:in effect|active|in place))?"
+    r"(?P<duration>)(?:\s*\((?P<why>[^)]*)\))?\s*\.?\s*$",
+    re.I,
+)
+
+
+_FREEZES = (
+    FREEZE_KIND_FIRST,
+    FREEZE_PAREN,
+    FREEZE_LIST,
+    FREEZE,
+    FREEZE_ON,
+    FREEZE_COLON,
+    FREEZE_NAMES_FIRST,
+)
 
 
 @lru_cache(maxsize=8192)
@@ -3710,6 +3889,15 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
 def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
     if m.re is FREEZE_LIST:
         return _freeze_list_check(index, source, m)
+    if m.re is FREEZE_NAMES_FIRST:
+        items = [
+            i.strip().rstrip(".") for i in re.split(r"\s*(?:/|,|&|\band\b)\s*", m.group("name"))
+        ]
+        if not items or not all(re.search(r"[-_.\d]", i) for i in items if i):
+            return None  # only literal names ('fw-core-01'), never prose before a colon
+        return ValueList(
+            index, source, "deny", (), (), "deny", tuple(i for i in items if i), "exact"
+        )
     name = m.group("name")
     kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
     # 'the ledger service is frozen', 'the ACME-7 vendor account is frozen'
@@ -3758,6 +3946,8 @@ _AMOUNT_WORDS = frozenset(
 
 
 def _join_check(index: int, source: str, clause: str, effect: str, review: bool) -> Check | None:
+    # 'No disbursement may exceed the client's balance': the negation opens the clause
+    clause = _NO_SUBJECT_MAY.sub(r"\g<head> not exceed", clause)
     for rx, op in ((_JOIN, "gt"), (_JOIN_LOWER, "lt")):
         m = rx.search(clause)
         if not m:
@@ -3817,6 +4007,11 @@ _PLACE_OR_CURRENCY_KINDS = frozenset(
 )
 
 
+_MEANS_KINDS = tuple(
+    stem(w) for w in "channel method protocol delivery transport medium via".split()
+)
+
+
 def _value_list_check(
     index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
 ) -> Check | None:
@@ -3830,7 +4025,9 @@ def _value_list_check(
         # elsewhere ('Never attach AdministratorAccess except to break-glass roles') is what the
         # prohibition names; the exception is a condition no list reads (partly understood).
         markers = [m.end() for rx in (ONLY, OUTSIDE) for m in rx.finditer(clause)]
-        trailing = re.search(r"\bonly\s*\.?$", clause[region_start:region_end], re.I)
+        trailing = re.search(r"\bonly\s*\.?$", clause[region_start:region_end], re.I) or re.match(
+            r"\s+only\b", clause[region_end:], re.I
+        )  # 'via SFTP only': 'only' right after the list
         if not trailing and not any(end <= region_start for end in markers):
             if not negated:
                 return None
@@ -3866,6 +4063,10 @@ def _value_list_check(
         ):
             match = "contains"
     kind = _kind_words(clause, region_start, region_end)
+    if re.search(r"\b(?:via|through|using)\s+$", clause[:region_start], re.I):
+        # 'Reports via courier or SFTP only': the values are means of sending, whatever the
+        # subject ('reports' is not the argument `report` they constrain)
+        kind = list(_MEANS_KINDS)
     # A list's own values never name the argument it constrains ('prod, pci and billing_owner').
     item_stems = _item_stems(items)
     kind = [k for k in kind if k not in item_stems]
@@ -3929,6 +4130,10 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         )
         regions.append((o.end(), o.end() + end.start() if end else len(clause)))
     if only:
+        via = re.search(r"\b(?:via|through|using)\s+(?P<items>[^;:]+?)\s+only\b", clause, re.I)
+        if via:
+            # 'Transfers via SFTP only', 'via secure portal or SFTP only': the means listed
+            regions.append((via.start("items"), via.end("items")))
         y = re.search(
             r"\bonly\s+(?:the\s+)?(?P<one>[\w.\-/@*]+)\s+(?P<kind>\w+)\s+(?:may|can|is|are|should|must)\b",
             clause,
@@ -3944,6 +4149,10 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
                 clause[tail_at:],
                 re.I,
             ):
+                if re.search(r"\b[A-Z][\w.]*\s+$", clause[: tail_at + prep.start()]) and re.match(
+                    r"of\b", prep.group(0), re.I
+                ):
+                    continue  # 'State Dept. of Labor': 'of' inside a name starts no list
                 regions.append((tail_at + prep.end(), len(clause)))
                 weak.add((tail_at + prep.end(), len(clause)))
             regions.append((tail_at, len(clause)))
@@ -4048,8 +4257,16 @@ def _split_items(text: str) -> list[str]:
     return out
 
 
+# 'State Dept. of Labor', 'Bank of the West': a proper name with a joining word inside
+_JOINED_NAME = re.compile(
+    r"[A-Z][\w&.\-]*(?: (?:of|for|de)(?: the)? [A-Z][\w&.\-]*| [A-Z][\w&.\-]*)+"
+)
+
+
 def _value_like(item: str) -> bool:
     i = item.strip()
+    if len(i.split()) <= 6 and len(i) <= 60 and _JOINED_NAME.fullmatch(i):
+        return True
     if not i or len(i) > 60 or len(i.split()) > 3:
         return False
     if _DOMAIN.fullmatch(i.lstrip("@")) or _LITERAL.fullmatch(i) or _place(i):
@@ -4141,6 +4358,9 @@ def _required_checks(index: int, source: str, clause: str, review: bool) -> list
     return [one] if one else []
 
 
+_CLOSING_PARTICIPLE = re.compile(r"\b(?P<noun>[A-Za-z]{3,}[^s\W]s)\s+[a-z]{3,}ed\s*$")
+
+
 def _required_check(index: int, source: str, clause: str, review: bool) -> Check | None:
     field_name = _FIELD_NAME.search(clause)
     text = _FIELD_NAME.sub("", clause).strip()
@@ -4189,6 +4409,10 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
             # a check asked for is one that was done and came out well: an id or a reference
             # of it shows neither (a value stating 'passed' or 'completed' does)
             unverifiable = ("completed",)
+        # 'the policy sections violated', 'the hours worked': a closing participle after a
+        # plural noun qualifies it; the argument is named for the noun (`policy_sections`)
+        closing = _CLOSING_PARTICIPLE.search(arg_phrase)
+        head_word = stem(closing.group("noun").lower()) if closing else ""
         required = RequiredArgument(
             index,
             source,
@@ -4198,6 +4422,7 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
             arg_words,
             exact,
             unverifiable,
+            head_word if head_word in arg_words[:-1] else "",
         )
         return _state_flag(index, source, terms, arg_words, unverifiable, arg_phrase, required)
     f = _FLAG.search(clause)

@@ -132,6 +132,12 @@ _PREPOSITIONS = frozenset(
 _LIST_NOUNS = frozenset({"list", "lists", "register", "registry"})
 
 
+# 'an open MEL Cat A item', 'Class B drugs': a one-letter name of a class, never an article
+_CLASS_LETTER = re.compile(
+    r"\b(?:cat|category|class|type|grade|tier|level|zone|group|schedule)\.?\s+([A-Z])\b", re.I
+)
+
+
 def content_words(text: str) -> list[str]:
     """The words of `text` that carry content (in order, lower case, repeated ones once)."""
     out: list[str] = []
@@ -276,10 +282,16 @@ def unaccounted_words(
     pos = 0
     # Where a literal value a check compares with is written: read whole by that check.
     literal = list(value_spans)
+    # the class a one-letter name gives ('Cat A'): read only by a check that lists the letter
+    letters = {m.start(1) for m in _CLASS_LETTER.finditer(text) if m.group(1).isupper()}
     for m in re.finditer(r"[A-Za-z][A-Za-z0-9_\-']*", text):
         w = m.group(0)
         pos = m.start()
         if any(s <= pos < e for s, e in literal):
+            continue
+        if pos in letters and w.lower() not in values and w not in values:
+            if w not in out:
+                out.append(w)
             continue
         in_blind = any(s <= pos < e for s, e in blind)
         in_restricting = any(s <= pos < e for s, e in restricting)

@@ -45,4 +45,6 @@ def rule_report(rule: CompiledRule, tools: tuple[str, ...] = ()) -> dict[str, An
 def policy_report(compiled: CompiledPolicy) -> list[dict[str, Any]]:
     """The report of every rule of a compiled policy version, in rule order."""
     tools = tuple(compiled.policy.tools)
-    return [rule_report(rule, tools) for rule in compiled.rules]
+    # the rules as registered (CONTRACT §6); description sentences judged like rules are not
+    # among them
+    return [rule_report(rule, tools) for rule in compiled.rules if not rule.from_description]

@@ -168,7 +168,12 @@ VALUE_CLASSES: dict[str, frozenset[str]] = {
         "environment": "production development staging test qa sandbox preview uat local live",
         "visibility": "public private internal restricted confidential",
         "speed": "instant standard express sameday nextday regular",
-        "person": "contractor employee intern temp freelancer consultant executive manager staff",
+        "person": "contractor employee intern temp freelancer consultant executive manager staff "
+        "vendor",
+        # where a person works from: 'remote sessions' against a session that is 'onsite'
+        "presence": "remote onsite onprem inperson",
+        # whether a trip, a shipment or a payment crosses a border
+        "reach": "domestic international",
         "method": "crypto wallet card ach sepa swift cheque cash paypal bank",
         # closed dimensions of common nouns: an order's type, a customer's segment
         "order type": "market limit",
@@ -188,6 +193,9 @@ KEY_STATE = "<"
 KEY_NAME = "="
 # A word of a known value class in a rule naming another value of that class ('test … prod').
 KEY_SAME_CLASS = "!"
+# A word of a rule that names a state ('with SAP status Suspended'), never an action, whatever
+# verb it shares a stem with: another tool's verb does not rule it out.
+KEY_STATE_WORD = "~"
 # Argument names whose value says where on one dimension the request's thing is, so another value
 # there rules out a qualifier of the rule ('shipping_speed': 'standard' against 'expedited
 # shipping', 'customer_tier': 'starter' against 'enterprise customers'), and those whose value
@@ -199,7 +207,7 @@ _STATE_KEYS = frozenset(stem(w) for w in "status state stage".split())
 _KIND_KEYS = _STATE_KEYS | frozenset(
     stem(w) for w in "tier level plan grade speed priority sourcing".split()
 )
-_SAME_CLASS_MARK = frozenset({KEY_SAME_CLASS})
+_SAME_CLASS_MARK = frozenset({KEY_SAME_CLASS, KEY_STATE_WORD})
 _CODE = re.compile(r"^\s*[A-Z]{2,3}\s*$")
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 
@@ -392,6 +400,8 @@ class RequestView:
             return True  # 'POs' on create_purchase_order: the initials of the tool's words
         if len(term) >= 6 and _slip_of(term, self.tool_stems):
             return True  # 'withdrawls' on process_withdrawal: a slip of the pen, not another word
+        if term.endswith("er") and len(term) >= 6 and term[:-2] in self.tool_stems:
+            return True  # 'waivers' on waive_fee: the tool's act named by its noun
         if term in MONEY_GENERIC or (term in MONEY_MOVEMENT_VERBS and self.money_tool):
             return self.money_tool
         if term in COMMS_GENERIC:
@@ -431,7 +441,7 @@ class RequestView:
             others = self.tool_stems & COMMS
             if others and term not in others and not others & _COMMS_SAME.get(term, frozenset()):
                 return True
-        if term in VERBS and term not in self.tool_stems:
+        if term in VERBS and term not in self.tool_stems and KEY_STATE_WORD not in neighbours:
             return bool(self.tool_verbs) and not (
                 self.tool_stems & _VERB_SYNONYMS.get(term, frozenset())
             )

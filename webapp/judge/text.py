@@ -41,6 +41,12 @@ _IRREGULAR = {
     # 'final' is not 'fine' (both would lose their ending to 'fin')
     "final": "final",
     "finals": "final",
+    # a station or a statement is not a state (all three would be 'stat'): `station` read as a
+    # state field excepted an embargoed station from its own prohibition
+    "station": "station",
+    "stations": "station",
+    "statement": "statement",
+    "statements": "statement",
     "paid": "pay",
     "sent": "send",
     "given": "give",
