@@ -9,6 +9,15 @@ phrasings of our own, in other domains:
   that reads it as a value some argument could hold never decides alone;
 - 'the EU' in a policy's scope statement is a region, so a request that shows another country
   is outside the policy, instead of the policy's rules applying to it.
+
+And after `holdout_10`'s final blind run (bench/README.md):
+
+- 'US' in a scope statement is a country, not the pronoun 'us';
+- 'unless a signed authorization form is attached' is not met by an argument that shares a
+  modifier with it (`authorized_amount`): nothing names the form, so it is unknown;
+- a sum ('adults + children') is arithmetic no check does: the rule stays partly understood;
+- a percentage bound ('5% of stock') never compares an argument that is not a percentage;
+- an allow-list bound to one argument while another holds a listed value does not decide.
 """
 
 from __future__ import annotations
@@ -113,3 +122,72 @@ def test_markup_in_a_rule_is_not_a_comparison():
     # '<' and '>' compare only before a number ('moves > 20 °C'); around a word they are markup.
     compiled = compile_rule(0, "c0", "Refunds must never mention <b>coupons</b> in notes.")
     assert "<" not in compiled.unaccounted and ">" not in compiled.unaccounted
+
+
+def test_us_in_a_scope_statement_is_a_country():
+    policies = [
+        _version("orders", "All orders", ("Orders must include an order_id.",)),
+        _version(
+            "us-orders",
+            "Store guardrails. Applies to orders in US stores only.",
+            ("Refund orders may not exceed 500 USD.",),
+        ),
+    ]
+    args = {"order_id": "O-1", "amount": 900, "currency": "USD", "store_country": "Canada"}
+    verdict = evaluate(
+        ClearanceQuery("refunds.create", args, "agent"), policies, StaticHistory.from_dict(None)
+    )
+    assert verdict.decision == "allow", verdict.reason
+    args["store_country"] = "US"
+    verdict = evaluate(
+        ClearanceQuery("refunds.create", args, "agent"), policies, StaticHistory.from_dict(None)
+    )
+    assert verdict.decision == "deny", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Payroll changes may not be made unless a signed authorization form is attached.",
+            "payroll.change",
+            {"employee_id": "E1", "authorized_amount": 500, "attachments": []},
+        ),
+        (
+            "Free samples are capped at 5% of stock.",
+            "ship_samples",
+            {"sku": "A", "samples": 40, "stock": 1000},
+        ),
+        (
+            "Service orders may only go to: Acme Repair, Bolt Fixers.",
+            "service.order.create",
+            {"service_type": "engine", "vendor": "Bolt Fixers"},
+        ),
+        (
+            "Guests (adults + children) may not exceed the room's occupancy.",
+            "book_room",
+            {"room": "101", "adults": 2, "children": 3, "occupancy": 4},
+        ),
+    ],
+)
+def test_a_misbound_argument_sends_to_review(rule, tool, args):
+    assert outcome(rule, tool, args) == "pending_review"
+
+
+def test_a_sum_stays_unaccounted():
+    compiled = compile_rule(
+        0, "c0", "Guests (adults + children) may not exceed the room's occupancy."
+    )
+    assert compiled.understanding == "partly_understood"
+
+
+@pytest.mark.parametrize(("pct", "expected"), [(25, "denied"), (15, "approved")])
+def test_a_percentage_argument_still_meets_a_percentage_bound(pct, expected):
+    rule = "Discounts may not exceed 20% of list price."
+    assert outcome(rule, "apply_discount", {"sku": "A", "discount_pct": pct}) == expected
+
+
+def test_an_allow_list_bound_right_still_denies():
+    rule = "Service orders may only go to: Acme Repair, Bolt Fixers."
+    args = {"service_type": "engine", "vendor": "Quick Lube"}
+    assert outcome(rule, "service.order.create", args) == "denied"

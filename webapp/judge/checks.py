@@ -568,6 +568,15 @@ class NumericLimit(Check):
                 f"{leaf.path} = {_fmt(value)} is negative; the rule does not say what that means",
                 (leaf.path,),
             )
+        if self.unit_family == "percent" and not leaf.keys & _PERCENT_KEYS:
+            # 'capped at 2% of capacity' against `comps_issued` = 60: a count, not a share.
+            # Taking a share of another argument is arithmetic the engine does not do.
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {_fmt(value)} is not named as a percentage; "
+                f"the rule's bound is a share",
+                (leaf.path,),
+            )
         if self.unit_family == "percent" and 0 < abs(value) < 1 and self.threshold >= 1:
             # '0.25' against '20%': a fraction or a quarter of a percent? A human decides.
             return Outcome(
@@ -742,6 +751,18 @@ class ValueList(Check):
             return f"{_VERB[self.effect]} unless {what} {listed}{self._about()}"
         return f"{_VERB[self.effect]} when {what} {listed}{self._about()}"
 
+    def _listed_elsewhere(self, view: RequestView, bound: list[Leaf]) -> str:
+        """The path of an argument outside `bound` whose value is one of the listed values,
+        written the same (not a code that merely contains one: 'EURJPY')."""
+        listed = {normalise_value(v) for v in self.values}
+        for leaf in view.leaves:
+            if leaf in bound:
+                continue
+            for v in scalars(leaf.value):
+                if isinstance(v, str) and normalise_value(v) in listed:
+                    return leaf.path
+        return ""
+
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
         if applies == "absent":
@@ -779,6 +800,17 @@ class ValueList(Check):
                         applies, f"{leaf.path} = {v!r} is listed ({listed})", (leaf.path,)
                     )
                 if self.mode == "allow" and not hit:
+                    elsewhere = self._listed_elsewhere(view, candidates)
+                    if elsewhere:
+                        # 'may only go to: Penske, Ryder' bound to `work_type` while `vendor`
+                        # holds 'Ryder': the list was bound to the wrong argument, so neither
+                        # reading decides.
+                        return Outcome(
+                            UNKNOWN,
+                            f"{leaf.path} = {v!r} is not one of ({listed}), but "
+                            f"{elsewhere} is: which one the rule speaks of is unclear",
+                            (leaf.path, elsewhere),
+                        )
                     return self.fire(
                         applies, f"{leaf.path} = {v!r} is not one of ({listed})", (leaf.path,)
                     )
@@ -1899,6 +1931,16 @@ class Unless(Check):
                 # nothing named like it was sent
                 return False, surface_words(self.source, self.bind_words) or self.phrase
             return None, ""
+        if (
+            self.test == "present"
+            and head
+            and not leaves
+            and not any(lf.last_keys <= words_ for lf in best)
+        ):
+            # 'unless a signed correction affidavit is attached' against `corrected_reading`:
+            # no argument names the affidavit, and the one sharing a modifier ('correct') is
+            # another thing. Its value shows nothing about the condition: unknown, not met.
+            return None, best[0].path
         results = [self._holds_on(lf) for lf in best]
         if any(r is None for r in results):
             return None, best[0].path

@@ -290,6 +290,11 @@ def compile_rule(
         compared = _unread_comparisons(clean, checks, read_duration)
         if compared:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *compared)))
+        # '(paid + comps) may not exceed the capacity': no check adds arguments up, so a check
+        # reading one number against the bound misreads the rule.
+        relative = [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(clean)]
+        if relative:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *relative)))
     return CompiledRule(
         index,
         chunk_id,
@@ -358,6 +363,9 @@ _COMPARISON = re.compile(
     r"|prior\s+to)\b|[<>≤≥]=?(?=\s*[$€£]?\d)",  # a sign before a number, not markup
     re.I,
 )
+# A sum a rule compares ('(paid + comps) may not exceed', 'trip fuel plus reserve', 'combined
+# exposure'); '+' inside a name ('Kuehne+Nagel') has no spaces around it.
+_RELATIVE = re.compile(r"\s\+\s|\bplus\b|\bcombined\b|\bsum\s+of\b", re.I)
 # Checks that compare in order (a bound, two arguments, a count, a date, a time of day, what
 # was paid before).
 _ORDERED = (
@@ -1429,7 +1437,8 @@ def scope_of(text: str) -> tuple[str, ...]:
             return tuple(
                 w
                 for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", phrase)
-                if w.lower() not in STOPWORDS
+                # 'US' is a country code, not the pronoun 'us'
+                if w.lower() not in STOPWORDS or (len(w) == 2 and w.isupper())
             )
     return ()
 
