@@ -2351,16 +2351,50 @@ class PrefixedCount(Check):
 
 
 @dataclass(frozen=True)
-class DateWindow(Check):
+class _WhenTheRequestIs(Check):
+    """A `body` that applies only when the request's own date or time of day is on the rule's
+    side (`phrase`, the rule's words). Subclasses say where the request stands (`_placed`)."""
+
+    phrase: str = ""
+    body: Check | None = None
+    outside_words = "is not"  # 'search_at is not before 21:00'
+
+    def subject(self) -> str:
+        return self.body.subject() if self.body else ""
+
+    def _placed(self, view: RequestView) -> tuple[bool, list[str], str]:
+        """(inside the rule's side, the arguments read, why it cannot be told or '')."""
+        raise NotImplementedError
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.body is not None
+        outcome = self.body.evaluate(view)
+        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
+            return outcome
+        inside, paths, doubt = self._placed(view)
+        if doubt:
+            return Outcome(UNKNOWN, f"{outcome.message}; {doubt}", tuple(paths))
+        if inside:
+            return Outcome(
+                outcome.status,
+                f"{outcome.message} ({', '.join(paths)} is {self.phrase})",
+                outcome.args + tuple(paths),
+            )
+        return Outcome(
+            SATISFIED, f"{', '.join(paths)} {self.outside_words} {self.phrase}", tuple(paths)
+        )
+
+
+@dataclass(frozen=True)
+class DateWindow(_WhenTheRequestIs):
     """'Do not disconnect residential customers between Nov 1 and Mar 31': the `body` applies to
     requests whose date argument falls in the window (month and day, across a year's end).
     Without a date argument, or with several that disagree, a human decides."""
 
     start: tuple[int, int] = (1, 1)  # (month, day)
     end: tuple[int, int] = (12, 31)
-    phrase: str = ""
-    body: Check | None = None
     kind: str = field(default="date_window", init=False)
+    outside_words = "is outside"
 
     def describe(self) -> dict[str, Any]:
         d = self.body.describe() if self.body else super().describe()
@@ -2371,14 +2405,7 @@ class DateWindow(Check):
         assert self.body is not None
         return f"When the request's date is {self.phrase}: {self.body.reading()}"
 
-    def subject(self) -> str:
-        return self.body.subject() if self.body else ""
-
-    def evaluate(self, view: RequestView) -> Outcome:
-        assert self.body is not None
-        outcome = self.body.evaluate(view)
-        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
-            return outcome
+    def _placed(self, view: RequestView) -> tuple[bool, list[str], str]:
         inside: set[bool] = set()
         paths: list[str] = []
         for lf in view.leaves:
@@ -2391,16 +2418,8 @@ class DateWindow(Check):
             inside.add(self._contains((month, day)))
             paths.append(lf.path)
         if len(inside) != 1:
-            return Outcome(
-                UNKNOWN, f"{outcome.message}; the request's date cannot be told", tuple(paths)
-            )
-        if inside.pop():
-            return Outcome(
-                outcome.status,
-                f"{outcome.message} ({', '.join(paths)} is {self.phrase})",
-                outcome.args + tuple(paths),
-            )
-        return Outcome(SATISFIED, f"{', '.join(paths)} is outside {self.phrase}", tuple(paths))
+            return False, paths, "the request's date cannot be told"
+        return inside.pop(), paths, ""
 
     def _contains(self, md: tuple[int, int]) -> bool:
         if self.start <= self.end:
@@ -2443,15 +2462,13 @@ def clock_minutes(text: str, bare_hour: bool = False) -> tuple[int, bool] | None
 
 
 @dataclass(frozen=True)
-class TimeOfDay(Check):
+class TimeOfDay(_WhenTheRequestIs):
     """'Gambling ads may not air before 21:00': the `body` applies to requests whose time of
     day (a time or a date-time argument) is on the rule's side of the bound. Without one, with
     several that disagree, or with a time zone the rule does not state, a human decides."""
 
     op: str = "lt"  # the body applies when the request's time OP minutes
     minutes: int = 0
-    phrase: str = ""  # the rule's own words: 'before 21:00'
-    body: Check | None = None
     kind: str = field(default="time_of_day", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -2468,14 +2485,7 @@ class TimeOfDay(Check):
             f"(the rule: '{self.phrase}'): {self.body.reading()}"
         )
 
-    def subject(self) -> str:
-        return self.body.subject() if self.body else ""
-
-    def evaluate(self, view: RequestView) -> Outcome:
-        assert self.body is not None
-        outcome = self.body.evaluate(view)
-        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
-            return outcome
+    def _placed(self, view: RequestView) -> tuple[bool, list[str], str]:
         inside: set[bool] = set()
         paths: list[str] = []
         zoned = False
@@ -2489,15 +2499,8 @@ class TimeOfDay(Check):
             zoned = zoned or tz
             inside.add(_OPS[self.op](minutes, self.minutes))
             paths.append(lf.path)
-        if len(inside) != 1 or zoned:
-            why = "has a time zone the rule does not state" if zoned else "cannot be told"
-            return Outcome(
-                UNKNOWN, f"{outcome.message}; the request's time of day {why}", tuple(paths)
-            )
-        if inside.pop():
-            return Outcome(
-                outcome.status,
-                f"{outcome.message} ({', '.join(paths)} is {self.phrase})",
-                outcome.args + tuple(paths),
-            )
-        return Outcome(SATISFIED, f"{', '.join(paths)} is not {self.phrase}", tuple(paths))
+        if zoned:
+            return False, paths, "the request's time of day has a time zone the rule does not state"
+        if len(inside) != 1:
+            return False, paths, "the request's time of day cannot be told"
+        return inside.pop(), paths, ""
