@@ -191,3 +191,32 @@ def test_an_allow_list_bound_right_still_denies():
     rule = "Service orders may only go to: Acme Repair, Bolt Fixers."
     args = {"service_type": "engine", "vendor": "Quick Lube"}
     assert outcome(rule, "service.order.create", args) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        # a specific mutation is not a synonym of another: adding is not deleting
+        (
+            "Inspection records may not be deleted.",
+            "records.add_record",
+            {"record_id": "IR-1", "inspection": "boiler"},
+            {"approved", "pending_review"},
+        ),
+        (
+            "Inspection records may not be deleted.",
+            "inspection.records.delete_record",
+            {"record_id": "IR-1"},
+            {"denied", "pending_review"},
+        ),
+        # a word for any mutation still covers every specific one
+        (
+            "IAM changes need approval.",
+            "iam.add_user_to_group",
+            {"user": "bob", "group": "admins"},
+            {"pending_review"},
+        ),
+    ],
+)
+def test_a_specific_verb_matches_only_its_own_kind_of_action(rule, tool, args, expected):
+    assert outcome(rule, tool, args) in expected

@@ -112,12 +112,16 @@ VERBS: frozenset[str] = frozenset().union(*VERB_GROUPS.values()) | frozenset(
         "terminat",
     }
 )
+# The words that name a mutation in general ('changes', 'updates', 'edits'): each covers every
+# mutation. A specific mutation ('delete', 'add', 'grant') is not a synonym of the others, so the
+# 'change' group is not joined up like the specific groups: before, 'deleted' matched `add_entry`
+# through it, and 'Entries may not be deleted' forbade adding one.
+_MUTATION_WORDS = frozenset({"chang", "upd", "modify", "modif", "edit", "alter", "patch"})
 _VERB_SYNONYMS: dict[str, frozenset[str]] = {}
-for _group in VERB_GROUPS.values():
+for _name, _group in VERB_GROUPS.items():
     for _v in _group:
-        _VERB_SYNONYMS[_v] = _VERB_SYNONYMS.get(_v, frozenset({_v})) | _group
-# 'change' covers any mutation, but a mutation does not cover 'change' the other way round.
-_VERB_SYNONYMS["chang"] = VERB_GROUPS["change"]
+        joined = _group if _name != "change" or _v in _MUTATION_WORDS else frozenset({_v})
+        _VERB_SYNONYMS[_v] = _VERB_SYNONYMS.get(_v, frozenset({_v})) | joined
 
 # Money words: generic ones apply to any money-moving tool, specific ones name one kind of tool.
 MONEY_GENERIC = frozenset(
