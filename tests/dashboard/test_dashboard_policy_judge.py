@@ -92,3 +92,21 @@ def test_a_policy_named_glossary_has_its_own_page(app, tenant, signed_in):
     ).status_code in (200, 201)
     page = text_of(signed_in("viewer").get("/dashboard/policies/glossary"))
     assert "Refunds must not exceed 500 EUR." in page
+
+
+def test_a_description_sentence_judged_like_a_rule_shows_with_its_reading(app, tenant, signed_in):
+    # The judge reads obligations stated in a description too; staff see them and their state.
+    body = {
+        "policy_id": "vendor-pay",
+        "description": "Vendor payments. Never pay a vendor twice for one invoice.",
+        "rules": ["Payments must include an invoice_id"],
+        "tools": ["pay_*"],
+    }
+    client = app.test_client()
+    answer = client.post("/register-policy", json=body, headers=tenant.headers)
+    assert answer.status_code == 201
+    # CONTRACT §6: the registration lists the rules as registered, not the description
+    assert [r["text"] for r in answer.get_json()["rules"]] == body["rules"]
+    page = text_of(signed_in("viewer").get("/dashboard/policies/vendor-pay"))
+    assert "Never pay a vendor twice for one invoice." in page
+    assert "from the description" in page
