@@ -310,7 +310,14 @@ def test_scope_statements():
 
 
 def test_compile_policy_keeps_source_text_and_chunk_ids():
-    policy = PolicyVersion("p", "pv1", "h", "", ("Payments must not exceed $10.", "Be nice."), ())
+    policy = PolicyVersion(
+        "p",
+        "pv1",
+        "h",
+        "",
+        ("Payments must not exceed $10.", "Background - refunds were abused in 2024."),
+        (),
+    )
     cp = compile_policy(policy)
     assert [r.chunk_id for r in cp.rules] == ["pv1:r0", "pv1:r1"]
     assert cp.rules[0].checks[0].source == "Payments must not exceed $10."

@@ -228,6 +228,15 @@ def compile_rule(
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
     informational = not normative_seen and not scope
+    if informational and not _STATES_NO_OBLIGATION.search(clean):
+        # 'Any payment of $2,000 or more has to be signed off by finance', 'refunds >500 EUR ->
+        # manager', 'Receipts are mandatory': a sentence with no modal the engine knows still
+        # states an obligation more often than not. Skipped as informational, it let the other
+        # rules of its policy approve what it forbids; kept as text, a request it speaks to goes
+        # to review. Only a sentence that shows it is a purpose, a definition or a note is
+        # informational.
+        informational = False
+        uncompiled = True
     unaccounted: tuple[str, ...] = ()
     if checks:
         unaccounted = unaccounted_words(
@@ -306,6 +315,20 @@ def compile_rule(
         unaccounted,
         quorum_of(clean),
     )
+
+
+# What a sentence that states no obligation looks like: a purpose ('Purpose: keep payouts
+# auditable'), a definition ('A dormant account means one with no activity for a year'), a note or
+# a reference ('See the treasury handbook'). Any other sentence without a modal is kept as text.
+_STATES_NO_OBLIGATION = re.compile(
+    r"^\s*(?:purpose|background|context|overview|summary|note|nb|fyi|see|rationale|goal|aim|"
+    r"scope|owner|contact|version|ref(?:erence)?)\b"
+    r"|\b(?:is|are)\s+(?:defined|meant)\s+as\b|\bmeans?\b|\brefers?\s+to\b|"
+    r"\b(?:this|the)\s+(?:policy|standard|procedure|document|section)\s+"
+    r"(?:exists|aims|is\s+intended|is\s+meant|describes|explains|sets\s+out|covers|governs)\b|"
+    r"\b(?:intended|designed)\s+to\b|\bfor\s+(?:reference|information)\b",
+    re.I,
+)
 
 
 # A word turned around by its prefix: 'non-EU', 'non-refundable', 'non production'.
@@ -833,6 +856,7 @@ NORMATIVE = re.compile(
     r"\b(must|shall|should|never|not|no|nobody|no one|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
     r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
+    r"mandatory|compulsory|obligatory|has to|have to|"
     r"do not|don't|freeze|frozen|locked|"
     # negative contractions end in a word character, so 'should' alone never meets them
     r"shouldn't|mustn't|shan't|won't|isn't|aren't|doesn't|wouldn't|exclude|excludes|excluded|"

@@ -1,0 +1,88 @@
+"""Fail-safes the lead added in the seventh session, found on seen case files, never on the
+sealed blind sets (bench/README.md, "Seventh session").
+
+- A sentence with no modal the engine knows ('has to be signed off', 'refunds >500 EUR ->
+  manager', 'Receipts are mandatory') was labelled informational and skipped, so the other rules
+  of its policy approved what it forbids. Only a purpose, a definition or a note is
+  informational now; any other such sentence is kept as text.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.unit.test_judge_fourth_round import _policy
+from webapp.judge.compiler import compile_rule
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery
+
+
+def _outcome(rules: list[str], tool: str, args: dict) -> str:
+    v = evaluate(
+        ClearanceQuery(tool, args, "agent"), [_policy(rules)], StaticHistory.from_dict(None)
+    )
+    if v.decision == "deny":
+        return "denied"
+    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Any payment of $2,000 or more has to be signed off by finance.",
+        "payments >2000 USD -> finance",
+        "It is against policy to pay vendors above 2,000 USD without finance.",
+        "Payments above 2,000 USD are a matter for the finance team.",
+    ],
+)
+def test_an_obligation_without_a_known_modal_is_not_skipped(rule):
+    # the other rule of the policy is satisfied; before, it alone approved the payment
+    rules = ["Payments must include an invoice number.", rule]
+    args = {"vendor_id": "V-3", "amount": 5000, "currency": "USD", "invoice_number": "INV-1"}
+    assert compile_rule(0, "c:r1", rule).understanding != "informational"
+    assert _outcome(rules, "pay_vendor", args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Purpose - keep vendor payments auditable.",
+        "Background - duplicate payments cost us in 2024.",
+        "This policy exists to keep vendor payments honest.",
+        "See the treasury handbook for details.",
+        "A vendor means a supplier in the master file.",
+    ],
+)
+def test_a_purpose_a_definition_or_a_note_is_informational(sentence):
+    assert compile_rule(0, "c:r0", sentence).understanding == "informational"
+    rules = ["Payments must include an invoice number.", sentence]
+    args = {"vendor_id": "V-3", "amount": 50, "currency": "USD", "invoice_number": "INV-1"}
+    assert _outcome(rules, "pay_vendor", args) == "approved"
+
+
+_WORDS = st.sampled_from(
+    [
+        "payments",
+        "vendor",
+        "finance",
+        "over",
+        "2,000",
+        "USD",
+        "large",
+        "treasury",
+        "team",
+        "-",
+        "->",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_WORDS, min_size=2, max_size=8))
+def test_a_sentence_without_a_purpose_or_definition_marker_is_never_skipped(tokens):
+    # whatever such a sentence says, the engine reads it or keeps it as text: never informational
+    compiled = compile_rule(0, "c:r1", " ".join(tokens))
+    assert compiled.understanding != "informational"
