@@ -5,6 +5,9 @@ sealed blind sets (bench/README.md, "Seventh session").
   manager', 'Receipts are mandatory') was labelled informational and skipped, so the other rules
   of its policy approved what it forbids. Only a purpose, a definition or a note is
   informational now; any other such sentence is kept as text.
+- 'Never text contacts that have unsubscribed' did not match `send_sms` (the action words are a
+  vocabulary), so a request carrying `unsubscribed: true` passed it by. When a flag named only for
+  the rule's state qualifier shows the forbidden state, the rule is unknown for that tool: review.
 """
 
 from __future__ import annotations
@@ -86,3 +89,28 @@ def test_a_sentence_without_a_purpose_or_definition_marker_is_never_skipped(toke
     # whatever such a sentence says, the engine reads it or keeps it as text: never informational
     compiled = compile_rule(0, "c:r1", " ".join(tokens))
     assert compiled.understanding != "informational"
+
+
+_MESSAGING = ["Messages must include a campaign id."]
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "flags"),
+    [
+        ("Never text contacts that have unsubscribed", "send_sms", {"unsubscribed": True}),
+        ("Never email customers who opted out.", "sms.send", {"opted_out": True}),
+        ("Never SMS contacts who have unsubscribed.", "messaging.send", {"unsubscribed": True}),
+    ],
+)
+def test_a_flag_named_for_the_forbidden_state_is_not_passed_by(rule, tool, flags):
+    args = {"phone": "+15550100", "campaign_id": "C1", **flags}
+    assert _outcome([*_MESSAGING, rule], tool, args) == "pending_review"
+    # the state the rule does not forbid: the rule is not about this request
+    cleared = {k: False for k in flags}
+    assert _outcome([*_MESSAGING, rule], tool, {**args, **cleared}) == "approved"
+
+
+def test_a_flag_that_only_shares_a_word_with_the_qualifier_changes_nothing():
+    rule = "Never text contacts that have unsubscribed"
+    args = {"phone": "+15550100", "campaign_id": "C1", "unsubscribed_list_version": True}
+    assert _outcome([*_MESSAGING, rule], "send_sms", args) == "approved"

@@ -1791,6 +1791,8 @@ def _state_holds(value: Any, state: str) -> bool | None:
     return None
 
 
+# Words a flag's name adds to the state it is named for: `opted_out`, `is_blocked`, `has_lapsed`.
+_FLAG_PARTICLES = frozenset({"out", "in", "off", "up", "is", "has", "flag"})
 _PASS_STEMS = frozenset(
     stem(w) for w in "verified passed checked confirmed completed succeeded".split()
 )
@@ -1847,6 +1849,18 @@ class Unless(Check):
     def evaluate(self, view: RequestView) -> Outcome:
         assert self.base is not None
         outcome = self.base.evaluate(view)
+        if outcome.status == NOT_APPLICABLE and self._qualifier_shown_elsewhere(view):
+            # 'Never text contacts that have unsubscribed' and `send_sms` with `unsubscribed`
+            # on: the tool's name did not match the action the rule names, but the request
+            # carries the rule's very qualifier, in the state it forbids. The action words are a
+            # vocabulary that is never complete, so a human decides rather than the rule
+            # passing by unread.
+            return Outcome(
+                UNKNOWN,
+                f"the request shows {self.phrase}, the state this rule forbids for "
+                f"{self.base.subject() or 'its subject'}; whether this tool is that action is "
+                "not clear",
+            )
         if outcome.status not in (VIOLATED, UNKNOWN, REVIEW):
             return outcome
         holds, path = self._condition(view)
@@ -1867,6 +1881,24 @@ class Unless(Check):
             return Outcome(outcome.status, message, outcome.args + (path,))
         return Outcome(
             outcome.status, f"{outcome.message} and not {self.phrase}", outcome.args + (path,)
+        )
+
+    def _qualifier_shown_elsewhere(self, view: RequestView) -> bool:
+        """Whether a flag named only for this rule's state qualifier shows the forbidden state."""
+        if self.test not in ("state", "not_state") or self.base is None:
+            return False
+        if self.base.effect not in ("deny", "review") or not self.bind_words:
+            return False
+        holds, path = self._condition(view)
+        if holds is not False:
+            return False
+        words_ = set(self.bind_words)
+        return any(
+            lf.path == path
+            and isinstance(lf.value, bool)
+            and words_ <= lf.last_keys
+            and lf.last_keys - words_ <= _FLAG_PARTICLES  # `opted_out`, `is_suspended`
+            for lf in view.leaves
         )
 
     def _condition(self, view: RequestView) -> tuple[bool | None, str]:
