@@ -363,3 +363,14 @@ def test_a_request_with_a_broad_act_is_never_out_of_any_rules_act(case, verb):
     assert acts is not None
     view = RequestView(f"svc.{verb}_thing", {"ticket_id": "T-1"}, "agent", None)
     assert not view.other_action(acts)
+
+
+@pytest.mark.parametrize(
+    "tool", ["billing.override_meter_read", "mod.takedown_post", "kms.key_rotation", "x_list"]
+)
+def test_a_tool_not_named_verb_first_has_no_known_act(tool):
+    # 'meter read', 'a post', 'key rotation' name the object or are nouns: the act is unknown,
+    # so no rule is out of it
+    view = RequestView(tool, {"id": "1"}, "agent", None)
+    assert not view.request_actions()
+    assert not view.other_action(frozenset({"issu", "delet", "export"}))

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from webapp.judge.quantities import ARG_UNIT_SUFFIXES, parse_number_value
-from webapp.judge.text import content_stems, normalise_value, stem, words
+from webapp.judge.text import STOPWORDS, content_stems, normalise_value, stem, words
 
 # Verbs that name what a tool does; a tool name holding one of them has a known action.
 VERB_GROUPS: dict[str, frozenset[str]] = {
@@ -500,7 +500,12 @@ class RequestView:
         known verb, or a broad one (BROAD_ACTIONS: the request may be any act)."""
         acts = self._acts
         if acts is None:
-            found = set(self.tool_stems & ACT_STEMS)
+            # A tool is named verb first ('rotate_key', 'payouts.create'): when its last
+            # segment starts with a word that is no known act ('override_meter_read'), a later
+            # act word is a noun of the object ('meter read'), and the act is unknown.
+            last = [w for w in words(self.tool_name.rsplit(".", 1)[-1]) if w not in STOPWORDS]
+            leading = stem(last[0]) if last else ""
+            found = set(self.tool_stems & ACT_STEMS) if leading in ACT_STEMS else set()
             for lf in self.leaves:
                 if lf.last_keys & _ACTION_KEYS and isinstance(lf.value, str):
                     found.update(s for s in content_stems(lf.value[:200]) if s in ACT_STEMS)
