@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from webapp.judge.actions import rule_actions
 from webapp.judge.checks import (
     NOT_APPLICABLE,
     PERMITTED,
@@ -235,6 +236,7 @@ def _evaluate(
     findings: list[_Finding] = []
     relevant_text: list[_Finding] = []
     irrelevant_text = 0
+    out_of_action: list[dict[str, Any]] = []  # text rules about another act than the request's
     violated: list[_Finding] = []
     reviews: list[_Finding] = []
     unknown: list[_Finding] = []
@@ -291,10 +293,24 @@ def _evaluate(
                     bucket.append(finding)
                     bucketed += 1
             if as_text:
-                if not request_terms.isdisjoint(_rule_stems(rule.text)):
-                    relevant_text.append(_Finding(cp, rule, None, _KEPT_AS_TEXT))
-                else:
+                if request_terms.isdisjoint(_rule_stems(rule.text)):
                     irrelevant_text += 1
+                    continue
+                # A rule about another act than the request's (a tools glob covers several):
+                # not relevant, recorded with both acts (actions.py, RequestView.other_action).
+                rule_acts = rule_actions(rule.text)
+                other = view.other_action(rule_acts) if rule_acts else None
+                if other:
+                    irrelevant_text += 1
+                    out_of_action.append(
+                        {
+                            "chunk_id": rule.chunk_id,
+                            "rule_actions": sorted(rule_acts or ()),
+                            "request_actions": sorted(other),
+                        }
+                    )
+                    continue
+                relevant_text.append(_Finding(cp, rule, None, _KEPT_AS_TEXT))
 
     fired = findings  # not-applicable and unbound outcomes were left out above
     details.update(
@@ -306,6 +322,8 @@ def _evaluate(
         relevant_text_rules=[f.rule.chunk_id for f in relevant_text],
         irrelevant_text_rules=irrelevant_text,
     )
+    if out_of_action:
+        details["out_of_action"] = out_of_action
     if bucketed == len(findings) and _distinct_versions(gov.governing):
         evidence = _evidence_by_level(
             gov.governing,

@@ -8,12 +8,12 @@ from functools import lru_cache
 from typing import Any
 
 from webapp.judge.quantities import ARG_UNIT_SUFFIXES, parse_number_value
-from webapp.judge.text import content_stems, normalise_value, stem, words
+from webapp.judge.text import STOPWORDS, content_stems, normalise_value, stem, words
 
 # Verbs that name what a tool does; a tool name holding one of them has a known action.
 VERB_GROUPS: dict[str, frozenset[str]] = {
     "delete": frozenset(
-        {"delet", "remov", "drop", "destroy", "purg", "eras", "wip", "truncat", "nuke"}
+        {"delet", "remov", "drop", "destroy", "purg", "eras", "wip", "truncat", "nuke", "nuk"}
     ),
     "change": frozenset(
         {
@@ -54,8 +54,10 @@ VERB_GROUPS: dict[str, frozenset[str]] = {
     ),
     "send": frozenset({"send", "email", "post", "notify", "messag", "mail"}),
     "grant": frozenset({"grant", "giv", "give", "assign", "attach", "add", "invit"}),
-    "stop": frozenset({"stop", "halt", "shutdown", "shut", "pause", "suspend"}),
-    "terminate": frozenset({"termin", "kill", "destroy", "fire", "dismiss"}),
+    # 'paus', 'nuk', 'hir': the stems of 'pause', 'nuke', 'hire' ('pause', 'nuke' and 'hire' are
+    # not stems, so no word of a rule or a tool name reached them)
+    "stop": frozenset({"stop", "halt", "shutdown", "shut", "pause", "paus", "suspend"}),
+    "terminate": frozenset({"termin", "kill", "destroy", "fire", "dismiss", "offboard"}),
     "export": frozenset(
         {"export", "download", "extract", "dump", "shar", "transfer", "copy", "sync"}
     ),
@@ -96,6 +98,7 @@ VERBS: frozenset[str] = frozenset().union(*VERB_GROUPS.values()) | frozenset(
         "generat",
         "sign",
         "hire",
+        "hir",
         "onboard",
         "offboard",
         "publish",
@@ -122,6 +125,75 @@ for _name, _group in VERB_GROUPS.items():
     for _v in _group:
         joined = _group if _name != "change" or _v in _MUTATION_WORDS else frozenset({_v})
         _VERB_SYNONYMS[_v] = _VERB_SYNONYMS.get(_v, frozenset({_v})) | joined
+
+# Whether a rule the engine judges as text is about another action than the request's
+# (`RequestView.other_action`, the rule's side in `actions.py`). Two actions are the same when
+# one is a synonym of the other (_VERB_SYNONYMS), or when both lie in one of these families: the
+# synonym groups miss acts that one domain names two ways (terminating an instance deletes it,
+# sending an email may export a list, a reboot stops a host), so only actions of different
+# families, or outside every family and not synonyms, are told apart.
+_FAMILIES: dict[str, frozenset[str]] = {
+    # acts that end, remove, stop or cut something off
+    "ending": VERB_GROUPS["delete"]
+    | VERB_GROUPS["terminate"]
+    | VERB_GROUPS["stop"]
+    | frozenset(
+        {"disabl", "revok", "detach", "isol", "offboard", "reboot", "restart", "scal", "resiz"}
+        | {"rollback", "terminat", "ban", "quarantin", "lock", "block"}
+    ),
+    # acts that start, create, grant or put something in place ('list' an item for sale)
+    "starting": VERB_GROUPS["create"]
+    | VERB_GROUPS["deploy"]
+    | VERB_GROUPS["grant"]
+    | frozenset(
+        {"enabl", "restor", "restart", "reboot", "start", "rollback", "merg", "push", "migr"}
+        | {"rot", "generat", "hire", "onboard", "import", "upload", "publish", "scal", "resiz"}
+        | {"list", "post", "transfer"}
+    ),
+    # acts that move data, goods or messages out to someone ('release records', 'ship')
+    "moving": VERB_GROUPS["send"]
+    | VERB_GROUPS["export"]
+    | frozenset({"contact", "publish", "upload", "migr", "backup", "post", "releas", "ship"})
+    | frozenset({"push", "list", "issu", "giv", "give"}),
+    # acts that move money ('release funds', 'issue a refund', 'give a bonus')
+    "paying": frozenset({"pay", "payout", "refund", "wire", "wir", "transfer", "charg", "remit"})
+    | frozenset({"disburs", "releas", "issu", "giv", "give", "send"}),
+    # acts that read or take a copy
+    "reading": VERB_GROUPS["read"] | VERB_GROUPS["export"] | frozenset({"backup"}),
+}
+_FAMILY_OF: dict[str, frozenset[str]] = {}
+for _name, _family in _FAMILIES.items():
+    for _v in _family:
+        _FAMILY_OF[_v] = _FAMILY_OF.get(_v, frozenset()) | {_name}
+# The words that name an act, for this comparison only: the verb lexicon and the families' few
+# further acts ('isolate', 'ban', 'cancel'), which the compiled checks do not read as verbs.
+ACT_STEMS: frozenset[str] = VERBS | frozenset(_FAMILY_OF)
+# A tool verb that does not say which act it is (the brief's 'execute', 'run', 'process',
+# 'submit', 'handle', 'apply', 'call', 'manage'), an umbrella for every mutation (the
+# _MUTATION_WORDS), or an act that authorises or sets up others ('approve', 'configure', 'set'):
+# a request so named may be any act, so every rule may speak of it.
+BROAD_ACTIONS = _MUTATION_WORDS | frozenset(
+    stem(w)
+    for w in "execute run process submit perform do handle apply call invoke manage operate "
+    "use access approve authorize authorise request set put configure write make skip bypass "
+    "trigger".split()
+)
+# 'schedule_key_deletion' deletes a key (later): the scheduling verb says when, not what.
+_WHEN_VERBS = frozenset({stem("schedule"), stem("queue")})
+# Arguments that name the act a generic tool performs ('operation': 'rotate').
+_ACTION_KEYS = frozenset(
+    stem(w) for w in "action operation op command cmd verb activity type kind".split()
+)
+
+
+def same_action(a: str, b: str) -> bool:
+    """Whether two action stems may name one act: synonyms (_VERB_SYNONYMS) or one family."""
+    if a == b or b in _VERB_SYNONYMS.get(a, ()) or a in _VERB_SYNONYMS.get(b, ()):
+        return True
+    fa = _FAMILY_OF.get(a)
+    fb = _FAMILY_OF.get(b)
+    return bool(fa and fb and not fa.isdisjoint(fb))
+
 
 # Money words: generic ones apply to any money-moving tool, specific ones name one kind of tool.
 MONEY_GENERIC = frozenset(
@@ -152,6 +224,7 @@ MONEY_SPECIFIC = frozenset(
 # The unions the view asks about, built once rather than per question.
 _MONEY_WORDS = MONEY_GENERIC | MONEY_SPECIFIC
 _MONEY_MOVES = MONEY_SPECIFIC | {"pay", "transfer"}
+_MONEY_ALL = _MONEY_WORDS | MONEY_MOVEMENT_VERBS
 MONEY_KEYS = frozenset(
     stem(w)
     for w in "amount total value sum price cost fee charge pay balance salary bonus budget spend "
@@ -344,6 +417,7 @@ class RequestView:
             | _SAME_CLASS_MARK
         )
         self._classes_shown: frozenset[str] | None = None
+        self._acts: frozenset[str] | None = None  # see request_actions
         related: set[str] = set()
         for verb in self.tool_verbs:
             for group_name, group in VERB_GROUPS.items():
@@ -419,6 +493,52 @@ class RequestView:
         if term in _RELATED_OBJECT_STEMS and term in self.related_stems:
             return True  # 'exports of patient data' and an export tool: exporting moves data
         return term in self._present_keys
+
+    def request_actions(self) -> frozenset[str]:
+        """The acts this request performs, as verb stems: the tool name's verbs, and the verbs
+        an argument naming the act carries ('operation': 'rotate'). Empty when the tool names no
+        known verb, or a broad one (BROAD_ACTIONS: the request may be any act)."""
+        acts = self._acts
+        if acts is None:
+            # A tool is named verb first ('rotate_key', 'payouts.create'): when its last
+            # segment starts with a word that is no known act ('override_meter_read'), a later
+            # act word is a noun of the object ('meter read'), and the act is unknown.
+            last = [w for w in words(self.tool_name.rsplit(".", 1)[-1]) if w not in STOPWORDS]
+            leading = stem(last[0]) if last else ""
+            found = set(self.tool_stems & ACT_STEMS) if leading in ACT_STEMS else set()
+            for lf in self.leaves:
+                if lf.last_keys & _ACTION_KEYS and isinstance(lf.value, str):
+                    found.update(s for s in content_stems(lf.value[:200]) if s in ACT_STEMS)
+            if found - _WHEN_VERBS:
+                found -= _WHEN_VERBS
+            acts = self._acts = (
+                frozenset()
+                if not found or not found.isdisjoint(BROAD_ACTIONS)
+                else frozenset(found)
+            )
+        return acts
+
+    def other_action(self, rule_acts: frozenset[str]) -> frozenset[str]:
+        """The request's acts when none of `rule_acts` (every action word of a rule, read by
+        `actions.rule_actions`) may be one of them; empty when one may, or when unsure.
+
+        A rule word is the request's act when the request shows it (tool name, an argument's
+        name or value: `term_matches`, `key_stems`), when both are money words on a money tool,
+        or when it is a synonym or of the same family as one of the request's acts."""
+        acts = self.request_actions()
+        if not acts or not rule_acts:
+            return frozenset()
+        for a in rule_acts:
+            if a in _MUTATION_WORDS:
+                return frozenset()  # 'changes', 'updates': any mutation may be one
+            if self.term_matches(a) or a in self.key_stems:
+                return frozenset()
+            if a in _MONEY_ALL and self.money_tool:
+                return frozenset()
+            for r in acts:
+                if same_action(a, r):
+                    return frozenset()
+        return acts
 
     def term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
         """Whether the request shows that `term` does not hold (another action, another value)."""
