@@ -89,6 +89,10 @@ _TIME_KEYS = frozenset(
     "second lifetime validity".split()
 )
 _MASS_KEYS = frozenset(stem(w) for w in "weight mass kg kilo kilogram gross net".split())
+_LENGTH_KEYS = frozenset(
+    stem(w) for w in "depth deep height high length width distance metres meters cm km ft".split()
+)
+_SPEED_KEYS = frozenset(stem(w) for w in "speed wind velocity mph kph kmh knots".split())
 _BYTES_KEYS = frozenset(stem(w) for w in "size bytes mb gb tb kb storage capacity disk".split())
 _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "row": frozenset({"row", "record", "line", "entry", "result"}),
@@ -553,6 +557,10 @@ class NumericLimit(Check):
         wanted = _NOUN_SYNONYMS.get(noun, frozenset({noun})) if noun else frozenset()
         if self.unit_family == "mass":
             wanted = _MASS_KEYS | {"mg", "kg", "lb", "lbs"}
+        elif self.unit_family == "length":
+            wanted = _LENGTH_KEYS
+        elif self.unit_family == "speed":
+            wanted = _SPEED_KEYS
         elif self.unit_family == "time":
             wanted = _TIME_KEYS  # 'valid for more than 90 days' and a `ttl_days`
         elif self.unit_family == "bytes":
@@ -1395,6 +1403,11 @@ def _bind_measure(
             score += 3 if (leaf.unit and leaf.unit[0] == "bytes") or keys & _BYTES_KEYS else 0
         elif check.unit_family == "mass":
             score += 3 if (leaf.unit and leaf.unit[0] == "mass") or keys & _MASS_KEYS else 0
+        elif check.unit_family in ("length", "speed"):
+            family_keys = _LENGTH_KEYS if check.unit_family == "length" else _SPEED_KEYS
+            if not (leaf.unit and leaf.unit[0] == check.unit_family) and not keys & family_keys:
+                continue  # a depth or a speed is never read from money or a count
+            score += 3
         if noun:
             if keys & noun_syn:
                 score += 3
@@ -1476,7 +1489,7 @@ def convert_value(
     if leaf.unit and leaf.unit[0] == "minor":
         value *= leaf.unit[1]
     if (
-        check.unit_family in ("bytes", "time", "mass")
+        check.unit_family in ("bytes", "time", "mass", "length", "speed")
         and leaf.unit
         and leaf.unit[0] == check.unit_family
     ):
@@ -1646,6 +1659,14 @@ _UNIT_NAMES: dict[tuple[str | None, float], str] = {
     ("bytes", 1e12): "TB",
     ("percent", 1.0): "%",
     ("ratio", 1.0): "x",
+    ("length", 1.0): "m",
+    ("length", 0.01): "cm",
+    ("length", 1000.0): "km",
+    ("length", 0.3048): "ft",
+    ("speed", 1.0): "m/s",
+    ("speed", 0.44704): "mph",
+    ("speed", 1 / 3.6): "km/h",
+    ("speed", 0.514444): "knots",
 }
 
 
@@ -1674,6 +1695,10 @@ def _measure_words(check: NumericLimit) -> str:
         return f"the multiple{(' of ' + words_) if words_ else ''}"
     if check.unit_family == "bytes":
         return f"the size{(' of ' + words_) if words_ else ''}"
+    if check.unit_family == "length":
+        return f"the length{(' of ' + words_) if words_ else ''}"
+    if check.unit_family == "speed":
+        return f"the speed{(' of ' + words_) if words_ else ''}"
     return words_ or "the amount"
 
 
@@ -1830,6 +1855,18 @@ class Unless(Check):
         if self.test == "state" and self.marker.startswith(("except", "unless")):
             return (
                 f"{base}, {self.marker} {self.phrase} (read from a flag or a state argument "
+                "named for it; when none is sent, review)"
+            )
+        if self.test == "not_state" and self.marker in (
+            "while",
+            "whilst",
+            "when",
+            "whenever",
+            "if",
+            "once",
+        ):
+            return (
+                f"{base}, only while the {self.phrase} (read from a flag or a state argument "
                 "named for it; when none is sent, review)"
             )
         if self.test in ("state", "not_state"):

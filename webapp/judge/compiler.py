@@ -1319,6 +1319,15 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
+    # Staff shorthand: 'w/o a TAA' is 'without a TAA' (a condition, read as one), 'w/ DVM
+    # signature' is 'with …'; 'permit #', 'lot #s' are numbers; ' & ' joins like 'and'; 'PM +
+    # finance dir approval' after a requirement joins what it requires (a '+' in a sum stays:
+    # _RELATIVE keeps it unaccounted).
+    t = _WITHOUT_SHORT.sub("without", t)
+    t = _WITH_SHORT.sub("with", t)
+    t = _NUMBER_SIGN.sub(lambda m: " numbers" if m.group(1) else " number", t)
+    t = re.sub(r"(?<=\w) & (?=\w)", " and ", t)
+    t = _joined_by_plus(t)
     # 'the mfr model no.', 'the matter no.': after a noun, 'no.' abbreviates 'number' (never a
     # negation that would turn 'must include the model no.' into a prohibition)
     t = _NUMBER_ABBREVIATION.sub(" number", t)
@@ -1340,9 +1349,41 @@ def _normalise(text: str) -> str:
         t,
     )
     t = _NO_OLDER.sub(lambda m: f"aged {m.group(1)} {_AGE_WORDS[m.group(2).lower()]} than", t)
+    # 'deeper than 1.5 m': a size comparative before metres reads a length, never a million
+    t = re.sub(
+        r"\b(deeper|higher|taller|longer|wider|shallower|lower|shorter)\s+than\s+(\d[\d.,]*)\s?m\b(?!/)",
+        r"\1 than \2 metres",
+        t,
+        flags=re.I,
+    )
     t = _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
     # '21 or older', '65 or younger': an age, bounded like 'or more' / 'or less'.
     return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
+
+
+_WITHOUT_SHORT = re.compile(r"(?<![\w/])w/o(?![\w/])", re.I)
+_WITH_SHORT = re.compile(r"(?<![\w/])w/(?=\s)", re.I)
+# 'a valid permit #', 'lot #s': the sign after a word (never a format hint such as 'INV-####')
+_NUMBER_SIGN = re.compile(r"(?<=[A-Za-z])\s*#(s)?(?![\w#])")
+# 'requires shoring plan ref + competent person sign-off': a '+' between words after a word
+# that requires, in a clause that compares nothing after it.
+_PLUS_AFTER_REQUIREMENT = re.compile(
+    r"\b(?:need|needs|needed|require|requires|required|with|and)\b[^;.:+]*?[A-Za-z]\s+\+\s+(?=[A-Za-z])",
+    re.I,
+)
+_COMPARES_AFTER = re.compile(
+    r"^[^;.]*?(?:exceed|at\s+least|at\s+most|more\s+than|less\s+than|fewer|over\s+\d|under\s+\d|"
+    r"above|below|up\s+to|max|min|limit|cap|[<>≤≥=])",
+    re.I,
+)
+
+
+def _joined_by_plus(t: str) -> str:
+    while True:
+        m = _PLUS_AFTER_REQUIREMENT.search(t)
+        if m is None or _COMPARES_AFTER.match(t[m.end() :]):
+            return t
+        t = t[: m.end()].rstrip()[:-1].rstrip() + " and " + t[m.end() :]
 
 
 _BETWEEN = re.compile(
@@ -2218,7 +2259,11 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
         named = [
             i
             for i in items
-            if (_LITERAL.fullmatch(i) and re.search(r"[-_]|[a-z0-9][A-Z]", i))
+            if (
+                _LITERAL.fullmatch(i)
+                and re.search(r"[-_]|[a-z0-9][A-Z]", i)
+                and not _PERSONS_ACT.fullmatch(i)
+            )
             or _NAME_WITH_COLON.fullmatch(i)
         ]
         # 'salary, iban or tax_id': a list with one identifier in it is a list of identifiers.
@@ -2227,6 +2272,16 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
             return "", items, m.start(), m.end()
     return None
 
+
+# Hyphenated prose words ('sign-off', 'read-only', 'go-ahead'): words of the rule, never names.
+_PROSE_HYPHENATED = re.compile(
+    r"(?i)(?:read-only|on-call|sign-offs?|signed-off|go-ahead|pay-outs?|e-mails?|co-workers?|non-\w+"
+    r"|anti-\w+|third-party|two-factor|multi-\w+)"
+)
+
+# 'needs sign-off from the registrar': a person's act, never a name in a list ('read-only' in
+# 'read-only for everyone' still is: an access mode an argument may hold).
+_PERSONS_ACT = re.compile(r"(?i)sign-offs?|signed-off|go-ahead")
 
 _LITERAL_LIST = re.compile(
     r"(?<![\w\-])(?P<items>"
@@ -3384,6 +3439,9 @@ def _conditional_checks(
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
+    during = _while_state(index, source, clause, previous, carry)
+    if during is not None:
+        return during
     excepted = _except_named(index, source, clause, previous, carry)
     if excepted is not None:
         return excepted
@@ -3467,6 +3525,79 @@ def _conditional_checks(
         value=value,
         phrase=cond,
     ), (f"{marker}|{split.group('marker').lower()}|only" if split else marker)
+
+
+# 'Never send accounts to collections while a payment plan is active', 'Grade changes once the
+# term is closed need sign-off': the clause holds only while the named thing is in that state.
+_STATE_CLAUSE = (
+    r"(?P<marker>while|whilst|when|whenever|if|once)\s+(?:the|a|an|its|their|his|her)\s+"
+    r"(?P<what>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?)\s+(?:is|are)\s+(?:currently\s+|still\s+)?"
+    r"(?P<state>(?:fully\s+)?[a-z][\w\-]*)"
+)
+# The words of a state a record is in (a closed class: any other word after 'is' stays unread).
+_STATE_WORDS = frozenset(
+    """active inactive open closed pending suspended expired cancelled canceled executed
+    overdue delinquent live running enabled disabled resolved completed terminated draft
+    published withdrawn revoked lapsed dormant""".split()
+)
+_WHILE_STATE_END = re.compile(r"^(?P<main>.+?)\s*,?\s+" + _STATE_CLAUSE + r"\s*\.?$", re.I)
+_WHILE_STATE_FRONT = re.compile(
+    r"^(?P<main>.+?)\s*,?\s+"
+    + _STATE_CLAUSE
+    + r"\s*,?\s+(?P<rest>(?:must|may|can't|cannot|can not|should|shall|won't|are not|aren't|is not|"
+    r"isn't|need|needs|require|requires|go|goes)\b.+?)\s*\.?$",
+    re.I,
+)
+
+
+def _while_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while the thing named is in the stated state.
+
+    The state is read like a subject's state ('members whose account is suspended'): from a flag
+    or a state argument named for the thing (`payment_plan_status: "active"`, `term_status:
+    "closed"`); another state lifts the clause, no such argument sends the request to review.
+    """
+    m = _WHILE_STATE_FRONT.match(clause) or _WHILE_STATE_END.match(clause)
+    if m is None:
+        return None
+    state = re.sub(r"\s+", " ", m.group("state").lower())
+    what = m.group("what")
+    if (
+        state.split()[-1] not in _STATE_WORDS
+        or state in STOPWORDS
+        or NORMATIVE.fullmatch(state.split()[-1])
+        or stem(state.split()[-1]) in GENERIC
+        or any(w.lower() in STOPWORDS for w in what.split())
+        or find_quantities(m.group(0))
+    ):
+        return None
+    main = m.group("main")
+    if m.re is _WHILE_STATE_FRONT:
+        main = f"{main} {m.group('rest')}"
+    if condition_spans(main):
+        return None  # a second condition is never composed with this one
+    bind = tuple(
+        x
+        for x in (stem(w) for w in words(f"{what} {state.split()[-1]}"))
+        if x not in STOPWORDS and x not in GENERIC
+    )
+    if len(bind) < 2:
+        return None
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    return _unless_each(
+        made,
+        index,
+        source,
+        marker=m.group("marker").lower(),
+        bind_words=bind,
+        test="not_state",
+        value=state.split()[-1],
+        phrase=f"{what} is {state}",
+    ), m.group("marker").lower()
 
 
 def _unless_each(checks: list[Check], index: int, source: str, **condition: Any) -> list[Check]:
@@ -4218,14 +4349,7 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         # 'Final-sale items …': a hyphenated qualifier capitalised only because it opens the rule
         and not (m.start() == 0 and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)+", m.group(0)))
     ]
-    lits = [
-        m
-        for m in lits
-        if not re.fullmatch(
-            r"(?i)(?:read-only|on-call|sign-off|pay-out|e-mail|co-worker|non-\w+|anti-\w+|third-party|two-factor|multi-\w+)",
-            m.group(0),
-        )
-    ]
+    lits = [m for m in lits if not _PROSE_HYPHENATED.fullmatch(m.group(0))]
     if lits:
         return [lits[0].group(0)], lits[0].start(), lits[0].end()
     q = _QUOTED.search(clause)
