@@ -27,7 +27,7 @@ from webapp.judge.request_view import (
     scalars,
     truthy,
 )
-from webapp.judge.text import normalise_value, stem, words
+from webapp.judge.text import content_stems, normalise_value, stem, words
 from webapp.judge.vocabulary import near
 
 # Outcomes of one check against one request.
@@ -1816,6 +1816,9 @@ def _state_holds(value: Any, state: str) -> bool | None:
     return None
 
 
+# Words of a flag's name around what it flags ('is_defective', 'has_damage').
+_FLAG_FILLER = frozenset({"is", "has", "flag", "flagged"})
+_NEGATING = frozenset({"not", "non", "no", "never", "without"})
 _PASS_STEMS = frozenset(
     stem(w) for w in "verified passed checked confirmed completed succeeded".split()
 )
@@ -1848,6 +1851,11 @@ class Unless(Check):
 
     def reading(self) -> str:
         base = self.base.reading() if self.base else "Deny"
+        if self.test == "kind":
+            return (
+                f"{base}, except {self.phrase} (when a value or a flag of the request spells "
+                f"{' or '.join(repr(v) for v in self.values)}; when none shows it, review)"
+            )
         if self.test == "in":
             what = surface_words(self.source, self.bind_words)
             what = f"`{what}`" if what else "an argument"
@@ -1907,6 +1915,8 @@ class Unless(Check):
         )
 
     def _condition(self, view: RequestView) -> tuple[bool | None, str]:
+        if self.test == "kind":
+            return self._kind_shown(view)
         words_ = set(self.bind_words)
         if self.test == "in":
             # 'except the money-market funds MMF1 and MMF2': the argument named like the kind
@@ -1982,6 +1992,41 @@ class Unless(Check):
         if any(r is None for r in results):
             return None, best[0].path
         return all(results), best[0].path
+
+    def _kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
+        """'except defective items': whether the request spells one of the kinds (`values`, each
+        the stems of its qualifying words; `bind_words` the kind's head noun, if written)."""
+        head = set(self.bind_words)
+        subject = set(self.base.terms) if self.base else set()
+        kinds = [frozenset(content_stems(v)) for v in self.values]
+        flags_off = 0
+        for lf in view.leaves:
+            if isinstance(lf.value, bool):
+                named = lf.last_keys - _FLAG_FILLER
+                for kind in kinds:
+                    if kind <= named and named <= kind | head:
+                        if lf.value:
+                            return True, lf.path
+                        flags_off += 1
+                continue
+            for v in scalars(lf.value):
+                if not isinstance(v, str) or len(v) > 60:
+                    continue
+                tokens = set(content_stems(v))
+                if not tokens or tokens & _NEGATING:
+                    continue
+                for kind in kinds:
+                    # every word of the kind, and nothing but the kind, its noun or the subject
+                    if kind <= tokens and not tokens - kind - head - subject:
+                        return True, lf.path
+        if flags_off == len(kinds) and kinds:
+            return False, "a flag that is off"
+        # Another value on the qualifier's own dimension rules the kind out, as it does a word
+        # of any rule's subject (RequestView.term_absent); never a verb's absence.
+        neighbours = frozenset(head | {KEY_STATE_WORD})
+        if all(any(view.term_absent(q, neighbours) for q in kind) for kind in kinds):
+            return False, "another value of the request"
+        return None, ""
 
     def _holds_on(self, leaf: Leaf) -> bool | None:
         value = leaf.value

@@ -28,6 +28,7 @@ from webapp.judge.checks import (
     When,
     WhenListed,
 )
+from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
 from webapp.judge.coverage import (
     CATEGORY_QUALIFIERS,
     category_phrases,
@@ -3445,6 +3446,9 @@ def _conditional_checks(
     excepted = _except_named(index, source, clause, previous, carry)
     if excepted is not None:
         return excepted
+    kind = _except_kind(index, source, clause, previous, carry)
+    if kind is not None:
+        return kind
     amount = _except_amount(index, source, clause, previous, carry)
     if amount is not None:
         return amount
@@ -3677,6 +3681,74 @@ def _except_named(
         phrase=m.group("phrase"),
         values=tuple(items),
     ), marker.split()[0]
+
+
+# 'No refunds on orders delivered more than 90 days ago, except defective items', 'Work orders
+# over $2,500 need 3 bids, except emergency repairs': plain words naming a kind of the subject.
+_EXCEPT_KIND = re.compile(
+    r"^(?P<main>.+?),?\s+(?P<marker>except(?:\s+for)?|other than|apart from|excluding|save for)\s+"
+    r"(?:(?:the|any|for)\s+)?(?P<phrase>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2}"
+    r"(?:\s*,?\s+or\s+[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})?)\s*\.?$"
+)
+
+
+def _except_kind(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, lifted for a kind the exception names in plain words.
+
+    The exception holds only where the request spells it: a value made of the kind's words
+    (`reason_code: "defective"`, `adjustment: "meter_read_correction"`) or a flag named for it
+    that is on; a flag that is off, or another value on the qualifier's own dimension (as for
+    any subject word), rules it out; otherwise a human decides.
+    """
+    m = _EXCEPT_KIND.match(clause)
+    if m is None:
+        return None
+    phrase = m.group("phrase")
+    parts = [p.strip() for p in re.split(r"\s*,?\s+or\s+", phrase) if p.strip()]
+    tokens = [w for p in parts for w in p.split()]
+    if any(
+        w.lower() in STOPWORDS
+        or w.lower() in ("when", "if", "where", "while", "as", "once")
+        or stem(w.lower()) in _FUNCTION_STEMS
+        for w in tokens
+    ):
+        return None
+    last = parts[-1].split()
+    head = last[-1] if len(last) >= 2 and last[-1].endswith("s") else ""
+    alternatives: list[tuple[str, ...]] = []
+    for p in parts:
+        ws = [w for w in re.split(r"[\s\-]+", p) if w]
+        if head and ws and ws[-1] == head:
+            ws = ws[:-1]
+        qual = tuple(w.lower() for w in ws if stem(w.lower()) not in GENERIC)
+        if not qual:
+            return None
+        alternatives.append(qual)  # the words as written; the check reads their stems
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if not made or not all(
+        isinstance(c, (NumericLimit, ActionRule, RequiredArgument)) and c.effect != "allow"
+        for c in made
+    ):
+        return None
+    marker = re.sub(r"\s+", " ", m.group("marker").lower())
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=(stem(head.lower()),) if head else (),
+            test="kind",
+            phrase=phrase,
+            values=tuple(" ".join(a) for a in alternatives),
+        )
+        for c in made
+    ], f"{marker}|{marker.split()[0]}"
 
 
 # 'Every refund must reference the order ID, except refunds below 10 EUR': the obligation holds
