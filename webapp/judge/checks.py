@@ -1817,6 +1817,7 @@ def _state_holds(value: Any, state: str) -> bool | None:
 
 
 # Words of a flag's name around what it flags ('is_defective', 'has_damage').
+_ALL_PASSED = frozenset({"pass", "passed", "ok", "clear", "clean", "green"})
 _FLAG_FILLER = frozenset({"is", "has", "flag", "flagged"})
 _NEGATING = frozenset({"not", "non", "no", "never", "without"})
 _PASS_STEMS = frozenset(
@@ -2030,6 +2031,13 @@ class Unless(Check):
 
     def _holds_on(self, leaf: Leaf) -> bool | None:
         value = leaf.value
+        if self.test == "passed" and isinstance(value, (list, tuple)):
+            # 'only if all IPC tests passed' and a list of results: every member must pass; one
+            # that did not breaks it; an empty list shows nothing
+            results = [self._holds(v) for v in value]
+            if False in results:
+                return False
+            return True if results and all(r is True for r in results) else None
         if (
             self.test in ("state", "not_state")
             and isinstance(value, (int, float))
@@ -2059,6 +2067,9 @@ class Unless(Check):
             if isinstance(value, str):
                 if self.value and normalise_value(value) == normalise_value(self.value):
                     return True
+                tokens = normalise_value(value).split()
+                if len(tokens) > 1 and tokens[0] == "all" and set(tokens[1:]) <= _ALL_PASSED:
+                    return True  # 'all_pass', 'all passed': a summary of every result
                 return value.strip().lower() in (
                     "passed",
                     "pass",

@@ -3377,6 +3377,8 @@ _CONDITIONAL = re.compile(
     r"(?P<cond>.+)$",
     re.I,
 )
+# 'Release', 'Ship the order': an imperative act of one to three words, no modal, no negation
+_IMPERATIVE = re.compile(r"^\s*(?P<verb>[A-Za-z]+)(?:\s+(?:the\s+)?[A-Za-z][\w\-]*){0,2}\s*$")
 _ONLY_SPLIT = re.compile(
     r"^(?P<head>.+?\b(?:can|may|must|shall|should|could|will))\s+only\s+"
     r"(?P<verb>(?:be\s+)?[a-z]+(?:\s+(?:out|off|up|down|back))?)\s+"
@@ -3508,6 +3510,16 @@ def _conditional_checks(
     main = m.group("main")
     permission = marker in ("only if", "only when", "provided that", "provided", "as long as")
     made, _, _ = compile_clause(index, source, main, previous, carry)
+    imperative = _IMPERATIVE.match(main)
+    if (
+        not made
+        and permission
+        and imperative
+        and stem(imperative.group("verb").lower()) in VERBS
+        and not NORMATIVE.search(main)
+    ):
+        # 'Release only if all IPC tests passed': the bare act is what is allowed only if …
+        made, _, _ = compile_clause(index, source, f"{main} is allowed", previous, carry)
     if not made:
         return None
     base_checks: list[Check] = []
