@@ -291,6 +291,12 @@ def compile_rule(
         compared = _unread_comparisons(clean, checks, read_duration)
         if compared:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *compared)))
+        # 'max wind 20 mph, tandem lifts 15 mph': a second bound of the same kind (unit, currency)
+        # that no check compares with is a variant of the limit for some case; read as a
+        # subject word it would drop the variant. It stays unaccounted (fail safe).
+        variants = _unread_bounds(clean, checks)
+        if variants:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *variants)))
         # '(paid + comps) may not exceed the capacity': no check adds arguments up, so a check
         # reading one number against the bound misreads the rule.
         relative = [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(clean)]
@@ -318,6 +324,29 @@ _ORDER_BEFORE_VALUE = re.compile(
     r"\s+(?:the\s+)?(?P<value>\d[\w:./\-]*)",
     re.I,
 )
+
+
+def _unread_bounds(text: str, checks: list[Check]) -> list[str]:
+    """Quantities of the same unit and currency as a bound some check compares with, whose own
+    value no check compares with ('tandem lifts 15 mph' beside 'max wind 20 mph')."""
+    limits = [c for c in _all_checks(checks) if isinstance(c, NumericLimit)]
+    if not limits:
+        return []
+    out = []
+    for q in find_quantities(text):
+        same = [
+            c
+            for c in limits
+            if c.unit_family == q.unit_family
+            and c.currency == q.currency
+            and (c.noun or None) == (q.noun or None)
+        ]
+        if not same or q.unit_family is None and q.currency is None and q.noun is None:
+            continue  # a bare number ('two approvers', a port) is read elsewhere, if at all
+        if any(abs(c.threshold - q.value) < 1e-9 for c in limits):
+            continue
+        out.append(text[q.start : q.end].strip())
+    return out
 
 
 def _all_checks(checks: list[Check]) -> list[Check]:
