@@ -490,6 +490,12 @@ class NumericLimit(Check):
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
+        if applies == "absent" and self.noun and self.op in ("lt", "le") and not self.counts_calls:
+            # 'must cite at least one reason code' and `reason_codes: []`: the empty list is the
+            # count the floor speaks of (zero), not a sign that the rule does not apply
+            empty = self._empty_list_named(view)
+            if empty is not None:
+                return self._judge_value(view, empty, 0.0, "matched")
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         if self.counts_calls:
@@ -551,6 +557,14 @@ class NumericLimit(Check):
                 f"otherwise send to review{self._about()}"
             )
         return f"{_VERB[self.effect]} when {what} is {OP_WORDS[self.op]} {bound}{self._about()}"
+
+    def _empty_list_named(self, view: RequestView) -> Leaf | None:
+        """An empty list argument named by a word of the rule (its subject or counted noun)."""
+        wanted = set(self.terms) | {stem(self.noun)} if self.noun else set(self.terms)
+        for lf in view.leaves:
+            if isinstance(lf.value, (list, tuple)) and not lf.value and lf.last_keys & wanted:
+                return lf
+        return None
 
     def _named_by_unit(self, bound: tuple[tuple[Leaf, float], ...]) -> bool:
         noun = stem(self.noun) if self.noun else None

@@ -2074,6 +2074,78 @@ _INCLUDE_CONTENT = re.compile(
 )
 
 
+# 'Screening criteria must not include source of income, familial status or disability',
+# 'Prohibited basis factors (age, race, sex) are never to be used in the decision': a closed list
+# of kinds of content, written in plain words, that no list argument may carry.
+_CONTENT_ITEM = r"[a-z][a-z\-]*(?:\s+(?:of\s+)?[a-z][a-z\-]*){0,2}"
+_CONTENT_ITEMS = (
+    r"(?P<items>"
+    + _CONTENT_ITEM
+    + r"(?:\s*,\s*"
+    + _CONTENT_ITEM
+    + r")*\s*,?\s+(?:or|and|nor)\s+"
+    + _CONTENT_ITEM
+    + r")"
+)
+_MUST_NOT_INCLUDE_LIST = re.compile(
+    r"^(?P<container>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})\s+(?:must not|may not|cannot|can't|"
+    r"shall not|should not|must never|may never)\s+(?P<verb>include|contain|use|consider)\s+"
+    + _CONTENT_ITEMS
+    + r"\s*\.?$"
+)
+_BRACKETED_NEVER_USED = re.compile(
+    r"^(?P<kind>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})\s*\((?P<items>[a-z][a-z\s,\-]*)\)\s+"
+    r"(?:are|is|must|may|shall|should|can)\s+(?:never|not)\s+(?:to\s+)?(?:be\s+)?"
+    r"(?P<verb>used|considered|included)\s+(?:in|for|on|by)\s+(?:the|a|an|any)?\s*"
+    r"(?P<container>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s*\.?$"
+)
+
+
+class ContentListRecogniser(Recogniser):
+    """A closed list of kinds of content in plain words that no list argument of the request may
+    carry ('source of income' is `source_of_income`), read like one named kind of content."""
+
+    kind = "value_list"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if c.quantities or c.review:
+            return None
+        m = _MUST_NOT_INCLUDE_LIST.match(c.text) or _BRACKETED_NEVER_USED.match(c.text)
+        if m is None:
+            return None
+        items = [
+            i.strip()
+            for i in re.split(
+                r"\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+", m.group("items")
+            )
+            if i.strip()
+        ]
+        if len(items) < 2 or any(
+            any(w in STOPWORDS and w != "of" or NORMATIVE.fullmatch(w) for w in i.split())
+            or find_places(i)
+            for i in items
+        ):
+            return None
+        about_text = f"{m.group('verb')} {m.group('container')}"
+        if m.re is _BRACKETED_NEVER_USED:
+            about_text = f"{m.group('kind')} {about_text}"
+        about = tuple(stem(w) for w in words(about_text) if w not in STOPWORDS)
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "deny",
+                (),
+                (),
+                "deny",
+                tuple(i.lower() for i in items),
+                "exact",
+                ("content",),
+                about_words=about,
+            )
+        ]
+
+
 class IncludeContentRecogniser(Recogniser):
     """A named kind of content (two or three words) that no list argument of the request may
     carry, read whole ('psychotherapy notes' is `psychotherapy_notes`); the container is what
@@ -2871,6 +2943,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     PlaceConditionRecogniser(),
     ComparisonRecogniser(),
     SameValueRecogniser(),
+    ContentListRecogniser(),
     IncludeContentRecogniser(),
     FreezeRecogniser(),
     NamedValuesRecogniser(),
@@ -4777,6 +4850,11 @@ def _state_flag(
     )
 
 
+_DEFINED_BY_BRACKET = re.compile(
+    r"^\s*(?P<noun>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s*\((?P<items>[^()]*,[^()]*)\)"
+)
+
+
 def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     text = clause
     alts: list[tuple[str, str]] = []
@@ -4811,6 +4889,13 @@ def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tup
             # more than two read verbs: any of them will do
             for extra in verbs[2:]:
                 alts.append((verbs[0], extra))
+    defined = _DEFINED_BY_BRACKET.match(text)
+    if review and defined and alts and " or " in f" {defined.group('items')} ":
+        # 'Adverse actions (denial, or conditional approval) require review': the bracket says
+        # which requests the noun names, so the request shows one of them or none; the noun
+        # itself is no word the request must show as well.
+        named = {stem(w) for w in words(defined.group("noun"))}
+        terms = [t for t in terms if t not in named]
     alt_words = {w for pair in alts for w in pair}
     if alts:
         # Collapse a chain 'list, get or describe' into pairs that all share the first word.
