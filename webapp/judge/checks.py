@@ -1832,7 +1832,7 @@ def _state_holds(value: Any, state: str) -> bool | None:
 
 # Words of a flag's name around what it flags ('is_defective', 'has_damage').
 _ALL_PASSED = frozenset({"pass", "passed", "ok", "clear", "clean", "green"})
-_FLAG_FILLER = frozenset({"is", "has", "flag", "flagged"})
+_FLAG_FILLER = frozenset(stem(w) for w in ("is", "has", "flag", "flagged"))
 _NEGATING = frozenset({"not", "non", "no", "never", "without"})
 _PASS_STEMS = frozenset(
     stem(w) for w in "verified passed checked confirmed completed succeeded".split()
@@ -2027,8 +2027,10 @@ class Unless(Check):
             for v in scalars(lf.value):
                 if not isinstance(v, str) or len(v) > 60:
                     continue
+                if _NEGATING.intersection(words(v)):
+                    continue  # 'not_defective', 'non-emergency'
                 tokens = set(content_stems(v))
-                if not tokens or tokens & _NEGATING:
+                if not tokens:
                     continue
                 for kind in kinds:
                     # every word of the kind, and nothing but the kind, its noun or the subject

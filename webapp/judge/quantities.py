@@ -131,7 +131,7 @@ UNITS: dict[str, tuple[str, float]] = {
 # 'm/s', 'km/h', and 'm' before a word of size: units the word pattern does not read.
 _SPEED_OR_LENGTH = re.compile(
     r"\s?(?:(?P<speed>m/s|km/h|mph|kph|kmh|knots?|kts)\b"
-    r"|(?P<m>m)(?=\s+(?:deep|high|tall|long|wide|in\s+(?:depth|height|length|width))\b))",
+    r"|(?P<m>m)\s+(?:deep|high|tall|long|wide|in\s+(?:depth|height|length|width))\b)",
     re.I,
 )
 # Suffixes of argument names that carry a unit ('size_gb', 'ttl_seconds', 'amount_cents').
