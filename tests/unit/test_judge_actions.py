@@ -68,7 +68,7 @@ OTHER_ACT = [
         "edr.release_host",
     ),
     (
-        "Revoking a certificate for a production domain requires sign-off from the PKI owner.",
+        "Revoking a certificate of a production domain is for the PKI owner to approve, after the incident call.",
         "pki.issue_certificate",
         {"common_name": "api.example.com", "environment": "production"},
         ("pki.*",),

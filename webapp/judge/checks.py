@@ -27,7 +27,7 @@ from webapp.judge.request_view import (
     scalars,
     truthy,
 )
-from webapp.judge.text import normalise_value, stem, words
+from webapp.judge.text import content_stems, normalise_value, stem, words
 from webapp.judge.vocabulary import near
 
 # Outcomes of one check against one request.
@@ -89,6 +89,10 @@ _TIME_KEYS = frozenset(
     "second lifetime validity".split()
 )
 _MASS_KEYS = frozenset(stem(w) for w in "weight mass kg kilo kilogram gross net".split())
+_LENGTH_KEYS = frozenset(
+    stem(w) for w in "depth deep height high length width distance metres meters cm km ft".split()
+)
+_SPEED_KEYS = frozenset(stem(w) for w in "speed wind velocity mph kph kmh knots".split())
 _BYTES_KEYS = frozenset(stem(w) for w in "size bytes mb gb tb kb storage capacity disk".split())
 _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "row": frozenset({"row", "record", "line", "entry", "result"}),
@@ -486,6 +490,12 @@ class NumericLimit(Check):
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
+        if applies == "absent" and self.noun and self.op in ("lt", "le") and not self.counts_calls:
+            # 'must cite at least one reason code' and `reason_codes: []`: the empty list is the
+            # count the floor speaks of (zero), not a sign that the rule does not apply
+            empty = self._empty_list_named(view)
+            if empty is not None:
+                return self._judge_value(view, empty, 0.0, "matched")
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         if self.counts_calls:
@@ -548,11 +558,23 @@ class NumericLimit(Check):
             )
         return f"{_VERB[self.effect]} when {what} is {OP_WORDS[self.op]} {bound}{self._about()}"
 
+    def _empty_list_named(self, view: RequestView) -> Leaf | None:
+        """An empty list argument named by a word of the rule (its subject or counted noun)."""
+        wanted = set(self.terms) | {stem(self.noun)} if self.noun else set(self.terms)
+        for lf in view.leaves:
+            if isinstance(lf.value, (list, tuple)) and not lf.value and lf.last_keys & wanted:
+                return lf
+        return None
+
     def _named_by_unit(self, bound: tuple[tuple[Leaf, float], ...]) -> bool:
         noun = stem(self.noun) if self.noun else None
         wanted = _NOUN_SYNONYMS.get(noun, frozenset({noun})) if noun else frozenset()
         if self.unit_family == "mass":
             wanted = _MASS_KEYS | {"mg", "kg", "lb", "lbs"}
+        elif self.unit_family == "length":
+            wanted = _LENGTH_KEYS
+        elif self.unit_family == "speed":
+            wanted = _SPEED_KEYS
         elif self.unit_family == "time":
             wanted = _TIME_KEYS  # 'valid for more than 90 days' and a `ttl_days`
         elif self.unit_family == "bytes":
@@ -1395,6 +1417,11 @@ def _bind_measure(
             score += 3 if (leaf.unit and leaf.unit[0] == "bytes") or keys & _BYTES_KEYS else 0
         elif check.unit_family == "mass":
             score += 3 if (leaf.unit and leaf.unit[0] == "mass") or keys & _MASS_KEYS else 0
+        elif check.unit_family in ("length", "speed"):
+            family_keys = _LENGTH_KEYS if check.unit_family == "length" else _SPEED_KEYS
+            if not (leaf.unit and leaf.unit[0] == check.unit_family) and not keys & family_keys:
+                continue  # a depth or a speed is never read from money or a count
+            score += 3
         if noun:
             if keys & noun_syn:
                 score += 3
@@ -1476,7 +1503,7 @@ def convert_value(
     if leaf.unit and leaf.unit[0] == "minor":
         value *= leaf.unit[1]
     if (
-        check.unit_family in ("bytes", "time", "mass")
+        check.unit_family in ("bytes", "time", "mass", "length", "speed")
         and leaf.unit
         and leaf.unit[0] == check.unit_family
     ):
@@ -1646,6 +1673,14 @@ _UNIT_NAMES: dict[tuple[str | None, float], str] = {
     ("bytes", 1e12): "TB",
     ("percent", 1.0): "%",
     ("ratio", 1.0): "x",
+    ("length", 1.0): "m",
+    ("length", 0.01): "cm",
+    ("length", 1000.0): "km",
+    ("length", 0.3048): "ft",
+    ("speed", 1.0): "m/s",
+    ("speed", 0.44704): "mph",
+    ("speed", 1 / 3.6): "km/h",
+    ("speed", 0.514444): "knots",
 }
 
 
@@ -1674,6 +1709,10 @@ def _measure_words(check: NumericLimit) -> str:
         return f"the multiple{(' of ' + words_) if words_ else ''}"
     if check.unit_family == "bytes":
         return f"the size{(' of ' + words_) if words_ else ''}"
+    if check.unit_family == "length":
+        return f"the length{(' of ' + words_) if words_ else ''}"
+    if check.unit_family == "speed":
+        return f"the speed{(' of ' + words_) if words_ else ''}"
     return words_ or "the amount"
 
 
@@ -1793,6 +1832,10 @@ def _state_holds(value: Any, state: str) -> bool | None:
 
 # Words a flag's name adds to the state it is named for: `opted_out`, `is_blocked`, `has_lapsed`.
 _FLAG_PARTICLES = frozenset({"out", "in", "off", "up", "is", "has", "flag"})
+# Words of a flag's name around what it flags ('is_defective', 'has_damage').
+_ALL_PASSED = frozenset({"pass", "passed", "ok", "clear", "clean", "green"})
+_FLAG_FILLER = frozenset(stem(w) for w in ("is", "has", "flag", "flagged"))
+_NEGATING = frozenset({"not", "non", "no", "never", "without"})
 _PASS_STEMS = frozenset(
     stem(w) for w in "verified passed checked confirmed completed succeeded".split()
 )
@@ -1825,6 +1868,11 @@ class Unless(Check):
 
     def reading(self) -> str:
         base = self.base.reading() if self.base else "Deny"
+        if self.test == "kind":
+            return (
+                f"{base}, except {self.phrase} (when a value or a flag of the request spells "
+                f"{' or '.join(repr(v) for v in self.values)}; when none shows it, review)"
+            )
         if self.test == "in":
             what = surface_words(self.source, self.bind_words)
             what = f"`{what}`" if what else "an argument"
@@ -1832,6 +1880,18 @@ class Unless(Check):
         if self.test == "state" and self.marker.startswith(("except", "unless")):
             return (
                 f"{base}, {self.marker} {self.phrase} (read from a flag or a state argument "
+                "named for it; when none is sent, review)"
+            )
+        if self.test == "not_state" and self.marker in (
+            "while",
+            "whilst",
+            "when",
+            "whenever",
+            "if",
+            "once",
+        ):
+            return (
+                f"{base}, only while the {self.phrase} (read from a flag or a state argument "
                 "named for it; when none is sent, review)"
             )
         if self.test in ("state", "not_state"):
@@ -1902,6 +1962,8 @@ class Unless(Check):
         )
 
     def _condition(self, view: RequestView) -> tuple[bool | None, str]:
+        if self.test == "kind":
+            return self._kind_shown(view)
         words_ = set(self.bind_words)
         if self.test == "in":
             # 'except the money-market funds MMF1 and MMF2': the argument named like the kind
@@ -1978,8 +2040,52 @@ class Unless(Check):
             return None, best[0].path
         return all(results), best[0].path
 
+    def _kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
+        """'except defective items': whether the request spells one of the kinds (`values`, each
+        the stems of its qualifying words; `bind_words` the kind's head noun, if written)."""
+        head = set(self.bind_words)
+        subject = set(self.base.terms) if self.base else set()
+        kinds = [frozenset(content_stems(v)) for v in self.values]
+        flags_off = 0
+        for lf in view.leaves:
+            if isinstance(lf.value, bool):
+                named = lf.last_keys - _FLAG_FILLER
+                for kind in kinds:
+                    if kind <= named and named <= kind | head:
+                        if lf.value:
+                            return True, lf.path
+                        flags_off += 1
+                continue
+            for v in scalars(lf.value):
+                if not isinstance(v, str) or len(v) > 60:
+                    continue
+                if _NEGATING.intersection(words(v)):
+                    continue  # 'not_defective', 'non-emergency'
+                tokens = set(content_stems(v))
+                if not tokens:
+                    continue
+                for kind in kinds:
+                    # every word of the kind, and nothing but the kind, its noun or the subject
+                    if kind <= tokens and not tokens - kind - head - subject:
+                        return True, lf.path
+        if flags_off == len(kinds) and kinds:
+            return False, "a flag that is off"
+        # Another value on the qualifier's own dimension rules the kind out, as it does a word
+        # of any rule's subject (RequestView.term_absent); never a verb's absence.
+        neighbours = frozenset(head | {KEY_STATE_WORD})
+        if all(any(view.term_absent(q, neighbours) for q in kind) for kind in kinds):
+            return False, "another value of the request"
+        return None, ""
+
     def _holds_on(self, leaf: Leaf) -> bool | None:
         value = leaf.value
+        if self.test == "passed" and isinstance(value, (list, tuple)):
+            # 'only if all IPC tests passed' and a list of results: every member must pass; one
+            # that did not breaks it; an empty list shows nothing
+            results = [self._holds(v) for v in value]
+            if False in results:
+                return False
+            return True if results and all(r is True for r in results) else None
         if (
             self.test in ("state", "not_state")
             and isinstance(value, (int, float))
@@ -2009,6 +2115,9 @@ class Unless(Check):
             if isinstance(value, str):
                 if self.value and normalise_value(value) == normalise_value(self.value):
                     return True
+                tokens = normalise_value(value).split()
+                if len(tokens) > 1 and tokens[0] == "all" and set(tokens[1:]) <= _ALL_PASSED:
+                    return True  # 'all_pass', 'all passed': a summary of every result
                 return value.strip().lower() in (
                     "passed",
                     "pass",

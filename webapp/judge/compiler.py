@@ -28,6 +28,7 @@ from webapp.judge.checks import (
     When,
     WhenListed,
 )
+from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
 from webapp.judge.coverage import (
     CATEGORY_QUALIFIERS,
     category_phrases,
@@ -299,6 +300,12 @@ def compile_rule(
         compared = _unread_comparisons(clean, checks, read_duration)
         if compared:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *compared)))
+        # 'max wind 20 mph, tandem lifts 15 mph': a second bound of the same kind (unit, currency)
+        # that no check compares with is a variant of the limit for some case; read as a
+        # subject word it would drop the variant. It stays unaccounted (fail safe).
+        variants = _unread_bounds(clean, checks)
+        if variants:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *variants)))
         # '(paid + comps) may not exceed the capacity': no check adds arguments up, so a check
         # reading one number against the bound misreads the rule.
         relative = [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(clean)]
@@ -340,6 +347,29 @@ _ORDER_BEFORE_VALUE = re.compile(
     r"\s+(?:the\s+)?(?P<value>\d[\w:./\-]*)",
     re.I,
 )
+
+
+def _unread_bounds(text: str, checks: list[Check]) -> list[str]:
+    """Quantities of the same unit and currency as a bound some check compares with, whose own
+    value no check compares with ('tandem lifts 15 mph' beside 'max wind 20 mph')."""
+    limits = [c for c in _all_checks(checks) if isinstance(c, NumericLimit)]
+    if not limits:
+        return []
+    out = []
+    for q in find_quantities(text):
+        same = [
+            c
+            for c in limits
+            if c.unit_family == q.unit_family
+            and c.currency == q.currency
+            and (c.noun or None) == (q.noun or None)
+        ]
+        if not same or q.unit_family is None and q.currency is None and q.noun is None:
+            continue  # a bare number ('two approvers', a port) is read elsewhere, if at all
+        if any(abs(c.threshold - q.value) < 1e-9 for c in limits):
+            continue
+        out.append(text[q.start : q.end].strip())
+    return out
 
 
 def _all_checks(checks: list[Check]) -> list[Check]:
@@ -1343,6 +1373,15 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
+    # Staff shorthand: 'w/o a TAA' is 'without a TAA' (a condition, read as one), 'w/ DVM
+    # signature' is 'with …'; 'permit #', 'lot #s' are numbers; ' & ' joins like 'and'; 'PM +
+    # finance dir approval' after a requirement joins what it requires (a '+' in a sum stays:
+    # _RELATIVE keeps it unaccounted).
+    t = _WITHOUT_SHORT.sub("without", t)
+    t = _WITH_SHORT.sub("with", t)
+    t = _NUMBER_SIGN.sub(lambda m: " numbers" if m.group(1) else " number", t)
+    t = re.sub(r"(?<=\w) & (?=\w)", " and ", t)
+    t = _joined_by_plus(t)
     # 'the mfr model no.', 'the matter no.': after a noun, 'no.' abbreviates 'number' (never a
     # negation that would turn 'must include the model no.' into a prohibition)
     t = _NUMBER_ABBREVIATION.sub(" number", t)
@@ -1364,9 +1403,41 @@ def _normalise(text: str) -> str:
         t,
     )
     t = _NO_OLDER.sub(lambda m: f"aged {m.group(1)} {_AGE_WORDS[m.group(2).lower()]} than", t)
+    # 'deeper than 1.5 m': a size comparative before metres reads a length, never a million
+    t = re.sub(
+        r"\b(deeper|higher|taller|longer|wider|shallower|lower|shorter)\s+than\s+(\d[\d.,]*)\s?m\b(?!/)",
+        r"\1 than \2 metres",
+        t,
+        flags=re.I,
+    )
     t = _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
     # '21 or older', '65 or younger': an age, bounded like 'or more' / 'or less'.
     return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
+
+
+_WITHOUT_SHORT = re.compile(r"(?<![\w/])w/o(?![\w/])", re.I)
+_WITH_SHORT = re.compile(r"(?<![\w/])w/(?=\s)", re.I)
+# 'a valid permit #', 'lot #s': the sign after a word (never a format hint such as 'INV-####')
+_NUMBER_SIGN = re.compile(r"(?<=[A-Za-z])\s*#(s)?(?![\w#])")
+# 'requires shoring plan ref + competent person sign-off': a '+' between words after a word
+# that requires, in a clause that compares nothing after it.
+_PLUS_AFTER_REQUIREMENT = re.compile(
+    r"\b(?:need|needs|needed|require|requires|required|with|and)\b[^;.:+]*?[A-Za-z]\s+\+\s+(?=[A-Za-z])",
+    re.I,
+)
+_COMPARES_AFTER = re.compile(
+    r"^[^;.]*?(?:exceed|at\s+least|at\s+most|more\s+than|less\s+than|fewer|over\s+\d|under\s+\d|"
+    r"above|below|up\s+to|max|min|limit|cap|[<>≤≥=])",
+    re.I,
+)
+
+
+def _joined_by_plus(t: str) -> str:
+    while True:
+        m = _PLUS_AFTER_REQUIREMENT.search(t)
+        if m is None or _COMPARES_AFTER.match(t[m.end() :]):
+            return t
+        t = t[: m.end()].rstrip()[:-1].rstrip() + " and " + t[m.end() :]
 
 
 _BETWEEN = re.compile(
@@ -2027,6 +2098,78 @@ _INCLUDE_CONTENT = re.compile(
 )
 
 
+# 'Screening criteria must not include source of income, familial status or disability',
+# 'Prohibited basis factors (age, race, sex) are never to be used in the decision': a closed list
+# of kinds of content, written in plain words, that no list argument may carry.
+_CONTENT_ITEM = r"[a-z][a-z\-]*(?:\s+(?:of\s+)?[a-z][a-z\-]*){0,2}"
+_CONTENT_ITEMS = (
+    r"(?P<items>"
+    + _CONTENT_ITEM
+    + r"(?:\s*,\s*"
+    + _CONTENT_ITEM
+    + r")*\s*,?\s+(?:or|and|nor)\s+"
+    + _CONTENT_ITEM
+    + r")"
+)
+_MUST_NOT_INCLUDE_LIST = re.compile(
+    r"^(?P<container>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})\s+(?:must not|may not|cannot|can't|"
+    r"shall not|should not|must never|may never)\s+(?P<verb>include|contain|use|consider)\s+"
+    + _CONTENT_ITEMS
+    + r"\s*\.?$"
+)
+_BRACKETED_NEVER_USED = re.compile(
+    r"^(?P<kind>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})\s*\((?P<items>[a-z][a-z\s,\-]*)\)\s+"
+    r"(?:are|is|must|may|shall|should|can)\s+(?:never|not)\s+(?:to\s+)?(?:be\s+)?"
+    r"(?P<verb>used|considered|included)\s+(?:in|for|on|by)\s+(?:the|a|an|any)?\s*"
+    r"(?P<container>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s*\.?$"
+)
+
+
+class ContentListRecogniser(Recogniser):
+    """A closed list of kinds of content in plain words that no list argument of the request may
+    carry ('source of income' is `source_of_income`), read like one named kind of content."""
+
+    kind = "value_list"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if c.quantities or c.review:
+            return None
+        m = _MUST_NOT_INCLUDE_LIST.match(c.text) or _BRACKETED_NEVER_USED.match(c.text)
+        if m is None:
+            return None
+        items = [
+            i.strip()
+            for i in re.split(
+                r"\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+", m.group("items")
+            )
+            if i.strip()
+        ]
+        if len(items) < 2 or any(
+            any(w in STOPWORDS and w != "of" or NORMATIVE.fullmatch(w) for w in i.split())
+            or find_places(i)
+            for i in items
+        ):
+            return None
+        about_text = f"{m.group('verb')} {m.group('container')}"
+        if m.re is _BRACKETED_NEVER_USED:
+            about_text = f"{m.group('kind')} {about_text}"
+        about = tuple(stem(w) for w in words(about_text) if w not in STOPWORDS)
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "deny",
+                (),
+                (),
+                "deny",
+                tuple(i.lower() for i in items),
+                "exact",
+                ("content",),
+                about_words=about,
+            )
+        ]
+
+
 class IncludeContentRecogniser(Recogniser):
     """A named kind of content (two or three words) that no list argument of the request may
     carry, read whole ('psychotherapy notes' is `psychotherapy_notes`); the container is what
@@ -2242,7 +2385,11 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
         named = [
             i
             for i in items
-            if (_LITERAL.fullmatch(i) and re.search(r"[-_]|[a-z0-9][A-Z]", i))
+            if (
+                _LITERAL.fullmatch(i)
+                and re.search(r"[-_]|[a-z0-9][A-Z]", i)
+                and not _PERSONS_ACT.fullmatch(i)
+            )
             or _NAME_WITH_COLON.fullmatch(i)
         ]
         # 'salary, iban or tax_id': a list with one identifier in it is a list of identifiers.
@@ -2251,6 +2398,16 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
             return "", items, m.start(), m.end()
     return None
 
+
+# Hyphenated prose words ('sign-off', 'read-only', 'go-ahead'): words of the rule, never names.
+_PROSE_HYPHENATED = re.compile(
+    r"(?i)(?:read-only|on-call|sign-offs?|signed-off|go-ahead|pay-outs?|e-mails?|co-workers?|non-\w+"
+    r"|anti-\w+|third-party|two-factor|multi-\w+)"
+)
+
+# 'needs sign-off from the registrar': a person's act, never a name in a list ('read-only' in
+# 'read-only for everyone' still is: an access mode an argument may hold).
+_PERSONS_ACT = re.compile(r"(?i)sign-offs?|signed-off|go-ahead")
 
 _LITERAL_LIST = re.compile(
     r"(?<![\w\-])(?P<items>"
@@ -2810,6 +2967,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     PlaceConditionRecogniser(),
     ComparisonRecogniser(),
     SameValueRecogniser(),
+    ContentListRecogniser(),
     IncludeContentRecogniser(),
     FreezeRecogniser(),
     NamedValuesRecogniser(),
@@ -3345,6 +3503,8 @@ _CONDITIONAL = re.compile(
     r"(?P<cond>.+)$",
     re.I,
 )
+# 'Release', 'Ship the order': an imperative act of one to three words, no modal, no negation
+_IMPERATIVE = re.compile(r"^\s*(?P<verb>[A-Za-z]+)(?:\s+(?:the\s+)?[A-Za-z][\w\-]*){0,2}\s*$")
 _ONLY_SPLIT = re.compile(
     r"^(?P<head>.+?\b(?:can|may|must|shall|should|could|will))\s+only\s+"
     r"(?P<verb>(?:be\s+)?[a-z]+(?:\s+(?:out|off|up|down|back))?)\s+"
@@ -3408,9 +3568,15 @@ def _conditional_checks(
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
+    during = _while_state(index, source, clause, previous, carry)
+    if during is not None:
+        return during
     excepted = _except_named(index, source, clause, previous, carry)
     if excepted is not None:
         return excepted
+    kind = _except_kind(index, source, clause, previous, carry)
+    if kind is not None:
+        return kind
     amount = _except_amount(index, source, clause, previous, carry)
     if amount is not None:
         return amount
@@ -3470,6 +3636,16 @@ def _conditional_checks(
     main = m.group("main")
     permission = marker in ("only if", "only when", "provided that", "provided", "as long as")
     made, _, _ = compile_clause(index, source, main, previous, carry)
+    imperative = _IMPERATIVE.match(main)
+    if (
+        not made
+        and permission
+        and imperative
+        and stem(imperative.group("verb").lower()) in VERBS
+        and not NORMATIVE.search(main)
+    ):
+        # 'Release only if all IPC tests passed': the bare act is what is allowed only if …
+        made, _, _ = compile_clause(index, source, f"{main} is allowed", previous, carry)
     if not made:
         return None
     base_checks: list[Check] = []
@@ -3491,6 +3667,79 @@ def _conditional_checks(
         value=value,
         phrase=cond,
     ), (f"{marker}|{split.group('marker').lower()}|only" if split else marker)
+
+
+# 'Never send accounts to collections while a payment plan is active', 'Grade changes once the
+# term is closed need sign-off': the clause holds only while the named thing is in that state.
+_STATE_CLAUSE = (
+    r"(?P<marker>while|whilst|when|whenever|if|once)\s+(?:the|a|an|its|their|his|her)\s+"
+    r"(?P<what>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?)\s+(?:is|are)\s+(?:currently\s+|still\s+)?"
+    r"(?P<state>(?:fully\s+)?[a-z][\w\-]*)"
+)
+# The words of a state a record is in (a closed class: any other word after 'is' stays unread).
+_STATE_WORDS = frozenset(
+    """active inactive open closed pending suspended expired cancelled canceled executed
+    overdue delinquent live running enabled disabled resolved completed terminated draft
+    published withdrawn revoked lapsed dormant""".split()
+)
+_WHILE_STATE_END = re.compile(r"^(?P<main>.+?)\s*,?\s+" + _STATE_CLAUSE + r"\s*\.?$", re.I)
+_WHILE_STATE_FRONT = re.compile(
+    r"^(?P<main>.+?)\s*,?\s+"
+    + _STATE_CLAUSE
+    + r"\s*,?\s+(?P<rest>(?:must|may|can't|cannot|can not|should|shall|won't|are not|aren't|is not|"
+    r"isn't|need|needs|require|requires|go|goes)\b.+?)\s*\.?$",
+    re.I,
+)
+
+
+def _while_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while the thing named is in the stated state.
+
+    The state is read like a subject's state ('members whose account is suspended'): from a flag
+    or a state argument named for the thing (`payment_plan_status: "active"`, `term_status:
+    "closed"`); another state lifts the clause, no such argument sends the request to review.
+    """
+    m = _WHILE_STATE_FRONT.match(clause) or _WHILE_STATE_END.match(clause)
+    if m is None:
+        return None
+    state = re.sub(r"\s+", " ", m.group("state").lower())
+    what = m.group("what")
+    if (
+        state.split()[-1] not in _STATE_WORDS
+        or state in STOPWORDS
+        or NORMATIVE.fullmatch(state.split()[-1])
+        or stem(state.split()[-1]) in GENERIC
+        or any(w.lower() in STOPWORDS for w in what.split())
+        or find_quantities(m.group(0))
+    ):
+        return None
+    main = m.group("main")
+    if m.re is _WHILE_STATE_FRONT:
+        main = f"{main} {m.group('rest')}"
+    if condition_spans(main):
+        return None  # a second condition is never composed with this one
+    bind = tuple(
+        x
+        for x in (stem(w) for w in words(f"{what} {state.split()[-1]}"))
+        if x not in STOPWORDS and x not in GENERIC
+    )
+    if len(bind) < 2:
+        return None
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    return _unless_each(
+        made,
+        index,
+        source,
+        marker=m.group("marker").lower(),
+        bind_words=bind,
+        test="not_state",
+        value=state.split()[-1],
+        phrase=f"{what} is {state}",
+    ), m.group("marker").lower()
 
 
 def _unless_each(checks: list[Check], index: int, source: str, **condition: Any) -> list[Check]:
@@ -3570,6 +3819,74 @@ def _except_named(
         phrase=m.group("phrase"),
         values=tuple(items),
     ), marker.split()[0]
+
+
+# 'No refunds on orders delivered more than 90 days ago, except defective items', 'Work orders
+# over $2,500 need 3 bids, except emergency repairs': plain words naming a kind of the subject.
+_EXCEPT_KIND = re.compile(
+    r"^(?P<main>.+?),?\s+(?P<marker>except(?:\s+for)?|other than|apart from|excluding|save for)\s+"
+    r"(?:(?:the|any|for)\s+)?(?P<phrase>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2}"
+    r"(?:\s*,?\s+or\s+[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2})?)\s*\.?$"
+)
+
+
+def _except_kind(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, lifted for a kind the exception names in plain words.
+
+    The exception holds only where the request spells it: a value made of the kind's words
+    (`reason_code: "defective"`, `adjustment: "meter_read_correction"`) or a flag named for it
+    that is on; a flag that is off, or another value on the qualifier's own dimension (as for
+    any subject word), rules it out; otherwise a human decides.
+    """
+    m = _EXCEPT_KIND.match(clause)
+    if m is None:
+        return None
+    phrase = m.group("phrase")
+    parts = [p.strip() for p in re.split(r"\s*,?\s+or\s+", phrase) if p.strip()]
+    tokens = [w for p in parts for w in p.split()]
+    if any(
+        w.lower() in STOPWORDS
+        or w.lower() in ("when", "if", "where", "while", "as", "once")
+        or stem(w.lower()) in _FUNCTION_STEMS
+        for w in tokens
+    ):
+        return None
+    last = parts[-1].split()
+    head = last[-1] if len(last) >= 2 and last[-1].endswith("s") else ""
+    alternatives: list[tuple[str, ...]] = []
+    for p in parts:
+        ws = [w for w in re.split(r"[\s\-]+", p) if w]
+        if head and ws and ws[-1] == head:
+            ws = ws[:-1]
+        qual = tuple(w.lower() for w in ws if stem(w.lower()) not in GENERIC)
+        if not qual:
+            return None
+        alternatives.append(qual)  # the words as written; the check reads their stems
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if not made or not all(
+        isinstance(c, (NumericLimit, ActionRule, RequiredArgument)) and c.effect != "allow"
+        for c in made
+    ):
+        return None
+    marker = re.sub(r"\s+", " ", m.group("marker").lower())
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=(stem(head.lower()),) if head else (),
+            test="kind",
+            phrase=phrase,
+            values=tuple(" ".join(a) for a in alternatives),
+        )
+        for c in made
+    ], f"{marker}|{marker.split()[0]}"
 
 
 # 'Every refund must reference the order ID, except refunds below 10 EUR': the obligation holds
@@ -4242,14 +4559,7 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         # 'Final-sale items …': a hyphenated qualifier capitalised only because it opens the rule
         and not (m.start() == 0 and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)+", m.group(0)))
     ]
-    lits = [
-        m
-        for m in lits
-        if not re.fullmatch(
-            r"(?i)(?:read-only|on-call|sign-off|pay-out|e-mail|co-worker|non-\w+|anti-\w+|third-party|two-factor|multi-\w+)",
-            m.group(0),
-        )
-    ]
+    lits = [m for m in lits if not _PROSE_HYPHENATED.fullmatch(m.group(0))]
     if lits:
         return [lits[0].group(0)], lits[0].start(), lits[0].end()
     q = _QUOTED.search(clause)
@@ -4564,6 +4874,11 @@ def _state_flag(
     )
 
 
+_DEFINED_BY_BRACKET = re.compile(
+    r"^\s*(?P<noun>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s*\((?P<items>[^()]*,[^()]*)\)"
+)
+
+
 def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     text = clause
     alts: list[tuple[str, str]] = []
@@ -4598,6 +4913,13 @@ def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tup
             # more than two read verbs: any of them will do
             for extra in verbs[2:]:
                 alts.append((verbs[0], extra))
+    defined = _DEFINED_BY_BRACKET.match(text)
+    if review and defined and alts and " or " in f" {defined.group('items')} ":
+        # 'Adverse actions (denial, or conditional approval) require review': the bracket says
+        # which requests the noun names, so the request shows one of them or none; the noun
+        # itself is no word the request must show as well.
+        named = {stem(w) for w in words(defined.group("noun"))}
+        terms = [t for t in terms if t not in named]
     alt_words = {w for pair in alts for w in pair}
     if alts:
         # Collapse a chain 'list, get or describe' into pairs that all share the first word.

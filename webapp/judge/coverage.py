@@ -52,7 +52,7 @@ _FUNCTION_WORDS = frozenset(
 CONDITION = re.compile(
     r"\b(?P<marker>unless|except(?:\s+(?:for|when|if|where))?|only\s+(?:if|when|after|once|while)|"
     r"provided(?:\s+that)?|providing|as\s+long\s+as|so\s+long\s+as|if|when|whenever|until|"
-    r"in\s+case|without(?!\s+(?:any\s+)?(?:restrictions?|limits?)\b)|who|whose|which|"
+    r"in\s+case|while|whilst|once(?=\s+(?:the|a|an|all|its|their|every|it|they)\b)|without(?!\s+(?:any\s+)?(?:restrictions?|limits?)\b)|who|whose|which|"
     r"that(?!\s+(?:is|are)\b))\b(?P<rest>[^,;.]*)",
     re.I,
 )

@@ -109,7 +109,31 @@ UNITS: dict[str, tuple[str, float]] = {
     "months": ("time", 2592000.0),
     "year": ("time", 31536000.0),
     "years": ("time", 31536000.0),
+    # Lengths, in metres ('excavations deeper than 1.5 m'); a bare 'm' is a length only before a
+    # word of size ('1.5m deep'), elsewhere it stays a million ('$1.5m').
+    "metre": ("length", 1.0),
+    "metres": ("length", 1.0),
+    "meter": ("length", 1.0),
+    "meters": ("length", 1.0),
+    "cm": ("length", 0.01),
+    "km": ("length", 1000.0),
+    "ft": ("length", 0.3048),
+    "feet": ("length", 0.3048),
+    "foot": ("length", 0.3048),
+    # Speeds, in metres per second ('max wind 20 mph', 'exceeds 20 m/s').
+    "mph": ("speed", 0.44704),
+    "kph": ("speed", 1 / 3.6),
+    "kmh": ("speed", 1 / 3.6),
+    "knot": ("speed", 0.514444),
+    "knots": ("speed", 0.514444),
+    "kts": ("speed", 0.514444),
 }
+# 'm/s', 'km/h', and 'm' before a word of size: units the word pattern does not read.
+_SPEED_OR_LENGTH = re.compile(
+    r"\s?(?:(?P<speed>m/s|km/h|mph|kph|kmh|knots?|kts)\b"
+    r"|(?P<m>m)\s+(?:deep|high|tall|long|wide|in\s+(?:depth|height|length|width))\b)",
+    re.I,
+)
 # Suffixes of argument names that carry a unit ('size_gb', 'ttl_seconds', 'amount_cents').
 ARG_UNIT_SUFFIXES: dict[str, tuple[str, float]] = {
     **{k: v for k, v in UNITS.items() if len(k) > 1 and k not in ("min",)},
@@ -183,6 +207,25 @@ def find_quantities(text: str) -> list[Quantity]:
         before = text[m.start("num") - 1] if m.start("num") > 0 else " "
         after = text[m.end("num")] if m.end("num") < len(text) else " "
         if (before.isalpha() or before in "-_/.:") and not m.group("pre"):
+            continue
+        special = (
+            None
+            if m.group("pre") or m.group("post")
+            else _SPEED_OR_LENGTH.match(text, m.end("num"))
+        )
+        if special:
+            unit = (special.group("speed") or "").lower()
+            family, factor = (
+                ("speed", 1.0)
+                if unit == "m/s"
+                else ("speed", 1 / 3.6)
+                if unit == "km/h"
+                else UNITS[unit]
+                if unit
+                else ("length", 1.0)
+            )
+            value = _parse_number(raw)
+            found.append(Quantity(value, m.start(), special.end(), None, family, factor, None))
             continue
         glued = re.match(r"[A-Za-z]+", text[m.end("num") :])
         glued_unit = (

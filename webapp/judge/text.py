@@ -102,6 +102,7 @@ _IRREGULAR = {
     "submiss": "submit",
     "revoc": "revok",
     "suspens": "suspend",
+    "deni": "deny",  # 'denial', 'denials' meet 'deny'
 }
 
 _SUFFIXES = (
