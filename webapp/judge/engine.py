@@ -31,6 +31,7 @@ from webapp.judge.checks import (
     Outcome,
 )
 from webapp.judge.compiler import CompiledPolicy, CompiledRule, compile_policy
+from webapp.judge.gates import out_of_reach
 from webapp.judge.governance import select_governing
 from webapp.judge.request_view import HistoryUnavailable, RequestView
 from webapp.judge.retrieval import BM25Index, Chunk, HybridIndex
@@ -234,6 +235,9 @@ def _evaluate(
     ) - GENERIC
     findings: list[_Finding] = []
     relevant_text: list[_Finding] = []
+    # Rules not fully read whose gate is read and false for the request (gates.py): they do not
+    # govern it, are cited nowhere, and count as having spoken (like a condition that is not met).
+    reached_out: list[_Finding] = []
     irrelevant_text = 0
     violated: list[_Finding] = []
     reviews: list[_Finding] = []
@@ -292,7 +296,11 @@ def _evaluate(
                     bucketed += 1
             if as_text:
                 if not request_terms.isdisjoint(_rule_stems(rule.text)):
-                    relevant_text.append(_Finding(cp, rule, None, _KEPT_AS_TEXT))
+                    why = out_of_reach(rule.text, view, glossary)
+                    if why is None:
+                        relevant_text.append(_Finding(cp, rule, None, _KEPT_AS_TEXT))
+                    else:
+                        reached_out.append(_Finding(cp, rule, None, Outcome(SATISFIED, why)))
                 else:
                     irrelevant_text += 1
 
@@ -306,6 +314,10 @@ def _evaluate(
         relevant_text_rules=[f.rule.chunk_id for f in relevant_text],
         irrelevant_text_rules=irrelevant_text,
     )
+    if reached_out:
+        details["out_of_reach"] = [
+            f"{f.rule.chunk_id} out of reach: {f.outcome.message}" for f in reached_out
+        ]
     if bucketed == len(findings) and _distinct_versions(gov.governing):
         evidence = _evidence_by_level(
             gov.governing,
@@ -478,7 +490,7 @@ def _evaluate(
                 covering + relevant_text,
                 "model",
             )
-        if not covering:
+        if not covering and not reached_out:
             return verdict(
                 "allow",
                 CONFIDENCE_NO_COVERAGE,
@@ -486,14 +498,17 @@ def _evaluate(
                 APPROVED_BY_POLICY,
                 [],
             )
-        silent = _silent_policies(gov.governing, covering)
+        # A rule out of the request's reach has spoken (its gate is read and false), like an
+        # understood rule whose condition is not met; it is cited nowhere.
+        allowed = _reason("Allowed", covering) if covering else _out_of_reach_reason(reached_out)
+        silent = _silent_policies(gov.governing, covering + reached_out)
         if silent:
             # Each governing policy must speak: one whose rules all pass the request by says
             # nothing about it, and another policy's approval does not answer for it.
             return verdict(
                 "allow",
                 CONFIDENCE_NO_COVERAGE,
-                _reason("Allowed", covering)
+                allowed
                 + "; but no rule of policy "
                 + ", ".join(f"'{p}'" for p in silent)
                 + " speaks to this request",
@@ -502,8 +517,8 @@ def _evaluate(
             )
         return verdict(
             "allow",
-            _coverage_confidence(covering, irrelevant_text),
-            _reason("Allowed", covering),
+            _coverage_confidence(covering + reached_out, irrelevant_text),
+            allowed,
             APPROVED_BY_POLICY,
             covering,
         )
@@ -565,6 +580,16 @@ def _reason(prefix: str, basis: list[_Finding]) -> str:
         parts.append(f"policy '{f.policy.policy.policy_id}' rule \"{f.rule.text}\"{why}")
     more = f" (and {len(basis) - 3} more)" if len(basis) > 3 else ""
     return f"{prefix} by " + "; ".join(parts) + more
+
+
+def _out_of_reach_reason(reached_out: list[_Finding]) -> str:
+    parts = [
+        f"policy '{f.policy.policy.policy_id}' rule \"{f.rule.text}\" does not reach this request "
+        f"({f.outcome.message})"
+        for f in reached_out[:3]
+    ]
+    more = f" (and {len(reached_out) - 3} more)" if len(reached_out) > 3 else ""
+    return "Allowed: " + "; ".join(parts) + more
 
 
 def _also(text_rules: list[_Finding]) -> str:
