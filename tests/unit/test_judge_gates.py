@@ -217,6 +217,22 @@ def test_a_gate_that_holds_or_cannot_be_told_keeps_the_rule_in_reach(rule, tool,
             "orders.refund",
             {"refund_amount": 80, "currency": "USD"},
         ),
+        # a predicate that relieves the gated requests holds the others to the rule
+        (
+            "Refunds over 500 USD are exempt from the ticket requirement.",
+            "orders.refund",
+            {"refund_amount": 80, "currency": "USD"},
+        ),
+        (
+            "Refunds over 500 USD do not need a ticket.",
+            "orders.refund",
+            {"refund_amount": 80, "currency": "USD"},
+        ),
+        (
+            "Refunds over 500 USD are the only ones that skip review.",
+            "orders.refund",
+            {"refund_amount": 80, "currency": "USD"},
+        ),
         # what is measured changes: a total, a day, another thing's amount
         (
             "Daily refunds over 500 USD need a team lead.",
@@ -248,6 +264,11 @@ def test_a_gate_that_holds_or_cannot_be_told_keeps_the_rule_in_reach(rule, tool,
 )
 def test_shapes_that_keep_the_rule_in_reach(rule, tool, args):
     assert reach(rule, tool, args) is None
+
+
+def test_an_amount_that_does_not_parse_anywhere_keeps_the_rule_in_reach():
+    args = {"refund_amount": 80, "amount": "1.2M", "currency": "USD"}
+    assert reach("Refunds over 500 USD need a team lead.", "orders.refund", args) is None
 
 
 def test_refunds_on_orders_read_the_order_amount():

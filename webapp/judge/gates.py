@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import CONDITION, phrase_op, phrase_pattern
@@ -94,6 +94,14 @@ _REACHING = re.compile(
     r"\b(?:nor|neither|likewise|also|too|as well|same|regardless|irrespective|whatever|"
     r"whichever|otherwise|else|other|others|rest|remaining|any|all|every|each|always|"
     r"including|such as|e\.g|in addition|as are|as is|but|however)\b",
+    re.I,
+)
+# A predicate that relieves the gated requests ('… are exempt from the ticket rule', '… need no
+# review', '… are the only ones that may skip it'): what lies outside the gate is held to it.
+_RELIEVING = re.compile(
+    r"\b(?:exempt\w*|exception|excepted|skip\w*|bypass\w*|waiv\w*|excused|need\s+not|"
+    r"needn't|no\s+need|only\s+ones?|the\s+only|suffice\w*|enough)\b|"
+    r"\b(?:not?|don't|doesn't|never)\b[^.;]*\b(?:need|needs|needed|required|necessary|subject)\b",
     re.I,
 )
 _PERMISSIVE = re.compile(
@@ -275,15 +283,27 @@ def out_of_reach(text: str, view: RequestView, glossary: Glossary | None) -> str
     return "; ".join(dict.fromkeys(whys))
 
 
+_READINGS: dict[tuple[str, str], _Reading] = {}
+_READINGS_SIZE = 16384
+
+
 def read_gates(text: str, glossary: Glossary | None) -> _Reading:
-    """The gate of every obligation of `text`, or None when one of them has no readable gate."""
+    """The gate of every obligation of `text`, or None when one of them has no readable gate.
+
+    Read once per rule text and glossary (its fingerprint), like the compiled policies."""
     terms = glossary.terms if glossary is not None else {}
-    return _read_gates(text, tuple(sorted(terms.items())) if terms else ())
+    key = (text, glossary.fingerprint if glossary is not None and terms else "")
+    hit = _READINGS.get(key, _READINGS)
+    if hit is not _READINGS:
+        return hit  # type: ignore[return-value]
+    reading = _read_gates(text, terms)
+    if len(_READINGS) >= _READINGS_SIZE:
+        _READINGS.clear()
+    _READINGS[key] = reading
+    return reading
 
 
-@lru_cache(maxsize=16384)
-def _read_gates(text: str, terms: tuple[tuple[str, tuple[str, ...]], ...]) -> _Reading:
-    glossary = dict(terms)
+def _read_gates(text: str, glossary: Mapping[str, tuple[str, ...]]) -> _Reading:
     clean = _normalise(text).strip().rstrip(".!").strip()
     gates: list[_Gate] = []
     defined: _Gate | None = None
@@ -316,7 +336,7 @@ def _read_gates(text: str, terms: tuple[tuple[str, tuple[str, ...]], ...]) -> _R
 
 def _predicate_stays(predicate: str) -> bool:
     """Whether the predicate speaks only of the gate's subject, and restricts it."""
-    if _REACHING.search(predicate):
+    if _REACHING.search(predicate) or _RELIEVING.search(predicate):
         return False
     if _SECOND_PREDICATE.search(predicate, 1):
         return False  # '… need a lead and must cite a ticket': a second obligation
@@ -325,7 +345,7 @@ def _predicate_stays(predicate: str) -> bool:
     return True
 
 
-def _read_gate(gate: str, glossary: dict[str, tuple[str, ...]]) -> _Gate | None:
+def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | None:
     """The conditions and subject words of one gate, or None when a part of it is not read."""
     # A trailing condition narrows: 'Rotating production keys outside an approved window'.
     for tm in _TOKEN.finditer(gate):
@@ -510,6 +530,10 @@ def _amount_false(cond: _Amount, view: RequestView) -> tuple[bool | None, str, s
             continue
         if lf.last_keys & (MONEY_KEYS | {"amt"}):
             money.append(lf)
+    for lf in money:
+        value = parse_number_value(lf.value)
+        if value is None or value < 0:
+            return None, "", set()  # an amount that does not parse, anywhere: a human reads it
     measure = set(cond.measure)
     named = [lf for lf in money if lf.keys & measure or _abbreviated(measure, lf.keys)]
     if named:
