@@ -266,6 +266,35 @@ def test_shapes_that_keep_the_rule_in_reach(rule, tool, args):
     assert reach(rule, tool, args) is None
 
 
+APPROVED_VENDORS = {"approved vendors": ["National Student Clearinghouse", "Parchment"]}
+
+
+@pytest.mark.parametrize(
+    ("rule", "vendor", "out"),
+    [
+        ("Exports to non-approved vendors require Privacy Office review.", "Parchment", True),
+        ("Exports to unapproved vendors require Privacy Office review.", "Parchment", True),
+        ("Exports to non-approved vendors require Privacy Office review.", "Acme Data", False),
+        # close to a listed name is not listed: it may be outside the approved vendors
+        ("Exports to non-approved vendors require Privacy Office review.", "Parchment Inc", False),
+        (
+            "Exports to non-approved vendors require Privacy Office review.",
+            ["Parchment", "Acme"],
+            False,
+        ),
+    ],
+)
+def test_a_gate_outside_a_glossary_term_is_false_only_for_listed_values(rule, vendor, out):
+    args = {"vendor": vendor, "record_count": 10}
+    why = reach(rule, "sis.export_records", args, APPROVED_VENDORS)
+    assert bool(why) is out
+    if out:
+        assert "is among the approved vendors" in why
+        assert outcome(rule, "sis.export_records", args, APPROVED_VENDORS) == "approved"
+    else:
+        assert outcome(rule, "sis.export_records", args, APPROVED_VENDORS) == "pending_review"
+
+
 def test_an_amount_that_does_not_parse_anywhere_keeps_the_rule_in_reach():
     args = {"refund_amount": 80, "amount": "1.2M", "currency": "USD"}
     assert reach("Refunds over 500 USD need a team lead.", "orders.refund", args) is None

@@ -128,6 +128,7 @@ _OR_MORE_OP = {"more": "ge", "above": "ge", "higher": "ge", "over": "ge", "great
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’.&\-][A-Za-z0-9]+)*(?:'s|’s)?")
 _CLAUSES = re.compile(r";|(?<=[.!?])\s+(?=[A-Z0-9])|\s-\s")
 _NEGATED = re.compile(r"^non\b|^non-", re.I)
+_NEGATION_PREFIX = re.compile(r"^(?:non-?|un(?=[a-z]))", re.I)
 
 _ID_KEYS = frozenset(stem(w) for w in "id ids number no num ref code uuid key name".split())
 _IDENT = frozenset(stem(w) for w in "id ids name code ref number no num uuid handle".split())
@@ -250,6 +251,8 @@ class _Category:
     phrase: str
     members: tuple[str, ...]
     head: str  # stem of the noun the category qualifies ('seller')
+    # 'non-approved vendors': the gate is what lies outside the term it names ('approved vendors')
+    outside_of: str = ""
 
 
 @dataclass(frozen=True)
@@ -384,17 +387,27 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
     subject: list[str] = []
     i = 0
     while i < len(tokens):
-        # glossary terms, longest first, written exactly
+        # glossary terms, longest first, written exactly; 'non-approved vendors' or
+        # 'unapproved vendors' name what lies outside the term 'approved vendors'
         hit = None
+        first = tokens[i][2]
+        negation = _NEGATION_PREFIX.match(first)
         for n in (5, 4, 3, 2, 1):
             if i + n > len(tokens):
                 continue
-            phrase = " ".join(t[2] for t in tokens[i : i + n])
-            key = term_key(phrase)
+            rest = [t[2] for t in tokens[i + 1 : i + n]]
+            head = stem(words(tokens[i + n - 1][2])[-1])
+            key = term_key(" ".join([first, *rest]))
             if key in glossary and glossary[key]:
-                head = stem(words(tokens[i + n - 1][2])[-1])
-                hit = (n, _Category(phrase, glossary[key], head))
+                hit = (n, _Category(" ".join([first, *rest]), glossary[key], head))
                 break
+            if negation is not None and len(first) > negation.end():
+                positive = " ".join([first[negation.end() :], *rest])
+                key = term_key(positive)
+                if key in glossary and glossary[key]:
+                    phrase = " ".join([first, *rest])
+                    hit = (n, _Category(phrase, glossary[key], head, positive))
+                    break
         if hit is not None:
             conditions.append(hit[1])
             i += hit[0]
@@ -666,6 +679,8 @@ def _comparable(value: str, members: tuple[str, ...]) -> bool:
 
 
 def _category_false(cond: _Category, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    if cond.outside_of:
+        return _outside_category_false(cond, view)
     members = cond.members
     listed = {normalise_value(m) for m in members}
     # A listed value anywhere in the request: the rule may speak of it (never out of reach).
@@ -695,6 +710,33 @@ def _category_false(cond: _Category, view: RequestView) -> tuple[bool | None, st
         False,
         f"{shown} is not among the {cond.phrase}",
         set().union(*(lf.keys for lf in compared)),
+    )
+
+
+def _outside_category_false(
+    cond: _Category, view: RequestView
+) -> tuple[bool | None, str, set[str]]:
+    """'Exports to non-approved vendors': false only when every value of the argument naming the
+    vendor is exactly listed in 'approved vendors' (a value close to a listed one, or not listed,
+    may be outside it: in reach)."""
+    members = cond.members
+    listed = {normalise_value(m) for m in members}
+    bound = [
+        lf for lf in view.leaves if cond.head in lf.keys and lf.last_keys - {cond.head} <= _IDENT
+    ]
+    if not bound:
+        return None, "", set()
+    for lf in bound:
+        values = scalars(lf.value)
+        if not values or not all(
+            isinstance(v, str) and normalise_value(v) in listed for v in values
+        ):
+            return True, "", set()
+    shown = ", ".join(f"{lf.path} {lf.value!r}" for lf in bound)
+    return (
+        False,
+        f"{shown} is among the {cond.outside_of}, not the {cond.phrase}",
+        set().union(*(lf.keys for lf in bound)),
     )
 
 
