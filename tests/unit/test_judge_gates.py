@@ -295,6 +295,40 @@ def test_a_gate_outside_a_glossary_term_is_false_only_for_listed_values(rule, ve
         assert outcome(rule, "sis.export_records", args, APPROVED_VENDORS) == "pending_review"
 
 
+FOLLOWERS = "Bans on accounts with more than 1M followers require T&S director sign-off."
+SESSIONS = "Sessions longer than 12 hours need security sign-off."
+DISCOUNTS = "Discounts over 20% need sales director sign-off."
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "out"),
+    [
+        (FOLLOWERS, "accounts.ban", {"account_id": "U-1", "follower_count": 52000}, True),
+        (FOLLOWERS, "accounts.ban", {"account_id": "U-1", "follower_count": 1000000}, True),
+        (FOLLOWERS, "accounts.ban", {"account_id": "U-1", "follower_count": 1000001}, False),
+        (FOLLOWERS, "accounts.ban", {"account_id": "U-1"}, False),
+        (FOLLOWERS, "accounts.ban", {"account_id": "U-1", "follower_count": "lots"}, False),
+        (SESSIONS, "create_session", {"user": "u", "duration_hours": 4}, True),
+        (SESSIONS, "create_session", {"user": "u", "duration_minutes": 300}, True),
+        (SESSIONS, "create_session", {"user": "u", "duration_minutes": 800}, False),
+        (SESSIONS, "create_session", {"user": "u", "duration": 4}, False),  # no unit shown
+        (DISCOUNTS, "apply_discount", {"order": "O-1", "discount_pct": 15}, True),
+        (DISCOUNTS, "apply_discount", {"order": "O-1", "discount_pct": 25}, False),
+        (DISCOUNTS, "apply_discount", {"order": "O-1", "discount_pct": 0.15}, False),
+        (
+            "Campaigns to more than 50,000 recipients need marketing-ops sign-off.",
+            "send_campaign",
+            {"recipients": ["a@x.io", "b@x.io"]},
+            True,
+        ),
+        # a count of requests is the history's, never this request's
+        ("Agents with more than 3 requests need review.", "send_campaign", {"requests": 1}, False),
+    ],
+)
+def test_counts_and_measures_in_units_gate_like_amounts(rule, tool, args, out):
+    assert bool(reach(rule, tool, args)) is out
+
+
 def test_an_amount_that_does_not_parse_anywhere_keeps_the_rule_in_reach():
     args = {"refund_amount": 80, "amount": "1.2M", "currency": "USD"}
     assert reach("Refunds over 500 USD need a team lead.", "orders.refund", args) is None
@@ -348,6 +382,24 @@ BASES = [
         {"account_id": "A-1", "amount": 120, "currency": "USD"},
         None,
     ),
+    (
+        "Bans on accounts with more than 1M followers| = high-profile bans; need T&S director sign-off.",
+        "accounts.ban",
+        {"account_id": "U-1", "follower_count": 52000},
+        None,
+    ),
+    (
+        "Sessions longer than 12 hours| = long sessions; need security sign-off.",
+        "create_session",
+        {"user": "u", "duration_hours": 4},
+        None,
+    ),
+    (
+        "Exports to non-approved vendors| require Privacy Office review.",
+        "sis.export_records",
+        {"vendor": "Parchment", "record_count": 10},
+        {"approved vendors": ["National Student Clearinghouse", "Parchment"]},
+    ),
 ]
 _base = st.sampled_from(BASES)
 _word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=9).filter(
@@ -368,10 +420,19 @@ def _in_reach(marked: str, tool: str, args: dict, glossary: dict | None) -> bool
 
 @pytest.mark.parametrize(("marked", "tool", "args", "glossary"), BASES)
 def test_every_base_is_out_of_reach(marked, tool, args, glossary):
+    # each base is judged as text (not fully read, or bound to nothing here): without the gate,
+    # review; with it, out of reach
+    original = engine.out_of_reach
+    engine.out_of_reach = lambda *a, **k: None
+    try:
+        assert outcome(_rule(marked), tool, args, glossary) == "pending_review"
+    finally:
+        engine.out_of_reach = original
     assert reach(_rule(marked), tool, args, glossary)
+    assert outcome(_rule(marked), tool, args, glossary) == "approved"
 
 
-_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_SETTINGS
@@ -429,7 +490,16 @@ def test_a_second_unread_obligation_keeps_the_rule_in_reach(base, second):
 @given(base=_base)
 def test_removing_the_argument_the_gate_reads_keeps_the_rule_in_reach(base):
     marked, tool, args, glossary = base
-    read = {"loan_amount_usd", "seller_id", "env", "decision", "refund_amount"} & set(args)
+    read = {
+        "loan_amount_usd",
+        "seller_id",
+        "env",
+        "decision",
+        "refund_amount",
+        "follower_count",
+        "duration_hours",
+        "vendor",
+    } & set(args)
     gone = sorted(read)[0] if read else "amount"
     left = {k: v for k, v in args.items() if k != gone}
     assert _in_reach(marked, tool, left, glossary)

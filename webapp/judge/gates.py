@@ -49,7 +49,7 @@ from webapp.judge.checks import _currency_of, _in_glossary, abbreviates
 from webapp.judge.compiler import _normalise  # the compiler's own normal form of a rule
 from webapp.judge.quantities import CURRENCY_CODES, find_quantities, parse_number_value
 from webapp.judge.request_view import MONEY_KEYS, Leaf, RequestView, scalars
-from webapp.judge.text import STOPWORDS, normalise_value, stem, words
+from webapp.judge.text import GENERIC, STOPWORDS, normalise_value, stem, words
 from webapp.judge.vocabulary import Glossary, term_key
 
 _OPS = {"gt": operator.gt, "ge": operator.ge, "lt": operator.lt, "le": operator.le}
@@ -135,6 +135,8 @@ _IDENT = frozenset(stem(w) for w in "id ids name code ref number no num uuid han
 _CURRENCY_KEYS = frozenset({"currenc", "ccy", "cur"})
 _LOWER_CODES = frozenset(c.lower() for c in CURRENCY_CODES)
 # Argument names that state a request's own amount ('amount', 'amount_usd', 'total').
+_UNIT_FAMILIES = frozenset({"time", "mass", "bytes", "percent"})
+_PERCENT_KEYS = frozenset({"percent", "pct", "rate", "ratio", "share"})
 _OWN_AMOUNT = frozenset({"amount", "amt", "sum", "valu", "value", "total"})
 
 
@@ -244,6 +246,12 @@ class _Amount:
     at_start: bool  # the measured words open the gate (the subject's own amount)
     phrase: str  # the boundary phrase as written, for the reason
     phrase_after: bool = False  # written after the amount ('25,000 EUR or more')
+    # 'money'; a unit family ('time', 'mass', 'bytes', 'percent') with the rule's unit factor; or
+    # 'count' of `noun` ('accounts with more than 1M followers')
+    kind: str = "money"
+    unit_factor: float = 1.0
+    noun: str = ""
+    written: str = ""  # the bound as written ('1M followers', '12 hours', '20%')
 
 
 @dataclass(frozen=True)
@@ -444,17 +452,32 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
 
 
 def _read_amount(gate: str, q: Any, consumed: list[tuple[int, int]]) -> _Amount | None:
-    if q.unit_family is not None or q.noun is not None:
-        return None  # money only: a count, a duration or a mass is bound otherwise
+    kind = "money"
+    q_end = q.end
+    noun = ""
+    if q.unit_family in _UNIT_FAMILIES and q.currency is None:
+        kind = q.unit_family
+    elif q.unit_family is not None:
+        return None
+    elif q.noun is not None:
+        if q.currency is not None:
+            return None
+        nm = re.match(r"\s*([A-Za-z][\w\-]*)", gate[q.end :])
+        if nm is None or nm.group(1).lower() != q.noun:
+            return None
+        noun = stem(q.noun)
+        if noun in GENERIC or noun in _MEASURE_CHANGERS or q.noun in STOPWORDS:
+            return None  # 'more than 3 requests', '… times': the history, not this request
+        kind, q_end = "count", q.end + nm.end()
     before = gate[: q.start]
-    after = gate[q.end :]
+    after = gate[q_end:]
     op = None
     phrase = ""
     bm = _BOUNDARY_BEFORE.search(before)
     am = _OR_MORE.match(after)
     if bm and am:
         return None
-    start, end = q.start, q.end
+    start, end = q.start, q_end
     if bm:
         phrase = " ".join(bm.group("phrase").lower().split())
         op = phrase_op(CONDITION, phrase)
@@ -462,7 +485,7 @@ def _read_amount(gate: str, q: Any, consumed: list[tuple[int, int]]) -> _Amount 
     elif am:
         phrase = " ".join(am.group("phrase").lower().split())
         op = _OR_MORE_OP.get(phrase.split()[-1], "le")
-        end = q.end + am.end()
+        end = q_end + am.end()
         after = gate[end:]
         of = re.search(r"\bof\s*$", before, re.I)
         if of:
@@ -476,7 +499,7 @@ def _read_amount(gate: str, q: Any, consumed: list[tuple[int, int]]) -> _Amount 
     currency: str | None = q.currency
     cm = _ANY_CURRENCY.match(after)
     if cm:
-        if currency is not None:
+        if currency is not None or kind != "money":
             return None
         currency = "*"
         end += cm.end()
@@ -488,11 +511,23 @@ def _read_amount(gate: str, q: Any, consumed: list[tuple[int, int]]) -> _Amount 
     while j >= 0 and toks[j].group(0).lower() not in _CONNECTORS:
         head_words.insert(0, toks[j].group(0))
         j -= 1
-    if not head_words:
+    if not head_words and kind != "count":
         return None
     at_start = j < 0 or all(t.group(0).lower() in _CONNECTORS for t in toks[: j + 1])
     measure = tuple(stem(w) for hw in head_words for w in words(hw))
-    return _Amount(op, q.value, currency, measure, at_start, phrase, am is not None)
+    return _Amount(
+        op,
+        q.value,
+        currency,
+        measure,
+        at_start,
+        phrase,
+        am is not None,
+        kind,
+        q.unit_factor,
+        noun,
+        gate[q.start : q_end].strip(),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -532,9 +567,68 @@ def _fmt(x: float) -> str:
     return f"{x:,.2f}".rstrip("0").rstrip(".") if x != int(x) else f"{int(x):,}"
 
 
+def _measured_false(cond: _Amount, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    """A count ('accounts with more than 1M followers') or a measure in a unit ('sessions longer
+    than 12 hours', 'discounts over 20%'): bound to the arguments named for the counted noun or
+    carrying the unit (a name's suffix, 'duration_hours'), every one of them outside the gate."""
+    pool: list[tuple[Leaf, float]] = []
+    for lf in view.leaves:
+        if isinstance(lf.value, bool) or lf.last_keys & (_ID_KEYS | MONEY_KEYS):
+            continue
+        if cond.kind == "count":
+            if cond.noun not in lf.keys:
+                continue
+            if isinstance(lf.value, (list, tuple)):
+                pool.append((lf, float(len(lf.value))))
+                continue
+        elif cond.kind == "percent":
+            if not lf.last_keys & _PERCENT_KEYS:
+                continue
+        elif lf.unit is None or lf.unit[0] != cond.kind:
+            continue
+        value = parse_number_value(lf.value)
+        if value is None or value < 0:
+            return None, "", set()
+        if cond.kind == "percent" and 0 < value < 1 <= cond.threshold:
+            return None, "", set()  # '0.25' against '20%': a fraction or a percentage?
+        if lf.unit is not None and cond.kind not in ("count", "percent"):
+            # the rule's unit ('12 hours') against the name's ('duration_minutes')
+            value = value * lf.unit[1] / cond.unit_factor
+        pool.append((lf, value))
+    measure = set(cond.measure)
+    if cond.kind == "count" or not measure:
+        bound = pool
+    else:
+        named = [(lf, v) for lf, v in pool if lf.keys & measure or _abbreviated(measure, lf.keys)]
+        if named:
+            bound = named
+        elif cond.at_start and all(s in view.tool_stems for s in measure):
+            bound = pool
+        else:
+            bound = []
+    if not bound:
+        return None, "", set()
+    accounted = set().union(*(lf.keys for lf, _ in bound))
+    if not all(s in accounted or s in view.tool_stems for s in measure):
+        return None, "", set()
+    reasons = []
+    for lf, value in bound:
+        if _OPS[cond.op](value, cond.threshold):
+            return True, "", accounted
+        shown = (
+            f"{len(lf.value)} {lf.path}"
+            if isinstance(lf.value, (list, tuple))
+            else f"{lf.path} {lf.value}"
+        )
+        reasons.append(f"{shown} is not {cond.phrase} {cond.written}")
+    return False, "; ".join(reasons), accounted
+
+
 def _amount_false(cond: _Amount, view: RequestView) -> tuple[bool | None, str, set[str]]:
     """(False, why, keys) when every argument the amount may be is outside the gate; (True, …)
     when one is inside; (None, …) when it cannot be told."""
+    if cond.kind != "money":
+        return _measured_false(cond, view)
     money: list[Leaf] = []
     for lf in view.leaves:
         if isinstance(lf.value, bool) or lf.last_keys & (_ID_KEYS | _CURRENCY_KEYS):
