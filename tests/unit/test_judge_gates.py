@@ -334,6 +334,41 @@ def test_an_amount_that_does_not_parse_anywhere_keeps_the_rule_in_reach():
     assert reach("Refunds over 500 USD need a team lead.", "orders.refund", args) is None
 
 
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        # words of the closed table that are often something else are not read as qualifiers
+        (
+            "Live streams must carry a content rating.",
+            "start_stream",
+            {"stream": "s", "env": "staging"},
+        ),
+        (
+            "Local deliveries must carry a signature.",
+            "create_delivery",
+            {"parcel": "p", "env": "dev"},
+        ),
+        (
+            "Critical assets must be patched in a window.",
+            "patch_asset",
+            {"asset": "a", "severity": "minor"},
+        ),
+        (
+            "Reject transactions must cite a code.",
+            "record_transaction",
+            {"txn": "t", "decision": "approve"},
+        ),
+        (
+            "Approval requests must cite a justification.",
+            "submit_approval_request",
+            {"decision": "deny"},
+        ),
+    ],
+)
+def test_ambiguous_words_are_not_read_as_qualifiers(rule, tool, args):
+    assert reach(rule, tool, args) is None
+
+
 def test_refunds_on_orders_read_the_order_amount():
     rule = "Refunds on orders over 500 USD need a team lead."
     tool = "orders.refund"

@@ -231,8 +231,28 @@ DIMENSIONS: tuple[_Dimension, ...] = (
         heavier="major",
     ),
 )
+# The words a rule's gate is read through: a subset of the values, without the words that are
+# often something else ('live chat', 'local deliveries', 'IPC tests', 'temp workers', 'critical
+# assets', 'grant applications', 'approval requests'); those stay subject words to be shown.
+_RULE_WORDS = {
+    "environment": "production prod staging stg preprod pre-prod development dev sandbox qa uat",
+    "decision": "approved accepted declined denied rejected refused",
+    "permanence": "permanent temporary indefinite",
+    "presence": "remote onsite on-site",
+    "direction": "inbound outbound ingress egress incoming outgoing",
+    "reach": "domestic international cross-border",
+    "severity": "major minor",
+}
+# Bare verbs name a decision only before a noun of its dimension ('Decline decisions', 'Deny
+# outcomes'); 'Reject transactions over 500' is an imperative, not a qualifier.
+_DECISION_VERBS = frozenset("approve accept decline deny reject refuse".split())
+_DECISION_NOUNS = frozenset(stem(w) for w in "decision outcome result disposition verdict".split())
 _QUALIFIERS: dict[str, tuple[_Dimension, str]] = {
-    v: (d, g) for d in DIMENSIONS for g, vs in d.groups.items() for v in vs if " " not in v
+    v: (d, g)
+    for d in DIMENSIONS
+    for g, vs in d.groups.items()
+    for v in vs
+    if v in _RULE_WORDS[d.name].split() or (d.name == "decision" and v in _DECISION_VERBS)
 }
 
 
@@ -439,9 +459,10 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
                 if t[2].lower() not in _CONNECTORS
                 for w in words(t[2])
             )
-            conditions.append(_Qualifier(low, qual[0], qual[1], head))
-            i += 1
-            continue
+            if low not in _DECISION_VERBS or (head and head[0] in _DECISION_NOUNS):
+                conditions.append(_Qualifier(low, qual[0], qual[1], head))
+                i += 1
+                continue
         if any(w in STOPWORDS for w in ws):
             return None  # 'or', 'and', 'any', 'either', 'such', 'other' … : not read
         subject.extend(stems)
