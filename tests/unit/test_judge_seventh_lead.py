@@ -8,6 +8,9 @@ sealed blind sets (bench/README.md, "Seventh session").
 - 'Never text contacts that have unsubscribed' did not match `send_sms` (the action words are a
   vocabulary), so a request carrying `unsubscribed: true` passed it by. When a flag named only for
   the rule's state qualifier shows the forbidden state, the rule is unknown for that tool: review.
+- 'Purchase orders over 25,000 EUR or from new vendors need committee sign-off' was read as the
+  amount condition with 'vendors' taken for a subject word: a 900 EUR order to a new vendor
+  passed. A second condition joined by 'or' after an amount stays unaccounted.
 """
 
 from __future__ import annotations
@@ -114,3 +117,46 @@ def test_a_flag_that_only_shares_a_word_with_the_qualifier_changes_nothing():
     rule = "Never text contacts that have unsubscribed"
     args = {"phone": "+15550100", "campaign_id": "C1", "unsubscribed_list_version": True}
     assert _outcome([*_MESSAGING, rule], "send_sms", args) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Purchase orders over 25,000 EUR or from new vendors need procurement committee "
+            "sign-off.",
+            "procurement.create_po",
+            {"vendor": "Nordlicht GmbH", "amount": 900, "currency": "EUR", "new_vendor": True},
+        ),
+        (
+            "Bill adjustments above 500 USD or to new sellers require a supervisor, except "
+            "meter-read corrections.",
+            "adjust_bill",
+            {"account_id": "A-1", "amount": 120, "currency": "USD", "seller_is_new": True},
+        ),
+        (
+            "Bans on accounts with more than 1M followers or to new sellers require director "
+            "approval.",
+            "accounts.ban",
+            {"account_id": "U-1", "follower_count": 1200},
+        ),
+    ],
+)
+def test_a_condition_joined_by_or_after_an_amount_is_never_dropped(rule, tool, args):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "partly_understood"
+    assert any(w.startswith("or ") for w in compiled.unaccounted)
+    assert _outcome([rule], tool, args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Refunds of 500 EUR or more need a manager.",
+        "Refunds of $500 or less are fine.",
+        "Orders of 10 units or more need approval.",
+        "Trades must not exceed 5,000 units, other than funds MMF1 or MMF2",
+    ],
+)
+def test_a_boundary_or_a_list_after_an_amount_is_no_disjunct(rule):
+    assert not any(w.startswith("or ") for w in compile_rule(0, "c:r0", rule).unaccounted)

@@ -311,6 +311,15 @@ def compile_rule(
         relative = [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(clean)]
         if relative:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *relative)))
+        # 'Adjustments above 500 USD or to new sellers need a supervisor': a second condition
+        # joined by 'or' after an amount widens what the rule governs. No check reads such a
+        # disjunction; its words had been taken for subject words, so a 120 USD adjustment to
+        # a new seller passed. They stay unaccounted (fail safe).
+        disjuncts = [
+            re.sub(r"\s+", " ", m.group("dis").lower()) for m in _AMOUNT_OR.finditer(clean)
+        ]
+        if disjuncts:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *disjuncts)))
     return CompiledRule(
         index,
         chunk_id,
@@ -418,6 +427,16 @@ _COMPARISON = re.compile(
 )
 # A sum a rule compares ('(paid + comps) may not exceed', 'trip fuel plus reserve', 'combined
 # exposure'); '+' inside a name ('Kuehne+Nagel') has no spaces around it.
+# An amount, then 'or' and something other than a boundary word or another amount: 'over
+# 25,000 EUR or from new vendors', 'more than 1M followers or to new sellers'.
+_AMOUNT_OR = re.compile(
+    r"(?<![\w.,])\d+(?:[.,]\d+)*(?:\s*(?:[A-Za-z%][\w\-]*))?(?:\s+[A-Za-z][\w\-]*)?\s*,?\s+"
+    r"(?P<dis>(?:or|and/or)\s+"
+    r"(?!(?:more|less|above|below|over|under|greater|fewer|higher|lower|equal|so|thereabouts|"
+    r"beyond|longer|shorter|older|younger|earlier|later)\b)(?![\d$€£¥])"
+    r"[A-Za-z][\w\-']*(?:\s+[A-Za-z][\w\-']*){0,3})",
+    re.I,
+)
 _RELATIVE = re.compile(r"\s\+\s|\bplus\b|\bcombined\b|\bsum\s+of\b", re.I)
 # Checks that compare in order (a bound, two arguments, a count, a date, a time of day, what
 # was paid before).

@@ -32,6 +32,7 @@ from webapp.judge.checks import (
     Outcome,
 )
 from webapp.judge.compiler import CompiledPolicy, CompiledRule, compile_policy
+from webapp.judge.gates import out_of_reach
 from webapp.judge.governance import select_governing
 from webapp.judge.request_view import HistoryUnavailable, RequestView
 from webapp.judge.retrieval import BM25Index, Chunk, HybridIndex
@@ -235,6 +236,9 @@ def _evaluate(
     ) - GENERIC
     findings: list[_Finding] = []
     relevant_text: list[_Finding] = []
+    # Rules not fully read whose gate is read and false for the request (gates.py): they do not
+    # govern it, are cited nowhere, and count as having spoken (like a condition that is not met).
+    reached_out: list[_Finding] = []
     irrelevant_text = 0
     out_of_action: list[dict[str, Any]] = []  # text rules about another act than the request's
     violated: list[_Finding] = []
@@ -310,6 +314,13 @@ def _evaluate(
                         }
                     )
                     continue
+                # A rule whose gate is read and false for the request (gates.py): it does not
+                # reach the request, and speaks for it like an understood rule whose condition
+                # is not met.
+                why = out_of_reach(rule.text, view, glossary)
+                if why is not None:
+                    reached_out.append(_Finding(cp, rule, None, Outcome(SATISFIED, why)))
+                    continue
                 relevant_text.append(_Finding(cp, rule, None, _KEPT_AS_TEXT))
 
     fired = findings  # not-applicable and unbound outcomes were left out above
@@ -324,6 +335,10 @@ def _evaluate(
     )
     if out_of_action:
         details["out_of_action"] = out_of_action
+    if reached_out:
+        details["out_of_reach"] = [
+            f"{f.rule.chunk_id} out of reach: {f.outcome.message}" for f in reached_out
+        ]
     if bucketed == len(findings) and _distinct_versions(gov.governing):
         evidence = _evidence_by_level(
             gov.governing,
@@ -496,7 +511,7 @@ def _evaluate(
                 covering + relevant_text,
                 "model",
             )
-        if not covering:
+        if not covering and not reached_out:
             return verdict(
                 "allow",
                 CONFIDENCE_NO_COVERAGE,
@@ -504,14 +519,17 @@ def _evaluate(
                 APPROVED_BY_POLICY,
                 [],
             )
-        silent = _silent_policies(gov.governing, covering)
+        # A rule out of the request's reach has spoken (its gate is read and false), like an
+        # understood rule whose condition is not met; it is cited nowhere.
+        allowed = _reason("Allowed", covering) if covering else _out_of_reach_reason(reached_out)
+        silent = _silent_policies(gov.governing, covering + reached_out)
         if silent:
             # Each governing policy must speak: one whose rules all pass the request by says
             # nothing about it, and another policy's approval does not answer for it.
             return verdict(
                 "allow",
                 CONFIDENCE_NO_COVERAGE,
-                _reason("Allowed", covering)
+                allowed
                 + "; but no rule of policy "
                 + ", ".join(f"'{p}'" for p in silent)
                 + " speaks to this request",
@@ -520,8 +538,8 @@ def _evaluate(
             )
         return verdict(
             "allow",
-            _coverage_confidence(covering, irrelevant_text),
-            _reason("Allowed", covering),
+            _coverage_confidence(covering + reached_out, irrelevant_text),
+            allowed,
             APPROVED_BY_POLICY,
             covering,
         )
@@ -583,6 +601,16 @@ def _reason(prefix: str, basis: list[_Finding]) -> str:
         parts.append(f"policy '{f.policy.policy.policy_id}' rule \"{f.rule.text}\"{why}")
     more = f" (and {len(basis) - 3} more)" if len(basis) > 3 else ""
     return f"{prefix} by " + "; ".join(parts) + more
+
+
+def _out_of_reach_reason(reached_out: list[_Finding]) -> str:
+    parts = [
+        f"policy '{f.policy.policy.policy_id}' rule \"{f.rule.text}\" does not reach this request "
+        f"({f.outcome.message})"
+        for f in reached_out[:3]
+    ]
+    more = f" (and {len(reached_out) - 3} more)" if len(reached_out) > 3 else ""
+    return "Allowed: " + "; ".join(parts) + more
 
 
 def _also(text_rules: list[_Finding]) -> str:

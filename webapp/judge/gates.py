@@ -1,0 +1,895 @@
+"""A rule out of the request's reach: the gate of a rule the engine does not fully read.
+
+A rule the engine does not fully understand (partly understood, or kept as text) sends every
+request it shares a word with to review. Many such rules hang their obligation on a *gate*, the
+subject phrase before the predicate, which says which requests the rule speaks to; the gate is
+often readable when the obligation is not:
+
+- "Loan amt over $766,550 = jumbo; needs chief credit officer sign-off." (an amount);
+- "Payouts to high-risk sellers are held for T&S review." (a tenant glossary category);
+- "Rotating production keys outside an approved change window is not permitted …" and "Decline
+  decisions must cite …" (a value qualifier on a closed dimension: environment, decision …).
+
+When that gate is fully read and definitely false for the request, the rule does not govern the
+request (`out_of_reach` gives the reason). The conditions make the unread part unable to widen the
+gate, only to narrow it or to be the obligation:
+
+- the gate is the text before the first predicate word (a modal, a copula, "=" …), and every
+  token of it is accounted for: a connector from a short list (to, of, for, on …), the amount
+  read with its boundary phrase (`boundaries.CONDITION`) and currency, a glossary term, a
+  qualifier of the closed table below bound to an argument named for its dimension, or a subject
+  word the request shows (the tool's name, the bound argument's name). Any other word, any
+  punctuation, "or", "and", "any", "either", "including", "such as", "per", "daily", "total" …
+  keeps the rule in reach. A trailing condition ("… outside an approved change window") may
+  follow the gate: it can only narrow it, and nothing in it is read;
+- every obligation of the rule (clauses split at ";", at sentence ends, at a second modal) must be
+  out of reach on its own; a clause without a subject of its own is in reach, except right after
+  a definition ("… = jumbo; needs …"), whose gate it takes;
+- a permission ("may be issued by agents") is never out of reach: its bound implies a limit on
+  what lies outside it; nor is a predicate that reaches further ("otherwise", "all others",
+  "always", "likewise", "any" …);
+- definite only: the bound argument is present, its value parses, a currency is known and the
+  gate's own (a gate in USD against an amount in EUR, or a gate with no currency against an
+  amount with one, stays in reach), a value close to a category is in reach (`vocabulary.near`),
+  a value not shaped like the category's members cannot be compared, and a qualifier is out of
+  reach only when the argument holds a value of another group of a closed table, never from
+  string inequality.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from webapp.judge.boundaries import CONDITION, phrase_op, phrase_pattern
+from webapp.judge.checks import _currency_of, _in_glossary, abbreviates
+from webapp.judge.compiler import _normalise  # the compiler's own normal form of a rule
+from webapp.judge.quantities import CURRENCY_CODES, find_quantities, parse_number_value
+from webapp.judge.request_view import MONEY_KEYS, Leaf, RequestView, scalars
+from webapp.judge.text import GENERIC, STOPWORDS, normalise_value, stem, words
+from webapp.judge.vocabulary import Glossary, term_key
+
+_OPS = {"gt": operator.gt, "ge": operator.ge, "lt": operator.lt, "le": operator.le}
+
+# Function words a gate may hold without a reading: they join the subject to its qualifiers.
+_CONNECTORS = frozenset("a an the to of for from on in by with at into onto via".split())
+# Words that start a trailing condition of the gate ('… outside an approved change window'):
+# what follows narrows the gate and is not read.
+_NARROWING = frozenset("outside during within without while whilst when whenever".split())
+# Inside a trailing condition: anything that could join another subject or widen it.
+_WIDENING = re.compile(
+    r"\b(?:or|and|nor|either|any|all|every|each|including|such|other|others|plus|except|"
+    r"excluding|unless|not|non|no|also|as well)\b|[,;:()\[\]/+&]|\d",
+    re.I,
+)
+# Words that change what an amount measures ('daily refunds over 500', 'per day', 'in total').
+_MEASURE_CHANGERS = frozenset(
+    stem(w)
+    for w in "per daily weekly monthly yearly annual annually quarterly hourly total totals "
+    "cumulative cumulatively aggregate aggregated combined sum overall running rolling ytd mtd "
+    "lifetime average avg net gross day days week weeks month months year years hour hours "
+    "quarter quarters same".split()
+)
+
+# The first word of the predicate: the gate ends before it.
+_PREDICATE = re.compile(
+    r"(?<![\w-])(?:must|mustn't|may|might|can|cannot|can't|could|should|shall|will|won't|"
+    r"need|needs|needed|require|requires|required|is|are|was|were|be|been|isn't|aren't|"
+    r"get|gets|go|goes|has|have|do|does|don't|doesn't|not|never|only|always|mandatory|"
+    r"prohibited|forbidden|allowed|permitted|banned|blocked|trigger|triggers|warrant|warrants|"
+    r"demand|demands|undergo|undergoes)(?![\w-])|=",
+    re.I,
+)
+# A second obligation inside the predicate: a predicate word after a separator ('… need a lead,
+# and refunds are logged', '… and must cite a ticket').
+_SECOND_PREDICATE = re.compile(
+    r"(?:,|\band\b|\bbut\b|\bor\b|\bwhile\b|\bwhereas\b|\bthen\b).*?(?:" + _PREDICATE.pattern + ")",
+    re.I,
+)
+# A predicate that reaches beyond the gate's subject ('otherwise …', 'all others …', 'likewise').
+_REACHING = re.compile(
+    r"\b(?:nor|neither|likewise|also|too|as well|same|regardless|irrespective|whatever|"
+    r"whichever|otherwise|else|other|others|rest|remaining|any|all|every|each|always|"
+    r"including|such as|e\.g|in addition|as are|as is|but|however)\b",
+    re.I,
+)
+# A predicate that relieves the gated requests ('… are exempt from the ticket rule', '… need no
+# review', '… are the only ones that may skip it'): what lies outside the gate is held to it.
+_RELIEVING = re.compile(
+    r"\b(?:exempt\w*|exception|excepted|skip\w*|bypass\w*|waiv\w*|excused|need\s+not|"
+    r"needn't|no\s+need|only\s+ones?|the\s+only|suffice\w*|enough)\b|"
+    r"\b(?:not?|don't|doesn't|never)\b[^.;]*\b(?:need|needs|needed|required|necessary|subject)\b",
+    re.I,
+)
+_PERMISSIVE = re.compile(
+    r"\b(?:may|can|could|allowed|permitted|ok|okay|fine|eligible|automatically|auto)\b", re.I
+)
+_RESTRICTIVE = re.compile(r"\b(?:not|never|no|cannot|only)\b|n't\b", re.I)
+# 'Loan amt over $766,550 = jumbo', 'Claims over 10k are considered large': a definition, whose
+# gate the next clause without a subject takes ('…; needs CCO sign-off').
+_DEFINITION = re.compile(
+    r"^(?:=|(?:is|are)\s+(?:considered|deemed|treated\s+as|classed\s+as|classified\s+as))"
+    r"\s*(?:an?\s+|the\s+)?[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2}\s*$",
+    re.I,
+)
+_ANY_CURRENCY = re.compile(r"^\s*\(\s*(?:in\s+)?(?:any|all)\s+currenc(?:y|ies)\s*\)", re.I)
+_BOUNDARY_BEFORE = re.compile(
+    r"(?:^|(?<=\s))(?P<phrase>" + phrase_pattern(CONDITION) + r")\s*$", re.I
+)
+_OR_MORE = re.compile(
+    r"^\s*(?P<phrase>or\s+more|and\s+above|or\s+above|or\s+higher|and\s+over|or\s+greater|"
+    r"or\s+less|or\s+fewer|and\s+below|and\s+under|or\s+below|or\s+lower)\b",
+    re.I,
+)
+_OR_MORE_OP = {"more": "ge", "above": "ge", "higher": "ge", "over": "ge", "greater": "ge"}
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’.&\-][A-Za-z0-9]+)*(?:'s|’s)?")
+_CLAUSES = re.compile(r";|(?<=[.!?])\s+(?=[A-Z0-9])|\s-\s")
+_NEGATED = re.compile(r"^non\b|^non-", re.I)
+_NEGATION_PREFIX = re.compile(r"^(?:non-?|un(?=[a-z]))", re.I)
+
+_ID_KEYS = frozenset(stem(w) for w in "id ids number no num ref code uuid key name".split())
+_IDENT = frozenset(stem(w) for w in "id ids name code ref number no num uuid handle".split())
+_CURRENCY_KEYS = frozenset({"currenc", "ccy", "cur"})
+_LOWER_CODES = frozenset(c.lower() for c in CURRENCY_CODES)
+# Argument names that state a request's own amount ('amount', 'amount_usd', 'total').
+_UNIT_FAMILIES = frozenset({"time", "mass", "bytes", "percent"})
+_PERCENT_KEYS = frozenset({"percent", "pct", "rate", "ratio", "share"})
+_OWN_AMOUNT = frozenset({"amount", "amt", "sum", "valu", "value", "total"})
+
+
+# ---------------------------------------------------------------------------------------------
+# The closed table of value qualifiers. A qualifier word in a gate ('production keys', 'decline
+# decisions') is read only through an argument named for its dimension, and only a value of
+# another group of the same dimension puts the request out of reach; an unknown value, or one of
+# the rule's own group, keeps it in reach.
+# A group may weigh more than another ('production' more than 'staging', 'permanent' more than
+# 'temporary'): a rule on the lighter group does not leave the heavier one out of its reach (a
+# fortiori, 'Staging deploys need a ticket' is no licence for production), so a request is out of
+# reach only when its group weighs no more than the rule's.
+@dataclass(frozen=True)
+class _Dimension:
+    name: str
+    groups: dict[str, frozenset[str]]  # group -> normalised values
+    own_keys: frozenset[str]  # argument name words that name the dimension on their own
+    typed_keys: frozenset[str]  # words that name it only beside the qualified noun ('ban_type')
+    weight: dict[str, int]  # group -> weight (0 unless named)
+
+
+def _dimension(
+    name: str, groups: dict[str, str], own: str, typed: str = "", heavier: str = ""
+) -> _Dimension:
+    return _Dimension(
+        name,
+        {g: frozenset(normalise_value(v) for v in vs.split(",")) for g, vs in groups.items()},
+        frozenset(stem(w) for w in own.split()),
+        frozenset(stem(w) for w in typed.split()),
+        {g: int(g in heavier.split()) for g in groups},
+    )
+
+
+DIMENSIONS: tuple[_Dimension, ...] = (
+    _dimension(
+        "environment",
+        {
+            "production": "production,prod,prd,live",
+            "staging": "staging,stage,stg,preprod,pre-prod,preproduction,pre-production",
+            "development": "development,dev,develop",
+            "test": "test,testing,qa,uat",
+            "sandbox": "sandbox,sbx",
+            "local": "local",
+        },
+        "env environment stage",
+        "tier",
+        heavier="production",
+    ),
+    _dimension(
+        "decision",
+        {
+            "approve": "approve,approved,approval,accept,accepted,grant,granted",
+            "decline": "decline,declined,deny,denied,reject,rejected,refuse,refused",
+        },
+        "decision outcome result disposition verdict action",
+    ),
+    _dimension(
+        "permanence",
+        {
+            "permanent": "permanent,perm,indefinite",
+            "temporary": "temporary,temp,timed,time-limited,time limited",
+        },
+        "permanence",
+        "type kind duration term",
+        heavier="permanent",
+    ),
+    _dimension(
+        "presence",
+        {"remote": "remote", "onsite": "onsite,on-site,on site,in-person,in person,onprem"},
+        "presence",
+        "type kind mode location",
+        heavier="remote",
+    ),
+    _dimension(
+        "direction",
+        {"inbound": "inbound,ingress,incoming", "outbound": "outbound,egress,outgoing"},
+        "direction",
+        "type kind",
+    ),
+    _dimension(
+        "reach",
+        {"domestic": "domestic", "international": "international,cross-border,cross border"},
+        "reach",
+        "type kind scope",
+        heavier="international",
+    ),
+    _dimension(
+        "severity",
+        {"major": "major,critical,severe", "minor": "minor,trivial"},
+        "severity sev",
+        "class classification level",
+        heavier="major",
+    ),
+)
+# The words a rule's gate is read through: a subset of the values, without the words that are
+# often something else ('live chat', 'local deliveries', 'IPC tests', 'temp workers', 'critical
+# assets', 'grant applications', 'approval requests'); those stay subject words to be shown.
+_RULE_WORDS = {
+    "environment": "production prod staging stg preprod pre-prod development dev sandbox qa uat",
+    "decision": "approved accepted declined denied rejected refused",
+    "permanence": "permanent temporary indefinite",
+    "presence": "remote onsite on-site",
+    "direction": "inbound outbound ingress egress incoming outgoing",
+    "reach": "domestic international cross-border",
+    "severity": "major minor",
+}
+# Bare verbs name a decision only before a noun of its dimension ('Decline decisions', 'Deny
+# outcomes'); 'Reject transactions over 500' is an imperative, not a qualifier.
+_DECISION_VERBS = frozenset("approve accept decline deny reject refuse".split())
+_DECISION_NOUNS = frozenset(stem(w) for w in "decision outcome result disposition verdict".split())
+_QUALIFIERS: dict[str, tuple[_Dimension, str]] = {
+    v: (d, g)
+    for d in DIMENSIONS
+    for g, vs in d.groups.items()
+    for v in vs
+    if v in _RULE_WORDS[d.name].split() or (d.name == "decision" and v in _DECISION_VERBS)
+}
+
+
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Amount:
+    op: str
+    threshold: float
+    currency: str | None  # None: no currency written; "*": '(any currency)'
+    measure: tuple[str, ...]  # stems of the words naming what is measured, right before it
+    at_start: bool  # the measured words open the gate (the subject's own amount)
+    phrase: str  # the boundary phrase as written, for the reason
+    phrase_after: bool = False  # written after the amount ('25,000 EUR or more')
+    # 'money'; a unit family ('time', 'mass', 'bytes', 'percent') with the rule's unit factor; or
+    # 'count' of `noun` ('accounts with more than 1M followers')
+    kind: str = "money"
+    unit_factor: float = 1.0
+    noun: str = ""
+    written: str = ""  # the bound as written ('1M followers', '12 hours', '20%')
+
+
+@dataclass(frozen=True)
+class _Category:
+    phrase: str
+    members: tuple[str, ...]
+    head: str  # stem of the noun the category qualifies ('seller')
+    # 'non-approved vendors': the gate is what lies outside the term it names ('approved vendors')
+    outside_of: str = ""
+
+
+@dataclass(frozen=True)
+class _Qualifier:
+    word: str
+    dimension: _Dimension
+    group: str
+    head: tuple[str, ...]  # stems of the words after it ('keys', 'decisions')
+
+
+@dataclass(frozen=True)
+class _Gate:
+    conditions: tuple[Any, ...]
+    subject: tuple[str, ...]  # stems of the subject words the request must show
+
+
+_Reading = tuple[_Gate, ...] | None
+
+
+def out_of_reach(text: str, view: RequestView, glossary: Glossary | None) -> str | None:
+    """Why the rule `text` does not reach the request of `view`, or None when it may."""
+    gates = read_gates(text, glossary)
+    if not gates:
+        return None
+    whys = []
+    for gate in gates:
+        why = _gate_false(gate, view)
+        if why is None:
+            return None
+        whys.append(why)
+    return "; ".join(dict.fromkeys(whys))
+
+
+_READINGS: dict[tuple[str, str], _Reading] = {}
+_READINGS_SIZE = 16384
+
+
+def read_gates(text: str, glossary: Glossary | None) -> _Reading:
+    """The gate of every obligation of `text`, or None when one of them has no readable gate.
+
+    Read once per rule text and glossary (its fingerprint), like the compiled policies."""
+    terms = glossary.terms if glossary is not None else {}
+    key = (text, glossary.fingerprint if glossary is not None and terms else "")
+    hit = _READINGS.get(key, _READINGS)
+    if hit is not _READINGS:
+        return hit  # type: ignore[return-value]
+    reading = _read_gates(text, terms)
+    if len(_READINGS) >= _READINGS_SIZE:
+        _READINGS.clear()
+    _READINGS[key] = reading
+    return reading
+
+
+def _read_gates(text: str, glossary: Mapping[str, tuple[str, ...]]) -> _Reading:
+    clean = _normalise(text).strip().rstrip(".!").strip()
+    gates: list[_Gate] = []
+    defined: _Gate | None = None
+    clauses = [c.strip() for c in _CLAUSES.split(clean)]
+    clauses = [c.rstrip(".!").strip() for c in clauses if c.strip(" .!")]
+    if not clauses:
+        return None
+    for clause in clauses:
+        m = _PREDICATE.search(clause)
+        if m is None:
+            return None  # no predicate: not a shape read here
+        gate_text, predicate = clause[: m.start()].strip(), clause[m.start() :].strip()
+        if not gate_text:
+            if defined is None:
+                return None  # 'needs sign-off' with no subject of its own: in reach
+            gate = defined
+        else:
+            gate = _read_gate(gate_text, glossary)
+            if gate is None:
+                return None
+        if _DEFINITION.match(predicate):
+            defined = gate
+        else:
+            if not _predicate_stays(predicate):
+                return None
+            defined = None
+        gates.append(gate)
+    return tuple(gates)
+
+
+def _predicate_stays(predicate: str) -> bool:
+    """Whether the predicate speaks only of the gate's subject, and restricts it."""
+    if _REACHING.search(predicate) or _RELIEVING.search(predicate):
+        return False
+    if _SECOND_PREDICATE.search(predicate, 1):
+        return False  # '… need a lead and must cite a ticket': a second obligation
+    if _PERMISSIVE.search(predicate) and not _RESTRICTIVE.search(predicate):
+        return False  # 'Refunds up to 500 may be issued by agents': its bound limits the rest
+    return True
+
+
+def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | None:
+    """The conditions and subject words of one gate, or None when a part of it is not read."""
+    # A trailing condition narrows: 'Rotating production keys outside an approved window'.
+    for tm in _TOKEN.finditer(gate):
+        if tm.group(0).lower() in _NARROWING and tm.start() > 0:
+            tail = gate[tm.end() :]
+            if _WIDENING.search(tail) or not tail.strip():
+                return None
+            if any(stem(w) in _MEASURE_CHANGERS for w in words(tail)):
+                return None  # 'within a day': a window the amount may be summed over
+            gate = gate[: tm.start()].strip()
+            break
+    consumed: list[tuple[int, int]] = []
+    conditions: list[Any] = []
+    quantities = find_quantities(gate)
+    if len(quantities) > 1:
+        return None
+    for q in quantities:
+        amount = _read_amount(gate, q, consumed)
+        if amount is None:
+            return None
+        conditions.append(amount)
+    tokens = [
+        (t.start(), t.end(), t.group(0))
+        for t in _TOKEN.finditer(gate)
+        if not any(a <= t.start() < b for a, b in consumed)
+    ]
+    # Everything outside the consumed spans and the tokens must be white space.
+    covered = sorted(consumed + [(a, b) for a, b, _ in tokens])
+    pos = 0
+    for a, b in covered:
+        if a > pos and gate[pos:a].strip():
+            return None
+        pos = max(pos, b)
+    if gate[pos:].strip():
+        return None
+    subject: list[str] = []
+    i = 0
+    while i < len(tokens):
+        # glossary terms, longest first, written exactly; 'non-approved vendors' or
+        # 'unapproved vendors' name what lies outside the term 'approved vendors'
+        hit = None
+        first = tokens[i][2]
+        negation = _NEGATION_PREFIX.match(first)
+        for n in (5, 4, 3, 2, 1):
+            if i + n > len(tokens):
+                continue
+            rest = [t[2] for t in tokens[i + 1 : i + n]]
+            head = stem(words(tokens[i + n - 1][2])[-1])
+            key = term_key(" ".join([first, *rest]))
+            if key in glossary and glossary[key]:
+                hit = (n, _Category(" ".join([first, *rest]), glossary[key], head))
+                break
+            if negation is not None and len(first) > negation.end():
+                positive = " ".join([first[negation.end() :], *rest])
+                key = term_key(positive)
+                if key in glossary and glossary[key]:
+                    phrase = " ".join([first, *rest])
+                    hit = (n, _Category(phrase, glossary[key], head, positive))
+                    break
+        if hit is not None:
+            conditions.append(hit[1])
+            i += hit[0]
+            continue
+        word = tokens[i][2]
+        low = word.lower()
+        if low in _CONNECTORS:
+            i += 1
+            continue
+        if _NEGATED.match(low) or not any(ch.isalpha() for ch in low):
+            return None
+        ws = words(word)
+        stems = [stem(w) for w in ws]
+        if not ws or any(s in _MEASURE_CHANGERS for s in stems):
+            return None
+        qual = _QUALIFIERS.get(normalise_value(word))
+        if qual is not None:
+            head = tuple(
+                stem(w)
+                for t in tokens[i + 1 : i + 3]
+                if t[2].lower() not in _CONNECTORS
+                for w in words(t[2])
+            )
+            if low not in _DECISION_VERBS or (head and head[0] in _DECISION_NOUNS):
+                conditions.append(_Qualifier(low, qual[0], qual[1], head))
+                i += 1
+                continue
+        if any(w in STOPWORDS for w in ws):
+            return None  # 'or', 'and', 'any', 'either', 'such', 'other' … : not read
+        subject.extend(stems)
+        i += 1
+    if not conditions:
+        return None
+    return _Gate(tuple(conditions), tuple(subject))
+
+
+def _read_amount(gate: str, q: Any, consumed: list[tuple[int, int]]) -> _Amount | None:
+    kind = "money"
+    q_end = q.end
+    noun = ""
+    if q.unit_family in _UNIT_FAMILIES and q.currency is None:
+        kind = q.unit_family
+    elif q.unit_family is not None:
+        return None
+    elif q.noun is not None:
+        if q.currency is not None:
+            return None
+        nm = re.match(r"\s*([A-Za-z][\w\-]*)", gate[q.end :])
+        if nm is None or nm.group(1).lower() != q.noun:
+            return None
+        noun = stem(q.noun)
+        if noun in GENERIC or noun in _MEASURE_CHANGERS or q.noun in STOPWORDS:
+            return None  # 'more than 3 requests', '… times': the history, not this request
+        kind, q_end = "count", q.end + nm.end()
+    before = gate[: q.start]
+    after = gate[q_end:]
+    op = None
+    phrase = ""
+    bm = _BOUNDARY_BEFORE.search(before)
+    am = _OR_MORE.match(after)
+    if bm and am:
+        return None
+    start, end = q.start, q_end
+    if bm:
+        phrase = " ".join(bm.group("phrase").lower().split())
+        op = phrase_op(CONDITION, phrase)
+        start = bm.start("phrase")
+    elif am:
+        phrase = " ".join(am.group("phrase").lower().split())
+        op = _OR_MORE_OP.get(phrase.split()[-1], "le")
+        end = q_end + am.end()
+        after = gate[end:]
+        of = re.search(r"\bof\s*$", before, re.I)
+        if of:
+            start = of.start()  # 'Disbursements of $250,000 or more'
+    else:
+        return None
+    if op not in ("gt", "ge"):
+        # 'Refunds up to 500 need a lead': what lies above the bound is not less restricted (a
+        # fortiori it needs at least as much), so an amount above it is never out of reach.
+        return None
+    currency: str | None = q.currency
+    cm = _ANY_CURRENCY.match(after)
+    if cm:
+        if currency is not None or kind != "money":
+            return None
+        currency = "*"
+        end += cm.end()
+    consumed.append((start, end))
+    # the words naming what is measured: the content words right before the boundary phrase
+    head_words: list[str] = []
+    toks = list(_TOKEN.finditer(gate[:start]))
+    j = len(toks) - 1
+    while j >= 0 and toks[j].group(0).lower() not in _CONNECTORS:
+        head_words.insert(0, toks[j].group(0))
+        j -= 1
+    if not head_words and kind != "count":
+        return None
+    at_start = j < 0 or all(t.group(0).lower() in _CONNECTORS for t in toks[: j + 1])
+    measure = tuple(stem(w) for hw in head_words for w in words(hw))
+    return _Amount(
+        op,
+        q.value,
+        currency,
+        measure,
+        at_start,
+        phrase,
+        am is not None,
+        kind,
+        q.unit_factor,
+        noun,
+        gate[q.start : q_end].strip(),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+def _gate_false(gate: _Gate, view: RequestView) -> str | None:
+    """Why `gate` is definitely false for the request, or None (true, unknown or not read)."""
+    accounted: set[str] = set()
+    why: str | None = None
+    for cond in gate.conditions:
+        if isinstance(cond, _Amount):
+            state, reason, keys = _amount_false(cond, view)
+        elif isinstance(cond, _Category):
+            state, reason, keys = _category_false(cond, view)
+        else:
+            state, reason, keys = _qualifier_false(cond, view)
+        if state is None:
+            return None  # a condition not read for this request: every word must be
+        accounted |= keys
+        if state is False and why is None:
+            why = reason
+    if why is None:
+        return None
+    for s in gate.subject:
+        if not _shown(s, view, accounted):
+            return None  # a subject word the request does not show: not accounted for
+    return why
+
+
+def _shown(s: str, view: RequestView, accounted: set[str]) -> bool:
+    if s in accounted or s in view.tool_stems:
+        return True
+    if any(abbreviates(s, k) for k in accounted | view.tool_stems):
+        return True
+    return view.term_matches(s)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:,.2f}".rstrip("0").rstrip(".") if x != int(x) else f"{int(x):,}"
+
+
+def _measured_false(cond: _Amount, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    """A count ('accounts with more than 1M followers') or a measure in a unit ('sessions longer
+    than 12 hours', 'discounts over 20%'): bound to the arguments named for the counted noun or
+    carrying the unit (a name's suffix, 'duration_hours'), every one of them outside the gate."""
+    pool: list[tuple[Leaf, float]] = []
+    for lf in view.leaves:
+        if isinstance(lf.value, bool) or lf.last_keys & (_ID_KEYS | MONEY_KEYS):
+            continue
+        if cond.kind == "count":
+            if cond.noun not in lf.keys:
+                continue
+            if isinstance(lf.value, (list, tuple)):
+                pool.append((lf, float(len(lf.value))))
+                continue
+        elif cond.kind == "percent":
+            if not lf.last_keys & _PERCENT_KEYS:
+                continue
+        elif lf.unit is None or lf.unit[0] != cond.kind:
+            continue
+        value = parse_number_value(lf.value)
+        if value is None or value < 0:
+            return None, "", set()
+        if cond.kind == "percent" and 0 < value < 1 <= cond.threshold:
+            return None, "", set()  # '0.25' against '20%': a fraction or a percentage?
+        if lf.unit is not None and cond.kind not in ("count", "percent"):
+            # the rule's unit ('12 hours') against the name's ('duration_minutes')
+            value = value * lf.unit[1] / cond.unit_factor
+        pool.append((lf, value))
+    measure = set(cond.measure)
+    if cond.kind == "count" or not measure:
+        bound = pool
+    else:
+        named = [(lf, v) for lf, v in pool if lf.keys & measure or _abbreviated(measure, lf.keys)]
+        if named:
+            bound = named
+        elif cond.at_start and all(s in view.tool_stems for s in measure):
+            bound = pool
+        else:
+            bound = []
+    if not bound:
+        return None, "", set()
+    accounted = set().union(*(lf.keys for lf, _ in bound))
+    if not all(s in accounted or s in view.tool_stems for s in measure):
+        return None, "", set()
+    reasons = []
+    for lf, value in bound:
+        if _OPS[cond.op](value, cond.threshold):
+            return True, "", accounted
+        shown = (
+            f"{len(lf.value)} {lf.path}"
+            if isinstance(lf.value, (list, tuple))
+            else f"{lf.path} {lf.value}"
+        )
+        reasons.append(f"{shown} is not {cond.phrase} {cond.written}")
+    return False, "; ".join(reasons), accounted
+
+
+def _amount_false(cond: _Amount, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    """(False, why, keys) when every argument the amount may be is outside the gate; (True, …)
+    when one is inside; (None, …) when it cannot be told."""
+    if cond.kind != "money":
+        return _measured_false(cond, view)
+    money: list[Leaf] = []
+    for lf in view.leaves:
+        if isinstance(lf.value, bool) or lf.last_keys & (_ID_KEYS | _CURRENCY_KEYS):
+            continue
+        if lf.unit is not None and lf.unit[0] != "minor":
+            continue
+        if lf.last_keys & (MONEY_KEYS | {"amt"}):
+            money.append(lf)
+    for lf in money:
+        value = parse_number_value(lf.value)
+        if value is None or value < 0:
+            return None, "", set()  # an amount that does not parse, anywhere: a human reads it
+    measure = set(cond.measure)
+    named = [lf for lf in money if lf.keys & measure or _abbreviated(measure, lf.keys)]
+    if named:
+        bound = named
+    elif cond.at_start and all(s in view.tool_stems for s in measure):
+        # 'Bill adjustments above 500 USD' on adjust_bill: the tool's own amount
+        bound = [lf for lf in money if lf.last_keys - _LOWER_CODES <= _OWN_AMOUNT]
+    else:
+        bound = []
+    if not bound:
+        return None, "", set()
+    accounted = set().union(*(lf.keys for lf in bound))
+    for s in measure:
+        if not (
+            s in accounted or s in view.tool_stems or any(abbreviates(s, k) for k in accounted)
+        ):
+            return None, "", set()
+    reasons = []
+    inside = False
+    for lf in bound:
+        value = parse_number_value(lf.value)
+        if value is None or value < 0:
+            return None, "", set()
+        if lf.unit is not None:  # minor units ('amount_cents')
+            value *= lf.unit[1]
+        currency = _leaf_currency(view, lf)
+        if currency is False:
+            return None, "", set()
+        if cond.currency == "*":
+            pass
+        elif cond.currency is None:
+            if currency is not None:
+                return None, "", set()  # a bound with no currency against an amount with one
+        elif currency != cond.currency:
+            return None, "", set()  # another currency, or none shown: a human compares
+        if _OPS[cond.op](value, cond.threshold):
+            inside = True
+            continue
+        bound_words = _fmt(cond.threshold) + (
+            f" {cond.currency}" if cond.currency not in (None, "*") else ""
+        )
+        bound_words = (
+            f"{bound_words} {cond.phrase}" if cond.phrase_after else f"{cond.phrase} {bound_words}"
+        )
+        reasons.append(f"{lf.path} {_fmt(value)} is not {bound_words}")
+    if inside:
+        return True, "", accounted
+    return False, "; ".join(reasons), accounted
+
+
+def _abbreviated(measure: set[str], keys: frozenset[str]) -> bool:
+    return any(abbreviates(s, k) for s in measure for k in keys)
+
+
+def _leaf_currency(view: RequestView, lf: Leaf) -> str | None | bool:
+    """The leaf's currency (its name's suffix, or a currency argument beside it); False when the
+    two disagree or a currency argument is not a code."""
+    suffix = next(
+        (w for w in reversed(words(lf.path.rsplit(".", 1)[-1])) if w in _LOWER_CODES), None
+    )
+    arg = _currency_of(view, lf)
+    if arg is not None:
+        if not isinstance(arg, str) or arg.strip().upper() not in CURRENCY_CODES:
+            return False
+        arg = arg.strip().upper()
+    if suffix is not None:
+        if arg is not None and arg != suffix.upper():
+            return False
+        return suffix.upper()
+    return arg
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _skeleton(value: str) -> str:
+    return _DIGITS.sub("9", value.strip().upper())
+
+
+def _ids(members: tuple[str, ...]) -> bool:
+    return any(ch.isdigit() for m in members for ch in m)
+
+
+_ALNUM = re.compile(r"[^A-Z0-9]")
+
+
+def _id_in(value: str, members: tuple[str, ...]) -> bool | None:
+    """Membership of an identifier in a list of identifiers of its shape: True when listed; None
+    when close to a listed one (written with other separators, one inside the other, or one
+    character from it: a slip of the pen or a suffixed variant a human should look at); False
+    otherwise. Two identifiers of one shape with other digits name two things, so the near-listed
+    test of names (`vocabulary.near`), for which a shared prefix ('S-') is closeness, is not used."""
+    v = _ALNUM.sub("", value.upper())
+    if not v:
+        return None
+    for m in members:
+        mm = _ALNUM.sub("", m.upper())
+        if not mm:
+            continue
+        if v == mm or v in mm or mm in v or _one_edit(v, mm):
+            return True if v == mm else None
+    return False
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether `a` and `b` are one substitution, insertion, deletion or swap apart."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+def _comparable(value: str, members: tuple[str, ...]) -> bool:
+    """Whether `value` is of the kind the category lists: an identifier shaped like a member
+    ('S-31002' beside 'S-20417'), or a name or code where the members are names or codes."""
+    if any(ch.isdigit() for m in members for ch in m):
+        skeletons = {_skeleton(m) for m in members}
+        return _skeleton(value) in skeletons
+    return not any(ch.isdigit() for ch in value) and bool(value.strip())
+
+
+def _category_false(cond: _Category, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    if cond.outside_of:
+        return _outside_category_false(cond, view)
+    members = cond.members
+    listed = {normalise_value(m) for m in members}
+    # A listed value anywhere in the request: the rule may speak of it (never out of reach).
+    if not listed.isdisjoint(view.value_norms):
+        return True, "", set()
+    # the argument that names the qualified thing itself ('seller_id', 'seller', 'vendor_name'),
+    # never one of its attributes ('seller_country')
+    bound = [
+        lf for lf in view.leaves if cond.head in lf.keys and lf.last_keys - {cond.head} <= _IDENT
+    ]
+    compared = []
+    for lf in bound:
+        values = scalars(lf.value)
+        if not values or not all(isinstance(v, str) for v in values):
+            continue
+        if not all(_comparable(v, members) for v in values):
+            continue
+        for v in values:
+            inside = _id_in(v, members) if _ids(members) else _in_glossary(v, members)
+            if inside is not False:
+                return True, "", set()  # listed, or close to a listed value: a human decides
+        compared.append(lf)
+    if not compared:
+        return None, "", set()
+    shown = ", ".join(f"{lf.path} {lf.value!r}" for lf in compared)
+    return (
+        False,
+        f"{shown} is not among the {cond.phrase}",
+        set().union(*(lf.keys for lf in compared)),
+    )
+
+
+def _outside_category_false(
+    cond: _Category, view: RequestView
+) -> tuple[bool | None, str, set[str]]:
+    """'Exports to non-approved vendors': false only when every value of the argument naming the
+    vendor is exactly listed in 'approved vendors' (a value close to a listed one, or not listed,
+    may be outside it: in reach)."""
+    members = cond.members
+    listed = {normalise_value(m) for m in members}
+    bound = [
+        lf for lf in view.leaves if cond.head in lf.keys and lf.last_keys - {cond.head} <= _IDENT
+    ]
+    if not bound:
+        return None, "", set()
+    for lf in bound:
+        values = scalars(lf.value)
+        if not values or not all(
+            isinstance(v, str) and normalise_value(v) in listed for v in values
+        ):
+            return True, "", set()
+    shown = ", ".join(f"{lf.path} {lf.value!r}" for lf in bound)
+    return (
+        False,
+        f"{shown} is among the {cond.outside_of}, not the {cond.phrase}",
+        set().union(*(lf.keys for lf in bound)),
+    )
+
+
+def _qualifier_false(cond: _Qualifier, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    dim = cond.dimension
+    head = set(cond.head)
+    bound = [
+        lf
+        for lf in view.leaves
+        if lf.last_keys & dim.own_keys or (lf.last_keys & dim.typed_keys and lf.keys & head)
+    ]
+    if not bound:
+        return None, "", set()
+    others = []
+    for lf in bound:
+        values = scalars(lf.value)
+        if not values:
+            return None, "", set()
+        for v in values:
+            if not isinstance(v, str):
+                return None, "", set()
+            group = _group_of(dim, v)
+            if group is None or group == cond.group:
+                return (None if group is None else True), "", set()
+            if dim.weight[group] > dim.weight[cond.group]:
+                return True, "", set()  # a heavier value than the rule's: a fortiori in reach
+        others.append(lf)
+    shown = ", ".join(f"{lf.path} is {lf.value!r}" for lf in others)
+    return (
+        False,
+        f"{shown}, not {cond.word} (the {dim.name} the rule speaks of)",
+        {dim.name} | {stem(cond.word)} | set().union(*(lf.keys for lf in others)),
+    )
+
+
+def _group_of(dim: _Dimension, value: str) -> str | None:
+    v = normalise_value(value)
+    for g, vs in dim.groups.items():
+        if v in vs:
+            return g
+    return None
