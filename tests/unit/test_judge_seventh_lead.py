@@ -156,6 +156,7 @@ def test_a_condition_joined_by_or_after_an_amount_is_never_dropped(rule, tool, a
         "Refunds of $500 or less are fine.",
         "Orders of 10 units or more need approval.",
         "Trades must not exceed 5,000 units, other than funds MMF1 or MMF2",
+        "Resources may only be created in eu-west-1 or eu-central-1.",
     ],
 )
 def test_a_boundary_or_a_list_after_an_amount_is_no_disjunct(rule):

@@ -430,7 +430,7 @@ _COMPARISON = re.compile(
 # An amount, then 'or' and something other than a boundary word or another amount: 'over
 # 25,000 EUR or from new vendors', 'more than 1M followers or to new sellers'.
 _AMOUNT_OR = re.compile(
-    r"(?<![\w.,])\d+(?:[.,]\d+)*(?:\s*(?:[A-Za-z%][\w\-]*))?(?:\s+[A-Za-z][\w\-]*)?\s*,?\s+"
+    r"(?<![\w.,\-/:])\d+(?:[.,]\d+)*(?:\s*(?:[A-Za-z%][\w\-]*))?(?:\s+[A-Za-z][\w\-]*)?\s*,?\s+"
     r"(?P<dis>(?:or|and/or)\s+"
     r"(?!(?:more|less|above|below|over|under|greater|fewer|higher|lower|equal|so|thereabouts|"
     r"beyond|longer|shorter|older|younger|earlier|later)\b)(?![\d$€£¥])"
