@@ -11,6 +11,8 @@ sealed blind sets (bench/README.md, "Seventh session").
 - 'Purchase orders over 25,000 EUR or from new vendors need committee sign-off' was read as the
   amount condition with 'vendors' taken for a subject word: a 900 EUR order to a new vendor
   passed. A second condition joined by 'or' after an amount stays unaccounted.
+- A request that no rule of its governing policy speaks to was allowed at 0.60, which a tenant on
+  the 'medium' bucket approves; it is 0.55 now, under that cut-off.
 """
 
 from __future__ import annotations
@@ -161,3 +163,14 @@ def test_a_condition_joined_by_or_after_an_amount_is_never_dropped(rule, tool, a
 )
 def test_a_boundary_or_a_list_after_an_amount_is_no_disjunct(rule):
     assert not any(w.startswith("or ") for w in compile_rule(0, "c:r0", rule).unaccounted)
+
+
+def test_a_request_no_rule_speaks_to_is_under_the_medium_bucket():
+    # the policy governs the tool; its one rule is about deleting buckets, the request lists them
+    v = evaluate(
+        ClearanceQuery("aws.s3.list_buckets", {}, "agent"),
+        [_policy(["Agents must never delete S3 buckets."])],
+        StaticHistory.from_dict(None),
+    )
+    assert v.decision == "allow" and v.reason_code == "approved_by_policy"
+    assert v.confidence < 0.60  # CONTRACT §3: the 'medium' bucket starts at 0.60

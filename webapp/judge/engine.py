@@ -65,9 +65,11 @@ CONFIDENCE_RULE_REVIEW = 0.9
 CONFIDENCE_UNVERIFIED = 0.5
 CONFIDENCE_FULL_COVERAGE = 0.97
 CONFIDENCE_PERMISSION_ONLY = 0.93
-CONFIDENCE_NO_COVERAGE = (
-    0.6  # a governing policy exists but none of its rules speaks to the request
-)
+# A governing policy exists but none of its rules speaks to the request. Under the 'medium'
+# bucket's cut-off (0.60, CONTRACT §3): "nothing I read speaks to this" is no medium-confidence
+# approval, so only a tenant that accepts low confidence gets it without a reviewer. (At 0.6, a
+# tenant on 'medium' auto-approved requests whose forbidding rule the engine had not seen.)
+CONFIDENCE_NO_COVERAGE = 0.55
 PENALTY_PER_IRRELEVANT_TEXT_RULE = 0.01
 MAX_TEXT_RULE_PENALTY = 0.05
 EVIDENCE_LIMIT = 8
