@@ -8,7 +8,8 @@ Exit status 1 when any approval is unsafe (approved where deny or review was exp
 engine's redesign (see bench/README.md: it is run, never tuned on); `--set holdout_3` runs the
 lead's blind set, written apart from the engine's authors (bench/README.md says how it was used);
 `--set holdout_8` and `--set holdout_9` run the sixth session's blind sets, committed after their
-first and final blind runs were recorded (they are seen now, and tuned on from then on).
+first and final blind runs were recorded (they are seen now, and tuned on from then on);
+`--set dev_mis` runs the seventh session's misreading probes (helper jmis), kept out of main.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ CASES_DIR = ROOT / "bench" / "judge_cases"
 THRESHOLD = 0.80
 # Held-out sets run on their own: their figures are reported apart from the tuned-on cases.
 HOLDOUT_SETS = ("holdout_2", "holdout_3", "holdout_4", "holdout_8", "holdout_9")
+# Development probes run apart (`--set dev_mis` or `--file`): rules written to be misread, whose
+# first run is recorded in bench/README.md; most of what is left there is review where a human
+# would decide outright, which the main set's 85 % gate was not set for.
+APART_SETS = ("dev_mis",)
 
 
 def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict]:
@@ -43,7 +48,7 @@ def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict
     """
     cases: list[dict] = []
     for path in sorted(directory.glob("*.json")):
-        if (case_set == "main" and path.stem in HOLDOUT_SETS) or (
+        if (case_set == "main" and path.stem in HOLDOUT_SETS + APART_SETS) or (
             case_set != "main" and path.stem != case_set
         ):
             continue
@@ -140,7 +145,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--verbose", "-v", action="store_true", help="print every disagreement")
     parser.add_argument("--threshold", type=float, default=THRESHOLD)
-    parser.add_argument("--set", dest="case_set", default="main", choices=("main", *HOLDOUT_SETS))
+    parser.add_argument(
+        "--set", dest="case_set", default="main", choices=("main", *HOLDOUT_SETS, *APART_SETS)
+    )
     parser.add_argument("--file", type=Path, help="run this one case file instead of a set")
     args = parser.parse_args()
     if args.file:

@@ -53,6 +53,12 @@ CONDITION = re.compile(
     r"\b(?P<marker>unless|except(?:\s+(?:for|when|if|where))?|only\s+(?:if|when|after|once|while)|"
     r"provided(?:\s+that)?|providing|as\s+long\s+as|so\s+long\s+as|if|when|whenever|until|"
     r"in\s+case|without(?!\s+(?:any\s+)?(?:restrictions?|limits?)\b)|who|whose|which|"
+    # a time or a state the request is in ('while an incident is open', 'during a chargeback
+    # dispute', 'once they are approved'): as subject words they were matched by any argument
+    # sharing a word, and dropped when none did ('Refunds may not be issued during a dispute'
+    # approved every refund); not 'once per day', 'at once', 'once a week' (a count)
+    r"while|whilst|during|throughout|for\s+the\s+duration\s+of|as\s+soon\s+as|"
+    r"(?<!\bat\s)once(?!\s+(?:per|a|an|every|each|daily|weekly|monthly|yearly|only|more)\b)|"
     r"that(?!\s+(?:is|are)\b))\b(?P<rest>[^,;.]*)",
     re.I,
 )
