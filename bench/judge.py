@@ -8,7 +8,8 @@ Exit status 1 when any approval is unsafe (approved where deny or review was exp
 engine's redesign (see bench/README.md: it is run, never tuned on); `--set holdout_3` runs the
 lead's blind set, written apart from the engine's authors (bench/README.md says how it was used);
 `--set holdout_8` and `--set holdout_9` run the sixth session's blind sets, committed after their
-first and final blind runs were recorded (they are seen now, and tuned on from then on).
+first and final blind runs were recorded (they are seen now, and tuned on from then on);
+`--set dev_mis` runs the seventh session's misreading probes (helper jmis), kept out of main.
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ CASES_DIR = ROOT / "bench" / "judge_cases"
 THRESHOLD = 0.80
 # Held-out sets run on their own: their figures are reported apart from the tuned-on cases.
 HOLDOUT_SETS = ("holdout_2", "holdout_3", "holdout_4", "holdout_8", "holdout_9")
-# Development sets run on their own (`--set dev_11`) while their figures are far from the main
-# set's: written before the engine change they measure, in domains no other file covers.
-APART_SETS = ("dev_11",)
+# Development sets run on their own (`--set dev_11`, `--set dev_mis`) while their figures are
+# far from the main set's: dev_11 was written before the engine change it measures, in domains no
+# other file covers; dev_mis holds rules written to be misread. Their first runs are recorded in
+# bench/README.md.
+APART_SETS = ("dev_11", "dev_mis")
 
 
 def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict]:

@@ -79,7 +79,9 @@ _OPENER_STOP = frozenset(
     "on to for of from with before after in at by unless if when without during while that "
     "which who whose into onto over under above below than".split()
 )
-_FROM = frozenset({"from"})
+# ... and the time an act follows or precedes ('Deleting users after offboarding', 'Copying a
+# VM before deleting it'): the act named there is when the rule's act happens, not the act.
+_FROM = frozenset({"from", "after", "before", "following", "until", "since", "once"})
 _ARTICLES = frozenset({"a", "an", "the", "its", "their", "any"})
 _COORDINATED = re.compile(
     r"^\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:\b(?:a|an|the)\s+)?([A-Za-z][\w\-]*)", re.I

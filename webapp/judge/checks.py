@@ -18,9 +18,12 @@ from webapp.judge.request_view import (
     KEY_SAME_CLASS,
     KEY_STATE,
     KEY_STATE_WORD,
+    KEY_THING,
     MONEY_GENERIC,
     MONEY_KEYS,
     MONEY_SPECIFIC,
+    THING_KINDS,
+    THING_NOUNS,
     VERBS,
     Leaf,
     RequestView,
@@ -265,6 +268,26 @@ _STATE_AFTER = re.compile(
 )
 
 
+# A word written as a noun: after a determiner ('the backup', 'any message'), or a plural
+# ('posts', 'messages'; a verb in -s after its subject is rare in rules: 'nobody posts …').
+_THING_WORD = re.compile(
+    r"(?:\b(?P<det>a|an|the|any|each|every|no|this|that|these|those|its|their|our|your)\s+"
+    r"(?:[a-z][\w\-]*\s+)?)?\b(?P<w>[A-Za-z]+)\b",
+    re.I,
+)
+
+
+_AFTER_WORD = re.compile(
+    r"\b(?:from|after|before|following|until|since|during|while|once|prior\s+to)\s+"
+    r"(?:(?:a|an|the|its|their|any)\s+)?(?P<w>[A-Za-z]+)\b",
+    re.I,
+)
+
+
+def _plural(word: str) -> bool:
+    return word.endswith("s") and not word.endswith("ss") and not word.endswith("ing")
+
+
 @lru_cache(maxsize=65536)
 def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
     """Subject stems of `source` that name one instance of the noun after them ('the salaries
@@ -282,6 +305,18 @@ def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
     for m in _STATE_AFTER.finditer(source):
         # 'with SAP status Suspended': a state the status holds, not an action ('suspend')
         out.add(f"{KEY_STATE}{stem(m.group(2).lower())}|{stem(m.group(1).lower())}")
+    for m in _AFTER_WORD.finditer(source):
+        # 'Releasing a host from isolation', 'Deleting users after offboarding': the state or
+        # the time an act starts from, never the rule's act beside its own verb
+        s = stem(m.group("w").lower())
+        if s in terms and s in VERBS:
+            out.add(KEY_THING + s)
+    for m in _THING_WORD.finditer(source):
+        # 'Posts by minors', 'the backups', 'any message': a thing acted on, not the act
+        w = m.group("w").lower()
+        s = stem(w)
+        if s in THING_NOUNS and s in terms and (m.group("det") or _plural(w)):
+            out.add(KEY_THING + s)
     for m in _THE_NAMED.finditer(source):
         noun = m.group(2).lower()
         if noun.endswith("s") and not noun.endswith("ss"):
@@ -314,10 +349,17 @@ def _groups(
     """
     alt_words = {w for pair in alternatives for w in pair}
     states = {n[1:].partition("|")[0] for n in names if n.startswith(KEY_STATE)}
+    # a thing named by a noun that is also a verb ('Posts by minors'): a noun of its own, never
+    # the rule's act (read as one, another tool's verb ruled the rule out: removing a post)
+    things = {n[1:] for n in names if n.startswith(KEY_THING)}
     verbs = tuple(
         t
         for t in terms
-        if t in VERBS and t not in alt_words and t not in MONEY_GENERIC and t not in states
+        if t in VERBS
+        and t not in alt_words
+        and t not in MONEY_GENERIC
+        and t not in states
+        and t not in things
     )
     nouns = [t for t in terms if t not in verbs and t not in alt_words]
     position = {t: i for i, t in enumerate(terms)}
@@ -346,6 +388,8 @@ def _groups(
             out.add(KEY_NAME + terms[i + 1])
         if t in states:
             out.add(KEY_STATE_WORD)  # 'status Suspended': a state, not the verb 'suspend'
+        if t in things:
+            out.add(KEY_THING)
         if _VALUE_CLASSES_OF.get(t, _EMPTY) & shared_classes:
             # 'Test accounts in prod': two values of one class in the rule, so the request's
             # 'prod' does not show that 'test' (a qualifier of accounts) does not hold
@@ -385,8 +429,17 @@ def _program(
         )
         money_first = (group[0] in MONEY_SPECIFIC) if group else _NO_FIRST_WORD
         anchored = tuple((t, t in _ANCHOR_WORDS) for t in group)
+        # what holds a thing the group names ('content' holds posts): a tool acting on it may
+        # act on the rule's thing, so the rule is anchored to it, never matched by it
+        kinds = frozenset(
+            kind
+            for t, nb in zip(group, neighbours, strict=True)
+            if KEY_THING in nb
+            for kind, things in THING_KINDS.items()
+            if t in things
+        )
         program.append(
-            (anchored, tuple(zip(group, neighbours, strict=True)), money_first, other_action)
+            (anchored, tuple(zip(group, neighbours, strict=True)), money_first, other_action, kinds)
         )
     return tuple(program), tuple(t for t in terms if t in MONEY_SPECIFIC)
 
@@ -407,7 +460,7 @@ def _applicability(
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
     # subject of every request, and most groups hold a single word. The view's memos are read in
     # place; a term not yet asked about is answered by the view (which fills them).
-    for words_anchoring, words_neighbours, money_first, other_action in program:
+    for words_anchoring, words_neighbours, money_first, other_action, kinds in program:
         hit = False
         for t, anchor in words_anchoring:
             m = matches_memo.get(t)
@@ -441,8 +494,12 @@ def _applicability(
             if other_action:
                 return "absent", False  # the rule is about another action
             status = "absent"
-        elif status != "absent":
-            status = "unknown"
+        else:
+            if kinds and not kinds.isdisjoint(tool):
+                # 'Posts by minors need review' and remove_content: the content may be a post
+                anchored = True
+            if status != "absent":
+                status = "unknown"
     # A word of the rule that the request neither shows nor rules out ('the root user' against
     # user_name 'ci-deployer') leaves the rule "unknown", however much else matches: deciding it
     # would be a guess, so a deny becomes review and an allow does not apply.

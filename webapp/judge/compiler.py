@@ -306,6 +306,18 @@ def compile_rule(
         variants = _unread_bounds(clean, checks)
         if variants:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *variants)))
+        # 'Source code must never leave company laptops': an act named by where it ends (any
+        # act that carries the thing out: an upload, a share, an email). No check reads it; as a
+        # subject word it was matched by no tool, and the rule was passed by.
+        leaving = [(m.group(1) or m.group(2)).lower() for m in _LEAVING.finditer(clean)]
+        if leaving:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *leaving)))
+        # 'may not be shared outside the team', '… outside the company': the noun names a
+        # class of places or people (who is in the team?), never a value an argument holds;
+        # read as an allow-list of the word 'team', any recipient was judged against it.
+        kinds = _outside_kind_values(clean, checks)
+        if kinds:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *kinds)))
         # '(paid + comps) may not exceed the capacity': no check adds arguments up, so a check
         # reading one number against the bound misreads the rule.
         relative = [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(clean)]
@@ -331,6 +343,55 @@ def compile_rule(
         unaccounted,
         quorum_of(clean),
     )
+
+
+# 'outside the team', 'beyond the company': a bare common noun after the article, the phrase
+# ending there ('outside the platform team' names the platform team: a value).
+_OUTSIDE_THE_NOUN = re.compile(
+    r"\b(?:outside|beyond)\s+(?:of\s+)?(?:the|our|this|your|their)\s+(?P<noun>[a-z]+)"
+    r"(?=\s*(?:[.;,)]|$|\s+(?:without|unless|except|and|or|if|when)\b))"
+)
+
+
+def _outside_kind_values(text: str, checks: list[Check]) -> list[str]:
+    """Words after 'outside the' that an allow-list reads as its value (see compile_rule)."""
+    nouns = [m.group("noun") for m in _OUTSIDE_THE_NOUN.finditer(text)]
+    if not nouns:
+        return []
+    listed = {
+        str(v).lower()
+        for c in _all_checks(checks)
+        if isinstance(c, ValueList) and c.match == "exact"
+        for v in c.values
+    }
+    return [n for n in nouns if n.lower() in listed]
+
+
+# 'may not leave the EU', 'must never leave Germany', 'cannot leave the US or Canada'.
+_NOT_LEAVE_PLACE = re.compile(
+    r"\b(?:(?:must|may|shall|should|can|will|do|does)\s*(?:not|n't)|cannot|never)\s+"
+    r"(?:ever\s+)?leave\s+(?P<place>(?:the\s+)?[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)?"
+    r"(?:\s*(?:,|\bor\b|\band\b|/)\s*(?:the\s+)?[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)?)*)"
+    r"(?=\s*(?:[.;,)]|$))"
+)
+
+
+def _stay_in(m: re.Match) -> str:
+    names = re.split(r"\s*(?:,|\bor\b|\band\b|/)\s*", m.group("place"))
+    if all(country_code(n) or region_name(n) for n in names if n):
+        return "must stay in " + m.group("place")
+    return m.group(0)
+
+
+# 'leave' as a verb ('must never leave', 'before it leaves', 'data leaving the EU'), not the
+# noun of time off ('leave requests', 'annual leave', 'leave of absence').
+_LEAVING = re.compile(
+    r"\b(?:must|may|can|cannot|should|shall|will|never|not|n't|to|it|they|data|that|which|"
+    r"before|once|when|until|ever|allowed\s+to)\s+(?:ever\s+|be\s+allowed\s+to\s+)?"
+    r"(leaves?|leaving)\b(?!\s+(?:requests?|balances?|of\s+absence|days?|entitlements?|types?))"
+    r"|^\s*(leaving)\s+(?:the|our|a|an)\b",
+    re.I,
+)
 
 
 # What a sentence that states no obligation looks like: a purpose ('Purpose: keep payouts
@@ -929,6 +990,10 @@ _ROLE = (
     r"attorneys?|architects?|committees?|boards?|desks?|specialists?|underwriters?|"
     r"accountants?|treasurers?|executives?|signator(?:y|ies)|stewards?|partners?|owners?|"
     r"custodians?|dpo|compliance|legal|finance|security|hr|procurement|risk|"
+    # roles written as initials or a department ('needs the DBA', 'requires the CAB', 'needs
+    # treasury'): read as a required argument `DBA` before, which `dba_on_call` satisfied
+    r"dbas?|sres?|cab|qa|on-?call|treasury|payroll|audit|tax|comms|communications|marketing|"
+    r"privacy|infosec|secops|soc|noc|it|accounting|facilities|"
     # abbreviations and groups who decide: 'a store mgr', 'the EA team', 'site ops'
     r"mgrs?|mgmt|management|supvs?|dirs?|teams?|ops|operations)"
 )
@@ -953,7 +1018,14 @@ REVIEW = re.compile(
     r"(?:[a-z]+(?:'s)?\s+){0,2}?" + _ROLE + r"(?:'s)?\b"
     # the role ends its noun phrase: 'need a finance code' names a code, not a person
     r"(?=\s*$|\s*[,.;:)!]|\s+(?:approval|sign[- ]?off|review|ok|okay|consent|go-ahead|before|"
-    r"for|to|on|if|when|unless|and|or|from|at|in|first|beforehand)\b))\b",
+    r"for|to|on|if|when|unless|and|or|from|at|in|first|beforehand)\b)|"
+    # a department with no article ('Contract changes need legal', 'need finance', 'requires
+    # HR'): a body who decides, when it ends the phrase ('need finance codes' is data)
+    r"(?:needs?|requires?|required|needed)\s+(?:sign[- ]?off\s+from\s+)?"
+    r"(?:legal|finance|treasury|hr|compliance|security|procurement|payroll|audit|tax|comms|"
+    r"marketing|privacy|infosec|secops|risk|it|accounting|management|facilities)"
+    r"(?=\s*$|\s*[,.;:)!]|\s+(?:approval|sign[- ]?off|review|ok|okay|consent|go-ahead|before|"
+    r"first|beforehand|if|when|unless)\b))\b",
     re.I,
 )
 AUTO = re.compile(r"\b(" + _AUTO + r")\b", re.I)
@@ -1103,6 +1175,16 @@ _FIRST_TIME = re.compile(
     r"(?:paid|used|seen|contacted|engaged|transacted with|worked with)\s+(?:\w+\s+)?before)",
     re.I,
 )
+# The word after 'new vendor' is a noun the phrase goes on with ('new vendor bank details'), not
+# a predicate or a preposition ('new vendors need …', 'new payees over …', 'new vendor's …').
+_NEW_PARTY_QUALIFIES = re.compile(
+    r"\s+(?!(?:need|needs|needed|require|requires|required|must|may|might|can|cannot|can't|"
+    r"should|shall|will|are|is|get|gets|go|goes|have|has|do|does|don't|under|over|above|below|"
+    r"in|on|at|to|for|from|with|without|by|of|via|up|and|or|but|unless|if|when|where|who|that|"
+    r"which|whose|before|after|require|always|never|not|only|more|less|exceeding|larger|"
+    r"greater|bigger|higher|lower|smaller)\b)[a-z][a-z\-]+\b",
+    re.I,
+)
 _REQUIRED = re.compile(
     r"\b(?:must|shall|should|need to|needs to|has to|have to|are required to|is required to)\s+(?:always\s+)?(?:clearly\s+)?"
     r"(?:include|reference|specify|contain|have|provide|carry|state|cite|list|mention|name|attach|supply|set|fill in|give|"
@@ -1142,6 +1224,9 @@ _UNVERIFIABLE = frozenset(
         "accepted",
         "open",
         "active",
+        # 'a closed IR ticket': a ticket's id shows it exists, not that it is closed
+        "closed",
+        "resolved",
     }
 )
 _PREPOSITIONS = re.compile(
@@ -1412,6 +1497,9 @@ def _normalise(text: str) -> str:
     t = _WHOSE_STATE.sub(r"with \g<what> \g<value>", t)
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
+    # 'Customer data may not leave the EU' is 'must stay in the EU': an allow-list of the place
+    # (read as a deny-list of the EU before, it denied exports to Germany and approved the US)
+    t = _NOT_LEAVE_PLACE.sub(_stay_in, t)
     # Comparatives of size read through the boundary table: 'heavier than 30 kg' is 'more than'.
     # 'must stay between 18 and 24 °C': a floor and a cap (only in the predicate, where it limits)
     t = _BETWEEN.sub(
@@ -1625,6 +1713,13 @@ class FirstTimeRecogniser(Recogniser):
     def recognise(self, c: Clause) -> list[Check] | None:
         first_time = _FIRST_TIME.search(c.text)
         if not first_time:
+            return None
+        if _NEW_PARTY_QUALIFIES.match(c.text[first_time.end() :]) and first_time.group(
+            0
+        ).lower().startswith("new "):
+            # 'New vendor bank details need treasury': 'new vendor' qualifies another noun
+            # (the bank details are what is new, or belong to a new vendor): read as a
+            # first-time vendor, a seen vendor's changed bank details were approved
             return None
         terms = _terms(c.text, cut_review=c.review)
         # the parties named up to the phrase ('payees not previously paid need Accounting

@@ -52,7 +52,16 @@ _FUNCTION_WORDS = frozenset(
 CONDITION = re.compile(
     r"\b(?P<marker>unless|except(?:\s+(?:for|when|if|where))?|only\s+(?:if|when|after|once|while)|"
     r"provided(?:\s+that)?|providing|as\s+long\s+as|so\s+long\s+as|if|when|whenever|until|"
-    r"in\s+case|while|whilst|once(?=\s+(?:the|a|an|all|its|their|every|it|they)\b)|without(?!\s+(?:any\s+)?(?:restrictions?|limits?)\b)|who|whose|which|"
+    r"in\s+case|without(?!\s+(?:any\s+)?(?:restrictions?|limits?)\b)|who|whose|which|"
+    # a time or a state the request is in ('while an incident is open', 'during a chargeback
+    # dispute', 'once they are approved', 'once the term is closed'): as subject words they were
+    # matched by any argument sharing a word, and dropped when none did ('Refunds may not be
+    # issued during a dispute' approved every refund); not a count ('once per day', 'at once',
+    # 'once a week', 'once every 3 days')
+    r"while|whilst|during|throughout|for\s+the\s+duration\s+of|as\s+soon\s+as|"
+    r"(?<!\bat\s)once(?!\s+(?:per|an?\s+(?:day|week|month|year|quarter|hour|shift|session)|"
+    r"every\s+(?:\d|day|week|month|year|quarter|hour)|daily|weekly|monthly|yearly|only|more|"
+    r"again)\b)|"
     r"that(?!\s+(?:is|are)\b))\b(?P<rest>[^,;.]*)",
     re.I,
 )

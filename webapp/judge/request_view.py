@@ -113,6 +113,9 @@ VERBS: frozenset[str] = frozenset().union(*VERB_GROUPS.values()) | frozenset(
         "remit",
         "disburs",
         "terminat",
+        # 'isolate_host' names its act ('Releasing a host from isolation …' is not about it:
+        # the words after 'from' are never the rule's act, `checks.name_qualifiers`)
+        "isol",
     }
 )
 # The words that name a mutation in general ('changes', 'updates', 'edits'): each covers every
@@ -161,6 +164,21 @@ _FAMILIES: dict[str, frozenset[str]] = {
     # acts that read or take a copy
     "reading": VERB_GROUPS["read"] | VERB_GROUPS["export"] | frozenset({"backup"}),
 }
+# Acts that move data or messages out (the 'moving' family): a rule on one of them ('Exporting
+# subscriber lists …') is not ruled out by a tool doing another ('send_campaign'): both may
+# carry the data out. Compiled checks tell the other families' acts apart by their synonyms.
+_MOVING_OUT = _FAMILIES["moving"]
+# The rule's side: the acts that carry data itself out ('exporting', 'sent', 'shared',
+# 'uploaded'), not those that only reach someone ('contact', 'notify': 'Never text contacts …'
+# names the people, and a tool that sends is not shown to contact them).
+_MOVES_DATA_OUT = VERB_GROUPS["export"] | frozenset(
+    {"send", "mail", "email", "upload", "publish", "leav"}
+)
+# Words that name a movement out by where it ends ('leaves the company', 'outside the EU', 'to a
+# research partner', 'a third party'): a text rule using them speaks to a tool that moves out.
+_OUT_WORDS = frozenset(
+    stem(w) for w in "leave outside external abroad offsite exit partner third".split()
+)
 _FAMILY_OF: dict[str, frozenset[str]] = {}
 for _name, _family in _FAMILIES.items():
     for _v in _family:
@@ -262,6 +280,17 @@ _VALUE_CLASSES_OF: dict[str, frozenset[str]] = {
     for klass in VALUE_CLASSES.values()
     for term in klass
 }
+# Classes of people named by age ('posts by minors', 'accounts for children'), read from an
+# argument holding an age in years (`author_age`: 15): (matched below, absent from). Between
+# the two (a minor at 19 in a few jurisdictions) the word is neither shown nor ruled out.
+_AGE_CLASSES: dict[str, tuple[float, float]] = {
+    stem("minor"): (18, 21),
+    stem("child"): (13, 18),
+    stem("children"): (13, 18),
+    stem("kid"): (13, 18),
+}
+_ADULT = stem("adult")
+_AGE = stem("age")
 _ID_KEYS = frozenset(
     {"id", "number", "no", "num", "ref", "nam", "name", "key", "cod", "uuid", "arn", "uri", "link"}
 )
@@ -273,6 +302,25 @@ KEY_SAME_CLASS = "!"
 # A word of a rule that names a state ('with SAP status Suspended'), never an action, whatever
 # verb it shares a stem with: another tool's verb does not rule it out.
 KEY_STATE_WORD = "~"
+# A word of a rule that names a thing, written as a noun ('Posts by minors', 'the backups'),
+# whose stem is also a verb: never the act, so another tool's verb does not rule it out.
+KEY_THING = "^"
+# Verb stems whose noun names the thing acted on ('posts', 'messages', 'backups'), as
+# `actions._THING_NOUNS` says for text rules; and the things that hold each of them, so a tool
+# acting on 'content' or a 'file' may act on a post or an upload (`checks._applicability`).
+THING_NOUNS = frozenset(
+    stem(w) for w in "post message email mail backup text listing upload dump copy snapshot".split()
+)
+THING_KINDS: dict[str, frozenset[str]] = {
+    stem(kind): frozenset(stem(w) for w in things.split())
+    for kind, things in {
+        "content": "post message email mail text listing upload",
+        "file": "upload backup dump copy snapshot",
+        "asset": "upload",
+        "snapshot": "backup",
+        "item": "listing",
+    }.items()
+}
 # Argument names whose value says where on one dimension the request's thing is, so another value
 # there rules out a qualifier of the rule ('shipping_speed': 'standard' against 'expedited
 # shipping', 'customer_tier': 'starter' against 'enterprise customers'), and those whose value
@@ -284,7 +332,7 @@ _STATE_KEYS = frozenset(stem(w) for w in "status state stage".split())
 _KIND_KEYS = _STATE_KEYS | frozenset(
     stem(w) for w in "tier level plan grade speed priority sourcing".split()
 )
-_SAME_CLASS_MARK = frozenset({KEY_SAME_CLASS, KEY_STATE_WORD})
+_SAME_CLASS_MARK = frozenset({KEY_SAME_CLASS, KEY_STATE_WORD, KEY_THING})
 _CODE = re.compile(r"^\s*[A-Z]{2,3}\s*$")
 _ENUM_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 
@@ -423,6 +471,10 @@ class RequestView:
             for group_name, group in VERB_GROUPS.items():
                 if verb in group:
                     related |= group | RELATED_OBJECTS.get(group_name, frozenset())
+        if self._moves_out():
+            # 'PII must be encrypted before it leaves the company', 'before they go to a
+            # research partner': a rule may name the act by where the data ends up
+            related |= _OUT_WORDS
         # Words a rule may use for what this tool does ('data leaving' for an export tool).
         self.related_stems = frozenset(related)
         self.money_tool = bool(self.tool_stems & _MONEY_WORDS) or any(
@@ -492,7 +544,23 @@ class RequestView:
             return bool(syn & self.tool_stems) or term in self._present_keys
         if term in _RELATED_OBJECT_STEMS and term in self.related_stems:
             return True  # 'exports of patient data' and an export tool: exporting moves data
+        if term in _AGE_CLASSES or term == _ADULT:
+            ages = self.ages()
+            if ages:
+                return all(_age_class(term, a) is True for a in ages)
         return term in self._present_keys
+
+    def ages(self) -> tuple[float, ...]:
+        """Ages in years the request states (`author_age`: 15; not `seller_age_days`)."""
+        found = []
+        for lf in self.leaves:
+            if _AGE not in lf.last_keys or isinstance(lf.value, bool):
+                continue
+            if lf.unit is not None and not (lf.unit[0] == "time" and lf.unit[1] > 3e7):
+                continue  # an age in days or months is an account's or a listing's age
+            if isinstance(lf.value, (int, float)) and 0 <= lf.value < 130:
+                found.append(float(lf.value))
+        return tuple(found)
 
     def request_actions(self) -> frozenset[str]:
         """The acts this request performs, as verb stems: the tool name's verbs, and the verbs
@@ -565,10 +633,21 @@ class RequestView:
             others = self.tool_stems & COMMS
             if others and term not in others and not others & _COMMS_SAME.get(term, frozenset()):
                 return True
-        if term in VERBS and term not in self.tool_stems and KEY_STATE_WORD not in neighbours:
-            return bool(self.tool_verbs) and not (
-                self.tool_stems & _VERB_SYNONYMS.get(term, frozenset())
+        if (
+            term in VERBS
+            and term not in self.tool_stems
+            and KEY_STATE_WORD not in neighbours
+            and KEY_THING not in neighbours
+        ):
+            return (
+                bool(self.tool_verbs)
+                and not (self.tool_stems & _VERB_SYNONYMS.get(term, frozenset()))
+                and not (term in _MOVES_DATA_OUT and self._moves_out())
             )
+        if term in _AGE_CLASSES or term == _ADULT:
+            ages = self.ages()
+            if ages and all(_age_class(term, a) is False for a in ages):
+                return True  # 'minors' and an author aged 34
         if term in self._empty_keys:
             return True  # a flag that is off, an empty field
         classes = _VALUE_CLASSES_OF.get(term)
@@ -580,6 +659,12 @@ class RequestView:
             return True  # 'production' and the request names another environment
         # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
         return not neighbours.isdisjoint(self._category_keys)
+
+    def _moves_out(self) -> bool:
+        """Whether the tool's own act (its last segment, named verb first: `send_campaign`,
+        not the `lists.` namespace) moves data or messages out to someone."""
+        last = [w for w in words(self.tool_name.rsplit(".", 1)[-1]) if w not in STOPWORDS]
+        return bool(last) and stem(last[0]) in _MOVING_OUT
 
     def _value_classes_shown(self) -> frozenset[str]:
         """Names of the VALUE_CLASSES some string value of the request belongs to."""
@@ -655,6 +740,15 @@ class _GuardedHistory:
         except Exception as exc:
             raise HistoryUnavailable(type(exc).__name__) from exc
         return hit
+
+
+def _age_class(term: str, age: float) -> bool | None:
+    """Whether a person of `age` years is in the class `term` names; None when unsure."""
+    if term == _ADULT:
+        below, from_ = _AGE_CLASSES[stem("minor")]
+        return True if age >= from_ else (False if age < below else None)
+    below, from_ = _AGE_CLASSES[term]
+    return True if age < below else (False if age >= from_ else None)
 
 
 def _zero(value: Any) -> bool:
