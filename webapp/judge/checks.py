@@ -1076,13 +1076,17 @@ class ValueList(Check):
             # 'home addresses' is `home_address`, 'psychotherapy notes' `psychotherapy_notes`:
             # compared word by word through their stems; a longer value holding them is close
             got = tuple(stem(w) for w in words(v))
+            close = False
             for x in self.values:
                 want = tuple(stem(w) for w in words(x))
                 if got == want:
                     return True
                 if any(got[i : i + len(want)] == want for i in range(len(got))):
                     return None
-            return False
+                close = close or _content_close(got, want)
+            # 'income_source' for 'source of income', 'family status' for 'familial status':
+            # the same words in another order or form are close to the list: a human decides
+            return None if close else False
         # Listed if it equals a value, matches a wildcard, or (a 'contains' list) holds a value
         # as a token: each test only ever answers True, so they are tried in the cheapest order.
         norms, patterns, tokens, inside = self._matching
@@ -1110,6 +1114,33 @@ class ValueList(Check):
                 # the list without being in it: a human decides, never the engine.
                 return None
         return False
+
+
+def _content_close(got: tuple[str, ...], want: tuple[str, ...]) -> bool:
+    """Whether two kinds of content name the same words, in any order, each word the same stem
+    or close (`_stems_close`: 'fami' and 'famili'); 'of' and 'the' left out."""
+    a = [w for w in got if w not in ("of", "the", "a")]
+    b = [w for w in want if w not in ("of", "the", "a")]
+    if not a or len(a) != len(b):
+        return False
+    rest = list(b)
+    for w in a:
+        match = next(
+            (x for x in rest if x == w or _stems_close(w, x)),
+            None,
+        )
+        if match is None:
+            return False
+        rest.remove(match)
+    return True
+
+
+def _stems_close(a: str, b: str) -> bool:
+    """One stem starts the other ('fami' of 'family', 'famili' of 'familial'), or they share
+    their first five letters; both at least four letters long."""
+    if min(len(a), len(b)) < 4:
+        return False
+    return a.startswith(b) or b.startswith(a) or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
 
 
 @dataclass(frozen=True)
@@ -1557,6 +1588,23 @@ def convert_value(
     view: RequestView, leaf: Leaf, value: float, check: NumericLimit
 ) -> tuple[float, str]:
     """The argument value in the rule's unit and currency; a message when they cannot be compared."""
+    if leaf.unit and leaf.unit[0] == "scale":
+        # 'notional_mm_usd': 75 stands for 75 million; the engine does not guess the scale
+        return (
+            value,
+            f"{leaf.path} states its amount in a scale (thousands, millions): a human must compare",
+        )
+    if (
+        check.unit_family in ("bytes", "time", "mass", "length", "speed")
+        and leaf.unit
+        and leaf.unit[0] not in (check.unit_family, "minor")
+    ):
+        # 'wind_speed_ms' against '20 mph': the name's suffix is of another dimension (or the
+        # same letters name another unit), so its number is not in any unit the rule knows
+        return (
+            value,
+            f"{leaf.path} is named in a unit of another kind than the rule's: a human must compare",
+        )
     if leaf.unit and leaf.unit[0] == "minor":
         value *= leaf.unit[1]
     if (
@@ -1869,6 +1917,23 @@ _YES = frozenset({"true", "yes", "y", "1", "on"})
 _NO = frozenset({"false", "no", "n", "0", "off"})
 
 
+# The closed class of words of a state a record is in (compiler._STATE_WORDS), as stems: a
+# 'while / once …' condition reads only these in a state argument.
+_STATE_STEMS = frozenset(
+    stem(w)
+    for w in """active inactive open closed pending suspended expired cancelled canceled executed
+    overdue delinquent live running enabled disabled resolved completed terminated draft
+    published withdrawn revoked lapsed dormant not none""".split()
+)
+_WHILE_MARKERS = frozenset({"while", "whilst", "when", "whenever", "if", "once"})
+
+
+def _state_word(value: str) -> bool:
+    """Whether every word of `value` is a word of the closed class of states."""
+    tokens = {stem(t) for t in normalise_value(value).split()}
+    return bool(tokens) and tokens <= _STATE_STEMS
+
+
 def _state_holds(value: Any, state: str) -> bool | None:
     """Whether a flag or a state field shows `state` ('opted_out': true, 'account_state':
     'suspended'); None when the value cannot say."""
@@ -2095,6 +2160,18 @@ class Unless(Check):
         results = [self._holds_on(lf) for lf in best]
         if any(r is None for r in results):
             return None, best[0].path
+        thing = [w for w in self.bind_words if not self.value or w != stem(self.value)]
+        if self.test in ("state", "not_state") and thing:
+            # Another argument named for the thing ('freeze': 'active' beside 'freeze_status':
+            # 'inactive') that spells a state: when it says otherwise, a human decides.
+            chosen = {lf.path for lf in best}
+            for lf in view.leaves:
+                if lf.path in chosen or thing[-1] not in lf.last_keys:
+                    continue
+                if isinstance(lf.value, str) and _state_word(lf.value):
+                    other = self._holds(lf.value)
+                    if other is None or other != all(results):
+                        return None, lf.path
         return all(results), best[0].path
 
     def _kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
@@ -2160,6 +2237,15 @@ class Unless(Check):
         if self.test == "present":
             return truthy(value)
         if self.test in ("state", "not_state"):
+            if (
+                self.marker in _WHILE_MARKERS
+                and isinstance(value, str)
+                and value.strip().lower() not in _YES | _NO
+                and not _state_word(value)
+            ):
+                # 'once the term is closed' and 'reopened', 'closing': a word outside the closed
+                # class of states may be the state or not; a human decides
+                return None
             # 'customers who opted out' (not_state: excepted while the state does not hold) and
             # 'contacts who have not consented' (state: excepted while it holds).
             state = _state_holds(value, self.value)

@@ -1477,11 +1477,14 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
-    # Staff shorthand: 'w/o a TAA' is 'without a TAA' (a condition, read as one), 'w/ DVM
+    # Staff shorthand: 'w/o a TAA' and 'w/out a TAA' are 'without a TAA' (a condition, read as
+    # one; 'w/out' had been read as a subject word and the condition dropped), 'w/in' is
+    # 'within', 'w/ DVM
     # signature' is 'with …'; 'permit #', 'lot #s' are numbers; ' & ' joins like 'and'; 'PM +
     # finance dir approval' after a requirement joins what it requires (a '+' in a sum stays:
     # _RELATIVE keeps it unaccounted).
     t = _WITHOUT_SHORT.sub("without", t)
+    t = _WITHIN_SHORT.sub("within", t)
     t = _WITH_SHORT.sub("with", t)
     t = _NUMBER_SIGN.sub(lambda m: " numbers" if m.group(1) else " number", t)
     t = re.sub(r"(?<=\w) & (?=\w)", " and ", t)
@@ -1522,7 +1525,8 @@ def _normalise(text: str) -> str:
     return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
 
 
-_WITHOUT_SHORT = re.compile(r"(?<![\w/])w/o(?![\w/])", re.I)
+_WITHOUT_SHORT = re.compile(r"(?<![\w/])(?:w/o|w/out|w/o/)(?![\w/])", re.I)
+_WITHIN_SHORT = re.compile(r"(?<![\w/])w/in(?![\w/])", re.I)
 _WITH_SHORT = re.compile(r"(?<![\w/])w/(?=\s)", re.I)
 # 'a valid permit #', 'lot #s': the sign after a word (never a format hint such as 'INV-####')
 _NUMBER_SIGN = re.compile(r"(?<=[A-Za-z])\s*#(s)?(?![\w#])")

@@ -104,6 +104,14 @@ _RELIEVING = re.compile(
     r"\b(?:not?|don't|doesn't|never)\b[^.;]*\b(?:need|needs|needed|required|necessary|subject)\b",
     re.I,
 )
+# Coordination or punctuation inside a predicate: what follows may be a second subject whose
+# predicate is left out ('… held for review and payouts to new sellers for 7 days').
+_COORDINATED = re.compile(
+    r"[,:;()\[\]—–/+]|(?<![\w])&|&(?![\w])|\s-\s|\b(?:and|or|nor|plus|as|then|too|also|"
+    r"together|along|alongside|besides|likewise|ditto|idem)\b",
+    re.I,
+)
+_EXCEPTION_TAIL = re.compile(r",?\s+(?:except|unless)\b(?P<tail>.*)$", re.I)
 _PERMISSIVE = re.compile(
     r"\b(?:may|can|could|allowed|permitted|ok|okay|fine|eligible|automatically|auto)\b", re.I
 )
@@ -368,6 +376,22 @@ def _read_gates(text: str, glossary: Mapping[str, tuple[str, ...]]) -> _Reading:
 def _predicate_stays(predicate: str) -> bool:
     """Whether the predicate speaks only of the gate's subject, and restricts it."""
     if _REACHING.search(predicate) or _RELIEVING.search(predicate):
+        return False
+    exception = _EXCEPTION_TAIL.search(predicate)
+    if exception and not (
+        _COORDINATED.search(exception.group("tail")) or find_quantities(exception.group("tail"))
+    ):
+        # '… require HR director approval, except for approved degree programs': an exception
+        # only relieves some of the gated requests (in one plain phrase)
+        predicate = predicate[: exception.start()]
+    if _COORDINATED.search(predicate) or any(
+        q.currency is not None or (q.unit_family is None and q.noun is None)
+        for q in find_quantities(predicate)
+    ):
+        # '… are held for review plus payouts over 10k', '… and payouts to new sellers for 7
+        # days', '…, new sellers' payouts for 7 days', '… need review, $1,000 for new sellers':
+        # a second subject or bound, often with no predicate word of its own (gapping); a
+        # duration ('within 5 days') is a term of the obligation
         return False
     if _SECOND_PREDICATE.search(predicate, 1):
         return False  # '… need a lead and must cite a ticket': a second obligation
@@ -654,6 +678,8 @@ def _amount_false(cond: _Amount, view: RequestView) -> tuple[bool | None, str, s
     for lf in view.leaves:
         if isinstance(lf.value, bool) or lf.last_keys & (_ID_KEYS | _CURRENCY_KEYS):
             continue
+        if lf.unit is not None and lf.unit[0] == "scale":
+            return None, "", set()  # 'loan_amount_k_usd': an amount in thousands or millions
         if lf.unit is not None and lf.unit[0] != "minor":
             continue
         if lf.last_keys & (MONEY_KEYS | {"amt"}):
@@ -801,6 +827,8 @@ def _category_false(cond: _Category, view: RequestView) -> tuple[bool | None, st
     # A listed value anywhere in the request: the rule may speak of it (never out of reach).
     if not listed.isdisjoint(view.value_norms):
         return True, "", set()
+    if _mentioned_anywhere(view, members):
+        return None, "", set()  # written inside another value, or close to a listed one
     # the argument that names the qualified thing itself ('seller_id', 'seller', 'vendor_name'),
     # never one of its attributes ('seller_country')
     bound = [
@@ -828,6 +856,43 @@ def _category_false(cond: _Category, view: RequestView) -> tuple[bool | None, st
     )
 
 
+def _strings(view: RequestView) -> list[tuple[Leaf, str]]:
+    return [
+        (lf, v) for lf in view.leaves for v in scalars(lf.value) if isinstance(v, str) and v.strip()
+    ]
+
+
+def _mentioned_anywhere(view: RequestView, members: tuple[str, ...]) -> bool:
+    """Whether some string value of the request names a member other than exactly: inside a
+    longer value ('merged with S-20417'), or close to it ('Globex Ltd' beside 'Globex'). A rule
+    on the category may speak of that value, whatever argument the gate is bound to."""
+    ids = _ids(members)
+    for _, v in _strings(view):
+        if len(v) > 2000:
+            return True  # a text too long to scan: a human reads it
+        up = _ALNUM.sub(" ", v.upper())
+        padded = f" {' '.join(up.split())} "
+        for m in members:
+            mm = " ".join(_ALNUM.sub(" ", m.upper()).split())
+            if mm and f" {mm} " in padded:
+                return True
+            if ids and mm and mm.replace(" ", "") in up.replace(" ", ""):
+                return True
+        if (_id_in(v, members) if ids else _in_glossary(v, members)) is not False:
+            return True
+    return False
+
+
+# Argument names that name a party the request reaches besides the bound one ('recipients',
+# 'cc', 'subprocessor'): a rule on what lies outside a category may speak of them.
+_PARTY_KEYS = frozenset(
+    stem(w)
+    for w in "recipient recipients to cc bcc destination dest target audience partner partners "
+    "subprocessor subprocessors processor processors party parties third share sharee invitee "
+    "beneficiary payee counterparty assignee grantee member members via forward".split()
+)
+
+
 def _outside_category_false(
     cond: _Category, view: RequestView
 ) -> tuple[bool | None, str, set[str]]:
@@ -847,6 +912,15 @@ def _outside_category_false(
             isinstance(v, str) and normalise_value(v) in listed for v in values
         ):
             return True, "", set()
+    # Another argument naming the thing ('cc_vendor') or a party the request reaches
+    # ('recipients', 'subprocessor') with a value not listed: it may lie outside the category.
+    paths = {lf.path for lf in bound}
+    for lf in view.leaves:
+        if lf.path in paths or not (cond.head in lf.keys or lf.keys & _PARTY_KEYS):
+            continue
+        for v in scalars(lf.value):
+            if not (isinstance(v, str) and normalise_value(v) in listed):
+                return None, "", set()
     shown = ", ".join(f"{lf.path} {lf.value!r}" for lf in bound)
     return (
         False,
@@ -864,6 +938,10 @@ def _qualifier_false(cond: _Qualifier, view: RequestView) -> tuple[bool | None, 
         if lf.last_keys & dim.own_keys or (lf.last_keys & dim.typed_keys and lf.keys & head)
     ]
     if not bound:
+        return None, "", set()
+    if _group_shown_anywhere(dim, cond.group, view):
+        # 'key_id: prod-payments-kek', 'cluster: prod-eu-1', 'impact: critical' beside a
+        # staging env or a minor severity: the request may be of the rule's group after all
         return None, "", set()
     others = []
     for lf in bound:
@@ -885,6 +963,20 @@ def _qualifier_false(cond: _Qualifier, view: RequestView) -> tuple[bool | None, 
         f"{shown}, not {cond.word} (the {dim.name} the rule speaks of)",
         {dim.name} | {stem(cond.word)} | set().union(*(lf.keys for lf in others)),
     )
+
+
+def _group_shown_anywhere(dim: _Dimension, group: str, view: RequestView) -> bool:
+    """Whether a word of some string value of the request (`prod` in 'prod-eu-1') is a value of
+    `group` of the dimension, or of a heavier group."""
+    heavy = {g for g in dim.groups if g == group or dim.weight[g] > dim.weight[group]}
+    for _, v in _strings(view):
+        norm = normalise_value(v)
+        toks = [t for t in re.split(r"[^a-z0-9]+", norm) if t]
+        cands = set(toks) | {" ".join(toks[i : i + 2]) for i in range(len(toks) - 1)}
+        cands |= {"-".join(toks[i : i + 2]) for i in range(len(toks) - 1)}
+        if any(c in dim.groups[g] for g in heavy for c in cands):
+            return True
+    return False
 
 
 def _group_of(dim: _Dimension, value: str) -> str | None:

@@ -294,6 +294,10 @@ def _parse_number(raw: str) -> float:
     return float(raw.replace(",", "").replace(" ", ""))
 
 
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_DOT_THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:\.\d{3})+")
+
+
 def parse_number_value(value: object) -> float | None:
     """A numeric argument value as a float; None for anything that is not a finite number."""
     if isinstance(value, bool):
@@ -302,8 +306,12 @@ def parse_number_value(value: object) -> float | None:
         f = float(value)
         return f if f == f and f not in (float("inf"), float("-inf")) else None
     if isinstance(value, str):
-        s = value.strip().replace(",", "").replace("_", "")
-        s = s.lstrip("$€£¥")
+        s = value.strip().lstrip("$€£¥").strip()
+        if "," in s and not _THOUSANDS.fullmatch(s):
+            return None  # '800.000,00', '1,5': a decimal comma, not thousands: not guessed
+        if _DOT_THOUSANDS.fullmatch(s):
+            return None  # '800.000', '1.250.000': thousands or a decimal? not guessed
+        s = s.replace(",", "").replace("_", "")
         try:
             f = float(s)
         except ValueError:

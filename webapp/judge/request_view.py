@@ -138,6 +138,7 @@ for _name, _group in VERB_GROUPS.items():
 _FAMILIES: dict[str, frozenset[str]] = {
     # acts that end, remove, stop or cut something off
     "ending": VERB_GROUPS["delete"]
+    | frozenset({"retir", "mov"})  # rotation retires the old thing; a move removes the source
     | VERB_GROUPS["terminate"]
     | VERB_GROUPS["stop"]
     | frozenset(
@@ -157,7 +158,9 @@ _FAMILIES: dict[str, frozenset[str]] = {
     "moving": VERB_GROUPS["send"]
     | VERB_GROUPS["export"]
     | frozenset({"contact", "publish", "upload", "migr", "backup", "post", "releas", "ship"})
-    | frozenset({"push", "list", "issu", "giv", "give"}),
+    | frozenset({"push", "list", "issu", "giv", "give", "mov"})
+    # giving someone access to a thing (inviting, adding, granting, sharing) discloses it
+    | VERB_GROUPS["grant"],
     # acts that move money ('release funds', 'issue a refund', 'give a bonus')
     "paying": frozenset({"pay", "payout", "refund", "wire", "wir", "transfer", "charg", "remit"})
     | frozenset({"disburs", "releas", "issu", "giv", "give", "send"}),
@@ -198,6 +201,16 @@ BROAD_ACTIONS = _MUTATION_WORDS | frozenset(
 )
 # 'schedule_key_deletion' deletes a key (later): the scheduling verb says when, not what.
 _WHEN_VERBS = frozenset({stem("schedule"), stem("queue")})
+# Arguments that name how a known act is done ('mode': 'move').
+_MODE_KEYS = frozenset(stem(w) for w in "mode method strategy".split())
+# Arguments that name who receives what the tool makes ('recipients', 'send_to', 'cc').
+_RECIPIENT_KEYS = frozenset(
+    stem(w)
+    for w in "recipient recipients to cc bcc destination dest audience invitee invitees "
+    "sharee sharees forward deliver".split()
+)
+# The objects whose rotation keeps the old one (a key version stays for decryption).
+_KEPT_ON_ROTATION = frozenset({stem("key"), stem("keys"), "kms"})
 # Arguments that name the act a generic tool performs ('operation': 'rotate').
 _ACTION_KEYS = frozenset(
     stem(w) for w in "action operation op command cmd verb activity type kind".split()
@@ -243,6 +256,13 @@ MONEY_SPECIFIC = frozenset(
 _MONEY_WORDS = MONEY_GENERIC | MONEY_SPECIFIC
 _MONEY_MOVES = MONEY_SPECIFIC | {"pay", "transfer"}
 _MONEY_ALL = _MONEY_WORDS | MONEY_MOVEMENT_VERBS
+# Words of an argument name that scale an amount ('notional_mm_usd' is in millions).
+SCALE_WORDS: dict[str, float] = {
+    **dict.fromkeys(("k", "thousand", "thousands", "kusd", "keur", "kgbp"), 1e3),
+    **dict.fromkeys(("m", "mm", "mn", "mio", "million", "millions", "musd", "meur"), 1e6),
+    **dict.fromkeys(("mmusd", "mgbp", "mchf", "mjpy"), 1e6),
+    **dict.fromkeys(("b", "bn", "billion", "billions", "busd"), 1e9),
+}
 MONEY_KEYS = frozenset(
     stem(w)
     for w in "amount total value sum price cost fee charge pay balance salary bonus budget spend "
@@ -577,8 +597,20 @@ class RequestView:
             for lf in self.leaves:
                 if lf.last_keys & _ACTION_KEYS and isinstance(lf.value, str):
                     found.update(s for s in content_stems(lf.value[:200]) if s in ACT_STEMS)
-            if found - _WHEN_VERBS:
-                found -= _WHEN_VERBS
+            if found:
+                # Acts an argument shows beside the tool's own: a mode ('mode': 'move'), or a
+                # recipient ('recipients', 'send_to'), which sends what the tool makes out. Only
+                # added to a known act (they can only keep more rules relevant).
+                for lf in self.leaves:
+                    if lf.last_keys & _MODE_KEYS and isinstance(lf.value, str):
+                        found.update(s for s in content_stems(lf.value[:200]) if s in ACT_STEMS)
+                    if lf.last_keys & _RECIPIENT_KEYS and lf.value not in (None, "", [], {}):
+                        found.add("send")
+            found -= _WHEN_VERBS  # 'schedule_report': when, not what; alone it names no act
+            if "rot" in found and not self.tool_stems & _KEPT_ON_ROTATION:
+                # Rotating logs, certificates or credentials retires the old ones (deletes,
+                # revokes); only a key's rotation keeps its old material (a KMS key version).
+                found.add("retir")
             acts = self._acts = (
                 frozenset()
                 if not found or not found.isdisjoint(BROAD_ACTIONS)
@@ -809,4 +841,10 @@ def _path_stems(path: str) -> tuple[frozenset[str], frozenset[str], tuple[str, f
         unit = ARG_UNIT_SUFFIXES.get(last_words[-3])
     else:
         unit = ARG_UNIT_SUFFIXES.get(last_words[-1]) if len(last_words) > 1 else None
-    return keys, frozenset(stem(w) for w in last_words), unit
+    last = frozenset(stem(w) for w in last_words)
+    scale = next((SCALE_WORDS[w] for w in last_words[1:] if w in SCALE_WORDS), None)
+    if scale is not None and last & MONEY_KEYS:
+        # 'notional_mm_usd', 'loan_amount_k': an amount stated in thousands or millions. Its
+        # number is not the amount; no check compares it (a human does).
+        unit = ("scale", scale)
+    return keys, last, unit
