@@ -35,7 +35,7 @@ THRESHOLD = 0.80
 HOLDOUT_SETS = ("holdout_2", "holdout_3", "holdout_4", "holdout_8", "holdout_9")
 # Development sets run on their own (`--set dev_11`) while their figures are far from the main
 # set's: written before the engine change they measure, in domains no other file covers.
-APART_SETS = ("dev_11",)
+APART_SETS = ("dev_11", "dev_12")
 
 
 def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict]:
