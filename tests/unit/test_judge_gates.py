@@ -61,7 +61,8 @@ def reach(rule: str, tool: str, args: dict, glossary: dict | None = None) -> str
 
 # The brief's examples (phrasings of the sixth session's blind sets), then ours in other domains.
 JUMBO = "Loan amt over $766,550 = jumbo; needs chief credit officer sign-off."
-HELD = "Payouts to high-risk sellers are held for T&S review."
+# ('held for review' alone is read in full since jtext2; the condition keeps this one text)
+HELD = "Payouts to high-risk sellers are held for T&S review until the seller is re-verified."
 ROTATE = (
     "Rotating production keys outside an approved change window is not permitted unless "
     "compromise is suspected."
@@ -89,7 +90,7 @@ OUT = [
         None,
     ),
     (
-        "Shipments tendered to watch-listed carriers are held for compliance review.",
+        "Shipments tendered to watch-listed carriers are held for compliance review until cleared.",
         "tms.tender_shipment",
         {"shipment_id": "SH-1", "carrier_id": "CAR-5150"},
         CARRIERS,
@@ -388,7 +389,7 @@ BASES = [
         None,
     ),
     (
-        "Payouts to high-risk sellers| are held for T&S review.",
+        "Payouts to high-risk sellers| are held for T&S review until the seller is re-verified.",
         "payouts.create",
         {"seller_id": "S-31002", "amount": 80, "currency": "USD"},
         SELLERS,

@@ -167,6 +167,7 @@ def compile_rule(
     resolved: list[str] = []
     consumed_markers: list[str] = []
     permissive_caps: list[Check] = []
+    widened: list[str] = []
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
@@ -177,8 +178,15 @@ def compile_rule(
         normative_seen = True
         made = _category_checks(index, text, clause, glossary)
         if made:
-            resolved += [phrase for _, _, phrase in _category_phrases(clause, glossary)]
+            cats = _category_phrases(clause, glossary)
+            resolved += [phrase for _, _, phrase in cats]
             checks.extend(made)
+            # 'to watch-listed carriers or to new carriers': a second kind joined by 'or' widens
+            # the rule beyond the category; no membership check reads it (fail safe).
+            for _, end, _ in cats:
+                dis = _CATEGORY_OR.match(clause[end:])
+                if dis:
+                    widened.append(re.sub(r"\s+", " ", dis.group("dis").lower()))
             continue
         conditional = _conditional_checks(index, text, clause, previous, subject_carry)
         if conditional is not None:
@@ -306,6 +314,12 @@ def compile_rule(
         variants = _unread_bounds(clean, checks)
         if variants:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *variants)))
+        # 'Restarting a database host during business hours needs the DBA': a time or a state
+        # the act happens in, which only a date window or a time of day reads. Read as subject
+        # words, it made the rule govern (or, for another act, spare) every request alike.
+        during = _unread_during(clean, checks)
+        if during:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *during)))
         # '(paid + comps) may not exceed the capacity': no check adds arguments up, so a check
         # reading one number against the bound misreads the rule.
         relative = [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(clean)]
@@ -320,6 +334,8 @@ def compile_rule(
         ]
         if disjuncts:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *disjuncts)))
+        if widened:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *widened)))
     return CompiledRule(
         index,
         chunk_id,
@@ -381,6 +397,23 @@ def _unread_bounds(text: str, checks: list[Check]) -> list[str]:
     return out
 
 
+_DURING = re.compile(
+    r"\bduring\s+(?P<what>(?:(?:the|a|an|its|their|our|any)\s+)?[A-Za-z][\w\-]*"
+    r"(?:\s+(?!(?:no|not|never|need|needs|require|requires|must|may|can)\b)[A-Za-z][\w\-]*){0,2})",
+    re.I,
+)
+
+
+def _unread_during(text: str, checks: list[Check]) -> list[str]:
+    """'during business hours', 'during the holiday code freeze': a time or state no check of a
+    date window, a time of day or a freeze reads."""
+    if not re.search(r"\bduring\b", text, re.I):
+        return []
+    if any(isinstance(c, (DateWindow, TimeOfDay)) for c in _all_checks(checks)):
+        return []
+    return [re.sub(r"\s+", " ", m.group(0).lower()) for m in _DURING.finditer(text)]
+
+
 def _all_checks(checks: list[Check]) -> list[Check]:
     """`checks` and every check inside them (an Unless's base, a When's body...)."""
     out: list[Check] = []
@@ -435,6 +468,12 @@ _AMOUNT_OR = re.compile(
     r"(?!(?:more|less|above|below|over|under|greater|fewer|higher|lower|equal|so|thereabouts|"
     r"beyond|longer|shorter|older|younger|earlier|later)\b)(?![\d$€£¥])"
     r"[A-Za-z][\w\-']*(?:\s+[A-Za-z][\w\-']*){0,3})",
+    re.I,
+)
+_CATEGORY_OR = re.compile(
+    r"^\s*,?\s+or\s+(?P<dis>(?:(?:to|from|for|with|by|in|on|of|at)\s+)?(?:(?:a|an|the|any)\s+)?"
+    r"[A-Za-z][\w\-]*(?:\s+(?!(?:are|is|need|needs|require|requires|must|may|can|go|goes)\b)"
+    r"[A-Za-z][\w\-]*){0,2})",
     re.I,
 )
 _RELATIVE = re.compile(r"\s\+\s|\bplus\b|\bcombined\b|\bsum\s+of\b", re.I)
@@ -504,7 +543,8 @@ _QUORUM = re.compile(
     r"senior|named|[a-z]+)\s+)?(?:reviewers|approvers|approvals|sign[- ]?offs|signatures|"
     r"signatories|managers|people|persons|officers|directors|humans|admins|administrators|"
     r"adjusters|partners|leads|members)\b"
-    r"|\b(?P<pair>four[- ]eyes|dual (?:approval|control|sign[- ]?off)|two[- ]person)\b",
+    r"|\b(?P<pair>four[- ]eyes|(?:dual|double) (?:approval|control|sign[- ]?off)|two[- ]person|"
+    r"second (?:approver|approval|sign[- ]?off|signature))\b",
     re.I,
 )
 
@@ -930,11 +970,15 @@ _ROLE = (
     r"accountants?|treasurers?|executives?|signator(?:y|ies)|stewards?|partners?|owners?|"
     r"custodians?|dpo|compliance|legal|finance|security|hr|procurement|risk|"
     # abbreviations and groups who decide: 'a store mgr', 'the EA team', 'site ops'
-    r"mgrs?|mgmt|management|supvs?|dirs?|teams?|ops|operations)"
+    r"mgrs?|mgmt|management|supvs?|dirs?|teams?|ops|operations|"
+    # 'requires two admins to confirm', 'needs the DBA on call to agree'
+    r"admins?|dbas?)"
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
 REVIEW = re.compile(
-    r"\b(approvals?|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|"
+    # 'a second approver', 'an additional sign-off': another person decides too
+    r"\b((?:second|dual|double|additional|another|extra|independent)\s+"
+    r"(?:approv\w+|sign[- ]?offs?|signatures?|reviews?|reviewers?)|approvals?|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|"
     # 'manual review', 'manually': a person decides; 'Manual meter read overrides' names a kind
     r"manual(?=\s+(?:reviews?|approvals?|sign|checks?|handling|processing|verification|"
     r"intervention|escalation))|manually|reviews?|"
@@ -949,7 +993,9 @@ REVIEW = re.compile(
     r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second)|"
     # 'need a sales manager', 'requires an HR director', 'needs the CFO', 'needs two approvers':
     # a person who decides is an approval requirement, never a required argument.
-    r"(?:needs?|requires?|required|needed)\s+(?:(?:a|an|the|our|one|two|three|four|five|[2-5])\s+)"
+    # Staff drop the article ('Credits over $100 need team lead', 'requires finance'): the role
+    # still ends its noun phrase (the look-ahead below), so 'needs finance code' stays a code.
+    r"(?:needs?|requires?|required|needed)\s+(?:(?:a|an|the|our|one|two|three|four|five|[2-5])\s+)?"
     r"(?:[a-z]+(?:'s)?\s+){0,2}?" + _ROLE + r"(?:'s)?\b"
     # the role ends its noun phrase: 'need a finance code' names a code, not a person
     r"(?=\s*$|\s*[,.;:)!]|\s+(?:approval|sign[- ]?off|review|ok|okay|consent|go-ahead|before|"
@@ -1406,6 +1452,11 @@ def _normalise(text: str) -> str:
     t = _NUMBER_ABBREVIATION.sub(" number", t)
     # 'need shift supervisor OK', 'needs the lead's go-ahead': an informal word for an approval
     # (read as one, so the review it asks for is made; never the permission 'OK' would read as)
+    # Comparison signs are boundary phrases ('≥ $25,000' is 'at least'), arrows are the verb they
+    # stand for ('refunds >500 EUR -> manager'), and the ways staff say a person decides are the
+    # one phrase the review reading knows ('Finance must approve X' is 'X must be approved by
+    # Finance'). Each rewrite keeps every word it does not itself stand for.
+    t = _effect_phrases(_arrows(_comparison_signs(t)))
     t = _INFORMAL_APPROVAL.sub(lambda m: m.group("head") + "approval", t)
     # 'a student whose SAP status is Suspended' is 'a student with SAP status Suspended': the
     # state a status argument holds
@@ -1432,6 +1483,111 @@ def _normalise(text: str) -> str:
     t = _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
     # '21 or older', '65 or younger': an age, bounded like 'or more' / 'or less'.
     return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
+
+
+# '≥ $25,000', '>= 500 EUR', '<75%': a sign before a number is a phrase of the boundary table
+# (boundaries.py): '≥'/'>=' 'at least', '≤'/'<=' 'at most', '>' 'over', '<' 'under'. ('>=' had
+# been read as 'above', which left the bound itself out of a 'Refunds >= 500 EUR need …' rule.)
+_SIGN = re.compile(r"(?<![<>=\-])(?P<sign>≥|>=|≤|<=|=<|>|<)\s*(?=[$€£¥]?\s?[+]?\d)")
+_SIGN_WORDS = {"≥": "at least", ">=": "at least", "≤": "at most", "<=": "at most", "=<": "at most"}
+
+
+def _comparison_signs(t: str) -> str:
+    if not any(c in t for c in "<>≤≥"):
+        return t
+    out = _SIGN.sub(
+        lambda m: (
+            " "
+            + _SIGN_WORDS.get(m.group("sign"), "over" if m.group("sign") == ">" else "under")
+            + " "
+        ),
+        t,
+    )
+    return re.sub(r"\s+", " ", out).strip()
+
+
+# 'refunds >500 EUR -> manager', 'PII exports → need DPO approval', 'over 20 seats => finance':
+# an arrow stands for the verb it points with. Before a verb or modal it is dropped; before a
+# refusal it is 'are not allowed'; before a permission 'are'; otherwise it is 'need' (what
+# follows is then read as any requirement is: a person asks for review, a thing is required,
+# an unread word stays unaccounted).
+_ARROW = re.compile(r"\s*(?:-+>|→|⇒|=>)\s*")
+_ARROW_VERB = re.compile(
+    r"(?:needs?|needed|requires?|required|go|goes|must|should|shall|is|are|gets?|escalat\w*|"
+    r"route[sd]?|send|sends|sent|has to|have to)\b",
+    re.I,
+)
+_ARROW_REFUSAL = re.compile(
+    r"(?:den(?:y|ied)|block(?:ed)?|reject(?:ed)?|refuse[sd]?|declined?|forbidden|prohibited|"
+    r"not allowed|not permitted|no-go)\b",
+    re.I,
+)
+_ARROW_PERMISSION = re.compile(r"(?:ok|okay|fine|allowed|permitted)\b(?=\s*(?:[.;,]|$))", re.I)
+
+
+def _arrows(t: str) -> str:
+    if not any(a in t for a in ("->", "→", "⇒", "=>")):
+        return t
+    out, last = [], 0
+    for m in _ARROW.finditer(t):
+        if m.start() == 0:
+            continue
+        rest = t[m.end() :]
+        out.append(t[last : m.start()])
+        last = m.end()
+        refusal = _ARROW_REFUSAL.match(rest)
+        if _ARROW_VERB.match(rest):
+            out.append(" ")
+        elif refusal:
+            out.append(" are not allowed")
+            last = m.end() + refusal.end()
+        elif _ARROW_PERMISSION.match(rest):
+            out.append(" are ")
+        else:
+            out.append(" need ")
+    out.append(t[last:])
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+# 'QA director must approve any public notice', 'Only a manager can approve refunds over 500
+# EUR': the person first, then the act; said again as 'X must be approved by <person>'.
+_PERSON_APPROVES = re.compile(
+    r"(?P<lead>^|[:;]\s*)(?:(?P<only>only)\s+)?(?P<who>(?:(?:the|a|an|our)\s+)?"
+    r"(?:[A-Za-z][\w&'\-]*\s+){0,2}?" + _ROLE + r")\s+"
+    r"(?P<modal>must|has to|have to|needs? to|should|shall|may|can)\s+"
+    r"(?:first\s+)?(?:approve|sign off on|sign off|authori[sz]e|okay|countersign)\s+"
+    r"(?P<rest>(?!(?:it|them|this|that)\b)[^.;:]+?)(?=\s*(?:[.;]|$))",
+    re.I,
+)
+# 'beyond that the IR lead decides', 'Refunds over 500 EUR: the manager decides': the person
+# who decides is the review the rule asks for.
+_PERSON_DECIDES = re.compile(
+    r"\b(?P<who>(?:the|a|an|our)\s+(?:[A-Za-z][\w&'\-]*\s+){0,2}?" + _ROLE + r")\s+"
+    r"(?:decides|decide|approves|signs off|has the final say|must decide|will decide)"
+    r"(?=\s*(?:[.;]|$))",
+    re.I,
+)
+# 'are held for T&S review', 'is subject to manager approval': the request waits for a person.
+_HELD_FOR = re.compile(
+    r"\b(?:is|are|will be|must be|should be|gets?)\s+(?:(?:held|parked|queued|put on hold)\s+for|"
+    r"subject\s+to)\s+(?=(?:[\w&'\-]+\s+){0,3}?(?:review|approval|sign[- ]?off)\b)",
+    re.I,
+)
+# 'GPU instances: not without FinOps OK': not without X is X needed.
+_NOT_WITHOUT = re.compile(r"(?:^|(?<=[:;]\s)|(?<=[-,]\s))(?:not|never)\s+without\b", re.I)
+
+
+def _effect_phrases(t: str) -> str:
+    def approves(m: re.Match[str]) -> str:
+        modal = m.group("modal").lower()
+        if modal in ("may", "can") and not m.group("only"):
+            return m.group(0)  # 'a manager may approve …' grants; it asks for nothing
+        return f"{m.group('lead')}{m.group('rest')} must be approved by {m.group('who')}"
+
+    t = _PERSON_APPROVES.sub(approves, t)
+    t = _PERSON_DECIDES.sub(lambda m: f"need {m.group('who')} approval", t)
+    t = _HELD_FOR.sub("need ", t)
+    return _NOT_WITHOUT.sub("need", t)
 
 
 _WITHOUT_SHORT = re.compile(r"(?<![\w/])w/o(?![\w/])", re.I)
