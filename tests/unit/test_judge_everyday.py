@@ -241,3 +241,71 @@ def test_an_inserted_qualifier_of_the_subject_leaves_a_new_shape_partly_understo
     compiled = _compiled(text)
     assert compiled.understanding in ("partly_understood", "not_understood"), text
     assert not compiled.decides
+
+
+# ---- clause splitting: a label given to the subject ----
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Invoice disputes over 5,000 USD = escalations; need a collections manager.",
+        "Tenant refunds above 2,000 EUR = large refunds; require finance director sign-off.",
+    ],
+)
+def test_a_label_given_to_the_subject_carries_the_subject_to_the_next_clause(rule):
+    compiled = _compiled(rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    tool = "resolve_dispute" if "disputes" in rule else "issue_refund"
+    cur = "USD" if "USD" in rule else "EUR"
+    bound = 5000 if "5,000" in rule else 2000
+    assert outcome(rule, tool, {"amount": bound + 1, "currency": cur}) == "pending_review"
+    assert outcome(rule, tool, {"amount": bound, "currency": cur}) == "approved"
+
+
+def test_a_label_with_a_condition_is_no_label():
+    compiled = _compiled("Disputes over 5,000 USD = escalations unless resolved; need a manager.")
+    assert not compiled.decides
+
+
+# ---- terse floors, ranges and numbers a clause does not compare ----
+def test_a_terse_floor_reads_like_a_terse_cap():
+    rule = "Minimum top-up 10 EUR."
+    assert _compiled(rule).understanding == "understood"
+    assert outcome(rule, "top_up_wallet", {"amount": 5, "currency": "EUR"}) == "denied"
+    assert outcome(rule, "top_up_wallet", {"amount": 10, "currency": "EUR"}) == "approved"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "6 to 20 licences need IT approval.",
+        "Licences: 6-20 need IT approval.",
+        "Licence orders: up to 5 self-serve; 6 to 20 need IT approval; above 20 not allowed.",
+    ],
+)
+def test_a_range_no_check_compares_stays_unaccounted(rule):
+    compiled = _compiled(rule)
+    assert not compiled.decides, compiled.checks
+    assert outcome(rule, "order_licences", {"licences": 12}) != "approved"
+
+
+def test_a_number_in_a_clause_read_as_a_plain_act_stays_unaccounted():
+    rule = "Min credit score 650 for auto loans; student loans may go down to 600."
+    compiled = _compiled(rule)
+    assert not compiled.decides
+    assert "600" in compiled.unaccounted
+    # a count of approvers is read by the review, not a number left over
+    assert _compiled("Tenant deletions require 2 admins to confirm.").decides
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    lo=st.integers(min_value=1, max_value=400),
+    width=st.integers(min_value=1, max_value=400),
+    noun=st.sampled_from(["seats", "licences", "users", "rows", "hosts"]),
+    joint=st.sampled_from([" to ", "-", " through "]),
+    effect=st.sampled_from(["need IT approval", "are not allowed", "are fine"]),
+)
+def test_an_unread_range_never_decides(lo, width, noun, joint, effect):
+    text = f"{noun.capitalize()}: {lo}{joint}{lo + width} {effect}."
+    compiled = _compiled(text)
+    assert not compiled.decides, (text, compiled.checks)

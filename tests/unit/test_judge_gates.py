@@ -60,7 +60,8 @@ def reach(rule: str, tool: str, args: dict, glossary: dict | None = None) -> str
 
 
 # The brief's examples (phrasings of the sixth session's blind sets), then ours in other domains.
-JUMBO = "Loan amt over $766,550 = jumbo; needs chief credit officer sign-off."
+# (a label before a subjectless clause is read in full since jtext2; 'unless …' keeps these text)
+JUMBO = "Loan amt over $766,550 = jumbo; needs chief credit officer sign-off unless pre-cleared."
 # ('held for review' alone is read in full since jtext2; the condition keeps this one text)
 HELD = "Payouts to high-risk sellers are held for T&S review until the seller is re-verified."
 ROTATE = (
@@ -84,7 +85,8 @@ OUT = [
         None,
     ),
     (
-        "Purchase orders of 25,000 EUR or more = strategic buys; need procurement committee sign-off.",
+        "Purchase orders of 25,000 EUR or more = strategic buys; need procurement committee "
+        "sign-off unless pre-cleared.",
         "po.create_purchase_order",
         {"vendor": "Acme", "amount": 24999.99, "currency": "EUR"},
         None,
@@ -383,7 +385,7 @@ def test_refunds_on_orders_read_the_order_amount():
 # (rule with a gate marked by '|' after it, tool, args out of reach, glossary)
 BASES = [
     (
-        "Loan amt over $766,550| = jumbo; needs chief credit officer sign-off.",
+        "Loan amt over $766,550| = jumbo; needs chief credit officer sign-off unless pre-cleared.",
         "loan.approve_application",
         {"app_id": "A-1", "loan_amount_usd": 410000},
         None,
@@ -419,13 +421,14 @@ BASES = [
         None,
     ),
     (
-        "Bans on accounts with more than 1M followers| = high-profile bans; need T&S director sign-off.",
+        "Bans on accounts with more than 1M followers| = high-profile bans; need T&S director "
+        "sign-off unless pre-cleared.",
         "accounts.ban",
         {"account_id": "U-1", "follower_count": 52000},
         None,
     ),
     (
-        "Sessions longer than 12 hours| = long sessions; need security sign-off.",
+        "Sessions longer than 12 hours| = long sessions; need security sign-off unless pre-cleared.",
         "create_session",
         {"user": "u", "duration_hours": 4},
         None,

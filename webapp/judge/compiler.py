@@ -168,6 +168,7 @@ def compile_rule(
     consumed_markers: list[str] = []
     permissive_caps: list[Check] = []
     widened: list[str] = []
+    unread_numbers: list[str] = []
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
@@ -206,6 +207,11 @@ def compile_rule(
             checks.append(pronoun)  # 'The payroll-vault secret is locked; don't rotate it.'
             continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
+        if made and all(type(c) is ActionRule for c in made):
+            # 'FHA may go down to 580' beside 'Min FICO 620 …': a clause read as a plain act
+            # compares no number, so its own quantities stay unaccounted even when another clause
+            # of the rule compares numbers (a count of approvers is read by the review).
+            unread_numbers.extend(_unread_quantities(clause))
         if made:
             checks.extend(made)
             if ALLOW.search(clause) and not NEGATION.search(clause) and not REVIEW.search(clause):
@@ -317,6 +323,11 @@ def compile_rule(
         # 'Restarting a database host during business hours needs the DBA': a time or a state
         # the act happens in, which only a date window or a time of day reads. Read as subject
         # words, it made the rule govern (or, for another act, spare) every request alike.
+        # '11 to 50 seats need manager approval', 'Seats: 11-50 …': a range whose two ends no
+        # check compares reads as subject words or a literal; it stays unaccounted.
+        ranges = _unread_ranges(clean, checks)
+        if ranges:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *ranges)))
         during = _unread_during(clean, checks)
         if during:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *during)))
@@ -336,6 +347,8 @@ def compile_rule(
             unaccounted = tuple(dict.fromkeys((*unaccounted, *disjuncts)))
         if widened:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *widened)))
+        if unread_numbers:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *unread_numbers)))
     return CompiledRule(
         index,
         chunk_id,
@@ -394,6 +407,43 @@ def _unread_bounds(text: str, checks: list[Check]) -> list[str]:
         if any(abs(c.threshold - q.value) < 1e-9 for c in limits):
             continue
         out.append(text[q.start : q.end].strip())
+    return out
+
+
+def _unread_quantities(clause: str) -> list[str]:
+    """The quantities of a clause, but a count of approvers ('two admins', '3 approvers')."""
+    quorum = [m.span() for m in _QUORUM.finditer(clause)]
+    return [
+        clause[q.start : q.end].strip()
+        for q in find_quantities(clause)
+        if not any(q.start < e and s < q.end for s, e in quorum)
+    ]
+
+
+_RANGE = re.compile(
+    r"(?<![\w.,\-/:])(?P<lo>\d[\d,]*(?:\.\d+)?)\s*(?:%|[a-z]{1,3}\b)?\s*(?:to|-|through|thru)\s*"
+    r"[$€£]?(?P<hi>\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)(?![\-/:.]?\w*\d)",
+    re.I,
+)
+
+
+def _unread_ranges(text: str, checks: list[Check]) -> list[str]:
+    """Ranges ('11 to 50', '5-50 mph') with an end no check compares with."""
+    if not re.search(r"\d\s*(?:%|[a-z]{1,3}\b)?\s*(?:to|-|through|thru)\s*[$€£]?\d", text, re.I):
+        return []
+    bounds = {c.threshold for c in _all_checks(checks) if isinstance(c, NumericLimit)}
+    out = []
+    for m in _RANGE.finditer(text):
+        try:
+            lo, hi = (float(m.group(g).replace(",", "")) for g in ("lo", "hi"))
+        except ValueError:
+            continue
+        if lo >= hi:
+            continue  # not a range ('2026-12' is a date, '10-4' a code)
+        if not any(abs(b - lo) < 1e-9 for b in bounds) or not any(
+            abs(b - hi) < 1e-9 for b in bounds
+        ):
+            out.append(re.sub(r"\s+", " ", m.group(0)))
     return out
 
 
@@ -1041,7 +1091,10 @@ _UPPER_BOUND = re.compile(
 _STRICT_UPPER = re.compile(r"(?:under|below|less than|lower than|shorter than)\s*$", re.I)
 _LOWER_BOUND = re.compile(
     r"(?:\bat least|\bmin(?:imum)?\s+[a-z][a-z\s-]{1,30}?\s+(?:is|are|of)|\bminimum(?: of| is| amount| value)?:?|\bmin\.?:?|\bno (?:less|fewer) than|\bnot (?:less|fewer) than|\bfloor(?: of| is)?"
-    r"|\bmust (?:be|stay|remain) (?:over|above|more than|greater than|at least))\s*$",
+    r"|\bmust (?:be|stay|remain) (?:over|above|more than|greater than|at least)"
+    # 'Minimum payout 10 EUR', 'Min FICO: 620': the measured noun between 'min' and the number,
+    # as 'max notional 5m EUR' is for a cap
+    r"|\bmin(?:imum)?\s+[a-z][a-z\-]{2,}(?:\s+[a-z][a-z\-]{2,})?\s*:?)\s*$",
     re.I,
 )
 _STRICT_LOWER = re.compile(r"(?:over|above|more than|greater than)\s*$", re.I)
@@ -1457,6 +1510,7 @@ def _normalise(text: str) -> str:
     # one phrase the review reading knows ('Finance must approve X' is 'X must be approved by
     # Finance'). Each rewrite keeps every word it does not itself stand for.
     t = _effect_phrases(_arrows(_comparison_signs(t)))
+    t = _DEFINITION.sub(r"\g<what> \g<then>", t)
     t = _INFORMAL_APPROVAL.sub(lambda m: m.group("head") + "approval", t)
     # 'a student whose SAP status is Suspended' is 'a student with SAP status Suspended': the
     # state a status argument holds
@@ -1483,6 +1537,18 @@ def _normalise(text: str) -> str:
     t = _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
     # '21 or older', '65 or younger': an age, bounded like 'or more' / 'or less'.
     return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
+
+
+# 'Loan amt over $766,550 = jumbo; needs chief credit officer sign-off', 'POs over 25,000 EUR =
+# strategic buys; need …': the name given to what the subject picks is a label, and the clause
+# after it, with no subject of its own, is said of that subject. The label is a few plain words
+# (no condition marker, no number, no negation), so dropping it drops no restriction.
+_DEFINITION = re.compile(
+    r"(?P<what>^[^=;:.]*?\S)\s*=\s*(?!.*\b(?:unless|if|when|except|only|not|no|without|or)\b"
+    r"[^;]*;)(?:an?\s+|the\s+)?[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2}\s*;\s*"
+    r"(?P<then>(?:needs?|requires?|must|should|shall|goes|go|is|are|gets?|has to|have to)\b)",
+    re.I,
+)
 
 
 # '≥ $25,000', '>= 500 EUR', '<75%': a sign before a number is a phrase of the boundary table
