@@ -60,8 +60,10 @@ def reach(rule: str, tool: str, args: dict, glossary: dict | None = None) -> str
 
 
 # The brief's examples (phrasings of the sixth session's blind sets), then ours in other domains.
-JUMBO = "Loan amt over $766,550 = jumbo; needs chief credit officer sign-off."
-HELD = "Payouts to high-risk sellers are held for T&S review."
+# (a label before a subjectless clause is read in full since jtext2; 'unless …' keeps these text)
+JUMBO = "Loan amt over $766,550 = jumbo; needs chief credit officer sign-off unless pre-cleared."
+# ('held for review' alone is read in full since jtext2; the condition keeps this one text)
+HELD = "Payouts to high-risk sellers are held for T&S review until the seller is re-verified."
 ROTATE = (
     "Rotating production keys outside an approved change window is not permitted unless "
     "compromise is suspected."
@@ -83,13 +85,14 @@ OUT = [
         None,
     ),
     (
-        "Purchase orders of 25,000 EUR or more = strategic buys; need procurement committee sign-off.",
+        "Purchase orders of 25,000 EUR or more = strategic buys; need procurement committee "
+        "sign-off unless pre-cleared.",
         "po.create_purchase_order",
         {"vendor": "Acme", "amount": 24999.99, "currency": "EUR"},
         None,
     ),
     (
-        "Shipments tendered to watch-listed carriers are held for compliance review.",
+        "Shipments tendered to watch-listed carriers are held for compliance review until cleared.",
         "tms.tender_shipment",
         {"shipment_id": "SH-1", "carrier_id": "CAR-5150"},
         CARRIERS,
@@ -382,13 +385,13 @@ def test_refunds_on_orders_read_the_order_amount():
 # (rule with a gate marked by '|' after it, tool, args out of reach, glossary)
 BASES = [
     (
-        "Loan amt over $766,550| = jumbo; needs chief credit officer sign-off.",
+        "Loan amt over $766,550| = jumbo; needs chief credit officer sign-off unless pre-cleared.",
         "loan.approve_application",
         {"app_id": "A-1", "loan_amount_usd": 410000},
         None,
     ),
     (
-        "Payouts to high-risk sellers| are held for T&S review.",
+        "Payouts to high-risk sellers| are held for T&S review until the seller is re-verified.",
         "payouts.create",
         {"seller_id": "S-31002", "amount": 80, "currency": "USD"},
         SELLERS,
@@ -418,13 +421,14 @@ BASES = [
         None,
     ),
     (
-        "Bans on accounts with more than 1M followers| = high-profile bans; need T&S director sign-off.",
+        "Bans on accounts with more than 1M followers| = high-profile bans; need T&S director "
+        "sign-off unless pre-cleared.",
         "accounts.ban",
         {"account_id": "U-1", "follower_count": 52000},
         None,
     ),
     (
-        "Sessions longer than 12 hours| = long sessions; need security sign-off.",
+        "Sessions longer than 12 hours| = long sessions; need security sign-off unless pre-cleared.",
         "create_session",
         {"user": "u", "duration_hours": 4},
         None,

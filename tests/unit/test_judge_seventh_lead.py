@@ -13,6 +13,10 @@ sealed blind sets (bench/README.md, "Seventh session").
   passed. A second condition joined by 'or' after an amount stays unaccounted.
 - A request that no rule of its governing policy speaks to was allowed at 0.60, which a tenant on
   the 'medium' bucket approves; it is 0.55 now, under that cut-off.
+- After the merges: 'Payouts over $10,000 need review and payouts to new sellers for 7 days' was
+  understood as the amount alone (the words of the second subject are vocabulary the subject
+  reading accepts). A number no check holds, and what is joined after the review a rule asks
+  for, stay unaccounted.
 """
 
 from __future__ import annotations
@@ -174,3 +178,46 @@ def test_a_request_no_rule_speaks_to_is_under_the_medium_bucket():
     )
     assert v.decision == "allow" and v.reason_code == "approved_by_policy"
     assert v.confidence < 0.60  # CONTRACT §3: the 'medium' bucket starts at 0.60
+
+
+_TICKET = "Every request must include a ticket_id."
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Payouts over $10,000 need review and payouts to new sellers.",
+        "Payouts over $10,000 are held for review, new sellers' payouts for 7 days.",
+        "Payouts over $10,000 need approval as well as any payout to a new seller.",
+        "Payouts over $10,000 need sign-off; first payouts too.",
+    ],
+)
+def test_a_second_subject_after_the_review_is_never_dropped(rule):
+    args = {"seller_id": "S-1", "amount": 50, "currency": "USD", "ticket_id": "T-1"}
+    assert compile_rule(0, "c:r1", rule).understanding == "partly_understood"
+    assert _outcome([_TICKET, rule], "payouts.create", args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("rule", "unread"),
+    [
+        ("Transfers over 1,000 EUR are blocked for 3 days.", "3 days"),
+        ("Accounts may not be closed with a balance over 0 EUR for 90 days.", "90 days"),
+    ],
+)
+def test_a_number_no_check_holds_stays_unaccounted(rule, unread):
+    assert unread.lower() in [w.lower() for w in compile_rule(0, "c:r0", rule).unaccounted]
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Refunds over 500 EUR need review.",
+        "Max 3 nights lodging, $200/night or less.",
+        "Payment rail (rail-sepa-2) is in a change freeze through 30 Jun.",
+        "Tenants must have a current 12(b) insurance certificate on file.",
+        "Refunds over 500 EUR need a manager's approval, unless the customer is VIP.",
+    ],
+)
+def test_numbers_and_tails_a_check_reads_leave_a_rule_as_it_was(rule):
+    assert compile_rule(0, "c:r0", rule).understanding == "understood"

@@ -866,6 +866,8 @@ class ValueList(Check):
                 if v is None or isinstance(v, (bool, dict)):
                     continue
                 hit = self._in_list(str(v))
+                if hit is False and self._name_for_an_id(leaf, str(v)):
+                    hit = None
                 if hit is None:
                     # Keep looking: a member that is plainly listed decides before a doubtful one.
                     undecided = undecided or Outcome(
@@ -899,6 +901,21 @@ class ValueList(Check):
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _name_for_an_id(self, leaf: Leaf, value: str) -> bool:
+        """'Speedy Freight' in `carrier_id` or `carrier` against a glossary of ids ('CAR-1001'):
+        a name where the argument names the listed thing itself (its id, or its noun alone) and
+        the category holds identifiers cannot be compared with them. An attribute of the thing
+        (`carrier_country`) is not the thing."""
+        named = _ID_KEYS | set(self.kind_words)
+        return (
+            self.match == "glossary"
+            and bool(leaf.last_keys)
+            and leaf.last_keys <= named
+            and not any(ch.isdigit() for ch in value)
+            and bool(self.values)
+            and all(any(ch.isdigit() for ch in m) for m in self.values)
+        )
 
     def _candidates(self, view: RequestView) -> list[Leaf]:
         leaves = [
@@ -1109,6 +1126,14 @@ class ValueList(Check):
                 return True
         if self.mode == "deny" and self.match == "exact":
             low = v.lower()
+            # 'p5' against 'p5.48xlarge', 'prod' against 'prod-eu': a listed value that starts a
+            # longer one before a separator names its family, however short: a human decides.
+            if any(
+                low.startswith(x.lower()) and low[len(x) : len(x) + 1] in (".", "-", "_", "/", ":")
+                for x, _ in self._normalised
+                if "*" not in x and len(x) >= 2
+            ):
+                return None
             if any(x in low for x in inside):
                 # A listed value inside a longer one (an ARN, a path, a suffixed name) is close to
                 # the list without being in it: a human decides, never the engine.
@@ -1739,6 +1764,36 @@ def _country_like(member: str) -> bool:
     return bool(country_code(m)) or bool(re.fullmatch(r"[A-Z]{2}", m))
 
 
+_NOT_ALNUM = re.compile(r"[^A-Z0-9]")
+_ID_KEYS = frozenset({"id", "ids", "code", "number", "num", "no", "ref", "reference"})
+
+
+def _id_in_members(value: str, members: tuple[str, ...]) -> bool | None:
+    v = _NOT_ALNUM.sub("", value.upper())
+    if not v:
+        return None
+    for m in members:
+        mm = _NOT_ALNUM.sub("", m.upper())
+        if mm and (v == mm or v in mm or mm in v or _one_edit_apart(v, mm)):
+            return True if v == mm else None
+    return False
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
 def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
     """Membership of a glossary category: True, False, or None when the value is only close to it."""
     v = value.strip().lower()
@@ -1752,6 +1807,15 @@ def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
     code = country_code(value)
     if code and all(_country_like(m) for m in members):
         return any((country_code(m) or m.strip().upper()) == code for m in members)
+    if members and all(any(ch.isdigit() for ch in m) for m in members):
+        # The members are identifiers ('CAR-1001', 'S-20417'). An identifier is listed only when
+        # equal; one character off, or one inside the other, is close (a human decides); two
+        # identifiers of one shape with other digits name two things (gates.py compares them the
+        # same way). A name or a code of another kind is not listed (`ValueList` asks about a
+        # name held by an id field).
+        if not any(ch.isdigit() for ch in value):
+            return False
+        return _id_in_members(value, members)
     if near(host or v, members):
         return None  # close to the category without being listed: a human decides
     return False

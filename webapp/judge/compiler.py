@@ -167,6 +167,8 @@ def compile_rule(
     resolved: list[str] = []
     consumed_markers: list[str] = []
     permissive_caps: list[Check] = []
+    widened: list[str] = []
+    unread_numbers: list[str] = []
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
@@ -177,8 +179,15 @@ def compile_rule(
         normative_seen = True
         made = _category_checks(index, text, clause, glossary)
         if made:
-            resolved += [phrase for _, _, phrase in _category_phrases(clause, glossary)]
+            cats = _category_phrases(clause, glossary)
+            resolved += [phrase for _, _, phrase in cats]
             checks.extend(made)
+            # 'to watch-listed carriers or to new carriers': a second kind joined by 'or' widens
+            # the rule beyond the category; no membership check reads it (fail safe).
+            for _, end, _ in cats:
+                dis = _CATEGORY_OR.match(clause[end:])
+                if dis:
+                    widened.append(re.sub(r"\s+", " ", dis.group("dis").lower()))
             continue
         conditional = _conditional_checks(index, text, clause, previous, subject_carry)
         if conditional is not None:
@@ -198,6 +207,11 @@ def compile_rule(
             checks.append(pronoun)  # 'The payroll-vault secret is locked; don't rotate it.'
             continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
+        if made and all(type(c) is ActionRule for c in made):
+            # 'FHA may go down to 580' beside 'Min FICO 620 …': a clause read as a plain act
+            # compares no number, so its own quantities stay unaccounted even when another clause
+            # of the rule compares numbers (a count of approvers is read by the review).
+            unread_numbers.extend(_unread_quantities(clause))
         if made:
             checks.extend(made)
             if ALLOW.search(clause) and not NEGATION.search(clause) and not REVIEW.search(clause):
@@ -318,11 +332,39 @@ def compile_rule(
         kinds = _outside_kind_values(clean, checks)
         if kinds:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *kinds)))
+        # 'Restarting a database host during business hours needs the DBA': a time or a state
+        # the act happens in, which only a date window or a time of day reads. Read as subject
+        # words, it made the rule govern (or, for another act, spare) every request alike.
+        # '11 to 50 seats need manager approval', 'Seats: 11-50 …': a range whose two ends no
+        # check compares reads as subject words or a literal; it stays unaccounted.
+        ranges = _unread_ranges(clean, checks)
+        if ranges:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *ranges)))
+        during = _unread_during(clean, checks)
+        if during:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *during)))
         # '(paid + comps) may not exceed the capacity': no check adds arguments up, so a check
         # reading one number against the bound misreads the rule.
         relative = [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(clean)]
         if relative:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *relative)))
+        # 'Payouts over $10,000 need review and payouts to new sellers for 7 days': a number no
+        # check reads belongs to something the checks left out (a second subject's hold, a
+        # variant, a window). It stays unaccounted, whatever vocabulary its words are in.
+        # 'Payouts over $10,000 need review and payouts to new sellers', '…, plus first payouts':
+        # what is joined after the review a rule asks for names more requests it covers. No
+        # check reads such a second subject (its words are vocabulary the subject reading
+        # accepts), so it stays unaccounted.
+        tails = [
+            re.sub(r"\s+", " ", m.group("tail").strip().lower())
+            for m in _REVIEW_TAIL.finditer(clean)
+        ]
+        tails = [t for t in tails if not _tail_read(t, checks)]
+        if tails:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *tails)))
+        numbers = _unread_numbers(clean, checks)
+        if numbers:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *numbers)))
         # 'Adjustments above 500 USD or to new sellers need a supervisor': a second condition
         # joined by 'or' after an amount widens what the rule governs. No check reads such a
         # disjunction; its words had been taken for subject words, so a 120 USD adjustment to
@@ -332,6 +374,10 @@ def compile_rule(
         ]
         if disjuncts:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *disjuncts)))
+        if widened:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *widened)))
+        if unread_numbers:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *unread_numbers)))
     return CompiledRule(
         index,
         chunk_id,
@@ -442,6 +488,131 @@ def _unread_bounds(text: str, checks: list[Check]) -> list[str]:
     return out
 
 
+# A day and a month, an ISO date, a clause number ('12(b)'): numbers that are no quantity.
+_DATE_LIKE = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
+    r"[a-z]*\.?(?:\s+\d{4})?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+    r"\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{4}-\d{2}-\d{2}\b|\b\d+\([a-z0-9]+\)",
+    re.I,
+)
+
+
+# The review a rule asks for, then a joiner and more words: a second subject ('… need review and
+# payouts to new sellers', '… held for review, plus first payouts'); not a condition that narrows
+# ('…, unless …', '… except …'), which a check reads or leaves unaccounted on its own.
+_REVIEW_TAIL = re.compile(
+    r"\b(?:needs?|requires?|required|get|gets)\s+(?:a\s+|an\s+|the\s+)?(?:manual\s+|human\s+)?"
+    r"(?:review|approval|sign-?off|escalation)\b"
+    r"(?P<tail>\s*(?:,|;|\band\b|\bplus\b|\bas\s+well\s+as\b|\bas\s+do\b|\bas\s+does\b|—|\s-\s|"
+    r"\(|:|\btoo\b|\bor\b|\balso\b)\s*"
+    r"(?!(?:unless|except|if|when|whenever|only|before|after|within|provided|so\s+long)\b)"
+    r"[^.;]*[A-Za-z0-9][^.;]*)",
+    re.I,
+)
+
+
+def _tail_read(tail: str, checks: list[Check]) -> bool:
+    """Whether every content word of a tail after the review is a value or a subject a check
+    holds (a second check read it, e.g. 'and a ticket number' as a required argument)."""
+    held = {stem(w) for c in _all_checks(checks) for w in words(" ".join(map(str, c.terms)))}
+    held |= _value_stems(checks)
+    content = {stem(w) for w in words(tail)} - STOPWORDS - GENERIC
+    return bool(content) and content <= held and not re.search(r"\d", tail)
+
+
+def _numbers_read(checks: list[Check]) -> set[float]:
+    """Every number a check of `checks` (conditions and bases included) holds in its fields."""
+    out: set[float] = set()
+    for c in _all_checks(checks):
+        for name in getattr(c, "__dataclass_fields__", {}):
+            v = getattr(c, name, None)
+            items = v if isinstance(v, (tuple, list, frozenset, set)) else (v,)
+            for x in items:
+                if isinstance(x, (int, float)) and not isinstance(x, bool):
+                    out.add(float(x))
+                elif isinstance(x, str):
+                    try:
+                        out.add(float(x.replace(",", "")))
+                    except ValueError:
+                        pass
+    return out
+
+
+def _unread_numbers(text: str, checks: list[Check]) -> list[str]:
+    """Quantities of `text` whose value no check holds (a count of approvers is read elsewhere)."""
+    quantities = _unread_quantities(text)
+    if not quantities:
+        return []
+    held = _numbers_read(checks)
+    listed = " ".join(str(v).lower() for v in _flat_values(checks))
+    out = []
+    dates = [m.span() for m in _DATE_LIKE.finditer(text)]
+    for q in find_quantities(text):
+        written = text[q.start : q.end].strip()
+        if written not in quantities or written.lower() in listed:
+            continue
+        if any(q.start < e and s < q.end for s, e in dates):
+            continue  # a date ('through 30 Jun') is read by a window or a freeze, or stays text
+        if any(abs(q.value - h) < 1e-9 or abs(q.value - h * 100) < 1e-9 for h in held):
+            continue  # read (a share may be held as a fraction)
+        out.append(written)
+    return out
+
+
+def _unread_quantities(clause: str) -> list[str]:
+    """The quantities of a clause, but a count of approvers ('two admins', '3 approvers')."""
+    quorum = [m.span() for m in _QUORUM.finditer(clause)]
+    return [
+        clause[q.start : q.end].strip()
+        for q in find_quantities(clause)
+        if not any(q.start < e and s < q.end for s, e in quorum)
+    ]
+
+
+_RANGE = re.compile(
+    r"(?<![\w.,\-/:])(?P<lo>\d[\d,]*(?:\.\d+)?)\s*(?:%|[a-z]{1,3}\b)?\s*(?:to|-|through|thru)\s*"
+    r"[$€£]?(?P<hi>\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)(?![\-/:.]?\w*\d)",
+    re.I,
+)
+
+
+def _unread_ranges(text: str, checks: list[Check]) -> list[str]:
+    """Ranges ('11 to 50', '5-50 mph') with an end no check compares with."""
+    if not re.search(r"\d\s*(?:%|[a-z]{1,3}\b)?\s*(?:to|-|through|thru)\s*[$€£]?\d", text, re.I):
+        return []
+    bounds = {c.threshold for c in _all_checks(checks) if isinstance(c, NumericLimit)}
+    out = []
+    for m in _RANGE.finditer(text):
+        try:
+            lo, hi = (float(m.group(g).replace(",", "")) for g in ("lo", "hi"))
+        except ValueError:
+            continue
+        if lo >= hi:
+            continue  # not a range ('2026-12' is a date, '10-4' a code)
+        if not any(abs(b - lo) < 1e-9 for b in bounds) or not any(
+            abs(b - hi) < 1e-9 for b in bounds
+        ):
+            out.append(re.sub(r"\s+", " ", m.group(0)))
+    return out
+
+
+_DURING = re.compile(
+    r"\bduring\s+(?P<what>(?:(?:the|a|an|its|their|our|any)\s+)?[A-Za-z][\w\-]*"
+    r"(?:\s+(?!(?:no|not|never|need|needs|require|requires|must|may|can)\b)[A-Za-z][\w\-]*){0,2})",
+    re.I,
+)
+
+
+def _unread_during(text: str, checks: list[Check]) -> list[str]:
+    """'during business hours', 'during the holiday code freeze': a time or state no check of a
+    date window, a time of day or a freeze reads."""
+    if not re.search(r"\bduring\b", text, re.I):
+        return []
+    if any(isinstance(c, (DateWindow, TimeOfDay)) for c in _all_checks(checks)):
+        return []
+    return [re.sub(r"\s+", " ", m.group(0).lower()) for m in _DURING.finditer(text)]
+
+
 def _all_checks(checks: list[Check]) -> list[Check]:
     """`checks` and every check inside them (an Unless's base, a When's body...)."""
     out: list[Check] = []
@@ -496,6 +667,12 @@ _AMOUNT_OR = re.compile(
     r"(?!(?:more|less|above|below|over|under|greater|fewer|higher|lower|equal|so|thereabouts|"
     r"beyond|longer|shorter|older|younger|earlier|later)\b)(?![\d$€£¥])"
     r"[A-Za-z][\w\-']*(?:\s+[A-Za-z][\w\-']*){0,3})",
+    re.I,
+)
+_CATEGORY_OR = re.compile(
+    r"^\s*,?\s+or\s+(?P<dis>(?:(?:to|from|for|with|by|in|on|of|at)\s+)?(?:(?:a|an|the|any)\s+)?"
+    r"[A-Za-z][\w\-]*(?:\s+(?!(?:are|is|need|needs|require|requires|must|may|can|go|goes)\b)"
+    r"[A-Za-z][\w\-]*){0,2})",
     re.I,
 )
 _RELATIVE = re.compile(r"\s\+\s|\bplus\b|\bcombined\b|\bsum\s+of\b", re.I)
@@ -565,7 +742,8 @@ _QUORUM = re.compile(
     r"senior|named|[a-z]+)\s+)?(?:reviewers|approvers|approvals|sign[- ]?offs|signatures|"
     r"signatories|managers|people|persons|officers|directors|humans|admins|administrators|"
     r"adjusters|partners|leads|members)\b"
-    r"|\b(?P<pair>four[- ]eyes|dual (?:approval|control|sign[- ]?off)|two[- ]person)\b",
+    r"|\b(?P<pair>four[- ]eyes|(?:dual|double) (?:approval|control|sign[- ]?off)|two[- ]person|"
+    r"second (?:approver|approval|sign[- ]?off|signature))\b",
     re.I,
 )
 
@@ -995,11 +1173,15 @@ _ROLE = (
     r"dbas?|sres?|cab|qa|on-?call|treasury|payroll|audit|tax|comms|communications|marketing|"
     r"privacy|infosec|secops|soc|noc|it|accounting|facilities|"
     # abbreviations and groups who decide: 'a store mgr', 'the EA team', 'site ops'
-    r"mgrs?|mgmt|management|supvs?|dirs?|teams?|ops|operations)"
+    r"mgrs?|mgmt|management|supvs?|dirs?|teams?|ops|operations|"
+    # 'requires two admins to confirm', 'needs the DBA on call to agree'
+    r"admins?|dbas?)"
 )
 _AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
 REVIEW = re.compile(
-    r"\b(approvals?|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|"
+    # 'a second approver', 'an additional sign-off': another person decides too
+    r"\b((?:second|dual|double|additional|another|extra|independent)\s+"
+    r"(?:approv\w+|sign[- ]?offs?|signatures?|reviews?|reviewers?)|approvals?|approvers?|approved by|be approved|be (?:manually|explicitly|separately) approved|"
     # 'manual review', 'manually': a person decides; 'Manual meter read overrides' names a kind
     r"manual(?=\s+(?:reviews?|approvals?|sign|checks?|handling|processing|verification|"
     r"intervention|escalation))|manually|reviews?|"
@@ -1014,7 +1196,9 @@ REVIEW = re.compile(
     r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second)|"
     # 'need a sales manager', 'requires an HR director', 'needs the CFO', 'needs two approvers':
     # a person who decides is an approval requirement, never a required argument.
-    r"(?:needs?|requires?|required|needed)\s+(?:(?:a|an|the|our|one|two|three|four|five|[2-5])\s+)"
+    # Staff drop the article ('Credits over $100 need team lead', 'requires finance'): the role
+    # still ends its noun phrase (the look-ahead below), so 'needs finance code' stays a code.
+    r"(?:needs?|requires?|required|needed)\s+(?:(?:a|an|the|our|one|two|three|four|five|[2-5])\s+)?"
     r"(?:[a-z]+(?:'s)?\s+){0,2}?" + _ROLE + r"(?:'s)?\b"
     # the role ends its noun phrase: 'need a finance code' names a code, not a person
     r"(?=\s*$|\s*[,.;:)!]|\s+(?:approval|sign[- ]?off|review|ok|okay|consent|go-ahead|before|"
@@ -1067,7 +1251,10 @@ _UPPER_BOUND = re.compile(
 _STRICT_UPPER = re.compile(r"(?:under|below|less than|lower than|shorter than)\s*$", re.I)
 _LOWER_BOUND = re.compile(
     r"(?:\bat least|\bmin(?:imum)?\s+[a-z][a-z\s-]{1,30}?\s+(?:is|are|of)|\bminimum(?: of| is| amount| value)?:?|\bmin\.?:?|\bno (?:less|fewer) than|\bnot (?:less|fewer) than|\bfloor(?: of| is)?"
-    r"|\bmust (?:be|stay|remain) (?:over|above|more than|greater than|at least))\s*$",
+    r"|\bmust (?:be|stay|remain) (?:over|above|more than|greater than|at least)"
+    # 'Minimum payout 10 EUR', 'Min FICO: 620': the measured noun between 'min' and the number,
+    # as 'max notional 5m EUR' is for a cap
+    r"|\bmin(?:imum)?\s+[a-z][a-z\-]{2,}(?:\s+[a-z][a-z\-]{2,})?\s*:?)\s*$",
     re.I,
 )
 _STRICT_LOWER = re.compile(r"(?:over|above|more than|greater than)\s*$", re.I)
@@ -1494,6 +1681,12 @@ def _normalise(text: str) -> str:
     t = _NUMBER_ABBREVIATION.sub(" number", t)
     # 'need shift supervisor OK', 'needs the lead's go-ahead': an informal word for an approval
     # (read as one, so the review it asks for is made; never the permission 'OK' would read as)
+    # Comparison signs are boundary phrases ('≥ $25,000' is 'at least'), arrows are the verb they
+    # stand for ('refunds >500 EUR -> manager'), and the ways staff say a person decides are the
+    # one phrase the review reading knows ('Finance must approve X' is 'X must be approved by
+    # Finance'). Each rewrite keeps every word it does not itself stand for.
+    t = _effect_phrases(_arrows(_comparison_signs(t)))
+    t = _DEFINITION.sub(r"\g<what> \g<then>", t)
     t = _INFORMAL_APPROVAL.sub(lambda m: m.group("head") + "approval", t)
     # 'a student whose SAP status is Suspended' is 'a student with SAP status Suspended': the
     # state a status argument holds
@@ -1527,6 +1720,125 @@ def _normalise(text: str) -> str:
 
 _WITHOUT_SHORT = re.compile(r"(?<![\w/])(?:w/o|w/out|w/o/)(?![\w/])", re.I)
 _WITHIN_SHORT = re.compile(r"(?<![\w/])w/in(?![\w/])", re.I)
+
+
+# 'Loan amt over $766,550 = jumbo; needs chief credit officer sign-off', 'POs over 25,000 EUR =
+# strategic buys; need …': the name given to what the subject picks is a label, and the clause
+# after it, with no subject of its own, is said of that subject. The label is a few plain words
+# (no condition marker, no number, no negation), so dropping it drops no restriction.
+_DEFINITION = re.compile(
+    r"(?P<what>^[^=;:.]*?\S)\s*=\s*(?!.*\b(?:unless|if|when|except|only|not|no|without|or)\b"
+    r"[^;]*;)(?:an?\s+|the\s+)?[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2}\s*;\s*"
+    r"(?P<then>(?:needs?|requires?|must|should|shall|goes|go|is|are|gets?|has to|have to)\b)",
+    re.I,
+)
+
+
+# '≥ $25,000', '>= 500 EUR', '<75%': a sign before a number is a phrase of the boundary table
+# (boundaries.py): '≥'/'>=' 'at least', '≤'/'<=' 'at most', '>' 'over', '<' 'under'. ('>=' had
+# been read as 'above', which left the bound itself out of a 'Refunds >= 500 EUR need …' rule.)
+_SIGN = re.compile(r"(?<![<>=\-])(?P<sign>≥|>=|≤|<=|=<|>|<)\s*(?=[$€£¥]?\s?[+]?\d)")
+_SIGN_WORDS = {"≥": "at least", ">=": "at least", "≤": "at most", "<=": "at most", "=<": "at most"}
+
+
+def _comparison_signs(t: str) -> str:
+    if not any(c in t for c in "<>≤≥"):
+        return t
+    out = _SIGN.sub(
+        lambda m: (
+            " "
+            + _SIGN_WORDS.get(m.group("sign"), "over" if m.group("sign") == ">" else "under")
+            + " "
+        ),
+        t,
+    )
+    return re.sub(r"\s+", " ", out).strip()
+
+
+# 'refunds >500 EUR -> manager', 'PII exports → need DPO approval', 'over 20 seats => finance':
+# an arrow stands for the verb it points with. Before a verb or modal it is dropped; before a
+# refusal it is 'are not allowed'; before a permission 'are'; otherwise it is 'need' (what
+# follows is then read as any requirement is: a person asks for review, a thing is required,
+# an unread word stays unaccounted).
+_ARROW = re.compile(r"\s*(?:-+>|→|⇒|=>)\s*")
+_ARROW_VERB = re.compile(
+    r"(?:needs?|needed|requires?|required|go|goes|must|should|shall|is|are|gets?|escalat\w*|"
+    r"route[sd]?|send|sends|sent|has to|have to)\b",
+    re.I,
+)
+_ARROW_REFUSAL = re.compile(
+    r"(?:den(?:y|ied)|block(?:ed)?|reject(?:ed)?|refuse[sd]?|declined?|forbidden|prohibited|"
+    r"not allowed|not permitted|no-go)\b",
+    re.I,
+)
+_ARROW_PERMISSION = re.compile(r"(?:ok|okay|fine|allowed|permitted)\b(?=\s*(?:[.;,]|$))", re.I)
+
+
+def _arrows(t: str) -> str:
+    if not any(a in t for a in ("->", "→", "⇒", "=>")):
+        return t
+    out, last = [], 0
+    for m in _ARROW.finditer(t):
+        if m.start() == 0:
+            continue
+        rest = t[m.end() :]
+        out.append(t[last : m.start()])
+        last = m.end()
+        refusal = _ARROW_REFUSAL.match(rest)
+        if _ARROW_VERB.match(rest):
+            out.append(" ")
+        elif refusal:
+            out.append(" are not allowed")
+            last = m.end() + refusal.end()
+        elif _ARROW_PERMISSION.match(rest):
+            out.append(" are ")
+        else:
+            out.append(" need ")
+    out.append(t[last:])
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+# 'QA director must approve any public notice', 'Only a manager can approve refunds over 500
+# EUR': the person first, then the act; said again as 'X must be approved by <person>'.
+_PERSON_APPROVES = re.compile(
+    r"(?P<lead>^|[:;]\s*)(?:(?P<only>only)\s+)?(?P<who>(?:(?:the|a|an|our)\s+)?"
+    r"(?:[A-Za-z][\w&'\-]*\s+){0,2}?" + _ROLE + r")\s+"
+    r"(?P<modal>must|has to|have to|needs? to|should|shall|may|can)\s+"
+    r"(?:first\s+)?(?:approve|sign off on|sign off|authori[sz]e|okay|countersign)\s+"
+    r"(?P<rest>(?!(?:it|them|this|that)\b)[^.;:]+?)(?=\s*(?:[.;]|$))",
+    re.I,
+)
+# 'beyond that the IR lead decides', 'Refunds over 500 EUR: the manager decides': the person
+# who decides is the review the rule asks for.
+_PERSON_DECIDES = re.compile(
+    r"\b(?P<who>(?:the|a|an|our)\s+(?:[A-Za-z][\w&'\-]*\s+){0,2}?" + _ROLE + r")\s+"
+    r"(?:decides|decide|approves|signs off|has the final say|must decide|will decide)"
+    r"(?=\s*(?:[.;]|$))",
+    re.I,
+)
+# 'are held for T&S review', 'is subject to manager approval': the request waits for a person.
+_HELD_FOR = re.compile(
+    r"\b(?:is|are|will be|must be|should be|gets?)\s+(?:(?:held|parked|queued|put on hold)\s+for|"
+    r"subject\s+to)\s+(?=(?:[\w&'\-]+\s+){0,3}?(?:review|approval|sign[- ]?off)\b)",
+    re.I,
+)
+# 'GPU instances: not without FinOps OK': not without X is X needed.
+_NOT_WITHOUT = re.compile(r"(?:^|(?<=[:;]\s)|(?<=[-,]\s))(?:not|never)\s+without\b", re.I)
+
+
+def _effect_phrases(t: str) -> str:
+    def approves(m: re.Match[str]) -> str:
+        modal = m.group("modal").lower()
+        if modal in ("may", "can") and not m.group("only"):
+            return m.group(0)  # 'a manager may approve …' grants; it asks for nothing
+        return f"{m.group('lead')}{m.group('rest')} must be approved by {m.group('who')}"
+
+    t = _PERSON_APPROVES.sub(approves, t)
+    t = _PERSON_DECIDES.sub(lambda m: f"need {m.group('who')} approval", t)
+    t = _HELD_FOR.sub("need ", t)
+    return _NOT_WITHOUT.sub("need", t)
+
+
 _WITH_SHORT = re.compile(r"(?<![\w/])w/(?=\s)", re.I)
 # 'a valid permit #', 'lot #s': the sign after a word (never a format hint such as 'INV-####')
 _NUMBER_SIGN = re.compile(r"(?<=[A-Za-z])\s*#(s)?(?![\w#])")
