@@ -212,6 +212,22 @@ _RECIPIENT_KEYS = frozenset(
 # The objects whose rotation keeps the old one (a key version stays for decryption).
 _KEPT_ON_ROTATION = frozenset({stem("key"), stem("keys"), "kms"})
 # Arguments that name the act a generic tool performs ('operation': 'rotate').
+# Arguments that give a role or a privilege, and flags that make one (see argument_acts).
+_PRIVILEGE_KEYS = frozenset(
+    stem(w)
+    for w in "role roles permission permissions privilege privileges entitlement entitlements "
+    "access_level grants".split()
+)
+_PRIVILEGE_FLAGS = frozenset(
+    stem(w) for w in "admin administrator superuser sudo sudoer root privileged".split()
+)
+_GRANTS = frozenset({stem("grant"), stem("assign")})
+# Words that turn a flag named for an act around ('skip_delete', 'dry_run', 'keep_source').
+_NEGATING_KEYS = frozenset(
+    stem(w)
+    for w in "skip no not dont without disable disabled dry prevent avoid keep retain preserve "
+    "simulate simulation test preview".split()
+)
 _ACTION_KEYS = frozenset(
     stem(w) for w in "action operation op command cmd verb activity type kind".split()
 )
@@ -486,6 +502,7 @@ class RequestView:
         )
         self._classes_shown: frozenset[str] | None = None
         self._acts: frozenset[str] | None = None  # see request_actions
+        self._arg_acts: frozenset[str] | None = None  # see argument_acts
         related: set[str] = set()
         for verb in self.tool_verbs:
             for group_name, group in VERB_GROUPS.items():
@@ -561,7 +578,12 @@ class RequestView:
             return term in self._present_keys or bool(same and same & self.tool_stems)
         if term in VERBS:
             syn = _VERB_SYNONYMS.get(term, frozenset({term}))
-            return bool(syn & self.tool_stems) or term in self._present_keys
+            # an act an argument performs ('drop_source': true, 'role': 'admin') is shown too
+            return (
+                bool(syn & self.tool_stems)
+                or term in self._present_keys
+                or bool((syn | {term}) & self.argument_acts())
+            )
         if term in _RELATED_OBJECT_STEMS and term in self.related_stems:
             return True  # 'exports of patient data' and an export tool: exporting moves data
         if term in _AGE_CLASSES or term == _ADULT:
@@ -606,6 +628,7 @@ class RequestView:
                         found.update(s for s in content_stems(lf.value[:200]) if s in ACT_STEMS)
                     if lf.last_keys & _RECIPIENT_KEYS and lf.value not in (None, "", [], {}):
                         found.add("send")
+                found.update(self.argument_acts())
             found -= _WHEN_VERBS  # 'schedule_report': when, not what; alone it names no act
             if "rot" in found and not self.tool_stems & _KEPT_ON_ROTATION:
                 # Rotating logs, certificates or credentials retires the old ones (deletes,
@@ -616,6 +639,38 @@ class RequestView:
                 if not found or not found.isdisjoint(BROAD_ACTIONS)
                 else frozenset(found)
             )
+        return acts
+
+    def argument_acts(self) -> frozenset[str]:
+        """Acts the arguments perform beside the tool's own: a flag named for an act and set
+        (`drop_source: true`, `delete_original: true`) performs it; a role or a privilege given
+        (`role: "admin"`, `superuser: true`) grants it (`create_user`, `promote_user` grant the
+        role they are given)."""
+        acts = self._arg_acts
+        if acts is None:
+            found: set[str] = set()
+            for lf in self.leaves:
+                value = lf.value
+                on = value is True or (
+                    isinstance(value, str) and value.strip().lower() in ("true", "yes")
+                )
+                if on and not lf.last_keys & _NEGATING_KEYS:
+                    # named verb first, in its base form ('drop_source', 'delete_original'); not
+                    # a state ('unsubscribed', 'is_deleted') nor a noun ('unsubscribed_list')
+                    name = [w for w in words(lf.path.rsplit(".", 1)[-1]) if w not in STOPWORDS]
+                    first = name[0].lower() if name else ""
+                    act = stem(first)
+                    if (
+                        act in ACT_STEMS
+                        and act not in _WHEN_VERBS
+                        and not first.endswith(("ed", "ing"))
+                    ):
+                        found.add(act)
+                    if lf.last_keys & _PRIVILEGE_FLAGS:
+                        found.update(_GRANTS)
+                elif lf.last_keys & _PRIVILEGE_KEYS and value not in (None, "", [], {}, False):
+                    found.update(_GRANTS)
+            acts = self._arg_acts = frozenset(found)
         return acts
 
     def other_action(self, rule_acts: frozenset[str]) -> frozenset[str]:
@@ -675,6 +730,9 @@ class RequestView:
                 bool(self.tool_verbs)
                 and not (self.tool_stems & _VERB_SYNONYMS.get(term, frozenset()))
                 and not (term in _MOVES_DATA_OUT and self._moves_out())
+                # 'Deleting customer data' and `drop_source: true`; 'Granting admin rights' and
+                # create_user with `role: admin`: an argument performs the act
+                and not any(same_action(term, a) for a in self.argument_acts())
             )
         if term in _AGE_CLASSES or term == _ADULT:
             ages = self.ages()
