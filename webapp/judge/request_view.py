@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from webapp.judge.places import country_code
 from webapp.judge.quantities import ARG_UNIT_SUFFIXES, parse_number_value
 from webapp.judge.text import STOPWORDS, content_stems, normalise_value, stem, words
 
@@ -212,6 +213,13 @@ _RECIPIENT_KEYS = frozenset(
 # The objects whose rotation keeps the old one (a key version stays for decryption).
 _KEPT_ON_ROTATION = frozenset({stem("key"), stem("keys"), "kms"})
 # Arguments that name the act a generic tool performs ('operation': 'rotate').
+# Closed-dimension words other arguments may show (see RequestView._shown_otherwise).
+_INTERNATIONAL = stem("international")
+_REMOTE = stem("remote")
+_COUNTRY_KEYS = frozenset(stem(w) for w in "country nation jurisdiction".split())
+_REMOTE_CHANNELS = frozenset(
+    stem(w) for w in "vpn rdp ssh vnc teamviewer anydesk citrix tunnel remote".split()
+)
 # Arguments that give a role or a privilege, and flags that make one (see argument_acts).
 _PRIVILEGE_KEYS = frozenset(
     stem(w)
@@ -745,6 +753,7 @@ class RequestView:
             classes
             and KEY_SAME_CLASS not in neighbours
             and not classes.isdisjoint(self._value_classes_shown())
+            and not self._shown_otherwise(term)
         ):
             return True  # 'production' and the request names another environment
         # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
@@ -755,6 +764,27 @@ class RequestView:
         not the `lists.` namespace) moves data or messages out to someone."""
         last = [w for w in words(self.tool_name.rsplit(".", 1)[-1]) if w not in STOPWORDS]
         return bool(last) and stem(last[0]) in _MOVING_OUT
+
+    def _shown_otherwise(self, term: str) -> bool:
+        """Whether the request shows a closed dimension's `term` by other arguments than the one
+        naming the dimension: 'international' by two different countries (`wire_type:
+        "domestic"` from US to DE), 'remote' by a remote channel (`session_type: "onsite"` with
+        `via: "vpn"`). The arguments contradict each other, so the term is not ruled out."""
+        if term == _INTERNATIONAL:
+            countries = set()
+            for lf in self.leaves:
+                if (
+                    lf.last_keys & _COUNTRY_KEYS
+                    and isinstance(lf.value, str)
+                    and len(lf.value) < 60
+                ):
+                    code = country_code(lf.value)
+                    if code:
+                        countries.add(code)
+            return len(countries) >= 2
+        if term == _REMOTE:
+            return not _REMOTE_CHANNELS.isdisjoint(self.value_stems | self.key_stems)
+        return False
 
     def _value_classes_shown(self) -> frozenset[str]:
         """Names of the VALUE_CLASSES some string value of the request belongs to."""
