@@ -593,7 +593,7 @@ class NumericLimit(Check):
           the purchase is their product.
         """
         chosen = {lf.path for lf, _ in bound}
-        for leaf, value in near_measures(view, self):
+        for leaf, value in near_measures(view, bound):
             if leaf.path in chosen:
                 continue
             outcome = self._judge_value(view, leaf, value, applies)
@@ -1603,21 +1603,25 @@ def _bind_measure(
     # extra words of their names, all the chosen one's words among them ('max_depth_m' beside
     # 'depth_m'), are kept apart: the check does not pass a request one of them would not pass
     # (`near_measures`).
-    top = [lf for s, lf, _ in scored if s >= best - 1e-9]
-    view.bind_memo[("near", measure, check.noun, check.unit_family, money)] = tuple(
-        (lf, v)
-        for s, lf, v in scored
-        if best - 1e-9 > s >= best - 0.5 and any(lf.last_keys > t.last_keys for t in top)
-    )
-    return tuple((lf, v) for s, lf, v in scored if s >= best - 1e-9)
+    bound = tuple((lf, v) for s, lf, v in scored if s >= best - 1e-9)
+    if len(scored) > len(bound):
+        near = tuple(
+            (lf, v)
+            for s, lf, v in scored
+            if best - 1e-9 > s >= best - 0.5 and any(lf.last_keys > t.last_keys for t, _ in bound)
+        )
+        if near:
+            # kept by the identity of the bound tuple, itself kept in the memo for the request
+            view.bind_memo[("near", id(bound))] = near
+    return bound
 
 
-def near_measures(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, float], ...]:
-    """Arguments that scored just under the bound one(s) for `check`, only by the extra words
-    of their names (see `_bind_measure`; call `bind_measure` first)."""
-    money = check.currency is not None or (check.unit_family is None and not check.noun)
-    measure = view.key_stems.intersection(check.measure)
-    return view.bind_memo.get(("near", measure, check.noun, check.unit_family, money), ())
+def near_measures(
+    view: RequestView, bound: tuple[tuple[Leaf, float], ...]
+) -> tuple[tuple[Leaf, float], ...]:
+    """Arguments that scored just under the `bound` ones (what `bind_measure` answered), only
+    by extra words of their names (see `_bind_measure`)."""
+    return view.bind_memo.get(("near", id(bound)), ()) if bound else ()
 
 
 _CURRENCY_WORDS_LOWER = frozenset(c.lower() for c in CURRENCY_CODES)
@@ -2402,7 +2406,7 @@ class When(Check):
                 return outcome
         # 'Loads heavier than 2,000 kg' with `weight_kg` and `gross_weight_kg`: another argument
         # the condition may read meets it; a human decides which one the rule speaks of
-        for leaf, value in near_measures(view, self.condition):
+        for leaf, value in near_measures(view, bound):
             value, problem = convert_value(view, leaf, value, self.condition)
             if problem or _OPS[self.condition.op](value, self.condition.threshold):
                 return Outcome(
@@ -2423,7 +2427,7 @@ class When(Check):
         bound = bind_measure(view, self.condition)
         if not bound or not self.condition._named_by_unit(bound):
             return outcome
-        for leaf, value in (*bound, *near_measures(view, self.condition)):
+        for leaf, value in (*bound, *near_measures(view, bound)):
             value, problem = convert_value(view, leaf, value, self.condition)
             if problem or _OPS[self.condition.op](value, self.condition.threshold):
                 return Outcome(

@@ -590,7 +590,7 @@ class RequestView:
             return (
                 bool(syn & self.tool_stems)
                 or term in self._present_keys
-                or bool((syn | {term}) & self.argument_acts())
+                or bool(self.argument_acts() and (syn | {term}) & self.argument_acts())
             )
         if term in _RELATED_OBJECT_STEMS and term in self.related_stems:
             return True  # 'exports of patient data' and an export tool: exporting moves data
@@ -740,7 +740,9 @@ class RequestView:
                 and not (term in _MOVES_DATA_OUT and self._moves_out())
                 # 'Deleting customer data' and `drop_source: true`; 'Granting admin rights' and
                 # create_user with `role: admin`: an argument performs the act
-                and not any(same_action(term, a) for a in self.argument_acts())
+                and not (
+                    self.argument_acts() and any(same_action(term, a) for a in self.argument_acts())
+                )
             )
         if term in _AGE_CLASSES or term == _ADULT:
             ages = self.ages()
