@@ -288,11 +288,12 @@ def test_an_act_an_argument_performs_is_the_requests_act(rule, tool, args):
     assert outcome(rule, tool, args) == "pending_review"
 
 
-def test_an_act_flag_that_is_off_or_turned_around_performs_nothing():
+def test_an_act_flag_is_reviewed_and_one_that_is_off_performs_nothing():
     rule = "Deleting customer data is forbidden."
     base = {"source": "db1", "target": "db2"}
     tool = "data.migrate_customer_data"
-    assert outcome(rule, tool, {**base, "drop_source": True}) == "denied"
+    # the flag's name is no proof of the act the rule means: review, never a denial on it alone
+    assert outcome(rule, tool, {**base, "drop_source": True}) == "pending_review"
     assert outcome(rule, tool, {**base, "drop_source": False}) == "approved"
     assert outcome(rule, tool, {**base, "drop_source": "no"}) == "approved"
     # ('skip_delete': true and 'deleted': true are denied, as before this change: the argument's

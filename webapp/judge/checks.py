@@ -475,6 +475,11 @@ def _applicability(
                     anchored = True
         if hit:
             continue
+        for t, anchor in words_anchoring:
+            # 'Deleting customer data' and `drop_source: true`: an argument performs the act;
+            # the rule speaks to the request (anchored) without being matched by it
+            if anchor and view.performs(t):
+                anchored = True
         all_absent = True
         for t, nb in words_neighbours:
             nb = _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys

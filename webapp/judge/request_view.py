@@ -586,12 +586,7 @@ class RequestView:
             return term in self._present_keys or bool(same and same & self.tool_stems)
         if term in VERBS:
             syn = _VERB_SYNONYMS.get(term, frozenset({term}))
-            # an act an argument performs ('drop_source': true, 'role': 'admin') is shown too
-            return (
-                bool(syn & self.tool_stems)
-                or term in self._present_keys
-                or bool(self.argument_acts() and (syn | {term}) & self.argument_acts())
-            )
+            return bool(syn & self.tool_stems) or term in self._present_keys
         if term in _RELATED_OBJECT_STEMS and term in self.related_stems:
             return True  # 'exports of patient data' and an export tool: exporting moves data
         if term in _AGE_CLASSES or term == _ADULT:
@@ -681,6 +676,13 @@ class RequestView:
             acts = self._arg_acts = frozenset(found)
         return acts
 
+    def performs(self, term: str) -> bool:
+        """Whether an argument performs the act `term` names (see argument_acts): the rule is
+        anchored to the request but not matched by it (a flag's name is no proof of the act the
+        rule means: review, never a denial on that alone)."""
+        acts = self.argument_acts()
+        return bool(acts) and any(same_action(term, a) for a in acts)
+
     def other_action(self, rule_acts: frozenset[str]) -> frozenset[str]:
         """The request's acts when none of `rule_acts` (every action word of a rule, read by
         `actions.rule_actions`) may be one of them; empty when one may, or when unsure.
@@ -740,9 +742,7 @@ class RequestView:
                 and not (term in _MOVES_DATA_OUT and self._moves_out())
                 # 'Deleting customer data' and `drop_source: true`; 'Granting admin rights' and
                 # create_user with `role: admin`: an argument performs the act
-                and not (
-                    self.argument_acts() and any(same_action(term, a) for a in self.argument_acts())
-                )
+                and not self.performs(term)
             )
         if term in _AGE_CLASSES or term == _ADULT:
             ages = self.ages()
