@@ -1605,20 +1605,33 @@ def _bind_measure(
         return ()
     best = max(s for s, _, _ in scored)
     # Ties are all judged; the worst outcome wins (fail closed). Arguments that lost only by
-    # extra words of their names, all the chosen one's words among them ('max_depth_m' beside
-    # 'depth_m'), are kept apart: the check does not pass a request one of them would not pass
-    # (`near_measures`).
+    # extra words of their names naming another reading of the measure, all the chosen one's
+    # words among them ('max_depth_m' beside 'depth_m'), are kept apart: the check does not
+    # pass a request one of them would not pass (`near_measures`).
     bound = tuple((lf, v) for s, lf, v in scored if s >= best - 1e-9)
     if len(scored) > len(bound):
         near = tuple(
             (lf, v)
             for s, lf, v in scored
-            if best - 1e-9 > s >= best - 0.5 and any(lf.last_keys > t.last_keys for t, _ in bound)
+            if best - 1e-9 > s >= best - 0.5
+            and any(
+                lf.last_keys > t.last_keys and lf.last_keys - t.last_keys <= _READING_WORDS
+                for t, _ in bound
+            )
         )
         if near:
             # kept by the identity of the bound tuple, itself kept in the memo for the request
             view.bind_memo[("near", id(bound))] = near
     return bound
+
+
+# Words that name another reading of the same measure ('max_depth_m', 'gross_weight_kg',
+# 'total_amount'), not another thing ('original_amount', 'order_amount').
+_READING_WORDS = frozenset(
+    stem(w)
+    for w in "max maximum min minimum peak gross total planned target final actual overall "
+    "cumulative net requested projected estimated expected highest lowest top".split()
+)
 
 
 def near_measures(
