@@ -460,6 +460,7 @@ def _applicability(
     absent_memo = view.absent_memo
     anchored = False
     status = "matched"
+    performed = view.argument_acts()
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
     # subject of every request, and most groups hold a single word. The view's memos are read in
     # place; a term not yet asked about is answered by the view (which fills them).
@@ -475,11 +476,12 @@ def _applicability(
                     anchored = True
         if hit:
             continue
-        for t, anchor in words_anchoring:
-            # 'Deleting customer data' and `drop_source: true`: an argument performs the act;
-            # the rule speaks to the request (anchored) without being matched by it
-            if anchor and view.performs(t):
-                anchored = True
+        if performed:
+            for t, anchor in words_anchoring:
+                # 'Deleting customer data' and `drop_source: true`: an argument performs the
+                # act; the rule speaks to the request (anchored) without being matched by it
+                if anchor and view.performs(t):
+                    anchored = True
         all_absent = True
         for t, nb in words_neighbours:
             nb = _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys
