@@ -114,6 +114,9 @@ _ASSET_KEYS = frozenset({"asset", "coin", "token"})
 _CURRENCY_KEYS = frozenset({"currency", "currenc", "ccy", "pair"})
 _AMOUNT_CURRENCY_KEYS = _CURRENCY_KEYS - {"pair"}
 _TALLY_KEYS = frozenset(stem(w) for w in "count quantity number num qty".split())
+# A price of one unit ('unit_price', 'price_each', 'per_unit_cost'): a purchase is its product
+# with a quantity.
+_PER_UNIT_KEYS = frozenset(stem(w) for w in "unit each per item piece".split())
 _ID_WORDS = frozenset(
     {"id", "number", "no", "num", "ref", "referenc", "code", "key", "nr", "identifier"}
 )
@@ -457,6 +460,7 @@ def _applicability(
     absent_memo = view.absent_memo
     anchored = False
     status = "matched"
+    performed = view.argument_acts()
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
     # subject of every request, and most groups hold a single word. The view's memos are read in
     # place; a term not yet asked about is answered by the view (which fills them).
@@ -472,6 +476,12 @@ def _applicability(
                     anchored = True
         if hit:
             continue
+        if performed:
+            for t, anchor in words_anchoring:
+                # 'Deleting customer data' and `drop_source: true`: an argument performs the
+                # act; the rule speaks to the request (anchored) without being matched by it
+                if anchor and view.performs(t):
+                    anchored = True
         all_absent = True
         for t, nb in words_neighbours:
             nb = _EMPTY if nb.isdisjoint(last_keys) else nb & last_keys
@@ -574,7 +584,53 @@ class NumericLimit(Check):
         assert worst is not None
         if worst.status in (SATISFIED, PERMITTED) and self.op in ("gt", "ge") and len(bound) > 1:
             return self._items_total(view, bound, applies) or worst
+        if worst.status in (SATISFIED, PERMITTED):
+            return self._other_measure(view, bound, applies) or worst
         return worst
+
+    def _other_measure(
+        self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
+    ) -> Outcome | None:
+        """A second argument the bound may be about, that the rule would not pass: the rule is
+        not read on the chosen one alone (unknown, never an approval).
+
+        - 'Dives deeper than 30 m' with `depth_m` and `max_depth_m`: two arguments of the measure
+          that differ only in a word of their name; the binding preferred the shorter one.
+        - 'Purchases above $5,000' with `unit_price_usd` and `quantity`: the price is per unit,
+          the purchase is their product.
+        """
+        chosen = {lf.path for lf, _ in bound}
+        for leaf, value in near_measures(view, bound):
+            if leaf.path in chosen:
+                continue
+            outcome = self._judge_value(view, leaf, value, applies)
+            if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
+                return Outcome(
+                    UNKNOWN,
+                    f"{' and '.join(sorted(chosen))} and {leaf.path} may each be what the rule "
+                    f"bounds; {leaf.path} = {_fmt(value)} is {_OP_WORDS[self.op]} "
+                    f"{_fmt(self.threshold)}",
+                    (*sorted(chosen), leaf.path),
+                )
+        if self.op not in ("gt", "ge") or self.unit_family is not None or self.noun:
+            return None
+        for leaf, value in bound:
+            if not (leaf.last_keys & _PRICE_KEYS and leaf.last_keys & _PER_UNIT_KEYS):
+                continue
+            for tally, count in view.numeric_leaves():
+                if tally.path == leaf.path or not tally.last_keys & _TALLY_KEYS:
+                    continue
+                if tally.last_keys & (_PRICE_KEYS | MONEY_KEYS) or count <= 1:
+                    continue
+                outcome = self._judge_value(view, leaf, value * count, applies)
+                if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
+                    return Outcome(
+                        UNKNOWN,
+                        f"{leaf.path} is a price per unit; times {tally.path} it is "
+                        f"{_fmt(value * count)}, {_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+                        (leaf.path, tally.path),
+                    )
+        return None
 
     def _items_total(
         self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
@@ -1575,8 +1631,42 @@ def _bind_measure(
     if not scored:
         return ()
     best = max(s for s, _, _ in scored)
-    # Ties are all judged; the worst outcome wins (fail closed).
-    return tuple((lf, v) for s, lf, v in scored if s >= best - 1e-9)
+    # Ties are all judged; the worst outcome wins (fail closed). Arguments that lost only by
+    # extra words of their names naming another reading of the measure, all the chosen one's
+    # words among them ('max_depth_m' beside 'depth_m'), are kept apart: the check does not
+    # pass a request one of them would not pass (`near_measures`).
+    bound = tuple((lf, v) for s, lf, v in scored if s >= best - 1e-9)
+    if len(scored) > len(bound):
+        near = tuple(
+            (lf, v)
+            for s, lf, v in scored
+            if best - 1e-9 > s >= best - 0.5
+            and any(
+                lf.last_keys > t.last_keys and lf.last_keys - t.last_keys <= _READING_WORDS
+                for t, _ in bound
+            )
+        )
+        if near:
+            # kept by the identity of the bound tuple, itself kept in the memo for the request
+            view.bind_memo[("near", id(bound))] = near
+    return bound
+
+
+# Words that name another reading of the same measure ('max_depth_m', 'gross_weight_kg',
+# 'total_amount'), not another thing ('original_amount', 'order_amount').
+_READING_WORDS = frozenset(
+    stem(w)
+    for w in "max maximum min minimum peak gross total planned target final actual overall "
+    "cumulative net requested projected estimated expected highest lowest top".split()
+)
+
+
+def near_measures(
+    view: RequestView, bound: tuple[tuple[Leaf, float], ...]
+) -> tuple[tuple[Leaf, float], ...]:
+    """Arguments that scored just under the `bound` ones (what `bind_measure` answered), only
+    by extra words of their names (see `_bind_measure`)."""
+    return view.bind_memo.get(("near", id(bound)), ()) if bound else ()
 
 
 _CURRENCY_WORDS_LOWER = frozenset(c.lower() for c in CURRENCY_CODES)
@@ -2398,6 +2488,17 @@ class When(Check):
                 return Outcome(UNKNOWN, f"{outcome.message}; {problem}", (leaf.path,))
             if _OPS[self.condition.op](value, self.condition.threshold):
                 return outcome
+        # 'Loads heavier than 2,000 kg' with `weight_kg` and `gross_weight_kg`: another argument
+        # the condition may read meets it; a human decides which one the rule speaks of
+        for leaf, value in near_measures(view, bound):
+            value, problem = convert_value(view, leaf, value, self.condition)
+            if problem or _OPS[self.condition.op](value, self.condition.threshold):
+                return Outcome(
+                    UNKNOWN,
+                    f"{outcome.message}; {leaf.path} may be what the rule's condition reads, "
+                    "and it meets it",
+                    (leaf.path,),
+                )
         return Outcome(
             SATISFIED, "the rule's condition does not hold", tuple(lf.path for lf, _ in bound)
         )
@@ -2410,7 +2511,7 @@ class When(Check):
         bound = bind_measure(view, self.condition)
         if not bound or not self.condition._named_by_unit(bound):
             return outcome
-        for leaf, value in bound:
+        for leaf, value in (*bound, *near_measures(view, bound)):
             value, problem = convert_value(view, leaf, value, self.condition)
             if problem or _OPS[self.condition.op](value, self.condition.threshold):
                 return Outcome(

@@ -378,6 +378,23 @@ def compile_rule(
             unaccounted = tuple(dict.fromkeys((*unaccounted, *widened)))
         if unread_numbers:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *unread_numbers)))
+        # 'Payouts over $10,000 need review as do payouts to new sellers', '… — payouts to new
+        # sellers too', '(same for …)', ': also …', 'likewise …': a second subject after the
+        # predicate, which takes the first one's obligation. No check reads it; its words had
+        # been taken for subject words of the first, so a new seller's small payout passed.
+        seconds = [
+            " ".join(re.findall(r"[a-z]+", m.group(0).lower()))
+            for m in _SECOND_SUBJECT.finditer(clean)
+        ]
+        if seconds:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *seconds)))
+        # 'Deploys beyond staging', 'Shipments besides domestic parcels': a preposition that
+        # orders or excludes, whose object a check took for subject words (matched when the
+        # request names it, the rule passed by when it does not: 'beyond staging' passed a
+        # production deploy). Only a check that compares or lists reads such a phrase.
+        excluding = _unread_prepositions(clean, checks)
+        if excluding:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *excluding)))
     return CompiledRule(
         index,
         chunk_id,
@@ -675,6 +692,53 @@ _CATEGORY_OR = re.compile(
     r"[A-Za-z][\w\-]*){0,2})",
     re.I,
 )
+
+
+# A second subject after the predicate that takes the first one's obligation (gapping).
+_SECOND_SUBJECT = re.compile(
+    r"\bas\s+(?:do|does|did|are|is|must|should|will|would|can)\s+(?!not\b)"
+    # 'as is required by law', 'as are listed below': a reference, not a subject
+    r"(?!(?:required|needed|standard|usual|customary|common|typical|normal|expected|the\s+case|"
+    r"defined|described|noted|stated|set|specified|listed|appropriate|necessary|applicable|"
+    r"shown|mentioned|agreed|permitted|allowed)\b)(?=[a-z])"
+    r"|(?:\band|,)\s+so\s+(?:do|does|must|should|are|is|will)\b"
+    r"|\b(?:the\s+)?same\s+(?:goes\s+|applies\s+|holds\s+)?(?:for|to|with)\b"
+    r"|\blikewise\b|\bditto\b|\bsimilarly\b"
+    r"|\bas\s+well\b(?=\s*(?:[.;,)!]|$))"
+    r"|(?<!\bway\s)(?<!\bfar\s)\btoo\b(?=\s*(?:[.;,)!]|$))"
+    r"|(?:[(:;\u2014\u2013]|\s-|,)\s*(?:and\s+|but\s+)?also\b",
+    re.I,
+)
+# Prepositions that order or exclude ('beyond staging', 'besides domestic parcels', 'other than
+# EU customers'); 'above' and 'below' before a number are a bound, read by a limit ('under GDPR'
+# and 'over the phone' name a law or a channel, no order).
+_EXCLUDING_PREPOSITION = re.compile(
+    r"\b(?P<prep>beyond|past|besides|beside|outside(?:\s+of)?|excluding|other\s+than|"
+    r"apart\s+from|aside\s+from|above|below)\s+"
+    r"(?:(?:the|our|a|an|any|all|its|their)\s+)?(?P<obj>[A-Za-z][\w\-]*)",
+    re.I,
+)
+
+
+def _unread_prepositions(text: str, checks: list[Check]) -> list[str]:
+    """Ordering or excluding prepositions of `text` whose object some check reads as subject
+    words ('Deploys beyond staging' about `deploys staging`)."""
+    found = list(_EXCLUDING_PREPOSITION.finditer(text))
+    if not found:
+        return []
+    terms = {t for c in _all_checks(checks) for t in c.terms}
+    # 'outside the EU': a place or a listed value a check compares with, read by that check
+    values = _value_stems(checks)
+    return [
+        re.sub(r"\s+", " ", m.group("prep").lower())
+        for m in found
+        if stem(m.group("obj").lower()) in terms
+        and stem(m.group("obj").lower()) not in values
+        and m.group("obj").lower() not in values
+        and not (country_code(m.group("obj")) or region_name(m.group("obj")))
+    ]
+
+
 _RELATIVE = re.compile(r"\s\+\s|\bplus\b|\bcombined\b|\bsum\s+of\b", re.I)
 # Checks that compare in order (a bound, two arguments, a count, a date, a time of day, what
 # was paid before).

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from webapp.judge.places import country_code
 from webapp.judge.quantities import ARG_UNIT_SUFFIXES, parse_number_value
 from webapp.judge.text import STOPWORDS, content_stems, normalise_value, stem, words
 
@@ -212,6 +213,29 @@ _RECIPIENT_KEYS = frozenset(
 # The objects whose rotation keeps the old one (a key version stays for decryption).
 _KEPT_ON_ROTATION = frozenset({stem("key"), stem("keys"), "kms"})
 # Arguments that name the act a generic tool performs ('operation': 'rotate').
+# Closed-dimension words other arguments may show (see RequestView._shown_otherwise).
+_INTERNATIONAL = stem("international")
+_REMOTE = stem("remote")
+_COUNTRY_KEYS = frozenset(stem(w) for w in "country nation jurisdiction".split())
+_REMOTE_CHANNELS = frozenset(
+    stem(w) for w in "vpn rdp ssh vnc teamviewer anydesk citrix tunnel remote".split()
+)
+# Arguments that give a role or a privilege, and flags that make one (see argument_acts).
+_PRIVILEGE_KEYS = frozenset(
+    stem(w)
+    for w in "role roles permission permissions privilege privileges entitlement entitlements "
+    "access_level grants".split()
+)
+_PRIVILEGE_FLAGS = frozenset(
+    stem(w) for w in "admin administrator superuser sudo sudoer root privileged".split()
+)
+_GRANTS = frozenset({stem("grant"), stem("assign")})
+# Words that turn a flag named for an act around ('skip_delete', 'dry_run', 'keep_source').
+_NEGATING_KEYS = frozenset(
+    stem(w)
+    for w in "skip no not dont without disable disabled dry prevent avoid keep retain preserve "
+    "simulate simulation test preview".split()
+)
 _ACTION_KEYS = frozenset(
     stem(w) for w in "action operation op command cmd verb activity type kind".split()
 )
@@ -486,6 +510,7 @@ class RequestView:
         )
         self._classes_shown: frozenset[str] | None = None
         self._acts: frozenset[str] | None = None  # see request_actions
+        self._arg_acts: frozenset[str] | None = None  # see argument_acts
         related: set[str] = set()
         for verb in self.tool_verbs:
             for group_name, group in VERB_GROUPS.items():
@@ -606,6 +631,7 @@ class RequestView:
                         found.update(s for s in content_stems(lf.value[:200]) if s in ACT_STEMS)
                     if lf.last_keys & _RECIPIENT_KEYS and lf.value not in (None, "", [], {}):
                         found.add("send")
+                found.update(self.argument_acts())
             found -= _WHEN_VERBS  # 'schedule_report': when, not what; alone it names no act
             if "rot" in found and not self.tool_stems & _KEPT_ON_ROTATION:
                 # Rotating logs, certificates or credentials retires the old ones (deletes,
@@ -617,6 +643,45 @@ class RequestView:
                 else frozenset(found)
             )
         return acts
+
+    def argument_acts(self) -> frozenset[str]:
+        """Acts the arguments perform beside the tool's own: a flag named for an act and set
+        (`drop_source: true`, `delete_original: true`) performs it; a role or a privilege given
+        (`role: "admin"`, `superuser: true`) grants it (`create_user`, `promote_user` grant the
+        role they are given)."""
+        acts = self._arg_acts
+        if acts is None:
+            found: set[str] = set()
+            for lf in self.leaves:
+                value = lf.value
+                on = value is True or (
+                    isinstance(value, str) and value.strip().lower() in ("true", "yes")
+                )
+                if on and not lf.last_keys & _NEGATING_KEYS:
+                    # named verb first, in its base form ('drop_source', 'delete_original'); not
+                    # a state ('unsubscribed', 'is_deleted') nor a noun ('unsubscribed_list')
+                    name = [w for w in words(lf.path.rsplit(".", 1)[-1]) if w not in STOPWORDS]
+                    first = name[0].lower() if name else ""
+                    act = stem(first)
+                    if (
+                        act in ACT_STEMS
+                        and act not in _WHEN_VERBS
+                        and not first.endswith(("ed", "ing"))
+                    ):
+                        found.add(act)
+                    if lf.last_keys & _PRIVILEGE_FLAGS:
+                        found.update(_GRANTS)
+                elif lf.last_keys & _PRIVILEGE_KEYS and value not in (None, "", [], {}, False):
+                    found.update(_GRANTS)
+            acts = self._arg_acts = frozenset(found)
+        return acts
+
+    def performs(self, term: str) -> bool:
+        """Whether an argument performs the act `term` names (see argument_acts): the rule is
+        anchored to the request but not matched by it (a flag's name is no proof of the act the
+        rule means: review, never a denial on that alone)."""
+        acts = self.argument_acts()
+        return bool(acts) and any(same_action(term, a) for a in acts)
 
     def other_action(self, rule_acts: frozenset[str]) -> frozenset[str]:
         """The request's acts when none of `rule_acts` (every action word of a rule, read by
@@ -675,6 +740,9 @@ class RequestView:
                 bool(self.tool_verbs)
                 and not (self.tool_stems & _VERB_SYNONYMS.get(term, frozenset()))
                 and not (term in _MOVES_DATA_OUT and self._moves_out())
+                # 'Deleting customer data' and `drop_source: true`; 'Granting admin rights' and
+                # create_user with `role: admin`: an argument performs the act
+                and not self.performs(term)
             )
         if term in _AGE_CLASSES or term == _ADULT:
             ages = self.ages()
@@ -687,6 +755,7 @@ class RequestView:
             classes
             and KEY_SAME_CLASS not in neighbours
             and not classes.isdisjoint(self._value_classes_shown())
+            and not self._shown_otherwise(term)
         ):
             return True  # 'production' and the request names another environment
         # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
@@ -697,6 +766,27 @@ class RequestView:
         not the `lists.` namespace) moves data or messages out to someone."""
         last = [w for w in words(self.tool_name.rsplit(".", 1)[-1]) if w not in STOPWORDS]
         return bool(last) and stem(last[0]) in _MOVING_OUT
+
+    def _shown_otherwise(self, term: str) -> bool:
+        """Whether the request shows a closed dimension's `term` by other arguments than the one
+        naming the dimension: 'international' by two different countries (`wire_type:
+        "domestic"` from US to DE), 'remote' by a remote channel (`session_type: "onsite"` with
+        `via: "vpn"`). The arguments contradict each other, so the term is not ruled out."""
+        if term == _INTERNATIONAL:
+            countries = set()
+            for lf in self.leaves:
+                if (
+                    lf.last_keys & _COUNTRY_KEYS
+                    and isinstance(lf.value, str)
+                    and len(lf.value) < 60
+                ):
+                    code = country_code(lf.value)
+                    if code:
+                        countries.add(code)
+            return len(countries) >= 2
+        if term == _REMOTE:
+            return not _REMOTE_CHANNELS.isdisjoint(self.value_stems | self.key_stems)
+        return False
 
     def _value_classes_shown(self) -> frozenset[str]:
         """Names of the VALUE_CLASSES some string value of the request belongs to."""

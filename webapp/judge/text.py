@@ -62,6 +62,8 @@ _IRREGULAR = {
     "is": "be",
     "are": "be",
     "prod": "product",
+    "prd": "product",  # `key_id: prd-eu-1`: production, as in the environment names of gates.py
+    "stg": "stag",
     "dev": "develop",
     "db": "databas",
     "dbs": "databas",
