@@ -182,3 +182,33 @@ def test_a_unit_argument_keeps_a_gate_in_reach():
 def test_property_a_named_unit_never_lets_a_bare_number_pass(value, unit, name):
     args = {"wind_speed": value, name: unit}
     assert outcome("No crane lifts when wind > 20 mph.", "site.crane_lift", args) != "approved"
+
+
+# --- a passed check another argument says is undone ------------------------------------------
+
+KYC = "Payouts -> blocked unless KYC verified."
+
+
+def test_a_check_passed_once_and_undone_since_does_not_lift_the_rule():
+    # `kyc_expired: true` had read as a pass (a true flag named for the thing): approved at 0.97
+    for extra in (
+        {"kyc_status": "verified", "kyc_expired": True},
+        {"kyc_verified": True, "kyc_review": "failed"},
+        {"kyc_verified": True, "kyc_revoked": True},
+    ):
+        assert outcome(KYC, "payouts.send_payout", {"amount": 20, **extra}) != "approved", extra
+    assert outcome(KYC, "payouts.send_payout", {"amount": 20, "kyc_status": "verified"}) == (
+        "approved"
+    )
+    assert outcome(KYC, "payouts.send_payout", {"amount": 20, "kyc_verified": False}) == "denied"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    state=st.sampled_from(["expired", "revoked", "suspended", "lapsed", "failed", "pending"]),
+    shape=st.sampled_from(["flag", "value"]),
+)
+def test_property_an_undone_check_never_approves(state, shape):
+    extra = {f"kyc_{state}": True} if shape == "flag" else {"kyc_recheck": state}
+    args = {"amount": 20, "kyc_verified": True, **extra}
+    assert outcome(KYC, "payouts.send_payout", args) != "approved"

@@ -1764,7 +1764,16 @@ _UNIT_ARG_WORDS = frozenset({"unit", "uom", "scal", "denomin", "multiplier"})
 
 def _unit_argument(view: RequestView, leaf: Leaf) -> Leaf | None:
     """A sibling argument that names `leaf`'s unit or scale: bare (`unit`, `uom`) or sharing a
-    word of `leaf`'s name (`wind_unit` beside `wind_speed`)."""
+    word of `leaf`'s name (`wind_unit` beside `wind_speed`). Answered once per request and path."""
+    key = ("unit_arg", leaf.path)
+    memo = view.bind_memo
+    if key in memo:
+        return memo[key]
+    found = memo[key] = _find_unit_argument(view, leaf)
+    return found
+
+
+def _find_unit_argument(view: RequestView, leaf: Leaf) -> Leaf | None:
     parent = leaf.path.rpartition(".")[0]
     for lf in view.leaves:
         if lf is leaf or lf.path.rpartition(".")[0] != parent:
@@ -2154,6 +2163,12 @@ _FLAG_PARTICLES = frozenset({"out", "in", "off", "up", "is", "has", "flag"})
 _ALL_PASSED = frozenset({"pass", "passed", "ok", "clear", "clean", "green"})
 _FLAG_FILLER = frozenset(stem(w) for w in ("is", "has", "flag", "flagged"))
 _NEGATING = frozenset({"not", "non", "no", "never", "without"})
+# States that undo a check once passed ('kyc_expired', 'review: failed').
+_CONTRARY_STATES = frozenset(
+    stem(w)
+    for w in "expired failed failing revoked rejected suspended lapsed invalid invalidated "
+    "stale outdated pending".split()
+)
 # The words of an argument's name that say it holds the request's own kind ('reason_code',
 # 'account_type', 'category'), beside the kind's and the subject's words.
 _KIND_DIMENSION = frozenset(
@@ -2362,7 +2377,14 @@ class Unless(Check):
             # no argument names the affidavit, and the one sharing a modifier ('correct') is
             # another thing. Its value shows nothing about the condition: unknown, not met.
             return None, best[0].path
-        results = [self._holds_on(lf) for lf in best]
+        # `kyc_expired: true` beside 'unless KYC verified': a flag named for a state that undoes
+        # the check is no pass (it had read as one: approved at 0.97)
+        results = [
+            None
+            if self.test == "passed" and lf.last_keys & _CONTRARY_STATES
+            else self._holds_on(lf)
+            for lf in best
+        ]
         if any(r is None for r in results):
             return None, best[0].path
         thing = [w for w in self.bind_words if not self.value or w != stem(self.value)]
@@ -2377,6 +2399,20 @@ class Unless(Check):
                     other = self._holds(lf.value)
                     if other is None or other != all(results):
                         return None, lf.path
+        if self.test == "passed" and thing and all(results):
+            # 'unless KYC verified' and `kyc_status: "verified"` beside `kyc_expired: true` or
+            # `kyc_review: "failed"`: another argument named for the thing says the check no
+            # longer holds; a human decides (it had lifted the rule at 0.97)
+            chosen = {lf.path for lf in best}
+            for lf in view.leaves:
+                if lf.path in chosen or thing[-1] not in lf.keys:
+                    continue
+                if (lf.value is True and lf.last_keys & _CONTRARY_STATES) or (
+                    isinstance(lf.value, str)
+                    and len(lf.value) <= 60
+                    and set(content_stems(lf.value)) & _CONTRARY_STATES
+                ):
+                    return None, lf.path
         return all(results), best[0].path
 
     def _kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
