@@ -1709,6 +1709,17 @@ def convert_value(
             value,
             f"{leaf.path} states its amount in a scale (thousands, millions): a human must compare",
         )
+    unit_arg = _unit_argument(view, leaf)
+    if unit_arg is not None and not _names_rule_unit(unit_arg.value, check):
+        # `wind_speed: 10` beside `wind_unit: "m/s"`, `amount: 6` beside `amount_unit:
+        # "thousands"`: another argument gives the number its unit or scale; read bare, 10 m/s
+        # (22 mph) passed 'No crane lifts when wind > 20 mph'. The engine converts no unit
+        # named in a value, so a human compares.
+        return (
+            value,
+            f"{unit_arg.path} gives {leaf.path} a unit or scale ({unit_arg.value}): a human "
+            "must compare",
+        )
     if (
         check.unit_family in ("bytes", "time", "mass", "length", "speed")
         and leaf.unit
@@ -1745,6 +1756,46 @@ def convert_value(
                 f"the rule names no currency and {leaf.path} is in {str(currency).upper()}: a human must compare",
             )
     return value, ""
+
+
+# An argument naming the unit or scale of another ('wind_unit', 'amount_unit', 'uom', 'scale').
+_UNIT_ARG_WORDS = frozenset({"unit", "uom", "scal", "denomin", "multiplier"})
+
+
+def _unit_argument(view: RequestView, leaf: Leaf) -> Leaf | None:
+    """A sibling argument that names `leaf`'s unit or scale: bare (`unit`, `uom`) or sharing a
+    word of `leaf`'s name (`wind_unit` beside `wind_speed`). Answered once per request and path."""
+    key = ("unit_arg", leaf.path)
+    memo = view.bind_memo
+    if key in memo:
+        return memo[key]
+    found = memo[key] = _find_unit_argument(view, leaf)
+    return found
+
+
+def _find_unit_argument(view: RequestView, leaf: Leaf) -> Leaf | None:
+    parent = leaf.path.rpartition(".")[0]
+    for lf in view.leaves:
+        if lf is leaf or lf.path.rpartition(".")[0] != parent:
+            continue
+        if not lf.last_keys & _UNIT_ARG_WORDS or lf.value in (None, "", [], {}):
+            continue
+        rest = lf.last_keys - _UNIT_ARG_WORDS
+        if not rest or rest & leaf.last_keys:
+            return lf
+    return None
+
+
+def _names_rule_unit(value: Any, check: NumericLimit) -> bool:
+    """Whether a unit argument's value is the rule's own unit or currency ('mph', 'EUR')."""
+    if not isinstance(value, str):
+        return False
+    v = value.strip().lower()
+    names = {str(check.currency or "").lower()}
+    name = _UNIT_NAMES.get((check.unit_family, check.unit_factor))
+    if name:
+        names.add(name.split()[0].lower())
+    return v in names - {""}
 
 
 def _currency_of(view: RequestView, leaf: Leaf) -> str | None:
@@ -2112,6 +2163,21 @@ _FLAG_PARTICLES = frozenset({"out", "in", "off", "up", "is", "has", "flag"})
 _ALL_PASSED = frozenset({"pass", "passed", "ok", "clear", "clean", "green"})
 _FLAG_FILLER = frozenset(stem(w) for w in ("is", "has", "flag", "flagged"))
 _NEGATING = frozenset({"not", "non", "no", "never", "without"})
+# States that undo a check once passed ('kyc_expired', 'review: failed').
+_CONTRARY_STATES = frozenset(
+    stem(w)
+    for w in "expired failed failing revoked rejected suspended lapsed invalid invalidated "
+    "stale outdated pending".split()
+)
+# The words of an argument's name that say it holds the request's own kind ('reason_code',
+# 'account_type', 'category'), beside the kind's and the subject's words.
+_KIND_DIMENSION = frozenset(
+    stem(w)
+    for w in (
+        "type kind category class classification reason code status tag tags label labels "
+        "segment tier purpose mode variant flag flags group nature cause is"
+    ).split()
+)
 _PASS_STEMS = frozenset(
     stem(w) for w in "verified passed checked confirmed completed succeeded".split()
 )
@@ -2311,7 +2377,14 @@ class Unless(Check):
             # no argument names the affidavit, and the one sharing a modifier ('correct') is
             # another thing. Its value shows nothing about the condition: unknown, not met.
             return None, best[0].path
-        results = [self._holds_on(lf) for lf in best]
+        # `kyc_expired: true` beside 'unless KYC verified': a flag named for a state that undoes
+        # the check is no pass (it had read as one: approved at 0.97)
+        results = [
+            None
+            if self.test == "passed" and lf.last_keys & _CONTRARY_STATES
+            else self._holds_on(lf)
+            for lf in best
+        ]
         if any(r is None for r in results):
             return None, best[0].path
         thing = [w for w in self.bind_words if not self.value or w != stem(self.value)]
@@ -2326,6 +2399,20 @@ class Unless(Check):
                     other = self._holds(lf.value)
                     if other is None or other != all(results):
                         return None, lf.path
+        if self.test == "passed" and thing and all(results):
+            # 'unless KYC verified' and `kyc_status: "verified"` beside `kyc_expired: true` or
+            # `kyc_review: "failed"`: another argument named for the thing says the check no
+            # longer holds; a human decides (it had lifted the rule at 0.97)
+            chosen = {lf.path for lf in best}
+            for lf in view.leaves:
+                if lf.path in chosen or thing[-1] not in lf.keys:
+                    continue
+                if (lf.value is True and lf.last_keys & _CONTRARY_STATES) or (
+                    isinstance(lf.value, str)
+                    and len(lf.value) <= 60
+                    and set(content_stems(lf.value)) & _CONTRARY_STATES
+                ):
+                    return None, lf.path
         return all(results), best[0].path
 
     def _kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
@@ -2335,27 +2422,61 @@ class Unless(Check):
         subject = set(self.base.terms) if self.base else set()
         kinds = [frozenset(content_stems(v)) for v in self.values]
         flags_off = 0
+        denied_by: list[str] = []  # a flag that is off, a value that negates the kind
+        shown = ""
+        strict: list[Leaf] = []
+        loose: list[str] = []  # the kind spelled on an argument named for another thing
+        own = frozenset(content_stems(self.source))  # the rule's words name the request's thing
         for lf in view.leaves:
             if isinstance(lf.value, bool):
                 named = lf.last_keys - _FLAG_FILLER
                 for kind in kinds:
                     if kind <= named and named <= kind | head:
                         if lf.value:
-                            return True, lf.path
-                        flags_off += 1
+                            shown = shown or lf.path
+                        else:
+                            flags_off += 1
+                            denied_by.append(lf.path)
                 continue
             for v in scalars(lf.value):
                 if not isinstance(v, str) or len(v) > 60:
                     continue
-                if _NEGATING.intersection(words(v)):
-                    continue  # 'not_defective', 'non-emergency'
                 tokens = set(content_stems(v))
+                if _NEGATING.intersection(words(v)):
+                    # 'not_defective', 'non-emergency': never the kind; when it names the kind
+                    # it says the request is not of it
+                    if any(kind <= tokens for kind in kinds):
+                        denied_by.append(lf.path)
+                    continue
                 if not tokens:
                     continue
                 for kind in kinds:
                     # every word of the kind, and nothing but the kind, its noun or the subject
                     if kind <= tokens and not tokens - kind - head - subject:
-                        return True, lf.path
+                        # on an argument named for the request's own kind (`reason`,
+                        # `account_type`); `parent_account_type`, `created_by`,
+                        # `previous_return_reason` hold the kind of another thing
+                        if lf.last_keys - kind - head - subject - own <= _KIND_DIMENSION:
+                            shown = shown or lf.path
+                            strict.append(lf)
+                        else:
+                            loose.append(lf.path)
+        for lf in strict:
+            # 'items.0.reason: defective' beside 'items.1.reason: changed_mind': one of several
+            # things is of the kind
+            for other in view.leaves:
+                if other is lf or other.last_keys != lf.last_keys or other.keys != lf.keys:
+                    continue
+                if isinstance(other.value, str) and not any(
+                    kind <= set(content_stems(other.value)) for kind in kinds
+                ):
+                    denied_by.append(other.path)
+        if shown:
+            # `account_type: "test"` beside `is_test: false`: the request says both; a human
+            # decides (the first value found had lifted the rule)
+            return (None, (denied_by + loose)[0]) if denied_by or loose else (True, shown)
+        if loose:
+            return None, loose[0]  # neither shown nor ruled out: a human reads it
         if flags_off == len(kinds) and kinds:
             return False, "a flag that is off"
         # Another value on the qualifier's own dimension rules the kind out, as it does a word

@@ -395,6 +395,14 @@ def compile_rule(
         excluding = _unread_prepositions(clean, checks)
         if excluding:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *excluding)))
+        # 'Refunds <= 100 EUR -> auto, otherwise -> manager': an else branch turns the bound
+        # over for what the first clause leaves out. Only a check that reads two branches
+        # (an allowance whose other side goes to review, a cap split by place) reads it; any
+        # other reading of such a rule took the branch for vocabulary and the rule came out
+        # upside down (review at or below 100 EUR, 300 EUR approved). It stays unaccounted.
+        branches = _unread_else_branch(clean, checks)
+        if branches:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *branches)))
     return CompiledRule(
         index,
         chunk_id,
@@ -628,6 +636,24 @@ def _unread_during(text: str, checks: list[Check]) -> list[str]:
     if any(isinstance(c, (DateWindow, TimeOfDay)) for c in _all_checks(checks)):
         return []
     return [re.sub(r"\s+", " ", m.group(0).lower()) for m in _DURING.finditer(text)]
+
+
+# An else branch after a clause: 'otherwise', ', else …', ', everything else / all others / the
+# rest …'. ('Otherwise' opening a rule refers to another rule; it is left to the words after it.)
+_ELSE_BRANCH = re.compile(
+    r"(?<=\S)\s*(?:[,;:]|\s-)?\s*\b(?P<branch>otherwise|or else|if not|"
+    r"(?<=[,;]\s)(?:else|all others|everything else|anything else|the rest))\b",
+    re.I,
+)
+
+
+def _unread_else_branch(text: str, checks: list[Check]) -> list[str]:
+    if not _ELSE_BRANCH.search(text):
+        return []
+    for c in _all_checks(checks):
+        if isinstance(c, WhenListed) or (isinstance(c, NumericLimit) and c.effect == "allow"):
+            return []
+    return [m.group("branch").lower() for m in _ELSE_BRANCH.finditer(text)]
 
 
 def _all_checks(checks: list[Check]) -> list[Check]:

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from webapp.judge.boundaries import CONDITION, phrase_op, phrase_pattern
-from webapp.judge.checks import _currency_of, _in_glossary, abbreviates
+from webapp.judge.checks import _currency_of, _in_glossary, _unit_argument, abbreviates
 from webapp.judge.compiler import _normalise  # the compiler's own normal form of a rule
 from webapp.judge.quantities import CURRENCY_CODES, find_quantities, parse_number_value
 from webapp.judge.request_view import MONEY_KEYS, Leaf, RequestView, scalars
@@ -632,8 +632,8 @@ def _measured_false(cond: _Amount, view: RequestView) -> tuple[bool | None, str,
         elif lf.unit is None or lf.unit[0] != cond.kind:
             continue
         value = parse_number_value(lf.value)
-        if value is None or value < 0:
-            return None, "", set()
+        if value is None or value < 0 or _unit_argument(view, lf) is not None:
+            return None, "", set()  # 'duration: 3' beside 'duration_unit: "days"': not read
         if cond.kind == "percent" and 0 < value < 1 <= cond.threshold:
             return None, "", set()  # '0.25' against '20%': a fraction or a percentage?
         if lf.unit is not None and cond.kind not in ("count", "percent"):
@@ -688,6 +688,8 @@ def _amount_false(cond: _Amount, view: RequestView) -> tuple[bool | None, str, s
         value = parse_number_value(lf.value)
         if value is None or value < 0:
             return None, "", set()  # an amount that does not parse, anywhere: a human reads it
+        if _unit_argument(view, lf) is not None:
+            return None, "", set()  # 'amount_unit: "thousands"' beside it: a scale not read
     measure = set(cond.measure)
     named = [lf for lf in money if lf.keys & measure or _abbreviated(measure, lf.keys)]
     if named:
