@@ -461,6 +461,7 @@ def _applicability(
     anchored = False
     status = "matched"
     performed = view.argument_acts()
+    generic_change = False
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
     # subject of every request, and most groups hold a single word. The view's memos are read in
     # place; a term not yet asked about is answered by the view (which fills them).
@@ -501,6 +502,14 @@ def _applicability(
                     all_absent = False
                     break
         if all_absent:
+            if _generic_change(tool, words_anchoring):
+                # 'Downgrades to the free plan' and change_plan, 'SSO may not be disabled' and
+                # update_sso: a tool that changes a thing in general may perform the rule's
+                # specific change (through its arguments), so the act is not ruled out
+                generic_change = True
+                if status != "absent":
+                    status = "unknown"
+                continue
             if other_action:
                 return "absent", False  # the rule is about another action
             status = "absent"
@@ -510,10 +519,35 @@ def _applicability(
                 anchored = True
             if status != "absent":
                 status = "unknown"
+    if generic_change and not anchored:
+        return "absent", False  # nothing else of the rule is in the tool: another action
     # A word of the rule that the request neither shows nor rules out ('the root user' against
     # user_name 'ci-deployer') leaves the rule "unknown", however much else matches: deciding it
     # would be a guess, so a deny becomes review and an allow does not apply.
     return status, anchored
+
+
+# A tool verb that changes a thing in general, and the specific changes it may perform through
+# its arguments ('change_plan' may downgrade, 'update_sso' may disable).
+_GENERIC_CHANGE_VERBS = frozenset(
+    {"chang", "upd", "updat", "set", "modify", "modifi", "edit", "patch", "adjust", "configur"}
+)
+_SPECIFIC_CHANGES = frozenset(
+    {
+        "downgrad", "upgrad", "disabl", "enabl", "suspend", "deactiv", "activ", "lock", "unlock",
+        "rais", "increas", "lower", "reduc", "decreas", "extend", "renam", "demot", "promot",
+        "elev", "restrict", "switch", "toggl", "turn",
+    }
+)  # fmt: skip
+
+
+def _generic_change(tool: frozenset[str], words: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether a tool named by a generic change verb may perform the group's specific change."""
+    return (
+        bool(words)
+        and not tool.isdisjoint(_GENERIC_CHANGE_VERBS)
+        and all(t in _SPECIFIC_CHANGES for t, _ in words)
+    )
 
 
 # Outcomes without a message or arguments are the commonest ones; being immutable they are shared
@@ -1719,6 +1753,15 @@ def convert_value(
         return (
             value,
             f"{leaf.path} is named in a unit of another kind than the rule's: a human must compare",
+        )
+    if check.currency and leaf.unit and leaf.unit[0] not in ("minor", "scale"):
+        # 'Payouts to new bank accounts, if over $500' bound to `bank_account_age_days`: a money
+        # bound read against an argument named in days, hours, percent or bytes is not about
+        # that argument (the amount may be a string the engine could not read); a human compares
+        return (
+            value,
+            f"{leaf.path} is named in a unit of another kind than the rule's money bound: "
+            "a human must compare",
         )
     if leaf.unit and leaf.unit[0] == "minor":
         value *= leaf.unit[1]
