@@ -11,6 +11,13 @@ ticket id given, so a misread rule shows as an approval. Classes found and close
   through its arguments, so the rule is not ruled out (unknown);
 - a money bound ('if over $500') was compared with an argument named in another unit
   (`bank_account_age_days`) when the amount was a string it could not read: a human compares.
+
+Batch 2 (written after those fixes):
+
+- a money word beside another money word of the rule that the tool names ('wire transfers' and
+  wires.send, 'card payments' and payments.charge) was taken for another money movement;
+- a flag that is off (`mfa: "off"`) ruled out the thing a rule forbids switching off;
+- a bound written with dot-grouped thousands ('EUR 10.000') was read as a decimal (10.0).
 """
 
 from __future__ import annotations
@@ -160,3 +167,76 @@ def test_property_a_generic_change_tool_never_passes_a_specific_change(change, v
     rule = f"{act} the {thing} {effect}."
     args = {"customer_id": "C1", thing: value}
     assert outcome(rule, f"admin.{verb}_{thing}", args) != "approved"
+
+
+# --- batch 2: money words of one compound, switched-off flags, dot-grouped thousands -------------
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Wire transfers of $10,000 or more need dual approval.",
+            "wires.send",
+            {"amount": 25000, "currency": "USD"},
+        ),
+        (
+            "Card payments in a currency other than USD need review.",
+            "payments.charge",
+            {"amount": 10, "currency": "eur"},
+        ),
+    ],
+)
+def test_a_money_word_beside_the_tools_money_word_is_not_another_movement(rule, tool, args):
+    assert outcome(rule, tool, args) == "pending_review"
+
+
+def test_the_compound_still_passes_what_it_does_not_bound():
+    rule = "Wire transfers of $10,000 or more need dual approval."
+    assert outcome(rule, "wires.send", {"amount": 500, "currency": "USD"}) == "approved"
+
+
+@pytest.mark.parametrize("value", ["off", "false", False, "disabled", ""])
+def test_a_flag_switched_off_is_the_act_a_switching_off_rule_forbids(value):
+    rule = "MFA may not be turned off for admins."
+    args = {"user": "bob", "role": "admin", "mfa": value}
+    assert outcome(rule, "iam.update_user", args) != "approved"
+
+
+def test_a_flag_that_is_off_still_rules_out_a_qualifier_no_switching_names():
+    # 'medically vulnerable' is not switched off by the rule: a flag off rules the class out
+    rule = "Disconnections of customers flagged as medically vulnerable are prohibited."
+    args = {"account": "A1", "medically_vulnerable": False}
+    assert outcome(rule, "utility.disconnect_customer", args) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "number"),
+    [
+        ("Wire transfers of EUR 10.000 or more need dual approval.", "10.000"),
+        ("Top-ups must be at least EUR 1.000.", "1.000"),
+    ],
+)
+def test_dot_grouped_thousands_read_as_a_decimal_never_decide(rule, number):
+    compiled = compile_rule(0, "c0", rule)
+    assert compiled.understanding == "partly_understood"
+    assert number in compiled.unaccounted
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    amount=st.integers(min_value=1, max_value=10**7),
+    grouped=st.sampled_from(["1.000", "10.000", "250.000", "2.500"]),
+    template=st.sampled_from(
+        [
+            "Payments of EUR {g} or more need review.",
+            "Payments above EUR {g} are forbidden.",
+            "Payments must not exceed EUR {g}.",
+            "Top-ups must be at least EUR {g}.",
+        ]
+    ),
+)
+def test_property_a_dot_grouped_bound_never_approves_alone(amount, grouped, template):
+    rule = template.format(g=grouped)
+    args = {"amount": amount, "currency": "EUR"}
+    assert outcome(rule, "payments.pay", args) != "approved"

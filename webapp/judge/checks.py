@@ -501,6 +501,18 @@ def _applicability(
                 if t in tool:
                     all_absent = False
                     break
+        if all_absent and _qualifies_tool_noun(tool, words_neighbours):
+            # 'Wire transfers' and wires.send, 'Card payments' and payments.charge: a money word
+            # beside another money word of the rule that the tool names; the tool's name does
+            # not rule it out (a wire is a transfer, a charge may be by card), so the rule is
+            # not about another money movement
+            all_absent = False
+            anchored = True
+        if all_absent and view._empty_keys and _switches_off(words_neighbours, view):
+            # 'MFA may not be turned off' and `mfa: "off"`: the flag being off is the rule's act,
+            # not a sign that the rule's thing is absent
+            all_absent = False
+            anchored = True
         if all_absent:
             if _generic_change(tool, words_anchoring):
                 # 'Downgrades to the free plan' and change_plan, 'SSO may not be disabled' and
@@ -539,6 +551,41 @@ _SPECIFIC_CHANGES = frozenset(
         "elev", "restrict", "switch", "toggl", "turn",
     }
 )  # fmt: skip
+
+
+_SWITCH_OFF = frozenset(
+    {"off", "disabl", "deactiv", "suspend", "revok", "remov", "unset", "disconnect", "paus"}
+)
+
+
+def _switches_off(neighbours: tuple[tuple[str, frozenset[str]], ...], view: RequestView) -> bool:
+    """Whether a word of the group, beside a word of switching off ('turned off', 'disable'),
+    names a flag of the request that is off."""
+    for t, nb in neighbours:
+        if t in view._empty_keys and any(n.lstrip("<") in _SWITCH_OFF for n in nb):
+            return True
+    return False
+
+
+_MONEY_WORDS = MONEY_GENERIC | MONEY_SPECIFIC | {"wir"}  # a wire moves money
+
+
+def _qualifies_tool_noun(
+    tool: frozenset[str], neighbours: tuple[tuple[str, frozenset[str]], ...]
+) -> bool:
+    """Whether the group's money words stand beside another money word of the rule that the
+    tool names ('wire transfers' and wires.send, 'card payments' and payments.charge)."""
+    if not neighbours:
+        return False
+    for t, _nb in neighbours:
+        if t not in _MONEY_WORDS:
+            return False
+    for _t, nb in neighbours:
+        for n in nb:
+            w = n.lstrip("<")
+            if w in tool and w in _MONEY_WORDS:
+                return True
+    return False
 
 
 def _generic_change(tool: frozenset[str], words: tuple[tuple[str, bool], ...]) -> bool:

@@ -307,6 +307,16 @@ def compile_rule(
         ]
         if negators:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *negators)))
+        # 'Wire transfers of EUR 10.000 or more': a dot before three digits groups thousands in
+        # much of Europe. A check that read the number as a decimal (10.0) bounds something else
+        # than the rule; the number stays unaccounted, so the rule never decides on its own.
+        grouped = [
+            m.group(0)
+            for m in _DOT_GROUPED.finditer(clean)
+            if any(getattr(c, "threshold", None) == float(m.group(0)) for c in _all_checks(checks))
+        ]
+        if grouped:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *grouped)))
     if checks:
         # 'may not air before 21:00', 'after 2026-12-31': an ordering word before a number, a
         # time or a date compares; a check that reads the value for equality (or none that
@@ -486,6 +496,8 @@ _STATES_NO_OBLIGATION = re.compile(
 
 # A word turned around by its prefix: 'non-EU', 'non-refundable', 'non production'.
 _NEGATED_WORD = re.compile(r"\bnon(?:-|\s+)[A-Za-z][\w\-]*", re.I)
+# '10.000', '1.500.000': digits grouped by dots (and no decimal comma after them)
+_DOT_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}\.\d{3}(?![\d.,]\d|\d)")
 # Words that negate a subject or a whole clause without 'not' ('neither … nor', 'nobody',
 # 'none of', 'hardly ever'): a check that reads the modal alone reads the opposite.
 _NEGATING_SUBJECT = re.compile(
