@@ -239,4 +239,27 @@ def test_dot_grouped_thousands_read_as_a_decimal_never_decide(rule, number):
 def test_property_a_dot_grouped_bound_never_approves_alone(amount, grouped, template):
     rule = template.format(g=grouped)
     args = {"amount": amount, "currency": "EUR"}
-    assert outcome(rule, "payments.pay", args) != "approved"
+    if outcome(rule, "payments.pay", args) == "approved":
+        # only where both readings (a decimal, thousands) of the bound would approve
+        decimal, thousands = float(grouped), float(grouped.replace(".", ""))
+        if "at least" in rule:
+            assert amount >= max(decimal, thousands)
+        else:
+            assert amount <= min(decimal, thousands)
+
+
+# --- a base-form verb naming a kind of thing ('access tokens') ----------------------------------
+
+
+def test_a_verb_before_the_plural_subject_names_a_kind_not_the_act():
+    rule = "Access tokens must expire within 30 days."
+    tool = "iam.create_token"
+    assert outcome(rule, tool, {"user": "bob", "ttl": "90d"}) != "approved"
+    assert outcome(rule, tool, {"user": "bob", "ttl_days": 90}) == "denied"
+    assert outcome(rule, tool, {"user": "bob", "ttl_days": 10}) == "approved"
+
+
+def test_an_imperative_verb_is_still_the_rules_act():
+    # no modal after the noun: 'Delete' is the act, which the tool's 'create' rules out
+    rule = "Delete records only with a DPO ticket."
+    assert outcome(rule, "crm.create_record", {"name": "x"}) == "approved"

@@ -280,6 +280,15 @@ _THING_WORD = re.compile(
 )
 
 
+# A sentence opening with a base-form verb, a plural noun, then its predicate ('Access tokens
+# must …', 'Export files may …'); an imperative ('Delete records only …') has no modal there.
+_MODIFIER_VERB = re.compile(
+    r"\s*(?:(?:all|any|new|the)\s+)?(?P<v>[A-Za-z]+)\s+(?P<n>[A-Za-z]+[^s\W]s)\s+"
+    r"(?:must|may|can|cannot|can't|should|shall|need|require|are|have)\b",
+    re.I,
+)
+
+
 _AFTER_WORD = re.compile(
     r"\b(?:from|after|before|following|until|since|during|while|once|prior\s+to)\s+"
     r"(?:(?:a|an|the|its|their|any)\s+)?(?P<w>[A-Za-z]+)\b",
@@ -319,6 +328,14 @@ def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
         w = m.group("w").lower()
         s = stem(w)
         if s in THING_NOUNS and s in terms and (m.group("det") or _plural(w)):
+            out.add(KEY_THING + s)
+    m = _MODIFIER_VERB.match(source)
+    if m:
+        # 'Access tokens must expire …', 'Share links may …': a verb in its base form before
+        # the plural noun the sentence is about names a kind of that thing, not the rule's act
+        # (read as the act, the tool's own verb, create_token, had ruled the rule out)
+        s = stem(m.group("v").lower())
+        if s in terms and stem(m.group("n").lower()) in terms:
             out.add(KEY_THING + s)
     for m in _THE_NAMED.finditer(source):
         noun = m.group(2).lower()
