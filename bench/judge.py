@@ -34,12 +34,13 @@ CASES_DIR = ROOT / "bench" / "judge_cases"
 THRESHOLD = 0.80
 # Held-out sets run on their own: their figures are reported apart from the tuned-on cases.
 HOLDOUT_SETS = ("holdout_2", "holdout_3", "holdout_4", "holdout_8", "holdout_9")
-# Development sets run on their own (`--set dev_11`, `--set dev_mis`, `--set dev_12`,
-# `--set dev_mis2`) while their figures are far from the main set's: dev_11 and dev_12 were written
+# Development sets run on their own (`--set dev_11`, `dev_12`, `dev_mis`, `dev_mis2`, `dev_red2`,
+# `dev_red3`) while their figures are far from the main set's: dev_11 and dev_12 were written
 # before the engine change they measure (dev_11 in domains no other file covers, dev_12 in the
 # everyday ones, each policy in another staff style); dev_mis and dev_mis2 hold rules written to be
-# misread. Their first runs are recorded in bench/README.md.
-APART_SETS = ("dev_11", "dev_mis", "dev_12", "dev_mis2", "dev_red3")
+# misread, dev_red2 and dev_red3 red-team cases beside a satisfied rule, so that a misreading shows
+# as an approval. Their first runs are recorded in bench/README.md.
+APART_SETS = ("dev_11", "dev_mis", "dev_12", "dev_mis2", "dev_red2", "dev_red3")
 
 
 def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict]:

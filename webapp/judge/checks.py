@@ -280,6 +280,15 @@ _THING_WORD = re.compile(
 )
 
 
+# A sentence opening with a base-form verb, a plural noun, then its predicate ('Access tokens
+# must …', 'Export files may …'); an imperative ('Delete records only …') has no modal there.
+_MODIFIER_VERB = re.compile(
+    r"\s*(?:(?:all|any|new|the)\s+)?(?P<v>[A-Za-z]+)\s+(?P<n>[A-Za-z]+[^s\W]s)\s+"
+    r"(?:must|may|can|cannot|can't|should|shall|need|require|are|have)\b",
+    re.I,
+)
+
+
 _AFTER_WORD = re.compile(
     r"\b(?:from|after|before|following|until|since|during|while|once|prior\s+to)\s+"
     r"(?:(?:a|an|the|its|their|any)\s+)?(?P<w>[A-Za-z]+)\b",
@@ -319,6 +328,14 @@ def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
         w = m.group("w").lower()
         s = stem(w)
         if s in THING_NOUNS and s in terms and (m.group("det") or _plural(w)):
+            out.add(KEY_THING + s)
+    m = _MODIFIER_VERB.match(source)
+    if m:
+        # 'Access tokens must expire …', 'Share links may …': a verb in its base form before
+        # the plural noun the sentence is about names a kind of that thing, not the rule's act
+        # (read as the act, the tool's own verb, create_token, had ruled the rule out)
+        s = stem(m.group("v").lower())
+        if s in terms and stem(m.group("n").lower()) in terms:
             out.add(KEY_THING + s)
     for m in _THE_NAMED.finditer(source):
         noun = m.group(2).lower()
@@ -461,6 +478,7 @@ def _applicability(
     anchored = False
     status = "matched"
     performed = view.argument_acts()
+    generic_change = False
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
     # subject of every request, and most groups hold a single word. The view's memos are read in
     # place; a term not yet asked about is answered by the view (which fills them).
@@ -500,7 +518,27 @@ def _applicability(
                 if t in tool:
                     all_absent = False
                     break
+        if all_absent and _qualifies_tool_noun(tool, words_neighbours):
+            # 'Wire transfers' and wires.send, 'Card payments' and payments.charge: a money word
+            # beside another money word of the rule that the tool names; the tool's name does
+            # not rule it out (a wire is a transfer, a charge may be by card), so the rule is
+            # not about another money movement
+            all_absent = False
+            anchored = True
+        if all_absent and view._empty_keys and _switches_off(words_neighbours, view):
+            # 'MFA may not be turned off' and `mfa: "off"`: the flag being off is the rule's act,
+            # not a sign that the rule's thing is absent
+            all_absent = False
+            anchored = True
         if all_absent:
+            if _generic_change(tool, words_anchoring):
+                # 'Downgrades to the free plan' and change_plan, 'SSO may not be disabled' and
+                # update_sso: a tool that changes a thing in general may perform the rule's
+                # specific change (through its arguments), so the act is not ruled out
+                generic_change = True
+                if status != "absent":
+                    status = "unknown"
+                continue
             if other_action:
                 return "absent", False  # the rule is about another action
             status = "absent"
@@ -510,10 +548,70 @@ def _applicability(
                 anchored = True
             if status != "absent":
                 status = "unknown"
+    if generic_change and not anchored:
+        return "absent", False  # nothing else of the rule is in the tool: another action
     # A word of the rule that the request neither shows nor rules out ('the root user' against
     # user_name 'ci-deployer') leaves the rule "unknown", however much else matches: deciding it
     # would be a guess, so a deny becomes review and an allow does not apply.
     return status, anchored
+
+
+# A tool verb that changes a thing in general, and the specific changes it may perform through
+# its arguments ('change_plan' may downgrade, 'update_sso' may disable).
+_GENERIC_CHANGE_VERBS = frozenset(
+    {"chang", "upd", "updat", "set", "modify", "modifi", "edit", "patch", "adjust", "configur"}
+)
+_SPECIFIC_CHANGES = frozenset(
+    {
+        "downgrad", "upgrad", "disabl", "enabl", "suspend", "deactiv", "activ", "lock", "unlock",
+        "rais", "increas", "lower", "reduc", "decreas", "extend", "renam", "demot", "promot",
+        "elev", "restrict", "switch", "toggl", "turn",
+    }
+)  # fmt: skip
+
+
+_SWITCH_OFF = frozenset(
+    {"off", "disabl", "deactiv", "suspend", "revok", "remov", "unset", "disconnect", "paus"}
+)
+
+
+def _switches_off(neighbours: tuple[tuple[str, frozenset[str]], ...], view: RequestView) -> bool:
+    """Whether a word of the group, beside a word of switching off ('turned off', 'disable'),
+    names a flag of the request that is off."""
+    for t, nb in neighbours:
+        if t in view._empty_keys and any(n.lstrip("<") in _SWITCH_OFF for n in nb):
+            return True
+    return False
+
+
+_MONEY_WORDS = MONEY_GENERIC | MONEY_SPECIFIC | {"wir"}  # a wire moves money
+
+
+def _qualifies_tool_noun(
+    tool: frozenset[str], neighbours: tuple[tuple[str, frozenset[str]], ...]
+) -> bool:
+    """Whether the group's money words stand beside another money word of the rule that the
+    tool names ('wire transfers' and wires.send, 'card payments' and payments.charge)."""
+    if not neighbours:
+        return False
+    for t, _nb in neighbours:
+        if t not in _MONEY_WORDS:
+            return False
+    for _t, nb in neighbours:
+        for n in nb:
+            w = n.lstrip("<")
+            if w in tool and w in _MONEY_WORDS:
+                return True
+    return False
+
+
+def _generic_change(tool: frozenset[str], words: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether a tool named by a generic change verb may perform the group's specific change."""
+    return (
+        bool(words)
+        and not tool.isdisjoint(_GENERIC_CHANGE_VERBS)
+        and all(t in _SPECIFIC_CHANGES for t, _ in words)
+    )
 
 
 # Outcomes without a message or arguments are the commonest ones; being immutable they are shared
@@ -1730,6 +1828,15 @@ def convert_value(
         return (
             value,
             f"{leaf.path} is named in a unit of another kind than the rule's: a human must compare",
+        )
+    if check.currency and leaf.unit and leaf.unit[0] not in ("minor", "scale"):
+        # 'Payouts to new bank accounts, if over $500' bound to `bank_account_age_days`: a money
+        # bound read against an argument named in days, hours, percent or bytes is not about
+        # that argument (the amount may be a string the engine could not read); a human compares
+        return (
+            value,
+            f"{leaf.path} is named in a unit of another kind than the rule's money bound: "
+            "a human must compare",
         )
     if leaf.unit and leaf.unit[0] == "minor":
         value *= leaf.unit[1]

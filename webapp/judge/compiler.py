@@ -294,6 +294,29 @@ def compile_rule(
         negated = [m.group(0).lower() for m in _NEGATED_WORD.finditer(clean)]
         if negated:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *negated)))
+        # 'Neither owner nor admin roles may be assigned', 'Nobody may assign …', 'None of the
+        # contractors may …': a negating subject or joint negation turns the modal around, and
+        # no check reads it; 'may' had been read as a permission (an allow that approved the
+        # very act forbidden). 'neither … nor' also joins a second subject no check reads. The
+        # word stays unaccounted, so the rule never decides on its own.
+        negators = [
+            m.group(0).lower()
+            for m in _NEGATING_SUBJECT.finditer(clean)
+            if m.group(0).lower() in ("neither", "nor")
+            or any(c.effect == "allow" for c in _all_checks(checks))
+        ]
+        if negators:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *negators)))
+        # 'Wire transfers of EUR 10.000 or more': a dot before three digits groups thousands in
+        # much of Europe. A check that read the number as a decimal (10.0) bounds something else
+        # than the rule; the number stays unaccounted, so the rule never decides on its own.
+        grouped = [
+            m.group(0)
+            for m in _DOT_GROUPED.finditer(clean)
+            if any(getattr(c, "threshold", None) == float(m.group(0)) for c in _all_checks(checks))
+        ]
+        if grouped:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *grouped)))
     if checks:
         # 'may not air before 21:00', 'after 2026-12-31': an ordering word before a number, a
         # time or a date compares; a check that reads the value for equality (or none that
@@ -481,6 +504,14 @@ _STATES_NO_OBLIGATION = re.compile(
 
 # A word turned around by its prefix: 'non-EU', 'non-refundable', 'non production'.
 _NEGATED_WORD = re.compile(r"\bnon(?:-|\s+)[A-Za-z][\w\-]*", re.I)
+# '10.000', '1.500.000': digits grouped by dots (and no decimal comma after them)
+_DOT_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}\.\d{3}(?![\d.,]\d|\d)")
+# Words that negate a subject or a whole clause without 'not' ('neither … nor', 'nobody',
+# 'none of', 'hardly ever'): a check that reads the modal alone reads the opposite.
+_NEGATING_SUBJECT = re.compile(
+    r"\b(?:neither|nor|nobody|none|nothing|nowhere|no-one|noone|hardly|scarcely|seldom|rarely|barely)\b",
+    re.I,
+)
 # An ordering word right before a number, a time or a date ('before 21:00', 'after 2026-12-31',
 # 'prior to 9am'): the rule compares with that value, it does not list it.
 _ORDER_BEFORE_VALUE = re.compile(
