@@ -33,7 +33,15 @@ from webapp.judge.types import ClearanceQuery, PolicyVersion, Verdict  # noqa: E
 CASES_DIR = ROOT / "bench" / "judge_cases"
 THRESHOLD = 0.80
 # Held-out sets run on their own: their figures are reported apart from the tuned-on cases.
-HOLDOUT_SETS = ("holdout_2", "holdout_3", "holdout_4", "holdout_8", "holdout_9")
+HOLDOUT_SETS = (
+    "holdout_2",
+    "holdout_3",
+    "holdout_4",
+    "holdout_8",
+    "holdout_9",
+    "holdout_11",
+    "holdout_12",
+)
 # Development sets run on their own (`--set dev_11`, `dev_12`, `dev_mis`, `dev_mis2`, `dev_red2`,
 # `dev_red3`) while their figures are far from the main set's: dev_11 and dev_12 were written
 # before the engine change they measure (dev_11 in domains no other file covers, dev_12 in the

@@ -63,12 +63,25 @@ def test_the_second_holdout_is_well_formed_and_runs_apart(bench):
     assert result["total"] == len(cases)
 
 
-@pytest.mark.parametrize("case_set", ["holdout_8", "holdout_9"])
-def test_the_sixth_session_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
+@pytest.mark.parametrize("case_set", ["holdout_8", "holdout_9", "holdout_11", "holdout_12"])
+def test_the_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
     # Blind when written; their first and final blind runs are in bench/README.md. Seen since,
     # so this guards the fail-safes found on them, it does not measure generalisation.
     cases = bench.load_cases(case_set=case_set)
     assert len(cases) == 70
+    assert not {c["id"] for c in cases} & {c["id"] for c in bench.load_cases()}
+    result = bench.run_all(cases)
+    assert result["unsafe"] == [], result["unsafe"]
+
+
+@pytest.mark.parametrize(
+    "case_set", ["dev_11", "dev_12", "dev_mis", "dev_mis2", "dev_red2", "dev_red3"]
+)
+def test_the_development_sets_run_apart_with_no_unsafe_approval(bench, case_set):
+    # written to find misreadings (each first run is in bench/README.md); every unsafe approval
+    # they found was fixed by class, and none may come back
+    cases = bench.load_cases(case_set=case_set)
+    assert cases
     assert not {c["id"] for c in cases} & {c["id"] for c in bench.load_cases()}
     result = bench.run_all(cases)
     assert result["unsafe"] == [], result["unsafe"]
