@@ -265,167 +265,15 @@ def compile_rule(
             _value_stems(checks),
             _value_spans(clean, checks),
         )
-    if checks and not any(c.effect == SENDS_TO_REVIEW for c in checks):
-        # A rule that asks for a person's act (an approval, a review, a sign-off) and compiled
-        # into checks none of which sends anything to a person, nor reads the act from an
-        # argument ('if the physician has signed off' against `physician_signed_off`), was read
-        # without that act: its checks could approve what the rule wants a human to decide.
-        # The act's words stay unaccounted, so the rule cannot decide on its own (fail safe,
-        # whatever phrasing hid the act).
-        asked = [m.group(0).lower() for m in _HUMAN_ACT.finditer(clean)]
-        asked += [m.group("act").lower() for m in _INFORMAL_ACT.finditer(clean)]
-        every = _all_checks(checks)
-        acts = [act for act in asked if not any(_reads_act(c, act) for c in every)]
-        if acts:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *acts)))
     if checks:
-        # 'Refunds need the store manager's go-ahead' read as a list holding 'go-ahead': a
-        # person's act taken for a value an argument could hold, so any other value passes.
-        listed = {str(v).lower() for v in _flat_values(checks)}
-        misread = [m.group(0).lower() for m in _HUMAN_ACT.finditer(clean)]
-        misread += [m.group("act").lower() for m in _INFORMAL_ACT.finditer(clean)]
-        misread = [act for act in misread if act in listed]
-        if misread:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *misread)))
-    if checks:
-        # 'Non-EU transfers', 'non-refundable fares': the prefix turns its word around. No check
-        # reads a negated word (a list of EU places, a flag `refundable`, would read the word
-        # as it stands, the opposite of the rule), so the negated word stays unaccounted.
-        negated = [m.group(0).lower() for m in _NEGATED_WORD.finditer(clean)]
-        if negated:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *negated)))
-        # 'Neither owner nor admin roles may be assigned', 'Nobody may assign …', 'None of the
-        # contractors may …': a negating subject or joint negation turns the modal around, and
-        # no check reads it; 'may' had been read as a permission (an allow that approved the
-        # very act forbidden). 'neither … nor' also joins a second subject no check reads. The
-        # word stays unaccounted, so the rule never decides on its own.
-        negators = [
-            m.group(0).lower()
-            for m in _NEGATING_SUBJECT.finditer(clean)
-            if m.group(0).lower() in ("neither", "nor")
-            or any(c.effect == "allow" for c in _all_checks(checks))
-        ]
-        if negators:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *negators)))
-        # 'Wire transfers of EUR 10.000 or more': a dot before three digits groups thousands in
-        # much of Europe. A check that read the number as a decimal (10.0) bounds something else
-        # than the rule; the number stays unaccounted, so the rule never decides on its own.
-        grouped = [
-            m.group(0)
-            for m in _DOT_GROUPED.finditer(clean)
-            if any(getattr(c, "threshold", None) == float(m.group(0)) for c in _all_checks(checks))
-        ]
-        if grouped:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *grouped)))
-    if checks:
-        # 'may not air before 21:00', 'after 2026-12-31': an ordering word before a number, a
-        # time or a date compares; a check that reads the value for equality (or none that
-        # compares at all) leaves that word unaccounted, so the rule never decides on its own.
-        # (a freeze's own duration, 'frozen until 1 Dec', is read as the freeze's lifetime)
-        read_duration = (
-            frozen.span("duration")
-            if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks)
-            else None
-        )
-        order_words = _unread_order_words(clean, checks, read_duration)
-        if order_words:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *order_words)))
-        # 'No disbursement may exceed the client's balance', 'no payout before the documents
-        # are signed': a comparison with no check that compares was read as a flat prohibition
-        # (deny every disbursement) or a list. Its words stay unaccounted, so the rule never
-        # decides on its own (fail safe, whatever the comparison is with).
-        compared = _unread_comparisons(clean, checks, read_duration)
-        if compared:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *compared)))
-        # 'max wind 20 mph, tandem lifts 15 mph': a second bound of the same kind (unit, currency)
-        # that no check compares with is a variant of the limit for some case; read as a
-        # subject word it would drop the variant. It stays unaccounted (fail safe).
-        variants = _unread_bounds(clean, checks)
-        if variants:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *variants)))
-        # 'Source code must never leave company laptops': an act named by where it ends (any
-        # act that carries the thing out: an upload, a share, an email). No check reads it; as a
-        # subject word it was matched by no tool, and the rule was passed by.
-        leaving = [(m.group(1) or m.group(2)).lower() for m in _LEAVING.finditer(clean)]
-        if leaving:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *leaving)))
-        # 'may not be shared outside the team', '… outside the company': the noun names a
-        # class of places or people (who is in the team?), never a value an argument holds;
-        # read as an allow-list of the word 'team', any recipient was judged against it.
-        kinds = _outside_kind_values(clean, checks)
-        if kinds:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *kinds)))
-        # 'Restarting a database host during business hours needs the DBA': a time or a state
-        # the act happens in, which only a date window or a time of day reads. Read as subject
-        # words, it made the rule govern (or, for another act, spare) every request alike.
-        # '11 to 50 seats need manager approval', 'Seats: 11-50 …': a range whose two ends no
-        # check compares reads as subject words or a literal; it stays unaccounted.
-        ranges = _unread_ranges(clean, checks)
-        if ranges:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *ranges)))
-        during = _unread_during(clean, checks)
-        if during:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *during)))
-        # '(paid + comps) may not exceed the capacity': no check adds arguments up, so a check
-        # reading one number against the bound misreads the rule.
-        relative = [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(clean)]
-        if relative:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *relative)))
-        # 'Payouts over $10,000 need review and payouts to new sellers for 7 days': a number no
-        # check reads belongs to something the checks left out (a second subject's hold, a
-        # variant, a window). It stays unaccounted, whatever vocabulary its words are in.
-        # 'Payouts over $10,000 need review and payouts to new sellers', '…, plus first payouts':
-        # what is joined after the review a rule asks for names more requests it covers. No
-        # check reads such a second subject (its words are vocabulary the subject reading
-        # accepts), so it stays unaccounted.
-        tails = [
-            re.sub(r"\s+", " ", m.group("tail").strip().lower())
-            for m in _REVIEW_TAIL.finditer(clean)
-        ]
-        tails = [t for t in tails if not _tail_read(t, checks)]
-        if tails:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *tails)))
-        numbers = _unread_numbers(clean, checks)
-        if numbers:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *numbers)))
-        # 'Adjustments above 500 USD or to new sellers need a supervisor': a second condition
-        # joined by 'or' after an amount widens what the rule governs. No check reads such a
-        # disjunction; its words had been taken for subject words, so a 120 USD adjustment to
-        # a new seller passed. They stay unaccounted (fail safe).
-        disjuncts = [
-            re.sub(r"\s+", " ", m.group("dis").lower()) for m in _AMOUNT_OR.finditer(clean)
-        ]
-        if disjuncts:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *disjuncts)))
-        if widened:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *widened)))
-        if unread_numbers:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *unread_numbers)))
-        # 'Payouts over $10,000 need review as do payouts to new sellers', '… — payouts to new
-        # sellers too', '(same for …)', ': also …', 'likewise …': a second subject after the
-        # predicate, which takes the first one's obligation. No check reads it; its words had
-        # been taken for subject words of the first, so a new seller's small payout passed.
-        seconds = [
-            " ".join(re.findall(r"[a-z]+", m.group(0).lower()))
-            for m in _SECOND_SUBJECT.finditer(clean)
-        ]
-        if seconds:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *seconds)))
-        # 'Deploys beyond staging', 'Shipments besides domestic parcels': a preposition that
-        # orders or excludes, whose object a check took for subject words (matched when the
-        # request names it, the rule passed by when it does not: 'beyond staging' passed a
-        # production deploy). Only a check that compares or lists reads such a phrase.
-        excluding = _unread_prepositions(clean, checks)
-        if excluding:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *excluding)))
-        # 'Refunds <= 100 EUR -> auto, otherwise -> manager': an else branch turns the bound
-        # over for what the first clause leaves out. Only a check that reads two branches
-        # (an allowance whose other side goes to review, a cap split by place) reads it; any
-        # other reading of such a rule took the branch for vocabulary and the rule came out
-        # upside down (review at or below 100 EUR, 300 EUR approved). It stays unaccounted.
-        branches = _unread_else_branch(clean, checks)
-        if branches:
-            unaccounted = tuple(dict.fromkeys((*unaccounted, *branches)))
+        # The fail-safes: parts of a rule no check reads, whatever vocabulary their words are in,
+        # stay unaccounted, so the rule never decides on its own (one function a kind, in
+        # _FAIL_SAFES below; each says which misreading it guards against).
+        reading = _Reading(clean, checks, _all_checks(checks), _read_duration(frozen, checks))
+        left = [part for fail_safe in _FAIL_SAFES for part in fail_safe(reading)]
+        left += widened + unread_numbers
+        if left:
+            unaccounted = tuple(dict.fromkeys((*unaccounted, *left)))
     return CompiledRule(
         index,
         chunk_id,
@@ -499,6 +347,201 @@ _STATES_NO_OBLIGATION = re.compile(
     r"(?:exists|aims|is\s+intended|is\s+meant|describes|explains|sets\s+out|covers|governs)\b|"
     r"\b(?:intended|designed)\s+to\b|\bfor\s+(?:reference|information)\b",
     re.I,
+)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What the fail-safes look at: the normalised rule, its checks, and every check inside them."""
+
+    text: str
+    checks: list[Check]
+    every: list[Check]
+    read_duration: tuple[int, int] | None  # a freeze's own duration, read as its lifetime
+
+
+def _read_duration(frozen: re.Match[str] | None, checks: list[Check]) -> tuple[int, int] | None:
+    """The span of a freeze's duration ('frozen until 1 Dec') when a check reads it as the
+    freeze's lifetime."""
+    if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
+        return frozen.span("duration")
+    return None
+
+
+def _unread_human_act(r: _Reading) -> list[str]:
+    """A rule that asks for a person's act (an approval, a review, a sign-off) and compiled into
+    checks none of which sends anything to a person, nor reads the act from an argument ('if the
+    physician has signed off' against `physician_signed_off`), was read without that act: its
+    checks could approve what the rule wants a human to decide (whatever phrasing hid the act)."""
+    if any(c.effect == SENDS_TO_REVIEW for c in r.checks):
+        return []
+    asked = [m.group(0).lower() for m in _HUMAN_ACT.finditer(r.text)]
+    asked += [m.group("act").lower() for m in _INFORMAL_ACT.finditer(r.text)]
+    return [act for act in asked if not any(_reads_act(c, act) for c in r.every)]
+
+
+def _act_listed_as_value(r: _Reading) -> list[str]:
+    """'Refunds need the store manager's go-ahead' read as a list holding 'go-ahead': a person's
+    act taken for a value an argument could hold, so any other value passes."""
+    listed = {str(v).lower() for v in _flat_values(r.checks)}
+    misread = [m.group(0).lower() for m in _HUMAN_ACT.finditer(r.text)]
+    misread += [m.group("act").lower() for m in _INFORMAL_ACT.finditer(r.text)]
+    return [act for act in misread if act in listed]
+
+
+def _negated_words(r: _Reading) -> list[str]:
+    """'Non-EU transfers', 'non-refundable fares': the prefix turns its word around. No check
+    reads a negated word (a list of EU places, a flag `refundable`, would read the word as it
+    stands, the opposite of the rule)."""
+    return [m.group(0).lower() for m in _NEGATED_WORD.finditer(r.text)]
+
+
+def _negating_subject(r: _Reading) -> list[str]:
+    """'Neither owner nor admin roles may be assigned', 'Nobody may assign …', 'None of the
+    contractors may …': a negating subject or joint negation turns the modal around, and no check
+    reads it; 'may' had been read as a permission (an allow that approved the very act
+    forbidden). 'neither … nor' also joins a second subject no check reads."""
+    allows = any(c.effect == "allow" for c in r.every)
+    return [
+        m.group(0).lower()
+        for m in _NEGATING_SUBJECT.finditer(r.text)
+        if m.group(0).lower() in ("neither", "nor") or allows
+    ]
+
+
+def _dot_grouped_thousands(r: _Reading) -> list[str]:
+    """'Wire transfers of EUR 10.000 or more': a dot before three digits groups thousands in much
+    of Europe; a check that read the number as a decimal (10.0) bounds something else."""
+    return [
+        m.group(0)
+        for m in _DOT_GROUPED.finditer(r.text)
+        if any(getattr(c, "threshold", None) == float(m.group(0)) for c in r.every)
+    ]
+
+
+def _order_words(r: _Reading) -> list[str]:
+    """'may not air before 21:00', 'after 2026-12-31': an ordering word before a number, a time or
+    a date compares; a check that reads the value for equality (or none that compares at all)
+    leaves that word unaccounted (a freeze's own duration is read as its lifetime)."""
+    return _unread_order_words(r.text, r.checks, r.read_duration)
+
+
+def _comparisons(r: _Reading) -> list[str]:
+    """'No disbursement may exceed the client's balance', 'no payout before the documents are
+    signed': a comparison with no check that compares was read as a flat prohibition (deny every
+    disbursement) or a list, whatever the comparison is with."""
+    return _unread_comparisons(r.text, r.checks, r.read_duration)
+
+
+def _second_bounds(r: _Reading) -> list[str]:
+    """'max wind 20 mph, tandem lifts 15 mph': a second bound of the same kind (unit, currency)
+    that no check compares with is a variant of the limit for some case; read as a subject word
+    it would drop the variant."""
+    return _unread_bounds(r.text, r.checks)
+
+
+def _leaving(r: _Reading) -> list[str]:
+    """'Source code must never leave company laptops': an act named by where it ends (any act
+    that carries the thing out: an upload, a share, an email). As a subject word it was matched
+    by no tool, and the rule was passed by."""
+    return [(m.group(1) or m.group(2)).lower() for m in _LEAVING.finditer(r.text)]
+
+
+def _outside_kinds(r: _Reading) -> list[str]:
+    """'may not be shared outside the team': the noun names a class of places or people (who is
+    in the team?), never a value an argument holds; read as an allow-list of the word 'team', any
+    recipient was judged against it."""
+    return _outside_kind_values(r.text, r.checks)
+
+
+def _ranges(r: _Reading) -> list[str]:
+    """'11 to 50 seats need manager approval', 'Seats: 11-50 …': a range whose two ends no check
+    compares reads as subject words or a literal."""
+    return _unread_ranges(r.text, r.checks)
+
+
+def _during(r: _Reading) -> list[str]:
+    """'Restarting a database host during business hours needs the DBA': a time or a state the
+    act happens in, which only a date window or a time of day reads. Read as subject words, it
+    made the rule govern (or, for another act, spare) every request alike."""
+    return _unread_during(r.text, r.checks)
+
+
+def _sums(r: _Reading) -> list[str]:
+    """'(paid + comps) may not exceed the capacity': no check adds arguments up, so a check reading
+    one number against the bound misreads the rule."""
+    return [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(r.text)]
+
+
+def _review_tails(r: _Reading) -> list[str]:
+    """'Payouts over $10,000 need review and payouts to new sellers', '…, plus first payouts':
+    what is joined after the review a rule asks for names more requests it covers. No check reads
+    such a second subject (its words are vocabulary the subject reading accepts)."""
+    tails = [
+        re.sub(r"\s+", " ", m.group("tail").strip().lower()) for m in _REVIEW_TAIL.finditer(r.text)
+    ]
+    return [t for t in tails if not _tail_read(t, r.checks)]
+
+
+def _numbers(r: _Reading) -> list[str]:
+    """'… and payouts to new sellers for 7 days': a number no check holds belongs to something the
+    checks left out (a second subject's hold, a variant, a window)."""
+    return _unread_numbers(r.text, r.checks)
+
+
+def _amount_disjuncts(r: _Reading) -> list[str]:
+    """'Adjustments above 500 USD or to new sellers need a supervisor': a second condition joined
+    by 'or' after an amount widens what the rule governs; its words had been taken for subject
+    words, so a 120 USD adjustment to a new seller passed."""
+    return [re.sub(r"\s+", " ", m.group("dis").lower()) for m in _AMOUNT_OR.finditer(r.text)]
+
+
+def _second_subjects(r: _Reading) -> list[str]:
+    """'Payouts over $10,000 need review as do payouts to new sellers', '… too', '(same for …)',
+    ': also …', 'likewise …': a second subject after the predicate, which takes the first one's
+    obligation; its words had been taken for subject words of the first."""
+    return [
+        " ".join(re.findall(r"[a-z]+", m.group(0).lower()))
+        for m in _SECOND_SUBJECT.finditer(r.text)
+    ]
+
+
+def _excluding_prepositions(r: _Reading) -> list[str]:
+    """'Deploys beyond staging', 'Shipments besides domestic parcels': a preposition that orders
+    or excludes, whose object a check took for subject words ('beyond staging' passed a
+    production deploy). Only a check that compares or lists reads such a phrase."""
+    return _unread_prepositions(r.text, r.checks)
+
+
+def _else_branches(r: _Reading) -> list[str]:
+    """'Refunds <= 100 EUR -> auto, otherwise -> manager': an else branch turns the bound over for
+    what the first clause leaves out. Only a check that reads two branches (an allowance whose
+    other side goes to review, a cap split by place) reads it; any other reading took the branch
+    for vocabulary and came out upside down."""
+    return _unread_else_branch(r.text, r.checks)
+
+
+# Every fail-safe, in the order its unaccounted words are listed; a new one is a function here.
+_FAIL_SAFES = (
+    _unread_human_act,
+    _act_listed_as_value,
+    _negated_words,
+    _negating_subject,
+    _dot_grouped_thousands,
+    _order_words,
+    _comparisons,
+    _second_bounds,
+    _leaving,
+    _outside_kinds,
+    _ranges,
+    _during,
+    _sums,
+    _review_tails,
+    _numbers,
+    _amount_disjuncts,
+    _second_subjects,
+    _excluding_prepositions,
+    _else_branches,
 )
 
 
