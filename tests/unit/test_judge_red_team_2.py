@@ -22,42 +22,12 @@ Batch 2 (written after those fixes):
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.unit.judge_support import outcome_beside_ticket as outcome
 from webapp.judge.compiler import compile_rule
-from webapp.judge.engine import evaluate
-from webapp.judge.history import StaticHistory
-from webapp.judge.types import ClearanceQuery, PolicyVersion
-
-TICKET = "Every request must include a ticket_id."
-
-
-def _policy(rules: list[str]) -> PolicyVersion:
-    text = "\n".join(rules)
-    return PolicyVersion(
-        policy_id="red2",
-        policy_version_id="red2-v1",
-        content_hash=hashlib.sha256(text.encode()).hexdigest(),
-        description="",
-        rules=tuple(rules),
-        tools=(),
-    )
-
-
-def outcome(rule: str, tool: str, args: dict) -> str:
-    v = evaluate(
-        ClearanceQuery(tool, {**args, "ticket_id": "T-1"}, "agent"),
-        [_policy([rule, TICKET])],
-        StaticHistory.from_dict(None),
-    )
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
-
 
 # --- negating subjects -------------------------------------------------------------------------
 

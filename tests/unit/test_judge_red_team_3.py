@@ -9,34 +9,11 @@ ticket), so that a misread rule shows as an approval at full confidence.
 
 from __future__ import annotations
 
-import hashlib
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.unit.judge_support import outcome_beside_ticket as outcome
 from webapp.judge.compiler import compile_rule
-from webapp.judge.engine import evaluate
-from webapp.judge.history import StaticHistory
-from webapp.judge.types import ClearanceQuery, PolicyVersion
-
-TICKET = "Every request must include a ticket_id."
-
-
-def _policy(rules: list[str]) -> PolicyVersion:
-    digest = hashlib.sha256("|".join(rules).encode()).hexdigest()
-    return PolicyVersion("p", f"pv_{digest[:12]}", digest, "", tuple(rules), ())
-
-
-def outcome(rule: str, tool: str, args: dict) -> str:
-    v = evaluate(
-        ClearanceQuery(tool, {**args, "ticket_id": "T-1"}, "agent"),
-        [_policy([rule, TICKET])],
-        StaticHistory.from_dict(None),
-    )
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
-
 
 # --- an else branch ('otherwise') is read only by a check that reads two branches -------------
 

@@ -1,0 +1,33 @@
+"""Helpers the judge's red-team and misreading tests share: a rule beside a satisfied one.
+
+Each policy holds the rule under test and "Every request must include a ticket_id." (the request
+carries one), so a rule the engine misreads or passes by shows as an approval at full confidence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery, PolicyVersion
+
+TICKET = "Every request must include a ticket_id."
+
+
+def policy(rules: list[str]) -> PolicyVersion:
+    """A policy version of `rules` for every tool, its id and hash taken from the rules' text."""
+    digest = hashlib.sha256("|".join(rules).encode()).hexdigest()
+    return PolicyVersion("p", f"pv_{digest[:12]}", digest, "", tuple(rules), ())
+
+
+def outcome_beside_ticket(rule: str, tool: str, args: dict) -> str:
+    """The clearance status of `tool(args)` under `rule` beside the satisfied ticket rule."""
+    v = evaluate(
+        ClearanceQuery(tool, {**args, "ticket_id": "T-1"}, "agent"),
+        [policy([rule, TICKET])],
+        StaticHistory.from_dict(None),
+    )
+    if v.decision == "deny":
+        return "denied"
+    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
