@@ -14,11 +14,19 @@ from pathlib import Path
 
 import pytest
 import redis as redis_lib
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy import text
 
 from config import Config
 
 ADMIN_KEY = "test-admin-key-0123456789"
+
+# Property tests draw the same examples on every run ('derandomize'), so a run of `make test` or
+# CI passes or fails on the code, never on the luck of the draw; HYPOTHESIS_PROFILE=explore draws
+# new examples each run, to look for counterexamples while working on the judge.
+hypothesis_settings.register_profile("repeatable", derandomize=True)
+hypothesis_settings.register_profile("explore", derandomize=False)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 def pytest_report_header(config):  # noqa: ANN001, ANN201
