@@ -17,6 +17,10 @@ sealed blind sets (bench/README.md, "Seventh session").
   understood as the amount alone (the words of the second subject are vocabulary the subject
   reading accepts). A number no check holds, and what is joined after the review a rule asks
   for, stay unaccounted.
+- After holdout_13's first run (the lead looked at its one unsafe approval): 'Service accounts
+  with access to production systems need Cloud Security review' was read with 'access' as the
+  rule's act, so `iam.service_account.create` was another act and the rule passed it by. A word
+  after 'with', 'without' or 'having' is a thing the subject has, never the rule's act.
 """
 
 from __future__ import annotations
@@ -221,3 +225,27 @@ def test_a_number_no_check_holds_stays_unaccounted(rule, unread):
 )
 def test_numbers_and_tails_a_check_reads_leave_a_rule_as_it_was(rule):
     assert compile_rule(0, "c:r0", rule).understanding == "understood"
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Service accounts with access to production systems need Cloud Security review.",
+            "iam.service_account.create",
+            {"name": "svc-sync", "scopes": ["billing-db-primary:write"]},
+        ),
+        (
+            "Contractors with access to payroll data need HR approval.",
+            "hr.onboard_contractor",
+            {"name": "J. Doe", "systems": ["payroll-db"]},
+        ),
+        (
+            "Vendors without encryption at rest may not receive exports.",
+            "vendors.register",
+            {"vendor": "Acme Ltd", "encryption": "unknown"},
+        ),
+    ],
+)
+def test_a_word_after_with_is_what_the_subject_has_not_the_rules_act(rule, tool, args):
+    assert _outcome([_TICKET, rule], tool, {**args, "ticket_id": "T-1"}) == "pending_review"

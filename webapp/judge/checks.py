@@ -290,7 +290,7 @@ _MODIFIER_VERB = re.compile(
 
 
 _AFTER_WORD = re.compile(
-    r"\b(?:from|after|before|following|until|since|during|while|once|prior\s+to)\s+"
+    r"\b(?:from|after|before|following|until|since|during|while|once|prior\s+to|with|without|having)\s+"
     r"(?:(?:a|an|the|its|their|any)\s+)?(?P<w>[A-Za-z]+)\b",
     re.I,
 )
