@@ -41,6 +41,7 @@ HOLDOUT_SETS = (
     "holdout_9",
     "holdout_11",
     "holdout_12",
+    "holdout_13",
 )
 # Development sets run on their own (`--set dev_11`, `dev_12`, `dev_mis`, `dev_mis2`, `dev_red2`,
 # `dev_red3`) while their figures are far from the main set's: dev_11 and dev_12 were written

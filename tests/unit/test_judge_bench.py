@@ -63,7 +63,9 @@ def test_the_second_holdout_is_well_formed_and_runs_apart(bench):
     assert result["total"] == len(cases)
 
 
-@pytest.mark.parametrize("case_set", ["holdout_8", "holdout_9", "holdout_11", "holdout_12"])
+@pytest.mark.parametrize(
+    "case_set", ["holdout_8", "holdout_9", "holdout_11", "holdout_12", "holdout_13"]
+)
 def test_the_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
     # Blind when written; their first and final blind runs are in bench/README.md. Seen since,
     # so this guards the fail-safes found on them, it does not measure generalisation.
