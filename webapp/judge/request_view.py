@@ -510,6 +510,8 @@ class RequestView:
         )
         self._classes_shown: frozenset[str] | None = None
         self._acts: frozenset[str] | None = None  # see request_actions
+        # other_action per set of a rule's acts: many text rules of a tenant name the same acts
+        self._other_action_memo: dict[frozenset[str], frozenset[str]] = {}
         self._arg_acts: frozenset[str] | None = None  # see argument_acts
         related: set[str] = set()
         for verb in self.tool_verbs:
@@ -690,6 +692,12 @@ class RequestView:
         A rule word is the request's act when the request shows it (tool name, an argument's
         name or value: `term_matches`, `key_stems`), when both are money words on a money tool,
         or when it is a synonym or of the same family as one of the request's acts."""
+        hit = self._other_action_memo.get(rule_acts)
+        if hit is None:
+            hit = self._other_action_memo[rule_acts] = self._other_action(rule_acts)
+        return hit
+
+    def _other_action(self, rule_acts: frozenset[str]) -> frozenset[str]:
         acts = self.request_actions()
         if not acts or not rule_acts:
             return frozenset()
