@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
+from webapp.judge.compiler import compile_rule
 from webapp.judge.engine import evaluate
 from webapp.judge.history import StaticHistory
 from webapp.judge.types import ClearanceQuery, PolicyVersion
@@ -31,3 +32,16 @@ def outcome_beside_ticket(rule: str, tool: str, args: dict) -> str:
     if v.decision == "deny":
         return "denied"
     return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+
+
+# Open categories a property inserts into a rule ('… for privileged vendors'): no glossary
+# defines them, so a rule carrying one can never decide on its own.
+CATEGORY_QUALIFIERS = ("privileged", "sanctioned", "high-risk", "external", "personal")
+CATEGORY_NOUNS = ("vendors", "accounts", "regions", "sites")
+
+
+def assert_never_decides(text: str) -> None:
+    """`text` (a rule with something unread inserted) is not understood, so it never decides."""
+    compiled = compile_rule(0, "c:r0", text)
+    assert compiled.understanding in ("partly_understood", "not_understood"), text
+    assert not compiled.decides

@@ -2017,6 +2017,12 @@ _ID_KEYS = frozenset({"id", "ids", "code", "number", "num", "no", "ref", "refere
 
 
 def _id_in_members(value: str, members: tuple[str, ...]) -> bool | None:
+    """Membership of an identifier in a list of identifiers of its shape: True when listed; None
+    when close to a listed one (written with other separators, one inside the other, or one
+    character from it: a slip of the pen or a suffixed variant a human should look at); False
+    otherwise. Two identifiers of one shape with other digits name two things, so the near-listed
+    test of names (`vocabulary.near`), for which a shared prefix ('S-') is closeness, is not used.
+    (The glossary checks and the gates of gates.py both read identifiers through it.)"""
     v = _NOT_ALNUM.sub("", value.upper())
     if not v:
         return None
@@ -2028,6 +2034,7 @@ def _id_in_members(value: str, members: tuple[str, ...]) -> bool | None:
 
 
 def _one_edit_apart(a: str, b: str) -> bool:
+    """Whether `a` and `b` are one substitution, insertion, deletion or swap apart."""
     if abs(len(a) - len(b)) > 1:
         return False
     if len(a) == len(b):

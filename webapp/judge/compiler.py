@@ -638,20 +638,21 @@ def _numbers_read(checks: list[Check]) -> set[float]:
 
 
 def _unread_numbers(text: str, checks: list[Check]) -> list[str]:
-    """Quantities of `text` whose value no check holds (a count of approvers is read elsewhere)."""
-    quantities = _unread_quantities(text)
+    """Quantities of `text` whose value no check holds (a count of approvers is read elsewhere, a
+    date by a window or a freeze)."""
+    quantities = find_quantities(text)
     if not quantities:
         return []
+    skip = [m.span() for m in _QUORUM.finditer(text)] + [
+        m.span() for m in _DATE_LIKE.finditer(text)
+    ]
     held = _numbers_read(checks)
     listed = " ".join(str(v).lower() for v in _flat_values(checks))
     out = []
-    dates = [m.span() for m in _DATE_LIKE.finditer(text)]
-    for q in find_quantities(text):
+    for q in quantities:
         written = text[q.start : q.end].strip()
-        if written not in quantities or written.lower() in listed:
+        if written.lower() in listed or any(q.start < e and s < q.end for s, e in skip):
             continue
-        if any(q.start < e and s < q.end for s, e in dates):
-            continue  # a date ('through 30 Jun') is read by a window or a freeze, or stays text
         if any(abs(q.value - h) < 1e-9 or abs(q.value - h * 100) < 1e-9 for h in held):
             continue  # read (a share may be held as a fraction)
         out.append(written)

@@ -38,21 +38,26 @@ gate, only to narrow it or to be the obligation:
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from webapp.judge.boundaries import CONDITION, phrase_op, phrase_pattern
-from webapp.judge.checks import _currency_of, _in_glossary, _unit_argument, abbreviates
+from webapp.judge.checks import (
+    _NOT_ALNUM,
+    _OPS,
+    _currency_of,
+    _id_in_members,
+    _in_glossary,
+    _unit_argument,
+    abbreviates,
+)
 from webapp.judge.compiler import _normalise  # the compiler's own normal form of a rule
 from webapp.judge.quantities import CURRENCY_CODES, find_quantities, parse_number_value
 from webapp.judge.request_view import MONEY_KEYS, Leaf, RequestView, scalars
 from webapp.judge.text import GENERIC, STOPWORDS, normalise_value, stem, words
 from webapp.judge.vocabulary import Glossary, term_key
-
-_OPS = {"gt": operator.gt, "ge": operator.ge, "lt": operator.lt, "le": operator.le}
 
 # Function words a gate may hold without a reading: they join the subject to its qualifiers.
 _CONNECTORS = frozenset("a an the to of for from on in by with at into onto via".split())
@@ -773,45 +778,6 @@ def _ids(members: tuple[str, ...]) -> bool:
     return any(ch.isdigit() for m in members for ch in m)
 
 
-_ALNUM = re.compile(r"[^A-Z0-9]")
-
-
-def _id_in(value: str, members: tuple[str, ...]) -> bool | None:
-    """Membership of an identifier in a list of identifiers of its shape: True when listed; None
-    when close to a listed one (written with other separators, one inside the other, or one
-    character from it: a slip of the pen or a suffixed variant a human should look at); False
-    otherwise. Two identifiers of one shape with other digits name two things, so the near-listed
-    test of names (`vocabulary.near`), for which a shared prefix ('S-') is closeness, is not used."""
-    v = _ALNUM.sub("", value.upper())
-    if not v:
-        return None
-    for m in members:
-        mm = _ALNUM.sub("", m.upper())
-        if not mm:
-            continue
-        if v == mm or v in mm or mm in v or _one_edit(v, mm):
-            return True if v == mm else None
-    return False
-
-
-def _one_edit(a: str, b: str) -> bool:
-    """Whether `a` and `b` are one substitution, insertion, deletion or swap apart."""
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        if len(diff) == 1:
-            return True
-        return (
-            len(diff) == 2
-            and diff[1] == diff[0] + 1
-            and a[diff[0]] == b[diff[1]]
-            and a[diff[1]] == b[diff[0]]
-        )
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
-
-
 def _comparable(value: str, members: tuple[str, ...]) -> bool:
     """Whether `value` is of the kind the category lists: an identifier shaped like a member
     ('S-31002' beside 'S-20417'), or a name or code where the members are names or codes."""
@@ -844,7 +810,7 @@ def _category_false(cond: _Category, view: RequestView) -> tuple[bool | None, st
         if not all(_comparable(v, members) for v in values):
             continue
         for v in values:
-            inside = _id_in(v, members) if _ids(members) else _in_glossary(v, members)
+            inside = _id_in_members(v, members) if _ids(members) else _in_glossary(v, members)
             if inside is not False:
                 return True, "", set()  # listed, or close to a listed value: a human decides
         compared.append(lf)
@@ -872,15 +838,15 @@ def _mentioned_anywhere(view: RequestView, members: tuple[str, ...]) -> bool:
     for _, v in _strings(view):
         if len(v) > 2000:
             return True  # a text too long to scan: a human reads it
-        up = _ALNUM.sub(" ", v.upper())
+        up = _NOT_ALNUM.sub(" ", v.upper())
         padded = f" {' '.join(up.split())} "
         for m in members:
-            mm = " ".join(_ALNUM.sub(" ", m.upper()).split())
+            mm = " ".join(_NOT_ALNUM.sub(" ", m.upper()).split())
             if mm and f" {mm} " in padded:
                 return True
             if ids and mm and mm.replace(" ", "") in up.replace(" ", ""):
                 return True
-        if (_id_in(v, members) if ids else _in_glossary(v, members)) is not False:
+        if (_id_in_members(v, members) if ids else _in_glossary(v, members)) is not False:
             return True
     return False
 
