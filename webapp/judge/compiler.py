@@ -2930,6 +2930,8 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
                 if hit is None:
                     continue
                 start, end = hit.start("items"), m.end()
+                if _APPROVER_BEFORE.search(clause[:start]):
+                    continue  # 'sign-off from the SRE-oncall team': who approves, not a value
                 named = False
                 single = not re.search(r",|\s(?:and|or|nor)\s", hit.group("items"))
                 if single and not (
@@ -2976,6 +2978,8 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
         following = re.match(r"\s*([A-Za-z]+)", clause[m.end() :])
         if following and following.group(1).lower() not in STOPWORDS:
             continue  # 'no-reply addresses', 'non-prod credentials': a qualifier, not a name
+        if _names_an_approver(clause, m):
+            continue  # 'approval from FinOps': who approves, not a value of the request
         items = _split_named(m.group("items"))
         named = [
             i
@@ -3032,6 +3036,8 @@ def _named_values_after(clause: str, only: bool) -> tuple[str, list[str], int, i
             for i in items
         ):
             continue
+        if _modifies_a_noun(clause, m.end(), items):
+            continue
         # Literal names are written as given: lower case or with separators, not as prose words.
         if not free_case and not all(
             i == i.lower() or _LITERAL.fullmatch(i) or _NAME_WITH_COLON.fullmatch(i) or i.isupper()
@@ -3040,6 +3046,30 @@ def _named_values_after(clause: str, only: bool) -> tuple[str, list[str], int, i
             continue
         return noun, items, m.start(), m.end()
     return None
+
+
+def _modifies_a_noun(clause: str, end: int, items: list[str]) -> bool:
+    """'bank account details or background check reports': plain words whose last one runs on
+    into a noun ('background check reports') are the words of noun phrases, not names listed
+    after their kind ('account'); read as names, the rule was "understood" and never fired."""
+    return not any(_LITERAL.fullmatch(i) for i in items) and _runs_on(clause, end)
+
+
+# Words that end a noun phrase's run: what may follow a subject ('… are', '… must', '… need').
+_SUBJECT_FOLLOWERS = frozenset(
+    "are is was were be been must shall should may might can cannot can't will won't would need "
+    "needs require requires have has do does don't doesn't get gets go goes".split()
+)
+
+
+def _runs_on(clause: str, end: int) -> bool:
+    """True when the word after `end` continues a noun phrase ('background check reports')
+    rather than ending it (a verb, a modal, a function word or punctuation)."""
+    following = re.match(r"\s*([A-Za-z']+)", clause[end:])
+    if not following:
+        return False
+    word = following.group(1).lower()
+    return word not in STOPWORDS and word not in _SUBJECT_FOLLOWERS
 
 
 class NamedValuesRecogniser(Recogniser):
@@ -5105,6 +5135,8 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
     for start, end in regions:
         text = clause[start:end]
         items = _split_items(text)
+        if _glosses_a_noun(clause, start, end, items):
+            continue
         if items and all(_value_like(i) for i in items):
             if (
                 len(items) == 1
@@ -5154,13 +5186,49 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         # 'Final-sale items …': a hyphenated qualifier capitalised only because it opens the rule
         and not (m.start() == 0 and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)+", m.group(0)))
     ]
-    lits = [m for m in lits if not _PROSE_HYPHENATED.fullmatch(m.group(0))]
+    lits = [
+        m
+        for m in lits
+        if not _PROSE_HYPHENATED.fullmatch(m.group(0)) and not _names_an_approver(clause, m)
+    ]
     if lits:
         return [lits[0].group(0)], lits[0].start(), lits[0].end()
     q = _QUOTED.search(clause)
     if q:
         return [q.group(1)], q.start(1), q.end(1)
     return [], 0, 0
+
+
+# 'GPU instances need FinOps approval', 'approved by FinOps': the name of who approves, never a
+# value the request carries (read as a one-item list it made the rule "understood" and satisfied)
+_APPROVER_AFTER = re.compile(
+    r"\s+(?:approval|approvals|sign[- ]?offs?|review|reviews|ok|okay|consent|authori[sz]ation|"
+    r"go-ahead|clearance|permission)\b",
+    re.I,
+)
+_APPROVER_BEFORE = re.compile(
+    r"\b(?:approved|approval|signed[- ]off|sign[- ]?off|reviewed|review|authori[sz]ed|"
+    r"authori[sz]ation|cleared|ok'?d)\s+(?:by|from)\s+(?:the\s+)?$",
+    re.I,
+)
+
+
+def _names_an_approver(clause: str, m: re.Match[str]) -> bool:
+    """True when the literal at `m` names the person or team who approves, not a value."""
+    return bool(
+        _APPROVER_AFTER.match(clause, m.end()) or _APPROVER_BEFORE.search(clause[: m.start()])
+    )
+
+
+def _glosses_a_noun(clause: str, start: int, end: int, items: list[str]) -> bool:
+    """'claims flagged for SIU (fraud) investigation': plain words in brackets inside a noun
+    phrase say what a word means; they list no values (read as a list, 'fraud' was a value no
+    request carries, so the rule was "understood" and never fired)."""
+    if start == 0 or clause[start - 1] != "(" or len(items) != 1:
+        return False  # several words listed in brackets are values ('(business, first) class')
+    if not re.fullmatch(r"[a-z]+", items[0]):
+        return False
+    return _runs_on(clause, end + 1)
 
 
 # 'limited to the development team': one name followed by the kind of group it names
