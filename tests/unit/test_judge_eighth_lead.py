@@ -101,3 +101,77 @@ def test_an_approval_rule_beside_a_satisfied_one_sends_to_review():
 
 def _checks(rule: str) -> tuple:
     return compile_rule(0, "c", rule).checks
+
+
+# -- wrong denials of the first run (the lead looked at those cases too), closed by class
+
+
+def test_a_named_value_alone_does_not_show_the_forbidden_act():
+    rule = "Do not disable SSO enforcement for acme-prod."
+    rotate = {"org": "acme-prod", "changes": {"idp_certificate": "rotate"}}
+    assert outcome_beside_ticket(rule, "org.sso.update_config", rotate) != "denied"
+    # the act and the thing named in the request: still a denial
+    assert outcome_beside_ticket(rule, "org.sso.disable_enforcement", {"org": "acme-prod"}) == (
+        "denied"
+    )
+    assert outcome_beside_ticket(rule, "org.sso.disable_enforcement", {"org": "acme-dev"}) == (
+        "approved"
+    )
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "reason_code is mandatory, one of: SLA_BREACH, BILLING_ERROR, GOODWILL",
+        "reason_code must be one of SLA_BREACH, BILLING_ERROR or GOODWILL.",
+    ],
+)
+def test_an_argument_named_before_its_allowed_values_is_not_a_value(rule):
+    base = {"account_id": "acct_1", "amount": 50, "currency": "USD"}
+    tool = "billing.credits.issue"
+    assert outcome_beside_ticket(rule, tool, {**base, "reason_code": "GOODWILL"}) == "approved"
+    assert outcome_beside_ticket(rule, tool, {**base, "reason_code": "OTHER"}) == "denied"
+    assert "reason_code" not in compile_rule(0, "c", rule).checks[0].values
+
+
+def test_a_state_shifted_by_a_prefix_is_neither_shown_nor_ruled_out():
+    rule = "Credits are not allowed for accounts in collections."
+    tool, base = "billing.credits.issue", {"account_id": "a1", "amount": 10}
+    assert outcome_beside_ticket(rule, tool, {**base, "account_status": "pre_collections"}) == (
+        "pending_review"
+    )
+    assert outcome_beside_ticket(rule, tool, {**base, "account_status": "in_collections"}) == (
+        "denied"
+    )
+    assert outcome_beside_ticket(rule, tool, {**base, "account_status": "active"}) == "approved"
+
+
+def test_receiving_is_the_other_side_of_the_tools_act():
+    rule = "Only verified sellers may receive payouts."
+    base = {"seller_id": "s1", "amount": 10}
+    assert outcome_beside_ticket(
+        rule, "payouts.create", {**base, "seller_status": "not_verified"}
+    ) != ("approved")
+    assert outcome_beside_ticket(rule, "payouts.create", base) != "approved"
+    assert outcome_beside_ticket(rule, "payouts.create", {**base, "seller_status": "verified"}) == (
+        "approved"
+    )
+
+
+def test_a_value_holding_an_allowed_name_is_close_not_outside():
+    rule = "Customer data exports go only to Snowflake or BigQuery."
+    base = {"customer_ids": ["C-1"], "fields": ["full_name", "email"]}
+    tool = "crm.customer.export"
+    near = {**base, "destination": "Snowflake Labs (beta connector)"}
+    assert outcome_beside_ticket(rule, tool, near) == "pending_review"
+    assert outcome_beside_ticket(rule, tool, {**base, "destination": "Snowflake"}) == "approved"
+    assert outcome_beside_ticket(rule, tool, {**base, "destination": "Redshift"}) == "denied"
+
+
+def test_a_hyphenated_no_word_is_no_negation():
+    rule = "no-cost extensions: max one per grant; anything over 12 months goes to the director"
+    args = {"grant_id": "G-1", "prior_extensions": 0, "extension_months": 6}
+    assert outcome_beside_ticket(rule, "grants.budget.no_cost_extension", args) != "denied"
+    assert not any(
+        c.effect == "deny" and not c.reading().startswith("Deny when") for c in _checks(rule)
+    )

@@ -992,9 +992,24 @@ class ValueList(Check):
             if leaf in bound:
                 continue
             for v in scalars(leaf.value):
-                if isinstance(v, str) and normalise_value(v) in listed:
+                if isinstance(v, str) and (normalise_value(v) in listed or self._holds_listed(v)):
                     return leaf.path
         return ""
+
+    @cached_property
+    def _listed_words(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(t for t in (tuple(w.lower() for w in words(x)) for x in self.values) if t)
+
+    def _holds_listed(self, value: str) -> bool:
+        """'Snowflake Labs (beta connector)' for an allow-list of Snowflake: a longer value that
+        holds a listed value as its words is close to the list, neither in it nor plainly out."""
+        if self.match != "exact":
+            return False  # places, domains and currencies have their own closeness
+        got = tuple(w.lower() for w in words(value[:200]))
+        return any(
+            len(got) > len(want) and any(got[i : i + len(want)] == want for i in range(len(got)))
+            for want in self._listed_words
+        )
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
@@ -1005,10 +1020,15 @@ class ValueList(Check):
             if flagged is not None:
                 return flagged
         candidates = self._candidates(view)
-        if applies == "unknown" and candidates:
+        if applies == "unknown" and candidates and self._act_shown(view):
             applies = "matched"  # the listed kind of value is in the request: the list speaks of it
         if not candidates:
-            if applies == "matched" and (anchored or not self.terms):
+            if (applies == "matched" and (anchored or not self.terms)) or (
+                self.mode == "allow" and anchored
+            ):
+                # an allow-list anchored to this tool ('Only verified sellers may receive
+                # payouts' on create_payout) whose value no argument holds in its shape
+                # (`seller_status: "not_verified"`): nothing shows the request is allowed
                 return Outcome(
                     UNKNOWN, "the argument this list constrains is not among the arguments"
                 )
@@ -1035,6 +1055,14 @@ class ValueList(Check):
                         applies, f"{leaf.path} = {v!r} is listed ({listed})", (leaf.path,)
                     )
                 if self.mode == "allow" and not hit:
+                    if self._holds_listed(str(v)):
+                        undecided = undecided or Outcome(
+                            UNKNOWN,
+                            f"{leaf.path} = {v!r} holds a listed value but is not one of "
+                            f"({listed})",
+                            (leaf.path,),
+                        )
+                        continue
                     elsewhere = self._listed_elsewhere(view, candidates)
                     if elsewhere:
                         # 'may only go to: Penske, Ryder' bound to `work_type` while `vendor`
@@ -1055,6 +1083,17 @@ class ValueList(Check):
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _act_shown(self, view: RequestView) -> bool:
+        """Whether the request does what the rule forbids ('Do not disable SSO enforcement for
+        acme-prod'): a listed value in the request says the rule speaks of that thing, not that
+        the request performs its act; a certificate rotation for acme-prod is not a disabling."""
+        if self.mode != "deny":
+            return True  # an allow-list's value of its kind is what the list constrains
+        verbs = [t for t in self.terms if t in VERBS]
+        if verbs and all(view.term_matches(t) for t in verbs):
+            return True  # the act is the request's ('Never delete kube-system' on delete_namespace)
+        return all(view.term_matches(t) for t in self.about_words)
 
     def _name_for_an_id(self, leaf: Leaf, value: str) -> bool:
         """'Speedy Freight' in `carrier_id` or `carrier` against a glossary of ids ('CAR-1001'):

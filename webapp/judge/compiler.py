@@ -1306,7 +1306,7 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------------------------------
 NORMATIVE = re.compile(
-    r"\b(must|shall|should|never|not|no|nobody|no one|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
+    r"\b(must|shall|should|never|not|no(?!-\w)|nobody|no one|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
     r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
     r"mandatory|compulsory|obligatory|has to|have to|"
@@ -1379,7 +1379,8 @@ REVIEW = re.compile(
 )
 AUTO = re.compile(r"\b(" + _AUTO + r")\b", re.I)
 NEGATION = re.compile(
-    r"\b(not|never|no|cannot|can't|won't|don't|doesn't|mustn't|shan't|shouldn't|prohibit\w*|forbid\w*|forbidden|"
+    # 'no-cost extensions', 'no-show fees': a hyphenated 'no-' word is an adjective, no negation
+    r"\b(not|never|no(?!-\w)|cannot|can't|won't|don't|doesn't|mustn't|shan't|shouldn't|prohibit\w*|forbid\w*|forbidden|"
     r"ban|banned|disallow\w*|blocked|off[- ]limits|illegal|isn't|aren't|exclude|excludes|excluded)\b",
     re.I,
 )
@@ -2980,6 +2981,8 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
             continue  # 'no-reply addresses', 'non-prod credentials': a qualifier, not a name
         if _names_an_approver(clause, m):
             continue  # 'approval from FinOps': who approves, not a value of the request
+        if _SUBJECT_ARGUMENT.match(clause[m.start() :]) and not clause[: m.start()].strip():
+            continue  # 'reason_code must be one of: …': the argument the list constrains
         items = _split_named(m.group("items"))
         named = [
             i
@@ -3016,6 +3019,16 @@ _LITERAL_LIST = re.compile(
     + r")*(?:\s*,?\s+(?:and|or|nor)\s+"
     + _NAMED_ITEM
     + r")?)(?![\w\-])"
+)
+
+
+# 'reason_code must be one of: SLA_BREACH, …', 'tier is mandatory, one of gold, silver': an
+# argument's name opening the rule, with the values it may hold listed after it. Read as a
+# one-item deny- or allow-list, the name became the only value the argument could hold.
+_SUBJECT_ARGUMENT = re.compile(
+    r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+\s+(?:is|are|must|should|shall|has to|needs? to)\b"
+    r".*\b(?:one of|any of|either|among|in|from)\b",
+    re.I,
 )
 
 

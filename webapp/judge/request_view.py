@@ -438,6 +438,35 @@ def _one_letter_apart(a: str, b: str) -> bool:
     return False
 
 
+# Words that, written before another in one value, shift it to another state: 'pre_collections',
+# 'ex_employee', 'pending_approval'. Negations ('not-test', 'non_prod') are read where the
+# checks read values, as the opposite of the word.
+_QUALIFYING_PREFIXES = frozenset(
+    "pre post ex former pending awaiting almost near pseudo semi quasi previously formerly".split()
+)
+
+
+_RECEIVING = frozenset(stem(w) for w in ("receive", "receives", "obtain", "obtains"))
+
+
+def _held_back(value: str) -> set[str]:
+    """Stems of `value` that follow a shifting prefix word ('pre_collections' -> {'collect'})."""
+    tokens = words(value)
+    if len(tokens) < 2:
+        return set()
+    out: set[str] = set()
+    for before, word in zip(tokens, tokens[1:], strict=False):
+        if before.lower() in _QUALIFYING_PREFIXES:
+            out.update(content_stems(word))
+    plain = {
+        st
+        for i, word in enumerate(tokens)
+        if i == 0 or tokens[i - 1].lower() not in _QUALIFYING_PREFIXES
+        for st in content_stems(word)
+    }
+    return out - plain
+
+
 class RequestView:
     """The request in the shape the checks need; built once per evaluation."""
 
@@ -467,14 +496,24 @@ class RequestView:
         )
         vals: set[str] = set()
         norms: set[str] = set()
+        qualified: set[str] = set()
         for leaf in self.leaves:
             for v in scalars(leaf.value):
                 if isinstance(v, str):
                     norms.add(normalise_value(v))
-                    vals.update(content_stems(v[:500]))
+                    stems = content_stems(v[:500])
+                    held = _held_back(v[:500])
+                    if held:
+                        qualified.update(held)
+                        stems = tuple(x for x in stems if x not in held)
+                    vals.update(stems)
                 elif isinstance(v, bool) and v:
                     vals.update(leaf.last_keys)
         self.value_stems = frozenset(vals)
+        # 'pre_collections', 'ex_employee': a word a value holds only behind a word that shifts
+        # it. The value neither shows the word nor rules it out ('pre_collections' may or may
+        # not be what 'in collections' means): a human decides.
+        self.qualified_stems = frozenset(qualified - vals)
         self.value_norms = frozenset(norms)
         # Rules ask about the same few argument names over and over: answer from sets built once
         # per request instead of walking the leaves for every term of every rule.
@@ -722,6 +761,12 @@ class RequestView:
         return hit
 
     def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
+        if term in self.qualified_stems:
+            return False  # 'pre_collections' neither shows nor rules out 'collections'
+        if term in _RECEIVING:
+            # 'Only verified sellers may receive payouts' on create_payout: receiving is the
+            # other side of the tool's act, never another action
+            return False
         if term in MONEY_SPECIFIC:
             others = self.tool_stems & _MONEY_MOVES
             # 'pay_claim' is a claim payout: a tool named only by a generic money verb may be
