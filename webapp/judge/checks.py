@@ -296,6 +296,32 @@ _AFTER_WORD = re.compile(
 )
 
 
+# A noun after 'any', 'every', 'all', 'each' or 'a(n)' with nothing between ('for any account',
+# 'in all environments') names every thing of its kind: it narrows nothing when the request
+# acts on a thing of that kind. Only holders that a whole class of requests acts on are read so
+# (a request about a user acts on an account); a class of what is acted on ('any subscription',
+# 'any PII table') or a word before the noun ('any admin account') still narrows the rule.
+KEY_ANY = "*"
+_QUANTIFIED = re.compile(r"\b(?:any|all|every|each|a|an)\s+(?P<w>[A-Za-z]+)\b", re.I)
+_HOLDERS: dict[str, frozenset[str]] = {
+    stem(noun): frozenset(stem(w) for w in shown.split())
+    for nouns, shown in (
+        ("account accounts", "account user username member customer client login employee"),
+        ("user users", "user username member employee login account principal identity"),
+        (
+            "organization organizations organisation organisations org orgs tenant tenants "
+            "workspace workspaces",
+            "org organization organisation tenant workspace",
+        ),
+        ("environment environments env envs", "environment env"),
+        ("database databases db", "database db schema"),
+        ("project projects", "project"),
+        ("repository repositories repo repos", "repository repo"),
+    )
+    for noun in nouns.split()
+}
+
+
 def _plural(word: str) -> bool:
     return word.endswith("s") and not word.endswith("ss") and not word.endswith("ing")
 
@@ -329,6 +355,10 @@ def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
         s = stem(w)
         if s in THING_NOUNS and s in terms and (m.group("det") or _plural(w)):
             out.add(KEY_THING + s)
+    for m in _QUANTIFIED.finditer(source):
+        s = stem(m.group("w").lower())
+        if s in _HOLDERS and s in terms:
+            out.add(KEY_ANY + s)  # 'for any account': every account
     m = _MODIFIER_VERB.match(source)
     if m:
         # 'Access tokens must expire …', 'Share links may …': a verb in its base form before
@@ -458,8 +488,19 @@ def _program(
             for kind, things in THING_KINDS.items()
             if t in things
         )
+        # 'for any account': the whole kind, shown by a request acting on a thing of it
+        universal = (
+            _HOLDERS[group[0]] if len(group) == 1 and KEY_ANY + group[0] in names else _EMPTY
+        )
         program.append(
-            (anchored, tuple(zip(group, neighbours, strict=True)), money_first, other_action, kinds)
+            (
+                anchored,
+                tuple(zip(group, neighbours, strict=True)),
+                money_first,
+                other_action,
+                kinds,
+                universal,
+            )
         )
     return tuple(program), tuple(t for t in terms if t in MONEY_SPECIFIC)
 
@@ -482,7 +523,7 @@ def _applicability(
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
     # subject of every request, and most groups hold a single word. The view's memos are read in
     # place; a term not yet asked about is answered by the view (which fills them).
-    for words_anchoring, words_neighbours, money_first, other_action, kinds in program:
+    for words_anchoring, words_neighbours, money_first, other_action, kinds, universal in program:
         hit = False
         for t, anchor in words_anchoring:
             m = matches_memo.get(t)
@@ -494,6 +535,8 @@ def _applicability(
                     anchored = True
         if hit:
             continue
+        if universal and not (universal.isdisjoint(tool) and universal.isdisjoint(view.key_stems)):
+            continue  # 'MFA may not be disabled for any account' and a request about a user
         if performed:
             for t, anchor in words_anchoring:
                 # 'Deleting customer data' and `drop_source: true`: an argument performs the

@@ -157,7 +157,10 @@ def compile_rule(
     index: int, chunk_id: str, text: str, glossary: Glossary | None = None
 ) -> CompiledRule:
     """Compile one rule statement into zero or more checks; `glossary` resolves categories."""
-    clean = _normalise(text)
+    # What to do instead ('- send the customer to Finance') and how strictly ('no exceptions')
+    # bind nothing: set aside before the clauses are read, so they are neither the rule's subject
+    # nor unaccounted for.
+    clean = _set_aside(_normalise(text))
     checks: list[Check] = []
     uncompiled = False
     normative_seen = False
@@ -285,6 +288,53 @@ def compile_rule(
         unaccounted,
         quorum_of(clean),
     )
+
+
+# A tail after a prohibition that says where to send the matter instead ('- send the customer
+# to Finance', '- escalate to a team lead', '- disable instead'): advice to the person, not a
+# condition of the rule. A tail with a condition word, a number or a second modal is no advice.
+_ADVICE_TAIL = re.compile(
+    r"(?:\s[-\u2013\u2014]|[;:,])\s*(?:please\s+)?(?P<tail>"
+    r"(?P<verb>send|refer|escalate|route|forward|hand|pass|direct|redirect|ask|contact|call|"
+    r"ping|page|notify|tell|raise|open|file)\b[^.;:!?]*?"
+    r"|[a-z][a-z\s]{0,40}?\binstead)\s*[.!]?\s*$",
+    re.I,
+)
+_SENDS_TO = frozenset("send refer escalate route forward hand pass direct redirect".split())
+_NOT_ADVICE = re.compile(
+    r"\b(?:unless|except|if|when|whenever|only|without|must|shall|should|may|can|cannot|not|"
+    r"never|no|over|above|under|below|more|less|before|after|within|per)\b|\d|[$\u20ac\u00a3%]",
+    re.I,
+)
+# 'no exceptions', 'under any circumstances' beside a prohibition or an obligation say how
+# strictly it holds, nothing about what it holds for ('no exceptions for VIPs' names a class:
+# kept, as is 'under no circumstances', which is the prohibition itself).
+_FORCE_PHRASE = re.compile(
+    r"(?:\s*[,;:\-\u2013\u2014(]\s*|\s+)(?:(?:with\s+)?no\s+exceptions?|without\s+exceptions?|"
+    r"under\s+any\s+circumstances?|no\s+matter\s+what)\s*\)?(?=\s*(?:[.;!]|$))",
+    re.I,
+)
+
+
+def _set_aside(text: str) -> str:
+    """`text` without an advice tail after a prohibition or a force phrase (see above), when
+    what stays is still a rule."""
+    out = text
+    for m in _FORCE_PHRASE.finditer(text):
+        rest = out.replace(m.group(0), "", 1)
+        if NORMATIVE.search(rest):
+            out = rest
+    m = _ADVICE_TAIL.search(out)
+    if m and not _NOT_ADVICE.search(m.group("tail")):
+        head = out[: m.start()]
+        verb = (m.group("verb") or "").lower()
+        if (
+            NEGATION.search(head)
+            and NORMATIVE.search(head)
+            and (verb not in _SENDS_TO or re.search(r"\bto\b", m.group("tail"), re.I))
+        ):
+            out = head.rstrip() + "."
+    return out
 
 
 # 'outside the team', 'beyond the company': a bare common noun after the article, the phrase
@@ -4957,12 +5007,23 @@ _MEANS_KINDS = tuple(
 )
 
 
+# A day of the week or the weekend, as staff write them ('Fri', 'sat/sun', 'weekends').
+_WEEKDAY_ITEM = re.compile(
+    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?|week-?ends?|week-?days?",
+    re.I,
+)
+
+
 def _value_list_check(
     index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
 ) -> Check | None:
     low = clause.lower()
     items, region_start, region_end = _list_items(clause, only)
     if not items:
+        return None
+    if any(_WEEKDAY_ITEM.fullmatch(part.strip()) for i in items for part in i.split("/")):
+        # 'no db migrations sat/sun': days of the week say when the act is forbidden, not a value
+        # of an argument (read as one, `database` was compared with 'sat/sun' and approved)
         return None
     mode = "allow" if only else "deny"
     if only:
