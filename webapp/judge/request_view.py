@@ -71,6 +71,13 @@ RELATED_OBJECTS: dict[str, frozenset[str]] = {
     "delete": frozenset({"data"}),
 }
 _RELATED_OBJECT_STEMS = frozenset({"data"})
+# A kind of message that a tool's own word names by definition: a campaign or a newsletter is
+# marketing ('Every marketing email …' and email.campaign.send). Read from the tool's name only:
+# an argument's value may say anything.
+_KIND_OF_TOOL: dict[str, frozenset[str]] = {
+    kind: frozenset(stem(w) for w in "campaign campaigns newsletter newsletters".split())
+    for kind in (stem("marketing"), stem("promotional"), stem("promotion"))
+}
 VERBS: frozenset[str] = frozenset().union(*VERB_GROUPS.values()) | frozenset(
     {
         "reboot",
@@ -589,6 +596,9 @@ class RequestView:
         if term in VERBS:
             syn = _VERB_SYNONYMS.get(term, frozenset({term}))
             return bool(syn & self.tool_stems) or term in self._present_keys
+        kind_of = _KIND_OF_TOOL.get(term)
+        if kind_of is not None and not kind_of.isdisjoint(self.tool_stems):
+            return True  # 'marketing emails' and send_campaign: a campaign is marketing
         if term in _RELATED_OBJECT_STEMS and term in self.related_stems:
             return True  # 'exports of patient data' and an export tool: exporting moves data
         if term in _AGE_CLASSES or term == _ADULT:
