@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import calendar
 import fnmatch
 import operator
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -3152,6 +3154,102 @@ class DateWindow(_WhenTheRequestIs):
         if self.start <= self.end:
             return self.start <= md <= self.end
         return md >= self.start or md <= self.end  # 'Nov 1 to Mar 31' runs over the new year
+
+
+# Days of the week as requests send them ('day_of_week': 'Saturday', 'Sat'); Monday is 0.
+_DAY_NAMES = {d: i for i, names in enumerate(
+    ("mon monday", "tue tues tuesday", "wed weds wednesday", "thu thur thurs thursday",
+     "fri friday", "sat saturday", "sun sunday")
+) for d in names.split()}  # fmt: skip
+_ISO_INSTANT = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?"
+    r"\s*(Z|[+-]\d{2}:?\d{2})?)?$",
+    re.I,
+)
+# The zones a tenant may keep its calendar in, in hours from UTC: a request's instant with a
+# zone is on one day of the week for the rule only if it is on that day in all of them.
+_ZONES = range(-12, 15)
+
+
+@dataclass(frozen=True)
+class Weekday(_WhenTheRequestIs):
+    """'no prod deploys fri pm', 'No contractor work on weekends': the `body` applies to requests
+    whose day of the week (a date, a date-time or a day argument) is one of `days`, and with
+    `part` in its afternoon ('pm') or morning ('am'). A date-time with a zone is on the rule's
+    side only when it is in every zone a tenant may keep (the rule names none); a day with no
+    time of day against a part of it, no day at all, or days that disagree: a human decides."""
+
+    days: tuple[int, ...] = ()  # 0 = Monday
+    part: str = ""  # '' | 'am' | 'pm'
+    kind: str = field(default="weekday", init=False)
+    outside_words = "is not"
+
+    def describe(self) -> dict[str, Any]:
+        d = self.body.describe() if self.body else super().describe()
+        d["weekday"] = {"days": list(self.days), "part": self.part}
+        return d
+
+    def reading(self) -> str:
+        assert self.body is not None
+        names = ", ".join(calendar.day_name[d] for d in self.days)
+        part = {"am": " morning", "pm": " afternoon"}.get(self.part, "")
+        return (
+            f"When the request's day is {names}{part} (the rule: '{self.phrase}'): "
+            f"{self.body.reading()}"
+        )
+
+    def _inside(self, day: int, hour: int | None) -> bool | None:
+        if day not in self.days:
+            return False
+        if not self.part:
+            return True
+        if hour is None:
+            return None  # the day is the rule's, the time of day is not said
+        return hour >= 12 if self.part == "pm" else hour < 12
+
+    def _read(self, value: str) -> bool | None:
+        """Whether `value` is on the rule's side; None when it cannot be told or is no day."""
+        v = value.strip()
+        day = _DAY_NAMES.get(v.lower().rstrip("."))
+        if day is not None:
+            return self._inside(day, None)
+        m = _ISO_INSTANT.match(v)
+        if not m:
+            return None
+        try:
+            when = datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            return None
+        if m.group(4) is None:
+            return self._inside(when.weekday(), None)
+        when = when.replace(hour=int(m.group(4)), minute=int(m.group(5)))
+        zone = m.group(6)
+        if not zone:
+            return self._inside(when.weekday(), when.hour)  # local time, as the rule's
+        if zone.upper() != "Z":
+            sign = -1 if zone[0] == "-" else 1
+            digits = zone[1:].replace(":", "")
+            when -= sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0))
+        seen = {
+            self._inside((when + timedelta(hours=h)).weekday(), (when + timedelta(hours=h)).hour)
+            for h in _ZONES
+        }
+        return seen.pop() if len(seen) == 1 else None
+
+    def _placed(self, view: RequestView) -> tuple[bool, list[str], str]:
+        inside: set[bool | None] = set()
+        paths: list[str] = []
+        for lf in view.leaves:
+            if not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
+                continue  # a birth date or an expiry says nothing of when the action happens
+            v = lf.value.strip()
+            if v.lower().rstrip(".") not in _DAY_NAMES and not _ISO_INSTANT.match(v):
+                continue
+            inside.add(self._read(v))
+            paths.append(lf.path)
+        if len(inside) != 1 or None in inside:
+            return False, paths, "the request's day of the week cannot be told"
+        return bool(inside.pop()), paths, ""
 
 
 _NOT_ACTION_DATES = frozenset(
