@@ -222,3 +222,31 @@ def test_a_campaign_is_marketing_and_a_plain_email_may_not_be():
     assert outcome_beside_ticket(rule, "email.campaign.send", on) == "approved"
     plain = {"to": "a@b.example", "include_unsubscribe_link": False}
     assert outcome_beside_ticket(rule, "email.send", plain) == "pending_review"
+
+
+# -- a flag switched off on a generic change tool ----------------------------------------------
+ENFORCED = "Disabling SSO enforcement is forbidden."
+ANY_ORG = "SSO may not be disabled for any organization."
+
+
+@pytest.mark.parametrize(
+    "rule, tool, args, expected",
+    [
+        (ENFORCED, "sso.set_enforcement", {"enforced": False}, "denied"),
+        (ANY_ORG, "iam.update_sso", {"org": "acme", "sso_enabled": "false"}, "denied"),
+        # a flag named for the opposite: SSO stays on
+        (ANY_ORG, "iam.update_sso", {"org": "acme", "sso_disabled": False}, "pending_review"),
+        # another flag off: the rule's act is not shown
+        (ANY_ORG, "iam.update_sso", {"org": "acme", "notify_admins": False}, "pending_review"),
+        (ANY_ORG, "iam.update_sso", {"org": "acme"}, "pending_review"),
+        # the rule's thing is not the request's: 'enforcement' is not shown
+        (
+            "SSO enforcement may not be disabled for any organization.",
+            "iam.update_sso",
+            {"org": "acme", "sso_enabled": "false"},
+            "pending_review",
+        ),
+    ],
+)
+def test_a_flag_of_the_rules_thing_switched_off_is_the_rules_disabling(rule, tool, args, expected):
+    assert outcome_beside_ticket(rule, tool, args) == expected, args

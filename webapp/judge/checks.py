@@ -576,6 +576,13 @@ def _applicability(
             all_absent = False
             anchored = True
         if all_absent:
+            if _generic_change(tool, words_anchoring) and _flag_switched_off(
+                view, words_anchoring, terms
+            ):
+                # 'Disabling SSO enforcement is forbidden' and set_enforcement with `enforced:
+                # false`: the request switches the rule's thing off, which is the rule's act
+                anchored = True
+                continue
             if _generic_change(tool, words_anchoring):
                 # 'Downgrades to the free plan' and change_plan, 'SSO may not be disabled' and
                 # update_sso: a tool that changes a thing in general may perform the rule's
@@ -647,6 +654,29 @@ def _qualifies_tool_noun(
             w = n.lstrip("<")
             if w in tool and w in _MONEY_WORDS:
                 return True
+    return False
+
+
+# The rule's acts that switching a flag off performs, and the flag values that are off.
+_SWITCHING_OFF = frozenset({stem("disable"), stem("deactivate")})
+_OFF_VALUES = frozenset({"false", "off", "no", "disabled"})
+# Flag names that say the opposite when off ('sso_disabled': false is SSO on)
+_INVERTED_FLAG = _SWITCH_OFF | frozenset(stem(w) for w in "skip no not without bypass opt".split())
+
+
+def _flag_switched_off(
+    view: RequestView, words: tuple[tuple[str, bool], ...], terms: tuple[str, ...]
+) -> bool:
+    """Whether the group is switching off ('disable') and the request sets a flag named for
+    another word of the rule off (`enforced: false`, `sso_enabled: "false"`)."""
+    if not words or not all(t in _SWITCHING_OFF for t, _ in words):
+        return False
+    things = frozenset(terms) - _SWITCHING_OFF
+    for lf in view.leaves:
+        v = lf.value
+        off = v is False or (isinstance(v, str) and v.strip().lower() in _OFF_VALUES)
+        if off and not lf.last_keys & _INVERTED_FLAG and not things.isdisjoint(lf.last_keys):
+            return True
     return False
 
 
