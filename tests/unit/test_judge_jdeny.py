@@ -56,6 +56,10 @@ def test_an_advice_tail_after_a_prohibition_binds_nothing(rule, tool, amount, ex
         # the tail carries a condition or a number: it binds
         "No refunds of $1,000 or more - send to Finance unless the order is under warranty.",
         "No refunds of $1,000 or more - send to Finance if over $5,000.",
+        # after a comma, acts listed with the first: never a tail
+        "Do not email, call or text customers who opted out to Finance.",
+        # two places to send it: kept whole rather than guessed at
+        "No refunds of $1,000 or more - send to Finance or to Legal.",
     ],
 )
 def test_a_tail_that_binds_is_not_set_aside(rule):

@@ -294,11 +294,13 @@ def compile_rule(
 # A tail after a prohibition that says where to send the matter instead ('- send the customer
 # to Finance', '- escalate to a team lead', '- disable instead'): advice to the person, not a
 # condition of the rule. A tail with a condition word, a number or a second modal is no advice.
+# After a comma only an 'instead' tail is advice: 'Do not email, call or text …' lists acts.
 _ADVICE_TAIL = re.compile(
-    r"(?:\s[-\u2013\u2014]|[;:,])\s*(?:please\s+)?(?P<tail>"
+    r"(?:(?:\s[-\u2013\u2014]|[;:])\s*(?:please\s+)?(?P<tail>"
     r"(?P<verb>send|refer|escalate|route|forward|hand|pass|direct|redirect|ask|contact|call|"
     r"ping|page|notify|tell|raise|open|file)\b[^.;:!?]*?"
-    r"|[a-z][a-z\s]{0,40}?\binstead)\s*[.!]?\s*$",
+    r"|[a-z][a-z\s]{0,40}?\binstead)"
+    r"|,\s*(?:please\s+)?(?P<instead>[a-z][a-z\s]{0,40}?\binstead))\s*[.!]?\s*$",
     re.I,
 )
 _SENDS_TO = frozenset("send refer escalate route forward hand pass direct redirect".split())
@@ -326,13 +328,14 @@ def _set_aside(text: str) -> str:
         if NORMATIVE.search(rest):
             out = rest
     m = _ADVICE_TAIL.search(out)
-    if m and not _NOT_ADVICE.search(m.group("tail")):
+    tail = (m.group("tail") or m.group("instead")) if m else ""
+    if m and not _NOT_ADVICE.search(tail) and not re.search(r"\b(?:or|and)\b", tail, re.I):
         head = out[: m.start()]
         verb = (m.group("verb") or "").lower()
         if (
             NEGATION.search(head)
             and NORMATIVE.search(head)
-            and (verb not in _SENDS_TO or re.search(r"\bto\b", m.group("tail"), re.I))
+            and (verb not in _SENDS_TO or re.search(r"\bto\b", tail, re.I))
         ):
             out = head.rstrip() + "."
     return out
