@@ -254,3 +254,21 @@ ANY_ORG = "SSO may not be disabled for any organization."
 )
 def test_a_flag_of_the_rules_thing_switched_off_is_the_rules_disabling(rule, tool, args, expected):
     assert outcome_beside_ticket(rule, tool, args) == expected, args
+
+
+# -- a value near the rule's state, not in it ---------------------------------------------------
+@pytest.mark.parametrize(
+    "status, expected",
+    [
+        ("collections", "denied"),
+        ("in_collections", "denied"),
+        ("pre_collections", "pending_review"),  # close to the state: a human decides
+        ("post-collections", "pending_review"),
+        ("current", "approved"),
+    ],
+)
+def test_a_state_behind_a_modifier_is_neither_shown_nor_ruled_out(status, expected):
+    # the force phrase is set aside, so nothing else keeps the rule from deciding
+    rule = "Credits are not allowed for accounts in collections, no exceptions."
+    args = {"account_id": "A-1", "account_status": status, "amount": 40}
+    assert outcome_beside_ticket(rule, "billing.credits.grant", args) == expected, status

@@ -445,6 +445,25 @@ def _one_letter_apart(a: str, b: str) -> bool:
     return False
 
 
+# A word before another in a value that says the value is near that state, not in it:
+# 'pre_collections', 'ex_employee', 'semi_annual'. The word after it is neither shown by the value
+# (matched, 'in collections' denied a pre-collections account) nor ruled out. A negation ('not-
+# test', 'no test', 'non_profit') is read where it is (it rules the word out), not here.
+_MODIFIERS = frozenset("pre post ex former semi quasi near almost pending".split())
+_VALUE_MODIFIER = re.compile(r"(?:^|[\W_])(?:" + "|".join(sorted(_MODIFIERS)) + r")[\W_]+\w", re.I)
+
+
+def _modified_stems(value: str) -> frozenset[str]:
+    """Stems of the words right after a modifier in `value` ('pre_collections': 'collect')."""
+    ws = words(value)
+    return frozenset(
+        s
+        for prev, w in zip(ws, ws[1:], strict=False)
+        if prev.lower() in _MODIFIERS
+        for s in content_stems(w)
+    )
+
+
 class RequestView:
     """The request in the shape the checks need; built once per evaluation."""
 
@@ -474,14 +493,23 @@ class RequestView:
         )
         vals: set[str] = set()
         norms: set[str] = set()
+        hedged: set[str] = set()
         for leaf in self.leaves:
             for v in scalars(leaf.value):
                 if isinstance(v, str):
                     norms.add(normalise_value(v))
-                    vals.update(content_stems(v[:500]))
+                    found = content_stems(v[:500])
+                    if _VALUE_MODIFIER.search(v):
+                        near = _modified_stems(v[:500])
+                        hedged.update(near)
+                        found = tuple(s for s in found if s not in near)
+                    vals.update(found)
                 elif isinstance(v, bool) and v:
                     vals.update(leaf.last_keys)
         self.value_stems = frozenset(vals)
+        # Words a value shows only behind a modifier ('pre_collections', 'non-profit'): close
+        # to the rule's word but not it, so neither shown nor ruled out (see _modified_stems)
+        self.hedged_stems = frozenset(hedged - vals)
         self.value_norms = frozenset(norms)
         # Rules ask about the same few argument names over and over: answer from sets built once
         # per request instead of walking the leaves for every term of every rule.
@@ -732,6 +760,8 @@ class RequestView:
         return hit
 
     def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
+        if term in self.hedged_stems:
+            return False  # 'pre_collections' against 'in collections': close, not ruled out
         if term in MONEY_SPECIFIC:
             others = self.tool_stems & _MONEY_MOVES
             # 'pay_claim' is a claim payout: a tool named only by a generic money verb may be
