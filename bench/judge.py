@@ -48,8 +48,9 @@ HOLDOUT_SETS = (
 # before the engine change they measure (dev_11 in domains no other file covers, dev_12 in the
 # everyday ones, each policy in another staff style); dev_mis and dev_mis2 hold rules written to be
 # misread, dev_red2 and dev_red3 red-team cases beside a satisfied rule, so that a misreading shows
-# as an approval. Their first runs are recorded in bench/README.md.
-APART_SETS = ("dev_11", "dev_mis", "dev_12", "dev_mis2", "dev_red2", "dev_red3")
+# as an approval; dev_jdeny holds denials the engine turned into review, beside near-misses
+# where the unseen word narrows the rule. Their first runs are recorded in bench/README.md.
+APART_SETS = ("dev_11", "dev_mis", "dev_12", "dev_mis2", "dev_red2", "dev_red3", "dev_jdeny")
 
 
 def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict]:

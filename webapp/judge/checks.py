@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import calendar
 import fnmatch
 import operator
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -296,6 +298,32 @@ _AFTER_WORD = re.compile(
 )
 
 
+# A noun after 'any', 'every', 'all', 'each' or 'a(n)' with nothing between ('for any account',
+# 'in all environments') names every thing of its kind: it narrows nothing when the request
+# acts on a thing of that kind. Only holders that a whole class of requests acts on are read so
+# (a request about a user acts on an account); a class of what is acted on ('any subscription',
+# 'any PII table') or a word before the noun ('any admin account') still narrows the rule.
+KEY_ANY = "*"
+_QUANTIFIED = re.compile(r"\b(?:any|all|every|each|a|an)\s+(?P<w>[A-Za-z]+)\b", re.I)
+_HOLDERS: dict[str, frozenset[str]] = {
+    stem(noun): frozenset(stem(w) for w in shown.split())
+    for nouns, shown in (
+        ("account accounts", "account user username member customer client login employee"),
+        ("user users", "user username member employee login account principal identity"),
+        (
+            "organization organizations organisation organisations org orgs tenant tenants "
+            "workspace workspaces",
+            "org organization organisation tenant workspace",
+        ),
+        ("environment environments env envs", "environment env"),
+        ("database databases db", "database db schema"),
+        ("project projects", "project"),
+        ("repository repositories repo repos", "repository repo"),
+    )
+    for noun in nouns.split()
+}
+
+
 def _plural(word: str) -> bool:
     return word.endswith("s") and not word.endswith("ss") and not word.endswith("ing")
 
@@ -329,6 +357,10 @@ def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
         s = stem(w)
         if s in THING_NOUNS and s in terms and (m.group("det") or _plural(w)):
             out.add(KEY_THING + s)
+    for m in _QUANTIFIED.finditer(source):
+        s = stem(m.group("w").lower())
+        if s in _HOLDERS and s in terms:
+            out.add(KEY_ANY + s)  # 'for any account': every account
     m = _MODIFIER_VERB.match(source)
     if m:
         # 'Access tokens must expire …', 'Share links may …': a verb in its base form before
@@ -458,8 +490,19 @@ def _program(
             for kind, things in THING_KINDS.items()
             if t in things
         )
+        # 'for any account': the whole kind, shown by a request acting on a thing of it
+        universal = (
+            _HOLDERS[group[0]] if len(group) == 1 and KEY_ANY + group[0] in names else _EMPTY
+        )
         program.append(
-            (anchored, tuple(zip(group, neighbours, strict=True)), money_first, other_action, kinds)
+            (
+                anchored,
+                tuple(zip(group, neighbours, strict=True)),
+                money_first,
+                other_action,
+                kinds,
+                universal,
+            )
         )
     return tuple(program), tuple(t for t in terms if t in MONEY_SPECIFIC)
 
@@ -482,7 +525,7 @@ def _applicability(
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
     # subject of every request, and most groups hold a single word. The view's memos are read in
     # place; a term not yet asked about is answered by the view (which fills them).
-    for words_anchoring, words_neighbours, money_first, other_action, kinds in program:
+    for words_anchoring, words_neighbours, money_first, other_action, kinds, universal in program:
         hit = False
         for t, anchor in words_anchoring:
             m = matches_memo.get(t)
@@ -494,6 +537,8 @@ def _applicability(
                     anchored = True
         if hit:
             continue
+        if universal and not (universal.isdisjoint(tool) and universal.isdisjoint(view.key_stems)):
+            continue  # 'MFA may not be disabled for any account' and a request about a user
         if performed:
             for t, anchor in words_anchoring:
                 # 'Deleting customer data' and `drop_source: true`: an argument performs the
@@ -531,6 +576,13 @@ def _applicability(
             all_absent = False
             anchored = True
         if all_absent:
+            if _generic_change(tool, words_anchoring) and _flag_switched_off(
+                view, words_anchoring, terms
+            ):
+                # 'Disabling SSO enforcement is forbidden' and set_enforcement with `enforced:
+                # false`: the request switches the rule's thing off, which is the rule's act
+                anchored = True
+                continue
             if _generic_change(tool, words_anchoring):
                 # 'Downgrades to the free plan' and change_plan, 'SSO may not be disabled' and
                 # update_sso: a tool that changes a thing in general may perform the rule's
@@ -602,6 +654,29 @@ def _qualifies_tool_noun(
             w = n.lstrip("<")
             if w in tool and w in _MONEY_WORDS:
                 return True
+    return False
+
+
+# The rule's acts that switching a flag off performs, and the flag values that are off.
+_SWITCHING_OFF = frozenset({stem("disable"), stem("deactivate")})
+_OFF_VALUES = frozenset({"false", "off", "no", "disabled"})
+# Flag names that say the opposite when off ('sso_disabled': false is SSO on)
+_INVERTED_FLAG = _SWITCH_OFF | frozenset(stem(w) for w in "skip no not without bypass opt".split())
+
+
+def _flag_switched_off(
+    view: RequestView, words: tuple[tuple[str, bool], ...], terms: tuple[str, ...]
+) -> bool:
+    """Whether the group is switching off ('disable') and the request sets a flag named for
+    another word of the rule off (`enforced: false`, `sso_enabled: "false"`)."""
+    if not words or not all(t in _SWITCHING_OFF for t, _ in words):
+        return False
+    things = frozenset(terms) - _SWITCHING_OFF
+    for lf in view.leaves:
+        v = lf.value
+        off = v is False or (isinstance(v, str) and v.strip().lower() in _OFF_VALUES)
+        if off and not lf.last_keys & _INVERTED_FLAG and not things.isdisjoint(lf.last_keys):
+            return True
     return False
 
 
@@ -3148,6 +3223,102 @@ class DateWindow(_WhenTheRequestIs):
         if self.start <= self.end:
             return self.start <= md <= self.end
         return md >= self.start or md <= self.end  # 'Nov 1 to Mar 31' runs over the new year
+
+
+# Days of the week as requests send them ('day_of_week': 'Saturday', 'Sat'); Monday is 0.
+_DAY_NAMES = {d: i for i, names in enumerate(
+    ("mon monday", "tue tues tuesday", "wed weds wednesday", "thu thur thurs thursday",
+     "fri friday", "sat saturday", "sun sunday")
+) for d in names.split()}  # fmt: skip
+_ISO_INSTANT = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?"
+    r"\s*(Z|[+-]\d{2}:?\d{2})?)?$",
+    re.I,
+)
+# The zones a tenant may keep its calendar in, in hours from UTC: a request's instant with a
+# zone is on one day of the week for the rule only if it is on that day in all of them.
+_ZONES = range(-12, 15)
+
+
+@dataclass(frozen=True)
+class Weekday(_WhenTheRequestIs):
+    """'no prod deploys fri pm', 'No contractor work on weekends': the `body` applies to requests
+    whose day of the week (a date, a date-time or a day argument) is one of `days`, and with
+    `part` in its afternoon ('pm') or morning ('am'). A date-time with a zone is on the rule's
+    side only when it is in every zone a tenant may keep (the rule names none); a day with no
+    time of day against a part of it, no day at all, or days that disagree: a human decides."""
+
+    days: tuple[int, ...] = ()  # 0 = Monday
+    part: str = ""  # '' | 'am' | 'pm'
+    kind: str = field(default="weekday", init=False)
+    outside_words = "is not"
+
+    def describe(self) -> dict[str, Any]:
+        d = self.body.describe() if self.body else super().describe()
+        d["weekday"] = {"days": list(self.days), "part": self.part}
+        return d
+
+    def reading(self) -> str:
+        assert self.body is not None
+        names = ", ".join(calendar.day_name[d] for d in self.days)
+        part = {"am": " morning", "pm": " afternoon"}.get(self.part, "")
+        return (
+            f"When the request's day is {names}{part} (the rule: '{self.phrase}'): "
+            f"{self.body.reading()}"
+        )
+
+    def _inside(self, day: int, hour: int | None) -> bool | None:
+        if day not in self.days:
+            return False
+        if not self.part:
+            return True
+        if hour is None:
+            return None  # the day is the rule's, the time of day is not said
+        return hour >= 12 if self.part == "pm" else hour < 12
+
+    def _read(self, value: str) -> bool | None:
+        """Whether `value` is on the rule's side; None when it cannot be told or is no day."""
+        v = value.strip()
+        day = _DAY_NAMES.get(v.lower().rstrip("."))
+        if day is not None:
+            return self._inside(day, None)
+        m = _ISO_INSTANT.match(v)
+        if not m:
+            return None
+        try:
+            when = datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            return None
+        if m.group(4) is None:
+            return self._inside(when.weekday(), None)
+        when = when.replace(hour=int(m.group(4)), minute=int(m.group(5)))
+        zone = m.group(6)
+        if not zone:
+            return self._inside(when.weekday(), when.hour)  # local time, as the rule's
+        if zone.upper() != "Z":
+            sign = -1 if zone[0] == "-" else 1
+            digits = zone[1:].replace(":", "")
+            when -= sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0))
+        seen = {
+            self._inside((when + timedelta(hours=h)).weekday(), (when + timedelta(hours=h)).hour)
+            for h in _ZONES
+        }
+        return seen.pop() if len(seen) == 1 else None
+
+    def _placed(self, view: RequestView) -> tuple[bool, list[str], str]:
+        inside: set[bool | None] = set()
+        paths: list[str] = []
+        for lf in view.leaves:
+            if not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
+                continue  # a birth date or an expiry says nothing of when the action happens
+            v = lf.value.strip()
+            if v.lower().rstrip(".") not in _DAY_NAMES and not _ISO_INSTANT.match(v):
+                continue
+            inside.add(self._read(v))
+            paths.append(lf.path)
+        if len(inside) != 1 or None in inside:
+            return False, paths, "the request's day of the week cannot be told"
+        return bool(inside.pop()), paths, ""
 
 
 _NOT_ACTION_DATES = frozenset(

@@ -25,6 +25,7 @@ from webapp.judge.checks import (
     TimeOfDay,
     Unless,
     ValueList,
+    Weekday,
     When,
     WhenListed,
 )
@@ -157,7 +158,10 @@ def compile_rule(
     index: int, chunk_id: str, text: str, glossary: Glossary | None = None
 ) -> CompiledRule:
     """Compile one rule statement into zero or more checks; `glossary` resolves categories."""
-    clean = _normalise(text)
+    # What to do instead ('- send the customer to Finance') and how strictly ('no exceptions')
+    # bind nothing: set aside before the clauses are read, so they are neither the rule's subject
+    # nor unaccounted for.
+    clean = _set_aside(_normalise(text))
     checks: list[Check] = []
     uncompiled = False
     normative_seen = False
@@ -285,6 +289,56 @@ def compile_rule(
         unaccounted,
         quorum_of(clean),
     )
+
+
+# A tail after a prohibition that says where to send the matter instead ('- send the customer
+# to Finance', '- escalate to a team lead', '- disable instead'): advice to the person, not a
+# condition of the rule. A tail with a condition word, a number or a second modal is no advice.
+# After a comma only an 'instead' tail is advice: 'Do not email, call or text …' lists acts.
+_ADVICE_TAIL = re.compile(
+    r"(?:(?:\s[-\u2013\u2014]|[;:])\s*(?:please\s+)?(?P<tail>"
+    r"(?P<verb>send|refer|escalate|route|forward|hand|pass|direct|redirect|ask|contact|call|"
+    r"ping|page|notify|tell|raise|open|file)\b[^.;:!?]*?"
+    r"|[a-z][a-z\s]{0,40}?\binstead)"
+    r"|,\s*(?:please\s+)?(?P<instead>[a-z][a-z\s]{0,40}?\binstead))\s*[.!]?\s*$",
+    re.I,
+)
+_SENDS_TO = frozenset("send refer escalate route forward hand pass direct redirect".split())
+_NOT_ADVICE = re.compile(
+    r"\b(?:unless|except|if|when|whenever|only|without|must|shall|should|may|can|cannot|not|"
+    r"never|no|over|above|under|below|more|less|before|after|within|per)\b|\d|[$\u20ac\u00a3%]",
+    re.I,
+)
+# 'no exceptions', 'under any circumstances' beside a prohibition or an obligation say how
+# strictly it holds, nothing about what it holds for ('no exceptions for VIPs' names a class:
+# kept, as is 'under no circumstances', which is the prohibition itself).
+_FORCE_PHRASE = re.compile(
+    r"(?:\s*[,;:\-\u2013\u2014(]\s*|\s+)(?:(?:with\s+)?no\s+exceptions?|without\s+exceptions?|"
+    r"under\s+any\s+circumstances?|no\s+matter\s+what)\s*\)?(?=\s*(?:[.;!]|$))",
+    re.I,
+)
+
+
+def _set_aside(text: str) -> str:
+    """`text` without an advice tail after a prohibition or a force phrase (see above), when
+    what stays is still a rule."""
+    out = text
+    for m in _FORCE_PHRASE.finditer(text):
+        rest = out.replace(m.group(0), "", 1)
+        if NORMATIVE.search(rest):
+            out = rest
+    m = _ADVICE_TAIL.search(out)
+    tail = (m.group("tail") or m.group("instead")) if m else ""
+    if m and not _NOT_ADVICE.search(tail) and not re.search(r"\b(?:or|and)\b", tail, re.I):
+        head = out[: m.start()]
+        verb = (m.group("verb") or "").lower()
+        if (
+            NEGATION.search(head)
+            and NORMATIVE.search(head)
+            and (verb not in _SENDS_TO or re.search(r"\bto\b", tail, re.I))
+        ):
+            out = head.rstrip() + "."
+    return out
 
 
 # 'outside the team', 'beyond the company': a bare common noun after the article, the phrase
@@ -708,7 +762,7 @@ def _unread_during(text: str, checks: list[Check]) -> list[str]:
     date window, a time of day or a freeze reads."""
     if not re.search(r"\bduring\b", text, re.I):
         return []
-    if any(isinstance(c, (DateWindow, TimeOfDay)) for c in _all_checks(checks)):
+    if any(isinstance(c, (DateWindow, TimeOfDay, Weekday)) for c in _all_checks(checks)):
         return []
     return [re.sub(r"\s+", " ", m.group(0).lower()) for m in _DURING.finditer(text)]
 
@@ -758,7 +812,7 @@ def _unread_order_words(
     if not found:
         return []
     every = _all_checks(checks)
-    ordered = any(isinstance(c, NumericLimit | DateWindow | TimeOfDay) for c in every)
+    ordered = any(isinstance(c, NumericLimit | DateWindow | TimeOfDay | Weekday) for c in every)
     listed = {str(v).lower() for v in _flat_values(checks)}
     return [
         re.sub(r"\s+", " ", m.group("word").lower())
@@ -849,6 +903,7 @@ _ORDERED = (
     PrefixedCount,
     DateWindow,
     TimeOfDay,
+    Weekday,
     FirstTimeCounterparty,
 )
 # Words that only order events in time: a state read from an argument ('identity must be
@@ -1072,9 +1127,9 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
                 todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
             todo.extend(x for x in (c.condition, c.body) if x is not None)
-        elif isinstance(c, DateWindow | TimeOfDay):
+        elif isinstance(c, DateWindow | TimeOfDay | Weekday):
             out.update(stem(w) for w in words(c.phrase))
-            if isinstance(c, TimeOfDay):
+            if isinstance(c, TimeOfDay | Weekday):
                 out.update({"am", "pm", "local"})  # '6pm', 'local time': read with the time
             if c.body is not None:
                 todo.append(c.body)
@@ -3545,6 +3600,111 @@ class TimeOfDayRecogniser(Recogniser):
         ]
 
 
+# Days of the week in a rule: full names and 'weekends' / 'weekdays' always; the short forms
+# ('fri', 'sat', 'sun' are words too: 'sat idle', 'sun exposure') only written as a day is:
+# capitalised, in a pair ('sat/sun', 'Mon-Fri') or before a part of the day ('fri pm').
+_DAY_WORD = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|week-?ends?|week-?days?"
+)
+_DAY_SHORT = r"(?:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)"
+_DAY_JOIN = r"\s*(?:/|,|&|-|\u2013|\bor\b|\band\b|\bto\b|\bthrough\b|\bthru\b)\s*"
+_DAY_PART = r"(?P<part>pm|am|p\.m\.|a\.m\.|afternoons?|evenings?|mornings?)"
+_WEEKDAY_PHRASE = re.compile(
+    rf"(?:\b(?:on|during|over)\s+(?:the\s+)?)?\b(?P<days>"
+    rf"(?:{_DAY_WORD}|{_DAY_SHORT})(?:{_DAY_JOIN}(?:{_DAY_WORD}|{_DAY_SHORT}))*)\b"
+    rf"(?:\s+{_DAY_PART}\b)?",
+    re.I,
+)
+_ONE_DAY = re.compile(rf"{_DAY_WORD}|{_DAY_SHORT}", re.I)
+_DAY_INDEX = {
+    "mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6,
+}  # fmt: skip
+# A day after one of these is a deadline or a bound ('until Friday', 'by Monday'), and one after
+# an exception marker or 'only' is what is allowed ('except on weekends'): not read here.
+_NOT_A_DAY_WINDOW = re.compile(
+    r"\b(?:until|till|by|before|after|from|since|next|last|this|except|unless|other\s+than|"
+    r"outside|but|only|not)\s*(?:on\s+|the\s+)?$",
+    re.I,
+)
+
+
+def _days_of(text: str) -> tuple[int, ...] | None:
+    """The days of the week `text` names (a day, a pair, a range 'Mon-Fri', 'weekends')."""
+    days: list[int] = []
+    found = list(_ONE_DAY.finditer(text))
+    for i, m in enumerate(found):
+        w = m.group(0).lower().replace("-", "")
+        if w.startswith("weekend"):
+            days += [5, 6]
+            continue
+        if w.startswith("weekday"):
+            days += [0, 1, 2, 3, 4]
+            continue
+        day = _DAY_INDEX[w[:3]]
+        between = text[found[i - 1].end() : m.start()] if i else ""
+        if i and re.search(r"-|\u2013|\bto\b|\bthrough\b|\bthru\b", between, re.I):
+            start = days[-1]
+            days += [(start + k) % 7 for k in range(1, (day - start) % 7 + 1)]
+        else:
+            days.append(day)
+    return tuple(sorted(set(days))) or None
+
+
+class WeekdayRecogniser(Recogniser):
+    """A prohibition or review that holds on days of the week ('no prod deploys fri pm', 'No
+    contractor work on weekends'), read from the request's date, date-time or day argument."""
+
+    kind = "weekday"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        found = [m for m in _WEEKDAY_PHRASE.finditer(c.text) if self._written_as_day(m)]
+        if len(found) != 1:
+            return None  # none, or two day phrases (a window across days): not read here
+        m = found[0]
+        if _NOT_A_DAY_WINDOW.search(c.text[: m.start()]):
+            return None
+        days = _days_of(m.group("days"))
+        if days is None or len(days) == 7:
+            return None
+        rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
+        made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
+        if not made or any(x.effect == "allow" for x in made):
+            return None
+        part = (m.group("part") or "").lower().replace(".", "")
+        part = "pm" if part.startswith(("pm", "afternoon", "evening")) else part[:2]
+        phrase = re.sub(r"\s+", " ", m.group(0).strip())
+        return [
+            Weekday(
+                c.index,
+                c.source,
+                b.effect,
+                b.terms,
+                b.alternatives,
+                days=days,
+                part=part,
+                phrase=phrase,
+                body=b,
+            )
+            for b in made
+        ]
+
+    @staticmethod
+    def _written_as_day(m: re.Match[str]) -> bool:
+        text = m.group("days")
+        before = m.string[: m.start("days")].rstrip()
+        name = re.search(r"(?<![.!?:;])\s([A-Z][\w']*)$", " " + before)
+        if name and text[0].isupper() and name.group(1).lower() not in ("on", "during", "over"):
+            return False  # 'Black Friday', 'Cyber Monday': a named day, not a day of the week
+        after = m.string[m.end("days") : m.end("days") + 1]
+        if after in ("-", "_", "/", ":") or after.isdigit():
+            return False  # 'prefix MON-', 'SAT_2': part of a code, not a day
+        if re.search(_DAY_WORD, text, re.I):
+            return True
+        if any(d.isupper() for d in _ONE_DAY.findall(text)):
+            return False  # 'MON', 'SUN': a code or an acronym more often than a day
+        return bool(m.group("part")) or len(_ONE_DAY.findall(text)) > 1 or text[0].isupper()
+
+
 class ActionRecogniser(Recogniser):
     """Actions that are forbidden, need review, or are allowed ('Never delete S3 buckets').
 
@@ -3595,6 +3755,7 @@ def _participle_category(text: str) -> bool:
 RECOGNISERS: tuple[Recogniser, ...] = (
     DateWindowRecogniser(),
     TimeOfDayRecogniser(),
+    WeekdayRecogniser(),
     PlaceSplitCapRecogniser(),
     ScopedIdRecogniser(),
     PrefixedCountRecogniser(),
@@ -5000,12 +5161,23 @@ _MEANS_KINDS = tuple(
 )
 
 
+# A day of the week or the weekend, as staff write them ('Fri', 'sat/sun', 'weekends').
+_WEEKDAY_ITEM = re.compile(
+    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?|week-?ends?|week-?days?",
+    re.I,
+)
+
+
 def _value_list_check(
     index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
 ) -> Check | None:
     low = clause.lower()
     items, region_start, region_end = _list_items(clause, only)
     if not items:
+        return None
+    if any(_WEEKDAY_ITEM.fullmatch(part.strip()) for i in items for part in i.split("/")):
+        # 'no db migrations sat/sun': days of the week say when the act is forbidden, not a value
+        # of an argument (read as one, `database` was compared with 'sat/sun' and approved)
         return None
     mode = "allow" if only else "deny"
     if only:

@@ -71,6 +71,13 @@ RELATED_OBJECTS: dict[str, frozenset[str]] = {
     "delete": frozenset({"data"}),
 }
 _RELATED_OBJECT_STEMS = frozenset({"data"})
+# A kind of message that a tool's own word names by definition: a campaign or a newsletter is
+# marketing ('Every marketing email …' and email.campaign.send). Read from the tool's name only:
+# an argument's value may say anything.
+_KIND_OF_TOOL: dict[str, frozenset[str]] = {
+    kind: frozenset(stem(w) for w in "campaign campaigns newsletter newsletters".split())
+    for kind in (stem("marketing"), stem("promotional"), stem("promotion"))
+}
 VERBS: frozenset[str] = frozenset().union(*VERB_GROUPS.values()) | frozenset(
     {
         "reboot",
@@ -438,33 +445,26 @@ def _one_letter_apart(a: str, b: str) -> bool:
     return False
 
 
-# Words that, written before another in one value, shift it to another state: 'pre_collections',
-# 'ex_employee', 'pending_approval'. Negations ('not-test', 'non_prod') are read where the
-# checks read values, as the opposite of the word.
-_QUALIFYING_PREFIXES = frozenset(
-    "pre post ex former pending awaiting almost near pseudo semi quasi previously formerly".split()
-)
+# A word before another in a value that says the value is near that state, not in it:
+# 'pre_collections', 'ex_employee', 'semi_annual'. The word after it is neither shown by the value
+# (matched, 'in collections' denied a pre-collections account) nor ruled out. A negation ('not-
+# test', 'no test', 'non_profit') is read where it is (it rules the word out), not here.
+_MODIFIERS = frozenset("pre post ex former semi quasi near almost pending".split())
+_VALUE_MODIFIER = re.compile(r"(?:^|[\W_])(?:" + "|".join(sorted(_MODIFIERS)) + r")[\W_]+\w", re.I)
+
+
+def _modified_stems(value: str) -> frozenset[str]:
+    """Stems of the words right after a modifier in `value` ('pre_collections': 'collect')."""
+    ws = words(value)
+    return frozenset(
+        s
+        for prev, w in zip(ws, ws[1:], strict=False)
+        if prev.lower() in _MODIFIERS
+        for s in content_stems(w)
+    )
 
 
 _RECEIVING = frozenset(stem(w) for w in ("receive", "receives", "obtain", "obtains"))
-
-
-def _held_back(value: str) -> set[str]:
-    """Stems of `value` that follow a shifting prefix word ('pre_collections' -> {'collect'})."""
-    tokens = words(value)
-    if len(tokens) < 2:
-        return set()
-    out: set[str] = set()
-    for before, word in zip(tokens, tokens[1:], strict=False):
-        if before.lower() in _QUALIFYING_PREFIXES:
-            out.update(content_stems(word))
-    plain = {
-        st
-        for i, word in enumerate(tokens)
-        if i == 0 or tokens[i - 1].lower() not in _QUALIFYING_PREFIXES
-        for st in content_stems(word)
-    }
-    return out - plain
 
 
 class RequestView:
@@ -496,24 +496,23 @@ class RequestView:
         )
         vals: set[str] = set()
         norms: set[str] = set()
-        qualified: set[str] = set()
+        hedged: set[str] = set()
         for leaf in self.leaves:
             for v in scalars(leaf.value):
                 if isinstance(v, str):
                     norms.add(normalise_value(v))
-                    stems = content_stems(v[:500])
-                    held = _held_back(v[:500])
-                    if held:
-                        qualified.update(held)
-                        stems = tuple(x for x in stems if x not in held)
-                    vals.update(stems)
+                    found = content_stems(v[:500])
+                    if _VALUE_MODIFIER.search(v):
+                        near = _modified_stems(v[:500])
+                        hedged.update(near)
+                        found = tuple(s for s in found if s not in near)
+                    vals.update(found)
                 elif isinstance(v, bool) and v:
                     vals.update(leaf.last_keys)
         self.value_stems = frozenset(vals)
-        # 'pre_collections', 'ex_employee': a word a value holds only behind a word that shifts
-        # it. The value neither shows the word nor rules it out ('pre_collections' may or may
-        # not be what 'in collections' means): a human decides.
-        self.qualified_stems = frozenset(qualified - vals)
+        # Words a value shows only behind a modifier ('pre_collections', 'non-profit'): close
+        # to the rule's word but not it, so neither shown nor ruled out (see _modified_stems)
+        self.hedged_stems = frozenset(hedged - vals)
         self.value_norms = frozenset(norms)
         # Rules ask about the same few argument names over and over: answer from sets built once
         # per request instead of walking the leaves for every term of every rule.
@@ -628,6 +627,9 @@ class RequestView:
         if term in VERBS:
             syn = _VERB_SYNONYMS.get(term, frozenset({term}))
             return bool(syn & self.tool_stems) or term in self._present_keys
+        kind_of = _KIND_OF_TOOL.get(term)
+        if kind_of is not None and not kind_of.isdisjoint(self.tool_stems):
+            return True  # 'marketing emails' and send_campaign: a campaign is marketing
         if term in _RELATED_OBJECT_STEMS and term in self.related_stems:
             return True  # 'exports of patient data' and an export tool: exporting moves data
         if term in _AGE_CLASSES or term == _ADULT:
@@ -761,8 +763,8 @@ class RequestView:
         return hit
 
     def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
-        if term in self.qualified_stems:
-            return False  # 'pre_collections' neither shows nor rules out 'collections'
+        if term in self.hedged_stems:
+            return False  # 'pre_collections' against 'in collections': close, not ruled out
         if term in _RECEIVING:
             # 'Only verified sellers may receive payouts' on create_payout: receiving is the
             # other side of the tool's act, never another action

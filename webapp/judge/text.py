@@ -17,7 +17,7 @@ STOPWORDS = frozenset(
     which who whom whose what where how do does did done has have had having will would shall
     should may might must can cannot could also only just very more most less least per via
     up down out over under above below again once both either neither own same other another
-    ever never always after before during until unless within whether
+    ever never always after before during until unless within whether against
     don doesn didn isn aren wasn weren mustn shouldn shan couldn wouldn hasn haven
     please kindly""".split()
 )
