@@ -117,6 +117,8 @@ def test_a_named_value_alone_does_not_show_the_forbidden_act():
     assert outcome_beside_ticket(rule, "org.sso.disable_enforcement", {"org": "acme-dev"}) == (
         "approved"
     )
+    # the act on another thing of the same org: not the rule's act
+    assert outcome_beside_ticket(rule, "org.auth.disable_mfa", {"org": "acme-prod"}) != "denied"
 
 
 @pytest.mark.parametrize(

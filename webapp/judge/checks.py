@@ -1167,7 +1167,12 @@ class ValueList(Check):
             return True  # an allow-list's value of its kind is what the list constrains
         verbs = [t for t in self.terms if t in VERBS]
         if verbs and all(view.term_matches(t) for t in verbs):
-            return True  # the act is the request's ('Never delete kube-system' on delete_namespace)
+            # the act is the request's ('Never delete kube-system' on delete_namespace), on the
+            # rule's thing: disable_mfa does not disable 'SSO enforcement'
+            things = view.tool_stems - VERBS
+            own = set(self.terms) | set(self.about_words) | set(self.kind_words)
+            if not things or not things.isdisjoint(own):
+                return True
         return all(view.term_matches(t) for t in self.about_words)
 
     def _name_for_an_id(self, leaf: Leaf, value: str) -> bool:
