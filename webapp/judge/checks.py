@@ -1167,13 +1167,26 @@ class ValueList(Check):
             return True  # an allow-list's value of its kind is what the list constrains
         verbs = [t for t in self.terms if t in VERBS]
         if verbs and all(view.term_matches(t) for t in verbs):
-            # the act is the request's ('Never delete kube-system' on delete_namespace), on the
-            # rule's thing: disable_mfa does not disable 'SSO enforcement'
+            if not self._values_are_scope:
+                return True  # 'Never attach PowerUserAccess …': the act on the listed thing
+            # 'for acme-prod' says where the act is forbidden; the act must be on the rule's
+            # thing too: disable_mfa for acme-prod does not disable 'SSO enforcement'
             things = view.tool_stems - VERBS
             own = set(self.terms) | set(self.about_words) | set(self.kind_words)
             if not things or not things.isdisjoint(own):
                 return True
         return all(view.term_matches(t) for t in self.about_words)
+
+    @cached_property
+    def _values_are_scope(self) -> bool:
+        """Whether every listed value is where the act is forbidden ('… for acme-prod', '… in
+        prod-eu'), not the thing the act is done to ('Never delete kube-system')."""
+        return all(
+            re.search(
+                r"\b(?:for|in|on|at|within|across)\s+(?:the\s+)?" + re.escape(v), self.source, re.I
+            )
+            for v in self.values
+        )
 
     def _name_for_an_id(self, leaf: Leaf, value: str) -> bool:
         """'Speedy Freight' in `carrier_id` or `carrier` against a glossary of ids ('CAR-1001'):
