@@ -177,3 +177,47 @@ def test_a_hyphenated_no_word_is_no_negation():
     assert not any(
         c.effect == "deny" and not c.reading().startswith("Deny when") for c in _checks(rule)
     )
+
+
+# -- closed lists written as what a thing must be
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Destination country must be US or CA.",
+        "Destination country may only be US or CA.",
+        "destination country has to be US, or CA",
+    ],
+)
+def test_a_thing_that_must_be_one_of_listed_codes_is_an_allow_list(rule):
+    tool = "payouts.disburse"
+    base = {"amount": 50, "currency": "USD"}
+    assert outcome_beside_ticket(rule, tool, {**base, "destination_country": "CA"}) == "approved"
+    assert outcome_beside_ticket(rule, tool, {**base, "destination_country": "MX"}) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("rule", "ok", "bad"),
+    [
+        ("Credits in USD only.", "USD", "EUR"),
+        ("Payouts in EUR or GBP only.", "GBP", "USD"),
+    ],
+)
+def test_a_currency_list_with_only_after_it_reads_as_the_only_currencies(rule, ok, bad):
+    tool = "payouts.create" if rule.startswith("Payouts") else "credits.issue"
+    assert outcome_beside_ticket(rule, tool, {"amount": 5, "currency": ok}) == "approved"
+    assert outcome_beside_ticket(rule, tool, {"amount": 5, "currency": bad}) == "denied"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Destination country must be US or CA for payouts to joint accounts.",
+        "Destination country must be US or CA unless Treasury agrees.",
+        "Backups must be encrypted or hashed.",
+    ],
+)
+def test_a_list_with_words_after_it_or_plain_words_is_not_rewritten(rule):
+    # the words after the list are a condition no check reads: the rule never decides alone
+    assert not compile_rule(0, "c", rule).decides

@@ -1912,6 +1912,12 @@ def _normalise(text: str) -> str:
     # 'a student whose SAP status is Suspended' is 'a student with SAP status Suspended': the
     # state a status argument holds
     t = _WHOSE_STATE.sub(r"with \g<what> \g<value>", t)
+    # 'Destination country must be US or CA', 'may only be US or CA', 'Credits in USD only':
+    # a closed list of codes, places or identifiers a thing must be is the allow-list the list
+    # reading knows ('must be one of US, CA'); plain words ('encrypted or hashed') are left as
+    # written.
+    t = _LIST_ONLY_AFTER.sub(_only_before_list, t)
+    t = _MUST_BE_LIST.sub(_must_be_one_of, t)
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # 'Customer data may not leave the EU' is 'must stay in the EU': an allow-list of the place
@@ -1937,6 +1943,58 @@ def _normalise(text: str) -> str:
     t = _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
     # '21 or older', '65 or younger': an age, bounded like 'or more' / 'or less'.
     return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
+
+
+_LIST_ITEM = r"[A-Za-z](?:[\w\-/]|\.(?=\w))*"  # a full stop inside a name, never after it
+_LIST_OF_ITEMS = (
+    r"(?P<items>"
+    + _LIST_ITEM
+    + r"(?:\s*,\s*"
+    + _LIST_ITEM
+    + r")*(?:\s*,?\s+or\s+"
+    + _LIST_ITEM
+    + r")?)"
+)
+_MUST_BE_LIST = re.compile(
+    r"\b(?:(?P<must>must|shall|should|has to|needs? to)\s+be|may\s+only\s+be)\s+(?!one\s+of\b)"
+    + _LIST_OF_ITEMS
+    + r"\s*(?P<end>\.?\s*$|;)",
+    re.I,
+)
+_LIST_ONLY_AFTER = re.compile(
+    r"^(?P<subject>[A-Za-z][\w\- ]{0,60}?)\s+in\s+"
+    + _LIST_OF_ITEMS
+    + r"\s+only\s*(?P<end>\.?\s*$|;)",
+    re.I,
+)
+
+
+def _closed_items(items: str) -> list[str] | None:
+    """The items of a list when every one is a code, a place or an identifier, else None."""
+    parts = [p for p in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", items.strip()) if p]
+    closed = all(
+        p.upper() in CURRENCY_CODES
+        and p.isupper()
+        or _place(p)
+        or re.fullmatch(r"[A-Z][A-Z0-9_]{1,15}", p)
+        or (_LITERAL.fullmatch(p) and re.search(r"[\-_./\d]", p))
+        for p in parts
+    )
+    return parts if parts and closed else None
+
+
+def _must_be_one_of(m: re.Match[str]) -> str:
+    parts = _closed_items(m.group("items"))
+    if parts is None:
+        return m.group(0)
+    return f"{m.group('must') or 'must'} be one of {', '.join(parts)}{m.group('end')}"
+
+
+def _only_before_list(m: re.Match[str]) -> str:
+    parts = _closed_items(m.group("items"))
+    if parts is None:
+        return m.group(0)
+    return f"{m.group('subject')} only in {' or '.join(parts)}{m.group('end')}"
 
 
 _WITHOUT_SHORT = re.compile(r"(?<![\w/])(?:w/o|w/out|w/o/)(?![\w/])", re.I)
