@@ -221,3 +221,17 @@ def test_a_currency_list_with_only_after_it_reads_as_the_only_currencies(rule, o
 def test_a_list_with_words_after_it_or_plain_words_is_not_rewritten(rule):
     # the words after the list are a condition no check reads: the rule never decides alone
     assert not compile_rule(0, "c", rule).decides
+
+
+def test_only_closing_a_phrase_restricts_it():
+    rule = "Returns accepted within 30 days of delivery only."
+    assert compile_rule(0, "c", rule).decides
+    assert outcome_beside_ticket(rule, "returns.accept", {"days_since_delivery": 45}) == "denied"
+
+
+def test_conversions_only_between_currencies_name_the_currencies_allowed():
+    rule = "FX conversions only between USD, EUR, GBP, CHF and JPY."
+    tool = "fx.convert"
+    ok = {"from_currency": "USD", "to_currency": "JPY", "amount": 100}
+    assert outcome_beside_ticket(rule, tool, ok) == "approved"
+    assert outcome_beside_ticket(rule, tool, {**ok, "to_currency": "TRY"}) == "denied"

@@ -1918,6 +1918,12 @@ def _normalise(text: str) -> str:
     # written.
     t = _LIST_ONLY_AFTER.sub(_only_before_list, t)
     t = _MUST_BE_LIST.sub(_must_be_one_of, t)
+    # 'Returns accepted within 30 days of delivery only': 'only' closing a phrase restricts it
+    # as it would before it ('only within 30 days of delivery'), the place the readings know
+    # ('via Courier only' is read where it is);
+    # 'conversions only between USD, EUR and GBP' names the currencies allowed ('only in …')
+    t = _ONLY_CLOSING.sub(r"only \g<prep> \g<tail>", t)
+    t = _ONLY_BETWEEN.sub(_only_between, t)
     # 'cant', 'dont', 'mustnt': contractions written without their apostrophe.
     t = _BARE_CONTRACTION.sub(lambda m: m.group(1) + "'t", t)
     # 'Customer data may not leave the EU' is 'must stay in the EU': an allow-list of the place
@@ -1967,6 +1973,23 @@ _LIST_ONLY_AFTER = re.compile(
     + r"\s+only\s*(?P<end>\.?\s*$|;)",
     re.I,
 )
+
+
+_ONLY_CLOSING = re.compile(
+    r"\b(?P<prep>within|to|into|in|from|on|at)\s+(?P<tail>(?:(?!\bonly\b)[^,;.:()])+?)"
+    r"\s+only\b(?=\s*(?:[.;]|$))",
+    re.I,
+)
+_ONLY_BETWEEN = re.compile(
+    r"\bonly\s+between\s+" + _LIST_OF_ITEMS.replace("or\\s+", "(?:or|and)\\s+"), re.I
+)
+
+
+def _only_between(m: re.Match[str]) -> str:
+    parts = _closed_items(m.group("items").replace(" and ", " or "))
+    if parts is None or not all(p.upper() in CURRENCY_CODES for p in parts):
+        return m.group(0)  # only currencies are converted 'between' a list
+    return f"only in {', '.join(parts)}"
 
 
 def _closed_items(items: str) -> list[str] | None:
