@@ -3188,3 +3188,166 @@ class TimeOfDay(_WhenTheRequestIs):
         if len(inside) != 1:
             return False, paths, "the request's time of day cannot be told"
         return inside.pop(), paths, ""
+
+
+# ---------------------------------------------------------------------------------------------
+# An explicit binding: the rule names the argument and its required value itself ('(fee_status =
+# "paid")', 'creator must have tax_form_on_file = true', '(legal_case_id given)',
+# 'session_timeout_minutes between 15 and 60'). The value is compared as written, typed: a request
+# stating it in another case or type ('Paid', "yes" or 1 for true) is no proof either way.
+_BINDING_OPS = {"eq": "is", "ne": "is not", "present": "is given", "between": "is between"}
+
+
+def _literal_text(value: Any) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float):
+        return _fmt(value)
+    return f'"{value}"'
+
+
+def binding_equal(got: Any, want: Any) -> bool | None:
+    """Whether a request's value is the rule's literal value: True, False, or None when it is
+    written in another case or type ('Active' for "active", "yes" or 1 for true) and a human must
+    say whether it is the same."""
+    if isinstance(want, bool):
+        if isinstance(got, bool):
+            return got is want
+        if isinstance(got, str) and got.strip() in ("true", "false"):
+            return (got.strip() == "true") is want  # JSON's own spelling of a flag
+        return None
+    if isinstance(want, float):
+        if isinstance(got, bool):
+            return None
+        if isinstance(got, (int, float)):
+            return float(got) == want
+        return None
+    if isinstance(got, str):
+        if got == want:
+            return True
+        if got.strip().lower() == want.lower() or normalise_value(got) == normalise_value(want):
+            return None  # 'Active', 'paid ': the same word in another case or spacing
+        return False
+    return None
+
+
+@dataclass(frozen=True)
+class Binding(Check):
+    """'Orders require an account in good standing (account_status = active)': the argument the
+    rule names (a dotted path for a nested one) must hold the rule's value (`op` eq), must not
+    (ne), must be given (present) or must lie within two bounds (between, inclusive). The words
+    that only gloss the binding ('an account in good standing') are read by it (`written`); every
+    other word of the rule is read by its own check or stays unaccounted."""
+
+    path: str = ""
+    op: str = "eq"
+    value: Any = None
+    high: float | None = None
+    gloss: str = ""
+    written: str = ""  # the rule's words the binding reads: its gloss and the binding itself
+    markers: tuple[str, ...] = ()  # 'only', 'only once': the restriction the binding states
+    kind: str = field(default="binding", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(path=self.path, op=self.op, value=self.value, high=self.high)
+        return d
+
+    def _want(self) -> str:
+        if self.op == "present":
+            return "is missing or empty"
+        if self.op == "between":
+            return f"is not between {_fmt(float(self.value))} and {_fmt(float(self.high or 0))}"
+        if self.op == "eq":
+            return f"is not {_literal_text(self.value)}"
+        return f"is {_literal_text(self.value)}"
+
+    def reading(self) -> str:
+        gloss = f" ({self.gloss})" if self.gloss else ""
+        return f"{_VERB[self.effect]} when `{self.path}`{gloss} {self._want()}{self._about()}"
+
+    def _leaves(self, view: RequestView) -> list[Leaf]:
+        path = self.path
+        return [lf for lf in view.leaves if lf.path == path or lf.path.endswith("." + path)]
+
+    def _near(self, view: RequestView) -> Leaf | None:
+        """An argument that may state the binding under another name or place: the named path's
+        parent object, or a name sharing the binding's last words (`setpoint_f` for
+        `setpoint_c`, `account.status` for `account_status`)."""
+        segments = self.path.split(".")
+        parent = ".".join(segments[:-1])
+        wanted = frozenset(stem(w) for w in words(segments[-1]) if len(w) > 2) - _ID_KEYS
+        for lf in view.leaves:
+            if parent and (lf.path.startswith(parent + ".") or ("." + parent + ".") in lf.path):
+                return lf
+            if wanted and (wanted & lf.last_keys or wanted <= lf.keys):
+                return lf
+        return None
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        leaves = self._leaves(view)
+        if not leaves and self.unrelated(view):
+            return _NOT_APPLICABLE  # none of the rule's words is in the request
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        if not leaves:
+            near_leaf = self._near(view)
+            if near_leaf is not None:
+                return Outcome(
+                    UNKNOWN,
+                    f"`{self.path}` is not among the arguments, but {near_leaf.path} may state it",
+                    (near_leaf.path,),
+                )
+            if self.op == "between":
+                return _not_applicable_or_satisfied(anchored)  # the request does not set it
+            if self.op == "ne":
+                return Outcome(UNKNOWN, f"`{self.path}` is not among the arguments")
+            return self.fire(applies, f"`{self.path}` is not among the arguments")
+        worst: Outcome | None = None
+        for leaf in leaves:
+            held = self._holds(leaf.value)
+            if held is False:
+                return self.fire(
+                    applies,
+                    f"{leaf.path} = {leaf.value!r}, but the rule requires "
+                    f"`{self.path}` {_BINDING_OPS[self.op]} {self._value_words()}".rstrip(),
+                    (leaf.path,),
+                )
+            if held is None and worst is None:
+                worst = Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} = {leaf.value!r} is not written as the rule's value "
+                    f"{self._value_words()}; a human should decide",
+                    (leaf.path,),
+                )
+        if worst is not None:
+            return worst
+        return Outcome(
+            SATISFIED,
+            f"`{self.path}` {_BINDING_OPS[self.op]} {self._value_words()}".rstrip(),
+            tuple(lf.path for lf in leaves),
+        )
+
+    def _value_words(self) -> str:
+        if self.op == "present":
+            return ""
+        if self.op == "between":
+            return f"{_fmt(float(self.value))} and {_fmt(float(self.high or 0))}"
+        return _literal_text(self.value)
+
+    def _holds(self, got: Any) -> bool | None:
+        if self.op == "present":
+            return truthy(got) and not placeholder(got)
+        if isinstance(got, (list, tuple, dict)):
+            return None  # a list or an object is not the one value the rule names
+        if self.op == "between":
+            if isinstance(got, bool) or not isinstance(got, (int, float)):
+                return None
+            return float(self.value) <= float(got) <= float(self.high or 0)
+        same = binding_equal(got, self.value)
+        if same is None:
+            return None
+        return same if self.op == "eq" else not same

@@ -13,6 +13,7 @@ from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.checks import (
     ActionRule,
     ArgumentComparison,
+    Binding,
     Check,
     DateWindow,
     FirstTimeCounterparty,
@@ -31,6 +32,7 @@ from webapp.judge.checks import (
 from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
 from webapp.judge.coverage import (
     CATEGORY_QUALIFIERS,
+    ONLY_MARKER,
     category_phrases,
     condition_spans,
     unaccounted_words,
@@ -173,6 +175,13 @@ def compile_rule(
         sc = scope_of(clause)
         if sc:
             scope += list(sc)
+            continue
+        # 'session_timeout_minutes between 15 and 60', 'include a rollback_plan': a clause that
+        # writes its argument and value is read first, modal or not (BindingRecogniser)
+        bound = _binding_checks(index, text, clause, subject_carry)
+        if bound:
+            normative_seen = True
+            checks.extend(bound)
             continue
         if not NORMATIVE.search(clause):
             continue
@@ -968,8 +977,15 @@ def _flat_values(checks: list[Check]) -> list[str]:
 
 
 def _value_spans(text: str, checks: list[Check]) -> list[tuple[int, int]]:
-    """Where the identifier values the checks compare with are written ('p5.48xlarge')."""
+    """Where the identifier values the checks compare with are written ('p5.48xlarge'), and
+    where an explicit binding and the noun phrase glossing it are ('an account in good standing
+    (account_status = active)'): read whole by their check."""
     spans = []
+    for c in _all_checks(checks):
+        if isinstance(c, Binding) and c.written:
+            at = text.find(c.written)
+            if at >= 0:
+                spans.append((at, at + len(c.written)))
     for v in _flat_values(checks):
         if not _IDENTIFIER_TOKEN.fullmatch(v):
             continue
@@ -1264,6 +1280,14 @@ def _listed_after_outside(text: str, flat: list[Check]) -> bool:
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
+    # 'may ship only to a company site (ship_to.type = site)', 'only once the fee is paid (…)':
+    # the restriction is the binding's own, when the rule writes that marker once
+    for c in _all_checks(checks):
+        if isinstance(c, Binding):
+            for marker in c.markers:
+                rx = ONLY_MARKER if marker == "only" else re.compile(r"\b" + marker + r"\b", re.I)
+                if len(rx.findall(text)) == 1:
+                    consumed.append(marker)
     flat = [c.base if isinstance(c, Unless) and c.base is not None else c for c in checks]
     flat = [c.body if isinstance(c, (When, WhenListed)) else c for c in flat]
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
@@ -3549,7 +3573,295 @@ def _participle_category(text: str) -> bool:
 
 # The registry, in the order a clause is offered to them: the first that answers decides. A new
 # kind of rule is one Recogniser class added here.
+
+# ---------------------------------------------------------------------------------------------
+# Explicit bindings: the rule writes the argument and the value it must hold ('Orders require an
+# account in good standing (account_status = active)', 'creator must have tax_form_on_file =
+# true', '(legal_case_id given)', 'session_timeout_minutes between 15 and 60', 'include a
+# rollback_plan'). The binding is read as a typed check on that argument (Binding); the noun
+# phrase right before its bracket only glosses it and is read by it; the rule's subject is read
+# by the check's subject words; every other word (a condition, a second obligation, a scope after
+# the binding) is left to its own check or stays unaccounted.
+_B_IDENT = r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+"  # snake_case or a dotted path
+_B_NAME = r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)*"
+_B_VALUE = r"\"[^\"]{1,60}\"|'[^']{1,60}'|-?\d+(?:\.\d+)?(?![\w.])|[A-Za-z][\w\-:/]*"
+_B_NUM = r"-?\d+(?:\.\d+)?"
+_B_SIGN = r"==|=|!=|≠"
+_B_WORDS = r"must\s+not\s+be|must\s+be|should\s+not\s+be|should\s+be|is\s+not|is|equals|set\s+to"
+_B_LITERAL = rf"true|false|\"[^\"]{{1,60}}\"|'[^']{{1,60}}'|{_B_NUM}"
+_BINDING_FORMS = (
+    # '(fee_status = "paid")', '(registered = true)', '(is_test != true)'
+    re.compile(rf"\(\s*(?P<name>{_B_NAME})\s*(?P<op>{_B_SIGN})\s*(?P<value>{_B_VALUE})\s*\)", re.I),
+    # '(rx_verified must be true)'
+    re.compile(
+        rf"\(\s*(?P<name>{_B_IDENT})\s+(?P<op>{_B_WORDS})\s+(?P<value>{_B_VALUE})\s*\)", re.I
+    ),
+    # '(legal_case_id given)'
+    re.compile(
+        rf"\(\s*(?P<name>{_B_IDENT})\s+(?P<present>given|present|provided|supplied|populated|"
+        r"filled(?:\s+in)?|required|mandatory|set)\s*\)",
+        re.I,
+    ),
+    # 'Thermostat setpoints (setpoint_c) between 16 and 24', 'session_timeout_minutes between 15
+    # and 60'
+    re.compile(
+        rf"(?:\(\s*(?P<bracketed>{_B_IDENT})\s*\)|(?<![\w.(])(?P<name>{_B_IDENT}))\s+"
+        rf"(?:(?:must|should)\s+(?:be|stay|remain)\s+|is\s+)?between\s+(?P<low>{_B_NUM})\s+and\s+"
+        rf"(?P<high>{_B_NUM})(?![\w.])",
+        re.I,
+    ),
+    # 'tax_form_on_file = true', 'visitor.badge_status = "active"'
+    re.compile(
+        rf"(?<![\w.(])(?P<name>{_B_IDENT})\s*(?P<op>{_B_SIGN})\s*(?P<value>{_B_VALUE})", re.I
+    ),
+    # 'callback_done must be true', 'ownership_verified is true'
+    re.compile(
+        rf"(?<![\w.(])(?P<name>{_B_IDENT})\s+(?P<op>{_B_WORDS})\s+(?P<value>{_B_LITERAL})(?![\w.])",
+        re.I,
+    ),
+    # 'include a rollback_plan', 'Royalty payout: cite statement_id': an imperative naming it
+    re.compile(
+        r"^(?P<lead>[A-Za-z][\w\s\-]{0,40}:\s*)?(?P<verb>include|provide|cite|quote|attach|supply|"
+        rf"reference|give)\s+(?:(?:a|an|the)\s+)?(?P<name>{_B_IDENT})\s*$",
+        re.I,
+    ),
+)
+# Words that end a gloss when read backwards from its bracket: a modal, a verb of the predicate, a
+# preposition, a conjunction or a condition marker (the gloss is a noun phrase, nothing more).
+_GLOSS_STOP = frozenset(
+    """must shall should may might can cannot could will would need needs needed require requires
+    required is are be been being was were have has had to for with by from against on at into
+    onto via only if when once unless except and or but not no never than over under above below
+    per without that which who whose while until before after during include includes carry
+    carries cite cites provide provides quote quotes attach reference references give gives
+    supply supplies mandatory go goes ship ships sent send""".split()
+)
+_GLOSS_DETERMINERS = frozenset("a an the its their his her our your this that any every".split())
+_GLOSS_WORD = re.compile(r"([A-Za-z][\w\-]*(?:'s)?)\s*$")
+# 'only if the fee is paid (fee_status = "paid")': a condition whose whole content the binding
+# states. It may not hold a second condition, a number or a negation.
+_BINDING_CONDITION = re.compile(
+    r"\b(?P<marker>only\s+(?:if|once|when|after)|provided(?:\s+that)?|as\s+long\s+as)\s+"
+    r"(?P<gloss>[^,;:()]*?)\s*$",
+    re.I,
+)
+_BINDING_STATE = re.compile(
+    r"\b(?:must|shall|should|has\s+to|have\s+to|needs?\s+to)\s+(?:be|have\s+been)\s+"
+    r"(?P<gloss>[a-z]+ed\b[^,;:()]*?)\s*$",
+    re.I,
+)
+_BINDING_ONLY = re.compile(
+    r"\bonly(?:\s+(?:to|against|from|for|with|by|on|at|in|into|via|through))?\s*$", re.I
+)
+_BINDING_REQUIRES = re.compile(
+    r"\b(?:must|shall|should|requires?|required|needs?|needed|has\s+to|have\s+to|mandatory|"
+    r"compulsory)\b",
+    re.I,
+)
+_BINDING_REFUSED = re.compile(r"\b(?:unless|except|without|otherwise|or\s+else|if\s+not)\b", re.I)
+_BINDING_AFTER = re.compile(
+    r"^\s*(?:(?:is|are)\s+(?:required|mandatory|compulsory|needed)\b)?"
+    r"(?:\s*(?:for|on|of)\s+(?P<scope>(?:(?:every|each|all|any)\s+)?[A-Za-z][\w\-\s]*))?\s*$",
+    re.I,
+)
+_BINDING_ITEM_BEFORE = re.compile(
+    rf"(?<![\w.])(?P<name>{_B_IDENT})\s*(?:,\s*(?:and\s+)?|\s+and\s+)$"
+)
+
+
+def _gloss_start(text: str, at: int) -> int:
+    """Where the noun phrase that ends right before `at` (a bracket) starts: 'a verified bank
+    account', 'an account in good standing', 'dates of birth'; `at` itself when there is none."""
+    start = at
+    taken: list[str] = []
+    crossed_in = -1
+    pos = at
+    while len(taken) < 7:
+        m = _GLOSS_WORD.search(text, 0, pos)
+        if m is None or text[m.end() : pos].strip():
+            break  # punctuation or the start of the clause ends the phrase
+        w = m.group(1)
+        low = w.lower()
+        if low in _GLOSS_DETERMINERS:
+            if taken:
+                start = m.start(1)
+            crossed_in = -1  # 'an account in good standing': the phrase is whole
+            break
+        if low in ("of", "in") and taken:
+            if low == "in":
+                crossed_in = start
+            taken.append(low)
+            pos = m.start(1)
+            continue
+        if low in _GLOSS_STOP or any(ch.isdigit() for ch in w):
+            break
+        taken.append(low)
+        start = m.start(1)
+        pos = m.start(1)
+    if crossed_in >= 0:
+        start = crossed_in  # 'orders in bulk (…)': after 'in' only, unless a determiner opens it
+    while True:  # the phrase never opens with 'of' or 'in'
+        lead = re.match(r"(?:of|in)\s+", text[start:at], re.I)
+        if not lead:
+            break
+        start += lead.end()
+    return start if text[start:at].strip() else at
+
+
+def _binding_value(raw: str) -> Any:
+    raw = raw.strip()
+    if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2:
+        return raw[1:-1]
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if re.fullmatch(_B_NUM, raw):
+        return float(raw)
+    return raw
+
+
+def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Check] | None:
+    """The checks of a clause that writes an explicit binding, or None when it writes none (or
+    one this reading leaves alone: inside an exception, after 'without', or two of them)."""
+    found = [(rx, m) for rx in _BINDING_FORMS for m in [rx.search(clause)] if m]
+    if not found:
+        return None
+    rx, m = min(found, key=lambda f: f[1].start())
+    spans = {(f[1].start(), f[1].end()) for f in found}
+    if any(s >= m.end() for s, _ in spans):
+        return None  # a second binding: which obligation each belongs to is not read here
+    name = m.group("name") or (m.groupdict().get("bracketed") or "")
+    if not name or name.isdigit():
+        return None
+    if m.groupdict().get("low") is not None:
+        op, value, high = "between", float(m.group("low")), float(m.group("high"))
+        if value > high:
+            return None
+    elif m.groupdict().get("present") or m.groupdict().get("verb"):
+        op, value, high = "present", None, None
+    else:
+        sign = re.sub(r"\s+", " ", m.group("op").lower())
+        negative = sign in ("!=", "≠") or sign.endswith("not be") or sign == "is not"
+        op, value, high = ("ne" if negative else "eq"), _binding_value(m.group("value")), None
+        if isinstance(value, str) and value.lower() in ("required", "mandatory", "given"):
+            return None
+    # the bracket the gloss ends at: the binding's own, or the bracketed name of a range
+    bracket = m.start("bracketed") - 1 if m.groupdict().get("bracketed") else m.start()
+    bracketed = clause[bracket : bracket + 1] == "("
+    if bracketed:
+        bracket = clause.rfind("(", 0, bracket + 1)
+    gloss_at = bracket if bracketed else m.start()
+    if m.groupdict().get("verb"):
+        gloss_at = m.start("verb")  # 'Royalty payout: cite statement_id': the lead is the subject
+    written_at = gloss_at
+    markers: list[str] = []
+    cond = _BINDING_CONDITION.search(clause, 0, bracket) if bracketed else None
+    state = _BINDING_STATE.search(clause, 0, bracket) if bracketed else None
+    plain = r"\d|\b(?:and|or|not|never|no|nor|unless|except|if|when|while|until)\b"
+    if cond and cond.group("gloss") and not re.search(plain, cond.group("gloss"), re.I):
+        gloss_at = written_at = cond.start("gloss")
+        markers.append(re.sub(r"\s+", " ", cond.group("marker").lower()))
+        before = clause[: cond.start()]
+    elif state and not re.search(plain, state.group("gloss"), re.I):
+        # 'must be verified by a call-back to the number on file (callback_verified = true)':
+        # the state the binding names, glossed in full
+        gloss_at = written_at = state.start("gloss")
+        before = clause[:gloss_at]
+    else:
+        if bracketed:
+            gloss_at = written_at = _gloss_start(clause, bracket)
+        before = clause[:gloss_at]
+        only = _BINDING_ONLY.search(before)
+        if only:
+            markers.append("only")
+            written_at = only.start() + 4  # 'only against a verified prescription'
+            before = before[: only.start()]
+    if _BINDING_REFUSED.search(before):
+        return None  # a binding inside an exception or a 'without' clause is not a requirement
+    after = clause[m.end() :]
+    tail = _BINDING_AFTER.match(after)
+    # other named arguments joined to this one: 'tax_id and a verified bank account (…)'
+    items: list[re.Match[str]] = []
+    while True:
+        item = _BINDING_ITEM_BEFORE.search(before)
+        if not item:
+            break
+        items.append(item)
+        before = before[: item.start()]
+    negated = bool(NEGATION.search(before))
+    requires = bool(
+        _BINDING_REQUIRES.search(before)
+        or markers
+        or (tail and after.strip() and re.match(r"\s*(?:is|are)\s", after))
+        or m.groupdict().get("verb")
+        or not before.strip()
+        or before.rstrip().endswith(":")
+    )
+    if not requires or (negated and op in ("present", "between")):
+        return None
+    if negated:
+        op = {"eq": "ne", "ne": "eq"}[op]
+    # the subject and the act it permits ('Invoices may be sent to customers') say what the rule
+    # is about; after the word of obligation ('must carry the prescriber's DEA number and …')
+    # any other word is a second obligation no check reads, left unaccounted (only an act verb
+    # there, 'must be disbursed', is the rule's act)
+    obliged = _BINDING_REQUIRES.search(before)
+    subject = before[: obliged.start()] if obliged else before
+    predicate = before[obliged.start() :] if obliged else ""
+    acts = tuple(s for s in content_stems(predicate) if s in VERBS)
+    scope = tail.group("scope") if tail and tail.group("scope") else ""
+    terms = _subject_terms(tuple(dict.fromkeys((*_terms(subject + " " + scope, False), *acts))))
+    if not terms and not subject.strip() and carry:
+        terms = _subject_terms(_terms(carry, cut_review=False))  # 'Flag rollouts …; include a …'
+    gloss = clause[gloss_at:bracket].strip() if bracketed else ""
+    written = clause[written_at : m.end()].strip()
+    made: list[Check] = [
+        Binding(
+            index,
+            source,
+            "deny",
+            terms,
+            (),
+            path=name,
+            op=op,
+            value=value,
+            high=high,
+            gloss=gloss,
+            written=written,
+            markers=tuple(markers),
+        )
+    ]
+    for item in items:
+        made.append(
+            Binding(
+                index,
+                source,
+                "deny",
+                terms,
+                (),
+                path=item.group("name"),
+                op="present",
+                written=item.group(0),
+            )
+        )
+    # 'IT hardware orders over $2,000 may ship only to …': an amount in the subject conditions it
+    condition = _amount_condition(Clause.read(index, source, before, None, carry))
+    if condition is not None:
+        made = [When(index, source, "deny", c.terms, (), condition, c) for c in made]
+    return made
+
+
+class BindingRecogniser(Recogniser):
+    """An explicit binding of a named argument to a value (see `_binding_checks`)."""
+
+    kind = "binding"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        return _binding_checks(c.index, c.source, c.text, c.carry)
+
+
 RECOGNISERS: tuple[Recogniser, ...] = (
+    BindingRecogniser(),
     DateWindowRecogniser(),
     TimeOfDayRecogniser(),
     PlaceSplitCapRecogniser(),
