@@ -892,6 +892,12 @@ def _reads_act(check: Check, act: str) -> bool:
     condition of an 'unless'/'only if' that names the act."""
     if isinstance(check, StateFlag | RequiredFlag):
         return True
+    if isinstance(check, Binding) and act in check.gloss.lower():
+        # '(manager_approved = true)', 'a Legal review ID (legal_review_id)': the argument the
+        # rule names for the act, or the record of it an identifier gives
+        named = {stem(w) for w in words(check.path)}
+        head = check.gloss.lower().split()[-1] if check.gloss.split() else ""
+        return bool(named & {stem(w) for w in words(act)}) or head in _BINDING_ID_HEADS
     return isinstance(check, Unless) and act in check.phrase.lower()
 
 
@@ -3649,6 +3655,10 @@ _BINDING_FORMS = (
         rf"(?<![\w.(])(?P<name>{_B_IDENT})\s+(?P<op>{_B_WORDS})\s+(?P<value>{_B_LITERAL})(?![\w.])",
         re.I,
     ),
+    # 'need a Legal review ID (legal_review_id)', 'require evidence of regulated financial advice
+    # (advice_ref)': the bracket names the argument that gives the thing (read only after a word
+    # asking for it, see _binding_checks)
+    re.compile(r"\(\s*(?P<named>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\)(?!\s*between\b)"),
     # 'include a rollback_plan', 'Royalty payout: cite statement_id': an imperative naming it
     re.compile(
         r"^(?P<lead>[A-Za-z][\w\s\-]{0,40}:\s*)?(?P<verb>include|provide|cite|quote|attach|supply|"
@@ -3688,6 +3698,21 @@ _BINDING_REQUIRES = re.compile(
     r"compulsory)\b",
     re.I,
 )
+# What asks for a named thing to be given: 'need', 'require', 'must include', 'must carry' …
+_BINDING_ASKS = re.compile(
+    r"\b(?:needs?|requires?|required|(?:must|shall|should|to)\s+(?:always\s+)?(?:include|carry|"
+    r"have|cite|reference|quote|provide|attach|state|name|give|supply|record|contain|hold|show|"
+    r"come\s+with|be\s+accompanied\s+by))\s+(?:(?:a|an|the|its|their)\s+)?$",
+    re.I,
+)
+# A gloss of a person's act or a state no name proves ('mgr approval', 'a signed form') is not a
+# thing the name gives; an identifier's head word ('a Legal review ID') is one.
+_BINDING_NOT_GIVEN = frozenset(
+    "approval approvals approver approvers sign-off signoff signoffs authorisation authorization "
+    "consent ok okay go-ahead permission signed approved verified valid confirmed completed "
+    "authorised authorized accepted".split()
+)
+_BINDING_ID_HEADS = frozenset("id ids number no ref reference code key identifier".split())
 _BINDING_REFUSED = re.compile(r"\b(?:unless|except|without|otherwise|or\s+else|if\s+not)\b", re.I)
 _BINDING_AFTER = re.compile(
     r"^\s*(?:(?:is|are)\s+(?:required|mandatory|compulsory|needed)\b)?"
@@ -3762,14 +3787,15 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
     spans = {(f[1].start(), f[1].end()) for f in found}
     if any(s >= m.end() for s, _ in spans):
         return None  # a second binding: which obligation each belongs to is not read here
-    name = m.group("name") or (m.groupdict().get("bracketed") or "")
+    groups = m.groupdict()
+    name = groups.get("name") or groups.get("bracketed") or groups.get("named") or ""
     if not name or name.isdigit():
         return None
-    if m.groupdict().get("low") is not None:
+    if groups.get("low") is not None:
         op, value, high = "between", float(m.group("low")), float(m.group("high"))
         if value > high:
             return None
-    elif m.groupdict().get("present") or m.groupdict().get("verb"):
+    elif groups.get("present") or groups.get("verb") or groups.get("named"):
         op, value, high = "present", None, None
     else:
         sign = re.sub(r"\s+", " ", m.group("op").lower())
@@ -3821,6 +3847,23 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
         items.append(item)
         before = before[: item.start()]
     negated = bool(NEGATION.search(before))
+    if groups.get("named"):
+        # a bare name in brackets binds only what a word asks to be given ('need a Legal review
+        # ID (legal_review_id)'); after 'exclude', 'never share' it names a value (a list reads
+        # it), after an approval ('require mgr approval (approved_by)') a person's act (review)
+        asked = _BINDING_ASKS.search(before) or re.match(
+            r"\s*(?:is|are)\s+(?:required|mandatory|compulsory)\b", after
+        )
+        gloss_words = {w.lower() for w in words(clause[gloss_at:bracket])}
+        if (
+            not asked
+            or negated
+            or not gloss_words
+            or gloss_words & _BINDING_NOT_GIVEN
+            or REVIEW.search(clause[gloss_at:bracket])
+            and not gloss_words & _BINDING_ID_HEADS
+        ):
+            return None
     requires = bool(
         _BINDING_REQUIRES.search(before)
         or markers
@@ -3876,10 +3919,59 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
                 written=item.group(0),
             )
         )
+    made += _beside_binding(index, source, subject, predicate, after if not tail else "")
     # 'IT hardware orders over $2,000 may ship only to …': an amount in the subject conditions it
     condition = _amount_condition(Clause.read(index, source, before, None, carry))
     if condition is not None:
         made = [When(index, source, "deny", c.terms, (), condition, c) for c in made]
+    return made
+
+
+_BINDING_ASKED = re.compile(
+    r"\b(?:needs?|requires?|(?:must|shall|should)\s+(?:always\s+)?(?:include|carry|have|cite|"
+    r"reference|quote|provide|attach|state|name|give|supply|record|contain|hold|show))\b",
+    re.I,
+)
+_BINDING_ITEMS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\s+)", re.I)
+_BINDING_NEXT = re.compile(
+    r"^\s*(?:,\s*)?(?:and\s+)?(?P<rest>(?:must|may|shall|should|cannot|can't|can|needs?|"
+    r"requires?|is|are)\b.+)$",
+    re.I,
+)
+
+
+def _beside_binding(
+    index: int, source: str, subject: str, predicate: str, after: str
+) -> list[Check]:
+    """Obligations written beside a binding: things asked for with it ('must carry the
+    prescriber's DEA number and a patient ID check (…)', '(hr_case_id) and the last working day'),
+    each a required argument, and a second predicate after it ('…, and must not be for more than
+    30 days' supply'), compiled as a clause of the same subject. What none of them reads stays
+    unaccounted (the rule is then partly understood)."""
+    made: list[Check] = []
+    asked = _BINDING_ASKED.search(predicate)
+    parts = [predicate[asked.end() :]] if asked else []
+    nxt = _BINDING_NEXT.match(after)
+    if nxt:
+        clause_made, _, _ = compile_clause(
+            index, source, f"{subject.strip()} {nxt.group('rest')}", None, subject
+        )
+        made += clause_made
+    elif asked and after.strip():
+        parts.append(after)
+    for part in parts:
+        for item in _BINDING_ITEMS.split(part):
+            item = item.strip(" ,.")
+            if not item or item.lower() in ("and", "or"):
+                continue
+            if re.search(r"\d|\b(?:or|unless|except|if|when|not|never|no)\b", item, re.I):
+                return made  # a choice or a condition: no required argument reads it
+            required = _required_check(
+                index, source, f"{subject.strip()} must include {item}", False
+            )
+            if required is None:
+                return made
+            made.append(required)
     return made
 
 
