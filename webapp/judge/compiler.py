@@ -3676,6 +3676,10 @@ _GLOSS_STOP = frozenset(
     carries cite cites provide provides attach give gives supply supplies mandatory go goes
     exclude excludes contain contains hold holds use uses""".split()
 )
+_NUMBER_WORDS_ALL = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty hundred "
+    "thousand million first second third once twice".split()
+)
 _GLOSS_DETERMINERS = frozenset("a an the its their his her our your this that any every".split())
 _GLOSS_WORD = re.compile(r"([A-Za-z][\w\-]*(?:'s)?)\s*$")
 # 'only if the fee is paid (fee_status = "paid")': a condition whose whole content the binding
@@ -3716,7 +3720,8 @@ _BINDING_ID_HEADS = frozenset("id ids number no ref reference code key identifie
 _BINDING_REFUSED = re.compile(r"\b(?:unless|except|without|otherwise|or\s+else|if\s+not)\b", re.I)
 _BINDING_AFTER = re.compile(
     r"^\s*(?:(?:is|are)\s+(?:required|mandatory|compulsory|needed)\b)?"
-    r"(?:\s*(?:for|on|of)\s+(?P<scope>(?:(?:every|each|all|any)\s+)?[A-Za-z][\w\-\s]*))?\s*$",
+    r"(?:\s*(?:for|on|of)\s+(?P<scope>(?:every|each|all|any)(?:\s+(?!(?:and|or|for|on|in|to|"
+    r"with|by|at|from|but|unless|except|if|when)\b)[A-Za-z][\w\-]*){1,3}))?\s*$",
     re.I,
 )
 _BINDING_ITEM_BEFORE = re.compile(
@@ -3748,7 +3753,7 @@ def _gloss_start(text: str, at: int) -> int:
             taken.append(low)
             pos = m.start(1)
             continue
-        if low in _GLOSS_STOP or any(ch.isdigit() for ch in w):
+        if low in _GLOSS_STOP or low in _NUMBER_WORDS_ALL or any(ch.isdigit() for ch in w):
             break
         if stem(low) in VERBS and not low.endswith("ed"):
             break  # the rule's act ('may ship', 'must export'), never a gloss; 'verified' is one
@@ -3932,10 +3937,16 @@ _BINDING_ASKED = re.compile(
     r"reference|quote|provide|attach|state|name|give|supply|record|contain|hold|show))\b",
     re.I,
 )
+_BINDING_ITEM_REFUSED = re.compile(
+    r"\d|\b(?:or|unless|except|if|when|while|until|not|never|no|nor|for|in|on|at|to|from|with|"
+    r"by|within|during|before|after|over|under|above|below|per|than|via|into|one|two|three|four|"
+    r"five|six|seven|eight|nine|ten|twelve)\b",
+    re.I,
+)
 _BINDING_ITEMS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\s+)", re.I)
 _BINDING_NEXT = re.compile(
     r"^\s*(?:,\s*)?(?:and\s+)?(?P<rest>(?:must|may|shall|should|cannot|can't|can|needs?|"
-    r"requires?|is|are)\b.+)$",
+    r"requires?)\b.+)$",
     re.I,
 )
 
@@ -3957,15 +3968,15 @@ def _beside_binding(
             index, source, f"{subject.strip()} {nxt.group('rest')}", None, subject
         )
         made += clause_made
-    elif asked and after.strip():
+    elif asked and re.match(r"\s*(?:,|and\b)", after):
         parts.append(after)
     for part in parts:
         for item in _BINDING_ITEMS.split(part):
             item = item.strip(" ,.")
             if not item or item.lower() in ("and", "or"):
                 continue
-            if re.search(r"\d|\b(?:or|unless|except|if|when|not|never|no)\b", item, re.I):
-                return made  # a choice or a condition: no required argument reads it
+            if _BINDING_ITEM_REFUSED.search(item) or REVIEW.search(f"needs {item}"):
+                return made  # a choice, a condition, a place or a person: no argument reads it
             required = _required_check(
                 index, source, f"{subject.strip()} must include {item}", False
             )
