@@ -1105,6 +1105,13 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(c.prefix))
             out.update(c.terms)
             flat.append(c)
+        elif isinstance(c, Binding):
+            # the argument it names ('token_ttl_days' reads 'API tokens'; 'ship_to.type' the
+            # shipping) and its value: read by the binding itself, never as subject words
+            out.update(stem(w.lower()) for w in words(c.path))
+            if c.op in ("eq", "ne"):
+                out.update(stem(w.lower()) for w in words(str(c.value)))
+            flat.append(c)
         elif isinstance(c, SameValue):
             out.update(SAME_WORDS)
             flat.append(c)
@@ -3690,8 +3697,8 @@ _BINDING_CONDITION = re.compile(
     re.I,
 )
 _BINDING_STATE = re.compile(
-    r"\b(?:must|shall|should|has\s+to|have\s+to|needs?\s+to)\s+(?:be|have\s+been)\s+"
-    r"(?P<gloss>[a-z]+ed\b[^,;:()]*?)\s*$",
+    r"\b(?:must|shall|should|has\s+to|have\s+to|needs?\s+to)\s+(?P<be>(?:be|have\s+been)\s+)?"
+    r"(?P<gloss>(?P<first>[a-z]+)\b[^,;:()]*?)\s*$",
     re.I,
 )
 _BINDING_ONLY = re.compile(
@@ -3747,6 +3754,10 @@ def _gloss_start(text: str, at: int) -> int:
                 start = m.start(1)
             crossed_in = -1  # 'an account in good standing': the phrase is whole
             break
+        if low == "on" and taken and taken[-1] in ("file", "record"):
+            taken.append(low)  # 'an exit interview on file': a state of the thing, its gloss
+            pos = m.start(1)
+            continue
         if low in ("of", "in") and taken:
             if low == "in":
                 crossed_in = start
@@ -3755,7 +3766,7 @@ def _gloss_start(text: str, at: int) -> int:
             continue
         if low in _GLOSS_STOP or low in _NUMBER_WORDS_ALL or any(ch.isdigit() for ch in w):
             break
-        if stem(low) in VERBS and not low.endswith("ed"):
+        if stem(low) in VERBS and not low.endswith("ed") and not w.isupper():
             break  # the rule's act ('may ship', 'must export'), never a gloss; 'verified' is one
         taken.append(low)
         start = m.start(1)
@@ -3825,14 +3836,28 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
         gloss_at = written_at = cond.start("gloss")
         markers.append(re.sub(r"\s+", " ", cond.group("marker").lower()))
         before = clause[: cond.start()]
-    elif state and not re.search(plain, state.group("gloss"), re.I):
+    elif (
+        state
+        and not re.search(plain, state.group("gloss"), re.I)
+        and (
+            (state.group("be") and state.group("first").lower().endswith("ed"))
+            or stem(state.group("first").lower()) in {stem(w) for w in words(name)}
+        )
+    ):
         # 'must be verified by a call-back to the number on file (callback_verified = true)':
         # the state the binding names, glossed in full
         gloss_at = written_at = state.start("gloss")
         before = clause[:gloss_at]
     else:
         if bracketed:
-            gloss_at = written_at = _gloss_start(clause, bracket)
+            # 'go via the partner portal only (delivery_channel = portal)': the restriction
+            # written after its gloss
+            late_only = re.search(r"\s+only\s*$", clause[:bracket], re.I)
+            gloss_at = written_at = _gloss_start(
+                clause, late_only.start() if late_only else bracket
+            )
+            if late_only and gloss_at < late_only.start():
+                markers.append("only")
         before = clause[:gloss_at]
         only = _BINDING_ONLY.search(before)
         if only:
@@ -3893,7 +3918,12 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
     terms = _subject_terms(tuple(dict.fromkeys((*_terms(subject + " " + scope, False), *acts))))
     if not terms and not subject.strip() and carry:
         terms = _subject_terms(_terms(carry, cut_review=False))  # 'Flag rollouts …; include a …'
-    gloss = clause[gloss_at:bracket].strip() if bracketed else ""
+    # a word the binding itself reads ('via the partner portal' beside `delivery_channel =
+    # portal`) is no subject word: matched by the bound value, it would make the rule look
+    # absent exactly when the binding fails
+    bound_words = {stem(w.lower()) for w in words(f"{name} {value if op != 'present' else ''}")}
+    terms = tuple(t for t in terms if t not in bound_words)
+    gloss = re.sub(r"\s+only$", "", clause[gloss_at:bracket].strip()) if bracketed else ""
     written = clause[written_at : m.end()].strip()
     made: list[Check] = [
         Binding(
