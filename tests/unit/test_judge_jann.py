@@ -132,14 +132,39 @@ def test_a_setting_the_request_does_not_change_is_not_judged_but_a_near_name_is(
         "Lab results may be released only to the ordering physician (recipient_role = physician) "
         "and never before 72 hours have passed.",
         "Card issuance requires KYC completion (kyc_status = passed) and a credit score over 650.",
-        # a binding inside an exception is not a requirement
-        "Accounts may not be deleted unless the customer asked in writing (written_request = true).",
+        # an exception holding a second condition, or of a base no check reads
+        "Accounts may not be deleted unless the customer asked in writing (written_request = true) "
+        "and the balance is zero.",
         "Don't close accounts that have open disputes, except when Legal instructs it "
         "(legal_case_id given).",
     ],
 )
 def test_what_the_binding_does_not_read_stays_unaccounted(text):
     assert_never_decides(text)
+
+
+DELETE = (
+    "Accounts may not be deleted unless the customer asked in writing (written_request = true)."
+)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"written_request": True}, "approved"),
+        ({"written_request": False}, "denied"),
+        ({}, "denied"),
+        ({"written_request": "yes"}, "pending_review"),
+        ({"written_request_note": "by email"}, "pending_review"),
+    ],
+)
+def test_a_binding_in_an_exception_lifts_the_prohibition_only_when_it_holds(args, expected):
+    rule = _rule(DELETE)
+    assert rule.understanding == "understood"
+    assert rule.checks[0].reading().endswith("unless `written_request` is true")
+    assert outcome_beside_ticket(DELETE, "accounts.delete", {"account_id": "A-9", **args}) == (
+        expected
+    )
 
 
 def test_a_satisfied_binding_never_approves_past_an_unread_condition():
@@ -197,6 +222,7 @@ BINDING_RULES = (
     "tax_id and a verified bank account (bank_account_verified = true) are required for every "
     "new vendor",
     "Payee account must match account on file (account_matches_record = true)",
+    DELETE.rstrip("."),
 )
 INSERTED = (
     ", unless the customer is a reseller",

@@ -2313,6 +2313,8 @@ class Unless(Check):
     value: str = ""  # for 'equals'
     phrase: str = ""  # the condition as written, for readings
     values: tuple[str, ...] = ()  # for 'in': 'except the funds MMF1 and MMF2'
+    # for 'binding': '… unless the customer asked in writing (written_request = true)'
+    condition: Check | None = None
     kind: str = field(default="unless", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -2357,6 +2359,9 @@ class Unless(Check):
                 f"{base}, when {who} {phrase} (read from a flag or a state argument named "
                 "for it; when none is sent, review)"
             )
+        if self.test == "binding" and isinstance(self.condition, Binding):
+            c = self.condition
+            return f"{base}, {self.marker} `{c.path}` {_BINDING_OPS[c.op]} {c._value_words()}"
         return f"{base}, unless {self.phrase}"
 
     def subject(self) -> str:
@@ -2420,6 +2425,17 @@ class Unless(Check):
     def _condition(self, view: RequestView) -> tuple[bool | None, str]:
         if self.test == "kind":
             return self._kind_shown(view)
+        if self.test == "binding" and self.condition is not None:
+            # the exception the rule binds explicitly: it holds when the binding is satisfied,
+            # not when it fails or the argument is missing; a value in another case or type
+            # ('yes' for true) or a name close to it is for a human
+            said = self.condition.evaluate(view)
+            path = said.args[0] if said.args else ""
+            if said.status == SATISFIED:
+                return True, path
+            if said.status == VIOLATED:
+                return False, path
+            return None, path
         words_ = set(self.bind_words)
         if self.test == "in":
             # 'except the money-market funds MMF1 and MMF2': the argument named like the kind

@@ -3864,6 +3864,19 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
             markers.append("only")
             written_at = only.start() + 4  # 'only against a verified prescription'
             before = before[: only.start()]
+    excepted = _BINDING_EXCEPTION.search(clause[: bracket + 1]) if bracketed else None
+    if excepted and not re.search(plain, excepted.group("gloss"), re.I) and op in ("eq", "ne"):
+        return _excepted_by_binding(
+            index,
+            source,
+            clause,
+            carry,
+            excepted,
+            name,
+            op,
+            value,
+            clause[excepted.end() : m.end()],
+        )
     if _BINDING_REFUSED.search(before):
         return None  # a binding inside an exception or a 'without' clause is not a requirement
     after = clause[m.end() :]
@@ -3960,6 +3973,68 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
     if condition is not None:
         made = [When(index, source, "deny", c.terms, (), condition, c) for c in made]
     return made
+
+
+# '… unless the customer asked in writing (written_request = true)': an exception the binding
+# states in full (a plain gloss, nothing after the binding).
+_BINDING_EXCEPTION = re.compile(
+    r"(?:,\s*)?\b(?P<marker>unless|except\s+(?:when|if|where))\s+(?P<gloss>[^,;:()]*?)\s*(?=\()",
+    re.I,
+)
+
+
+def _excepted_by_binding(
+    index: int,
+    source: str,
+    clause: str,
+    carry: str,
+    excepted: re.Match[str],
+    name: str,
+    op: str,
+    value: Any,
+    binding_text: str,
+) -> list[Check] | None:
+    """'Accounts may not be deleted unless the customer asked in writing (written_request =
+    true)': the clause before the exception, excepted when the binding holds (Unless, test
+    'binding'). Nothing may follow the binding, and the base must be a check of its own."""
+    if clause[excepted.end() + len(binding_text) :].strip(" .") or binding_text.count("(") != 1:
+        return None
+    marker = re.sub(r"\s+", " ", excepted.group("marker").lower())
+    base_text = clause[: excepted.start()].strip()
+    if not base_text or _BINDING_REFUSED.search(base_text):
+        return None
+    made, _, _ = compile_clause(index, source, base_text, None, carry)
+    if not made or any(c.effect == "allow" for c in made):
+        return None
+    gloss = excepted.group("gloss").strip()
+    condition = Binding(
+        index,
+        source,
+        "deny",
+        (),
+        (),
+        path=name,
+        op=op,
+        value=value,
+        gloss=gloss,
+        written=clause[excepted.start("gloss") : excepted.end() + len(binding_text)].strip(),
+        markers=(marker,),
+    )
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            test="binding",
+            phrase=gloss,
+            condition=condition,
+        )
+        for c in made
+    ]
 
 
 _BINDING_ASKED = re.compile(
