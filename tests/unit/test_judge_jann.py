@@ -255,3 +255,26 @@ def test_an_inserted_condition_leaves_a_binding_rule_partly_understood(text, ins
     # the binding consumes only its gloss and itself: a condition, a place, a time, a person or
     # a second subject written after it is read by nothing, so the rule never decides
     assert_never_decides(text + inserted + ".")
+
+
+TRADES = "Single trades above USD 5m equivalent (notional_usd) need Treasurer approval."
+TTL = "Key TTL (key_ttl_days) at most 90."
+
+
+def test_a_measure_named_in_brackets_compares_that_argument_only():
+    rule = _rule(TRADES)
+    assert rule.understanding == "understood"
+    assert "`notional_usd` is above 5,000,000 USD" in rule.checks[0].reading()
+    big = {"pair": "EURUSD", "notional_usd": 6_000_000, "amount": 100}
+    assert outcome_beside_ticket(TRADES, "treasury.fx.convert", big) == "pending_review"
+    small = {"pair": "EURUSD", "notional_usd": 2_200_000, "amount": 9_000_000}
+    assert outcome_beside_ticket(TRADES, "treasury.fx.convert", small) == "approved"
+    ttl = {"name": "svc", "key_ttl_days": 120, "amount": 10}
+    assert outcome_beside_ticket(TTL, "iam.key.create", ttl) == "denied"
+
+
+def test_a_named_measure_the_request_lacks_is_never_approved():
+    other = {"pair": "EURUSD", "notional": 6_000_000}
+    assert outcome_beside_ticket(TRADES, "treasury.fx.convert", other) != "approved"
+    other = {"name": "svc", "ttl_days": 400}
+    assert outcome_beside_ticket(TTL, "iam.key.create", other) != "approved"

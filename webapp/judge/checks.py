@@ -639,6 +639,9 @@ class NumericLimit(Check):
     measure: tuple[str, ...] = ()  # words naming the measured argument
     window: str | None = None  # day | hour | week | month | year | None
     counts_calls: bool = False  # 'no more than 20 payouts per hour' counts requests
+    # the argument the rule names for its measure ('5m equivalent (notional_usd)', 'Key TTL
+    # (key_ttl_days) at most 90'): only that argument is compared
+    named: str = ""
     kind: str = field(default="numeric_limit", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -1650,6 +1653,14 @@ class ActionRule(Check):
 # ---------------------------------------------------------------------------------------------
 def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, float], ...]:
     """The argument(s) a numeric rule speaks of, chosen from the rule's words and the argument names."""
+    if check.named:
+        # the rule names the argument itself: that one (a number), or none at all
+        path = check.named
+        return tuple(
+            (lf, float(v))
+            for lf, v in view.numeric_leaves()
+            if lf.path == path or lf.path.endswith("." + path)
+        )
     money = check.currency is not None or (check.unit_family is None and not check.noun)
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
@@ -2118,6 +2129,8 @@ def _bound_words(check: NumericLimit) -> str:
 
 
 def _measure_words(check: NumericLimit) -> str:
+    if check.named:
+        return f"`{check.named}`"  # the argument the rule names
     words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
     if check.noun == "age":
         return "the age"

@@ -216,6 +216,7 @@ def compile_rule(
             checks.append(pronoun)  # 'The payroll-vault secret is locked; don't rotate it.'
             continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
+        made = _named_measures(clause, made)
         if made and all(type(c) is ActionRule for c in made):
             # 'FHA may go down to 580' beside 'Min FICO 620 …': a clause read as a plain act
             # compares no number, so its own quantities stay unaccounted even when another clause
@@ -4089,6 +4090,41 @@ def _beside_binding(
                 return made
             made.append(required)
     return made
+
+
+_MEASURE_NAME = re.compile(r"\((?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\)")
+
+
+def _named_measures(clause: str, made: list[Check]) -> list[Check]:
+    """'Single trades above USD 5m equivalent (notional_usd) need Treasurer approval', 'Key TTL
+    (key_ttl_days) at most 90': the one bare name in brackets of a clause with one numeric
+    limit, written right after its quantity or sharing a word with its measure, names the
+    argument it compares (NumericLimit.named); its words are then read by the limit."""
+    names = list(_MEASURE_NAME.finditer(clause))
+    limits = [c for c in _all_checks(made) if isinstance(c, NumericLimit) and not c.counts_calls]
+    if len(names) != 1 or len(limits) != 1 or limits[0].named:
+        return made
+    name = names[0]
+    limit = limits[0]
+    own = {stem(w.lower()) for w in words(name.group("name"))}
+    after_quantity = any(
+        re.fullmatch(r"\s*(?:[A-Za-z]+\s+){0,2}", clause[q.end : name.start()])
+        for q in find_quantities(clause)
+    )
+    if not (after_quantity or own & set(limit.measure) or own & set(limit.terms)):
+        return made
+    named = replace(limit, named=name.group("name"), measure=tuple(own))
+
+    def swap(c: Check) -> Check:
+        if c is limit:
+            return named
+        for field_name in ("base", "condition", "body"):
+            inner = getattr(c, field_name, None)
+            if inner is limit:
+                return replace(c, **{field_name: named})
+        return c
+
+    return [swap(c) for c in made]
 
 
 class BindingRecogniser(Recogniser):
