@@ -278,3 +278,36 @@ def test_a_named_measure_the_request_lacks_is_never_approved():
     assert outcome_beside_ticket(TRADES, "treasury.fx.convert", other) != "approved"
     other = {"name": "svc", "ttl_days": 400}
     assert outcome_beside_ticket(TTL, "iam.key.create", other) != "approved"
+
+
+HOME = "Never ship to a home address (ship_to.type = home)."
+
+
+def test_a_negated_modal_forbids_what_the_binding_states():
+    assert _rule(HOME).understanding == "understood"
+    home = {"order_id": "O-1", "ship_to": {"type": "home"}}
+    assert outcome_beside_ticket(HOME, "orders.create", home) == "denied"
+    office = {"order_id": "O-1", "ship_to": {"type": "office"}}
+    assert outcome_beside_ticket(HOME, "orders.create", office) == "approved"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the negation belongs to the gloss or to the thing asked for, whose meaning the
+        # binding's value already carries: read as a negated modal it would invert the rule
+        "Orders require an account not in collections (account_status = active).",
+        "Only accounts that are not frozen (account_frozen = false) may trade.",
+        "Refunds may be issued only to cards that are not expired (card_expired = false).",
+    ],
+)
+def test_a_negation_beside_the_gloss_is_never_read_as_the_modal(text):
+    rule = _rule(text)
+    assert not any(c.kind == "binding" for c in rule.checks)
+    assert_never_decides(text)
+
+
+def test_a_binding_whose_gloss_is_negated_never_approves_the_negated_state():
+    text = "Orders require an account not in collections (account_status = active)."
+    args = {"order_id": "O-1", "account_status": "collections"}
+    assert outcome_beside_ticket(text, "orders.create", args) != "approved"

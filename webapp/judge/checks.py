@@ -3277,6 +3277,7 @@ class Binding(Check):
     gloss: str = ""
     written: str = ""  # the rule's words the binding reads: its gloss and the binding itself
     markers: tuple[str, ...] = ()  # 'only', 'only once': the restriction the binding states
+    reads: tuple[str, ...] = ()  # subject stems the bound argument or value holds ('token')
     kind: str = field(default="binding", init=False)
 
     def describe(self) -> dict[str, Any]:

@@ -1107,11 +1107,9 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(c.terms)
             flat.append(c)
         elif isinstance(c, Binding):
-            # the argument it names ('token_ttl_days' reads 'API tokens'; 'ship_to.type' the
-            # shipping) and its value: read by the binding itself, never as subject words
-            out.update(stem(w.lower()) for w in words(c.path))
-            if c.op in ("eq", "ne"):
-                out.update(stem(w.lower()) for w in words(str(c.value)))
+            # subject words the bound argument or value holds ('token_ttl_days' reads 'API
+            # tokens', 'ship_to.type' the shipping): read by the binding itself
+            out.update(c.reads)
             flat.append(c)
         elif isinstance(c, SameValue):
             out.update(SAME_WORDS)
@@ -3890,7 +3888,20 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
             break
         items.append(item)
         before = before[: item.start()]
-    negated = bool(NEGATION.search(before))
+    # 'must not go to test accounts (is_test = true)', 'Never ship to a home address (…)': a
+    # negated modal forbids what the binding states. A negation anywhere else ('require an
+    # account not in collections (…)', 'accounts that are not frozen (…)') belongs to the gloss
+    # or to a second obligation: which the binding's value already says is not read here.
+    obliged_at = _BINDING_REQUIRES.search(before)
+    rest = before[obliged_at.end() :] if obliged_at else ""
+    rest_plain = re.sub(r"^\s*(?:not|never)\b", "", rest, flags=re.I)
+    if NEGATION.search(rest_plain) or re.search(
+        r"\b(?:not|no|non|never|without|nor)\s*$", clause[:gloss_at], re.I
+    ):
+        return None
+    negated = rest_plain != rest or bool(
+        NEGATION.search(before[: obliged_at.end()] if obliged_at else before)
+    )
     if groups.get("named"):
         # a bare name in brackets binds only what a word asks to be given ('need a Legal review
         # ID (legal_review_id)'); after 'exclude', 'never share' it names a value (a list reads
@@ -3915,6 +3926,7 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
         or m.groupdict().get("verb")
         or not before.strip()
         or before.rstrip().endswith(":")
+        or negated
     )
     if not requires or (negated and op in ("present", "between")):
         return None
@@ -3936,6 +3948,7 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
     # portal`) is no subject word: matched by the bound value, it would make the rule look
     # absent exactly when the binding fails
     bound_words = {stem(w.lower()) for w in words(f"{name} {value if op != 'present' else ''}")}
+    reads = tuple(t for t in terms if t in bound_words)
     terms = tuple(t for t in terms if t not in bound_words)
     gloss = re.sub(r"\s+only$", "", clause[gloss_at:bracket].strip()) if bracketed else ""
     written = clause[written_at : m.end()].strip()
@@ -3953,6 +3966,7 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
             gloss=gloss,
             written=written,
             markers=tuple(markers),
+            reads=reads,
         )
     ]
     for item in items:
