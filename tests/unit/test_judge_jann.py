@@ -311,3 +311,11 @@ def test_a_binding_whose_gloss_is_negated_never_approves_the_negated_state():
     text = "Orders require an account not in collections (account_status = active)."
     args = {"order_id": "O-1", "account_status": "collections"}
     assert outcome_beside_ticket(text, "orders.create", args) != "approved"
+
+
+def test_a_bound_name_is_no_binding_and_a_plain_name_on_several_arguments_is_reviewed():
+    # 'max_replicas = 10' is a cap, never 'exactly 10'
+    assert not any(c.kind == "binding" for c in _rule("Config: max_replicas = 10.").checks)
+    text = "Orders must ship to a company site (type = site)."
+    args = {"order_id": "O", "ship_to": {"type": "site"}, "payment": {"type": "card"}}
+    assert outcome_beside_ticket(text, "orders.ship", args) == "pending_review"

@@ -3336,6 +3336,14 @@ class Binding(Check):
             if self.op == "ne":
                 return Outcome(UNKNOWN, f"`{self.path}` is not among the arguments")
             return self.fire(applies, f"`{self.path}` is not among the arguments")
+        if len({lf.path for lf in leaves}) > 1:
+            # '(type = site)' and both `ship_to.type` and `payment.type`: which one the rule
+            # names is for a human to say
+            return Outcome(
+                UNKNOWN,
+                f"`{self.path}` names several arguments ({', '.join(lf.path for lf in leaves)})",
+                tuple(lf.path for lf in leaves),
+            )
         worst: Outcome | None = None
         for leaf in leaves:
             held = self._holds(leaf.value)

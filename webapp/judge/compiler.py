@@ -3818,6 +3818,8 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
         op, value, high = ("ne" if negative else "eq"), _binding_value(m.group("value")), None
         if isinstance(value, str) and value.lower() in ("required", "mandatory", "given"):
             return None
+        if isinstance(value, float) and {w.lower() for w in words(name)} & _BOUND_NAMES:
+            return None  # 'max_replicas = 10' states a bound, not the one value allowed
     # the bracket the gloss ends at: the binding's own, or the bracketed name of a range
     bracket = m.start("bracketed") - 1 if m.groupdict().get("bracketed") else m.start()
     bracketed = clause[bracket : bracket + 1] == "("
@@ -4052,6 +4054,7 @@ def _excepted_by_binding(
     ]
 
 
+_BOUND_NAMES = frozenset("max maximum min minimum limit cap ceiling floor threshold".split())
 _BINDING_ASKED = re.compile(
     r"\b(?:needs?|requires?|(?:must|shall|should)\s+(?:always\s+)?(?:include|carry|have|cite|"
     r"reference|quote|provide|attach|state|name|give|supply|record|contain|hold|show))\b",
