@@ -319,3 +319,9 @@ def test_a_bound_name_is_no_binding_and_a_plain_name_on_several_arguments_is_rev
     text = "Orders must ship to a company site (type = site)."
     args = {"order_id": "O", "ship_to": {"type": "site"}, "payment": {"type": "card"}}
     assert outcome_beside_ticket(text, "orders.ship", args) == "pending_review"
+
+
+def test_a_binding_after_if_or_when_is_the_condition_of_another_obligation():
+    text = "Refunds need a manager if the customer is new (customer_new = true)."
+    assert not any(c.kind == "binding" for c in _rule(text).checks)
+    assert_never_decides(text)

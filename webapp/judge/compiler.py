@@ -3878,8 +3878,11 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
             value,
             clause[excepted.end() : m.end()],
         )
-    if _BINDING_REFUSED.search(before):
-        return None  # a binding inside an exception or a 'without' clause is not a requirement
+    if _BINDING_REFUSED.search(before) or _BINDING_CONDITIONED.search(before):
+        # a binding inside an exception or a 'without' clause is not a requirement; after 'if',
+        # 'when' … it is the condition of another obligation ('need a manager if the customer is
+        # new (customer_new = true)'), not one of its own
+        return None
     after = clause[m.end() :]
     tail = _BINDING_AFTER.match(after)
     # other named arguments joined to this one: 'tax_id and a verified bank account (…)'
@@ -4054,6 +4057,9 @@ def _excepted_by_binding(
     ]
 
 
+_BINDING_CONDITIONED = re.compile(
+    r"\b(?:if|when|whenever|where|while|whilst|once|after|before|until|in\s+case)\b", re.I
+)
 _BOUND_NAMES = frozenset("max maximum min minimum limit cap ceiling floor threshold".split())
 _BINDING_ASKED = re.compile(
     r"\b(?:needs?|requires?|(?:must|shall|should)\s+(?:always\s+)?(?:include|carry|have|cite|"
