@@ -325,3 +325,16 @@ def test_a_binding_after_if_or_when_is_the_condition_of_another_obligation():
     text = "Refunds need a manager if the customer is new (customer_new = true)."
     assert not any(c.kind == "binding" for c in _rule(text).checks)
     assert_never_decides(text)
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [("collections", "denied"), ("pre_collections", "pending_review"), ("active", "approved")],
+)
+def test_a_value_close_to_the_bound_one_goes_to_review(status, expected):
+    # the lead's false-denial class: close to the value is not the value (nor clearly another)
+    text = "Credits are not allowed for accounts in collections (account_status = collections)."
+    args = {"account_id": "A-1", "account_status": status, "amount": 20}
+    assert outcome_beside_ticket(text, "billing.credit", args) == expected
+    assert binding_equal("active_pending_review", "active") is None
+    assert binding_equal("inactive", "active") is False

@@ -3258,8 +3258,15 @@ def binding_equal(got: Any, want: Any) -> bool | None:
             return True
         if got.strip().lower() == want.lower() or normalise_value(got) == normalise_value(want):
             return None  # 'Active', 'paid ': the same word in another case or spacing
+        got_tokens = set(_VALUE_TOKENS.split(got.lower())) - {""}
+        want_tokens = set(_VALUE_TOKENS.split(want.lower())) - {""}
+        if want_tokens and (want_tokens <= got_tokens or got_tokens <= want_tokens):
+            return None  # 'pre_collections', 'active_pending': close to the value, not it
         return False
     return None
+
+
+_VALUE_TOKENS = re.compile(r"[\s_\-./:]+")
 
 
 @dataclass(frozen=True)

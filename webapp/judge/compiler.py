@@ -3949,10 +3949,10 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
     terms = _subject_terms(tuple(dict.fromkeys((*_terms(subject + " " + scope, False), *acts))))
     if not terms and not subject.strip() and carry:
         terms = _subject_terms(_terms(carry, cut_review=False))  # 'Flag rollouts …; include a …'
-    # a word the binding itself reads ('via the partner portal' beside `delivery_channel =
-    # portal`) is no subject word: matched by the bound value, it would make the rule look
-    # absent exactly when the binding fails
-    bound_words = {stem(w.lower()) for w in words(f"{name} {value if op != 'present' else ''}")}
+    # a word of the bound value ('via the partner portal' beside `delivery_channel = portal`) is
+    # no subject word: matched by the value, it would make the rule look absent exactly when the
+    # binding fails (a word of the argument's name is matched by the name, whatever its value)
+    bound_words = {stem(w.lower()) for w in words(str(value))} if op in ("eq", "ne") else set()
     reads = tuple(t for t in terms if t in bound_words)
     terms = tuple(t for t in terms if t not in bound_words)
     gloss = re.sub(r"\s+only$", "", clause[gloss_at:bracket].strip()) if bracketed else ""
