@@ -714,6 +714,9 @@ class NumericLimit(Check):
     measure: tuple[str, ...] = ()  # words naming the measured argument
     window: str | None = None  # day | hour | week | month | year | None
     counts_calls: bool = False  # 'no more than 20 payouts per hour' counts requests
+    # the argument the rule names for its measure ('5m equivalent (notional_usd)', 'Key TTL
+    # (key_ttl_days) at most 90'): only that argument is compared
+    named: str = ""
     kind: str = field(default="numeric_limit", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -1782,6 +1785,14 @@ class ActionRule(Check):
 # ---------------------------------------------------------------------------------------------
 def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, float], ...]:
     """The argument(s) a numeric rule speaks of, chosen from the rule's words and the argument names."""
+    if check.named:
+        # the rule names the argument itself: that one (a number), or none at all
+        path = check.named
+        return tuple(
+            (lf, float(v))
+            for lf, v in view.numeric_leaves()
+            if lf.path == path or lf.path.endswith("." + path)
+        )
     money = check.currency is not None or (check.unit_family is None and not check.noun)
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
@@ -2250,6 +2261,8 @@ def _bound_words(check: NumericLimit) -> str:
 
 
 def _measure_words(check: NumericLimit) -> str:
+    if check.named:
+        return f"`{check.named}`"  # the argument the rule names
     words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
     if check.noun == "age":
         return "the age"
@@ -2445,6 +2458,8 @@ class Unless(Check):
     value: str = ""  # for 'equals'
     phrase: str = ""  # the condition as written, for readings
     values: tuple[str, ...] = ()  # for 'in': 'except the funds MMF1 and MMF2'
+    # for 'binding': '… unless the customer asked in writing (written_request = true)'
+    condition: Check | None = None
     kind: str = field(default="unless", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -2489,6 +2504,9 @@ class Unless(Check):
                 f"{base}, when {who} {phrase} (read from a flag or a state argument named "
                 "for it; when none is sent, review)"
             )
+        if self.test == "binding" and isinstance(self.condition, Binding):
+            c = self.condition
+            return f"{base}, {self.marker} `{c.path}` {_BINDING_OPS[c.op]} {c._value_words()}"
         return f"{base}, unless {self.phrase}"
 
     def subject(self) -> str:
@@ -2552,6 +2570,17 @@ class Unless(Check):
     def _condition(self, view: RequestView) -> tuple[bool | None, str]:
         if self.test == "kind":
             return self._kind_shown(view)
+        if self.test == "binding" and self.condition is not None:
+            # the exception the rule binds explicitly: it holds when the binding is satisfied,
+            # not when it fails or the argument is missing; a value in another case or type
+            # ('yes' for true) or a name close to it is for a human
+            said = self.condition.evaluate(view)
+            path = said.args[0] if said.args else ""
+            if said.status == SATISFIED:
+                return True, path
+            if said.status == VIOLATED:
+                return False, path
+            return None, path
         words_ = set(self.bind_words)
         if self.test == "in":
             # 'except the money-market funds MMF1 and MMF2': the argument named like the kind
@@ -3416,3 +3445,182 @@ class TimeOfDay(_WhenTheRequestIs):
         if len(inside) != 1:
             return False, paths, "the request's time of day cannot be told"
         return inside.pop(), paths, ""
+
+
+# ---------------------------------------------------------------------------------------------
+# An explicit binding: the rule names the argument and its required value itself ('(fee_status =
+# "paid")', 'creator must have tax_form_on_file = true', '(legal_case_id given)',
+# 'session_timeout_minutes between 15 and 60'). The value is compared as written, typed: a request
+# stating it in another case or type ('Paid', "yes" or 1 for true) is no proof either way.
+_BINDING_OPS = {"eq": "is", "ne": "is not", "present": "is given", "between": "is between"}
+
+
+def _literal_text(value: Any) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float):
+        return _fmt(value)
+    return f'"{value}"'
+
+
+def binding_equal(got: Any, want: Any) -> bool | None:
+    """Whether a request's value is the rule's literal value: True, False, or None when it is
+    written in another case or type ('Active' for "active", "yes" or 1 for true) and a human must
+    say whether it is the same."""
+    if isinstance(want, bool):
+        if isinstance(got, bool):
+            return got is want
+        if isinstance(got, str) and got.strip() in ("true", "false"):
+            return (got.strip() == "true") is want  # JSON's own spelling of a flag
+        return None
+    if isinstance(want, float):
+        if isinstance(got, bool):
+            return None
+        if isinstance(got, (int, float)):
+            return float(got) == want
+        return None
+    if isinstance(got, str):
+        if got == want:
+            return True
+        if got.strip().lower() == want.lower() or normalise_value(got) == normalise_value(want):
+            return None  # 'Active', 'paid ': the same word in another case or spacing
+        got_tokens = set(_VALUE_TOKENS.split(got.lower())) - {""}
+        want_tokens = set(_VALUE_TOKENS.split(want.lower())) - {""}
+        if want_tokens and (want_tokens <= got_tokens or got_tokens <= want_tokens):
+            return None  # 'pre_collections', 'active_pending': close to the value, not it
+        return False
+    return None
+
+
+_VALUE_TOKENS = re.compile(r"[\s_\-./:]+")
+
+
+@dataclass(frozen=True)
+class Binding(Check):
+    """'Orders require an account in good standing (account_status = active)': the argument the
+    rule names (a dotted path for a nested one) must hold the rule's value (`op` eq), must not
+    (ne), must be given (present) or must lie within two bounds (between, inclusive). The words
+    that only gloss the binding ('an account in good standing') are read by it (`written`); every
+    other word of the rule is read by its own check or stays unaccounted."""
+
+    path: str = ""
+    op: str = "eq"
+    value: Any = None
+    high: float | None = None
+    gloss: str = ""
+    written: str = ""  # the rule's words the binding reads: its gloss and the binding itself
+    markers: tuple[str, ...] = ()  # 'only', 'only once': the restriction the binding states
+    reads: tuple[str, ...] = ()  # subject stems the bound argument or value holds ('token')
+    kind: str = field(default="binding", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(path=self.path, op=self.op, value=self.value, high=self.high)
+        return d
+
+    def _want(self) -> str:
+        if self.op == "present":
+            return "is missing or empty"
+        if self.op == "between":
+            return f"is not between {_fmt(float(self.value))} and {_fmt(float(self.high or 0))}"
+        if self.op == "eq":
+            return f"is not {_literal_text(self.value)}"
+        return f"is {_literal_text(self.value)}"
+
+    def reading(self) -> str:
+        gloss = f" ({self.gloss})" if self.gloss else ""
+        return f"{_VERB[self.effect]} when `{self.path}`{gloss} {self._want()}{self._about()}"
+
+    def _leaves(self, view: RequestView) -> list[Leaf]:
+        path = self.path
+        return [lf for lf in view.leaves if lf.path == path or lf.path.endswith("." + path)]
+
+    def _near(self, view: RequestView) -> Leaf | None:
+        """An argument that may state the binding under another name or place: the named path's
+        parent object, or a name sharing the binding's last words (`setpoint_f` for
+        `setpoint_c`, `account.status` for `account_status`)."""
+        segments = self.path.split(".")
+        parent = ".".join(segments[:-1])
+        wanted = frozenset(stem(w) for w in words(segments[-1]) if len(w) > 2) - _ID_KEYS
+        for lf in view.leaves:
+            if parent and (lf.path.startswith(parent + ".") or ("." + parent + ".") in lf.path):
+                return lf
+            if wanted and (wanted & lf.last_keys or wanted <= lf.keys):
+                return lf
+        return None
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        leaves = self._leaves(view)
+        if not leaves and self.unrelated(view):
+            return _NOT_APPLICABLE  # none of the rule's words is in the request
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        if not leaves:
+            near_leaf = self._near(view)
+            if near_leaf is not None:
+                return Outcome(
+                    UNKNOWN,
+                    f"`{self.path}` is not among the arguments, but {near_leaf.path} may state it",
+                    (near_leaf.path,),
+                )
+            if self.op == "between":
+                return _not_applicable_or_satisfied(anchored)  # the request does not set it
+            if self.op == "ne":
+                return Outcome(UNKNOWN, f"`{self.path}` is not among the arguments")
+            return self.fire(applies, f"`{self.path}` is not among the arguments")
+        if len({lf.path for lf in leaves}) > 1:
+            # '(type = site)' and both `ship_to.type` and `payment.type`: which one the rule
+            # names is for a human to say
+            return Outcome(
+                UNKNOWN,
+                f"`{self.path}` names several arguments ({', '.join(lf.path for lf in leaves)})",
+                tuple(lf.path for lf in leaves),
+            )
+        worst: Outcome | None = None
+        for leaf in leaves:
+            held = self._holds(leaf.value)
+            if held is False:
+                return self.fire(
+                    applies,
+                    f"{leaf.path} = {leaf.value!r}, but the rule requires "
+                    f"`{self.path}` {_BINDING_OPS[self.op]} {self._value_words()}".rstrip(),
+                    (leaf.path,),
+                )
+            if held is None and worst is None:
+                worst = Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} = {leaf.value!r} is not written as the rule's value "
+                    f"{self._value_words()}; a human should decide",
+                    (leaf.path,),
+                )
+        if worst is not None:
+            return worst
+        return Outcome(
+            SATISFIED,
+            f"`{self.path}` {_BINDING_OPS[self.op]} {self._value_words()}".rstrip(),
+            tuple(lf.path for lf in leaves),
+        )
+
+    def _value_words(self) -> str:
+        if self.op == "present":
+            return ""
+        if self.op == "between":
+            return f"{_fmt(float(self.value))} and {_fmt(float(self.high or 0))}"
+        return _literal_text(self.value)
+
+    def _holds(self, got: Any) -> bool | None:
+        if self.op == "present":
+            return truthy(got) and not placeholder(got)
+        if isinstance(got, (list, tuple, dict)):
+            return None  # a list or an object is not the one value the rule names
+        if self.op == "between":
+            if isinstance(got, bool) or not isinstance(got, (int, float)):
+                return None
+            return float(self.value) <= float(got) <= float(self.high or 0)
+        same = binding_equal(got, self.value)
+        if same is None:
+            return None
+        return same if self.op == "eq" else not same

@@ -13,6 +13,7 @@ from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.checks import (
     ActionRule,
     ArgumentComparison,
+    Binding,
     Check,
     DateWindow,
     FirstTimeCounterparty,
@@ -32,6 +33,7 @@ from webapp.judge.checks import (
 from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
 from webapp.judge.coverage import (
     CATEGORY_QUALIFIERS,
+    ONLY_MARKER,
     category_phrases,
     condition_spans,
     unaccounted_words,
@@ -178,6 +180,13 @@ def compile_rule(
         if sc:
             scope += list(sc)
             continue
+        # 'session_timeout_minutes between 15 and 60', 'include a rollback_plan': a clause that
+        # writes its argument and value is read first, modal or not (BindingRecogniser)
+        bound = _binding_checks(index, text, clause, subject_carry)
+        if bound:
+            normative_seen = True
+            checks.extend(bound)
+            continue
         if not NORMATIVE.search(clause):
             continue
         normative_seen = True
@@ -211,6 +220,7 @@ def compile_rule(
             checks.append(pronoun)  # 'The payroll-vault secret is locked; don't rotate it.'
             continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
+        made = _named_measures(clause, made)
         if made and all(type(c) is ActionRule for c in made):
             # 'FHA may go down to 580' beside 'Min FICO 620 …': a clause read as a plain act
             # compares no number, so its own quantities stay unaccounted even when another clause
@@ -938,6 +948,12 @@ def _reads_act(check: Check, act: str) -> bool:
     condition of an 'unless'/'only if' that names the act."""
     if isinstance(check, StateFlag | RequiredFlag):
         return True
+    if isinstance(check, Binding) and act in check.gloss.lower():
+        # '(manager_approved = true)', 'a Legal review ID (legal_review_id)': the argument the
+        # rule names for the act, or the record of it an identifier gives
+        named = {stem(w) for w in words(check.path)}
+        head = check.gloss.lower().split()[-1] if check.gloss.split() else ""
+        return bool(named & {stem(w) for w in words(act)}) or head in _BINDING_ID_HEADS
     return isinstance(check, Unless) and act in check.phrase.lower()
 
 
@@ -1023,8 +1039,15 @@ def _flat_values(checks: list[Check]) -> list[str]:
 
 
 def _value_spans(text: str, checks: list[Check]) -> list[tuple[int, int]]:
-    """Where the identifier values the checks compare with are written ('p5.48xlarge')."""
+    """Where the identifier values the checks compare with are written ('p5.48xlarge'), and
+    where an explicit binding and the noun phrase glossing it are ('an account in good standing
+    (account_status = active)'): read whole by their check."""
     spans = []
+    for c in _all_checks(checks):
+        if isinstance(c, Binding) and c.written:
+            at = text.find(c.written)
+            if at >= 0:
+                spans.append((at, at + len(c.written)))
     for v in _flat_values(checks):
         if not _IDENTIFIER_TOKEN.fullmatch(v):
             continue
@@ -1137,6 +1160,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update({c.key, stem(c.noun.lower()), "prefix", stem("prefixed"), "start", "begin"})
             out.update(stem(w) for w in words(c.prefix))
             out.update(c.terms)
+            flat.append(c)
+        elif isinstance(c, Binding):
+            # subject words the bound argument or value holds ('token_ttl_days' reads 'API
+            # tokens', 'ship_to.type' the shipping): read by the binding itself
+            out.update(c.reads)
             flat.append(c)
         elif isinstance(c, SameValue):
             out.update(SAME_WORDS)
@@ -1319,6 +1347,14 @@ def _listed_after_outside(text: str, flat: list[Check]) -> bool:
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
+    # 'may ship only to a company site (ship_to.type = site)', 'only once the fee is paid (…)':
+    # the restriction is the binding's own, when the rule writes that marker once
+    for c in _all_checks(checks):
+        if isinstance(c, Binding):
+            for marker in c.markers:
+                rx = ONLY_MARKER if marker == "only" else re.compile(r"\b" + marker + r"\b", re.I)
+                if len(rx.findall(text)) == 1:
+                    consumed.append(marker)
     flat = [c.base if isinstance(c, Unless) and c.base is not None else c for c in checks]
     flat = [c.body if isinstance(c, (When, WhenListed)) else c for c in flat]
     allow_list = any(getattr(c, "mode", "") == "allow" and getattr(c, "values", ()) for c in flat)
@@ -1895,6 +1931,7 @@ def _normalise(text: str) -> str:
     t = _WITHIN_SHORT.sub("within", t)
     t = _WITH_SHORT.sub("with", t)
     t = _NUMBER_SIGN.sub(lambda m: " numbers" if m.group(1) else " number", t)
+    t = _glossed_lists(t)
     t = re.sub(r"(?<=\w) & (?=\w)", " and ", t)
     t = _joined_by_plus(t)
     # 'the mfr model no.', 'the matter no.': after a noun, 'no.' abbreviates 'number' (never a
@@ -2018,6 +2055,35 @@ def _only_before_list(m: re.Match[str]) -> str:
     if parts is None:
         return m.group(0)
     return f"{m.group('subject')} only in {' or '.join(parts)}{m.group('end')}"
+
+
+# 'social security numbers (ssn), dates of birth (dob) and home addresses (home_address)': a list
+# whose every member is a gloss and the name it stands for is the list of the names (the gloss is
+# read by the name: a name no check reads stays unaccounted, so the rule stays partly understood).
+_GLOSSED_NAME = re.compile(r"\((?P<id>[a-z][a-z0-9]*(?:_[a-z0-9]+)*)\)")
+_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)\s*$", re.I)
+
+
+def _glossed_lists(t: str) -> str:
+    if t.count("(") < 2:
+        return t
+    items = []
+    for m in _GLOSSED_NAME.finditer(t):
+        start = _gloss_start(t, m.start())
+        if start < m.start():
+            items.append((start, m.end(), m.group("id")))
+    groups: list[list[tuple[int, int, str]]] = []
+    for item in items:
+        if groups and _LIST_JOIN.fullmatch(" " + t[groups[-1][-1][1] : item[0]]):
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    for group in reversed(groups):
+        if len(group) < 2:
+            continue
+        for start, end, name in reversed(group):
+            t = t[:start] + name + t[end:]
+    return t
 
 
 _WITHOUT_SHORT = re.compile(r"(?<![\w/])(?:w/o|w/out|w/o/)(?![\w/])", re.I)
@@ -3644,6 +3710,9 @@ _TIME_SIDE = {
 }
 
 
+_EXCEPTION_BEFORE = re.compile(r"\b(?:unless|except|if|when|once|provided|as long as)\b", re.I)
+
+
 class TimeOfDayRecogniser(Recogniser):
     """A prohibition or review that holds on one side of a time of day, read from the request's
     time argument ('air_time': '20:30', 'start_at': '2026-11-24T20:30:00')."""
@@ -3654,6 +3723,10 @@ class TimeOfDayRecogniser(Recogniser):
         m = _TIME_BOUND.search(c.text)
         if not m or _TIME_BOUND.search(c.text, m.end()) or (m.group("zone") or "").upper() == "UTC":
             return None  # two bounds (a window) or a zone: not read here
+        if _EXCEPTION_BEFORE.search(c.text[: m.start()]):
+            # '… unless the customer asked in writing (…) before 5pm': the time belongs to the
+            # exception; read as the rule's window it lifted the prohibition after 5pm
+            return None
         from webapp.judge.checks import clock_minutes
 
         read = clock_minutes(m.group("time"))
@@ -3742,8 +3815,10 @@ class WeekdayRecogniser(Recogniser):
         if len(found) != 1:
             return None  # none, or two day phrases (a window across days): not read here
         m = found[0]
-        if _NOT_A_DAY_WINDOW.search(c.text[: m.start()]):
-            return None
+        if _NOT_A_DAY_WINDOW.search(c.text[: m.start()]) or _EXCEPTION_BEFORE.search(
+            c.text[: m.start()]
+        ):
+            return None  # '… unless … on weekends': the days belong to the exception
         days = _days_of(m.group("days"))
         if days is None or len(days) == 7:
             return None
@@ -3833,7 +3908,552 @@ def _participle_category(text: str) -> bool:
 
 # The registry, in the order a clause is offered to them: the first that answers decides. A new
 # kind of rule is one Recogniser class added here.
+
+# ---------------------------------------------------------------------------------------------
+# Explicit bindings: the rule writes the argument and the value it must hold ('Orders require an
+# account in good standing (account_status = active)', 'creator must have tax_form_on_file =
+# true', '(legal_case_id given)', 'session_timeout_minutes between 15 and 60', 'include a
+# rollback_plan'). The binding is read as a typed check on that argument (Binding); the noun
+# phrase right before its bracket only glosses it and is read by it; the rule's subject is read
+# by the check's subject words; every other word (a condition, a second obligation, a scope after
+# the binding) is left to its own check or stays unaccounted.
+_B_IDENT = r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+"  # snake_case or a dotted path
+_B_NAME = r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)*"
+_B_VALUE = r"\"[^\"]{1,60}\"|'[^']{1,60}'|-?\d+(?:\.\d+)?(?![\w.])|[A-Za-z][\w\-:/]*"
+_B_NUM = r"-?\d+(?:\.\d+)?"
+_B_SIGN = r"==|=|!=|≠"
+_B_WORDS = r"must\s+not\s+be|must\s+be|should\s+not\s+be|should\s+be|is\s+not|is|equals|set\s+to"
+_B_LITERAL = rf"true|false|\"[^\"]{{1,60}}\"|'[^']{{1,60}}'|{_B_NUM}"
+_BINDING_FORMS = (
+    # '(fee_status = "paid")', '(registered = true)', '(is_test != true)'
+    re.compile(rf"\(\s*(?P<name>{_B_NAME})\s*(?P<op>{_B_SIGN})\s*(?P<value>{_B_VALUE})\s*\)", re.I),
+    # '(rx_verified must be true)'
+    re.compile(
+        rf"\(\s*(?P<name>{_B_IDENT})\s+(?P<op>{_B_WORDS})\s+(?P<value>{_B_VALUE})\s*\)", re.I
+    ),
+    # '(legal_case_id given)'
+    re.compile(
+        rf"\(\s*(?P<name>{_B_IDENT})\s+(?P<present>given|present|provided|supplied|populated|"
+        r"filled(?:\s+in)?|required|mandatory|set)\s*\)",
+        re.I,
+    ),
+    # 'Thermostat setpoints (setpoint_c) between 16 and 24', 'session_timeout_minutes between 15
+    # and 60'
+    re.compile(
+        rf"(?:\(\s*(?P<bracketed>{_B_IDENT})\s*\)|(?<![\w.(])(?P<name>{_B_IDENT}))\s+"
+        rf"(?:(?:must|should)\s+(?:be|stay|remain)\s+|is\s+)?between\s+(?P<low>{_B_NUM})\s+and\s+"
+        rf"(?P<high>{_B_NUM})(?![\w.])",
+        re.I,
+    ),
+    # 'tax_form_on_file = true', 'visitor.badge_status = "active"'
+    re.compile(
+        rf"(?<![\w.(])(?P<name>{_B_IDENT})\s*(?P<op>{_B_SIGN})\s*(?P<value>{_B_VALUE})", re.I
+    ),
+    # 'callback_done must be true', 'ownership_verified is true'
+    re.compile(
+        rf"(?<![\w.(])(?P<name>{_B_IDENT})\s+(?P<op>{_B_WORDS})\s+(?P<value>{_B_LITERAL})(?![\w.])",
+        re.I,
+    ),
+    # 'need a Legal review ID (legal_review_id)', 'require evidence of regulated financial advice
+    # (advice_ref)': the bracket names the argument that gives the thing (read only after a word
+    # asking for it, see _binding_checks)
+    re.compile(r"\(\s*(?P<named>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\)(?!\s*between\b)"),
+    # 'include a rollback_plan', 'Royalty payout: cite statement_id': an imperative naming it
+    re.compile(
+        r"^(?P<lead>[A-Za-z][\w\s\-]{0,40}:\s*)?(?P<verb>include|provide|cite|quote|attach|supply|"
+        rf"reference|give)\s+(?:(?:a|an|the)\s+)?(?P<name>{_B_IDENT})\s*$",
+        re.I,
+    ),
+)
+# Words that end a gloss when read backwards from its bracket: a modal, a verb of the predicate, a
+# preposition, a conjunction or a condition marker (the gloss is a noun phrase, nothing more).
+_GLOSS_STOP = frozenset(
+    """must shall should may might can cannot could will would need needs needed require requires
+    required is are be been being was were have has had to for with by from against on at into
+    onto via only if when once unless except and or but not no never than over under above below
+    per without that which who whose while until before after during include includes carry
+    carries cite cites provide provides attach give gives supply supplies mandatory go goes
+    exclude excludes contain contains hold holds use uses""".split()
+)
+_NUMBER_WORDS_ALL = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty hundred "
+    "thousand million first second third once twice".split()
+)
+_GLOSS_DETERMINERS = frozenset("a an the its their his her our your this that any every".split())
+_GLOSS_WORD = re.compile(r"([A-Za-z][\w\-]*(?:'s)?)\s*$")
+# 'only if the fee is paid (fee_status = "paid")': a condition whose whole content the binding
+# states. It may not hold a second condition, a number or a negation.
+_BINDING_CONDITION = re.compile(
+    r"\b(?P<marker>only\s+(?:if|once|when|after)|provided(?:\s+that)?|as\s+long\s+as)\s+"
+    r"(?P<gloss>[^,;:()]*?)\s*$",
+    re.I,
+)
+_BINDING_STATE = re.compile(
+    r"\b(?:must|shall|should|has\s+to|have\s+to|needs?\s+to)\s+(?P<be>(?:be|have\s+been)\s+)?"
+    r"(?P<gloss>(?P<first>[a-z]+)\b[^,;:()]*?)\s*$",
+    re.I,
+)
+_BINDING_ONLY = re.compile(
+    r"\bonly(?:\s+(?:to|against|from|for|with|by|on|at|in|into|via|through))?\s*$", re.I
+)
+_BINDING_REQUIRES = re.compile(
+    r"\b(?:must|shall|should|requires?|required|needs?|needed|has\s+to|have\s+to|mandatory|"
+    r"compulsory)\b",
+    re.I,
+)
+# What asks for a named thing to be given: 'need', 'require', 'must include', 'must carry' …
+_BINDING_ASKS = re.compile(
+    r"\b(?:needs?|requires?|required|(?:must|shall|should|to)\s+(?:always\s+)?(?:include|carry|"
+    r"have|cite|reference|quote|provide|attach|state|name|give|supply|record|contain|hold|show|"
+    r"come\s+with|be\s+accompanied\s+by))\s+(?:(?:a|an|the|its|their)\s+)?$",
+    re.I,
+)
+# A gloss of a person's act or a state no name proves ('mgr approval', 'a signed form') is not a
+# thing the name gives; an identifier's head word ('a Legal review ID') is one.
+_BINDING_NOT_GIVEN = frozenset(
+    "approval approvals approver approvers sign-off signoff signoffs authorisation authorization "
+    "consent ok okay go-ahead permission signed approved verified valid confirmed completed "
+    "authorised authorized accepted".split()
+)
+_BINDING_ID_HEADS = frozenset("id ids number no ref reference code key identifier".split())
+_BINDING_REFUSED = re.compile(r"\b(?:unless|except|without|otherwise|or\s+else|if\s+not)\b", re.I)
+_BINDING_AFTER = re.compile(
+    r"^\s*(?:(?:is|are)\s+(?:required|mandatory|compulsory|needed)\b)?"
+    r"(?:\s*(?:for|on|of)\s+(?P<scope>(?:every|each|all|any)(?:\s+(?!(?:and|or|for|on|in|to|"
+    r"with|by|at|from|but|unless|except|if|when)\b)[A-Za-z][\w\-]*){1,3}))?\s*$",
+    re.I,
+)
+_BINDING_ITEM_BEFORE = re.compile(
+    rf"(?<![\w.])(?P<name>{_B_IDENT})\s*(?:,\s*(?:and\s+)?|\s+and\s+)$"
+)
+
+
+def _gloss_start(text: str, at: int) -> int:
+    """Where the noun phrase that ends right before `at` (a bracket) starts: 'a verified bank
+    account', 'an account in good standing', 'dates of birth'; `at` itself when there is none."""
+    start = at
+    taken: list[str] = []
+    crossed_in = -1
+    pos = at
+    while len(taken) < 7:
+        m = _GLOSS_WORD.search(text, 0, pos)
+        if m is None or text[m.end() : pos].strip():
+            break  # punctuation or the start of the clause ends the phrase
+        w = m.group(1)
+        low = w.lower()
+        if low in _GLOSS_DETERMINERS:
+            if taken:
+                start = m.start(1)
+            crossed_in = -1  # 'an account in good standing': the phrase is whole
+            break
+        if low == "on" and taken and taken[-1] in ("file", "record"):
+            taken.append(low)  # 'an exit interview on file': a state of the thing, its gloss
+            pos = m.start(1)
+            continue
+        if low in ("of", "in") and taken:
+            if low == "in":
+                crossed_in = start
+            taken.append(low)
+            pos = m.start(1)
+            continue
+        if low in _GLOSS_STOP or low in _NUMBER_WORDS_ALL or any(ch.isdigit() for ch in w):
+            break
+        if stem(low) in VERBS and not low.endswith("ed") and not w.isupper():
+            break  # the rule's act ('may ship', 'must export'), never a gloss; 'verified' is one
+        taken.append(low)
+        start = m.start(1)
+        pos = m.start(1)
+    if crossed_in >= 0:
+        start = crossed_in  # 'orders in bulk (…)': after 'in' only, unless a determiner opens it
+    while True:  # the phrase never opens with 'of' or 'in'
+        lead = re.match(r"(?:of|in)\s+", text[start:at], re.I)
+        if not lead:
+            break
+        start += lead.end()
+    return start if text[start:at].strip() else at
+
+
+def _binding_value(raw: str) -> Any:
+    raw = raw.strip()
+    if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2:
+        return raw[1:-1]
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if re.fullmatch(_B_NUM, raw):
+        return float(raw)
+    return raw
+
+
+def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Check] | None:
+    """The checks of a clause that writes an explicit binding, or None when it writes none (or
+    one this reading leaves alone: inside an exception, after 'without', or two of them)."""
+    found = [(rx, m) for rx in _BINDING_FORMS for m in [rx.search(clause)] if m]
+    if not found:
+        return None
+    rx, m = min(found, key=lambda f: f[1].start())
+    spans = {(f[1].start(), f[1].end()) for f in found}
+    if any(s >= m.end() for s, _ in spans):
+        return None  # a second binding: which obligation each belongs to is not read here
+    groups = m.groupdict()
+    name = groups.get("name") or groups.get("bracketed") or groups.get("named") or ""
+    if not name or name.isdigit():
+        return None
+    if groups.get("low") is not None:
+        op, value, high = "between", float(m.group("low")), float(m.group("high"))
+        if value > high:
+            return None
+    elif groups.get("present") or groups.get("verb") or groups.get("named"):
+        op, value, high = "present", None, None
+    else:
+        sign = re.sub(r"\s+", " ", m.group("op").lower())
+        negative = sign in ("!=", "≠") or sign.endswith("not be") or sign == "is not"
+        op, value, high = ("ne" if negative else "eq"), _binding_value(m.group("value")), None
+        if isinstance(value, str) and value.lower() in ("required", "mandatory", "given"):
+            return None
+        if isinstance(value, float) and {w.lower() for w in words(name)} & _BOUND_NAMES:
+            return None  # 'max_replicas = 10' states a bound, not the one value allowed
+    # the bracket the gloss ends at: the binding's own, or the bracketed name of a range
+    bracket = m.start("bracketed") - 1 if m.groupdict().get("bracketed") else m.start()
+    bracketed = clause[bracket : bracket + 1] == "("
+    if bracketed:
+        bracket = clause.rfind("(", 0, bracket + 1)
+    gloss_at = bracket if bracketed else m.start()
+    if m.groupdict().get("verb"):
+        gloss_at = m.start("verb")  # 'Royalty payout: cite statement_id': the lead is the subject
+    written_at = gloss_at
+    markers: list[str] = []
+    cond = _BINDING_CONDITION.search(clause, 0, bracket) if bracketed else None
+    state = _BINDING_STATE.search(clause, 0, bracket) if bracketed else None
+    plain = r"\d|\b(?:and|or|not|never|no|nor|unless|except|if|when|while|until)\b"
+    if cond and cond.group("gloss") and not re.search(plain, cond.group("gloss"), re.I):
+        gloss_at = written_at = cond.start("gloss")
+        markers.append(re.sub(r"\s+", " ", cond.group("marker").lower()))
+        before = clause[: cond.start()]
+    elif (
+        state
+        and not re.search(plain, state.group("gloss"), re.I)
+        and (
+            (state.group("be") and state.group("first").lower().endswith("ed"))
+            or stem(state.group("first").lower()) in {stem(w) for w in words(name)}
+        )
+    ):
+        # 'must be verified by a call-back to the number on file (callback_verified = true)':
+        # the state the binding names, glossed in full
+        gloss_at = written_at = state.start("gloss")
+        before = clause[:gloss_at]
+    else:
+        if bracketed:
+            # 'go via the partner portal only (delivery_channel = portal)': the restriction
+            # written after its gloss
+            late_only = re.search(r"\s+only\s*$", clause[:bracket], re.I)
+            gloss_at = written_at = _gloss_start(
+                clause, late_only.start() if late_only else bracket
+            )
+            if late_only and gloss_at < late_only.start():
+                markers.append("only")
+        before = clause[:gloss_at]
+        only = _BINDING_ONLY.search(before)
+        if only:
+            markers.append("only")
+            written_at = only.start() + 4  # 'only against a verified prescription'
+            before = before[: only.start()]
+    excepted = _BINDING_EXCEPTION.search(clause[: bracket + 1]) if bracketed else None
+    if excepted and not re.search(plain, excepted.group("gloss"), re.I) and op in ("eq", "ne"):
+        return _excepted_by_binding(
+            index,
+            source,
+            clause,
+            carry,
+            excepted,
+            name,
+            op,
+            value,
+            clause[excepted.end() : m.end()],
+        )
+    if _BINDING_REFUSED.search(before) or _BINDING_CONDITIONED.search(before):
+        # a binding inside an exception or a 'without' clause is not a requirement; after 'if',
+        # 'when' … it is the condition of another obligation ('need a manager if the customer is
+        # new (customer_new = true)'), not one of its own
+        return None
+    after = clause[m.end() :]
+    tail = _BINDING_AFTER.match(after)
+    # other named arguments joined to this one: 'tax_id and a verified bank account (…)'
+    items: list[re.Match[str]] = []
+    while True:
+        item = _BINDING_ITEM_BEFORE.search(before)
+        if not item:
+            break
+        items.append(item)
+        before = before[: item.start()]
+    # 'must not go to test accounts (is_test = true)', 'Never ship to a home address (…)': a
+    # negated modal forbids what the binding states. A negation anywhere else ('require an
+    # account not in collections (…)', 'accounts that are not frozen (…)') belongs to the gloss
+    # or to a second obligation: which the binding's value already says is not read here.
+    obliged_at = _BINDING_REQUIRES.search(before)
+    rest = before[obliged_at.end() :] if obliged_at else ""
+    rest_plain = re.sub(r"^\s*(?:not|never)\b", "", rest, flags=re.I)
+    if NEGATION.search(rest_plain) or re.search(
+        r"\b(?:not|no|non|never|without|nor)\s*$", clause[:gloss_at], re.I
+    ):
+        return None
+    negated = rest_plain != rest or bool(
+        NEGATION.search(before[: obliged_at.end()] if obliged_at else before)
+    )
+    if groups.get("named"):
+        # a bare name in brackets binds only what a word asks to be given ('need a Legal review
+        # ID (legal_review_id)'); after 'exclude', 'never share' it names a value (a list reads
+        # it), after an approval ('require mgr approval (approved_by)') a person's act (review)
+        asked = _BINDING_ASKS.search(before) or re.match(
+            r"\s*(?:is|are)\s+(?:required|mandatory|compulsory)\b", after
+        )
+        gloss_words = {w.lower() for w in words(clause[gloss_at:bracket])}
+        if (
+            not asked
+            or negated
+            or not gloss_words
+            or gloss_words & _BINDING_NOT_GIVEN
+            or REVIEW.search(clause[gloss_at:bracket])
+            and not gloss_words & _BINDING_ID_HEADS
+        ):
+            return None
+    requires = bool(
+        _BINDING_REQUIRES.search(before)
+        or markers
+        or (tail and after.strip() and re.match(r"\s*(?:is|are)\s", after))
+        or m.groupdict().get("verb")
+        or not before.strip()
+        or before.rstrip().endswith(":")
+        or negated
+    )
+    if not requires or (negated and op in ("present", "between")):
+        return None
+    if negated:
+        op = {"eq": "ne", "ne": "eq"}[op]
+    # the subject and the act it permits ('Invoices may be sent to customers') say what the rule
+    # is about; after the word of obligation ('must carry the prescriber's DEA number and …')
+    # any other word is a second obligation no check reads, left unaccounted (only an act verb
+    # there, 'must be disbursed', is the rule's act)
+    obliged = _BINDING_REQUIRES.search(before)
+    subject = before[: obliged.start()] if obliged else before
+    predicate = before[obliged.start() :] if obliged else ""
+    acts = tuple(s for s in content_stems(predicate) if s in VERBS)
+    scope = tail.group("scope") if tail and tail.group("scope") else ""
+    terms = _subject_terms(tuple(dict.fromkeys((*_terms(subject + " " + scope, False), *acts))))
+    if not terms and not subject.strip() and carry:
+        terms = _subject_terms(_terms(carry, cut_review=False))  # 'Flag rollouts …; include a …'
+    # a word of the bound value ('via the partner portal' beside `delivery_channel = portal`) is
+    # no subject word: matched by the value, it would make the rule look absent exactly when the
+    # binding fails (a word of the argument's name is matched by the name, whatever its value)
+    bound_words = {stem(w.lower()) for w in words(str(value))} if op in ("eq", "ne") else set()
+    reads = tuple(t for t in terms if t in bound_words)
+    terms = tuple(t for t in terms if t not in bound_words)
+    gloss = re.sub(r"\s+only$", "", clause[gloss_at:bracket].strip()) if bracketed else ""
+    written = clause[written_at : m.end()].strip()
+    made: list[Check] = [
+        Binding(
+            index,
+            source,
+            "deny",
+            terms,
+            (),
+            path=name,
+            op=op,
+            value=value,
+            high=high,
+            gloss=gloss,
+            written=written,
+            markers=tuple(markers),
+            reads=reads,
+        )
+    ]
+    for item in items:
+        made.append(
+            Binding(
+                index,
+                source,
+                "deny",
+                terms,
+                (),
+                path=item.group("name"),
+                op="present",
+                written=item.group(0),
+            )
+        )
+    made += _beside_binding(index, source, subject, predicate, after if not tail else "")
+    # 'IT hardware orders over $2,000 may ship only to …': an amount in the subject conditions it
+    condition = _amount_condition(Clause.read(index, source, before, None, carry))
+    if condition is not None:
+        made = [When(index, source, "deny", c.terms, (), condition, c) for c in made]
+    return made
+
+
+# '… unless the customer asked in writing (written_request = true)': an exception the binding
+# states in full (a plain gloss, nothing after the binding).
+_BINDING_EXCEPTION = re.compile(
+    r"(?:,\s*)?\b(?P<marker>unless|except\s+(?:when|if|where))\s+(?P<gloss>[^,;:()]*?)\s*(?=\()",
+    re.I,
+)
+
+
+def _excepted_by_binding(
+    index: int,
+    source: str,
+    clause: str,
+    carry: str,
+    excepted: re.Match[str],
+    name: str,
+    op: str,
+    value: Any,
+    binding_text: str,
+) -> list[Check] | None:
+    """'Accounts may not be deleted unless the customer asked in writing (written_request =
+    true)': the clause before the exception, excepted when the binding holds (Unless, test
+    'binding'). Nothing may follow the binding, and the base must be a check of its own."""
+    if clause[excepted.end() + len(binding_text) :].strip(" .") or binding_text.count("(") != 1:
+        return None
+    marker = re.sub(r"\s+", " ", excepted.group("marker").lower())
+    base_text = clause[: excepted.start()].strip()
+    if not base_text or _BINDING_REFUSED.search(base_text):
+        return None
+    made, _, _ = compile_clause(index, source, base_text, None, carry)
+    if not made or any(c.effect == "allow" for c in made):
+        return None
+    gloss = excepted.group("gloss").strip()
+    condition = Binding(
+        index,
+        source,
+        "deny",
+        (),
+        (),
+        path=name,
+        op=op,
+        value=value,
+        gloss=gloss,
+        written=clause[excepted.start("gloss") : excepted.end() + len(binding_text)].strip(),
+        markers=(marker,),
+    )
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            test="binding",
+            phrase=gloss,
+            condition=condition,
+        )
+        for c in made
+    ]
+
+
+_BINDING_CONDITIONED = re.compile(
+    r"\b(?:if|when|whenever|where|while|whilst|once|after|before|until|in\s+case)\b", re.I
+)
+_BOUND_NAMES = frozenset("max maximum min minimum limit cap ceiling floor threshold".split())
+_BINDING_ASKED = re.compile(
+    r"\b(?:needs?|requires?|(?:must|shall|should)\s+(?:always\s+)?(?:include|carry|have|cite|"
+    r"reference|quote|provide|attach|state|name|give|supply|record|contain|hold|show))\b",
+    re.I,
+)
+_BINDING_ITEM_REFUSED = re.compile(
+    r"\d|\b(?:or|unless|except|if|when|while|until|not|never|no|nor|for|in|on|at|to|from|with|"
+    r"by|within|during|before|after|over|under|above|below|per|than|via|into|one|two|three|four|"
+    r"five|six|seven|eight|nine|ten|twelve)\b",
+    re.I,
+)
+_BINDING_ITEMS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\s+)", re.I)
+_BINDING_NEXT = re.compile(
+    r"^\s*(?:,\s*)?(?:and\s+)?(?P<rest>(?:must|may|shall|should|cannot|can't|can|needs?|"
+    r"requires?)\b.+)$",
+    re.I,
+)
+
+
+def _beside_binding(
+    index: int, source: str, subject: str, predicate: str, after: str
+) -> list[Check]:
+    """Obligations written beside a binding: things asked for with it ('must carry the
+    prescriber's DEA number and a patient ID check (…)', '(hr_case_id) and the last working day'),
+    each a required argument, and a second predicate after it ('…, and must not be for more than
+    30 days' supply'), compiled as a clause of the same subject. What none of them reads stays
+    unaccounted (the rule is then partly understood)."""
+    made: list[Check] = []
+    asked = _BINDING_ASKED.search(predicate)
+    parts = [predicate[asked.end() :]] if asked else []
+    nxt = _BINDING_NEXT.match(after)
+    if nxt:
+        clause_made, _, _ = compile_clause(
+            index, source, f"{subject.strip()} {nxt.group('rest')}", None, subject
+        )
+        made += clause_made
+    elif asked and re.match(r"\s*(?:,|and\b)", after):
+        parts.append(after)
+    for part in parts:
+        for item in _BINDING_ITEMS.split(part):
+            item = item.strip(" ,.")
+            if not item or item.lower() in ("and", "or"):
+                continue
+            if _BINDING_ITEM_REFUSED.search(item) or REVIEW.search(f"needs {item}"):
+                return made  # a choice, a condition, a place or a person: no argument reads it
+            required = _required_check(
+                index, source, f"{subject.strip()} must include {item}", False
+            )
+            if required is None:
+                return made
+            made.append(required)
+    return made
+
+
+_MEASURE_NAME = re.compile(r"\((?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\)")
+
+
+def _named_measures(clause: str, made: list[Check]) -> list[Check]:
+    """'Single trades above USD 5m equivalent (notional_usd) need Treasurer approval', 'Key TTL
+    (key_ttl_days) at most 90': the one bare name in brackets of a clause with one numeric
+    limit, written right after its quantity or sharing a word with its measure, names the
+    argument it compares (NumericLimit.named); its words are then read by the limit."""
+    names = list(_MEASURE_NAME.finditer(clause))
+    limits = [c for c in _all_checks(made) if isinstance(c, NumericLimit) and not c.counts_calls]
+    if len(names) != 1 or len(limits) != 1 or limits[0].named:
+        return made
+    name = names[0]
+    limit = limits[0]
+    own = {stem(w.lower()) for w in words(name.group("name"))}
+    after_quantity = any(
+        re.fullmatch(r"\s*(?:[A-Za-z]+\s+){0,2}", clause[q.end : name.start()])
+        for q in find_quantities(clause)
+    )
+    if not (after_quantity or own & set(limit.measure) or own & set(limit.terms)):
+        return made
+    named = replace(limit, named=name.group("name"), measure=tuple(own))
+
+    def swap(c: Check) -> Check:
+        if c is limit:
+            return named
+        for field_name in ("base", "condition", "body"):
+            inner = getattr(c, field_name, None)
+            if inner is limit:
+                return replace(c, **{field_name: named})
+        return c
+
+    return [swap(c) for c in made]
+
+
+class BindingRecogniser(Recogniser):
+    """An explicit binding of a named argument to a value (see `_binding_checks`)."""
+
+    kind = "binding"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        return _binding_checks(c.index, c.source, c.text, c.carry)
+
+
 RECOGNISERS: tuple[Recogniser, ...] = (
+    BindingRecogniser(),
     DateWindowRecogniser(),
     TimeOfDayRecogniser(),
     WeekdayRecogniser(),
