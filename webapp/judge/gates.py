@@ -54,6 +54,7 @@ from webapp.judge.checks import (
     abbreviates,
 )
 from webapp.judge.compiler import _normalise  # the compiler's own normal form of a rule
+from webapp.judge.places import country_code
 from webapp.judge.quantities import CURRENCY_CODES, find_quantities, parse_number_value
 from webapp.judge.request_view import MONEY_KEYS, Leaf, RequestView, scalars
 from webapp.judge.text import GENERIC, STOPWORDS, normalise_value, stem, words
@@ -151,6 +152,12 @@ _LOWER_CODES = frozenset(c.lower() for c in CURRENCY_CODES)
 _UNIT_FAMILIES = frozenset({"time", "mass", "bytes", "percent"})
 _PERCENT_KEYS = frozenset({"percent", "pct", "rate", "ratio", "share"})
 _OWN_AMOUNT = frozenset({"amount", "amt", "sum", "valu", "value", "total"})
+# Argument name words that say the value is a place ('to_country', 'destination_countries').
+_PLACE_KEYS = frozenset(
+    stem(w)
+    for w in "country countries nation jurisdiction destination dest region market location "
+    "residence domicile".split()
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -313,10 +320,17 @@ class _Gate:
 _Reading = tuple[_Gate, ...] | None
 
 
-def out_of_reach(text: str, view: RequestView, glossary: Glossary | None) -> str | None:
-    """Why the rule `text` does not reach the request of `view`, or None when it may."""
+def out_of_reach(
+    text: str, view: RequestView, glossary: Glossary | None, compiled: bool = False
+) -> str | None:
+    """Why the rule `text` does not reach the request of `view`, or None when it may.
+
+    `compiled`: the rule compiled and a check of it asks for review; its gate may set that aside
+    only when it holds no amount (the check read every amount of the request itself)."""
     gates = read_gates(text, glossary)
     if not gates:
+        return None
+    if compiled and any(isinstance(c, _Amount) for g in gates for c in g.conditions):
         return None
     whys = []
     for gate in gates:
@@ -911,6 +925,10 @@ def _qualifier_false(cond: _Qualifier, view: RequestView) -> tuple[bool | None, 
         # 'key_id: prod-payments-kek', 'cluster: prod-eu-1', 'impact: critical' beside a
         # staging env or a minor severity: the request may be of the rule's group after all
         return None, "", set()
+    if dim.name == "reach" and len(_countries_shown(view)) > 1:
+        # 'wire_type: domestic' beside from_country US and to_country DE: the countries say
+        # international, so the request may be of the rule's group after all
+        return None, "", set()
     others = []
     for lf in bound:
         values = scalars(lf.value)
@@ -931,6 +949,18 @@ def _qualifier_false(cond: _Qualifier, view: RequestView) -> tuple[bool | None, 
         f"{shown}, not {cond.word} (the {dim.name} the rule speaks of)",
         {dim.name} | {stem(cond.word)} | set().union(*(lf.keys for lf in others)),
     )
+
+
+def _countries_shown(view: RequestView) -> set[str]:
+    """The country codes the request's place-named arguments hold (`to_country`, `bank.country`)."""
+    codes = set()
+    for lf in view.leaves:
+        if lf.last_keys & _PLACE_KEYS:
+            for v in scalars(lf.value):
+                code = country_code(v) if isinstance(v, str) else None
+                if code:
+                    codes.add(code)
+    return codes
 
 
 def _group_shown_anywhere(dim: _Dimension, group: str, view: RequestView) -> bool:
