@@ -54,7 +54,14 @@ from webapp.judge.checks import (
     abbreviates,
 )
 from webapp.judge.compiler import _normalise  # the compiler's own normal form of a rule
-from webapp.judge.places import country_code
+from webapp.judge.places import (
+    COUNTRY_NAMES,
+    COUNTRY_REGIONS,
+    REGION_ALIASES,
+    country_code,
+    location_regions,
+    region_name,
+)
 from webapp.judge.quantities import CURRENCY_CODES, find_quantities, parse_number_value
 from webapp.judge.request_view import MONEY_KEYS, Leaf, RequestView, scalars
 from webapp.judge.text import GENERIC, STOPWORDS, normalise_value, stem, words
@@ -129,6 +136,37 @@ _DEFINITION = re.compile(
     r"\s*(?:an?\s+|the\s+)?[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2}\s*$",
     re.I,
 )
+# A place group in a gate: 'outside the EEA', 'out of the EU', 'non-EEA', 'in the EU', 'within
+# the US', 'EU countries'. The place is a region or country name the table knows (any case) or
+# a two-letter code in capitals; `_read_region` reads it or refuses.
+_PLACE_NAMES = "|".join(
+    re.escape(n).replace(r"\ ", r"\s+")
+    for n in sorted({*COUNTRY_NAMES, *REGION_ALIASES}, key=len, reverse=True)
+)
+
+
+def _place(n: int) -> str:
+    return rf"(?P<place{n}>(?i:{_PLACE_NAMES})|[A-Z]{{2,3}})"
+
+
+_REGION_PHRASE = re.compile(
+    r"(?<![\w-])(?:(?P<out>(?i:outside(?:\s+of)?|out\s+of|beyond))\s+(?i:the\s+)?"
+    + _place(1)
+    + r"|(?P<non>(?i:non)-?)"
+    + _place(2)
+    + r"|(?i:in|within|inside)\s+(?i:the\s+)?"
+    + _place(3)
+    + r"(?=\s*$)|"
+    + _place(4)
+    + r"(?=\s+(?i:countries|country|nations|jurisdictions|destinations)\b))(?![\w-])"
+)
+_ARGUMENT_NAMED = re.compile(r"\s*\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+\s*\)", re.I)
+_CLOSED_REGIONS = frozenset({"EU", "EEA"})
+# Country codes that are also common words in a gate ('in', 'it', 'me', 'no', 'us' …).
+_AMBIGUOUS_PLACES = frozenset(
+    "in it is me no us be do am at by to of on or as id my so go hi".split()
+)
+_ALSO_END = re.compile(r"\s+(?:also|additionally)$", re.I)
 _ANY_CURRENCY = re.compile(r"^\s*\(\s*(?:in\s+)?(?:any|all)\s+currenc(?:y|ies)\s*\)", re.I)
 _BOUNDARY_BEFORE = re.compile(
     r"(?:^|(?<=\s))(?P<phrase>" + phrase_pattern(CONDITION) + r")\s*$", re.I
@@ -250,6 +288,22 @@ DIMENSIONS: tuple[_Dimension, ...] = (
         "class classification level",
         heavier="major",
     ),
+    # 'Involuntary terminations need …' against termination_type 'voluntary'
+    _dimension(
+        "voluntariness",
+        {"voluntary": "voluntary", "involuntary": "involuntary,non-voluntary"},
+        "voluntariness",
+        "type kind category",
+        heavier="involuntary",
+    ),
+    # 'Unscheduled maintenance windows need …' against window_type 'scheduled'
+    _dimension(
+        "planning",
+        {"planned": "planned,scheduled", "unplanned": "unplanned,unscheduled,emergency"},
+        "planning",
+        "type kind category",
+        heavier="unplanned",
+    ),
 )
 # The words a rule's gate is read through: a subset of the values, without the words that are
 # often something else ('live chat', 'local deliveries', 'IPC tests', 'temp workers', 'critical
@@ -262,6 +316,8 @@ _RULE_WORDS = {
     "direction": "inbound outbound ingress egress incoming outgoing",
     "reach": "domestic international cross-border",
     "severity": "major minor",
+    "voluntariness": "voluntary involuntary",
+    "planning": "planned unplanned scheduled unscheduled",
 }
 # Bare verbs name a decision only before a noun of its dimension ('Decline decisions', 'Deny
 # outcomes'); 'Reject transactions over 500' is an imperative, not a qualifier.
@@ -309,6 +365,16 @@ class _Qualifier:
     dimension: _Dimension
     group: str
     head: tuple[str, ...]  # stems of the words after it ('keys', 'decisions')
+
+
+@dataclass(frozen=True)
+class _Region:
+    """'outside the EEA', 'non-EU', 'in the EU', 'EU countries', 'outside the US': a place
+    group the request's countries are inside (`inside`) or outside of."""
+
+    phrase: str
+    codes: frozenset[str]  # the countries of the group
+    inside: bool
 
 
 @dataclass(frozen=True)
@@ -374,6 +440,9 @@ def _read_gates(text: str, glossary: Mapping[str, tuple[str, ...]]) -> _Reading:
         if m is None:
             return None  # no predicate: not a shape read here
         gate_text, predicate = clause[: m.start()].strip(), clause[m.start() :].strip()
+        # 'Involuntary terminations also need …': the adverb adds the obligation to others the
+        # subject has, it does not widen the subject
+        gate_text = _ALSO_END.sub("", gate_text)
         if not gate_text:
             if defined is None:
                 return None  # 'needs sign-off' with no subject of its own: in reach
@@ -394,6 +463,9 @@ def _read_gates(text: str, glossary: Mapping[str, tuple[str, ...]]) -> _Reading:
 
 def _predicate_stays(predicate: str) -> bool:
     """Whether the predicate speaks only of the gate's subject, and restricts it."""
+    # '… require Legal sign-off (legal_signoff_ref)': the argument the obligation is checked on,
+    # named in brackets, adds no subject
+    predicate = _ARGUMENT_NAMED.sub("", predicate)
     if _REACHING.search(predicate) or _RELIEVING.search(predicate):
         return False
     exception = _EXCEPTION_TAIL.search(predicate)
@@ -422,7 +494,11 @@ def _predicate_stays(predicate: str) -> bool:
 def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | None:
     """The conditions and subject words of one gate, or None when a part of it is not read."""
     # A trailing condition narrows: 'Rotating production keys outside an approved window'.
+    # 'outside the EEA' is no trailing condition but a place the gate reads (`_Region`).
+    in_region = [(m.start(), m.end()) for m in _REGION_PHRASE.finditer(gate)]
     for tm in _TOKEN.finditer(gate):
+        if any(a <= tm.start() < b for a, b in in_region):
+            continue
         if tm.group(0).lower() in _NARROWING and tm.start() > 0:
             tail = gate[tm.end() :]
             if _WIDENING.search(tail) or not tail.strip():
@@ -433,6 +509,12 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
             break
     consumed: list[tuple[int, int]] = []
     conditions: list[Any] = []
+    for m in _REGION_PHRASE.finditer(gate):
+        region = _read_region(m)
+        if region is None:
+            return None
+        conditions.append(region)
+        consumed.append((m.start(), m.end()))
     quantities = find_quantities(gate)
     if len(quantities) > 1:
         return None
@@ -604,6 +686,8 @@ def _gate_false(gate: _Gate, view: RequestView) -> str | None:
             state, reason, keys = _amount_false(cond, view)
         elif isinstance(cond, _Category):
             state, reason, keys = _category_false(cond, view)
+        elif isinstance(cond, _Region):
+            state, reason, keys = _region_false(cond, view)
         else:
             state, reason, keys = _qualifier_false(cond, view)
         if state is None:
@@ -951,6 +1035,58 @@ def _qualifier_false(cond: _Qualifier, view: RequestView) -> tuple[bool | None, 
     )
 
 
+def _read_region(m: re.Match[str]) -> _Region | None:
+    """The place group a region phrase names, or None when it is not one of the closed groups.
+
+    Only groups whose every member the built-in table lists are read (the EU, the EEA, one
+    country): a looser region ('APAC', 'EMEA') is not complete in the table, so a country missing
+    from it must not count as outside."""
+    place = " ".join(next(g for g in m.group("place1", "place2", "place3", "place4") if g).split())
+    code = country_code(place)
+    region = region_name(place)
+    if code is not None and not (place.islower() and place in _AMBIGUOUS_PLACES):
+        codes = frozenset({code})
+    elif region in _CLOSED_REGIONS:
+        codes = frozenset(c for c, rs in COUNTRY_REGIONS.items() if region in rs)
+    else:
+        return None
+    inside = not (m.group("out") or m.group("non"))
+    return _Region(m.group(0).strip(), codes, inside)
+
+
+def _region_false(cond: _Region, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    """Out of reach when every country the request names lies on the other side of the group.
+
+    Every argument named for a place (`destination_countries`, `bank.country`), each member of a
+    list, and every IBAN count; one value that is not a country code or name the table knows
+    ('PR', 'Europe', 'snowflake') keeps the rule in reach, and so does a request naming none."""
+    codes: list[str] = []
+    keys: set[str] = set()
+    for lf in view.leaves:
+        iban = "iban" in lf.last_keys
+        if not (lf.last_keys & _PLACE_KEYS or iban):
+            continue
+        values = scalars(lf.value)
+        if not values:
+            return None, "", set()
+        for v in values:
+            if not isinstance(v, str):
+                return None, "", set()
+            place = location_regions(v) if iban else None
+            code = place[0] if place else country_code(v)
+            if code is None:
+                return None, "", set()
+            codes.append(code)
+        keys |= lf.keys
+    if not codes:
+        return None, "", set()
+    if any((c in cond.codes) == cond.inside for c in codes):
+        return True, "", set()
+    shown = ", ".join(dict.fromkeys(codes))
+    side = "outside" if cond.inside else "inside"
+    return False, f"the request's countries ({shown}) are {side} {cond.phrase}", keys
+
+
 def _countries_shown(view: RequestView) -> set[str]:
     """The country codes the request's place-named arguments hold (`to_country`, `bank.country`)."""
     codes = set()
@@ -967,6 +1103,11 @@ def _group_shown_anywhere(dim: _Dimension, group: str, view: RequestView) -> boo
     """Whether a word of some string value of the request (`prod` in 'prod-eu-1') is a value of
     `group` of the dimension, or of a heavier group."""
     heavy = {g for g in dim.groups if g == group or dim.weight[g] > dim.weight[group]}
+    for lf in view.leaves:
+        # an argument named for the rule's group ('involuntary: true' beside a type 'voluntary')
+        toks = [t for t in re.split(r"[^a-z0-9]+", lf.path.lower()) if t]
+        if any(t in dim.groups[g] for g in heavy for t in toks):
+            return True
     for _, v in _strings(view):
         norm = normalise_value(v)
         toks = [t for t in re.split(r"[^a-z0-9]+", norm) if t]
