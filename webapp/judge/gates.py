@@ -161,6 +161,14 @@ _REGION_PHRASE = re.compile(
     + r"(?=\s+(?i:countries|country|nations|jurisdictions|destinations)\b))(?![\w-])"
 )
 _ARGUMENT_NAMED = re.compile(r"\s*\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+\s*\)", re.I)
+# 'changes to a different country', 'relocations to another state'
+_DIFFERENT = re.compile(
+    r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(?:different|another)\s+(?P<noun>[A-Za-z]+)\b", re.I
+)
+_BEFORE_WORDS = frozenset(
+    "current old from existing previous prior source src origin original".split()
+)
+_AFTER_WORDS = frozenset("new to target destination dest updated".split())
 _CLOSED_REGIONS = frozenset({"EU", "EEA"})
 # Country codes that are also common words in a gate ('in', 'it', 'me', 'no', 'us' …).
 _AMBIGUOUS_PLACES = frozenset(
@@ -378,6 +386,15 @@ class _Region:
 
 
 @dataclass(frozen=True)
+class _Different:
+    """'changes to a different country', 'relocations to another state': the value after the
+    act differs from the value before it."""
+
+    phrase: str
+    noun: str  # stem of the thing that must differ ('country')
+
+
+@dataclass(frozen=True)
 class _Gate:
     conditions: tuple[Any, ...]
     subject: tuple[str, ...]  # stems of the subject words the request must show
@@ -514,6 +531,11 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
         if region is None:
             return None
         conditions.append(region)
+        consumed.append((m.start(), m.end()))
+    for m in _DIFFERENT.finditer(gate):
+        if any(a <= m.start() < b for a, b in consumed):
+            return None
+        conditions.append(_Different(m.group(0), stem(m.group("noun").lower())))
         consumed.append((m.start(), m.end()))
     quantities = find_quantities(gate)
     if len(quantities) > 1:
@@ -688,6 +710,8 @@ def _gate_false(gate: _Gate, view: RequestView) -> str | None:
             state, reason, keys = _category_false(cond, view)
         elif isinstance(cond, _Region):
             state, reason, keys = _region_false(cond, view)
+        elif isinstance(cond, _Different):
+            state, reason, keys = _different_false(cond, view)
         else:
             state, reason, keys = _qualifier_false(cond, view)
         if state is None:
@@ -1085,6 +1109,50 @@ def _region_false(cond: _Region, view: RequestView) -> tuple[bool | None, str, s
     shown = ", ".join(dict.fromkeys(codes))
     side = "outside" if cond.inside else "inside"
     return False, f"the request's countries ({shown}) are {side} {cond.phrase}", keys
+
+
+def _side(lf: Leaf) -> str | None:
+    """'before' for `current_address.country` or `from_state`, 'after' for `new_address.country`
+    or `to_state`, None for neither or both."""
+    toks = {t for t in re.split(r"[^a-z0-9]+", lf.path.lower()) if t}
+    before, after = bool(toks & _BEFORE_WORDS), bool(toks & _AFTER_WORDS)
+    if before == after:
+        return None
+    return "before" if before else "after"
+
+
+def _same_place(a: Any, b: Any) -> bool:
+    if not (isinstance(a, str) and isinstance(b, str)):
+        return False
+    ca, cb = country_code(a), country_code(b)
+    if ca is not None and cb is not None:
+        return ca == cb
+    return normalise_value(a) == normalise_value(b) != ""
+
+
+def _different_false(cond: _Different, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    """Out of reach when the request shows the thing before and after the act, and every value
+    on both sides is the same ('DE' and 'DE'): nothing changes to a different one.
+
+    Every argument named for the thing must be on one side (`current_…`, `old_…`, `from_…` or
+    `new_…`, `to_…`, `target_…`); one on neither side, or a side not shown, keeps the rule in
+    reach."""
+    sides: dict[str, list[Leaf]] = {"before": [], "after": []}
+    for lf in view.leaves:
+        if cond.noun not in lf.last_keys:
+            continue
+        side = _side(lf)
+        if side is None:
+            return None, "", set()
+        sides[side].append(lf)
+    if not sides["before"] or not sides["after"]:
+        return None, "", set()
+    values = [v for lf in sides["before"] + sides["after"] for v in scalars(lf.value)]
+    if not values or not all(_same_place(values[0], v) for v in values[1:]):
+        return True, "", set()
+    shown = ", ".join(f"{lf.path} is {lf.value!r}" for lf in sides["before"] + sides["after"])
+    keys = set().union(*(lf.keys for lf in sides["before"] + sides["after"]))
+    return False, f"{shown}: not {cond.phrase}", keys
 
 
 def _countries_shown(view: RequestView) -> set[str]:
