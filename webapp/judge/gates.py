@@ -161,6 +161,20 @@ _REGION_PHRASE = re.compile(
     + r"(?=\s+(?i:countries|country|nations|jurisdictions|destinations)\b))(?![\w-])"
 )
 _ARGUMENT_NAMED = re.compile(r"\s*\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+\s*\)", re.I)
+# 'anything under /HR or /Finance', 'files in /Legal', 'in the /Board folder'
+_PATH_PHRASE = re.compile(
+    r"(?<![\w-])(?:(?:anything|everything|any\s+files?|files?|documents?|folders?|items?|"
+    r"content)\s+)?(?:under|in|within|inside|beneath)\s+(?:the\s+)?(?:folders?\s+)?"
+    r"(?P<paths>/[\w\-./]*(?:\s*(?:,\s*or|,|or|and)\s*/[\w\-./]*)*)(?:\s+folders?)?(?![\w/-])",
+    re.I,
+)
+_PATH_TAIL = re.compile(
+    r"\s+(?:for|on|of|to)\s+(?P<phrase>" + _PATH_PHRASE.pattern + r")\s*$", re.I
+)
+_PATH_KEYS = frozenset(
+    stem(w)
+    for w in "path paths folder folders dir directory filepath url uri link location".split()
+)
 # 'changes to a different country', 'relocations to another state'
 _DIFFERENT = re.compile(
     r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(?:different|another)\s+(?P<noun>[A-Za-z]+)\b", re.I
@@ -386,6 +400,15 @@ class _Region:
 
 
 @dataclass(frozen=True)
+class _Paths:
+    """'anything under /HR or /Finance', 'files in /Legal': the request's paths lie under one of
+    the folders."""
+
+    phrase: str
+    folders: tuple[str, ...]  # as written, without a trailing slash
+
+
+@dataclass(frozen=True)
 class _Different:
     """'changes to a different country', 'relocations to another state': the value after the
     act differs from the value before it."""
@@ -455,8 +478,18 @@ def _read_gates(text: str, glossary: Mapping[str, tuple[str, ...]]) -> _Reading:
     for clause in clauses:
         m = _PREDICATE.search(clause)
         if m is None:
-            return None  # no predicate: not a shape read here
-        gate_text, predicate = clause[: m.start()].strip(), clause[m.start() :].strip()
+            no = re.match(r"(?i)no\s+", clause)
+            if no is None:
+                return None  # no predicate: not a shape read here
+            # 'No external sharing of anything under /Legal': a prohibition of its whole gate
+            gate_text, predicate = clause[no.end() :].strip(), "not allowed"
+        else:
+            gate_text, predicate = clause[: m.start()].strip(), clause[m.start() :].strip()
+        tail = _PATH_TAIL.search(predicate)
+        if tail is not None:
+            # 'Public links are not allowed for files in /HR': the folders narrow the subject
+            gate_text = f"{gate_text} {tail.group('phrase')}"
+            predicate = predicate[: tail.start()]
         # 'Involuntary terminations also need …': the adverb adds the obligation to others the
         # subject has, it does not widen the subject
         gate_text = _ALSO_END.sub("", gate_text)
@@ -531,6 +564,14 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
         if region is None:
             return None
         conditions.append(region)
+        consumed.append((m.start(), m.end()))
+    for m in _PATH_PHRASE.finditer(gate):
+        if any(a <= m.start() < b for a, b in consumed):
+            return None
+        folders = tuple(f.rstrip("/") for f in re.findall(r"/[\w\-./]*", m.group("paths")))
+        if not folders or any(not f for f in folders):
+            return None  # 'under /': everything
+        conditions.append(_Paths(m.group(0), folders))
         consumed.append((m.start(), m.end()))
     for m in _DIFFERENT.finditer(gate):
         if any(a <= m.start() < b for a, b in consumed):
@@ -710,6 +751,8 @@ def _gate_false(gate: _Gate, view: RequestView) -> str | None:
             state, reason, keys = _category_false(cond, view)
         elif isinstance(cond, _Region):
             state, reason, keys = _region_false(cond, view)
+        elif isinstance(cond, _Paths):
+            state, reason, keys = _paths_false(cond, view)
         elif isinstance(cond, _Different):
             state, reason, keys = _different_false(cond, view)
         else:
@@ -1109,6 +1152,41 @@ def _region_false(cond: _Region, view: RequestView) -> tuple[bool | None, str, s
     shown = ", ".join(dict.fromkeys(codes))
     side = "outside" if cond.inside else "inside"
     return False, f"the request's countries ({shown}) are {side} {cond.phrase}", keys
+
+
+def _may_lie_under(path: str, folder: str) -> bool:
+    """Whether `path` may lie under `folder`: below it, or the folder's name as any segment of
+    it ('/Shared/HR/x' beside '/HR'), letter case ignored; '/HRIS' is not under '/HR'."""
+    p, f = path.lower().rstrip("/"), folder.lower()
+    if p == f or p.startswith(f + "/"):
+        return True
+    name = f.rsplit("/", 1)[-1]
+    return name in p.split("/")
+
+
+def _paths_false(cond: _Paths, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    """Out of reach when every path the request names lies outside the rule's folders.
+
+    Every argument named for a path, folder or link, and every value written as an absolute path,
+    counts; one that is not an absolute path (a URL, a file id in a path argument) keeps the rule
+    in reach, and so does a request naming no path."""
+    paths: list[str] = []
+    keys: set[str] = set()
+    for lf in view.leaves:
+        values = scalars(lf.value)
+        slashed = any(isinstance(v, str) and v.startswith("/") for v in values)
+        if not (lf.last_keys & _PATH_KEYS or slashed):
+            continue
+        if not values or not all(isinstance(v, str) and v.startswith("/") for v in values):
+            return None, "", set()
+        paths.extend(values)
+        keys |= lf.keys
+    if not paths:
+        return None, "", set()
+    if any(_may_lie_under(p, f) for p in paths for f in cond.folders):
+        return True, "", set()
+    shown = ", ".join(dict.fromkeys(paths))
+    return False, f"{shown} is not {cond.phrase}", keys
 
 
 def _side(lf: Leaf) -> str | None:
