@@ -674,6 +674,10 @@ class NumericLimit(Check):
             # 'at most 50,000 recipients' and a `recipient_count`: the argument is named after the
             # counted noun (or the unit's quantity), so the rule speaks of it.
             applies = "matched"
+        if self.unit_family == "percent" and not any(lf.keys & _PERCENT_KEYS for lf, _ in bound):
+            change = self._relative_change(view, applies)
+            if change is not None:
+                return change
         worst: Outcome | None = None
         for leaf, value in bound:
             outcome = self._judge_value(view, leaf, value, applies)
@@ -685,6 +689,38 @@ class NumericLimit(Check):
         if worst.status in (SATISFIED, PERMITTED):
             return self._other_measure(view, bound, applies) or worst
         return worst
+
+    def _relative_change(self, view: RequestView, applies: str) -> Outcome | None:
+        """'Increases of more than 10% over current base' with `current_base` and `new_base`:
+        the increase is (new - current) / current, computed from the two arguments the rule
+        names (the same name after 'current'/'old' and 'new'/'proposed'). Only one such pair,
+        both positive numbers, and a rule that says the share is of the current value; anything
+        else is left to the other readings (unknown)."""
+        m = _CHANGE_OVER_CURRENT.search(self.source)
+        if m is None or self.op not in ("gt", "ge"):
+            return None
+        base = stem(m.group("base").lower())
+        before: dict[frozenset[str], tuple[Leaf, float]] = {}
+        after: dict[frozenset[str], tuple[Leaf, float]] = {}
+        for leaf, value in view.numeric_leaves():
+            if base not in leaf.last_keys:
+                continue
+            if leaf.last_keys & _CURRENT_WORDS and not leaf.last_keys & _NEW_WORDS:
+                before[leaf.last_keys - _CURRENT_WORDS] = (leaf, value)
+            elif leaf.last_keys & _NEW_WORDS and not leaf.last_keys & _CURRENT_WORDS:
+                after[leaf.last_keys - _NEW_WORDS] = (leaf, value)
+        pairs = [(before[k], after[k]) for k in before.keys() & after.keys()]
+        if len(pairs) != 1 or len(before) != 1 or len(after) != 1:
+            return None
+        (old_leaf, old), (new_leaf, new) = pairs[0]
+        if not (old > 0 and new > 0):
+            return None
+        share = round((new - old) / old * 100.0, 9)
+        args = (old_leaf.path, new_leaf.path)
+        said = f"{new_leaf.path} = {_fmt(new)} is {_fmt(share)}% over {old_leaf.path} = {_fmt(old)}"
+        if _OPS[self.op](share, self.threshold):
+            return self.fire(applies, f"{said}, {_OP_WORDS[self.op]} {_fmt(self.threshold)}%", args)
+        return Outcome(SATISFIED, f"{said}, within {_fmt(self.threshold)}%", args)
 
     def _other_measure(
         self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
@@ -1376,6 +1412,17 @@ def abbreviated_as(keys: frozenset[str], own: frozenset[str]) -> frozenset[str]:
         else:
             out.add(k)
     return frozenset(out) if changed else keys
+
+
+# 'increases of more than 10% over (the) current base', 'a rise above 5% on the old price'
+_CHANGE_OVER_CURRENT = re.compile(
+    r"\b(?:increase|increases|rise|rises|raise|raises|hike|hikes|uplift|uplifts)\b[^.;]*?"
+    r"\b(?:over|above|on|of|from)\s+(?:the\s+)?(?:current|existing|old|previous)\s+"
+    r"(?P<base>[A-Za-z]+)\b",
+    re.I,
+)
+_CURRENT_WORDS = frozenset(stem(w) for w in "current existing old previous prior".split())
+_NEW_WORDS = frozenset(stem(w) for w in "new proposed target updated".split())
 
 
 @dataclass(frozen=True)
