@@ -1414,6 +1414,12 @@ def abbreviated_as(keys: frozenset[str], own: frozenset[str]) -> frozenset[str]:
     return frozenset(out) if changed else keys
 
 
+# 'an invoice or PO number', 'a contract or order ID': one identifier word for two nouns
+_EITHER_ID = re.compile(
+    r"\b(?P<a>[A-Za-z]+)\s+or\s+(?:an?\s+)?(?P<b>[A-Za-z]+)\s+"
+    r"(?:number|no|num|nr|id|identifier|ref|reference|code)\b",
+    re.I,
+)
 # 'increases of more than 10% over (the) current base', 'a rise above 5% on the old price'
 _CHANGE_OVER_CURRENT = re.compile(
     r"\b(?:increase|increases|rise|rises|raise|raises|hike|hikes|uplift|uplifts)\b[^.;]*?"
@@ -1476,6 +1482,9 @@ class RequiredArgument(Check):
                 return self._judge_state(view, leaf, applies)
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
         if leaf is None and not self.exact_name:
+            either = self._either_identifier(view)
+            if either is not None:
+                return either
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
             # order number') may be the one meant: a human decides rather than a guessed deny.
             wanted = {w for w in self.arg_words if w not in _ID_WORDS}
@@ -1498,6 +1507,24 @@ class RequiredArgument(Check):
                         (lf.path,),
                     )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    def _either_identifier(self, view: RequestView) -> Outcome | None:
+        """'an invoice or PO number' and `invoice_ref`: the identifier word belongs to both
+        nouns, so an argument named by one of the nouns and an identifier word (any: ref, number,
+        id, no) is that reference. Only the noun alone beside the identifier word counts
+        (`invoice_date`, `po_vendor_ref` do not), with a value that is not a stand-in."""
+        if self.unverifiable:
+            return None
+        for m in _EITHER_ID.finditer(self.source):
+            nouns = {stem(m.group("a").lower()), stem(m.group("b").lower())}
+            if not nouns <= set(self.arg_words):
+                continue
+            for lf in view.leaves:
+                named = lf.last_keys - _ID_WORDS
+                if len(named) == 1 and named <= nouns and lf.last_keys & _ID_WORDS:
+                    if truthy(lf.value) and not placeholder(lf.value):
+                        return Outcome(SATISFIED, f"{lf.path} is given", (lf.path,))
+        return None
 
     @cached_property
     def _state_prefixes(self) -> frozenset[str]:
