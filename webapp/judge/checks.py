@@ -1267,6 +1267,8 @@ class ValueList(Check):
             if any(host == d or host.endswith("." + d) for d in self.values):
                 return True
             return None  # a company domain or a personal one we do not know: a human decides
+        if self.match == "location":
+            return _in_location(v, self.values)
         if self.match == "domain":
             host = _host_of(v)
             if host is None:
@@ -2041,6 +2043,24 @@ def _synonyms(word: str) -> frozenset[str]:
     if word in ("link", "url"):
         return frozenset({"link", "url", "uri", "href"})
     return _NOUN_SYNONYMS.get(word, frozenset({word}))
+
+
+def _in_location(value: str, listed: tuple[str, ...]) -> bool | None:
+    """Whether `value` is one of the listed locations ('s3://acme-exports' or a key below it) or
+    at a listed host ('sftp.partner-hub.net' and 'sftp://sftp.partner-hub.net/in'). A value that
+    merely contains one ('s3://acme-exports-old', 's3://evil/acme-exports') is for a human."""
+    v = value.strip().lower().rstrip("/")
+    close = False
+    for x in listed:
+        if "://" in x:
+            if v == x or v.startswith(x + "/"):
+                return True
+        else:
+            host = _host_of(v)
+            if host is not None and (host == x or host.endswith("." + x)):
+                return True
+        close = close or x in v
+    return None if close else False
 
 
 def _host_of(value: str) -> str | None:
