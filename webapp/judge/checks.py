@@ -1044,6 +1044,10 @@ class ValueList(Check):
         if applies == "unknown" and candidates:
             applies = "matched"  # the listed kind of value is in the request: the list speaks of it
         if not candidates:
+            if self.match == "consumer_mail":
+                elsewhere = _not_an_address(view)
+                if elsewhere is not None:
+                    return elsewhere
             if applies == "matched" and (anchored or not self.terms):
                 return Outcome(
                     UNKNOWN, "the argument this list constrains is not among the arguments"
@@ -2043,6 +2047,29 @@ def _synonyms(word: str) -> frozenset[str]:
     if word in ("link", "url"):
         return frozenset({"link", "url", "uri", "href"})
     return _NOUN_SYNONYMS.get(word, frozenset({word}))
+
+
+_TARGET_KEYS = frozenset(stem(w) for w in "destination dest recipient target to".split())
+_MAIL_KEYS = frozenset(stem(w) for w in "email emails mail mailbox inbox address cc bcc".split())
+
+
+def _not_an_address(view: RequestView) -> Outcome | None:
+    """'Never export to personal email accounts' and `destination: "snowflake"`: the request
+    names where it goes, and that is no email address. Only when the argument naming the target
+    holds a plain value, no value anywhere holds an '@' and no argument is named for mail."""
+    targets = [lf for lf in view.leaves if lf.last_keys & _TARGET_KEYS]
+    if not targets:
+        return None
+    for lf in view.leaves:
+        if lf.keys & _MAIL_KEYS:
+            return None
+        for v in scalars(lf.value):
+            if not isinstance(v, (str, int, float)) or (isinstance(v, str) and "@" in v):
+                return None
+    if not all(isinstance(v, str) and v.strip() for lf in targets for v in scalars(lf.value)):
+        return None
+    shown = ", ".join(f"{lf.path} is {lf.value!r}" for lf in targets)
+    return Outcome(SATISFIED, f"{shown}, not an email address", tuple(lf.path for lf in targets))
 
 
 def _in_location(value: str, listed: tuple[str, ...]) -> bool | None:
