@@ -32,7 +32,7 @@ from webapp.judge.checks import (
     Outcome,
 )
 from webapp.judge.compiler import CompiledPolicy, CompiledRule, compile_policy
-from webapp.judge.gates import out_of_reach
+from webapp.judge.gates import obligations_met, out_of_reach
 from webapp.judge.governance import select_governing
 from webapp.judge.request_view import HistoryUnavailable, RequestView
 from webapp.judge.retrieval import BM25Index, Chunk, HybridIndex
@@ -341,7 +341,7 @@ def _evaluate(
                 # A rule whose gate is read and false for the request (gates.py): it does not
                 # reach the request, and speaks for it like an understood rule whose condition
                 # is not met.
-                why = out_of_reach(rule.text, view, glossary)
+                why = out_of_reach(rule.text, view, glossary) or obligations_met(rule.text, view)
                 if why is not None:
                     reached_out.append(_Finding(cp, rule, None, Outcome(SATISFIED, why)))
                     continue

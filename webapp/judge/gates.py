@@ -52,6 +52,8 @@ from webapp.judge.checks import (
     _in_glossary,
     _unit_argument,
     abbreviates,
+    outcome_stated,
+    placeholder,
 )
 from webapp.judge.compiler import _normalise  # the compiler's own normal form of a rule
 from webapp.judge.places import (
@@ -63,7 +65,7 @@ from webapp.judge.places import (
     region_name,
 )
 from webapp.judge.quantities import CURRENCY_CODES, find_quantities, parse_number_value
-from webapp.judge.request_view import MONEY_KEYS, Leaf, RequestView, scalars
+from webapp.judge.request_view import MONEY_KEYS, Leaf, RequestView, scalars, truthy
 from webapp.judge.text import GENERIC, STOPWORDS, normalise_value, stem, words
 from webapp.judge.vocabulary import Glossary, term_key
 
@@ -187,6 +189,26 @@ _CLOSED_REGIONS = frozenset({"EU", "EEA"})
 # Country codes that are also common words in a gate ('in', 'it', 'me', 'no', 'us' …).
 _AMBIGUOUS_PLACES = frozenset(
     "in it is me no us be do am at by to of on or as id my so go hi".split()
+)
+# An obligation met by one argument it names in brackets, ending the clause: '… require callback
+# verification (callback_ref)', '… must include a DPA reference (dpa_ref)'.
+_NAMED_OBLIGATION = re.compile(
+    r"(?<![\w-])(?:must\s+(?:include|carry|cite|reference|have|provide|state|give|name|record|attach)|"
+    r"need|needs|require|requires)\s+(?P<what>[A-Za-z][\w'’\- ]{0,60}?)\s*"
+    r"\(\s*(?P<arg>[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\s*\)$",
+    re.I,
+)
+_GATE_FORCE = re.compile(
+    r"\b(?:must|may|might|shall|should|can|cannot|can't|could|need|needs|require|requires|"
+    r"required|prohibited|forbidden|allowed|permitted|banned|blocked|never|mandatory|only|"
+    r"except|unless|otherwise)\b",
+    re.I,
+)
+# Words in the obligation that ask for more than one value is: a count, a second party, a list.
+_MANY = re.compile(
+    r"\b(?:and|or|plus|both|dual|two|three|second|multiple|several|all|each|every|per|"
+    r"at\s+least|unless|except|before|after|within)\b|\d",
+    re.I,
 )
 _ALSO_END = re.compile(r"\s+(?:also|additionally)$", re.I)
 _ANY_CURRENCY = re.compile(r"^\s*\(\s*(?:in\s+)?(?:any|all)\s+currenc(?:y|ies)\s*\)", re.I)
@@ -509,6 +531,48 @@ def _read_gates(text: str, glossary: Mapping[str, tuple[str, ...]]) -> _Reading:
             defined = None
         gates.append(gate)
     return tuple(gates)
+
+
+def obligations_met(text: str, view: RequestView) -> str | None:
+    """Why every obligation of the rule `text` is met by the request whatever its gate, or None.
+
+    Each clause must end in one obligation on an argument it names in brackets ('Wires to a
+    beneficiary we have not paid before require callback verification (callback_ref)'), asking
+    for one thing (no count, no second party, no 'and'/'or', no time condition), and that
+    argument must hold a value: a non-empty string that is no stand-in ('N/A', 'TBD') and
+    states no bad or unfinished outcome ('pending', 'rejected'), or true. The gate is not read:
+    whichever requests it speaks to, the obligation is met."""
+    clean = _normalise(text).strip().rstrip(".!").strip()
+    clauses = [c.strip().rstrip(".!").strip() for c in _CLAUSES.split(clean)]
+    clauses = [c for c in clauses if c]
+    if not clauses:
+        return None
+    met = []
+    for clause in clauses:
+        m = _NAMED_OBLIGATION.search(clause)
+        if m is None or _MANY.search(m.group("what")):
+            return None
+        gate = clause[: m.start()]
+        if _GATE_FORCE.search(gate) or re.match(r"\s*no\b", gate, re.I):
+            return None  # the subject holds an obligation of its own ('… are not allowed and …')
+        arg = m.group("arg")
+        leaf = next(
+            (lf for lf in view.leaves if lf.path == arg or lf.path.endswith("." + arg)), None
+        )
+        if leaf is None:
+            return None
+        v = leaf.value
+        if v is True or (
+            isinstance(v, str)
+            and v.strip()
+            and not placeholder(v)
+            and outcome_stated(v) is not False
+            and truthy(v)
+        ):
+            met.append(f"{leaf.path} is given")
+            continue
+        return None
+    return "its obligation is met: " + "; ".join(met)
 
 
 def _predicate_stays(predicate: str) -> bool:
