@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import CONDITION, phrase_op, phrase_pattern
@@ -542,37 +543,51 @@ def obligations_met(text: str, view: RequestView) -> str | None:
     argument must hold a value: a non-empty string that is no stand-in ('N/A', 'TBD') and
     states no bad or unfinished outcome ('pending', 'rejected'), or true. The gate is not read:
     whichever requests it speaks to, the obligation is met."""
-    clean = _normalise(text).strip().rstrip(".!").strip()
-    clauses = [c.strip().rstrip(".!").strip() for c in _CLAUSES.split(clean)]
-    clauses = [c for c in clauses if c]
-    if not clauses:
+    named = _named_obligations(text)
+    if not named:
         return None
     met = []
-    for clause in clauses:
-        m = _NAMED_OBLIGATION.search(clause)
-        if m is None or _MANY.search(m.group("what")):
-            return None
-        gate = clause[: m.start()]
-        if _GATE_FORCE.search(gate) or re.match(r"\s*no\b", gate, re.I):
-            return None  # the subject holds an obligation of its own ('… are not allowed and …')
-        arg = m.group("arg")
+    for arg in named:
         leaf = next(
             (lf for lf in view.leaves if lf.path == arg or lf.path.endswith("." + arg)), None
         )
         if leaf is None:
             return None
         v = leaf.value
-        if v is True or (
-            isinstance(v, str)
-            and v.strip()
-            and not placeholder(v)
-            and outcome_stated(v) is not False
-            and truthy(v)
+        if not (
+            v is True
+            or (
+                isinstance(v, str)
+                and v.strip()
+                and not placeholder(v)
+                and outcome_stated(v) is not False
+                and truthy(v)
+            )
         ):
-            met.append(f"{leaf.path} is given")
-            continue
-        return None
+            return None
+        met.append(f"{leaf.path} is given")
     return "its obligation is met: " + "; ".join(met)
+
+
+@lru_cache(maxsize=16384)
+def _named_obligations(text: str) -> tuple[str, ...]:
+    """The argument each clause's one obligation names in brackets, or () when a clause has
+    another shape (read once per rule text)."""
+    if "(" not in text:
+        return ()
+    clean = _normalise(text).strip().rstrip(".!").strip()
+    clauses = [c.strip().rstrip(".!").strip() for c in _CLAUSES.split(clean)]
+    clauses = [c for c in clauses if c]
+    named = []
+    for clause in clauses:
+        m = _NAMED_OBLIGATION.search(clause)
+        if m is None or _MANY.search(m.group("what")):
+            return ()
+        gate = clause[: m.start()]
+        if _GATE_FORCE.search(gate) or re.match(r"\s*no\b", gate, re.I):
+            return ()  # the subject holds an obligation of its own ('… are not allowed and …')
+        named.append(m.group("arg"))
+    return tuple(named)
 
 
 def _predicate_stays(predicate: str) -> bool:
