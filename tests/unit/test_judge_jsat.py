@@ -123,6 +123,36 @@ LOCATIONS = "Export destination must be one of: s3://acme-exports, sftp.partner-
             {"amount": 5, "fraud_check_id": "FC-1"},
             "pending_review",
         ),
+        (
+            "Receiving scheme must be registered (registered = true).",
+            "pensions.transfers.initiate",
+            {"scheme": "S-1", "registered": True},
+            "approved",
+        ),
+        (
+            "Receiving scheme must be registered (registered = true).",
+            "pensions.transfers.initiate",
+            {"scheme": "S-1", "registered": "yes"},
+            "pending_review",
+        ),
+        (
+            "Orders require an account in good standing (account_status = active).",
+            "wholesale.orders.create",
+            {"account_status": "Active-pending"},
+            "pending_review",
+        ),
+        (
+            "A signed nomination form reference (form_ref) is required for every change.",
+            "pensions.beneficiaries.update",
+            {"member_id": "M-1", "form_ref": "NOM-1"},
+            "approved",
+        ),
+        (
+            "A signed nomination form reference (form_ref) is required for every change.",
+            "pensions.beneficiaries.update",
+            {"member_id": "M-1", "form_reference": "NOM-1"},
+            "pending_review",
+        ),
         # a target that is no email address
         (MAIL, "reports.send", {"destination": "slack:#finance"}, "approved"),
         (MAIL, "reports.send", {"destination": "slack", "cc": "a@gmail.com"}, "denied"),

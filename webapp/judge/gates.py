@@ -193,10 +193,22 @@ _AMBIGUOUS_PLACES = frozenset(
 )
 # An obligation met by one argument it names in brackets, ending the clause: '… require callback
 # verification (callback_ref)', '… must include a DPA reference (dpa_ref)'.
+_ARG_NAMED = (
+    r"\(\s*(?P<arg>[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*)"
+    r"(?:\s*=\s*[\"'“]?(?P<val>[\w\-]+)[\"'”]?)?\s*\)"
+)
 _NAMED_OBLIGATION = re.compile(
-    r"(?<![\w-])(?:must\s+(?:include|carry|cite|reference|have|provide|state|give|name|record|attach)|"
-    r"need|needs|require|requires)\s+(?P<what>[A-Za-z][\w'’\- ]{0,60}?)\s*"
-    r"\(\s*(?P<arg>[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\s*\)$",
+    r"(?<![\w-])(?P<verb>must\s+(?:include|carry|cite|reference|have|provide|state|give|name|"
+    r"record|attach|identify|specify|quote|supply|show|be)|need|needs|require|requires)\s+"
+    r"(?P<what>[A-Za-z][\w'’\- ]{0,60}?)\s*" + _ARG_NAMED + r"$",
+    re.I,
+)
+# '<a reference> (form_ref) is required for every change': the obligation is the whole clause
+_NAMED_REQUIRED = re.compile(
+    r"^(?P<what>[A-Za-z][\w'’\- ]{0,60}?)\s*"
+    + _ARG_NAMED
+    + r"\s+(?:is|are)\s+(?:required|mandatory|needed)"
+    r"(?:\s+(?:for|on|in)\s+(?:every|each|all|any)\s+[A-Za-z][\w\- ]{0,40})?$",
     re.I,
 )
 _GATE_FORCE = re.compile(
@@ -547,32 +559,38 @@ def obligations_met(text: str, view: RequestView) -> str | None:
     if not named:
         return None
     met = []
-    for arg in named:
+    for arg, val in named:
         leaf = next(
             (lf for lf in view.leaves if lf.path == arg or lf.path.endswith("." + arg)), None
         )
         if leaf is None:
             return None
         v = leaf.value
-        if not (
-            v is True
-            or (
+        if val:
+            # '(registered = true)', '(account_status = active)': that value, written the same
+            ok = (
+                v is True
+                if val.lower() == "true"
+                else isinstance(v, str) and normalise_value(v) == normalise_value(val)
+            )
+        else:
+            ok = v is True or bool(
                 isinstance(v, str)
                 and v.strip()
                 and not placeholder(v)
                 and outcome_stated(v) is not False
                 and truthy(v)
             )
-        ):
+        if not ok:
             return None
-        met.append(f"{leaf.path} is given")
+        met.append(f"{leaf.path} is {v!r}" if val else f"{leaf.path} is given")
     return "its obligation is met: " + "; ".join(met)
 
 
 @lru_cache(maxsize=16384)
-def _named_obligations(text: str) -> tuple[str, ...]:
-    """The argument each clause's one obligation names in brackets, or () when a clause has
-    another shape (read once per rule text)."""
+def _named_obligations(text: str) -> tuple[tuple[str, str], ...]:
+    """(argument, required value or '') of each clause's one obligation on an argument it names
+    in brackets, or () when a clause has another shape (read once per rule text)."""
     if "(" not in text:
         return ()
     clean = _normalise(text).strip().rstrip(".!").strip()
@@ -580,13 +598,23 @@ def _named_obligations(text: str) -> tuple[str, ...]:
     clauses = [c for c in clauses if c]
     named = []
     for clause in clauses:
-        m = _NAMED_OBLIGATION.search(clause)
-        if m is None or _MANY.search(m.group("what")):
+        m = _NAMED_REQUIRED.match(clause)
+        gate = ""
+        if m is None:
+            m = _NAMED_OBLIGATION.search(clause)
+            if m is None:
+                return ()
+            gate = clause[: m.start()]
+            if m.group("verb").lower().endswith(" be") and not m.group("val"):
+                return ()  # 'must be registered (reg_ref)': a reference is no state
+        if _MANY.search(m.group("what")):
             return ()
-        gate = clause[: m.start()]
         if _GATE_FORCE.search(gate) or re.match(r"\s*no\b", gate, re.I):
             return ()  # the subject holds an obligation of its own ('… are not allowed and …')
-        named.append(m.group("arg"))
+        arg, val = m.group("arg"), m.group("val") or ""
+        if not val and not re.search(r"[_.]", arg):
+            return ()  # '(urgent)': a bracketed word, not an argument's name
+        named.append((arg, val))
     return tuple(named)
 
 
