@@ -103,6 +103,24 @@ LOCATIONS = "Export destination must be one of: s3://acme-exports, sftp.partner-
             "pending_review",
         ),
         (FOLDERS, "drive.share", {"file_id": "f1", "external": True}, "pending_review"),
+        (
+            "No public links ('anyone with the link') on anything under /HR or /Finance.",
+            "drive.create_link",
+            {"path": "/Marketing/kit.zip", "access": "anyone_with_link"},
+            "approved",
+        ),
+        (
+            "No public links ('anyone with the link') on anything under /HR or /Finance.",
+            "drive.create_link",
+            {"path": "/Finance/q3.xlsx", "access": "anyone_with_link"},
+            "pending_review",
+        ),
+        (
+            "No public links ('anyone with the link' or 'domain') on anything under /HR.",
+            "drive.create_link",
+            {"path": "/Marketing/kit.zip", "access": "anyone_with_link"},
+            "pending_review",
+        ),
         # ratio of two named arguments
         (RAISE, "pricing.update", {"current_price": 100, "new_price": 105}, "approved"),
         (RAISE, "pricing.update", {"current_price": 100, "new_price": 108}, "approved"),

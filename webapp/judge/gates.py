@@ -223,6 +223,8 @@ _MANY = re.compile(
     r"at\s+least|unless|except|before|after|within)\b|\d",
     re.I,
 )
+# "('anyone with the link')": a quoted gloss in brackets right after the words it explains
+_GLOSS = re.compile(r"\s*\(\s*['\"‘“](?P<g>[^'\"’”()]{1,60})['\"’”]\s*\)")
 _ALSO_END = re.compile(r"\s+(?:also|additionally)$", re.I)
 _ANY_CURRENCY = re.compile(r"^\s*\(\s*(?:in\s+)?(?:any|all)\s+currenc(?:y|ies)\s*\)", re.I)
 _BOUNDARY_BEFORE = re.compile(
@@ -456,6 +458,9 @@ class _Different:
 class _Gate:
     conditions: tuple[Any, ...]
     subject: tuple[str, ...]  # stems of the subject words the request must show
+    # "public links ('anyone with the link')": a quoted gloss of the subject; when a value of the
+    # request is the gloss (`anyone_with_link`), the subject's words are shown by it
+    gloss: tuple[str, ...] = ()
 
 
 _Reading = tuple[_Gate, ...] | None
@@ -666,6 +671,15 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
             break
     consumed: list[tuple[int, int]] = []
     conditions: list[Any] = []
+    gloss: tuple[str, ...] = ()
+    gm = _GLOSS.search(gate)
+    if gm is not None:
+        if _WIDENING.search(gm.group("g")) or len(_GLOSS.findall(gate)) > 1:
+            return None
+        gloss = tuple(w.lower() for w in words(gm.group("g")) if w.lower() not in _CONNECTORS)
+        if not gloss:
+            return None
+        gate = (gate[: gm.start()] + " " + gate[gm.end() :]).strip()
     for m in _REGION_PHRASE.finditer(gate):
         region = _read_region(m)
         if region is None:
@@ -764,7 +778,7 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
         i += 1
     if not conditions:
         return None
-    return _Gate(tuple(conditions), tuple(subject))
+    return _Gate(tuple(conditions), tuple(subject), gloss)
 
 
 def _read_amount(gate: str, q: Any, consumed: list[tuple[int, int]]) -> _Amount | None:
@@ -871,10 +885,22 @@ def _gate_false(gate: _Gate, view: RequestView) -> str | None:
             why = reason
     if why is None:
         return None
+    if gate.gloss and _gloss_shown(gate.gloss, view):
+        return why  # the subject is glossed by a value the request holds
     for s in gate.subject:
         if not _shown(s, view, accounted):
             return None  # a subject word the request does not show: not accounted for
     return why
+
+
+def _gloss_shown(gloss: tuple[str, ...], view: RequestView) -> bool:
+    """Whether one string value of the request is the gloss, word for word ('anyone with the
+    link' and `anyone_with_link`; connectors aside)."""
+    for _, v in _strings(view):
+        toks = [t for t in re.split(r"[^a-z0-9]+", v.lower()) if t and t not in _CONNECTORS]
+        if tuple(toks) == gloss:
+            return True
+    return False
 
 
 def _shown(s: str, view: RequestView, accounted: set[str]) -> bool:
