@@ -251,3 +251,30 @@ def test_an_inserted_word_keeps_a_region_gate_in_reach(word: str, at: int) -> No
 def test_one_member_outside_the_group_keeps_it_in_reach(member: str) -> None:
     args = {"destination_countries": ["NO", member, "IE"]}
     assert out_of_reach(EEA_SMS, _view(args), None) is None
+
+
+_OBLIGED = "Wires to a beneficiary account we have not paid before require callback verification"
+
+
+@given(
+    extra=st.sampled_from(
+        [
+            " and a second approver",
+            " or a lead",
+            " from two officers",
+            " within 2 days",
+            " before release",
+            ", plus a ticket",
+        ]
+    )
+)
+def test_a_second_demand_keeps_a_named_obligation_unmet(extra: str) -> None:
+    """'… require callback verification (callback_ref)' is met by callback_ref; anything that
+    asks for more beside it (another party, a count, a time) keeps the rule relevant."""
+    from webapp.judge.gates import obligations_met
+
+    args = {"amount": 10, "callback_ref": "CB-1"}
+    view = RequestView("treasury.wire.create", args, "agent", StaticHistory.from_dict(None))
+    assert obligations_met(f"{_OBLIGED} (callback_ref).", view) is not None
+    assert obligations_met(f"{_OBLIGED}{extra} (callback_ref).", view) is None
+    assert obligations_met(f"{_OBLIGED} (callback_ref){extra}.", view) is None
