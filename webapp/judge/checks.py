@@ -1571,14 +1571,11 @@ class RequiredArgument(Check):
             for lf in view.leaves:
                 if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
                     return lf
-            named = {stem(w) for w in re.split(r"[^a-z0-9]+", self.exact_name.lower()) if w}
-            for lf in view.leaves:
-                if lf.last_keys == named:
-                    return lf  # `hr.case_id` or `hr_case.id`: the same words, nested otherwise
-            # 'must carry an HR case number (hr_case_id) and the last working day': the rule
-            # names its argument, so `last_working_day`, named with the rule's other words, is
-            # not it
-            return None
+        named = (
+            {stem(w) for w in re.split(r"[^a-z0-9]+", self.exact_name.lower()) if w} - _ID_WORDS
+            if self.exact_name
+            else set()
+        )
         words = [w for w in self.arg_words if w not in _ID_WORDS]
         head = words[-1] if words else (self.arg_words[-1] if self.arg_words else "")
         # 'a payment reference', 'a policy number': the phrase names an identifier, so the
@@ -1592,6 +1589,11 @@ class RequiredArgument(Check):
             head = self.head_word  # 'the policy sections violated': the noun, not its participle
         best: tuple[int, Leaf] | None = None
         for leaf in view.leaves:
+            if named and not leaf.keys & named:
+                # 'must carry an HR case number (hr_case_id) and the last working day': the rule
+                # names its argument, so `last_working_day`, named with the rule's other
+                # obligation's words, is not it (`hrCaseId`, `case_number` may be)
+                continue
             # 'a CHG ticket' is `change_ticket`, 'the reviewer's employee ID' `reviewer_emp_id`:
             # an argument's word that the rule's word abbreviates (or the other way) reads as it
             lf_keys = abbreviated_as(leaf.keys, own)
