@@ -103,6 +103,8 @@ LOCATIONS = "Export destination must be one of: s3://acme-exports, sftp.partner-
             "pending_review",
         ),
         (FOLDERS, "drive.share", {"file_id": "f1", "external": True}, "pending_review"),
+        (FOLDERS, "drive.share", {"path": "/Legal-old/x.pdf", "external": True}, "pending_review"),
+        (FOLDERS, "drive.share", {"path": "/Boardroom/x.pdf", "external": True}, "approved"),
         (
             "No public links ('anyone with the link') on anything under /HR or /Finance.",
             "drive.create_link",

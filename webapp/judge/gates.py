@@ -1294,7 +1294,11 @@ def _may_lie_under(path: str, folder: str) -> bool:
     if p == f or p.startswith(f + "/"):
         return True
     name = f.rsplit("/", 1)[-1]
-    return name in p.split("/")
+    # '/Legal-archive' or '/Legal_old' is close to '/Legal' (review); '/HRIS' is another word
+    return any(
+        seg.startswith(name) and (len(seg) == len(name) or not seg[len(name)].isalnum())
+        for seg in p.split("/")
+    )
 
 
 def _paths_false(cond: _Paths, view: RequestView) -> tuple[bool | None, str, set[str]]:
