@@ -1519,18 +1519,25 @@ class RequiredArgument(Check):
         nouns, so an argument named by one of the nouns and an identifier word (any: ref, number,
         id, no) is that reference. Only the noun alone beside the identifier word counts
         (`invoice_date`, `po_vendor_ref` do not), with a value that is not a stand-in."""
-        if self.unverifiable:
-            return None
-        for m in _EITHER_ID.finditer(self.source):
-            nouns = {stem(m.group("a").lower()), stem(m.group("b").lower())}
-            if not nouns <= set(self.arg_words):
-                continue
+        for nouns in self._either_nouns:
             for lf in view.leaves:
                 named = lf.last_keys - _ID_WORDS
                 if len(named) == 1 and named <= nouns and lf.last_keys & _ID_WORDS:
                     if truthy(lf.value) and not placeholder(lf.value):
                         return Outcome(SATISFIED, f"{lf.path} is given", (lf.path,))
         return None
+
+    @cached_property
+    def _either_nouns(self) -> tuple[frozenset[str], ...]:
+        # read once per compiled check: the noun pairs of 'an invoice or PO number'
+        if self.unverifiable:
+            return ()
+        out = []
+        for m in _EITHER_ID.finditer(self.source):
+            nouns = frozenset({stem(m.group("a").lower()), stem(m.group("b").lower())})
+            if nouns <= set(self.arg_words):
+                out.append(nouns)
+        return tuple(out)
 
     @cached_property
     def _state_prefixes(self) -> frozenset[str]:
