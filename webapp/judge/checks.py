@@ -752,6 +752,10 @@ class NumericLimit(Check):
             # 'at most 50,000 recipients' and a `recipient_count`: the argument is named after the
             # counted noun (or the unit's quantity), so the rule speaks of it.
             applies = "matched"
+        if self.unit_family == "percent" and not any(lf.keys & _PERCENT_KEYS for lf, _ in bound):
+            change = self._relative_change(view, applies)
+            if change is not None:
+                return change
         worst: Outcome | None = None
         for leaf, value in bound:
             outcome = self._judge_value(view, leaf, value, applies)
@@ -763,6 +767,38 @@ class NumericLimit(Check):
         if worst.status in (SATISFIED, PERMITTED):
             return self._other_measure(view, bound, applies) or worst
         return worst
+
+    def _relative_change(self, view: RequestView, applies: str) -> Outcome | None:
+        """'Increases of more than 10% over current base' with `current_base` and `new_base`:
+        the increase is (new - current) / current, computed from the two arguments the rule
+        names (the same name after 'current'/'old' and 'new'/'proposed'). Only one such pair,
+        both positive numbers, and a rule that says the share is of the current value; anything
+        else is left to the other readings (unknown)."""
+        m = _CHANGE_OVER_CURRENT.search(self.source)
+        if m is None or self.op not in ("gt", "ge"):
+            return None
+        base = stem(m.group("base").lower())
+        before: dict[frozenset[str], tuple[Leaf, float]] = {}
+        after: dict[frozenset[str], tuple[Leaf, float]] = {}
+        for leaf, value in view.numeric_leaves():
+            if base not in leaf.last_keys:
+                continue
+            if leaf.last_keys & _CURRENT_WORDS and not leaf.last_keys & _NEW_WORDS:
+                before[leaf.last_keys - _CURRENT_WORDS] = (leaf, value)
+            elif leaf.last_keys & _NEW_WORDS and not leaf.last_keys & _CURRENT_WORDS:
+                after[leaf.last_keys - _NEW_WORDS] = (leaf, value)
+        pairs = [(before[k], after[k]) for k in before.keys() & after.keys()]
+        if len(pairs) != 1 or len(before) != 1 or len(after) != 1:
+            return None
+        (old_leaf, old), (new_leaf, new) = pairs[0]
+        if not (old > 0 and new > 0):
+            return None
+        share = round((new - old) / old * 100.0, 9)
+        args = (old_leaf.path, new_leaf.path)
+        said = f"{new_leaf.path} = {_fmt(new)} is {_fmt(share)}% over {old_leaf.path} = {_fmt(old)}"
+        if _OPS[self.op](share, self.threshold):
+            return self.fire(applies, f"{said}, {_OP_WORDS[self.op]} {_fmt(self.threshold)}%", args)
+        return Outcome(SATISFIED, f"{said}, within {_fmt(self.threshold)}%", args)
 
     def _other_measure(
         self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
@@ -1101,8 +1137,12 @@ class ValueList(Check):
         if applies == "unknown" and candidates and self._act_shown(view):
             applies = "matched"  # the listed kind of value is in the request: the list speaks of it
         if not candidates:
+            if self.match == "consumer_mail":
+                elsewhere = _not_an_address(view)
+                if elsewhere is not None:
+                    return elsewhere
             if (applies == "matched" and (anchored or not self.terms)) or (
-                self.mode == "allow" and anchored
+                self.mode == "allow" and self.effect == "deny" and anchored
             ):
                 # an allow-list anchored to this tool ('Only verified sellers may receive
                 # payouts' on create_payout) whose value no argument holds in its shape
@@ -1366,6 +1406,8 @@ class ValueList(Check):
             if any(host == d or host.endswith("." + d) for d in self.values):
                 return True
             return None  # a company domain or a personal one we do not know: a human decides
+        if self.match == "location":
+            return _in_location(v, self.values)
         if self.match == "domain":
             host = _host_of(v)
             if host is None:
@@ -1513,6 +1555,23 @@ def abbreviated_as(keys: frozenset[str], own: frozenset[str]) -> frozenset[str]:
     return frozenset(out) if changed else keys
 
 
+# 'an invoice or PO number', 'a contract or order ID': one identifier word for two nouns
+_EITHER_ID = re.compile(
+    r"\b(?P<a>[A-Za-z]+)\s+or\s+(?:an?\s+)?(?P<b>[A-Za-z]+)\s+"
+    r"(?:number|no|num|nr|id|identifier|ref|reference|code)\b",
+    re.I,
+)
+# 'increases of more than 10% over (the) current base', 'a rise above 5% on the old price'
+_CHANGE_OVER_CURRENT = re.compile(
+    r"\b(?:increase|increases|rise|rises|raise|raises|hike|hikes|uplift|uplifts)\b[^.;]*?"
+    r"\b(?:over|above|on|of|from)\s+(?:the\s+)?(?:current|existing|old|previous)\s+"
+    r"(?P<base>[A-Za-z]+)\b",
+    re.I,
+)
+_CURRENT_WORDS = frozenset(stem(w) for w in "current existing old previous prior".split())
+_NEW_WORDS = frozenset(stem(w) for w in "new proposed target updated".split())
+
+
 @dataclass(frozen=True)
 class RequiredArgument(Check):
     """'Every payment must reference an invoice number': the argument must be present and non-empty."""
@@ -1564,6 +1623,9 @@ class RequiredArgument(Check):
                 return self._judge_state(view, leaf, applies)
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
         if leaf is None and not self.exact_name:
+            either = self._either_identifier(view)
+            if either is not None:
+                return either
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
             # order number') may be the one meant: a human decides rather than a guessed deny.
             wanted = {w for w in self.arg_words if w not in _ID_WORDS}
@@ -1586,6 +1648,31 @@ class RequiredArgument(Check):
                         (lf.path,),
                     )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    def _either_identifier(self, view: RequestView) -> Outcome | None:
+        """'an invoice or PO number' and `invoice_ref`: the identifier word belongs to both
+        nouns, so an argument named by one of the nouns and an identifier word (any: ref, number,
+        id, no) is that reference. Only the noun alone beside the identifier word counts
+        (`invoice_date`, `po_vendor_ref` do not), with a value that is not a stand-in."""
+        for nouns in self._either_nouns:
+            for lf in view.leaves:
+                named = lf.last_keys - _ID_WORDS
+                if len(named) == 1 and named <= nouns and lf.last_keys & _ID_WORDS:
+                    if truthy(lf.value) and not placeholder(lf.value):
+                        return Outcome(SATISFIED, f"{lf.path} is given", (lf.path,))
+        return None
+
+    @cached_property
+    def _either_nouns(self) -> tuple[frozenset[str], ...]:
+        # read once per compiled check: the noun pairs of 'an invoice or PO number'
+        if self.unverifiable:
+            return ()
+        out = []
+        for m in _EITHER_ID.finditer(self.source):
+            nouns = frozenset({stem(m.group("a").lower()), stem(m.group("b").lower())})
+            if nouns <= set(self.arg_words):
+                out.append(nouns)
+        return tuple(out)
 
     @cached_property
     def _state_prefixes(self) -> frozenset[str]:
@@ -1626,6 +1713,11 @@ class RequiredArgument(Check):
             for lf in view.leaves:
                 if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
                     return lf
+        named = (
+            {stem(w) for w in re.split(r"[^a-z0-9]+", self.exact_name.lower()) if w} - _ID_WORDS
+            if self.exact_name
+            else set()
+        )
         words = [w for w in self.arg_words if w not in _ID_WORDS]
         head = words[-1] if words else (self.arg_words[-1] if self.arg_words else "")
         # 'a payment reference', 'a policy number': the phrase names an identifier, so the
@@ -1639,6 +1731,11 @@ class RequiredArgument(Check):
             head = self.head_word  # 'the policy sections violated': the noun, not its participle
         best: tuple[int, Leaf] | None = None
         for leaf in view.leaves:
+            if named and not leaf.keys & named:
+                # 'must carry an HR case number (hr_case_id) and the last working day': the rule
+                # names its argument, so `last_working_day`, named with the rule's other
+                # obligation's words, is not it (`hrCaseId`, `case_number` may be)
+                continue
             # 'a CHG ticket' is `change_ticket`, 'the reviewer's employee ID' `reviewer_emp_id`:
             # an argument's word that the rule's word abbreviates (or the other way) reads as it
             lf_keys = abbreviated_as(leaf.keys, own)
@@ -2102,6 +2199,47 @@ def _synonyms(word: str) -> frozenset[str]:
     if word in ("link", "url"):
         return frozenset({"link", "url", "uri", "href"})
     return _NOUN_SYNONYMS.get(word, frozenset({word}))
+
+
+_TARGET_KEYS = frozenset(stem(w) for w in "destination dest recipient target to".split())
+_MAIL_KEYS = frozenset(stem(w) for w in "email emails mail mailbox inbox address cc bcc".split())
+
+
+def _not_an_address(view: RequestView) -> Outcome | None:
+    """'Never export to personal email accounts' and `destination: "snowflake"`: the request
+    names where it goes, and that is no email address. Only when the argument naming the target
+    holds a plain value, no value anywhere holds an '@' and no argument is named for mail."""
+    targets = [lf for lf in view.leaves if lf.last_keys & _TARGET_KEYS]
+    if not targets:
+        return None
+    for lf in view.leaves:
+        if lf.keys & _MAIL_KEYS:
+            return None
+        for v in scalars(lf.value):
+            if not isinstance(v, (str, int, float)) or (isinstance(v, str) and "@" in v):
+                return None
+    if not all(isinstance(v, str) and v.strip() for lf in targets for v in scalars(lf.value)):
+        return None
+    shown = ", ".join(f"{lf.path} is {lf.value!r}" for lf in targets)
+    return Outcome(SATISFIED, f"{shown}, not an email address", tuple(lf.path for lf in targets))
+
+
+def _in_location(value: str, listed: tuple[str, ...]) -> bool | None:
+    """Whether `value` is one of the listed locations ('s3://acme-exports' or a key below it) or
+    at a listed host ('sftp.partner-hub.net' and 'sftp://sftp.partner-hub.net/in'). A value that
+    merely contains one ('s3://acme-exports-old', 's3://evil/acme-exports') is for a human."""
+    v = value.strip().lower().rstrip("/")
+    close = False
+    for x in listed:
+        if "://" in x:
+            if v == x or v.startswith(x + "/"):
+                return True
+        else:
+            host = _host_of(v)
+            if host is not None and (host == x or host.endswith("." + x)):
+                return True
+        close = close or x in v
+    return None if close else False
 
 
 def _host_of(value: str) -> str | None:

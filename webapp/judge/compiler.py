@@ -5836,6 +5836,7 @@ _DOMAIN = re.compile(
     r"@?\b[a-z0-9][a-z0-9\-]*(?:\.[a-z0-9\-]+)*\.(?:com|org|net|io|co|uk|de|fr|eu|gov|edu|ai|app|dev|info|biz|us|ca|nl|ch|me|cloud)\b",
     re.I,
 )
+_URI = re.compile(r"[a-z][a-z0-9+.\-]*://[^\s,;()]+", re.I)
 _LITERAL = re.compile(
     r"(?<![\w@.])(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[A-Za-z0-9]+(?:[-_./][A-Za-z0-9*]+)+/?\*?|[A-Za-z0-9]+/\*|"
     r"[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*)(?![\w@])"
@@ -5907,7 +5908,13 @@ def _value_list_check(
     currencies = [i.upper() for i in items if i.upper() in CURRENCY_CODES and i.isupper()]
     match = "exact"
     values: tuple[str, ...]
-    if prefix:
+    if any(_URI.fullmatch(i.strip()) for i in items) and all(
+        _URI.fullmatch(i.strip()) or _DOMAIN.fullmatch(i.strip()) for i in items
+    ):
+        # 'one of: s3://acme-exports, sftp.partner-hub.net': locations, compared as a location
+        # and what lies below it, or a host (checks.ValueList._in_location)
+        match, values = "location", tuple(i.strip().rstrip("/").lower() for i in items)
+    elif prefix:
         match, values = "prefix", tuple(i.strip() for i in items)
     elif len(domains) == len(items):
         match, values = "domain", tuple(i.strip().lstrip("@").lower() for i in items)
@@ -6157,6 +6164,8 @@ _JOINED_NAME = re.compile(
 
 def _value_like(item: str) -> bool:
     i = item.strip()
+    if _URI.fullmatch(i):
+        return True  # 's3://acme-exports', 'sftp://files.acme.com/in'
     if len(i.split()) <= 6 and len(i) <= 60 and _JOINED_NAME.fullmatch(i):
         return True
     if not i or len(i) > 60 or len(i.split()) > 3:

@@ -32,7 +32,7 @@ from webapp.judge.checks import (
     Outcome,
 )
 from webapp.judge.compiler import CompiledPolicy, CompiledRule, compile_policy
-from webapp.judge.gates import out_of_reach
+from webapp.judge.gates import obligations_met, out_of_reach
 from webapp.judge.governance import select_governing
 from webapp.judge.request_view import HistoryUnavailable, RequestView
 from webapp.judge.retrieval import BM25Index, Chunk, HybridIndex
@@ -261,6 +261,7 @@ def _evaluate(
         # (rule, the checks that decide, judged as text from the start) per rule, derived once
         # per compiled policy: a tenant's 200 rules are walked for every request.
         for rule, checks, as_text in _plan(cp):
+            held: list[_Finding] = []  # this rule's findings other than satisfied
             for check in checks:
                 try:
                     outcome = check.evaluate(view)
@@ -287,17 +288,38 @@ def _evaluate(
                     as_text = True  # compiled, but nothing binds to it here: judge its words
                     continue
                 finding = _Finding(cp, rule, check, outcome)
-                findings.append(finding)
                 if status == SATISFIED:  # the commonest finding
+                    findings.append(finding)
                     covering.append(finding)
                     bucketed += 1
                     satisfied_ids.append(rule.chunk_id)
                     continue
-                unsatisfied.append(finding)
-                bucket = by_status.get(status)
-                if bucket is not None:
-                    bucket.append(finding)
-                    bucketed += 1
+                held.append(finding)
+            if held:
+                # A compiled rule that asks for review while its gate is read in full and
+                # definitely false for the request (gates.py: 'Involuntary separations need
+                # sign-off' and separation_type 'voluntary'): the rule does not reach the request,
+                # as when it is judged as text. Only a review is set aside, never a violation nor
+                # a check that could not verify the request (it saw something the gate does not
+                # read: 'via: vpn' beside session_type 'onsite'), and only by a gate without an
+                # amount (the check read the amounts itself, every one of them).
+                why = (
+                    out_of_reach(rule.text, view, glossary, compiled=True)
+                    if all(f.outcome.status == REVIEW for f in held)
+                    else None
+                )
+                if why is not None:
+                    reached_out.append(_Finding(cp, rule, None, Outcome(SATISFIED, why)))
+                    held.clear()
+                    continue
+                for finding in held:
+                    findings.append(finding)
+                    unsatisfied.append(finding)
+                    bucket = by_status.get(finding.outcome.status)
+                    if bucket is not None:
+                        bucket.append(finding)
+                        bucketed += 1
+                held.clear()
             if as_text:
                 if request_terms.isdisjoint(_rule_stems(rule.text)):
                     irrelevant_text += 1
@@ -319,7 +341,7 @@ def _evaluate(
                 # A rule whose gate is read and false for the request (gates.py): it does not
                 # reach the request, and speaks for it like an understood rule whose condition
                 # is not met.
-                why = out_of_reach(rule.text, view, glossary)
+                why = out_of_reach(rule.text, view, glossary) or obligations_met(rule.text, view)
                 if why is not None:
                     reached_out.append(_Finding(cp, rule, None, Outcome(SATISFIED, why)))
                     continue

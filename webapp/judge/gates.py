@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import CONDITION, phrase_op, phrase_pattern
@@ -52,10 +53,20 @@ from webapp.judge.checks import (
     _in_glossary,
     _unit_argument,
     abbreviates,
+    outcome_stated,
+    placeholder,
 )
 from webapp.judge.compiler import _normalise  # the compiler's own normal form of a rule
+from webapp.judge.places import (
+    COUNTRY_NAMES,
+    COUNTRY_REGIONS,
+    REGION_ALIASES,
+    country_code,
+    location_regions,
+    region_name,
+)
 from webapp.judge.quantities import CURRENCY_CODES, find_quantities, parse_number_value
-from webapp.judge.request_view import MONEY_KEYS, Leaf, RequestView, scalars
+from webapp.judge.request_view import MONEY_KEYS, Leaf, RequestView, scalars, truthy
 from webapp.judge.text import GENERIC, STOPWORDS, normalise_value, stem, words
 from webapp.judge.vocabulary import Glossary, term_key
 
@@ -128,6 +139,93 @@ _DEFINITION = re.compile(
     r"\s*(?:an?\s+|the\s+)?[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2}\s*$",
     re.I,
 )
+# A place group in a gate: 'outside the EEA', 'out of the EU', 'non-EEA', 'in the EU', 'within
+# the US', 'EU countries'. The place is a region or country name the table knows (any case) or
+# a two-letter code in capitals; `_read_region` reads it or refuses.
+_PLACE_NAMES = "|".join(
+    re.escape(n).replace(r"\ ", r"\s+")
+    for n in sorted({*COUNTRY_NAMES, *REGION_ALIASES}, key=len, reverse=True)
+)
+
+
+def _place(n: int) -> str:
+    return rf"(?P<place{n}>(?i:{_PLACE_NAMES})|[A-Z]{{2,3}})"
+
+
+_REGION_PHRASE = re.compile(
+    r"(?<![\w-])(?:(?P<out>(?i:outside(?:\s+of)?|out\s+of|beyond))\s+(?i:the\s+)?"
+    + _place(1)
+    + r"|(?P<non>(?i:non)-?)"
+    + _place(2)
+    + r"|(?i:in|within|inside)\s+(?i:the\s+)?"
+    + _place(3)
+    + r"(?=\s*$)|"
+    + _place(4)
+    + r"(?=\s+(?i:countries|country|nations|jurisdictions|destinations)\b))(?![\w-])"
+)
+_ARGUMENT_NAMED = re.compile(r"\s*\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+\s*\)", re.I)
+# 'anything under /HR or /Finance', 'files in /Legal', 'in the /Board folder'
+_PATH_PHRASE = re.compile(
+    r"(?<![\w-])(?:(?:anything|everything|any\s+files?|files?|documents?|folders?|items?|"
+    r"content)\s+)?(?:under|in|within|inside|beneath)\s+(?:the\s+)?(?:folders?\s+)?"
+    r"(?P<paths>/[\w\-./]*(?:\s*(?:,\s*or|,|or|and)\s*/[\w\-./]*)*)(?:\s+folders?)?(?![\w/-])",
+    re.I,
+)
+_PATH_TAIL = re.compile(
+    r"\s+(?:for|on|of|to)\s+(?P<phrase>" + _PATH_PHRASE.pattern + r")\s*$", re.I
+)
+_PATH_KEYS = frozenset(
+    stem(w)
+    for w in "path paths folder folders dir directory filepath url uri link location".split()
+)
+# 'changes to a different country', 'relocations to another state'
+_DIFFERENT = re.compile(
+    r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(?:different|another)\s+(?P<noun>[A-Za-z]+)\b", re.I
+)
+_BEFORE_WORDS = frozenset(
+    "current old from existing previous prior source src origin original".split()
+)
+_AFTER_WORDS = frozenset("new to target destination dest updated".split())
+_CLOSED_REGIONS = frozenset({"EU", "EEA"})
+# Country codes that are also common words in a gate ('in', 'it', 'me', 'no', 'us' …).
+_AMBIGUOUS_PLACES = frozenset(
+    "in it is me no us be do am at by to of on or as id my so go hi".split()
+)
+# An obligation met by one argument it names in brackets, ending the clause: '… require callback
+# verification (callback_ref)', '… must include a DPA reference (dpa_ref)'.
+_ARG_NAMED = (
+    r"\(\s*(?P<arg>[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*)"
+    r"(?:\s*=\s*[\"'“]?(?P<val>[\w\-]+)[\"'”]?)?\s*\)"
+)
+_NAMED_OBLIGATION = re.compile(
+    r"(?<![\w-])(?P<verb>must\s+(?:include|carry|cite|reference|have|provide|state|give|name|"
+    r"record|attach|identify|specify|quote|supply|show|be)|need|needs|require|requires)\s+"
+    r"(?P<what>[A-Za-z][\w'’\- ]{0,60}?)\s*" + _ARG_NAMED + r"$",
+    re.I,
+)
+# '<a reference> (form_ref) is required for every change': the obligation is the whole clause
+_NAMED_REQUIRED = re.compile(
+    r"^(?P<what>[A-Za-z][\w'’\- ]{0,60}?)\s*"
+    + _ARG_NAMED
+    + r"\s+(?:is|are)\s+(?:required|mandatory|needed)"
+    r"(?:\s+(?:for|on|in)\s+(?:every|each|all|any)\s+[A-Za-z][\w\- ]{0,40})?$",
+    re.I,
+)
+_GATE_FORCE = re.compile(
+    r"\b(?:must|may|might|shall|should|can|cannot|can't|could|need|needs|require|requires|"
+    r"required|prohibited|forbidden|allowed|permitted|banned|blocked|never|mandatory|only|"
+    r"except|unless|otherwise)\b",
+    re.I,
+)
+# Words in the obligation that ask for more than one value is: a count, a second party, a list.
+_MANY = re.compile(
+    r"\b(?:and|or|plus|both|dual|two|three|second|multiple|several|all|each|every|per|"
+    r"at\s+least|unless|except|before|after|within)\b|\d",
+    re.I,
+)
+# "('anyone with the link')": a quoted gloss in brackets right after the words it explains
+_GLOSS = re.compile(r"\s*\(\s*['\"‘“](?P<g>[^'\"’”()]{1,60})['\"’”]\s*\)")
+_ALSO_END = re.compile(r"\s+(?:also|additionally)$", re.I)
 _ANY_CURRENCY = re.compile(r"^\s*\(\s*(?:in\s+)?(?:any|all)\s+currenc(?:y|ies)\s*\)", re.I)
 _BOUNDARY_BEFORE = re.compile(
     r"(?:^|(?<=\s))(?P<phrase>" + phrase_pattern(CONDITION) + r")\s*$", re.I
@@ -151,6 +249,12 @@ _LOWER_CODES = frozenset(c.lower() for c in CURRENCY_CODES)
 _UNIT_FAMILIES = frozenset({"time", "mass", "bytes", "percent"})
 _PERCENT_KEYS = frozenset({"percent", "pct", "rate", "ratio", "share"})
 _OWN_AMOUNT = frozenset({"amount", "amt", "sum", "valu", "value", "total"})
+# Argument name words that say the value is a place ('to_country', 'destination_countries').
+_PLACE_KEYS = frozenset(
+    stem(w)
+    for w in "country countries nation jurisdiction destination dest region market location "
+    "residence domicile".split()
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -243,6 +347,22 @@ DIMENSIONS: tuple[_Dimension, ...] = (
         "class classification level",
         heavier="major",
     ),
+    # 'Involuntary terminations need …' against termination_type 'voluntary'
+    _dimension(
+        "voluntariness",
+        {"voluntary": "voluntary", "involuntary": "involuntary,non-voluntary"},
+        "voluntariness",
+        "type kind category",
+        heavier="involuntary",
+    ),
+    # 'Unscheduled maintenance windows need …' against window_type 'scheduled'
+    _dimension(
+        "planning",
+        {"planned": "planned,scheduled", "unplanned": "unplanned,unscheduled,emergency"},
+        "planning",
+        "type kind category",
+        heavier="unplanned",
+    ),
 )
 # The words a rule's gate is read through: a subset of the values, without the words that are
 # often something else ('live chat', 'local deliveries', 'IPC tests', 'temp workers', 'critical
@@ -255,6 +375,8 @@ _RULE_WORDS = {
     "direction": "inbound outbound ingress egress incoming outgoing",
     "reach": "domestic international cross-border",
     "severity": "major minor",
+    "voluntariness": "voluntary involuntary",
+    "planning": "planned unplanned scheduled unscheduled",
 }
 # Bare verbs name a decision only before a noun of its dimension ('Decline decisions', 'Deny
 # outcomes'); 'Reject transactions over 500' is an imperative, not a qualifier.
@@ -305,18 +427,56 @@ class _Qualifier:
 
 
 @dataclass(frozen=True)
+class _Region:
+    """'outside the EEA', 'non-EU', 'in the EU', 'EU countries', 'outside the US': a place
+    group the request's countries are inside (`inside`) or outside of."""
+
+    phrase: str
+    codes: frozenset[str]  # the countries of the group
+    inside: bool
+
+
+@dataclass(frozen=True)
+class _Paths:
+    """'anything under /HR or /Finance', 'files in /Legal': the request's paths lie under one of
+    the folders."""
+
+    phrase: str
+    folders: tuple[str, ...]  # as written, without a trailing slash
+
+
+@dataclass(frozen=True)
+class _Different:
+    """'changes to a different country', 'relocations to another state': the value after the
+    act differs from the value before it."""
+
+    phrase: str
+    noun: str  # stem of the thing that must differ ('country')
+
+
+@dataclass(frozen=True)
 class _Gate:
     conditions: tuple[Any, ...]
     subject: tuple[str, ...]  # stems of the subject words the request must show
+    # "public links ('anyone with the link')": a quoted gloss of the subject; when a value of the
+    # request is the gloss (`anyone_with_link`), the subject's words are shown by it
+    gloss: tuple[str, ...] = ()
 
 
 _Reading = tuple[_Gate, ...] | None
 
 
-def out_of_reach(text: str, view: RequestView, glossary: Glossary | None) -> str | None:
-    """Why the rule `text` does not reach the request of `view`, or None when it may."""
+def out_of_reach(
+    text: str, view: RequestView, glossary: Glossary | None, compiled: bool = False
+) -> str | None:
+    """Why the rule `text` does not reach the request of `view`, or None when it may.
+
+    `compiled`: the rule compiled and a check of it asks for review; its gate may set that aside
+    only when it holds no amount (the check read every amount of the request itself)."""
     gates = read_gates(text, glossary)
     if not gates:
+        return None
+    if compiled and any(isinstance(c, _Amount) for g in gates for c in g.conditions):
         return None
     whys = []
     for gate in gates:
@@ -358,8 +518,21 @@ def _read_gates(text: str, glossary: Mapping[str, tuple[str, ...]]) -> _Reading:
     for clause in clauses:
         m = _PREDICATE.search(clause)
         if m is None:
-            return None  # no predicate: not a shape read here
-        gate_text, predicate = clause[: m.start()].strip(), clause[m.start() :].strip()
+            no = re.match(r"(?i)no\s+", clause)
+            if no is None:
+                return None  # no predicate: not a shape read here
+            # 'No external sharing of anything under /Legal': a prohibition of its whole gate
+            gate_text, predicate = clause[no.end() :].strip(), "not allowed"
+        else:
+            gate_text, predicate = clause[: m.start()].strip(), clause[m.start() :].strip()
+        tail = _PATH_TAIL.search(predicate)
+        if tail is not None:
+            # 'Public links are not allowed for files in /HR': the folders narrow the subject
+            gate_text = f"{gate_text} {tail.group('phrase')}"
+            predicate = predicate[: tail.start()]
+        # 'Involuntary terminations also need …': the adverb adds the obligation to others the
+        # subject has, it does not widen the subject
+        gate_text = _ALSO_END.sub("", gate_text)
         if not gate_text:
             if defined is None:
                 return None  # 'needs sign-off' with no subject of its own: in reach
@@ -378,8 +551,83 @@ def _read_gates(text: str, glossary: Mapping[str, tuple[str, ...]]) -> _Reading:
     return tuple(gates)
 
 
+def obligations_met(text: str, view: RequestView) -> str | None:
+    """Why every obligation of the rule `text` is met by the request whatever its gate, or None.
+
+    Each clause must end in one obligation on an argument it names in brackets ('Wires to a
+    beneficiary we have not paid before require callback verification (callback_ref)'), asking
+    for one thing (no count, no second party, no 'and'/'or', no time condition), and that
+    argument must hold a value: a non-empty string that is no stand-in ('N/A', 'TBD') and
+    states no bad or unfinished outcome ('pending', 'rejected'), or true. The gate is not read:
+    whichever requests it speaks to, the obligation is met."""
+    named = _named_obligations(text)
+    if not named:
+        return None
+    met = []
+    for arg, val in named:
+        leaf = next(
+            (lf for lf in view.leaves if lf.path == arg or lf.path.endswith("." + arg)), None
+        )
+        if leaf is None:
+            return None
+        v = leaf.value
+        if val:
+            # '(registered = true)', '(account_status = active)': that value, written the same
+            ok = (
+                v is True
+                if val.lower() == "true"
+                else isinstance(v, str) and normalise_value(v) == normalise_value(val)
+            )
+        else:
+            ok = v is True or bool(
+                isinstance(v, str)
+                and v.strip()
+                and not placeholder(v)
+                and outcome_stated(v) is not False
+                and truthy(v)
+            )
+        if not ok:
+            return None
+        met.append(f"{leaf.path} is {v!r}" if val else f"{leaf.path} is given")
+    return "its obligation is met: " + "; ".join(met)
+
+
+@lru_cache(maxsize=16384)
+def _named_obligations(text: str) -> tuple[tuple[str, str], ...]:
+    """(argument, required value or '') of each clause's one obligation on an argument it names
+    in brackets, or () when a clause has another shape (read once per rule text)."""
+    if "(" not in text:
+        return ()
+    clean = _normalise(text).strip().rstrip(".!").strip()
+    clauses = [c.strip().rstrip(".!").strip() for c in _CLAUSES.split(clean)]
+    clauses = [c for c in clauses if c]
+    named = []
+    for clause in clauses:
+        m = _NAMED_REQUIRED.match(clause)
+        gate = ""
+        if m is None:
+            m = _NAMED_OBLIGATION.search(clause)
+            if m is None:
+                return ()
+            gate = clause[: m.start()]
+            if m.group("verb").lower().endswith(" be") and not m.group("val"):
+                return ()  # 'must be registered (reg_ref)': a reference is no state
+        if _MANY.search(m.group("what")):
+            return ()
+        if _GATE_FORCE.search(gate) or re.match(r"\s*no\b", gate, re.I):
+            return ()  # the subject holds an obligation of its own ('… are not allowed and …')
+        arg, val = m.group("arg"), m.group("val") or ""
+        if not val and not re.search(r"[_.]", arg):
+            return ()  # '(urgent)': a bracketed word, not an argument's name
+        named.append((arg, val))
+    return tuple(named)
+
+
 def _predicate_stays(predicate: str) -> bool:
     """Whether the predicate speaks only of the gate's subject, and restricts it."""
+    # '… require Legal sign-off (legal_signoff_ref)': the argument the obligation is checked on,
+    # named in brackets, adds no subject
+    predicate = _ARGUMENT_NAMED.sub("", predicate)
     if _REACHING.search(predicate) or _RELIEVING.search(predicate):
         return False
     exception = _EXCEPTION_TAIL.search(predicate)
@@ -408,7 +656,11 @@ def _predicate_stays(predicate: str) -> bool:
 def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | None:
     """The conditions and subject words of one gate, or None when a part of it is not read."""
     # A trailing condition narrows: 'Rotating production keys outside an approved window'.
+    # 'outside the EEA' is no trailing condition but a place the gate reads (`_Region`).
+    in_region = [(m.start(), m.end()) for m in _REGION_PHRASE.finditer(gate)]
     for tm in _TOKEN.finditer(gate):
+        if any(a <= tm.start() < b for a, b in in_region):
+            continue
         if tm.group(0).lower() in _NARROWING and tm.start() > 0:
             tail = gate[tm.end() :]
             if _WIDENING.search(tail) or not tail.strip():
@@ -419,6 +671,34 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
             break
     consumed: list[tuple[int, int]] = []
     conditions: list[Any] = []
+    gloss: tuple[str, ...] = ()
+    gm = _GLOSS.search(gate)
+    if gm is not None:
+        if _WIDENING.search(gm.group("g")) or len(_GLOSS.findall(gate)) > 1:
+            return None
+        gloss = tuple(w.lower() for w in words(gm.group("g")) if w.lower() not in _CONNECTORS)
+        if not gloss:
+            return None
+        gate = (gate[: gm.start()] + " " + gate[gm.end() :]).strip()
+    for m in _REGION_PHRASE.finditer(gate):
+        region = _read_region(m)
+        if region is None:
+            return None
+        conditions.append(region)
+        consumed.append((m.start(), m.end()))
+    for m in _PATH_PHRASE.finditer(gate):
+        if any(a <= m.start() < b for a, b in consumed):
+            return None
+        folders = tuple(f.rstrip("/") for f in re.findall(r"/[\w\-./]*", m.group("paths")))
+        if not folders or any(not f for f in folders):
+            return None  # 'under /': everything
+        conditions.append(_Paths(m.group(0), folders))
+        consumed.append((m.start(), m.end()))
+    for m in _DIFFERENT.finditer(gate):
+        if any(a <= m.start() < b for a, b in consumed):
+            return None
+        conditions.append(_Different(m.group(0), stem(m.group("noun").lower())))
+        consumed.append((m.start(), m.end()))
     quantities = find_quantities(gate)
     if len(quantities) > 1:
         return None
@@ -498,7 +778,7 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
         i += 1
     if not conditions:
         return None
-    return _Gate(tuple(conditions), tuple(subject))
+    return _Gate(tuple(conditions), tuple(subject), gloss)
 
 
 def _read_amount(gate: str, q: Any, consumed: list[tuple[int, int]]) -> _Amount | None:
@@ -590,6 +870,12 @@ def _gate_false(gate: _Gate, view: RequestView) -> str | None:
             state, reason, keys = _amount_false(cond, view)
         elif isinstance(cond, _Category):
             state, reason, keys = _category_false(cond, view)
+        elif isinstance(cond, _Region):
+            state, reason, keys = _region_false(cond, view)
+        elif isinstance(cond, _Paths):
+            state, reason, keys = _paths_false(cond, view)
+        elif isinstance(cond, _Different):
+            state, reason, keys = _different_false(cond, view)
         else:
             state, reason, keys = _qualifier_false(cond, view)
         if state is None:
@@ -599,10 +885,22 @@ def _gate_false(gate: _Gate, view: RequestView) -> str | None:
             why = reason
     if why is None:
         return None
+    if gate.gloss and _gloss_shown(gate.gloss, view):
+        return why  # the subject is glossed by a value the request holds
     for s in gate.subject:
         if not _shown(s, view, accounted):
             return None  # a subject word the request does not show: not accounted for
     return why
+
+
+def _gloss_shown(gloss: tuple[str, ...], view: RequestView) -> bool:
+    """Whether one string value of the request is the gloss, word for word ('anyone with the
+    link' and `anyone_with_link`; connectors aside)."""
+    for _, v in _strings(view):
+        toks = [t for t in re.split(r"[^a-z0-9]+", v.lower()) if t and t not in _CONNECTORS]
+        if tuple(toks) == gloss:
+            return True
+    return False
 
 
 def _shown(s: str, view: RequestView, accounted: set[str]) -> bool:
@@ -911,6 +1209,10 @@ def _qualifier_false(cond: _Qualifier, view: RequestView) -> tuple[bool | None, 
         # 'key_id: prod-payments-kek', 'cluster: prod-eu-1', 'impact: critical' beside a
         # staging env or a minor severity: the request may be of the rule's group after all
         return None, "", set()
+    if dim.name == "reach" and len(_countries_shown(view)) > 1:
+        # 'wire_type: domestic' beside from_country US and to_country DE: the countries say
+        # international, so the request may be of the rule's group after all
+        return None, "", set()
     others = []
     for lf in bound:
         values = scalars(lf.value)
@@ -933,10 +1235,162 @@ def _qualifier_false(cond: _Qualifier, view: RequestView) -> tuple[bool | None, 
     )
 
 
+def _read_region(m: re.Match[str]) -> _Region | None:
+    """The place group a region phrase names, or None when it is not one of the closed groups.
+
+    Only groups whose every member the built-in table lists are read (the EU, the EEA, one
+    country): a looser region ('APAC', 'EMEA') is not complete in the table, so a country missing
+    from it must not count as outside."""
+    place = " ".join(next(g for g in m.group("place1", "place2", "place3", "place4") if g).split())
+    code = country_code(place)
+    region = region_name(place)
+    if code is not None and not (place.islower() and place in _AMBIGUOUS_PLACES):
+        codes = frozenset({code})
+    elif region in _CLOSED_REGIONS:
+        codes = frozenset(c for c, rs in COUNTRY_REGIONS.items() if region in rs)
+    else:
+        return None
+    inside = not (m.group("out") or m.group("non"))
+    return _Region(m.group(0).strip(), codes, inside)
+
+
+def _region_false(cond: _Region, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    """Out of reach when every country the request names lies on the other side of the group.
+
+    Every argument named for a place (`destination_countries`, `bank.country`), each member of a
+    list, and every IBAN count; one value that is not a country code or name the table knows
+    ('PR', 'Europe', 'snowflake') keeps the rule in reach, and so does a request naming none."""
+    codes: list[str] = []
+    keys: set[str] = set()
+    for lf in view.leaves:
+        iban = "iban" in lf.last_keys
+        if not (lf.last_keys & _PLACE_KEYS or iban):
+            continue
+        values = scalars(lf.value)
+        if not values:
+            return None, "", set()
+        for v in values:
+            if not isinstance(v, str):
+                return None, "", set()
+            place = location_regions(v) if iban else None
+            code = place[0] if place else country_code(v)
+            if code is None:
+                return None, "", set()
+            codes.append(code)
+        keys |= lf.keys
+    if not codes:
+        return None, "", set()
+    if any((c in cond.codes) == cond.inside for c in codes):
+        return True, "", set()
+    shown = ", ".join(dict.fromkeys(codes))
+    side = "outside" if cond.inside else "inside"
+    return False, f"the request's countries ({shown}) are {side} {cond.phrase}", keys
+
+
+def _may_lie_under(path: str, folder: str) -> bool:
+    """Whether `path` may lie under `folder`: below it, or the folder's name as any segment of
+    it ('/Shared/HR/x' beside '/HR'), letter case ignored; '/HRIS' is not under '/HR'."""
+    p, f = path.lower().rstrip("/"), folder.lower()
+    if p == f or p.startswith(f + "/"):
+        return True
+    name = f.rsplit("/", 1)[-1]
+    # '/Legal-archive' or '/Legal_old' is close to '/Legal' (review); '/HRIS' is another word
+    return any(
+        seg.startswith(name) and (len(seg) == len(name) or not seg[len(name)].isalnum())
+        for seg in p.split("/")
+    )
+
+
+def _paths_false(cond: _Paths, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    """Out of reach when every path the request names lies outside the rule's folders.
+
+    Every argument named for a path, folder or link, and every value written as an absolute path,
+    counts; one that is not an absolute path (a URL, a file id in a path argument) keeps the rule
+    in reach, and so does a request naming no path."""
+    paths: list[str] = []
+    keys: set[str] = set()
+    for lf in view.leaves:
+        values = scalars(lf.value)
+        slashed = any(isinstance(v, str) and v.startswith("/") for v in values)
+        if not (lf.last_keys & _PATH_KEYS or slashed):
+            continue
+        if not values or not all(isinstance(v, str) and v.startswith("/") for v in values):
+            return None, "", set()
+        paths.extend(values)
+        keys |= lf.keys
+    if not paths:
+        return None, "", set()
+    if any(_may_lie_under(p, f) for p in paths for f in cond.folders):
+        return True, "", set()
+    shown = ", ".join(dict.fromkeys(paths))
+    return False, f"{shown} is not {cond.phrase}", keys
+
+
+def _side(lf: Leaf) -> str | None:
+    """'before' for `current_address.country` or `from_state`, 'after' for `new_address.country`
+    or `to_state`, None for neither or both."""
+    toks = {t for t in re.split(r"[^a-z0-9]+", lf.path.lower()) if t}
+    before, after = bool(toks & _BEFORE_WORDS), bool(toks & _AFTER_WORDS)
+    if before == after:
+        return None
+    return "before" if before else "after"
+
+
+def _same_place(a: Any, b: Any) -> bool:
+    if not (isinstance(a, str) and isinstance(b, str)):
+        return False
+    ca, cb = country_code(a), country_code(b)
+    if ca is not None and cb is not None:
+        return ca == cb
+    return normalise_value(a) == normalise_value(b) != ""
+
+
+def _different_false(cond: _Different, view: RequestView) -> tuple[bool | None, str, set[str]]:
+    """Out of reach when the request shows the thing before and after the act, and every value
+    on both sides is the same ('DE' and 'DE'): nothing changes to a different one.
+
+    Every argument named for the thing must be on one side (`current_…`, `old_…`, `from_…` or
+    `new_…`, `to_…`, `target_…`); one on neither side, or a side not shown, keeps the rule in
+    reach."""
+    sides: dict[str, list[Leaf]] = {"before": [], "after": []}
+    for lf in view.leaves:
+        if cond.noun not in lf.last_keys:
+            continue
+        side = _side(lf)
+        if side is None:
+            return None, "", set()
+        sides[side].append(lf)
+    if not sides["before"] or not sides["after"]:
+        return None, "", set()
+    values = [v for lf in sides["before"] + sides["after"] for v in scalars(lf.value)]
+    if not values or not all(_same_place(values[0], v) for v in values[1:]):
+        return True, "", set()
+    shown = ", ".join(f"{lf.path} is {lf.value!r}" for lf in sides["before"] + sides["after"])
+    keys = set().union(*(lf.keys for lf in sides["before"] + sides["after"]))
+    return False, f"{shown}: not {cond.phrase}", keys
+
+
+def _countries_shown(view: RequestView) -> set[str]:
+    """The country codes the request's place-named arguments hold (`to_country`, `bank.country`)."""
+    codes = set()
+    for lf in view.leaves:
+        if lf.last_keys & _PLACE_KEYS:
+            for v in scalars(lf.value):
+                code = country_code(v) if isinstance(v, str) else None
+                if code:
+                    codes.add(code)
+    return codes
+
+
 def _group_shown_anywhere(dim: _Dimension, group: str, view: RequestView) -> bool:
     """Whether a word of some string value of the request (`prod` in 'prod-eu-1') is a value of
     `group` of the dimension, or of a heavier group."""
     heavy = {g for g in dim.groups if g == group or dim.weight[g] > dim.weight[group]}
+    for lf in view.leaves:
+        # an argument named for the rule's group ('involuntary: true' beside a type 'voluntary')
+        toks = [t for t in re.split(r"[^a-z0-9]+", lf.path.lower()) if t]
+        if any(t in dim.groups[g] for g in heavy for t in toks):
+            return True
     for _, v in _strings(view):
         norm = normalise_value(v)
         toks = [t for t in re.split(r"[^a-z0-9]+", norm) if t]
