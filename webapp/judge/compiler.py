@@ -174,8 +174,8 @@ def compile_rule(
         if sc:
             scope += list(sc)
             continue
-        if not NORMATIVE.search(clause):
-            continue
+        if not NORMATIVE.search(clause) and not any(rx.search(clause) for rx in _HOLDS):
+            continue  # a hold ('… are suspended pending …') states an obligation without a modal
         normative_seen = True
         made = _category_checks(index, text, clause, glossary)
         if made:
@@ -1172,6 +1172,13 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(restated.group("what")))
         if frozen.group("duration"):
             out.update(stem(w) for w in words(frozen.group("duration")))
+        if frozen.re in _HOLDS:
+            # 'suspended', 'on hold', 'all …', 'for anyone in …'; the reason in brackets
+            # restricts nothing
+            out.update(HOLD_WORDS)
+            out.update(stem(w) for w in words(frozen.group("state")))
+            out.update(stem(w) for w in words(frozen.group("why") or ""))
+            out.update(stem(w) for w in words(frozen.groupdict().get("prep") or ""))
         if frozen.re is FREEZE_NAMES_FIRST:
             # 'in effect' says the freeze holds now; the reason in brackets restricts nothing
             out.update(stem(w) for w in words(frozen.group("state") or ""))
@@ -4800,6 +4807,57 @@ FREEZE_NAMES_FIRST = re.compile(
 )
 
 
+# Holds on one named value, with the act they stop ('All payments to member M-44120 are
+# suspended pending death verification', 'Takedowns against channel UC-partner-7781 are on hold
+# (partner dispute)', 'Store #0412: all dispensing suspended pending DEA audit', 'Hiring in the
+# Research department is frozen'). The named value is read on the argument named for its kind
+# (`member_id`, `target.channel_id`, `store_id`); another value there is outside the hold; no
+# such argument and no argument carrying the value: review. 'pending …', 'until …' and a reason
+# in brackets are the hold's reason or lifetime, never a condition.
+_HOLD_STATE = (
+    r"(?P<state>suspended|on\s+hold|on\s+(?:payment|credit|legal|compliance)\s+hold|paused|"
+    r"halted|frozen|stopped|embargoed)"
+)
+_HOLD_ID = r"#?(?P<name>(?=[\w.\-/:@+]*\d)[\w.\-/:@+]*[\w])"
+_HOLD_TAIL = (
+    r"(?P<duration>\s+(?:until|till|through|thru|pending|due to|because of)\s+[^()]+?)?"
+    r"(?:\s*\((?P<why>[^()]*)\))?\s*\.?\s*$"
+)
+_HOLD_ACTS = r"(?:[Aa]ll\s+)?(?P<acts>[A-Za-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2}?)"
+_HOLD_VERB = r"\s+(?:is|are|has been|have been|remains?|stays?)\s+(?:(?:currently|now|still)\s+)?"
+HOLD_ACT_FIRST = re.compile(
+    r"^" + _HOLD_ACTS + r"\s+(?P<prep>to|for|from|against|on|of|at|in|by|with)\s+(?:the\s+)?"
+    r"(?P<kind>[a-z]+)\s+" + _HOLD_ID + _HOLD_VERB + _HOLD_STATE + _HOLD_TAIL,
+    re.I,
+)
+HOLD_KIND_COLON = re.compile(
+    r"^(?:the\s+)?(?P<kind>[A-Za-z]+)\s+"
+    + _HOLD_ID
+    + r"\s*:\s*"
+    + _HOLD_ACTS
+    + r"\s+(?:(?:is|are)\s+)?(?:(?:currently|now|still)\s+)?"
+    + _HOLD_STATE
+    + _HOLD_TAIL,
+    re.I,
+)
+HOLD_IN_UNIT = re.compile(
+    r"^" + _HOLD_ACTS + r"\s+(?:for\s+(?:anyone|everyone|anybody|all\s+staff|staff|employees)\s+)?"
+    r"in\s+the\s+(?P<name>[A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)?)\s+"
+    r"(?P<kind>org|organisation|organization|department|dept|division|team|business unit)\s+"
+    + _HOLD_VERB.removeprefix(r"\s+")
+    + _HOLD_STATE
+    + _HOLD_TAIL
+)
+# 'Payments to Initech are suspended until 30 June': a capitalised name with no kind is read on
+# any argument carrying it; a request where none does goes to review.
+HOLD_NAME = re.compile(
+    r"^" + _HOLD_ACTS + r"\s+(?P<prep>to|for|from|against|with)\s+"
+    r"(?P<name>[A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*){0,2})" + _HOLD_VERB + _HOLD_STATE + _HOLD_TAIL
+)
+_HOLDS = (HOLD_ACT_FIRST, HOLD_KIND_COLON, HOLD_IN_UNIT, HOLD_NAME)
+HOLD_WORDS = ("all", "suspend", "hold", "paus", "halt", "stop", "embargo", "anyon", "everyon")
+
+
 _FREEZES = (
     FREEZE_KIND_FIRST,
     FREEZE_PAREN,
@@ -4808,6 +4866,7 @@ _FREEZES = (
     FREEZE_ON,
     FREEZE_COLON,
     FREEZE_NAMES_FIRST,
+    *_HOLDS,
 )
 
 
@@ -4832,6 +4891,8 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
 
 
 def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
+    if m.re in _HOLDS:
+        return _hold_check(index, source, m)
     if m.re is FREEZE_LIST:
         return _freeze_list_check(index, source, m)
     if m.re is FREEZE_NAMES_FIRST:
@@ -4854,6 +4915,26 @@ def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
     alias = m.groupdict().get("alias")
     values = (name, alias) if alias else (name,)
     return ValueList(index, source, "deny", (), (), "deny", values, "exact", kind)
+
+
+def _hold_check(index: int, source: str, m: re.Match[str]) -> Check | None:
+    """A hold on one named value for the act it stops: a deny-list of that value, read on the
+    argument named for its kind, for requests of that act (its words are the check's subject,
+    so a request the tool and arguments show to be another act is outside it)."""
+    name = m.group("name").strip()
+    acts = m.group("acts")
+    kind = tuple(stem(w) for w in (m.groupdict().get("kind") or "").lower().split())
+    if not name or name.lower() in STOPWORDS or any(k in STOPWORDS or k in GENERIC for k in kind):
+        return None
+    act_words = [w for w in words(acts) if w not in STOPWORDS]
+    if not act_words or any(NORMATIVE.fullmatch(w) for w in act_words):
+        return None
+    terms, alternatives = _action_terms(acts, False)
+    if not terms:
+        return None
+    return ValueList(
+        index, source, "deny", tuple(terms), tuple(alternatives), "deny", (name,), "exact", kind
+    )
 
 
 def _freeze_list_check(index: int, source: str, m: re.Match[str]) -> Check | None:
