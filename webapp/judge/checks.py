@@ -1292,6 +1292,11 @@ class ValueList(Check):
                 # A listed value inside a longer one (an ARN, a path, a suffixed name) is close to
                 # the list without being in it: a human decides, never the engine.
                 return None
+            nv = normalise_value(v)
+            if len(nv) >= 5 and any(_slip_of(nv, nx) for _, nx in self._normalised if len(nx) >= 5):
+                # 'ledger-writr' against 'ledger-writer': one letter from a listed name is a slip
+                # of the pen or a variant; either way a human decides, never "not listed".
+                return None
         return False
 
 
@@ -2033,6 +2038,18 @@ def _id_in_members(value: str, members: tuple[str, ...]) -> bool | None:
     return False
 
 
+def _slip_of(value: str, listed: str) -> bool:
+    """Whether `value` is one edit from `listed` other than one digit put for another: 'C-55013'
+    and 'C-55012' are two identifiers of one series, 'ledger-writr' a slip for 'ledger-writer'."""
+    if value == listed or not _one_edit_apart(value, listed):
+        return False
+    if len(value) == len(listed):
+        diff = [i for i in range(len(value)) if value[i] != listed[i]]
+        if len(diff) == 1 and value[diff[0]].isdigit() and listed[diff[0]].isdigit():
+            return False
+    return True
+
+
 def _one_edit_apart(a: str, b: str) -> bool:
     """Whether `a` and `b` are one substitution, insertion, deletion or swap apart."""
     if abs(len(a) - len(b)) > 1:
@@ -2271,6 +2288,46 @@ def _state_holds(value: Any, state: str) -> bool | None:
     return None
 
 
+def _one_of_states(leaf: Leaf, states: tuple[str, ...]) -> bool | None:
+    """Whether a state argument or a flag shows one of `states` ('blocked', 'unpaid leave'):
+    every word of a state among the value's words, whatever its case or separators; a word close
+    to a state's without being it ('suspension', 'delinquency_review') or a value that is no
+    state word (a yes/no on a status, a number) cannot say: None."""
+    wanted = [
+        frozenset(stem(w) for w in words(x) if w not in ("in", "on", "under")) for x in states
+    ]
+    value = leaf.value
+    if isinstance(value, bool):
+        # `is_blocked: true` shows that state; off, it rules out only the state it names
+        named = [w for w in wanted if w and w <= leaf.last_keys]
+        if not named:
+            return None
+        if value:
+            return True
+        return False if len(named) == len(wanted) else None
+    if not isinstance(value, str) or not value.strip():
+        return None
+    v = value.strip().lower()
+    if v in _YES or v in _NO:
+        return None
+    tokens = {stem(t) for t in normalise_value(v).split()}
+    if not tokens:
+        return None
+    if any(w and w <= tokens for w in wanted):
+        return True
+    if any(
+        t != x
+        and len(t) >= 4
+        and len(x) >= 4
+        and (t[:5] == x[:5] or t.startswith(x) or x.startswith(t))
+        for t in tokens
+        for w in wanted
+        for x in w
+    ):
+        return None
+    return False
+
+
 # Words a flag's name adds to the state it is named for: `opted_out`, `is_blocked`, `has_lapsed`.
 _FLAG_PARTICLES = frozenset({"out", "in", "off", "up", "is", "has", "flag"})
 # Words of a flag's name around what it flags ('is_defective', 'has_damage').
@@ -2502,6 +2559,11 @@ class Unless(Check):
         if any(r is None for r in results):
             return None, best[0].path
         thing = [w for w in self.bind_words if not self.value or w != stem(self.value)]
+        if self.values and self.test in ("state", "not_state"):
+            # 'whose KYC status is pending or failed': the thing is what the attribute is of
+            # ('kyc'); another thing's status (`account_status`) says nothing of it
+            named = {stem(w) for x in self.values for w in words(x)}
+            thing = [w for w in self.bind_words if w not in named and w not in _STATE_KEYS]
         if self.test in ("state", "not_state") and thing:
             # Another argument named for the thing ('freeze': 'active' beside 'freeze_status':
             # 'inactive') that spells a state: when it says otherwise, a human decides.
@@ -2602,6 +2664,11 @@ class Unless(Check):
 
     def _holds_on(self, leaf: Leaf) -> bool | None:
         value = leaf.value
+        if self.values and self.test in ("state", "not_state"):
+            shown = _one_of_states(leaf, self.values)
+            if shown is None:
+                return None
+            return shown if self.test == "state" else not shown
         if self.test == "passed" and isinstance(value, (list, tuple)):
             # 'only if all IPC tests passed' and a list of results: every member must pass; one
             # that did not breaks it; an empty list shows nothing

@@ -521,6 +521,29 @@ def _else_branches(r: _Reading) -> list[str]:
     return _unread_else_branch(r.text, r.checks)
 
 
+# 'whose status is on_hold or blocked': a state of the subject, named after its attribute
+_WHOSE_STATES = re.compile(
+    r"\bwhose\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|were|has been|have been)\s+"
+    r"(?P<states>[\w\-]+(?:\s*(?:,|\bor\b|\band\b)\s*[\w\-]+)*)",
+    re.I,
+)
+
+
+def _unread_whose(r: _Reading) -> list[str]:
+    """'Vendors whose status is on_hold or blocked can't be paid if …': a state of the subject no
+    check reads. Its state words had been taken for the effect ('blocked') or for subject words,
+    the rule labelled understood, and a blocked vendor paid. Only a check reading the state
+    from the request (`Unless` with the marker 'whose') accounts for it."""
+    if not _WHOSE_STATES.search(r.text):
+        return []  # 'whose name starts with Admin' is read by its own recogniser
+    if any(isinstance(c, Unless) and c.marker == "whose" for c in r.every):
+        return []
+    left = ["whose"]
+    for m in _WHOSE_STATES.finditer(r.text):
+        left += [w.lower() for w in re.findall(r"[\w\-]+", m.group("states"))]
+    return [w for w in dict.fromkeys(left) if w not in ("or", "and")]
+
+
 # Every fail-safe, in the order its unaccounted words are listed; a new one is a function here.
 _FAIL_SAFES = (
     _unread_human_act,
@@ -542,6 +565,7 @@ _FAIL_SAFES = (
     _second_subjects,
     _excluding_prepositions,
     _else_branches,
+    _unread_whose,
 )
 
 
@@ -4374,6 +4398,20 @@ _STATE_OF = re.compile(
     r"(?:(?:currently|still|now|yet)\s+)?(?P<state>[a-z]+)$",
     re.I,
 )
+# 'whose status is blocked or suspended', 'whose KYC status is pending, failed or expired',
+# 'whose status is terminated or unpaid leave': one of several states, each of one or two words.
+_ONE_STATE = r"(?:(?:in|on|under)\s+)?(?!or\b)[a-z][\w\-]*(?:\s+(?!or\b)[a-z][\w\-]*)?"
+_STATES_OF = re.compile(
+    r"^(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|were|has been|have been)\s+"
+    r"(?:(?:currently|still|now)\s+)?(?P<states>"
+    + _ONE_STATE
+    + r"(?:\s*,\s*"
+    + _ONE_STATE
+    + r")*\s*,?\s+or\s+"
+    + _ONE_STATE
+    + r")$",
+    re.I,
+)
 _STATE_VERB = re.compile(
     r"^(?:(?:have|has|had|are|is|were|was)\s+)?(?P<neg>not\s+|never\s+)?(?:already\s+)?(?:been\s+)?"
     r"(?P<state>(?:[a-z]+(?:ed|d)|spent|sold|sent|paid|used|redeemed|lost|won)"
@@ -4640,7 +4678,25 @@ def _relative_state(
         return None
     marker = m.group("marker").lower()
     cond = m.group("cond").strip()
-    if marker == "whose":
+    states: tuple[str, ...] = ()
+    if marker == "whose" and not _STATE_OF.match(cond) and _STATES_OF.match(cond):
+        # one of several states: read on the attribute named ('status', 'KYC status'), each
+        # state compared word by word (`Suspended`, `unpaid_leave`)
+        several = _STATES_OF.match(cond)
+        assert several is not None
+        states = tuple(
+            re.sub(r"\s+", " ", x.strip().lower())
+            for x in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", several.group("states"))
+            if x.strip()
+        )
+        what = several.group("what").lower()
+        if any(
+            not _state_words(x) or NORMATIVE.fullmatch(x) and x != "blocked" for x in states
+        ) or any(w in STOPWORDS for w in what.split()):
+            return None
+        state, test = " ".join(states), "not_state"
+        bind_text = f"{' '.join(_state_words(x)[-1] for x in states)} {what}"
+    elif marker == "whose":
         s = _STATE_OF.match(cond)
         if not s:
             return None
@@ -4653,7 +4709,7 @@ def _relative_state(
         state = s.group("state").lower()
         test = "state" if s.group("neg") else "not_state"
         bind_text = state
-    if state in STOPWORDS or NORMATIVE.fullmatch(state):
+    if not states and (state in STOPWORDS or NORMATIVE.fullmatch(state)):
         return None
     bind = tuple(
         x for x in (stem(w) for w in words(bind_text)) if x not in STOPWORDS and x not in GENERIC
@@ -4675,9 +4731,15 @@ def _relative_state(
         marker=marker,
         bind_words=bind,
         test=test,
-        value=state.split()[0] if marker == "whose" else state,
+        value="" if states else state.split()[0] if marker == "whose" else state,
         phrase=cond,
+        values=states,
     ), marker
+
+
+def _state_words(state: str) -> list[str]:
+    """The words of a state that name it ('unpaid leave', 'in arrears' -> 'arrears')."""
+    return [w for w in re.findall(r"[a-z][\w\-]*", state) if w not in STOPWORDS]
 
 
 _CONDITION_BOUND = re.compile(
