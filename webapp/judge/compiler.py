@@ -1860,6 +1860,12 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
+    # 'Accounts on credit hold: no new orders, no exceptions', '… are frozen. No exceptions.':
+    # the emphasis says the rule before it has no exception, which is what it says already
+    # (read as a prohibition of 'exceptions', it had sent every request to review)
+    emphasis = _NO_EXCEPTIONS.search(t)
+    if emphasis and emphasis.start() > 0 and NORMATIVE.search(t[: emphasis.start()]):
+        t = t[: emphasis.start()].rstrip(" ,;:-") + "."
     # Staff shorthand: 'w/o a TAA' and 'w/out a TAA' are 'without a TAA' (a condition, read as
     # one; 'w/out' had been read as a subject word and the condition dropped), 'w/in' is
     # 'within', 'w/ DVM
@@ -1914,6 +1920,11 @@ def _normalise(text: str) -> str:
     return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
 
 
+_NO_EXCEPTIONS = re.compile(
+    r"(?:(?:\s*[,;:.!]\s*|\s+-\s+)(?:with\s+)?no\s+exceptions?(?:\s+(?:allowed|permitted|"
+    r"granted|made|whatsoever))?|\s*,?\s+without\s+exceptions?)\s*[.!]?\s*$",
+    re.I,
+)
 _WITHOUT_SHORT = re.compile(r"(?<![\w/])(?:w/o|w/out|w/o/)(?![\w/])", re.I)
 _WITHIN_SHORT = re.compile(r"(?<![\w/])w/in(?![\w/])", re.I)
 
