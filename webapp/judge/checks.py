@@ -2678,6 +2678,16 @@ class Unless(Check):
             return True if results and all(r is True for r in results) else None
         if (
             self.test in ("state", "not_state")
+            and isinstance(value, (list, tuple))
+            and self.value
+            and stem(self.value.split()[0]) in leaf.last_keys
+        ):
+            # 'with open deviations' and `open_deviation_ids: []`: a list named for the state
+            # holds the things in it; empty, there are none
+            state = len(value) > 0
+            return state if self.test == "state" else not state
+        if (
+            self.test in ("state", "not_state")
             and isinstance(value, (int, float))
             and not isinstance(value, bool)
         ):

@@ -4205,6 +4205,9 @@ def _conditional_checks(
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
+    having = _having_state(index, source, clause, previous, carry)
+    if having is not None:
+        return having
     during = _while_state(index, source, clause, previous, carry)
     if during is not None:
         return during
@@ -4746,6 +4749,68 @@ def _relative_state(
         phrase=cond,
         values=states,
     ), marker
+
+
+# 'Never archive projects that have open invoices', 'Subscriptions with unpaid invoices must not
+# be upgraded', 'Don't close accounts that have any pending chargebacks': the subject has things
+# in a state. Read from a count, a list or a flag named for the state and the thing
+# (`open_invoices: 3`, `unpaid_invoices: []`, `has_pending_chargebacks: true`).
+_HAVING_STATES = frozenset(
+    _STATE_WORDS
+    | {"unpaid", "outstanding", "unresolved", "unsettled", "disputed", "failed", "late"}
+)
+_HAVING_OBJECT = r"(?:any\s+)?(?P<adj>[a-z]+)\s+(?P<noun>[a-z]+s)"
+_HAVING_END = re.compile(
+    r"^(?P<main>.*?\b[a-z]+s)\s+(?:that|which|who)\s+(?:have|has|carry|hold)\s+"
+    + _HAVING_OBJECT
+    + r"\s*\.?$",
+    re.I,
+)
+_HAVING_FRONT = re.compile(
+    r"^(?P<main>.*?\b[a-z]+s)\s+(?:(?:that|which|who)\s+(?:have|has)|with)\s+"
+    + _HAVING_OBJECT
+    + r"\s+(?P<rest>(?:must|may|can't|cannot|can not|should|shall|won't|are not|aren't|is not|"
+    r"isn't|need|needs|require|requires)\b.+?)\s*\.?$",
+    re.I,
+)
+
+
+def _having_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while the subject has things in the stated state."""
+    m = _HAVING_FRONT.match(clause) or _HAVING_END.match(clause)
+    if m is None:
+        return None
+    adj, noun = m.group("adj").lower(), m.group("noun").lower()
+    if adj not in _HAVING_STATES or noun in STOPWORDS or stem(noun) in GENERIC:
+        return None
+    main = m.group("main")
+    if m.re is _HAVING_FRONT:
+        main = f"{main} {m.group('rest')}"
+    if condition_spans(main) or find_quantities(clause):
+        return None  # a second condition is never composed with this one
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    marker = "with" if " with " in m.group(0)[len(m.group("main")) : m.end("adj")] else "that"
+    phrase = f"have {adj} {noun}"
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=(stem(adj), stem(noun)),
+            test="not_state",
+            value=adj,
+            phrase=phrase,
+        )
+        for c in made
+    ], marker
 
 
 def _state_words(state: str) -> list[str]:
