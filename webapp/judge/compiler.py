@@ -470,7 +470,18 @@ def _during(r: _Reading) -> list[str]:
 def _sums(r: _Reading) -> list[str]:
     """'(paid + comps) may not exceed the capacity': no check adds arguments up, so a check reading
     one number against the bound misreads the rule."""
-    return [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(r.text)]
+    # 'Enterprise Plus' is a listed name, not a sum
+    spans = [
+        (m.start(), m.end())
+        for v in _flat_values(r.checks)
+        if " " in v
+        for m in re.finditer(r"(?<![\w\-])" + re.escape(v) + r"(?![\w\-])", r.text)
+    ]
+    return [
+        re.sub(r"\s+", " ", m.group(0).lower())
+        for m in _RELATIVE.finditer(r.text)
+        if not any(s <= m.start() + 1 < e for s, e in spans)
+    ]
 
 
 def _review_tails(r: _Reading) -> list[str]:
@@ -1184,6 +1195,14 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             )
             if m:
                 out.update(stem(w) for w in words(m.group("who")))
+    excepted_names = _EXCEPTED_NAMES.match(text.strip().rstrip("."))
+    if excepted_names and any(
+        isinstance(c, ValueList) and c.mode == "deny" and c.kind_words for c in flat
+    ):
+        # the exception is the deny-list it became; 'which agents must never touch' restates it
+        out.update(stem(w) for w in ("except", "for", "any", "every", "all"))
+        out.update(stem(w) for w in words(excepted_names.group("tail") or ""))
+        out.update(stem(w) for w in words(excepted_names.group("act")))
     frozen = _freeze_match(text)
     if frozen:
         out.update(stem(w) for w in FREEZE_WORDS)
@@ -1310,6 +1329,13 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
         and not NEGATION.search(text)
     ):
         consumed += ["except", "except for"]
+    excepted_names = _EXCEPTED_NAMES.match(text.strip().rstrip("."))
+    if excepted_names and any(
+        isinstance(c, ValueList) and c.mode == "deny" and c.kind_words for c in flat
+    ):
+        consumed += ["except", "except for"]  # the exception is the deny-list it became
+        if excepted_names.group("tail"):
+            consumed.append("which")  # ', which agents must never touch': restated, read
     if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
     elif any(isinstance(c, NumericLimit) for c in flat) and _only_bound_permission(text):
@@ -3084,6 +3110,71 @@ def _named_values_after(clause: str, only: bool) -> tuple[str, list[str], int, i
     return None
 
 
+# 'Agents may add users to groups, except Domain Admins, Enterprise Admins and Schema Admins',
+# 'Support may issue credits to any plan, except the Enterprise Plus and Gov Cloud plans',
+# 'Tickets may be auto-closed in every queue except SEC-INCIDENTS and LEGAL-HOLD': a permission
+# over every value of a kind but the named ones. The names (Title Case words or codes, any case
+# in the request) are a deny-list on the argument named for the kind; a trailing ', which agents
+# must never touch' restates it for every act on them.
+_EXCEPT_NAME = r"(?:[A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}|[A-Za-z0-9]+(?:[-_./][A-Za-z0-9]+)+)"
+_EXCEPTED_NAMES = re.compile(
+    r"^(?P<act>[^,;]*?\b(?:may|can|is allowed to|are allowed to)\s+[^,;]*?)\s+"
+    r"(?:(?:to|in|on|for|from|of|at)\s+)?(?:(?:any|every|all)\s+)?(?P<kind>[a-z]+?)s?\s*,?\s+"
+    r"except(?:\s+for)?\s+(?:the\s+)?(?P<items>"
+    + _EXCEPT_NAME
+    + r"(?:\s*,\s*"
+    + _EXCEPT_NAME
+    + r")*(?:\s*,?\s+(?:and|or)\s+"
+    + _EXCEPT_NAME
+    + r")?)(?:\s+(?P=kind)s?)?"
+    r"(?P<tail>\s*,\s*which\s+(?:[a-z]+\s+){0,2}(?:must|may|can|should|shall)\s+(?:never|not)\s+"
+    r"(?:be\s+)?(?:touch|touched|change|changed|modify|modified|alter|altered|edit|edited)"
+    r"(?:\s+(?:them|it))?)?\s*\.?$"
+)
+
+
+class ExceptedNamesRecogniser(Recogniser):
+    """A permission over a kind, except named values: a deny-list of them on the kind's argument."""
+
+    kind = "excepted_names"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _EXCEPTED_NAMES.match(c.text)
+        if m is None or (c.negated and not m.group("tail")) or ONLY.search(c.text) or c.review:
+            return None
+        act, kind = m.group("act"), m.group("kind").lower()
+        if NEGATION.search(act) or kind in STOPWORDS or stem(kind) in GENERIC:
+            return None
+        items = [
+            i.strip()
+            for i in re.split(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", m.group("items"))
+            if i.strip()
+        ]
+        if len(items) < 1 or any(i.lower() in STOPWORDS for i in items):
+            return None
+        if m.group("tail"):
+            terms: tuple[str, ...] = ()  # 'which agents must never touch': any act on them
+            alternatives: tuple[tuple[str, str], ...] = ()
+        else:
+            found, alts = _action_terms(
+                re.sub(r"\b(?:may|can|is|are|allowed|to)\b", " ", act), False
+            )
+            terms, alternatives = tuple(found), tuple(alts)
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "deny",
+                terms,
+                alternatives,
+                "deny",
+                tuple(items),
+                "exact",
+                (stem(kind),),
+            )
+        ]
+
+
 class NamedValuesRecogniser(Recogniser):
     """'The datasets raw-events and audit-trail must never be dropped': a closed deny-list on the
     argument named like the kind noun (any argument whose value is listed counts), so the listed
@@ -3607,6 +3698,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     ContentListRecogniser(),
     IncludeContentRecogniser(),
     FreezeRecogniser(),
+    ExceptedNamesRecogniser(),
     NamedValuesRecogniser(),
     RequiredCurrencyRecogniser(),
     ResidencyRecogniser(),
