@@ -174,7 +174,11 @@ def compile_rule(
         if sc:
             scope += list(sc)
             continue
-        if not NORMATIVE.search(clause) and not any(rx.search(clause) for rx in _HOLDS):
+        if (
+            not NORMATIVE.search(clause)
+            and not any(rx.search(clause) for rx in _HOLDS)
+            and _freeze_check(0, clause, clause) is None
+        ):
             continue  # a hold ('… are suspended pending …') states an obligation without a modal
         normative_seen = True
         made = _category_checks(index, text, clause, glossary)
@@ -964,7 +968,8 @@ def quorum_of(text: str) -> int:
 
 _PRONOUN_ACTION = re.compile(
     r"^(?:so\s+|and\s+)?(?:do not|don't|never|must not|may not|cannot|can't|should not|"
-    r"shouldn't|mustn't)\s+(?P<verb>[a-z]+)\s+(?:it|them|this one|these)\s*\.?$",
+    r"shouldn't|mustn't)\s+(?P<verb>[a-z]+)\s+(?:(?:from|with|to|on|in|into|out of)\s+)?"
+    r"(?:it|them|this one|these)\s*\.?$",
     re.I,
 )
 
@@ -983,7 +988,11 @@ def _pronoun_action(clause: str, checks: list[Check]) -> ValueList | None:
     ):
         return None
     verb = stem(m.group("verb").lower())
-    if verb not in VERBS:
+    # the word after 'do not' / 'never' is the verb by its place ('Do not dispense from it'),
+    # even one the verb lexicon does not hold; never a word of no meaning of its own
+    if verb not in VERBS and (
+        m.group("verb").lower() in STOPWORDS or verb in GENERIC or verb in ("be", "hav", "get")
+    ):
         return None
     return replace(last, effect="deny", terms=(verb,), about_words=())
 
@@ -3996,6 +4005,11 @@ _JOIN_LOWER = re.compile(
 )
 
 
+# A named value held like a frozen one ('Lot 7H22K is quarantined', 'Vendor V-2231 is suspended
+# pending review', 'Account ACC-9 is on hold'): any request naming it is refused.
+_HELD_STATES = (
+    r"quarantined|suspended|embargoed|blocked|on\s+hold|on\s+(?:payment|credit|legal)\s+hold"
+)
 # How long a freeze lasts ('until further notice', 'for the holidays', 'through Q4'); never an
 # amount or a comparison ('for payments over $1,000' is a condition, not a duration).
 _DURATION_TEXT = (
@@ -4006,7 +4020,7 @@ FREEZE = re.compile(
     r"^(?:the\s+)?(?P<name>[\w.\-/:@+]+)(?:\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?))?\s+"
     r"(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
-    r"frozen|locked)\b"
+    r"frozen|locked|" + _HELD_STATES + r")\b"
     # 'until further notice', 'through Q4', 'until 5 January', 'for the holidays': how long.
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
     r"because of)\s+" + _DURATION_TEXT + r""
@@ -4020,7 +4034,7 @@ FREEZE_KIND_FIRST = re.compile(
     r"(?:\s*\((?P<alias>[\w.\-/:@+]+)\))?"
     r"\s+(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
-    r"release\s+)?freeze|frozen|locked)\b"
+    r"release\s+)?freeze|frozen|locked|" + _HELD_STATES + r")\b"
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
     r"because of)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
@@ -4038,6 +4052,14 @@ FREEZE_ON = re.compile(
     re.I,
 )
 FREEZE_WORDS = (
+    "quarantin",
+    "suspend",
+    "embargo",
+    "block",
+    "hold",
+    "payment",
+    "credit",
+    "legal",
     "under",
     "change",
     "code",
@@ -4993,7 +5015,7 @@ FREEZE_COLON = re.compile(
 _FREEZE_STATE = (
     r"(?:(?:is|are|has been|have been|stays|remains)\s+)?(?:(?:currently|now|still)\s+)?"
     r"(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
-    r"frozen|locked)"
+    r"frozen|locked|" + _HELD_STATES + r")"
 )
 _FREEZE_DURATION = (
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
