@@ -246,6 +246,9 @@ def compile_rule(
     frozen = _freeze_match(clean)
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
+    restated = _FREEZE_RESTATED.match(clean[frozen.end() :]) if frozen else None
+    if restated and restated.group("until") and any(c.kind == "value_list" for c in checks):
+        consumed_markers.append(restated.group("until").lower())  # '… until the audit closes'
     informational = not normative_seen and not scope
     if informational and not _STATES_NO_OBLIGATION.search(clean):
         # 'Any payment of $2,000 or more has to be signed off by finance', 'refunds >500 EUR ->
@@ -369,6 +372,11 @@ def _read_duration(frozen: re.Match[str] | None, checks: list[Check]) -> tuple[i
     freeze's lifetime."""
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         return frozen.span("duration")
+    restated = _FREEZE_RESTATED.match(frozen.string[frozen.end() :]) if frozen else None
+    if frozen and restated and restated.group("until"):
+        # '…: no membership changes until the audit closes': the restated freeze's lifetime
+        if any(c.kind == "value_list" for c in checks):
+            return frozen.end() + restated.start("until"), frozen.end() + restated.end("event")
     return None
 
 
@@ -1222,6 +1230,7 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         )
         if restated and any(isinstance(c, ValueList) for c in flat):
             out.update(stem(w) for w in words(restated.group("what")))
+        out.update(stem(w) for w in words(frozen.groupdict().get("why") or ""))
         if frozen.group("duration"):
             out.update(stem(w) for w in words(frozen.group("duration")))
         if frozen.re in _HOLDS:
@@ -4051,6 +4060,25 @@ FREEZE_ON = re.compile(
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
+# 'Change freeze on workspace fin-ops (SOX audit): …': the kind before the name, and the reason
+# in brackets (which restricts nothing).
+FREEZE_ON_KIND = re.compile(
+    r"^(?:(?:a|an|the)\s+)?(?:(?:change|code|deploy(?:ment)?|release)\s+)?(?:freeze|lock)\s+"
+    r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for)\s+(?:the\s+)?"
+    r"(?P<kind>[a-z]+)\s+(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]*\w)"
+    r"(?:\s*\((?P<why>[^()]*)\))?"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r""
+    r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
+    re.I,
+)
+# '…: no membership or role changes until the audit closes': the freeze restated, with its
+# lifetime (read as a freeze on every request naming the value: broader, never narrower).
+_FREEZE_RESTATED = re.compile(
+    r"^\s*(?::|\s-)\s*no\s+(?P<what>[A-Za-z][\w\s,]*?)"
+    r"(?:\s+(?P<until>until|till|pending)\s+(?P<event>[A-Za-z][\w\s]*?))?\s*\.?$",
+    re.I,
+)
 FREEZE_WORDS = (
     "quarantin",
     "suspend",
@@ -5111,6 +5139,7 @@ HOLD_WORDS = ("all", "suspend", "hold", "paus", "halt", "stop", "embargo", "anyo
 
 
 _FREEZES = (
+    FREEZE_ON_KIND,
     FREEZE_KIND_FIRST,
     FREEZE_PAREN,
     FREEZE_LIST,
