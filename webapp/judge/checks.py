@@ -1162,7 +1162,13 @@ class ValueList(Check):
                 score += 1.0  # close to a listed value ('…/PowerUserAccessV2'): look at it
             elif deny and kind_is_content and isinstance(lf.value, (list, tuple)):
                 score += 1.0  # 'never include psychotherapy notes': every list of content
-            if shaped:
+            if shaped and not (
+                deny and kind and self.match == "exact" and lf.last_keys & _ID_KEYS and not score
+            ):
+                # a deny-list of a kind ('customer C-55012') is read on the argument named for
+                # the kind or one carrying a value; the id of another thing merely written alike
+                # (`ticket_id: T-1`) is not the kind's, and satisfying the list there would
+                # approve a request whose customer is not shown
                 score += 1.0
             if score > 0:
                 scored.append((score, lf))
