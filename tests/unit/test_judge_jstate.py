@@ -304,3 +304,21 @@ _INSERTED = (
 def test_an_inserted_condition_leaves_the_rule_partly_understood(base, inserted):
     assert compile_rule(0, "c:r0", base.format(q="")).understanding == "understood"
     assert_never_decides(base.format(q=inserted))
+
+
+def test_lower_case_names_of_an_except_list():
+    rule = "Bots may delete any branch except main, release and hotfix."
+    assert compile_rule(0, "c:r0", rule).understanding == "understood"
+    assert outcome_beside_ticket(rule, "git.branch.delete", {"branch": "main"}) == "denied"
+    assert outcome_beside_ticket(rule, "git.branch.delete", {"branch": "Main"}) == "denied"
+    assert outcome_beside_ticket(rule, "git.branch.delete", {"branch": "feature-x"}) == "approved"
+    # one lower-case word alone is no list of names: kept as text
+    single = "Bots can restart any service except billing."
+    assert not compile_rule(0, "c:r0", single).decides
+
+
+def test_a_subject_whose_state_comes_first():
+    rule = "Customers whose account status is frozen or closed can't be sent marketing emails."
+    tool = "marketing.email.send"
+    assert outcome_beside_ticket(rule, tool, {"account_status": "frozen"}) == "denied"
+    assert outcome_beside_ticket(rule, tool, {"account_status": "open"}) == "approved"

@@ -3134,7 +3134,10 @@ def _named_values_after(clause: str, only: bool) -> tuple[str, list[str], int, i
 # over every value of a kind but the named ones. The names (Title Case words or codes, any case
 # in the request) are a deny-list on the argument named for the kind; a trailing ', which agents
 # must never touch' restates it for every act on them.
-_EXCEPT_NAME = r"(?:[A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}|[A-Za-z0-9]+(?:[-_./][A-Za-z0-9]+)+)"
+_EXCEPT_NAME = (
+    r"(?:[A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}|[A-Za-z0-9]+(?:[-_./][A-Za-z0-9]+)+|"
+    r"[a-z][a-z0-9]*(?=\s*(?:,|\band\b|\bor\b|\.?$)))"
+)
 _EXCEPTED_NAMES = re.compile(
     r"^(?P<act>[^,;]*?\b(?:may|can|is allowed to|are allowed to)\s+[^,;]*?)\s+"
     r"(?:(?:to|in|on|for|from|of|at)\s+)?(?:(?:any|every|all)\s+)?(?P<kind>[a-z]+?)s?\s*,?\s+"
@@ -3168,8 +3171,13 @@ class ExceptedNamesRecogniser(Recogniser):
             for i in re.split(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", m.group("items"))
             if i.strip()
         ]
-        if len(items) < 1 or any(i.lower() in STOPWORDS for i in items):
+        if len(items) < 1 or any(
+            i.lower() in STOPWORDS or stem(i.lower()) in GENERIC or stem(i.lower()) == stem(kind)
+            for i in items
+        ):
             return None
+        if any(i.islower() for i in items) and (len(items) < 2 or any(" " in i for i in items)):
+            return None  # plain lower-case words name values only as a list ('main, release')
         if m.group("tail"):
             terms: tuple[str, ...] = ()  # 'which agents must never touch': any act on them
             alternatives: tuple[tuple[str, str], ...] = ()
@@ -4827,7 +4835,14 @@ def _relative_state(
         return listed
     m = _RELATIVE_STATE.match(clause) or _RELATIVE_DONE.match(clause)
     front = _RELATIVE_STATE_FRONT.match(clause)
-    if front and (m is None or _STATE_VERB.match(front.group("cond"))):
+    if front and (
+        m is None
+        or _STATE_VERB.match(front.group("cond"))
+        or (
+            front.group("marker").lower() == "whose"
+            and (_STATE_OF.match(front.group("cond")) or _STATES_OF.match(front.group("cond")))
+        )
+    ):
         # 'Customers who opted out must not be emailed': the relative clause in the subject.
         m = front
     if not m or find_quantities(m.group("cond")):
@@ -4846,10 +4861,10 @@ def _relative_state(
             if x.strip()
         )
         what = several.group("what").lower()
-        if any(
-            not _state_words(x) or NORMATIVE.fullmatch(x) and x != "blocked" for x in states
-        ) or any(w in STOPWORDS for w in what.split()):
-            return None
+        if any(not _state_words(x) or set(x.split()) & _NOT_A_STATE for x in states) or any(
+            w in STOPWORDS for w in what.split()
+        ):
+            return None  # a state is a word or two ('frozen', 'unpaid leave'), never a modal
         state, test = " ".join(states), "not_state"
         bind_text = f"{' '.join(_state_words(x)[-1] for x in states)} {what}"
     elif marker == "whose":
@@ -4953,6 +4968,9 @@ def _having_state(
         )
         for c in made
     ], marker
+
+
+_NOT_A_STATE = frozenset("not no never only must may can cannot should shall".split())
 
 
 def _state_words(state: str) -> list[str]:
