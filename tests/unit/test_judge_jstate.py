@@ -322,3 +322,17 @@ def test_a_subject_whose_state_comes_first():
     tool = "marketing.email.send"
     assert outcome_beside_ticket(rule, tool, {"account_status": "frozen"}) == "denied"
     assert outcome_beside_ticket(rule, tool, {"account_status": "open"}) == "approved"
+
+
+def test_a_quoted_name_under_a_legal_hold_restated_for_some_acts():
+    rule = (
+        "Legal hold: the 'Project Falcon' drive is frozen. No sharing, moving or deleting "
+        "anything in it."
+    )
+    assert compile_rule(0, "c:r0", rule).understanding == "understood"
+    move = {"drive": "Project Falcon", "file_id": "f_1", "destination_folder": "Archive"}
+    assert outcome_beside_ticket(rule, "drive.move_file", move) == "denied"
+    other = {"drive": "Marketing", "file_id": "f_2", "destination_folder": "Archive"}
+    assert outcome_beside_ticket(rule, "drive.move_file", other) == "approved"
+    # an unknown label before the colon is not read as the hold's name
+    assert not compile_rule(0, "c:r0", "Falcon notes: the 'Falcon' drive is frozen.").decides

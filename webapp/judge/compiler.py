@@ -974,6 +974,11 @@ def quorum_of(text: str) -> int:
     return best
 
 
+_PRONOUN_NO = re.compile(
+    r"^no\s+(?P<acts>[a-z]+(?:\s*,\s*[a-z]+)*(?:\s*,?\s+(?:or|and)\s+[a-z]+)?)\s+"
+    r"(?:(?:anything|any\s+[a-z]+)\s+)?(?:in|on|to|from|of|for|with|inside)\s+(?:it|them)\s*\.?$",
+    re.I,
+)
 _PRONOUN_ACTION = re.compile(
     r"^(?:so\s+|and\s+)?(?:do not|don't|never|must not|may not|cannot|can't|should not|"
     r"shouldn't|mustn't)\s+(?P<verb>[a-z]+)\s+(?:(?:from|with|to|on|in|into|out of)\s+)?"
@@ -984,6 +989,14 @@ _PRONOUN_ACTION = re.compile(
 
 def _pronoun_action(clause: str, checks: list[Check]) -> ValueList | None:
     """'don't rotate it' after a clause that named literal values: the same values, this verb."""
+    restated = _PRONOUN_NO.match(clause.strip())
+    if restated and checks:
+        last = checks[-1]
+        if isinstance(last, ValueList) and last.mode == "deny" and last.values and not last.terms:
+            # "… is frozen. No sharing, moving or deleting anything in it.": the freeze
+            # restated for some acts; it already refuses every act on the value
+            acts = tuple(stem(w) for w in words(restated.group("acts")) if w not in STOPWORDS)
+            return replace(last, about_words=acts)
     m = _PRONOUN_ACTION.match(clause.strip())
     if not m or not checks:
         return None
@@ -1231,6 +1244,7 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         if restated and any(isinstance(c, ValueList) for c in flat):
             out.update(stem(w) for w in words(restated.group("what")))
         out.update(stem(w) for w in words(frozen.groupdict().get("why") or ""))
+        out.update(stem(w) for w in words(frozen.groupdict().get("label") or ""))
         if frozen.group("duration"):
             out.update(stem(w) for w in words(frozen.group("duration")))
         if frozen.re in _HOLDS:
@@ -4068,6 +4082,17 @@ FREEZE_ON = re.compile(
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
+# "Legal hold: the 'Project Falcon' drive is frozen": a quoted name is a value whatever its words
+# (the label before the colon names the hold, it restricts nothing).
+FREEZE_QUOTED = re.compile(
+    r"^(?:(?P<label>(?:legal|litigation|change|code)\s+(?:hold|freeze)|hold|freeze|notice)\s*:\s*)?"
+    r"(?:the\s+)?['\"](?P<name>[^'\"]{1,60})['\"]\s+(?P<kind>[a-z]+)\s+"
+    r"(?:is|are|has been|have been|remains?|stays?)\s+(?:(?:currently|now|still)\s+)?"
+    r"(?:under\s+(?:a\s+)?(?:legal\s+|litigation\s+)?hold|frozen|locked|" + _HELD_STATES + r")\b"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r")?",
+    re.I,
+)
 # 'Change freeze on workspace fin-ops (SOX audit): …': the kind before the name, and the reason
 # in brackets (which restricts nothing).
 FREEZE_ON_KIND = re.compile(
@@ -5157,6 +5182,7 @@ HOLD_WORDS = ("all", "suspend", "hold", "paus", "halt", "stop", "embargo", "anyo
 
 
 _FREEZES = (
+    FREEZE_QUOTED,
     FREEZE_ON_KIND,
     FREEZE_KIND_FIRST,
     FREEZE_PAREN,
@@ -5205,6 +5231,11 @@ def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
         )
     name = m.group("name")
     kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
+    if m.re is FREEZE_QUOTED:
+        # quoted by the rule's author: a name, read on the argument named for its kind
+        if not name.strip() or kind and kind[0] in STOPWORDS:
+            return None
+        return ValueList(index, source, "deny", (), (), "deny", (name.strip(),), "exact", kind)
     # 'the ledger service is frozen', 'the ACME-7 vendor account is frozen'
     named_kind = any(k in _VALUE_KIND_NOUNS for k in kind)
     if name.lower() in STOPWORDS or not (
