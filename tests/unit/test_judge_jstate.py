@@ -336,3 +336,25 @@ def test_a_quoted_name_under_a_legal_hold_restated_for_some_acts():
     assert outcome_beside_ticket(rule, "drive.move_file", other) == "approved"
     # an unknown label before the colon is not read as the hold's name
     assert not compile_rule(0, "c:r0", "Falcon notes: the 'Falcon' drive is frozen.").decides
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"customer_email": "x@y.com"},  # the customer named another way
+        {"customer_name": "Ann Lee"},
+        {"customer_id": "C55012"},  # the held id with other separators
+        {"customer_ids": "C-1, C-55012"},  # inside a longer value
+    ],
+)
+def test_a_hold_is_never_passed_by_a_value_that_cannot_be_compared(args):
+    assert outcome_beside_ticket(HOLD_CUSTOMER, "refunds.issue", {**args, "amount": 5}) != (
+        "approved"
+    )
+
+
+def test_counts_and_codes_written_as_text():
+    assert outcome_beside_ticket(HAVING, "projects.archive", {"open_invoices": "3"}) == "denied"
+    assert outcome_beside_ticket(HAVING, "projects.archive", {"open_invoices": "0"}) == "approved"
+    coded = {"vendor_status": "3", "amount": 5, "currency": "USD"}
+    assert outcome_beside_ticket(WHOSE_STATES, "procurement.po.create", coded) == "pending_review"

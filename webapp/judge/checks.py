@@ -1020,7 +1020,9 @@ class ValueList(Check):
                 if v is None or isinstance(v, (bool, dict)):
                     continue
                 hit = self._in_list(str(v))
-                if hit is False and self._name_for_an_id(leaf, str(v)):
+                if hit is False and (
+                    self._name_for_an_id(leaf, str(v)) or self._other_attribute(str(v))
+                ):
                     hit = None
                 if hit is None:
                     # Keep looking: a member that is plainly listed decides before a doubtful one.
@@ -1055,6 +1057,19 @@ class ValueList(Check):
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _other_attribute(self, value: str) -> bool:
+        """'customer C-55012' held and `customer_email: x@y.com`: a value that is no identifier
+        of the listed kind (no digit, or an address) names the thing another way; whether it is
+        the held one cannot be told."""
+        return (
+            self.mode == "deny"
+            and self.match == "exact"
+            and bool(self.kind_words)
+            and bool(self.values)
+            and all(any(ch.isdigit() for ch in x) for x in self.values)
+            and ("@" in value or not any(ch.isdigit() for ch in value))
+        )
 
     def _name_for_an_id(self, leaf: Leaf, value: str) -> bool:
         """'Speedy Freight' in `carrier_id` or `carrier` against a glossary of ids ('CAR-1001'):
@@ -2314,8 +2329,8 @@ def _one_of_states(leaf: Leaf, states: tuple[str, ...]) -> bool | None:
     if not isinstance(value, str) or not value.strip():
         return None
     v = value.strip().lower()
-    if v in _YES or v in _NO:
-        return None
+    if v in _YES or v in _NO or not re.search(r"[a-z]", v):
+        return None  # a yes/no or a code ('3') on a status says nothing of which state
     tokens = {stem(t) for t in normalise_value(v).split()}
     if not tokens:
         return None
@@ -2692,6 +2707,12 @@ class Unless(Check):
             # holds the things in it; empty, there are none
             state = len(value) > 0
             return state if self.test == "state" else not state
+        if (
+            self.test in ("state", "not_state")
+            and isinstance(value, str)
+            and re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", value)
+        ):
+            value = float(value)  # 'open_invoices': '3' is a count written as text
         if (
             self.test in ("state", "not_state")
             and isinstance(value, (int, float))
