@@ -48,7 +48,9 @@ HOLDOUT_SETS = (
 # before the engine change they measure (dev_11 in domains no other file covers, dev_12 in the
 # everyday ones, each policy in another staff style); dev_mis and dev_mis2 hold rules written to be
 # misread, dev_red2 and dev_red3 red-team cases beside a satisfied rule, so that a misreading shows
-# as an approval. Their first runs are recorded in bench/README.md.
+# as an approval; dev_jstate (eighth session, helper jstate) states, holds on named values and
+# except-lists, first run 15/48 with 2 unsafe before any change. Their first runs are recorded
+# in bench/README.md.
 APART_SETS = ("dev_11", "dev_mis", "dev_12", "dev_mis2", "dev_red2", "dev_red3", "dev_jstate")
 
 
