@@ -358,3 +358,12 @@ def test_counts_and_codes_written_as_text():
     assert outcome_beside_ticket(HAVING, "projects.archive", {"open_invoices": "0"}) == "approved"
     coded = {"vendor_status": "3", "amount": 5, "currency": "USD"}
     assert outcome_beside_ticket(WHOSE_STATES, "procurement.po.create", coded) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    "status", ["pre_suspended", "not_blocked", "blocked_until_review", "pre-blocked"]
+)
+def test_a_state_with_a_word_added_is_review(status):
+    # close to a state without being it (the lead's 'pre_collections' shape): a human decides
+    args = {"vendor_status": status, "amount": 5, "currency": "USD"}
+    assert outcome_beside_ticket(WHOSE_STATES, "procurement.po.create", args) == "pending_review"

@@ -2309,6 +2309,9 @@ def _state_holds(value: Any, state: str) -> bool | None:
     return None
 
 
+_STATE_FILLER = frozenset(stem(w) for w in "on in under is status state currently now".split())
+
+
 def _one_of_states(leaf: Leaf, states: tuple[str, ...]) -> bool | None:
     """Whether a state argument or a flag shows one of `states` ('blocked', 'unpaid leave'):
     every word of a state among the value's words, whatever its case or separators; a word close
@@ -2335,7 +2338,11 @@ def _one_of_states(leaf: Leaf, states: tuple[str, ...]) -> bool | None:
     if not tokens:
         return None
     if any(w and w <= tokens for w in wanted):
-        return True
+        # 'Suspended', 'unpaid_leave': the state's words and nothing else (but connectors); a
+        # value that adds a word ('pre_suspended', 'not_blocked', 'blocked_until_review') may be
+        # the state or not: a human decides
+        extra = tokens - frozenset().union(*wanted) - _STATE_FILLER
+        return True if not extra else None
     if any(
         t != x
         and len(t) >= 4
