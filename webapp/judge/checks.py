@@ -1158,7 +1158,9 @@ class ValueList(Check):
                 if v is None or isinstance(v, (bool, dict)):
                     continue
                 hit = self._in_list(str(v))
-                if hit is False and self._name_for_an_id(leaf, str(v)):
+                if hit is False and (
+                    self._name_for_an_id(leaf, str(v)) or self._other_attribute(str(v))
+                ):
                     hit = None
                 if hit is None:
                     # Keep looking: a member that is plainly listed decides before a doubtful one.
@@ -1229,6 +1231,19 @@ class ValueList(Check):
                 r"\b(?:for|in|on|at|within|across)\s+(?:the\s+)?" + re.escape(v), self.source, re.I
             )
             for v in self.values
+        )
+
+    def _other_attribute(self, value: str) -> bool:
+        """'customer C-55012' held and `customer_email: x@y.com`: a value that is no identifier
+        of the listed kind (no digit, or an address) names the thing another way; whether it is
+        the held one cannot be told."""
+        return (
+            self.mode == "deny"
+            and self.match == "exact"
+            and bool(self.kind_words)
+            and bool(self.values)
+            and all(any(ch.isdigit() for ch in x) for x in self.values)
+            and ("@" in value or not any(ch.isdigit() for ch in value))
         )
 
     def _name_for_an_id(self, leaf: Leaf, value: str) -> bool:
@@ -1337,7 +1352,13 @@ class ValueList(Check):
                 score += 1.0  # close to a listed value ('…/PowerUserAccessV2'): look at it
             elif deny and kind_is_content and isinstance(lf.value, (list, tuple)):
                 score += 1.0  # 'never include psychotherapy notes': every list of content
-            if shaped:
+            if shaped and not (
+                deny and kind and self.match == "exact" and lf.last_keys & _ID_KEYS and not score
+            ):
+                # a deny-list of a kind ('customer C-55012') is read on the argument named for
+                # the kind or one carrying a value; the id of another thing merely written alike
+                # (`ticket_id: T-1`) is not the kind's, and satisfying the list there would
+                # approve a request whose customer is not shown
                 score += 1.0
             if score > 0:
                 scored.append((score, lf))
@@ -1468,6 +1489,11 @@ class ValueList(Check):
             if any(x in low for x in inside):
                 # A listed value inside a longer one (an ARN, a path, a suffixed name) is close to
                 # the list without being in it: a human decides, never the engine.
+                return None
+            nv = normalise_value(v)
+            if len(nv) >= 5 and any(_slip_of(nv, nx) for _, nx in self._normalised if len(nx) >= 5):
+                # 'ledger-writr' against 'ledger-writer': one letter from a listed name is a slip
+                # of the pen or a variant; either way a human decides, never "not listed".
                 return None
         return False
 
@@ -2314,6 +2340,18 @@ def _id_in_members(value: str, members: tuple[str, ...]) -> bool | None:
     return False
 
 
+def _slip_of(value: str, listed: str) -> bool:
+    """Whether `value` is one edit from `listed` other than one digit put for another: 'C-55013'
+    and 'C-55012' are two identifiers of one series, 'ledger-writr' a slip for 'ledger-writer'."""
+    if value == listed or not _one_edit_apart(value, listed):
+        return False
+    if len(value) == len(listed):
+        diff = [i for i in range(len(value)) if value[i] != listed[i]]
+        if len(diff) == 1 and value[diff[0]].isdigit() and listed[diff[0]].isdigit():
+            return False
+    return True
+
+
 def _one_edit_apart(a: str, b: str) -> bool:
     """Whether `a` and `b` are one substitution, insertion, deletion or swap apart."""
     if abs(len(a) - len(b)) > 1:
@@ -2552,6 +2590,53 @@ def _state_holds(value: Any, state: str) -> bool | None:
             tokens = {stem(t) for t in normalise_value(v).split()}
             return stem(state.split()[0]) in tokens or normalise_value(v) == normalise_value(state)
     return None
+
+
+_STATE_FILLER = frozenset(stem(w) for w in "on in under is status state currently now".split())
+
+
+def _one_of_states(leaf: Leaf, states: tuple[str, ...]) -> bool | None:
+    """Whether a state argument or a flag shows one of `states` ('blocked', 'unpaid leave'):
+    every word of a state among the value's words, whatever its case or separators; a word close
+    to a state's without being it ('suspension', 'delinquency_review') or a value that is no
+    state word (a yes/no on a status, a number) cannot say: None."""
+    wanted = [
+        frozenset(stem(w) for w in words(x) if w not in ("in", "on", "under")) for x in states
+    ]
+    value = leaf.value
+    if isinstance(value, bool):
+        # `is_blocked: true` shows that state; off, it rules out only the state it names
+        named = [w for w in wanted if w and w <= leaf.last_keys]
+        if not named:
+            return None
+        if value:
+            return True
+        return False if len(named) == len(wanted) else None
+    if not isinstance(value, str) or not value.strip():
+        return None
+    v = value.strip().lower()
+    if v in _YES or v in _NO or not re.search(r"[a-z]", v):
+        return None  # a yes/no or a code ('3') on a status says nothing of which state
+    tokens = {stem(t) for t in normalise_value(v).split()}
+    if not tokens:
+        return None
+    if any(w and w <= tokens for w in wanted):
+        # 'Suspended', 'unpaid_leave': the state's words and nothing else (but connectors); a
+        # value that adds a word ('pre_suspended', 'not_blocked', 'blocked_until_review') may be
+        # the state or not: a human decides
+        extra = tokens - frozenset().union(*wanted) - _STATE_FILLER
+        return True if not extra else None
+    if any(
+        t != x
+        and len(t) >= 4
+        and len(x) >= 4
+        and (t[:5] == x[:5] or t.startswith(x) or x.startswith(t))
+        for t in tokens
+        for w in wanted
+        for x in w
+    ):
+        return None
+    return False
 
 
 # Words a flag's name adds to the state it is named for: `opted_out`, `is_blocked`, `has_lapsed`.
@@ -2801,6 +2886,11 @@ class Unless(Check):
         if any(r is None for r in results):
             return None, best[0].path
         thing = [w for w in self.bind_words if not self.value or w != stem(self.value)]
+        if self.values and self.test in ("state", "not_state"):
+            # 'whose KYC status is pending or failed': the thing is what the attribute is of
+            # ('kyc'); another thing's status (`account_status`) says nothing of it
+            named = {stem(w) for x in self.values for w in words(x)}
+            thing = [w for w in self.bind_words if w not in named and w not in _STATE_KEYS]
         if self.test in ("state", "not_state") and thing:
             # Another argument named for the thing ('freeze': 'active' beside 'freeze_status':
             # 'inactive') that spells a state: when it says otherwise, a human decides.
@@ -2901,6 +2991,11 @@ class Unless(Check):
 
     def _holds_on(self, leaf: Leaf) -> bool | None:
         value = leaf.value
+        if self.values and self.test in ("state", "not_state"):
+            shown = _one_of_states(leaf, self.values)
+            if shown is None:
+                return None
+            return shown if self.test == "state" else not shown
         if self.test == "passed" and isinstance(value, (list, tuple)):
             # 'only if all IPC tests passed' and a list of results: every member must pass; one
             # that did not breaks it; an empty list shows nothing
@@ -2908,6 +3003,22 @@ class Unless(Check):
             if False in results:
                 return False
             return True if results and all(r is True for r in results) else None
+        if (
+            self.test in ("state", "not_state")
+            and isinstance(value, (list, tuple))
+            and self.value
+            and stem(self.value.split()[0]) in leaf.last_keys
+        ):
+            # 'with open deviations' and `open_deviation_ids: []`: a list named for the state
+            # holds the things in it; empty, there are none
+            state = len(value) > 0
+            return state if self.test == "state" else not state
+        if (
+            self.test in ("state", "not_state")
+            and isinstance(value, str)
+            and re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", value)
+        ):
+            value = float(value)  # 'open_invoices': '3' is a count written as text
         if (
             self.test in ("state", "not_state")
             and isinstance(value, (int, float))

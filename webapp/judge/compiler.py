@@ -187,8 +187,12 @@ def compile_rule(
             normative_seen = True
             checks.extend(bound)
             continue
-        if not NORMATIVE.search(clause):
-            continue
+        if (
+            not NORMATIVE.search(clause)
+            and not any(rx.search(clause) for rx in _HOLDS)
+            and _freeze_check(0, clause, clause) is None
+        ):
+            continue  # a hold ('… are suspended pending …') states an obligation without a modal
         normative_seen = True
         made = _category_checks(index, text, clause, glossary)
         if made:
@@ -256,6 +260,9 @@ def compile_rule(
     frozen = _freeze_match(clean)
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
+    restated = _FREEZE_RESTATED.match(clean[frozen.end() :]) if frozen else None
+    if restated and restated.group("until") and any(c.kind == "value_list" for c in checks):
+        consumed_markers.append(restated.group("until").lower())  # '… until the audit closes'
     informational = not normative_seen and not scope
     if informational and not _STATES_NO_OBLIGATION.search(clean):
         # 'Any payment of $2,000 or more has to be signed off by finance', 'refunds >500 EUR ->
@@ -429,6 +436,11 @@ def _read_duration(frozen: re.Match[str] | None, checks: list[Check]) -> tuple[i
     freeze's lifetime."""
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         return frozen.span("duration")
+    restated = _FREEZE_RESTATED.match(frozen.string[frozen.end() :]) if frozen else None
+    if frozen and restated and restated.group("until"):
+        # '…: no membership changes until the audit closes': the restated freeze's lifetime
+        if any(c.kind == "value_list" for c in checks):
+            return frozen.end() + restated.start("until"), frozen.end() + restated.end("event")
     return None
 
 
@@ -534,7 +546,18 @@ def _during(r: _Reading) -> list[str]:
 def _sums(r: _Reading) -> list[str]:
     """'(paid + comps) may not exceed the capacity': no check adds arguments up, so a check reading
     one number against the bound misreads the rule."""
-    return [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATIVE.finditer(r.text)]
+    # 'Enterprise Plus' is a listed name, not a sum
+    spans = [
+        (m.start(), m.end())
+        for v in _flat_values(r.checks)
+        if " " in v
+        for m in re.finditer(r"(?<![\w\-])" + re.escape(v) + r"(?![\w\-])", r.text)
+    ]
+    return [
+        re.sub(r"\s+", " ", m.group(0).lower())
+        for m in _RELATIVE.finditer(r.text)
+        if not any(s <= m.start() + 1 < e for s, e in spans)
+    ]
 
 
 def _review_tails(r: _Reading) -> list[str]:
@@ -585,6 +608,29 @@ def _else_branches(r: _Reading) -> list[str]:
     return _unread_else_branch(r.text, r.checks)
 
 
+# 'whose status is on_hold or blocked': a state of the subject, named after its attribute
+_WHOSE_STATES = re.compile(
+    r"\bwhose\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|were|has been|have been)\s+"
+    r"(?P<states>[\w\-]+(?:\s*(?:,|\bor\b|\band\b)\s*[\w\-]+)*)",
+    re.I,
+)
+
+
+def _unread_whose(r: _Reading) -> list[str]:
+    """'Vendors whose status is on_hold or blocked can't be paid if …': a state of the subject no
+    check reads. Its state words had been taken for the effect ('blocked') or for subject words,
+    the rule labelled understood, and a blocked vendor paid. Only a check reading the state
+    from the request (`Unless` with the marker 'whose') accounts for it."""
+    if not _WHOSE_STATES.search(r.text):
+        return []  # 'whose name starts with Admin' is read by its own recogniser
+    if any(isinstance(c, Unless) and c.marker == "whose" for c in r.every):
+        return []
+    left = ["whose"]
+    for m in _WHOSE_STATES.finditer(r.text):
+        left += [w.lower() for w in re.findall(r"[\w\-]+", m.group("states"))]
+    return [w for w in dict.fromkeys(left) if w not in ("or", "and")]
+
+
 # Every fail-safe, in the order its unaccounted words are listed; a new one is a function here.
 _FAIL_SAFES = (
     _unread_human_act,
@@ -606,6 +652,7 @@ _FAIL_SAFES = (
     _second_subjects,
     _excluding_prepositions,
     _else_branches,
+    _unread_whose,
 )
 
 
@@ -998,15 +1045,29 @@ def quorum_of(text: str) -> int:
     return best
 
 
+_PRONOUN_NO = re.compile(
+    r"^no\s+(?P<acts>[a-z]+(?:\s*,\s*[a-z]+)*(?:\s*,?\s+(?:or|and)\s+[a-z]+)?)\s+"
+    r"(?:(?:anything|any\s+[a-z]+)\s+)?(?:in|on|to|from|of|for|with|inside)\s+(?:it|them)\s*\.?$",
+    re.I,
+)
 _PRONOUN_ACTION = re.compile(
     r"^(?:so\s+|and\s+)?(?:do not|don't|never|must not|may not|cannot|can't|should not|"
-    r"shouldn't|mustn't)\s+(?P<verb>[a-z]+)\s+(?:it|them|this one|these)\s*\.?$",
+    r"shouldn't|mustn't)\s+(?P<verb>[a-z]+)\s+(?:(?:from|with|to|on|in|into|out of)\s+)?"
+    r"(?:it|them|this one|these)\s*\.?$",
     re.I,
 )
 
 
 def _pronoun_action(clause: str, checks: list[Check]) -> ValueList | None:
     """'don't rotate it' after a clause that named literal values: the same values, this verb."""
+    restated = _PRONOUN_NO.match(clause.strip())
+    if restated and checks:
+        last = checks[-1]
+        if isinstance(last, ValueList) and last.mode == "deny" and last.values and not last.terms:
+            # "… is frozen. No sharing, moving or deleting anything in it.": the freeze
+            # restated for some acts; it already refuses every act on the value
+            acts = tuple(stem(w) for w in words(restated.group("acts")) if w not in STOPWORDS)
+            return replace(last, about_words=acts)
     m = _PRONOUN_ACTION.match(clause.strip())
     if not m or not checks:
         return None
@@ -1019,7 +1080,11 @@ def _pronoun_action(clause: str, checks: list[Check]) -> ValueList | None:
     ):
         return None
     verb = stem(m.group("verb").lower())
-    if verb not in VERBS:
+    # the word after 'do not' / 'never' is the verb by its place ('Do not dispense from it'),
+    # even one the verb lexicon does not hold; never a word of no meaning of its own
+    if verb not in VERBS and (
+        m.group("verb").lower() in STOPWORDS or verb in GENERIC or verb in ("be", "hav", "get")
+    ):
         return None
     return replace(last, effect="deny", terms=(verb,), about_words=())
 
@@ -1243,6 +1308,14 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             )
             if m:
                 out.update(stem(w) for w in words(m.group("who")))
+    excepted_names = _EXCEPTED_NAMES.match(text.strip().rstrip("."))
+    if excepted_names and any(
+        isinstance(c, ValueList) and c.mode == "deny" and c.kind_words for c in flat
+    ):
+        # the exception is the deny-list it became; 'which agents must never touch' restates it
+        out.update(stem(w) for w in ("except", "for", "any", "every", "all"))
+        out.update(stem(w) for w in words(excepted_names.group("tail") or ""))
+        out.update(stem(w) for w in words(excepted_names.group("act")))
     frozen = _freeze_match(text)
     if frozen:
         out.update(stem(w) for w in FREEZE_WORDS)
@@ -1253,8 +1326,17 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         )
         if restated and any(isinstance(c, ValueList) for c in flat):
             out.update(stem(w) for w in words(restated.group("what")))
+        out.update(stem(w) for w in words(frozen.groupdict().get("why") or ""))
+        out.update(stem(w) for w in words(frozen.groupdict().get("label") or ""))
         if frozen.group("duration"):
             out.update(stem(w) for w in words(frozen.group("duration")))
+        if frozen.re in _HOLDS:
+            # 'suspended', 'on hold', 'all …', 'for anyone in …'; the reason in brackets
+            # restricts nothing
+            out.update(HOLD_WORDS)
+            out.update(stem(w) for w in words(frozen.group("state")))
+            out.update(stem(w) for w in words(frozen.group("why") or ""))
+            out.update(stem(w) for w in words(frozen.groupdict().get("prep") or ""))
         if frozen.re is FREEZE_NAMES_FIRST:
             # 'in effect' says the freeze holds now; the reason in brackets restricts nothing
             out.update(stem(w) for w in words(frozen.group("state") or ""))
@@ -1370,6 +1452,13 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
         and not NEGATION.search(text)
     ):
         consumed += ["except", "except for"]
+    excepted_names = _EXCEPTED_NAMES.match(text.strip().rstrip("."))
+    if excepted_names and any(
+        isinstance(c, ValueList) and c.mode == "deny" and c.kind_words for c in flat
+    ):
+        consumed += ["except", "except for"]  # the exception is the deny-list it became
+        if excepted_names.group("tail"):
+            consumed.append("which")  # ', which agents must never touch': restated, read
     if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
     elif any(isinstance(c, NumericLimit) for c in flat) and _only_bound_permission(text):
@@ -1921,6 +2010,12 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
+    # 'Accounts on credit hold: no new orders, no exceptions', '… are frozen. No exceptions.':
+    # the emphasis says the rule before it has no exception, which is what it says already
+    # (read as a prohibition of 'exceptions', it had sent every request to review)
+    emphasis = _NO_EXCEPTIONS.search(t)
+    if emphasis and emphasis.start() > 0 and NORMATIVE.search(t[: emphasis.start()]):
+        t = t[: emphasis.start()].rstrip(" ,;:-") + "."
     # Staff shorthand: 'w/o a TAA' and 'w/out a TAA' are 'without a TAA' (a condition, read as
     # one; 'w/out' had been read as a subject word and the condition dropped), 'w/in' is
     # 'within', 'w/ DVM
@@ -2086,6 +2181,11 @@ def _glossed_lists(t: str) -> str:
     return t
 
 
+_NO_EXCEPTIONS = re.compile(
+    r"(?:(?:\s*[,;:.!]\s*|\s+-\s+)(?:with\s+)?no\s+exceptions?(?:\s+(?:allowed|permitted|"
+    r"granted|made|whatsoever))?|\s*,?\s+without\s+exceptions?)\s*[.!]?\s*$",
+    re.I,
+)
 _WITHOUT_SHORT = re.compile(r"(?<![\w/])(?:w/o|w/out|w/o/)(?![\w/])", re.I)
 _WITHIN_SHORT = re.compile(r"(?<![\w/])w/in(?![\w/])", re.I)
 
@@ -3287,6 +3387,79 @@ def _runs_on(clause: str, end: int) -> bool:
     return word not in STOPWORDS and word not in _SUBJECT_FOLLOWERS
 
 
+# 'Agents may add users to groups, except Domain Admins, Enterprise Admins and Schema Admins',
+# 'Support may issue credits to any plan, except the Enterprise Plus and Gov Cloud plans',
+# 'Tickets may be auto-closed in every queue except SEC-INCIDENTS and LEGAL-HOLD': a permission
+# over every value of a kind but the named ones. The names (Title Case words or codes, any case
+# in the request) are a deny-list on the argument named for the kind; a trailing ', which agents
+# must never touch' restates it for every act on them.
+_EXCEPT_NAME = (
+    r"(?:[A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}|[A-Za-z0-9]+(?:[-_./][A-Za-z0-9]+)+|"
+    r"[a-z][a-z0-9]*(?=\s*(?:,|\band\b|\bor\b|\.?$)))"
+)
+_EXCEPTED_NAMES = re.compile(
+    r"^(?P<act>[^,;]*?\b(?:may|can|is allowed to|are allowed to)\s+[^,;]*?)\s+"
+    r"(?:(?:to|in|on|for|from|of|at)\s+)?(?:(?:any|every|all)\s+)?(?P<kind>[a-z]+?)s?\s*,?\s+"
+    r"except(?:\s+for)?\s+(?:the\s+)?(?P<items>"
+    + _EXCEPT_NAME
+    + r"(?:\s*,\s*"
+    + _EXCEPT_NAME
+    + r")*(?:\s*,?\s+(?:and|or)\s+"
+    + _EXCEPT_NAME
+    + r")?)(?:\s+(?P=kind)s?)?"
+    r"(?P<tail>\s*,\s*which\s+(?:[a-z]+\s+){0,2}(?:must|may|can|should|shall)\s+(?:never|not)\s+"
+    r"(?:be\s+)?(?:touch|touched|change|changed|modify|modified|alter|altered|edit|edited)"
+    r"(?:\s+(?:them|it))?)?\s*\.?$"
+)
+
+
+class ExceptedNamesRecogniser(Recogniser):
+    """A permission over a kind, except named values: a deny-list of them on the kind's argument."""
+
+    kind = "excepted_names"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _EXCEPTED_NAMES.match(c.text)
+        if m is None or (c.negated and not m.group("tail")) or ONLY.search(c.text) or c.review:
+            return None
+        act, kind = m.group("act"), m.group("kind").lower()
+        if NEGATION.search(act) or kind in STOPWORDS or stem(kind) in GENERIC:
+            return None
+        items = [
+            i.strip()
+            for i in re.split(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", m.group("items"))
+            if i.strip()
+        ]
+        if len(items) < 1 or any(
+            i.lower() in STOPWORDS or stem(i.lower()) in GENERIC or stem(i.lower()) == stem(kind)
+            for i in items
+        ):
+            return None
+        if any(i.islower() for i in items) and (len(items) < 2 or any(" " in i for i in items)):
+            return None  # plain lower-case words name values only as a list ('main, release')
+        if m.group("tail"):
+            terms: tuple[str, ...] = ()  # 'which agents must never touch': any act on them
+            alternatives: tuple[tuple[str, str], ...] = ()
+        else:
+            found, alts = _action_terms(
+                re.sub(r"\b(?:may|can|is|are|allowed|to)\b", " ", act), False
+            )
+            terms, alternatives = tuple(found), tuple(alts)
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "deny",
+                terms,
+                alternatives,
+                "deny",
+                tuple(items),
+                "exact",
+                (stem(kind),),
+            )
+        ]
+
+
 class NamedValuesRecogniser(Recogniser):
     """'The datasets raw-events and audit-trail must never be dropped': a closed deny-list on the
     argument named like the kind noun (any argument whose value is listed counts), so the listed
@@ -4470,6 +4643,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     ContentListRecogniser(),
     IncludeContentRecogniser(),
     FreezeRecogniser(),
+    ExceptedNamesRecogniser(),
     NamedValuesRecogniser(),
     RequiredCurrencyRecogniser(),
     ResidencyRecogniser(),
@@ -4767,6 +4941,11 @@ _JOIN_LOWER = re.compile(
 )
 
 
+# A named value held like a frozen one ('Lot 7H22K is quarantined', 'Vendor V-2231 is suspended
+# pending review', 'Account ACC-9 is on hold'): any request naming it is refused.
+_HELD_STATES = (
+    r"quarantined|suspended|embargoed|blocked|on\s+hold|on\s+(?:payment|credit|legal)\s+hold"
+)
 # How long a freeze lasts ('until further notice', 'for the holidays', 'through Q4'); never an
 # amount or a comparison ('for payments over $1,000' is a condition, not a duration).
 _DURATION_TEXT = (
@@ -4777,7 +4956,7 @@ FREEZE = re.compile(
     r"^(?:the\s+)?(?P<name>[\w.\-/:@+]+)(?:\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?))?\s+"
     r"(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
-    r"frozen|locked)\b"
+    r"frozen|locked|" + _HELD_STATES + r")\b"
     # 'until further notice', 'through Q4', 'until 5 January', 'for the holidays': how long.
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
     r"because of)\s+" + _DURATION_TEXT + r""
@@ -4791,7 +4970,7 @@ FREEZE_KIND_FIRST = re.compile(
     r"(?:\s*\((?P<alias>[\w.\-/:@+]+)\))?"
     r"\s+(?:is|are|has been|have been|stays|remains)\s+"
     r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
-    r"release\s+)?freeze|frozen|locked)\b"
+    r"release\s+)?freeze|frozen|locked|" + _HELD_STATES + r")\b"
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
     r"because of)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
@@ -4808,7 +4987,45 @@ FREEZE_ON = re.compile(
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
     re.I,
 )
+# "Legal hold: the 'Project Falcon' drive is frozen": a quoted name is a value whatever its words
+# (the label before the colon names the hold, it restricts nothing).
+FREEZE_QUOTED = re.compile(
+    r"^(?:(?P<label>(?:legal|litigation|change|code)\s+(?:hold|freeze)|hold|freeze|notice)\s*:\s*)?"
+    r"(?:the\s+)?['\"](?P<name>[^'\"]{1,60})['\"]\s+(?P<kind>[a-z]+)\s+"
+    r"(?:is|are|has been|have been|remains?|stays?)\s+(?:(?:currently|now|still)\s+)?"
+    r"(?:under\s+(?:a\s+)?(?:legal\s+|litigation\s+)?hold|frozen|locked|" + _HELD_STATES + r")\b"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r")?",
+    re.I,
+)
+# 'Change freeze on workspace fin-ops (SOX audit): …': the kind before the name, and the reason
+# in brackets (which restricts nothing).
+FREEZE_ON_KIND = re.compile(
+    r"^(?:(?:a|an|the)\s+)?(?:(?:change|code|deploy(?:ment)?|release)\s+)?(?:freeze|lock)\s+"
+    r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for)\s+(?:the\s+)?"
+    r"(?P<kind>[a-z]+)\s+(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]*\w)"
+    r"(?:\s*\((?P<why>[^()]*)\))?"
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
+    r"because of)\s+" + _DURATION_TEXT + r""
+    r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
+    re.I,
+)
+# '…: no membership or role changes until the audit closes': the freeze restated, with its
+# lifetime (read as a freeze on every request naming the value: broader, never narrower).
+_FREEZE_RESTATED = re.compile(
+    r"^\s*(?::|\s-)\s*no\s+(?P<what>[A-Za-z][\w\s,]*?)"
+    r"(?:\s+(?P<until>until|till|pending)\s+(?P<event>[A-Za-z][\w\s]*?))?\s*\.?$",
+    re.I,
+)
 FREEZE_WORDS = (
+    "quarantin",
+    "suspend",
+    "embargo",
+    "block",
+    "hold",
+    "payment",
+    "credit",
+    "legal",
     "under",
     "change",
     "code",
@@ -5068,6 +5285,9 @@ def _conditional_checks(
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
+    having = _having_state(index, source, clause, previous, carry)
+    if having is not None:
+        return having
     during = _while_state(index, source, clause, previous, carry)
     if during is not None:
         return during
@@ -5270,6 +5490,20 @@ _RELATIVE_STATE_FRONT = re.compile(
 _STATE_OF = re.compile(
     r"^(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|were|has been|have been)\s+"
     r"(?:(?:currently|still|now|yet)\s+)?(?P<state>[a-z]+)$",
+    re.I,
+)
+# 'whose status is blocked or suspended', 'whose KYC status is pending, failed or expired',
+# 'whose status is terminated or unpaid leave': one of several states, each of one or two words.
+_ONE_STATE = r"(?:(?:in|on|under)\s+)?(?!or\b)[a-z][\w\-]*(?:\s+(?!or\b)[a-z][\w\-]*)?"
+_STATES_OF = re.compile(
+    r"^(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|were|has been|have been)\s+"
+    r"(?:(?:currently|still|now)\s+)?(?P<states>"
+    + _ONE_STATE
+    + r"(?:\s*,\s*"
+    + _ONE_STATE
+    + r")*\s*,?\s+or\s+"
+    + _ONE_STATE
+    + r")$",
     re.I,
 )
 _STATE_VERB = re.compile(
@@ -5531,14 +5765,39 @@ def _relative_state(
         return listed
     m = _RELATIVE_STATE.match(clause) or _RELATIVE_DONE.match(clause)
     front = _RELATIVE_STATE_FRONT.match(clause)
-    if front and (m is None or _STATE_VERB.match(front.group("cond"))):
+    if front and (
+        m is None
+        or _STATE_VERB.match(front.group("cond"))
+        or (
+            front.group("marker").lower() == "whose"
+            and (_STATE_OF.match(front.group("cond")) or _STATES_OF.match(front.group("cond")))
+        )
+    ):
         # 'Customers who opted out must not be emailed': the relative clause in the subject.
         m = front
     if not m or find_quantities(m.group("cond")):
         return None
     marker = m.group("marker").lower()
     cond = m.group("cond").strip()
-    if marker == "whose":
+    states: tuple[str, ...] = ()
+    if marker == "whose" and not _STATE_OF.match(cond) and _STATES_OF.match(cond):
+        # one of several states: read on the attribute named ('status', 'KYC status'), each
+        # state compared word by word (`Suspended`, `unpaid_leave`)
+        several = _STATES_OF.match(cond)
+        assert several is not None
+        states = tuple(
+            re.sub(r"\s+", " ", x.strip().lower())
+            for x in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", several.group("states"))
+            if x.strip()
+        )
+        what = several.group("what").lower()
+        if any(not _state_words(x) or set(x.split()) & _NOT_A_STATE for x in states) or any(
+            w in STOPWORDS for w in what.split()
+        ):
+            return None  # a state is a word or two ('frozen', 'unpaid leave'), never a modal
+        state, test = " ".join(states), "not_state"
+        bind_text = f"{' '.join(_state_words(x)[-1] for x in states)} {what}"
+    elif marker == "whose":
         s = _STATE_OF.match(cond)
         if not s:
             return None
@@ -5551,7 +5810,7 @@ def _relative_state(
         state = s.group("state").lower()
         test = "state" if s.group("neg") else "not_state"
         bind_text = state
-    if state in STOPWORDS or NORMATIVE.fullmatch(state):
+    if not states and (state in STOPWORDS or NORMATIVE.fullmatch(state)):
         return None
     bind = tuple(
         x for x in (stem(w) for w in words(bind_text)) if x not in STOPWORDS and x not in GENERIC
@@ -5573,9 +5832,80 @@ def _relative_state(
         marker=marker,
         bind_words=bind,
         test=test,
-        value=state.split()[0] if marker == "whose" else state,
+        value="" if states else state.split()[0] if marker == "whose" else state,
         phrase=cond,
+        values=states,
     ), marker
+
+
+# 'Never archive projects that have open invoices', 'Subscriptions with unpaid invoices must not
+# be upgraded', 'Don't close accounts that have any pending chargebacks': the subject has things
+# in a state. Read from a count, a list or a flag named for the state and the thing
+# (`open_invoices: 3`, `unpaid_invoices: []`, `has_pending_chargebacks: true`).
+_HAVING_STATES = frozenset(
+    _STATE_WORDS
+    | {"unpaid", "outstanding", "unresolved", "unsettled", "disputed", "failed", "late"}
+)
+_HAVING_OBJECT = r"(?:any\s+)?(?P<adj>[a-z]+)\s+(?P<noun>[a-z]+s)"
+_HAVING_END = re.compile(
+    r"^(?P<main>.*?\b[a-z]+s)\s+(?:that|which|who)\s+(?:have|has|carry|hold)\s+"
+    + _HAVING_OBJECT
+    + r"\s*\.?$",
+    re.I,
+)
+_HAVING_FRONT = re.compile(
+    r"^(?P<main>.*?\b[a-z]+s)\s+(?:(?:that|which|who)\s+(?:have|has)|with)\s+"
+    + _HAVING_OBJECT
+    + r"\s+(?P<rest>(?:must|may|can't|cannot|can not|should|shall|won't|are not|aren't|is not|"
+    r"isn't|need|needs|require|requires)\b.+?)\s*\.?$",
+    re.I,
+)
+
+
+def _having_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while the subject has things in the stated state."""
+    m = _HAVING_FRONT.match(clause) or _HAVING_END.match(clause)
+    if m is None:
+        return None
+    adj, noun = m.group("adj").lower(), m.group("noun").lower()
+    if adj not in _HAVING_STATES or noun in STOPWORDS or stem(noun) in GENERIC:
+        return None
+    main = m.group("main")
+    if m.re is _HAVING_FRONT:
+        main = f"{main} {m.group('rest')}"
+    if condition_spans(main) or find_quantities(clause):
+        return None  # a second condition is never composed with this one
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    marker = "with" if " with " in m.group(0)[len(m.group("main")) : m.end("adj")] else "that"
+    phrase = f"have {adj} {noun}"
+    return [
+        Unless(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=(stem(adj), stem(noun)),
+            test="not_state",
+            value=adj,
+            phrase=phrase,
+        )
+        for c in made
+    ], marker
+
+
+_NOT_A_STATE = frozenset("not no never only must may can cannot should shall".split())
+
+
+def _state_words(state: str) -> list[str]:
+    """The words of a state that name it ('unpaid leave', 'in arrears' -> 'arrears')."""
+    return [w for w in re.findall(r"[a-z][\w\-]*", state) if w not in STOPWORDS]
 
 
 _CONDITION_BOUND = re.compile(
@@ -5661,7 +5991,7 @@ FREEZE_COLON = re.compile(
 _FREEZE_STATE = (
     r"(?:(?:is|are|has been|have been|stays|remains)\s+)?(?:(?:currently|now|still)\s+)?"
     r"(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|"
-    r"frozen|locked)"
+    r"frozen|locked|" + _HELD_STATES + r")"
 )
 _FREEZE_DURATION = (
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
@@ -5705,7 +6035,60 @@ FREEZE_NAMES_FIRST = re.compile(
 )
 
 
+# Holds on one named value, with the act they stop ('All payments to member M-44120 are
+# suspended pending death verification', 'Takedowns against channel UC-partner-7781 are on hold
+# (partner dispute)', 'Store #0412: all dispensing suspended pending DEA audit', 'Hiring in the
+# Research department is frozen'). The named value is read on the argument named for its kind
+# (`member_id`, `target.channel_id`, `store_id`); another value there is outside the hold; no
+# such argument and no argument carrying the value: review. 'pending …', 'until …' and a reason
+# in brackets are the hold's reason or lifetime, never a condition.
+_HOLD_STATE = (
+    r"(?P<state>suspended|on\s+hold|on\s+(?:payment|credit|legal|compliance)\s+hold|paused|"
+    r"halted|frozen|stopped|embargoed)"
+)
+_HOLD_ID = r"#?(?P<name>(?=[\w.\-/:@+]*\d)[\w.\-/:@+]*[\w])"
+_HOLD_TAIL = (
+    r"(?P<duration>\s+(?:until|till|through|thru|pending|due to|because of)\s+[^()]+?)?"
+    r"(?:\s*\((?P<why>[^()]*)\))?\s*\.?\s*$"
+)
+_HOLD_ACTS = r"(?:[Aa]ll\s+)?(?P<acts>[A-Za-z][a-z\-]*(?:\s+[a-z][a-z\-]*){0,2}?)"
+_HOLD_VERB = r"\s+(?:is|are|has been|have been|remains?|stays?)\s+(?:(?:currently|now|still)\s+)?"
+HOLD_ACT_FIRST = re.compile(
+    r"^" + _HOLD_ACTS + r"\s+(?P<prep>to|for|from|against|on|of|at|in|by|with)\s+(?:the\s+)?"
+    r"(?P<kind>[a-z]+)\s+" + _HOLD_ID + _HOLD_VERB + _HOLD_STATE + _HOLD_TAIL,
+    re.I,
+)
+HOLD_KIND_COLON = re.compile(
+    r"^(?:the\s+)?(?P<kind>[A-Za-z]+)\s+"
+    + _HOLD_ID
+    + r"\s*:\s*"
+    + _HOLD_ACTS
+    + r"\s+(?:(?:is|are)\s+)?(?:(?:currently|now|still)\s+)?"
+    + _HOLD_STATE
+    + _HOLD_TAIL,
+    re.I,
+)
+HOLD_IN_UNIT = re.compile(
+    r"^" + _HOLD_ACTS + r"\s+(?:for\s+(?:anyone|everyone|anybody|all\s+staff|staff|employees)\s+)?"
+    r"in\s+the\s+(?P<name>[A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)?)\s+"
+    r"(?P<kind>org|organisation|organization|department|dept|division|team|business unit)\s+"
+    + _HOLD_VERB.removeprefix(r"\s+")
+    + _HOLD_STATE
+    + _HOLD_TAIL
+)
+# 'Payments to Initech are suspended until 30 June': a capitalised name with no kind is read on
+# any argument carrying it; a request where none does goes to review.
+HOLD_NAME = re.compile(
+    r"^" + _HOLD_ACTS + r"\s+(?P<prep>to|for|from|against|with)\s+"
+    r"(?P<name>[A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*){0,2})" + _HOLD_VERB + _HOLD_STATE + _HOLD_TAIL
+)
+_HOLDS = (HOLD_ACT_FIRST, HOLD_KIND_COLON, HOLD_IN_UNIT, HOLD_NAME)
+HOLD_WORDS = ("all", "suspend", "hold", "paus", "halt", "stop", "embargo", "anyon", "everyon")
+
+
 _FREEZES = (
+    FREEZE_QUOTED,
+    FREEZE_ON_KIND,
     FREEZE_KIND_FIRST,
     FREEZE_PAREN,
     FREEZE_LIST,
@@ -5713,6 +6096,7 @@ _FREEZES = (
     FREEZE_ON,
     FREEZE_COLON,
     FREEZE_NAMES_FIRST,
+    *_HOLDS,
 )
 
 
@@ -5737,6 +6121,8 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
 
 
 def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
+    if m.re in _HOLDS:
+        return _hold_check(index, source, m)
     if m.re is FREEZE_LIST:
         return _freeze_list_check(index, source, m)
     if m.re is FREEZE_NAMES_FIRST:
@@ -5750,6 +6136,11 @@ def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
         )
     name = m.group("name")
     kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
+    if m.re is FREEZE_QUOTED:
+        # quoted by the rule's author: a name, read on the argument named for its kind
+        if not name.strip() or kind and kind[0] in STOPWORDS:
+            return None
+        return ValueList(index, source, "deny", (), (), "deny", (name.strip(),), "exact", kind)
     # 'the ledger service is frozen', 'the ACME-7 vendor account is frozen'
     named_kind = any(k in _VALUE_KIND_NOUNS for k in kind)
     if name.lower() in STOPWORDS or not (
@@ -5759,6 +6150,26 @@ def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
     alias = m.groupdict().get("alias")
     values = (name, alias) if alias else (name,)
     return ValueList(index, source, "deny", (), (), "deny", values, "exact", kind)
+
+
+def _hold_check(index: int, source: str, m: re.Match[str]) -> Check | None:
+    """A hold on one named value for the act it stops: a deny-list of that value, read on the
+    argument named for its kind, for requests of that act (its words are the check's subject,
+    so a request the tool and arguments show to be another act is outside it)."""
+    name = m.group("name").strip()
+    acts = m.group("acts")
+    kind = tuple(stem(w) for w in (m.groupdict().get("kind") or "").lower().split())
+    if not name or name.lower() in STOPWORDS or any(k in STOPWORDS or k in GENERIC for k in kind):
+        return None
+    act_words = [w for w in words(acts) if w not in STOPWORDS]
+    if not act_words or any(NORMATIVE.fullmatch(w) for w in act_words):
+        return None
+    terms, alternatives = _action_terms(acts, False)
+    if not terms:
+        return None
+    return ValueList(
+        index, source, "deny", tuple(terms), tuple(alternatives), "deny", (name,), "exact", kind
+    )
 
 
 def _freeze_list_check(index: int, source: str, m: re.Match[str]) -> Check | None:

@@ -51,6 +51,7 @@ from webapp.judge.checks import (
     _currency_of,
     _id_in_members,
     _in_glossary,
+    _slip_of,
     _unit_argument,
     abbreviates,
     outcome_stated,
@@ -466,6 +467,55 @@ class _Gate:
 _Reading = tuple[_Gate, ...] | None
 
 
+# 'Store #0388: controlled substances suspended', 'Warehouse WH-04: inbound receiving paused
+# (audit)': a hold whose scope is one named value of a kind, written first. Whatever the words
+# after the colon mean, they speak only of that value; a second subject ('all other stores',
+# 'elsewhere', 'also') or a second clause keeps the rule in reach.
+_HELD_VALUE = re.compile(
+    r"^(?:the\s+)?(?P<kind>[A-Za-z]+)\s+#?(?P<name>(?=[\w.\-/]*\d)[\w.\-/]*\w)\s*:\s*"
+    r"(?P<rest>[^;:()]+?)\s+(?:(?:is|are)\s+)?(?:suspended|on\s+hold|paused|halted|frozen|stopped)"
+    r"(?:\s+(?:until|till|pending|due to)\s+[^;:()]+?)?(?:\s*\([^()]*\))?\s*[.!]?\s*$",
+    re.I,
+)
+_WIDER = re.compile(r"\b(?:other|others|elsewhere|also|too|every|each|any|and|or|plus)\b", re.I)
+
+
+def _held_elsewhere(text: str, view: RequestView) -> str | None:
+    """Why a hold on one named value ('Store #0388: …') does not reach the request: the argument
+    named for the kind (`store_id`) holds another identifier of the series, and no other value
+    of the request names the held one."""
+    m = _HELD_VALUE.match(" ".join(text.split()))
+    if m is None or _WIDER.search(m.group("rest")):
+        return None
+    kind, name = stem(m.group("kind").lower()), m.group("name")
+    if kind in _IDENT or kind in _CONNECTORS:
+        return None
+    bound = [lf for lf in view.leaves if kind in lf.last_keys and lf.last_keys - {kind} <= _IDENT]
+    held = _NOT_ALNUM.sub("", name.upper())
+    if not bound or not held:
+        return None
+    for _, v in _strings(view):
+        # the held value written anywhere (a note, a longer id), or a slip for it
+        got = _NOT_ALNUM.sub("", v.upper())
+        if len(v) > 2000 or held in got or _slip_of(got, held):
+            return None
+    for lf in bound:
+        for v in scalars(lf.value):
+            if isinstance(v, bool) or not isinstance(v, (str, int, float)):
+                return None
+            got = _NOT_ALNUM.sub("", str(v).upper())
+            # another identifier of the series: the same length and shape, or one digit put
+            # for another; anything closer (a slip, one inside the other) stays in reach
+            if not got or got == held or got in held or held in got:
+                return None
+            if _slip_of(got, held):
+                return None
+            if _skeleton(got) != _skeleton(held):
+                return None
+    where = ", ".join(f"{lf.path} {lf.value!r}" for lf in bound)
+    return f"the hold is on {m.group('kind').lower()} {name}; the request is for {where}"
+
+
 def out_of_reach(
     text: str, view: RequestView, glossary: Glossary | None, compiled: bool = False
 ) -> str | None:
@@ -473,6 +523,9 @@ def out_of_reach(
 
     `compiled`: the rule compiled and a check of it asks for review; its gate may set that aside
     only when it holds no amount (the check read every amount of the request itself)."""
+    held = _held_elsewhere(text, view)
+    if held is not None:
+        return held
     gates = read_gates(text, glossary)
     if not gates:
         return None
