@@ -49,7 +49,7 @@ HOLDOUT_SETS = (
 # everyday ones, each policy in another staff style); dev_mis and dev_mis2 hold rules written to be
 # misread, dev_red2 and dev_red3 red-team cases beside a satisfied rule, so that a misreading shows
 # as an approval. Their first runs are recorded in bench/README.md.
-APART_SETS = ("dev_11", "dev_mis", "dev_12", "dev_mis2", "dev_red2", "dev_red3")
+APART_SETS = ("dev_11", "dev_mis", "dev_12", "dev_mis2", "dev_red2", "dev_red3", "dev_jred4")
 
 
 def load_cases(directory: Path = CASES_DIR, case_set: str = "main") -> list[dict]:

@@ -77,7 +77,7 @@ def test_the_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
 
 
 @pytest.mark.parametrize(
-    "case_set", ["dev_11", "dev_12", "dev_mis", "dev_mis2", "dev_red2", "dev_red3"]
+    "case_set", ["dev_11", "dev_12", "dev_mis", "dev_mis2", "dev_red2", "dev_red3", "dev_jred4"]
 )
 def test_the_development_sets_run_apart_with_no_unsafe_approval(bench, case_set):
     # written to find misreadings (each first run is in bench/README.md); every unsafe approval

@@ -5558,8 +5558,23 @@ _DEFINED_BY_BRACKET = re.compile(
 def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     text = clause
     alts: list[tuple[str, str]] = []
-    for m in re.finditer(r"\b([a-z]+)\s*(?:,\s*[a-z]+\s*)*(?:,\s*)?\s+or\s+([a-z]+)\b", text, re.I):
-        a, b = stem(m.group(1)), stem(m.group(2))
+    chains: list[tuple[str, ...]] = []
+    for m in re.finditer(
+        r"\b([a-z]+)((?:\s*,\s*[a-z]+)*)\s*,?\s+or\s+([a-z]+)\b", text, re.I
+    ):
+        a, b = stem(m.group(1)), stem(m.group(3))
+        middle = tuple(stem(w) for w in re.findall(r"[a-z]+", m.group(2), re.I))
+        if middle:
+            # 'closed, frozen or dormant': every item of a chain is one of the alternatives.
+            # Read as the pair of its ends, a middle item ('frozen') became a word every request
+            # had to show beside one of the ends, so a dormant account passed the rule. In a
+            # chain of three or more, a word that could say the rule's effect ('blocked, frozen
+            # or inactive') is a listed state: the effect is said elsewhere.
+            chain = (a, *middle, b)
+            if any(w in STOPWORDS or w in GENERIC for w in chain):
+                continue
+            chains.append(tuple(dict.fromkeys(chain)))
+            continue
         if a in STOPWORDS or b in STOPWORDS or a in GENERIC or b in GENERIC:
             continue
         if a in _EFFECT_STEMS or b in _EFFECT_STEMS:
@@ -5590,14 +5605,14 @@ def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tup
             for extra in verbs[2:]:
                 alts.append((verbs[0], extra))
     defined = _DEFINED_BY_BRACKET.match(text)
-    if review and defined and alts and " or " in f" {defined.group('items')} ":
+    if review and defined and (alts or chains) and " or " in f" {defined.group('items')} ":
         # 'Adverse actions (denial, or conditional approval) require review': the bracket says
         # which requests the noun names, so the request shows one of them or none; the noun
         # itself is no word the request must show as well.
         named = {stem(w) for w in words(defined.group("noun"))}
         terms = [t for t in terms if t not in named]
-    alt_words = {w for pair in alts for w in pair}
-    if alts:
+    alt_words = {w for pair in alts for w in pair} | {w for chain in chains for w in chain}
+    if alts and not chains:
         # Collapse a chain 'list, get or describe' into pairs that all share the first word.
         merged: dict[str, set[str]] = {}
         for a, b in alts:
@@ -5609,7 +5624,8 @@ def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tup
             terms = [t for t in terms if t not in group]
             return _subject_terms(tuple(terms)), tuple((group[0], g) for g in group[1:])
     terms = [t for t in terms if t not in alt_words]
-    return _subject_terms(tuple(terms)), tuple(alts)
+    # a chain is one group: any one of its items will do
+    return _subject_terms(tuple(terms)), tuple(alts) + tuple(chains)  # type: ignore[arg-type]
 
 
 def _predicate_position(clause: str) -> int | None:
