@@ -5205,11 +5205,37 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         if not _PROSE_HYPHENATED.fullmatch(m.group(0)) and not _names_an_approver(clause, m)
     ]
     if lits:
-        return [lits[0].group(0)], lits[0].start(), lits[0].end()
+        return _literal_run(clause, lits[0])
     q = _QUOTED.search(clause)
     if q:
         return [q.group(1)], q.start(1), q.end(1)
     return [], 0, 0
+
+
+# What joins the items of a list: ', ', ', or ', ' and ', ' nor '.
+_LIST_JOINT = re.compile(r"\s*,\s*(?:(?:and|or|nor)\s+)?|\s+(?:and|or|and/or|nor)\s+", re.I)
+
+
+def _literal_run(clause: str, first: re.Match[str]) -> tuple[list[str], int, int]:
+    """The literal at `first` and the literals listed after it ('gmail.com or yahoo.com
+    domains'). Read alone, the first literal was the whole list: the rule was "understood" and
+    the later names, left as words the request had to show, let yahoo.com through. A literal
+    listed beside plain words ('AdministratorAccess or admin policies') is one item of a list no
+    reading here holds: nothing is read."""
+    items, end = [first.group(0)], first.end()
+    while True:
+        joint = _LIST_JOINT.match(clause, end)
+        if joint is None:
+            return items, first.start(), end
+        nxt = _LITERAL.match(clause, joint.end())
+        if nxt is None:
+            if re.match(r"\s*,", clause[end:]) and not re.search(
+                r"\b(?:or|and|nor)\b", clause[joint.end() :]
+            ):
+                return items, first.start(), end  # 'to 10.0.0.0/8, which ...': a comma, no list
+            return [], 0, 0
+        items.append(nxt.group(0))
+        end = nxt.end()
 
 
 # 'GPU instances need FinOps approval', 'approved by FinOps': the name of who approves, never a
