@@ -5265,9 +5265,26 @@ def _glosses_a_noun(clause: str, start: int, end: int, items: list[str]) -> bool
     request carries, so the rule was "understood" and never fired)."""
     if start == 0 or clause[start - 1] != "(" or len(items) != 1:
         return False  # several words listed in brackets are values ('(business, first) class')
+    if re.fullmatch(r"[A-Z]{2,6}", items[0]):
+        return _glosses_by_acronym(clause, start, items[0])
     if not re.fullmatch(r"[a-z]+", items[0]):
         return False
     return _runs_on(clause, end + 1)
+
+
+def _glosses_by_acronym(clause: str, start: int, acronym: str) -> bool:
+    """'card numbers (PAN) or CVV', 'patients with restricted (VIP) status': one capitalised
+    abbreviation in brackets names the words before it; read as the value of an argument named
+    by them ('card numbers is PAN'), the rule was "understood" and no request ever held it. A
+    code of a place or currency after its kind ('sanctioned countries (KP)', 'currency (RUB)')
+    or after a place's name ('North Korea (KP)') is still a value."""
+    if acronym in CURRENCY_CODES or (len(acronym) == 2 and country_code(acronym)):
+        return False
+    before = re.findall(r"[A-Za-z]+", clause[: start - 1])
+    if not before:
+        return False
+    last = before[-1]
+    return stem(last.lower()) not in _PLACE_OR_CURRENCY_KINDS and not _place(last)
 
 
 # 'limited to the development team': one name followed by the kind of group it names
