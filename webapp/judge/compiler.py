@@ -5216,6 +5216,15 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
     return [], 0, 0
 
 
+# 'with W-9 missing', 'MFA-TOTP disabled', 'I-9 not on file': a state said of the thing a
+# literal names. Read as a list, 'W-9' was a value the request had to hold for the rule to deny,
+# so the prohibition passed exactly the vendors it names (those without one).
+_STATE_OF_LITERAL = re.compile(
+    r"\s+(?:(?:is|are|was|were)\s+)?(?:not\b|missing|absent|expired|disabled|off\b|unsigned|"
+    r"lapsed|outstanding|revoked|invalid|incomplete|unverified|pending|overdue|unavailable)",
+    re.I,
+)
+
 # What joins the items of a list: ', ', ', or ', ' and ', ' nor '.
 _LIST_JOINT = re.compile(r"\s*,\s*(?:(?:and|or|nor)\s+)?|\s+(?:and|or|and/or|nor)\s+", re.I)
 
@@ -5230,6 +5239,8 @@ def _literal_run(clause: str, first: re.Match[str]) -> tuple[list[str], int, int
     while True:
         joint = _LIST_JOINT.match(clause, end)
         if joint is None:
+            if _STATE_OF_LITERAL.match(clause, end):
+                return [], 0, 0  # 'vendors with W-9 missing': what is missing, not a value
             return items, first.start(), end
         nxt = _LITERAL.match(clause, joint.end())
         if nxt is None:
