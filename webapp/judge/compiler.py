@@ -5617,9 +5617,7 @@ def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tup
     text = clause
     alts: list[tuple[str, str]] = []
     chains: list[tuple[str, ...]] = []
-    for m in re.finditer(
-        r"\b([a-z]+)((?:\s*,\s*[a-z]+)*)\s*,?\s+or\s+([a-z]+)\b", text, re.I
-    ):
+    for m in re.finditer(r"\b([a-z]+)((?:\s*,\s*[a-z]+)*)\s*,?\s+or\s+([a-z]+)\b", text, re.I):
         a, b = stem(m.group(1)), stem(m.group(3))
         middle = tuple(stem(w) for w in re.findall(r"[a-z]+", m.group(2), re.I))
         if middle:

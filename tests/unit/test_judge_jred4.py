@@ -1,0 +1,207 @@
+"""Red team jred4 (eighth session): list readings labelled "understood" that misread the rule, so
+that a request the rule forbids was approved beside a satisfied rule. Each test is a class of
+misreading, closed by reading the construct (or leaving the rule partly understood):
+
+- a chain 'closed, frozen or dormant' read as the pair of its ends, its middle item a word every
+  request had to show;
+- a literal listed with others ('gmail.com or yahoo.com domains') read alone;
+- one capitalised abbreviation in brackets ('card numbers (PAN)', 'restricted (VIP) status')
+  read as the value of an argument named by the words before it;
+- a capitalised word joined to a plain word ('VIP-tier customers') read as a name;
+- a literal with a state said of it ('vendors with W-9 missing') read as a value to hold;
+- a listed name met in another form ('tractor-trailer' for 'tractor-trailers') read as outside.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.unit.judge_support import outcome_beside_ticket
+from webapp.judge.compiler import compile_rule
+
+# -- chains of states: every item is one alternative
+
+_STATES = ["closed", "frozen", "dormant", "locked", "suspended", "banned", "delinquent", "inactive"]
+
+
+@pytest.mark.parametrize("status", ["closed", "frozen", "dormant"])
+def test_every_item_of_a_chain_is_an_alternative(status):
+    rule = "Accounts whose status is closed, frozen or dormant cannot transact."
+    args = {"account_status": status, "amount": 5}
+    assert outcome_beside_ticket(rule, "accounts.transfer", args) == "denied"
+
+
+def test_a_chain_of_states_leaves_other_states_alone():
+    rule = "Accounts whose status is closed, frozen or dormant cannot transact."
+    args = {"account_status": "active", "amount": 5}
+    # (a status the chain does not name: never denied; the engine asks a human, as before)
+    assert outcome_beside_ticket(rule, "accounts.transfer", args) != "denied"
+
+
+@pytest.mark.parametrize("status", ["blocked", "frozen", "inactive"])
+def test_a_state_spelled_like_an_effect_is_a_listed_state_in_a_chain(status):
+    rule = "Do not pay vendors that are blocked, frozen or inactive."
+    args = {"vendor_status": status, "amount": 5}
+    assert outcome_beside_ticket(rule, "vendors.pay", args) == "denied"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(_STATES), min_size=3, max_size=5, unique=True),
+    st.data(),
+)
+def test_no_member_of_a_chain_of_states_is_approved(chain, data):
+    listed = ", ".join(chain[:-1]) + f" or {chain[-1]}"
+    rule = f"Accounts whose status is {listed} cannot transact."
+    status = data.draw(st.sampled_from(chain))
+    args = {"account_status": status, "amount": 5}
+    assert outcome_beside_ticket(rule, "accounts.transfer", args) != "approved"
+
+
+# -- literals listed together
+
+
+@pytest.mark.parametrize(
+    ("rule", "email"),
+    [
+        ("Do not invite users from gmail.com or yahoo.com domains.", "bob@yahoo.com"),
+        ("Do not onboard users with hotmail.com or outlook.com addresses.", "a@outlook.com"),
+        ("Never onboard users with yahoo.com, aol.com or gmx.de emails.", "x@gmx.de"),
+    ],
+)
+def test_every_listed_domain_is_read(rule, email):
+    assert outcome_beside_ticket(rule, "users.invite", {"email": email, "role": "m"}) == "denied"
+    other = {"email": "bob@acme.com", "role": "m"}
+    assert outcome_beside_ticket(rule, "users.invite", other) == "approved"
+
+
+_DOMAINS = ["gmail.com", "yahoo.com", "aol.com", "gmx.de", "rival.io", "mail.ru"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_DOMAINS), min_size=2, max_size=4, unique=True), st.data())
+def test_no_listed_domain_is_approved(domains, data):
+    listed = ", ".join(domains[:-1]) + f" or {domains[-1]}"
+    rule = f"Do not invite users from {listed} domains."
+    domain = data.draw(st.sampled_from(domains))
+    args = {"email": f"someone@{domain}", "role": "member"}
+    assert outcome_beside_ticket(rule, "users.invite", args) != "approved"
+
+
+def test_a_literal_listed_beside_plain_words_is_not_read_alone():
+    rule = "Never attach AdministratorAccess or admin-like policies."
+    for c in compile_rule(0, "c", rule).checks:
+        assert c.reading() != "Deny when an argument is AdministratorAccess (about: attach admin)"
+    args = {"policy_arn": "arn:aws:iam::aws:policy/AdministratorAccess", "principal": "svc"}
+    assert outcome_beside_ticket(rule, "iam.attach_policy", args) != "approved"
+
+
+# -- one capitalised abbreviation in brackets glosses the words before it
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        ("Never export full card numbers (PAN) or CVV.", "payments.export", {"fields": ["cvv"]}),
+        (
+            "Never store card numbers (PAN), expiry dates or CVC codes.",
+            "vault.store",
+            {"fields": ["expiry_date", "cvc"]},
+        ),
+        (
+            "Do not release records of patients with restricted (VIP) status.",
+            "ehr.records.release",
+            {"patient_id": "p1", "patient_status": "restricted"},
+        ),
+        (
+            "Patients with restricted (VIP) status need privacy-officer approval.",
+            "ehr.release",
+            {"patient_id": "p1", "patient_status": "restricted"},
+        ),
+    ],
+)
+def test_a_bracketed_abbreviation_is_not_a_value(rule, tool, args):
+    assert outcome_beside_ticket(rule, tool, args) != "approved"
+    assert not any(
+        "PAN" in getattr(c, "values", ()) or "VIP" in getattr(c, "values", ())
+        for c in compile_rule(0, "c", rule).checks
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "country"),
+    [
+        ("Transfers to sanctioned countries (IR, KP) are forbidden.", "KP"),
+        ("Transfers to sanctioned countries (KP) are forbidden.", "KP"),
+    ],
+)
+def test_a_code_after_a_place_kind_is_still_a_value(rule, country):
+    assert compile_rule(0, "c", rule).decides
+    args = {"country": country, "amount": 5}
+    assert outcome_beside_ticket(rule, "transfers.send", args) == "denied"
+
+
+def test_a_currency_code_in_brackets_is_still_a_value():
+    rule = "Payouts in the Russian currency (RUB) are forbidden."
+    args = {"currency": "RUB", "amount": 5}
+    assert outcome_beside_ticket(rule, "payouts.create", args) != "approved"
+
+
+# -- a word joined to a plain word is a qualifier
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Never refund VIP-tier customers without CS-lead approval.",
+            "payments.refund",
+            {"customer_tier": "VIP", "amount": 10},
+        ),
+        (
+            "Payouts to KYC-pending sellers are blocked.",
+            "payouts.create",
+            {"seller_id": "s1", "kyc_status": "pending", "amount": 10},
+        ),
+    ],
+)
+def test_a_hyphenated_qualifier_is_not_a_name(rule, tool, args):
+    assert outcome_beside_ticket(rule, tool, args) != "approved"
+    for c in compile_rule(0, "c", rule).checks:
+        assert not any("-" in v for v in getattr(c, "values", ()) if isinstance(v, str))
+
+
+_ACRONYMS = ["VIP", "KYC", "EU", "PCI", "SOX", "HIPAA"]
+_PLAIN = ["tier", "pending", "sanctioned", "scoped", "covered", "listed", "member"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(_ACRONYMS), st.sampled_from(_PLAIN))
+def test_no_hyphenated_qualifier_is_read_as_a_name(acronym, plain):
+    rule = f"Never refund {acronym}-{plain} customers."
+    for c in compile_rule(0, "c", rule).checks:
+        assert f"{acronym}-{plain}" not in getattr(c, "values", ())
+
+
+# -- a state said of a literal; a listed name in another form
+
+
+def test_a_literal_said_to_be_missing_is_not_a_value_to_hold():
+    rule = "Never pay invoices from vendors with W-9 missing."
+    args = {"invoice_id": "i1", "vendor_id": "v1", "w9_on_file": False, "amount": 5}
+    assert outcome_beside_ticket(rule, "invoices.pay", args) != "approved"
+    assert not any("W-9" in getattr(c, "values", ()) for c in compile_rule(0, "c", rule).checks)
+
+
+def test_a_listed_name_in_another_form_is_close_to_a_deny_list():
+    rule = "Never delete objects in the audit-logs bucket."
+    near = {"bucket": "Audit Logs", "key": "x"}
+    assert outcome_beside_ticket(rule, "s3.delete_object", near) != "approved"
+    assert outcome_beside_ticket(
+        rule, "s3.delete_object", {"bucket": "audit-logs", "key": "x"}
+    ) == ("denied")
+    assert outcome_beside_ticket(rule, "s3.delete_object", {"bucket": "tmp", "key": "x"}) == (
+        "approved"
+    )
