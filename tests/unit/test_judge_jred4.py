@@ -205,3 +205,37 @@ def test_a_listed_name_in_another_form_is_close_to_a_deny_list():
     assert outcome_beside_ticket(rule, "s3.delete_object", {"bucket": "tmp", "key": "x"}) == (
         "approved"
     )
+
+
+# -- a heading that says the list after its colon is what is allowed
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "arg", "listed", "other"),
+    [
+        ("Environments allowed: dev, qa, staging.", "deploy.release", "environment", "qa", "prod"),
+        ("Allowed environments: dev, staging.", "deploy.release", "environment", "dev", "prod"),
+        ("Payout rails allowed: ACH, SEPA.", "payouts.create", "rail", "SEPA", "wire"),
+    ],
+)
+def test_a_list_after_an_allowed_heading_is_an_allow_list(rule, tool, arg, listed, other):
+    base = {"amount": 5, "service": "api"}
+    assert outcome_beside_ticket(rule, tool, {**base, arg: other}) == "denied"
+    assert outcome_beside_ticket(rule, tool, {**base, arg: listed}) == "approved"
+
+
+def test_who_approves_after_a_colon_is_no_allow_list():
+    compiled = compile_rule(0, "c", "Approved by: finance.")
+    assert not any(getattr(c, "mode", "") == "allow" for c in compiled.checks)
+
+
+# -- an argument's name with its values after it
+
+
+def test_an_argument_named_before_its_values_is_not_the_value():
+    rule = "Orders with payment_status failed or pending cannot ship."
+    args = {"order_id": "o", "payment_status": "failed"}
+    assert outcome_beside_ticket(rule, "orders.ship", args) != "approved"
+    assert not any(
+        "payment_status" in getattr(c, "values", ()) for c in compile_rule(0, "c", rule).checks
+    )

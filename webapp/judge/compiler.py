@@ -5007,8 +5007,15 @@ def _value_list_check(
     items, region_start, region_end = _list_items(clause, only)
     if not items:
         return None
+    head = None if only or negated or review else _ALLOWED_HEAD.match(clause)
+    headed = head is not None and head.end() <= region_start
+    if headed:
+        # 'Environments allowed: dev, qa, staging': the list after the colon is all that is
+        # allowed. Read as a permission for the listed values, prod passed beside any satisfied
+        # rule.
+        only = True
     mode = "allow" if only else "deny"
-    if only:
+    if only and not headed:
         # An allow-list is the list that follows 'only' / 'other than' / 'except'. A literal found
         # elsewhere ('Never attach AdministratorAccess except to break-glass roles') is what the
         # prohibition names; the exception is a condition no list reads (partly understood).
@@ -5099,6 +5106,16 @@ def _value_list_check(
     return ValueList(
         index, source, eff, _subject_terms(terms), (), mode, values, match, tuple(kind)
     )
+
+
+# 'Environments allowed:', 'Allowed regions:', 'Approved carriers:': a heading that says the
+# list after its colon is what is allowed ('Approved by:' names who approves, no list).
+_ALLOWED_WORDS = r"(?:allowed|permitted|approved|accepted|supported|whitelisted|allow-?listed)"
+_ALLOWED_HEAD = re.compile(
+    rf"^\s*(?:(?:the\s+)?{_ALLOWED_WORDS}\s+(?!by\b|from\b)[A-Za-z][\w\s-]{{0,40}}|"
+    rf"[A-Za-z][\w\s-]{{0,40}}?\s+{_ALLOWED_WORDS})\s*:",
+    re.I,
+)
 
 
 def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
@@ -5225,6 +5242,15 @@ _STATE_OF_LITERAL = re.compile(
     re.I,
 )
 
+# An argument's name as written in a rule ('payment_status'), and a plain word right after it
+# that is no verb or modal (a value of it: 'payment_status failed').
+_ARGUMENT_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_VALUE_FOLLOWS = re.compile(
+    r"\s+(?!(?:is|are|must|may|can|cannot|should|shall|will|need|needs|require|requires|has|have|"
+    r"and|or|to|in|on|of|for|by|with|from|at)\b)[A-Za-z0-9]",
+    re.I,
+)
+
 # What joins the items of a list: ', ', ', or ', ' and ', ' nor '.
 _LIST_JOINT = re.compile(r"\s*,\s*(?:(?:and|or|nor)\s+)?|\s+(?:and|or|and/or|nor)\s+", re.I)
 
@@ -5241,6 +5267,15 @@ def _literal_run(clause: str, first: re.Match[str]) -> tuple[list[str], int, int
         if joint is None:
             if _STATE_OF_LITERAL.match(clause, end):
                 return [], 0, 0  # 'vendors with W-9 missing': what is missing, not a value
+            if (
+                len(items) == 1
+                and _ARGUMENT_NAME.fullmatch(items[0])
+                and _VALUE_FOLLOWS.match(clause, end)
+            ):
+                # 'Orders with payment_status failed or pending': the argument whose values are
+                # listed after it; read as the one value, the rule checked `orders` for the
+                # text 'payment_status' and passed every failed payment
+                return [], 0, 0
             return items, first.start(), end
         nxt = _LITERAL.match(clause, joint.end())
         if nxt is None:
