@@ -2984,6 +2984,10 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
         if _SUBJECT_ARGUMENT.match(clause[m.start() :]) and not clause[: m.start()].strip():
             continue  # 'reason_code must be one of: …': the argument the list constrains
         items = _split_named(m.group("items"))
+        if clause[m.end() : m.end() + 1] == ")" and _glosses_a_noun(
+            clause, m.start(), m.end(), items
+        ):
+            continue  # 'on the DNC (do-not-call) list': a gloss of a word, not a name
         named = [
             i
             for i in items
@@ -5317,8 +5321,8 @@ def _glosses_a_noun(clause: str, start: int, end: int, items: list[str]) -> bool
         return False  # several words listed in brackets are values ('(business, first) class')
     if re.fullmatch(r"[A-Z]{2,6}", items[0]):
         return _glosses_by_acronym(clause, start, items[0])
-    if not re.fullmatch(r"[a-z]+", items[0]):
-        return False
+    if not re.fullmatch(r"[a-z]+(?:-[a-z]+)*", items[0]):
+        return False  # ('the DNC (do-not-call) list': words joined by hyphens gloss it as well)
     return _runs_on(clause, end + 1)
 
 
