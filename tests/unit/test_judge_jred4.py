@@ -239,3 +239,37 @@ def test_an_argument_named_before_its_values_is_not_the_value():
     assert not any(
         "payment_status" in getattr(c, "values", ()) for c in compile_rule(0, "c", rule).checks
     )
+
+
+# -- a bound that is one of a list of conditions
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Patients under 18, pregnant or immunocompromised need physician review before "
+            "vaccines.",
+            "vaccines.administer",
+            {"patient_id": "p", "patient_age": 30, "pregnant": True, "vaccine": "mmr"},
+        ),
+        (
+            "Invoices older than 90 days, disputed or partially paid need AR review.",
+            "invoices.collect",
+            {"invoice_id": "i", "invoice_age_days": 10, "disputed": True},
+        ),
+        (
+            "Orders over 1,000 USD, flagged or from new customers need review.",
+            "orders.fulfil",
+            {"order_id": "o", "amount": 50, "currency": "USD", "flagged": True},
+        ),
+    ],
+)
+def test_a_bound_among_other_conditions_never_decides_alone(rule, tool, args):
+    assert not compile_rule(0, "c", rule).decides
+    assert outcome_beside_ticket(rule, tool, args) != "approved"
+
+
+def test_a_bound_alone_still_reads():
+    rule = "Invoices older than 90 days need AR review."
+    assert compile_rule(0, "c", rule).decides

@@ -2568,6 +2568,25 @@ class NumericRecogniser(Recogniser):
         return c.quantities[-1] if c.quantities else c.previous
 
 
+# 'Patients under 18, pregnant or immunocompromised', 'Invoices older than 90 days, disputed or
+# partially paid': a bound that is one of a list of conditions, any one of which is enough. Read
+# as the bound alone (the other conditions left as words the request had to show), a pregnant
+# adult or a disputed invoice of ten days passed. Nothing here reads such a list: kept as text.
+_CONDITIONS_AFTER = re.compile(
+    r"\s*,\s*(?!(?:and|or|but|which|who|whichever|unless|except|including|e\.g)\b)"
+    r"[a-z]+(?:[\s-][a-z]+)?\s*(?:,|\s+or\s+)"
+)
+_CONDITIONS_BEFORE = re.compile(
+    r"\b[a-z]+(?:\s*,\s*[a-z]+)*\s*,?\s+or\s+(?:under|over|above|below|older\s+than|"
+    r"younger\s+than|more\s+than|less\s+than|aged)\s+(?:\$|€|£)?$"
+)
+
+
+def _quantity_in_a_list_of_conditions(text: str, q: Quantity) -> bool:
+    """True when the quantity at `q` is one item of an or-list of conditions."""
+    return bool(_CONDITIONS_AFTER.match(text, q.end) or _CONDITIONS_BEFORE.search(text[: q.start]))
+
+
 _PLACE_PHRASE = re.compile(
     r"\b(?:in|to|from|within|for|based in|located in)\s+(?:the\s+)?"
     r"(?P<names>[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?(?:\s*(?:,|or|and)\s*[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?)*)"
@@ -3628,6 +3647,8 @@ def compile_clause(
 ) -> tuple[list[Check], Quantity | None, str]:
     """Compile one clause; returns (checks, last quantity seen, subject for the next clause)."""
     c = Clause.read(index, source, clause, previous, subject_carry)
+    if any(_quantity_in_a_list_of_conditions(c.text, q) for q in c.quantities):
+        return [], previous, c.carry  # no recogniser reads a bound among other conditions
     for recogniser in RECOGNISERS:
         made = recogniser.recognise(c)
         if made is not None:
