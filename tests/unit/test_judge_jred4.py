@@ -273,3 +273,39 @@ def test_a_bound_among_other_conditions_never_decides_alone(rule, tool, args):
 def test_a_bound_alone_still_reads():
     rule = "Invoices older than 90 days need AR review."
     assert compile_rule(0, "c", rule).decides
+
+
+# -- a code joined to a plain word is that word's qualifier
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Accounts with SAR-filed status cannot be closed.",
+            "accounts.close",
+            {"account_id": "a", "sar_filed": True, "currency": "USD"},
+        ),
+        (
+            "Accounts with CA-hold flag cannot transact.",
+            "accounts.transfer",
+            {"account_id": "a", "ca_hold": True, "country": "US", "amount": 5},
+        ),
+    ],
+)
+def test_a_code_joined_to_a_word_is_no_currency_or_place(rule, tool, args):
+    assert outcome_beside_ticket(rule, tool, args) != "approved"
+    assert not any(
+        getattr(c, "match", "") in ("currency", "place") for c in compile_rule(0, "c", rule).checks
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "match"),
+    [
+        ("No refunds on EU-region orders.", "place"),
+        ("USD-denominated bonds cannot be sold.", "currency"),
+    ],
+)
+def test_a_code_joined_to_a_word_of_its_kind_still_names_it(rule, match):
+    assert any(getattr(c, "match", "") == match for c in compile_rule(0, "c", rule).checks)

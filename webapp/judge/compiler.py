@@ -5143,6 +5143,18 @@ _ALLOWED_HEAD = re.compile(
 )
 
 
+_JOINED_QUALIFIER = re.compile(
+    r"-(?!(?:denominated|priced|based|settled|pegged|equivalent|quoted|only)\b)[a-z]{2,}"
+)
+
+
+# ('EU-region orders', 'US-based vendors' name a place; 'CA-hold flag' does not)
+_JOINED_PLACE_QUALIFIER = re.compile(
+    r"-(?!(?:region|regions|based|resident|residents|registered|domiciled|wide|only|member|"
+    r"members|issued|located|incorporated|headquartered|sourced|origin|hosted|bound)\b)[a-z]{2,}"
+)
+
+
 def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
     """The listed values of a clause and where they are: after ':', in '( )', after 'only … in/to'."""
     regions: list[tuple[int, int]] = []
@@ -5211,6 +5223,8 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
     if places and NEGATION.search(clause):
         spans: list[tuple[str, int, int]] = []
         for m in re.finditer(r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)*", clause):
+            if _JOINED_PLACE_QUALIFIER.match(clause, m.end()):
+                continue  # 'CA-hold flag': a code joined to a plain word, no place
             if _place(m.group(0)):
                 spans.append((m.group(0), m.start(), m.end()))
             elif _place(m.group(0).split()[0]):
@@ -5221,7 +5235,14 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
             return [n for n, _, _ in spans], spans[0][1], spans[-1][2]
     # Currencies named in a prohibition without list punctuation ('Trades in RUB or BYN are
     # forbidden').
-    codes = list(re.finditer(r"\b[A-Z]{3}\b", clause))
+    # ('SAR-filed status', 'KYC-pending': a code joined to a plain word is that word's qualifier,
+    # read as a currency it made 'accounts with SAR-filed status' a rule about Saudi riyals;
+    # 'USD-denominated' still names the currency)
+    codes = [
+        c
+        for c in re.finditer(r"\b[A-Z]{3}\b", clause)
+        if not _JOINED_QUALIFIER.match(clause, c.end())
+    ]
     if (
         codes
         and not find_quantities(clause)  # '5,000 EUR' is an amount's currency, not a list
