@@ -309,3 +309,23 @@ def test_a_code_joined_to_a_word_is_no_currency_or_place(rule, tool, args):
 )
 def test_a_code_joined_to_a_word_of_its_kind_still_names_it(rule, match):
     assert any(getattr(c, "match", "") == match for c in compile_rule(0, "c", rule).checks)
+
+
+# -- who gives the OK is never a value
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        ("Access to prod requires OK from SecOps.", "access.grant", {"environment": "prod"}),
+        (
+            "Deleting audit logs needs the consent of Compliance-Ops.",
+            "logs.delete",
+            {"log_group": "audit", "older_than_days": 400},
+        ),
+    ],
+)
+def test_who_gives_the_ok_is_not_a_value(rule, tool, args):
+    assert outcome_beside_ticket(rule, tool, {**args, "user": "u"}) == "pending_review"
+    readings = " ".join(c.reading() for c in compile_rule(0, "c", rule).checks)
+    assert "SecOps" not in readings and "Compliance-Ops" not in readings

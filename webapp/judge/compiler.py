@@ -5342,8 +5342,12 @@ _APPROVER_AFTER = re.compile(
     re.I,
 )
 _APPROVER_BEFORE = re.compile(
-    r"\b(?:approved|approval|signed[- ]off|sign[- ]?off|reviewed|review|authori[sz]ed|"
-    r"authori[sz]ation|cleared|ok'?d)\s+(?:by|from)\s+(?:the\s+)?$",
+    r"\b(?:(?:approved|approval|signed[- ]off|sign[- ]?off|reviewed|review|authori[sz]ed|"
+    r"authori[sz]ation|cleared|ok'?d|ok|okay|go-ahead|green[- ]light|consent|permission|"
+    r"clearance|blessing)\s+(?:by|from)|"
+    # 'requires OK from SecOps', 'with the consent of the DPO': who gives it, never a value
+    r"(?:approval|sign[- ]?off|ok|okay|go-ahead|consent|permission|blessing)\s+of)"
+    r"\s+(?:the\s+)?$",
     re.I,
 )
 
