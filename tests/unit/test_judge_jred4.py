@@ -329,3 +329,15 @@ def test_who_gives_the_ok_is_not_a_value(rule, tool, args):
     assert outcome_beside_ticket(rule, tool, {**args, "user": "u"}) == "pending_review"
     readings = " ".join(c.reading() for c in compile_rule(0, "c", rule).checks)
     assert "SecOps" not in readings and "Compliance-Ops" not in readings
+
+
+# -- quoted values listed together
+
+
+def test_every_quoted_value_of_a_list_is_read():
+    rule = 'Refunds with reason "goodwill" or "other" need review.'
+    base = {"amount": 5}
+    tool = "payments.refund"
+    assert outcome_beside_ticket(rule, tool, {**base, "reason": "other"}) == "pending_review"
+    assert outcome_beside_ticket(rule, tool, {**base, "reason": "goodwill"}) == "pending_review"
+    assert outcome_beside_ticket(rule, tool, {**base, "reason": "damaged"}) == "approved"

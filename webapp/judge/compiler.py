@@ -5275,8 +5275,28 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         return _literal_run(clause, lits[0])
     q = _QUOTED.search(clause)
     if q:
-        return [q.group(1)], q.start(1), q.end(1)
+        return _quoted_run(clause, q)
     return [], 0, 0
+
+
+def _quoted_run(clause: str, first: re.Match[str]) -> tuple[list[str], int, int]:
+    """The quoted value at `first` and the quoted values listed after it ('reason "goodwill" or
+    "other"'); read alone, the first was the whole list and a refund for "other" passed. A quoted
+    value listed beside plain words is one item of a list no reading here holds: nothing."""
+    items, end = [first.group(1)], first.end()
+    while True:
+        joint = _LIST_JOINT.match(clause, end)
+        if joint is None:
+            return items, first.start(1), end - 1
+        nxt = _QUOTED.match(clause, joint.end())
+        if nxt is None:
+            if re.match(r"\s*,", clause[end:]) and not re.search(
+                r"\b(?:or|and|nor)\b", clause[joint.end() :]
+            ):
+                return items, first.start(1), end - 1
+            return [], 0, 0
+        items.append(nxt.group(1))
+        end = nxt.end()
 
 
 # 'with W-9 missing', 'MFA-TOTP disabled', 'I-9 not on file': a state said of the thing a
