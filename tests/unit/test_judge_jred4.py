@@ -18,7 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.unit.judge_support import outcome_beside_ticket
+from tests.unit.judge_support import (
+    CATEGORY_QUALIFIERS,
+    assert_never_decides,
+    outcome_beside_ticket,
+)
 from webapp.judge.compiler import compile_rule
 
 # -- chains of states: every item is one alternative
@@ -341,3 +345,18 @@ def test_every_quoted_value_of_a_list_is_read():
     assert outcome_beside_ticket(rule, tool, {**base, "reason": "other"}) == "pending_review"
     assert outcome_beside_ticket(rule, tool, {**base, "reason": "goodwill"}) == "pending_review"
     assert outcome_beside_ticket(rule, tool, {**base, "reason": "damaged"}) == "approved"
+
+
+# -- an inserted category is never read away by the lists above
+
+_TEMPLATES = (
+    "Do not invite {q} users from gmail.com or yahoo.com domains.",
+    "Accounts of {q} vendors whose status is closed, frozen or dormant cannot transact.",
+    'Refunds with reason "goodwill" or "other" for {q} accounts need review.',
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(CATEGORY_QUALIFIERS), st.sampled_from(_TEMPLATES))
+def test_an_inserted_category_leaves_a_list_rule_partly_understood(qualifier, template):
+    assert_never_decides(template.format(q=qualifier))
