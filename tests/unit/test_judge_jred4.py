@@ -360,3 +360,17 @@ _TEMPLATES = (
 @given(st.sampled_from(CATEGORY_QUALIFIERS), st.sampled_from(_TEMPLATES))
 def test_an_inserted_category_leaves_a_list_rule_partly_understood(qualifier, template):
     assert_never_decides(template.format(q=qualifier))
+
+
+# -- a plain word after 'only' is said of the noun after it
+
+
+def test_a_word_said_of_a_noun_is_read_on_the_nouns_arguments():
+    rule = "Only registered nurses may administer insulin."
+    tool = "meds.administer"
+    base = {"nurse_id": "n7", "drug": "insulin"}
+    other = {**base, "nurse_license": "LPN", "patient_status": "registered"}
+    assert outcome_beside_ticket(rule, tool, other) != "approved"
+    assert outcome_beside_ticket(rule, tool, {**base, "nurse_status": "registered"}) == "approved"
+    (check,) = compile_rule(0, "c", rule).checks
+    assert check.kind_words == ("nurs",)

@@ -5083,6 +5083,13 @@ def _value_list_check(
         ):
             match = "contains"
     kind = _kind_words(clause, region_start, region_end)
+    if only and not kind and len(items) == 1 and re.fullmatch(r"[a-z]+(?:-[a-z]+)*", items[0]):
+        y = _ONLY_ONE_KIND.search(clause)
+        if y and y.start("one") == region_start:
+            # 'Only registered nurses may administer insulin': a plain word is said of the noun
+            # after it, so it is read on the arguments named for that noun, never on any
+            # argument ('patient_status: registered' satisfied the rule)
+            kind = [stem(y.group("kind").lower())]
     if re.search(r"\b(?:via|through|using)\s+$", clause[:region_start], re.I):
         # 'Reports via courier or SFTP only': the values are means of sending, whatever the
         # subject ('reports' is not the argument `report` they constrain)
@@ -5155,6 +5162,13 @@ _JOINED_PLACE_QUALIFIER = re.compile(
 )
 
 
+# 'Only verified sellers may …', 'Only the main branch can …': one value and the noun it is said of
+_ONLY_ONE_KIND = re.compile(
+    r"\bonly\s+(?:the\s+)?(?P<one>[\w.\-/@*]+)\s+(?P<kind>\w+)\s+(?:may|can|is|are|should|must)\b",
+    re.I,
+)
+
+
 def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
     """The listed values of a clause and where they are: after ':', in '( )', after 'only … in/to'."""
     regions: list[tuple[int, int]] = []
@@ -5176,11 +5190,7 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         if via:
             # 'Transfers via SFTP only', 'via secure portal or SFTP only': the means listed
             regions.append((via.start("items"), via.end("items")))
-        y = re.search(
-            r"\bonly\s+(?:the\s+)?(?P<one>[\w.\-/@*]+)\s+(?P<kind>\w+)\s+(?:may|can|is|are|should|must)\b",
-            clause,
-            re.I,
-        )
+        y = _ONLY_ONE_KIND.search(clause)
         if y:
             regions.insert(0, (y.start("one"), y.end("one")))
         o2 = ONLY.search(clause)
