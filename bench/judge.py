@@ -50,8 +50,9 @@ HOLDOUT_SETS = (
 # misread, dev_red2 and dev_red3 red-team cases beside a satisfied rule, so that a misreading shows
 # as an approval; dev_jdeny holds denials the engine turned into review, beside near-misses
 # where the unseen word narrows the rule; dev_jann explicit argument bindings ('(fee_status =
-# "paid")') and their near-misses; dev_jsat conditions clearly false for the request; dev_jstate states, holds on named
-# values and except-lists. Their first runs are recorded in bench/README.md.
+# "paid")') and their near-misses; dev_jsat conditions clearly false for the request; dev_jstate
+# states, holds on named values and except-lists; dev_jred4 a red team of rules labelled
+# understood but misread. Their first runs are recorded in bench/README.md.
 APART_SETS = (
     "dev_11",
     "dev_mis",
@@ -63,6 +64,7 @@ APART_SETS = (
     "dev_jann",
     "dev_jsat",
     "dev_jstate",
+    "dev_jred4",
 )
 
 

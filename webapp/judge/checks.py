@@ -1495,7 +1495,22 @@ class ValueList(Check):
                 # 'ledger-writr' against 'ledger-writer': one letter from a listed name is a slip
                 # of the pen or a variant; either way a human decides, never "not listed".
                 return None
+            if _word_stems(v) in self._stemmed:
+                # 'tractor-trailer' against 'tractor-trailers', 'Audit Logs' against
+                # 'audit-logs': the listed name in another form (number, case, separators)
+                # names the same thing; read as another value, the prohibition passed it.
+                return None
         return False
+
+    @cached_property
+    def _stemmed(self) -> frozenset[tuple[str, ...]]:
+        return frozenset(_word_stems(x) for x in self.values if "*" not in x)
+
+
+def _word_stems(value: str) -> tuple[str, ...]:
+    """The stems of a name's words, whatever separates them ('tractor-trailers' and
+    'Tractor trailer' both give ('tractor', 'trailer'))."""
+    return tuple(stem(w.lower()) for w in re.findall(r"[A-Za-z]+|\d+", value))
 
 
 def _content_close(got: tuple[str, ...], want: tuple[str, ...]) -> bool:

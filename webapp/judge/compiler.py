@@ -2870,6 +2870,25 @@ class NumericRecogniser(Recogniser):
         return c.quantities[-1] if c.quantities else c.previous
 
 
+# 'Patients under 18, pregnant or immunocompromised', 'Invoices older than 90 days, disputed or
+# partially paid': a bound that is one of a list of conditions, any one of which is enough. Read
+# as the bound alone (the other conditions left as words the request had to show), a pregnant
+# adult or a disputed invoice of ten days passed. Nothing here reads such a list: kept as text.
+_CONDITIONS_AFTER = re.compile(
+    r"\s*,\s*(?!(?:and|or|but|which|who|whichever|unless|except|including|e\.g)\b)"
+    r"[a-z]+(?:[\s-][a-z]+)?\s*(?:,|\s+or\s+)"
+)
+_CONDITIONS_BEFORE = re.compile(
+    r"\b[a-z]+(?:\s*,\s*[a-z]+)*\s*,?\s+or\s+(?:under|over|above|below|older\s+than|"
+    r"younger\s+than|more\s+than|less\s+than|aged)\s+(?:\$|€|£)?$"
+)
+
+
+def _quantity_in_a_list_of_conditions(text: str, q: Quantity) -> bool:
+    """True when the quantity at `q` is one item of an or-list of conditions."""
+    return bool(_CONDITIONS_AFTER.match(text, q.end) or _CONDITIONS_BEFORE.search(text[: q.start]))
+
+
 _PLACE_PHRASE = re.compile(
     r"\b(?:in|to|from|within|for|based in|located in)\s+(?:the\s+)?"
     r"(?P<names>[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?(?:\s*(?:,|or|and)\s*[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?)*)"
@@ -3286,6 +3305,10 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
         if _SUBJECT_ARGUMENT.match(clause[m.start() :]) and not clause[: m.start()].strip():
             continue  # 'reason_code must be one of: …': the argument the list constrains
         items = _split_named(m.group("items"))
+        if clause[m.end() : m.end() + 1] == ")" and _glosses_a_noun(
+            clause, m.start(), m.end(), items
+        ):
+            continue  # 'on the DNC (do-not-call) list': a gloss of a word, not a name
         named = [
             i
             for i in items
@@ -4660,6 +4683,8 @@ def compile_clause(
 ) -> tuple[list[Check], Quantity | None, str]:
     """Compile one clause; returns (checks, last quantity seen, subject for the next clause)."""
     c = Clause.read(index, source, clause, previous, subject_carry)
+    if any(_quantity_in_a_list_of_conditions(c.text, q) for q in c.quantities):
+        return [], previous, c.carry  # no recogniser reads a bound among other conditions
     for recogniser in RECOGNISERS:
         made = recogniser.recognise(c)
         if made is not None:
@@ -6292,8 +6317,15 @@ def _value_list_check(
         # 'no db migrations sat/sun': days of the week say when the act is forbidden, not a value
         # of an argument (read as one, `database` was compared with 'sat/sun' and approved)
         return None
+    head = None if only or negated or review else _ALLOWED_HEAD.match(clause)
+    headed = head is not None and head.end() <= region_start
+    if headed:
+        # 'Environments allowed: dev, qa, staging': the list after the colon is all that is
+        # allowed. Read as a permission for the listed values, prod passed beside any satisfied
+        # rule.
+        only = True
     mode = "allow" if only else "deny"
-    if only:
+    if only and not headed:
         # An allow-list is the list that follows 'only' / 'other than' / 'except'. A literal found
         # elsewhere ('Never attach AdministratorAccess except to break-glass roles') is what the
         # prohibition names; the exception is a condition no list reads (partly understood).
@@ -6342,6 +6374,13 @@ def _value_list_check(
         ):
             match = "contains"
     kind = _kind_words(clause, region_start, region_end)
+    if only and not kind and len(items) == 1 and re.fullmatch(r"[a-z]+(?:-[a-z]+)*", items[0]):
+        y = _ONLY_ONE_KIND.search(clause)
+        if y and y.start("one") == region_start:
+            # 'Only registered nurses may administer insulin': a plain word is said of the noun
+            # after it, so it is read on the arguments named for that noun, never on any
+            # argument ('patient_status: registered' satisfied the rule)
+            kind = [stem(y.group("kind").lower())]
     if re.search(r"\b(?:via|through|using)\s+$", clause[:region_start], re.I):
         # 'Reports via courier or SFTP only': the values are means of sending, whatever the
         # subject ('reports' is not the argument `report` they constrain)
@@ -6392,6 +6431,35 @@ def _value_list_check(
     )
 
 
+# 'Environments allowed:', 'Allowed regions:', 'Approved carriers:': a heading that says the
+# list after its colon is what is allowed ('Approved by:' names who approves, no list).
+_ALLOWED_WORDS = r"(?:allowed|permitted|approved|accepted|supported|whitelisted|allow-?listed)"
+_ALLOWED_HEAD = re.compile(
+    rf"^\s*(?:(?:the\s+)?{_ALLOWED_WORDS}\s+(?!by\b|from\b)[A-Za-z][\w\s-]{{0,40}}|"
+    rf"[A-Za-z][\w\s-]{{0,40}}?\s+{_ALLOWED_WORDS})\s*:",
+    re.I,
+)
+
+
+_JOINED_QUALIFIER = re.compile(
+    r"-(?!(?:denominated|priced|based|settled|pegged|equivalent|quoted|only)\b)[a-z]{2,}"
+)
+
+
+# ('EU-region orders', 'US-based vendors' name a place; 'CA-hold flag' does not)
+_JOINED_PLACE_QUALIFIER = re.compile(
+    r"-(?!(?:region|regions|based|resident|residents|registered|domiciled|wide|only|member|"
+    r"members|issued|located|incorporated|headquartered|sourced|origin|hosted|bound)\b)[a-z]{2,}"
+)
+
+
+# 'Only verified sellers may …', 'Only the main branch can …': one value and the noun it is said of
+_ONLY_ONE_KIND = re.compile(
+    r"\bonly\s+(?:the\s+)?(?P<one>[\w.\-/@*]+)\s+(?P<kind>\w+)\s+(?:may|can|is|are|should|must)\b",
+    re.I,
+)
+
+
 def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
     """The listed values of a clause and where they are: after ':', in '( )', after 'only … in/to'."""
     regions: list[tuple[int, int]] = []
@@ -6413,11 +6481,7 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         if via:
             # 'Transfers via SFTP only', 'via secure portal or SFTP only': the means listed
             regions.append((via.start("items"), via.end("items")))
-        y = re.search(
-            r"\bonly\s+(?:the\s+)?(?P<one>[\w.\-/@*]+)\s+(?P<kind>\w+)\s+(?:may|can|is|are|should|must)\b",
-            clause,
-            re.I,
-        )
+        y = _ONLY_ONE_KIND.search(clause)
         if y:
             regions.insert(0, (y.start("one"), y.end("one")))
         o2 = ONLY.search(clause)
@@ -6460,6 +6524,8 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
     if places and NEGATION.search(clause):
         spans: list[tuple[str, int, int]] = []
         for m in re.finditer(r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)*", clause):
+            if _JOINED_PLACE_QUALIFIER.match(clause, m.end()):
+                continue  # 'CA-hold flag': a code joined to a plain word, no place
             if _place(m.group(0)):
                 spans.append((m.group(0), m.start(), m.end()))
             elif _place(m.group(0).split()[0]):
@@ -6470,7 +6536,14 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
             return [n for n, _, _ in spans], spans[0][1], spans[-1][2]
     # Currencies named in a prohibition without list punctuation ('Trades in RUB or BYN are
     # forbidden').
-    codes = list(re.finditer(r"\b[A-Z]{3}\b", clause))
+    # ('SAR-filed status', 'KYC-pending': a code joined to a plain word is that word's qualifier,
+    # read as a currency it made 'accounts with SAR-filed status' a rule about Saudi riyals;
+    # 'USD-denominated' still names the currency)
+    codes = [
+        c
+        for c in re.finditer(r"\b[A-Z]{3}\b", clause)
+        if not _JOINED_QUALIFIER.match(clause, c.end())
+    ]
     if (
         codes
         and not find_quantities(clause)  # '5,000 EUR' is an amount's currency, not a list
@@ -6489,6 +6562,10 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         if not re.fullmatch(r"[a-z]+(?:-[a-z]+)+", m.group(0))
         # 'Final-sale items …': a hyphenated qualifier capitalised only because it opens the rule
         and not (m.start() == 0 and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)+", m.group(0)))
+        # 'VIP-tier customers', 'KYC-pending sellers', 'EU-sanctioned entities': a word joined to
+        # a plain word is a qualifier written in one token, not a name; read as one, the rule
+        # checked `tier` for the text 'VIP-tier', which no request holds, and passed VIP refunds
+        and not re.fullmatch(r"[A-Za-z]+(?:-[a-z]{2,})+", m.group(0))
     ]
     lits = [
         m
@@ -6496,11 +6573,86 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
         if not _PROSE_HYPHENATED.fullmatch(m.group(0)) and not _names_an_approver(clause, m)
     ]
     if lits:
-        return [lits[0].group(0)], lits[0].start(), lits[0].end()
+        return _literal_run(clause, lits[0])
     q = _QUOTED.search(clause)
     if q:
-        return [q.group(1)], q.start(1), q.end(1)
+        return _quoted_run(clause, q)
     return [], 0, 0
+
+
+def _quoted_run(clause: str, first: re.Match[str]) -> tuple[list[str], int, int]:
+    """The quoted value at `first` and the quoted values listed after it ('reason "goodwill" or
+    "other"'); read alone, the first was the whole list and a refund for "other" passed. A quoted
+    value listed beside plain words is one item of a list no reading here holds: nothing."""
+    items, end = [first.group(1)], first.end()
+    while True:
+        joint = _LIST_JOINT.match(clause, end)
+        if joint is None:
+            return items, first.start(1), end - 1
+        nxt = _QUOTED.match(clause, joint.end())
+        if nxt is None:
+            if re.match(r"\s*,", clause[end:]) and not re.search(
+                r"\b(?:or|and|nor)\b", clause[joint.end() :]
+            ):
+                return items, first.start(1), end - 1
+            return [], 0, 0
+        items.append(nxt.group(1))
+        end = nxt.end()
+
+
+# 'with W-9 missing', 'MFA-TOTP disabled', 'I-9 not on file': a state said of the thing a
+# literal names. Read as a list, 'W-9' was a value the request had to hold for the rule to deny,
+# so the prohibition passed exactly the vendors it names (those without one).
+_STATE_OF_LITERAL = re.compile(
+    r"\s+(?:(?:is|are|was|were)\s+)?(?:not\b|missing|absent|expired|disabled|off\b|unsigned|"
+    r"lapsed|outstanding|revoked|invalid|incomplete|unverified|pending|overdue|unavailable)",
+    re.I,
+)
+
+# An argument's name as written in a rule ('payment_status'), and a plain word right after it
+# that is no verb or modal (a value of it: 'payment_status failed').
+_ARGUMENT_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_VALUE_FOLLOWS = re.compile(
+    r"\s+(?!(?:is|are|must|may|can|cannot|should|shall|will|need|needs|require|requires|has|have|"
+    r"and|or|to|in|on|of|for|by|with|from|at)\b)[A-Za-z0-9]",
+    re.I,
+)
+
+# What joins the items of a list: ', ', ', or ', ' and ', ' nor '.
+_LIST_JOINT = re.compile(r"\s*,\s*(?:(?:and|or|nor)\s+)?|\s+(?:and|or|and/or|nor)\s+", re.I)
+
+
+def _literal_run(clause: str, first: re.Match[str]) -> tuple[list[str], int, int]:
+    """The literal at `first` and the literals listed after it ('gmail.com or yahoo.com
+    domains'). Read alone, the first literal was the whole list: the rule was "understood" and
+    the later names, left as words the request had to show, let yahoo.com through. A literal
+    listed beside plain words ('AdministratorAccess or admin policies') is one item of a list no
+    reading here holds: nothing is read."""
+    items, end = [first.group(0)], first.end()
+    while True:
+        joint = _LIST_JOINT.match(clause, end)
+        if joint is None:
+            if _STATE_OF_LITERAL.match(clause, end):
+                return [], 0, 0  # 'vendors with W-9 missing': what is missing, not a value
+            if (
+                len(items) == 1
+                and _ARGUMENT_NAME.fullmatch(items[0])
+                and _VALUE_FOLLOWS.match(clause, end)
+            ):
+                # 'Orders with payment_status failed or pending': the argument whose values are
+                # listed after it; read as the one value, the rule checked `orders` for the
+                # text 'payment_status' and passed every failed payment
+                return [], 0, 0
+            return items, first.start(), end
+        nxt = _LITERAL.match(clause, joint.end())
+        if nxt is None:
+            if re.match(r"\s*,", clause[end:]) and not re.search(
+                r"\b(?:or|and|nor)\b", clause[joint.end() :]
+            ):
+                return items, first.start(), end  # 'to 10.0.0.0/8, which ...': a comma, no list
+            return [], 0, 0
+        items.append(nxt.group(0))
+        end = nxt.end()
 
 
 # 'GPU instances need FinOps approval', 'approved by FinOps': the name of who approves, never a
@@ -6511,8 +6663,12 @@ _APPROVER_AFTER = re.compile(
     re.I,
 )
 _APPROVER_BEFORE = re.compile(
-    r"\b(?:approved|approval|signed[- ]off|sign[- ]?off|reviewed|review|authori[sz]ed|"
-    r"authori[sz]ation|cleared|ok'?d)\s+(?:by|from)\s+(?:the\s+)?$",
+    r"\b(?:(?:approved|approval|signed[- ]off|sign[- ]?off|reviewed|review|authori[sz]ed|"
+    r"authori[sz]ation|cleared|ok'?d|ok|okay|go-ahead|green[- ]light|consent|permission|"
+    r"clearance|blessing)\s+(?:by|from)|"
+    # 'requires OK from SecOps', 'with the consent of the DPO': who gives it, never a value
+    r"(?:approval|sign[- ]?off|ok|okay|go-ahead|consent|permission|blessing)\s+of)"
+    r"\s+(?:the\s+)?$",
     re.I,
 )
 
@@ -6530,9 +6686,26 @@ def _glosses_a_noun(clause: str, start: int, end: int, items: list[str]) -> bool
     request carries, so the rule was "understood" and never fired)."""
     if start == 0 or clause[start - 1] != "(" or len(items) != 1:
         return False  # several words listed in brackets are values ('(business, first) class')
-    if not re.fullmatch(r"[a-z]+", items[0]):
-        return False
+    if re.fullmatch(r"[A-Z]{2,6}", items[0]):
+        return _glosses_by_acronym(clause, start, items[0])
+    if not re.fullmatch(r"[a-z]+(?:-[a-z]+)*", items[0]):
+        return False  # ('the DNC (do-not-call) list': words joined by hyphens gloss it as well)
     return _runs_on(clause, end + 1)
+
+
+def _glosses_by_acronym(clause: str, start: int, acronym: str) -> bool:
+    """'card numbers (PAN) or CVV', 'patients with restricted (VIP) status': one capitalised
+    abbreviation in brackets names the words before it; read as the value of an argument named
+    by them ('card numbers is PAN'), the rule was "understood" and no request ever held it. A
+    code of a place or currency after its kind ('sanctioned countries (KP)', 'currency (RUB)')
+    or after a place's name ('North Korea (KP)') is still a value."""
+    if acronym in CURRENCY_CODES or (len(acronym) == 2 and country_code(acronym)):
+        return False
+    before = re.findall(r"[A-Za-z]+", clause[: start - 1])
+    if not before:
+        return False
+    last = before[-1]
+    return stem(last.lower()) not in _PLACE_OR_CURRENCY_KINDS and not _place(last)
 
 
 # 'limited to the development team': one name followed by the kind of group it names
@@ -6851,8 +7024,21 @@ _DEFINED_BY_BRACKET = re.compile(
 def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     text = clause
     alts: list[tuple[str, str]] = []
-    for m in re.finditer(r"\b([a-z]+)\s*(?:,\s*[a-z]+\s*)*(?:,\s*)?\s+or\s+([a-z]+)\b", text, re.I):
-        a, b = stem(m.group(1)), stem(m.group(2))
+    chains: list[tuple[str, ...]] = []
+    for m in re.finditer(r"\b([a-z]+)((?:\s*,\s*[a-z]+)*)\s*,?\s+or\s+([a-z]+)\b", text, re.I):
+        a, b = stem(m.group(1)), stem(m.group(3))
+        middle = tuple(stem(w) for w in re.findall(r"[a-z]+", m.group(2), re.I))
+        if middle:
+            # 'closed, frozen or dormant': every item of a chain is one of the alternatives.
+            # Read as the pair of its ends, a middle item ('frozen') became a word every request
+            # had to show beside one of the ends, so a dormant account passed the rule. In a
+            # chain of three or more, a word that could say the rule's effect ('blocked, frozen
+            # or inactive') is a listed state: the effect is said elsewhere.
+            chain = (a, *middle, b)
+            if any(w in STOPWORDS or w in GENERIC for w in chain):
+                continue
+            chains.append(tuple(dict.fromkeys(chain)))
+            continue
         if a in STOPWORDS or b in STOPWORDS or a in GENERIC or b in GENERIC:
             continue
         if a in _EFFECT_STEMS or b in _EFFECT_STEMS:
@@ -6883,14 +7069,14 @@ def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tup
             for extra in verbs[2:]:
                 alts.append((verbs[0], extra))
     defined = _DEFINED_BY_BRACKET.match(text)
-    if review and defined and alts and " or " in f" {defined.group('items')} ":
+    if review and defined and (alts or chains) and " or " in f" {defined.group('items')} ":
         # 'Adverse actions (denial, or conditional approval) require review': the bracket says
         # which requests the noun names, so the request shows one of them or none; the noun
         # itself is no word the request must show as well.
         named = {stem(w) for w in words(defined.group("noun"))}
         terms = [t for t in terms if t not in named]
-    alt_words = {w for pair in alts for w in pair}
-    if alts:
+    alt_words = {w for pair in alts for w in pair} | {w for chain in chains for w in chain}
+    if alts and not chains:
         # Collapse a chain 'list, get or describe' into pairs that all share the first word.
         merged: dict[str, set[str]] = {}
         for a, b in alts:
@@ -6902,7 +7088,8 @@ def _action_terms(clause: str, review: bool) -> tuple[tuple[str, ...], tuple[tup
             terms = [t for t in terms if t not in group]
             return _subject_terms(tuple(terms)), tuple((group[0], g) for g in group[1:])
     terms = [t for t in terms if t not in alt_words]
-    return _subject_terms(tuple(terms)), tuple(alts)
+    # a chain is one group: any one of its items will do
+    return _subject_terms(tuple(terms)), tuple(alts) + tuple(chains)  # type: ignore[arg-type]
 
 
 def _predicate_position(clause: str) -> int | None:
