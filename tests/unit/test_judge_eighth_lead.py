@@ -235,3 +235,13 @@ def test_conversions_only_between_currencies_name_the_currencies_allowed():
     ok = {"from_currency": "USD", "to_currency": "JPY", "amount": 100}
     assert outcome_beside_ticket(rule, tool, ok) == "approved"
     assert outcome_beside_ticket(rule, tool, {**ok, "to_currency": "TRY"}) == "denied"
+
+
+def test_who_may_act_is_shown_only_by_an_argument_named_for_the_role():
+    # jred4's open case: 'workspace' in any argument had satisfied the role
+    rule = "Only workspace owners may rotate keys."
+    assert outcome_beside_ticket(rule, "keys.rotate", {"scope": "workspace", "key_id": "k1"}) == (
+        "pending_review"
+    )
+    assert outcome_beside_ticket(rule, "keys.rotate", {"owner_type": "workspace"}) == "approved"
+    assert outcome_beside_ticket(rule, "keys.rotate", {"owner_type": "project"}) == "denied"

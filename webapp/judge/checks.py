@@ -1044,6 +1044,19 @@ class ArgumentComparison(Check):
         return Outcome(SATISFIED, f"{lleaf.path} = {_fmt(lval)}, {rleaf.path} = {_fmt(rval)}", args)
 
 
+# Nouns for the people who act ('Only workspace owners may …', 'Only charge nurses may …').
+_ROLE_STEMS = frozenset(
+    stem(w)
+    for w in (
+        "owner owners admin admins administrator administrators manager managers nurse nurses "
+        "pharmacist pharmacists physician physicians doctor doctors engineer engineers lead leads "
+        "officer officers director directors supervisor supervisors staff employee employees "
+        "member members approver approvers operator operators analyst analysts accountant "
+        "accountants controller controllers clinician clinicians technician technicians"
+    ).split()
+)
+
+
 @dataclass(frozen=True)
 class ValueList(Check):
     """Allow-lists and deny-lists of argument values: countries, currencies, domains, IBAN prefixes."""
@@ -1321,6 +1334,10 @@ class ValueList(Check):
                     for v in scalars(lf.value)
                 )
             ]
+        if self.mode == "allow" and kind and kind <= _ROLE_STEMS:
+            # 'Only workspace owners may rotate keys': who may act is a role of a person; only an
+            # argument named for that role shows it (`scope: "workspace"` had passed the rule)
+            leaves = [lf for lf in leaves if kind & lf.keys]
         scored = []
         deny = self.mode == "deny"
         kind_is_content = self.kind_words == ("content",)
