@@ -65,6 +65,7 @@ APART_SETS = (
     "dev_jsat",
     "dev_jstate",
     "dev_jred4",
+    "dev_jred5",
 )
 
 

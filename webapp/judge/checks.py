@@ -209,6 +209,10 @@ class Check:
                 m = view.term_matches(t)
             if m:
                 return False
+        if not view._empty_keys.isdisjoint(words) and not _SWITCHING_OFF.isdisjoint(words):
+            # 'MFA may not be disabled' and `mfa_required: "off"`: a flag named for the rule's
+            # thing that is off is the rule's act, not a sign the request is about another thing
+            return False
         return True
 
     @cached_property
@@ -601,6 +605,11 @@ def _applicability(
             if status != "absent":
                 status = "unknown"
     if generic_change and not anchored:
+        if _flag_not_on(view, terms):
+            # 'SSO enforcement may not be disabled' and settings.update with `sso_mode:
+            # "optional"`: the tool changes the rule's thing to a value that is not plainly on,
+            # which may be switching it off
+            return "unknown", True
         return "absent", False  # nothing else of the rule is in the tool: another action
     # A word of the rule that the request neither shows nor rules out ('the root user' against
     # user_name 'ci-deployer') leaves the rule "unknown", however much else matches: deciding it
@@ -659,7 +668,7 @@ def _qualifies_tool_noun(
 
 # The rule's acts that switching a flag off performs, and the flag values that are off.
 _SWITCHING_OFF = frozenset({stem("disable"), stem("deactivate")})
-_OFF_VALUES = frozenset({"false", "off", "no", "disabled"})
+_OFF_VALUES = frozenset({"false", "off", "no", "n", "0", "disabled", "none"})
 # Flag names that say the opposite when off ('sso_disabled': false is SSO on)
 _INVERTED_FLAG = _SWITCH_OFF | frozenset(stem(w) for w in "skip no not without bypass opt".split())
 
@@ -674,9 +683,39 @@ def _flag_switched_off(
     things = frozenset(terms) - _SWITCHING_OFF
     for lf in view.leaves:
         v = lf.value
-        off = v is False or (isinstance(v, str) and v.strip().lower() in _OFF_VALUES)
+        off = (
+            v is False
+            or (type(v) is int and v == 0)
+            or (isinstance(v, str) and v.strip().lower() in _OFF_VALUES)
+        )
         if off and not lf.last_keys & _INVERTED_FLAG and not things.isdisjoint(lf.last_keys):
             return True
+    return False
+
+
+# Flag values that plainly leave a thing on: a change to one of them does not switch it off.
+_ON_VALUES = frozenset({"true", "on", "yes", "y", "1", "enabled", "enable", "enforced", "required"})
+
+
+def _flag_not_on(view: RequestView, terms: tuple[str, ...]) -> bool:
+    """Whether the rule is switching off ('may not be disabled') and the request names one of
+    the rule's things, by an argument or as a value (a setting's name in a key/value list),
+    with a value that is not plainly on."""
+    if _SWITCHING_OFF.isdisjoint(terms):
+        return False
+    things = frozenset(terms) - _SWITCHING_OFF - _SPECIFIC_CHANGES
+    if not things:
+        return False
+    for lf in view.leaves:
+        named = not things.isdisjoint(lf.last_keys)
+        for v in scalars(lf.value):
+            if isinstance(v, str):
+                if not things.isdisjoint(content_stems(v[:200])):
+                    return True  # the thing is named as a value: what it is set to is unread
+                if named and v.strip().lower() not in _ON_VALUES:
+                    return True
+            elif named and v is not True and not (type(v) is int and v == 1):
+                return True
     return False
 
 
