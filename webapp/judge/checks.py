@@ -1704,8 +1704,9 @@ class RequiredArgument(Check):
             return _not_applicable_or_satisfied(anchored)
         leaf = self._find(view)
         name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
-        if leaf is not None and placeholder(leaf.value):
-            # 'N/A', 'TBD', 'none': a value that stands in for the reference is not one
+        if leaf is not None and no_reference(leaf.value, leaf.last_keys):
+            # 'N/A', 'TBD', 'none', 'to follow': a value that stands in for the reference is
+            # not one
             return Outcome(
                 UNKNOWN,
                 f"{leaf.path} = {leaf.value!r} stands in for '{name}' rather than giving it",
@@ -1718,6 +1719,9 @@ class RequiredArgument(Check):
         ):
             if self.unverifiable:
                 return self._judge_state(view, leaf, applies)
+            doubt = _doubted(view, leaf)
+            if doubt is not None:
+                return doubt
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
         if leaf is None and not self.exact_name:
             either = self._either_identifier(view)
@@ -1755,8 +1759,10 @@ class RequiredArgument(Check):
             for lf in view.leaves:
                 named = lf.last_keys - _ID_WORDS
                 if len(named) == 1 and named <= nouns and lf.last_keys & _ID_WORDS:
-                    if truthy(lf.value) and not placeholder(lf.value):
-                        return Outcome(SATISFIED, f"{lf.path} is given", (lf.path,))
+                    if truthy(lf.value) and not no_reference(lf.value, lf.last_keys):
+                        return _doubted(view, lf) or Outcome(
+                            SATISFIED, f"{lf.path} is given", (lf.path,)
+                        )
         return None
 
     @cached_property
@@ -2589,6 +2595,48 @@ def placeholder(value: Any) -> bool:
         return False
     v = re.sub(r"[\s_]+", "_", value.strip().lower())
     return v in _PLACEHOLDERS or v.strip("_") in _PLACEHOLDERS
+
+
+# First words of a value that says a reference is not there yet ('none yet', 'to follow', 'not
+# done', 'requested from Legal', 'n/a - verbal agreement').
+_NOT_YET = frozenset(
+    "no not none n/a na nil to will awaiting waiting pending requested tbd tbc tba skipped "
+    "waived bypassed failed missing unknown later".split()
+)
+
+
+def no_reference(value: Any, keys: frozenset[str] = frozenset()) -> bool:
+    """Whether a value given for an identifier (an argument named ref, id, number …, `keys`)
+    says instead that there is none: a stand-in ('N/A'), a bad or unfinished outcome
+    ('failed', 'skipped', 'waived'), words opening with one ('none yet', 'to follow', 'not
+    done'), or plain lower-case words with no digit ('verbal ok'), which name no record."""
+    if isinstance(value, (list, tuple)):
+        return not any(truthy(v) for v in value) or any(no_reference(v, keys) for v in value)
+    if not isinstance(value, str):
+        return False
+    if placeholder(value) or outcome_stated(value) is False:
+        return True
+    parts = [w for w in re.split(r"[\s,;:()]+", value.strip().lower()) if w and w != "-"]
+    if parts and parts[0].strip(".") in _NOT_YET and (len(parts) > 1 or keys & _ID_WORDS):
+        return True  # 'to follow', or 'skipped' given for a reference
+    if len(parts) < 2:
+        return False
+    if keys & _ID_WORDS and not re.search(r"\d", value) and value == value.lower():
+        return True  # 'verbal agreement': words, not a record's identifier
+    return False
+
+
+def _doubted(view: RequestView, leaf: Leaf) -> Outcome | None:
+    """A review when another argument named with the given reference's whole name states that
+    it is missing or bad (`invoice_ref_status: "missing"` beside `invoice_ref`), else None."""
+    for lf in view.leaves:
+        if lf is leaf or not leaf.last_keys or not leaf.last_keys < lf.last_keys:
+            continue
+        if no_reference(lf.value) or outcome_stated(lf.value) is False:
+            return Outcome(
+                UNKNOWN, f"{lf.path} = {lf.value!r} says {leaf.path} may not hold", (lf.path,)
+            )
+    return None
 
 
 def outcome_stated(value: Any) -> bool | None:
@@ -3918,6 +3966,14 @@ class Binding(Check):
                 )
         if worst is not None:
             return worst
+        beside = self._beside(view, leaves)
+        if beside is not None:
+            return Outcome(
+                UNKNOWN,
+                f"{beside.path} = {beside.value!r} may state `{self.path}` otherwise; a human "
+                "should decide",
+                (beside.path,),
+            )
         return Outcome(
             SATISFIED,
             f"`{self.path}` {_BINDING_OPS[self.op]} {self._value_words()}".rstrip(),
@@ -3931,9 +3987,37 @@ class Binding(Check):
             return f"{_fmt(float(self.value))} and {_fmt(float(self.high or 0))}"
         return _literal_text(self.value)
 
+    def _beside(self, view: RequestView, leaves: list[Leaf]) -> Leaf | None:
+        """Another argument named with the bound argument's whole name ('account_status_override',
+        'idle_session_timeout_minutes', `invoice_ref_status`, the same name inside another object
+        or list) whose value the binding would not accept: it may be the value that counts."""
+        own = {id(lf) for lf in leaves}
+        last = self.path.rsplit(".", 1)[-1]
+        for lf in view.leaves:
+            if id(lf) in own or lf.value is None:
+                continue
+            if lf.path.rsplit(".", 1)[-1] != last and not (
+                self._keys and self._keys <= lf.last_keys
+            ):
+                continue
+            if self.op == "present":
+                if no_reference(lf.value) or outcome_stated(lf.value) is False:
+                    return lf
+            elif self._holds(lf.value) is not True:
+                return lf
+        return None
+
+    @cached_property
+    def _keys(self) -> frozenset[str]:
+        # the words of the named argument's own name ('legal_case_id': legal, case, id)
+        last = self.path.rsplit(".", 1)[-1].lower()
+        return frozenset(stem(w) for w in re.split(r"[^a-z0-9]+", last) if w)
+
     def _holds(self, got: Any) -> bool | None:
         if self.op == "present":
-            return truthy(got) and not placeholder(got)
+            if truthy(got) and no_reference(got, self._keys):
+                return None  # 'none yet', 'to follow': may say the value is not there
+            return truthy(got)
         if isinstance(got, (list, tuple, dict)):
             return None  # a list or an object is not the one value the rule names
         if self.op == "between":

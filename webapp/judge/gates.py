@@ -54,8 +54,7 @@ from webapp.judge.checks import (
     _slip_of,
     _unit_argument,
     abbreviates,
-    outcome_stated,
-    placeholder,
+    no_reference,
 )
 from webapp.judge.compiler import _normalise  # the compiler's own normal form of a rule
 from webapp.judge.places import (
@@ -635,8 +634,7 @@ def obligations_met(text: str, view: RequestView) -> str | None:
             ok = v is True or bool(
                 isinstance(v, str)
                 and v.strip()
-                and not placeholder(v)
-                and outcome_stated(v) is not False
+                and not no_reference(v, leaf.last_keys)
                 and truthy(v)
             )
         if not ok:
