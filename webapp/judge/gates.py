@@ -220,7 +220,11 @@ _GATE_FORCE = re.compile(
 # Words in the obligation that ask for more than one value is: a count, a second party, a list.
 _MANY = re.compile(
     r"\b(?:and|or|plus|both|dual|two|three|second|multiple|several|all|each|every|per|"
-    r"at\s+least|unless|except|before|after|within)\b|\d",
+    r"at\s+least|unless|except|before|after|within|"
+    # a phrase qualifying what is asked for ('a co-signer in the EU', 'a guarantee from a
+    # parent company', 'in good standing for a year', 'in the seller's own name'): the named
+    # argument holding a value does not show the qualifier holds
+    r"in|from|for|by|with|without|under|over|outside|inside|to|since|until|during|own|than)\b|\d",
     re.I,
 )
 # "('anyone with the link')": a quoted gloss in brackets right after the words it explains
