@@ -4224,9 +4224,37 @@ _BINDING_ITEM_BEFORE = re.compile(
 )
 
 
-def _gloss_start(text: str, at: int) -> int:
+# Words that narrow a thing rather than name it ('a domestic bank account', 'a recently verified
+# account', 'an unexpired ID', 'a personally verified account'): a binding on another attribute
+# does not show them, so they end its gloss unless the bound name carries them.
+_GLOSS_QUALIFIERS = frozenset(
+    "domestic foreign international overseas local national regional current recent new existing "
+    "own personal corporate business primary secondary joint external internal original "
+    "physical permanent temporary".split()
+)
+
+
+def _narrows(word: str, name: str) -> bool:
+    """Whether `word` of a gloss narrows its thing in a way the bound argument `name` does not
+    state: an adverb ('recently'), a negated adjective ('unexpired', 'non-resident'), a
+    qualifier of place, time or owner ('domestic', 'current', 'own')."""
+    if not name:
+        return False
+    low = word.lower()
+    if stem(low) in {stem(w.lower()) for w in words(name)}:
+        return False
+    return (
+        (low.endswith("ly") and len(low) > 4)
+        or bool(re.fullmatch(r"un[a-z]{2,}(?:ed|able|ible|ful|id)|non-[a-z]{3,}", low))
+        or low in _GLOSS_QUALIFIERS
+    )
+
+
+def _gloss_start(text: str, at: int, name: str = "") -> int:
     """Where the noun phrase that ends right before `at` (a bracket) starts: 'a verified bank
-    account', 'an account in good standing', 'dates of birth'; `at` itself when there is none."""
+    account', 'an account in good standing', 'dates of birth'; `at` itself when there is none.
+    With the bound argument's `name`, a word narrowing the thing that the name does not state
+    ends the phrase."""
     start = at
     taken: list[str] = []
     crossed_in = -1
@@ -4253,6 +4281,9 @@ def _gloss_start(text: str, at: int) -> int:
             pos = m.start(1)
             continue
         if low in _GLOSS_STOP or low in _NUMBER_WORDS_ALL or any(ch.isdigit() for ch in w):
+            break
+        if _narrows(w, name):
+            crossed_in = -1
             break
         if stem(low) in VERBS and not low.endswith("ed") and not w.isupper():
             break  # the rule's act ('may ship', 'must export'), never a gloss; 'verified' is one
@@ -4344,7 +4375,7 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
             # written after its gloss
             late_only = re.search(r"\s+only\s*$", clause[:bracket], re.I)
             gloss_at = written_at = _gloss_start(
-                clause, late_only.start() if late_only else bracket
+                clause, late_only.start() if late_only else bracket, name
             )
             if late_only and gloss_at < late_only.start():
                 markers.append("only")
@@ -4595,6 +4626,11 @@ def _beside_binding(
                 continue
             if _BINDING_ITEM_REFUSED.search(item) or REVIEW.search(f"needs {item}"):
                 return made  # a choice, a condition, a place or a person: no argument reads it
+            last = re.search(r"([A-Za-z][\w\-]*)\s*$", item)
+            if last and _narrows(last.group(1), "-"):
+                # 'a personally verified account (account_verified = true)': a word narrowing
+                # the bound thing, left out of its gloss, is no argument of its own
+                return made
             required = _required_check(
                 index, source, f"{subject.strip()} must include {item}", False
             )

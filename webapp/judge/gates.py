@@ -56,7 +56,7 @@ from webapp.judge.checks import (
     abbreviates,
     no_reference,
 )
-from webapp.judge.compiler import _normalise  # the compiler's own normal form of a rule
+from webapp.judge.compiler import _narrows, _normalise  # the compiler's own normal form of a rule
 from webapp.judge.places import (
     COUNTRY_NAMES,
     COUNTRY_REGIONS,
@@ -669,6 +669,8 @@ def _named_obligations(text: str) -> tuple[tuple[str, str], ...]:
                 return ()  # 'must be registered (reg_ref)': a reference is no state
         if _MANY.search(m.group("what")):
             return ()
+        if any(_narrows(w, m.group("arg")) for w in m.group("what").split()):
+            return ()  # 'a recently verified account (account_verified = true)': unread
         if _GATE_FORCE.search(gate) or re.match(r"\s*no\b", gate, re.I):
             return ()  # the subject holds an obligation of its own ('… are not allowed and …')
         arg, val = m.group("arg"), m.group("val") or ""
