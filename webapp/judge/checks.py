@@ -2308,18 +2308,32 @@ _TARGET_KEYS = frozenset(stem(w) for w in "destination dest recipient target to"
 _MAIL_KEYS = frozenset(stem(w) for w in "email emails mail mailbox inbox address cc bcc".split())
 
 
+_PERSON_TARGET_KEYS = frozenset(stem(w) for w in "recipient to".split())
+# An address written another way ('bob at gmail dot com', a full-width or encoded '@', 'mailto:')
+# or a mail service or inbox named ('gmail', 'personal inbox'): it may be an email account.
+_MAIL_SIGNS = re.compile(
+    r"[@\uff20\ufe6b]|%40|\(at\)|\[at\]|\bat\b.*\bdot\b|mail|inbox|\b(?:yahoo|outlook|"
+    r"hotmail|live|icloud|proton|aol|gmx|yandex|personal)\b",
+    re.I,
+)
+
+
+def _may_be_mail(value: str) -> bool:
+    return bool(_MAIL_SIGNS.search(value))
+
+
 def _not_an_address(view: RequestView) -> Outcome | None:
     """'Never export to personal email accounts' and `destination: "snowflake"`: the request
     names where it goes, and that is no email address. Only when the argument naming the target
     holds a plain value, no value anywhere holds an '@' and no argument is named for mail."""
     targets = [lf for lf in view.leaves if lf.last_keys & _TARGET_KEYS]
-    if not targets:
-        return None
+    if not targets or any(lf.last_keys & _PERSON_TARGET_KEYS for lf in targets):
+        return None  # a recipient is a person, whom mail may reach whatever the value says
     for lf in view.leaves:
         if lf.keys & _MAIL_KEYS:
             return None
         for v in scalars(lf.value):
-            if not isinstance(v, (str, int, float)) or (isinstance(v, str) and "@" in v):
+            if not isinstance(v, (str, int, float)) or (isinstance(v, str) and _may_be_mail(v)):
                 return None
     if not all(isinstance(v, str) and v.strip() for lf in targets for v in scalars(lf.value)):
         return None
