@@ -2318,6 +2318,9 @@ _MAIL_SIGNS = re.compile(
 )
 
 
+_AT = re.compile(r"[@\uff20\ufe6b]|%40|\(at\)|\[at\]", re.I)
+
+
 def _may_be_mail(value: str) -> bool:
     return bool(_MAIL_SIGNS.search(value))
 
@@ -2333,8 +2336,10 @@ def _not_an_address(view: RequestView) -> Outcome | None:
         if lf.keys & _MAIL_KEYS:
             return None
         for v in scalars(lf.value):
-            if not isinstance(v, (str, int, float)) or (isinstance(v, str) and _may_be_mail(v)):
+            if not isinstance(v, (str, int, float)) or (isinstance(v, str) and _AT.search(v)):
                 return None
+    if any(isinstance(v, str) and _may_be_mail(v) for lf in targets for v in scalars(lf.value)):
+        return None
     if not all(isinstance(v, str) and v.strip() for lf in targets for v in scalars(lf.value)):
         return None
     shown = ", ".join(f"{lf.path} is {lf.value!r}" for lf in targets)

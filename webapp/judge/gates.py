@@ -43,6 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+from urllib.parse import unquote
 
 from webapp.judge.boundaries import CONDITION, phrase_op, phrase_pattern
 from webapp.judge.checks import (
@@ -1347,9 +1348,9 @@ def _region_false(cond: _Region, view: RequestView) -> tuple[bool | None, str, s
 def _may_lie_under(path: str, folder: str) -> bool:
     """Whether `path` may lie under `folder`: below it, or the folder's name as any segment of
     it ('/Shared/HR/x' beside '/HR'), letter case ignored; '/HRIS' is not under '/HR'."""
-    p, f = path.lower().rstrip("/"), folder.lower()
-    if p == f or p.startswith(f + "/"):
-        return True
+    p, f = unquote(path).replace("\\", "/").lower().rstrip("/"), folder.lower()
+    if p == f or p.startswith(f + "/") or f.startswith(p + "/"):
+        return True  # below the folder, or above it ('/' holds '/HR')
     name = f.rsplit("/", 1)[-1]
     # '/Legal-archive' or '/Legal_old' is close to '/Legal' (review); '/HRIS' is another word
     return any(
@@ -1379,6 +1380,13 @@ def _paths_false(cond: _Paths, view: RequestView) -> tuple[bool | None, str, set
         return None, "", set()
     if any(_may_lie_under(p, f) for p in paths for f in cond.folders):
         return True, "", set()
+    for lf in view.leaves:
+        # 'HR/payroll.xlsx' in a `name`, '\\HR\\x', an encoded '/%48R/x': a value of any
+        # argument naming a segment of the rule's folder may lie under it
+        for v in scalars(lf.value):
+            if isinstance(v, str) and ("/" in v or "\\" in v or "%" in v):
+                if any(_may_lie_under("/" + v.lstrip("/"), f) for f in cond.folders):
+                    return None, "", set()
     shown = ", ".join(dict.fromkeys(paths))
     return False, f"{shown} is not {cond.phrase}", keys
 
