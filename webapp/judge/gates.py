@@ -255,6 +255,13 @@ _UNIT_FAMILIES = frozenset({"time", "mass", "bytes", "percent"})
 _PERCENT_KEYS = frozenset({"percent", "pct", "rate", "ratio", "share"})
 _OWN_AMOUNT = frozenset({"amount", "amt", "sum", "valu", "value", "total"})
 # Argument name words that say the value is a place ('to_country', 'destination_countries').
+# Arguments that name a place in a form the country table does not read.
+_PLACE_HINT_KEYS = frozenset(
+    stem(w)
+    for w in "phone phones msisdn mobile tel telephone address addresses city state province "
+    "postcode zip swift bic routing".split()
+)
+_PHONE = re.compile(r"^\s*(?:\+|00)\d[\d\s().\-]{5,}$")
 _PLACE_KEYS = frozenset(
     stem(w)
     for w in "country countries nation jurisdiction destination dest region market location "
@@ -1340,6 +1347,14 @@ def _region_false(cond: _Region, view: RequestView) -> tuple[bool | None, str, s
         return None, "", set()
     if any((c in cond.codes) == cond.inside for c in codes):
         return True, "", set()
+    for lf in view.leaves:
+        # a phone number ('+1 555…') or an address, city or bank written out: a place the
+        # country table does not read, which may lie on the rule's side
+        if lf.last_keys & _PLACE_HINT_KEYS and lf.value not in (None, "", [], {}):
+            return None, "", set()
+        for v in scalars(lf.value):
+            if isinstance(v, str) and _PHONE.match(v):
+                return None, "", set()
     shown = ", ".join(dict.fromkeys(codes))
     side = "outside" if cond.inside else "inside"
     return False, f"the request's countries ({shown}) are {side} {cond.phrase}", keys
