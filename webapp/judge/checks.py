@@ -831,7 +831,13 @@ class NumericLimit(Check):
             return None
         (old_leaf, old), (new_leaf, new) = pairs[0]
         if not (old > 0 and new > 0):
-            return None
+            # a current value of 0 (or below): the share over it is unbounded or meaningless,
+            # and the amounts are no percentage either
+            return Outcome(
+                UNKNOWN,
+                f"{old_leaf.path} = {_fmt(old)}: the change over it is not a share to compare",
+                (old_leaf.path, new_leaf.path),
+            )
         share = round((new - old) / old * 100.0, 9)
         args = (old_leaf.path, new_leaf.path)
         said = f"{new_leaf.path} = {_fmt(new)} is {_fmt(share)}% over {old_leaf.path} = {_fmt(old)}"
