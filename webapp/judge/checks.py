@@ -1557,6 +1557,10 @@ class ValueList(Check):
                 # 'ledger-writr' against 'ledger-writer': one letter from a listed name is a slip
                 # of the pen or a variant; either way a human decides, never "not listed".
                 return None
+            if _unpadded(nv) in self._unpadded_listed:
+                # 412 against 'Store #0412', 'M44120' against 'M-44120': the listed identifier
+                # without its leading zeros or separators is the same one written another way
+                return None
             if _word_stems(v) in self._stemmed:
                 # 'tractor-trailer' against 'tractor-trailers', 'Audit Logs' against
                 # 'audit-logs': the listed name in another form (number, case, separators)
@@ -1565,8 +1569,22 @@ class ValueList(Check):
         return False
 
     @cached_property
+    def _unpadded_listed(self) -> frozenset[str]:
+        return frozenset(
+            u for x in self.values if "*" not in x and (u := _unpadded(normalise_value(x)))
+        )
+
+    @cached_property
     def _stemmed(self) -> frozenset[tuple[str, ...]]:
         return frozenset(_word_stems(x) for x in self.values if "*" not in x)
+
+
+def _unpadded(value: str) -> str:
+    """An identifier with a digit, without separators, a leading '#' or leading zeros of its
+    numbers ('#0412' and '412' give '412'); '' for a value with no digit."""
+    if not any(ch.isdigit() for ch in value):
+        return ""
+    return re.sub(r"(?<![0-9])0+(?=[0-9])", "", re.sub(r"[^0-9a-z]", "", value.lower()))
 
 
 def _word_stems(value: str) -> tuple[str, ...]:
