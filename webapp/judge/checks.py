@@ -3619,6 +3619,14 @@ class PrefixedCount(Check):
         return Outcome(SATISFIED, f"items starting with {self.prefix} total {_fmt(total)}")
 
 
+# Arguments by which a request lasts or repeats past the moment its date or time gives.
+_SPAN_KEYS = frozenset(
+    stem(w)
+    for w in "duration recurring recurrence recur repeat repeats frequency interval cron "
+    "rrule until".split()
+)
+
+
 @dataclass(frozen=True)
 class _WhenTheRequestIs(Check):
     """A `body` that applies only when the request's own date or time of day is on the rule's
@@ -3649,6 +3657,15 @@ class _WhenTheRequestIs(Check):
                 f"{outcome.message} ({', '.join(paths)} is {self.phrase})",
                 outcome.args + tuple(paths),
             )
+        for lf in view.leaves:
+            if lf.last_keys & _SPAN_KEYS and truthy(lf.value) and lf.path not in paths:
+                # a Thursday deploy lasting 30 hours, one recurring daily: the request reaches
+                # past the moment read, perhaps onto the rule's side; a human decides
+                return Outcome(
+                    UNKNOWN,
+                    f"{outcome.message}; {lf.path} = {lf.value!r} may carry it onto {self.phrase}",
+                    tuple(paths) + (lf.path,),
+                )
         return Outcome(
             SATISFIED, f"{', '.join(paths)} {self.outside_words} {self.phrase}", tuple(paths)
         )
@@ -4023,6 +4040,12 @@ class Binding(Check):
         if worst is not None:
             return worst
         beside = self._beside(view, leaves)
+        if beside is None and self.op == "between":
+            # `session_timeout_minutes: 45` beside `unit: "hours"`: the number's unit is said
+            # by another argument, so it may not be the named one's
+            beside = next(
+                (u for lf in leaves if (u := _find_unit_argument(view, lf)) is not None), None
+            )
         if beside is not None:
             return Outcome(
                 UNKNOWN,
