@@ -778,6 +778,12 @@ class NumericLimit(Check):
             empty = self._empty_list_named(view)
             if empty is not None:
                 return self._judge_value(view, empty, 0.0, "matched")
+        if applies == "absent" and self.unit_family == "percent":
+            # `current_salary: 0` reads as no current value (a zero shows a thing absent), but
+            # beside `new_salary` it is the base of the change the rule bounds
+            change = self._relative_change(view, "matched")
+            if change is not None and change.status == UNKNOWN:
+                return change
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         if self.counts_calls:
@@ -819,8 +825,11 @@ class NumericLimit(Check):
         base = stem(m.group("base").lower())
         before: dict[frozenset[str], tuple[Leaf, float]] = {}
         after: dict[frozenset[str], tuple[Leaf, float]] = {}
+        # the base by its own word ('current base') or by the rule's thing ('Salary increases
+        # … over current base' and `current_salary`/`new_salary`)
+        named = {base} | (set(self.terms) - _CURRENT_WORDS - _NEW_WORDS - VERBS)
         for leaf, value in view.numeric_leaves():
-            if base not in leaf.last_keys:
+            if not leaf.last_keys & named:
                 continue
             if leaf.last_keys & _CURRENT_WORDS and not leaf.last_keys & _NEW_WORDS:
                 before[leaf.last_keys - _CURRENT_WORDS] = (leaf, value)
@@ -830,6 +839,23 @@ class NumericLimit(Check):
         if len(pairs) != 1 or len(before) != 1 or len(after) != 1:
             return None
         (old_leaf, old), (new_leaf, new) = pairs[0]
+        for lf in view.leaves:
+            # `new_salary_period: "monthly"`, a `unit` or `currency` beside one of the pair: the
+            # two numbers may not be in the same terms
+            if lf is old_leaf or lf is new_leaf:
+                continue
+            if (
+                old_leaf.last_keys < lf.last_keys
+                or new_leaf.last_keys < lf.last_keys
+                or _find_unit_argument(view, old_leaf) is lf
+                or _find_unit_argument(view, new_leaf) is lf
+            ):
+                return Outcome(
+                    UNKNOWN,
+                    f"{lf.path} = {lf.value!r} may put {old_leaf.path} and {new_leaf.path} in "
+                    "different terms",
+                    (old_leaf.path, new_leaf.path, lf.path),
+                )
         if not (old > 0 and new > 0):
             # a current value of 0 (or below): the share over it is unbounded or meaningless,
             # and the amounts are no percentage either
