@@ -353,9 +353,35 @@ def _set_aside(text: str) -> str:
             NEGATION.search(head)
             and NORMATIVE.search(head)
             and (verb not in _SENDS_TO or re.search(r"\bto\b", tail, re.I))
+            and not _hands_on_another_thing(verb, tail, head)
         ):
             out = head.rstrip() + "."
     return out
+
+
+# What an advice tail hands on when it speaks of the forbidden request itself.
+_HANDED_ON = frozenset(
+    "them it this that these those him her they the a an such any all request requests case "
+    "cases ticket tickets customer customers user users requester caller client clients member "
+    "members person people".split()
+)
+
+
+def _hands_on_another_thing(verb: str, tail: str, head: str) -> bool:
+    """'Do not refund gift cards; forward chargebacks to Risk': the tail hands on a thing the
+    prohibition does not name, so it is a second instruction (chargebacks are Risk's, not the
+    agent's), never advice to set aside. 'send them to Finance', 'refer the customer to
+    Support', 'route gift card refunds to Finance' hand on the forbidden request itself."""
+    if verb not in _SENDS_TO:
+        return False
+    m = re.match(rf"\s*{verb}\s+(?P<obj>.*?)\s+to\b", tail, re.I)
+    if m is None:
+        return False
+    obj = [w.lower() for w in words(m.group("obj"))]
+    rest = [w for w in obj if w not in _HANDED_ON]
+    if not rest:
+        return False
+    return not set(content_stems(" ".join(rest))) & set(content_stems(head))
 
 
 # 'outside the team', 'beyond the company': a bare common noun after the article, the phrase
