@@ -1754,7 +1754,11 @@ class RequiredArgument(Check):
             return _not_applicable_or_satisfied(anchored)
         leaf = self._find(view)
         name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
-        if leaf is not None and no_reference(leaf.value, leaf.last_keys):
+        if leaf is not None and (
+            placeholder(leaf.value)
+            if self.unverifiable
+            else no_reference(leaf.value, leaf.last_keys)
+        ):
             # 'N/A', 'TBD', 'none', 'to follow': a value that stands in for the reference is
             # not one
             return Outcome(
@@ -2680,7 +2684,10 @@ def no_reference(value: Any, keys: frozenset[str] = frozenset()) -> bool:
     ('failed', 'skipped', 'waived'), words opening with one ('none yet', 'to follow', 'not
     done'), or plain lower-case words with no digit ('verbal ok'), which name no record."""
     if isinstance(value, (list, tuple)):
-        return not any(truthy(v) for v in value) or any(no_reference(v, keys) for v in value)
+        # an empty list is missing (the caller's to judge); one holding only blanks says none
+        return bool(value) and (
+            not any(truthy(v) for v in value) or any(no_reference(v, keys) for v in value)
+        )
     if not isinstance(value, str):
         return False
     if placeholder(value) or outcome_stated(value) is False:
