@@ -3656,8 +3656,11 @@ class PrefixedCount(Check):
 _SPAN_KEYS = frozenset(
     stem(w)
     for w in "duration recurring recurrence recur repeat repeats frequency interval cron "
-    "rrule until".split()
+    "rrule until end through stagger rollout".split()
 )
+
+
+_REPEATS = re.compile(r"\b(?:every|daily|nightly|weekly|hourly|each\s+day)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -3691,7 +3694,9 @@ class _WhenTheRequestIs(Check):
                 outcome.args + tuple(paths),
             )
         for lf in view.leaves:
-            if lf.last_keys & _SPAN_KEYS and truthy(lf.value) and lf.path not in paths:
+            if (lf.last_keys & _SPAN_KEYS and truthy(lf.value)) or (
+                isinstance(lf.value, str) and _REPEATS.search(lf.value)
+            ):
                 # a Thursday deploy lasting 30 hours, one recurring daily: the request reaches
                 # past the moment read, perhaps onto the rule's side; a human decides
                 return Outcome(
@@ -4108,9 +4113,9 @@ class Binding(Check):
         for lf in view.leaves:
             if id(lf) in own or lf.value is None:
                 continue
-            if lf.path.rsplit(".", 1)[-1] != last and not (
-                self._keys and self._keys <= lf.last_keys
-            ):
+            own_words = self._keys - _FLAG_FILLER
+            if lf.path.rsplit(".", 1)[-1] != last and not (own_words and own_words <= lf.keys):
+                # `account.status` beside `account_status`, `test_mode` beside `is_test`
                 continue
             if self.op == "present":
                 if no_reference(lf.value) or outcome_stated(lf.value) is False:
