@@ -86,6 +86,14 @@ INVOICES = "Never archive projects that have open invoices."
         # a request that lasts or repeats past the day read
         (FRIDAYS, "deploys.create", {"env": "prod", "date": "2024-11-07", "duration_hours": 30}, "pending_review"),
         (FRIDAYS, "deploys.create", {"env": "prod", "date": "2024-11-06"}, "approved"),
+        # second batch: the same thing named another way beside a binding; a day read outside
+        # the rule's while the request ends later, staggers or repeats
+        ("Refunds require an account in good standing (account_status = active).", "refunds.create",
+         {"account_status": "active", "account": {"status": "closed"}}, "pending_review"),
+        ("Refunds require is_test != true.", "refunds.create", {"is_test": False, "test_mode": True}, "pending_review"),
+        ("Refunds require is_test != true.", "refunds.create", {"is_test": False}, "approved"),
+        (FRIDAYS, "deploys.create", {"env": "prod", "date": "2024-11-07", "end_date": "2024-11-09"}, "pending_review"),
+        (FRIDAYS, "deploys.create", {"env": "prod", "date": "2024-11-07", "schedule": "every day at 9"}, "pending_review"),
         # an advice tail handing on another thing is a second instruction
         ("Do not refund gift cards; forward chargebacks to Risk.", "chargebacks.accept",
          {"chargeback_id": "c1"}, "pending_review"),
