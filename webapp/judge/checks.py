@@ -1044,6 +1044,12 @@ class ArgumentComparison(Check):
         return Outcome(SATISFIED, f"{lleaf.path} = {_fmt(lval)}, {rleaf.path} = {_fmt(rval)}", args)
 
 
+# Words that only say which side of a movement an argument is ('from_entity', 'to_entity').
+_DIRECTION_KEYS = frozenset(
+    {"from", "to", "sourc", "source", "target", "destin", "origin", "src", "dst", "dest"}
+)
+
+
 @dataclass(frozen=True)
 class ValueList(Check):
     """Allow-lists and deny-lists of argument values: countries, currencies, domains, IBAN prefixes."""
@@ -1361,13 +1367,27 @@ class ValueList(Check):
                 # approve a request whose customer is not shown
                 score += 1.0
             if score > 0:
-                scored.append((score, lf))
+                scored.append((score, score - (2.0 if hit and not contains else 0.0), lf))
         if not scored:
             return []
         if self.mode == "deny":
-            return [lf for _, lf in scored]  # any mention of a forbidden value counts
-        best = max(s for s, _ in scored)
-        return [lf for s, lf in scored if s == best]
+            return [lf for _, _, lf in scored]  # any mention of a forbidden value counts
+        best = max(s for s, _, _ in scored)
+        # 'Stock moves must be between warehouses WH-01, WH-02': an argument bound as well as the
+        # best one before a listed value raised the best (`to_warehouse` beside `from_warehouse`)
+        # is constrained too; ranking by the hit alone had let the listed side hide the other.
+        top = [lf for s, _, lf in scored if s == best]
+        floor = min(b for s, b, _ in scored if s == best)
+        named = {k for lf in top for k in lf.last_keys} - _DIRECTION_KEYS
+        return top + [
+            lf
+            for s, b, lf in scored
+            if s < best
+            and b >= floor
+            # the same thing from the other side: named like a best argument but for its
+            # direction (`from_entity`, `to_entity`), never merely written alike (`origin: JFK`)
+            and (lf.last_keys - _DIRECTION_KEYS) & named
+        ]
 
     def _content_flag(self, view: RequestView) -> Outcome | None:
         """'include_psychotherapy_notes': true names the content in the argument itself."""
