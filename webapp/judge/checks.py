@@ -1134,6 +1134,17 @@ class ValueList(Check):
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
         if applies == "absent":
+            named = self._named_and_listed(view)
+            if named:
+                # 'Never grant these scopes: admin:org, …' and `create_key(scopes=[…,
+                # 'admin:org'])`: creating a key with a scope grants it; an act named another
+                # way never approves a listed value in the argument named for the list's kind.
+                return Outcome(
+                    UNKNOWN,
+                    f"{named} holds a listed value; whether the request does what the rule "
+                    "forbids cannot be told",
+                    (named,),
+                )
             return _not_applicable_or_satisfied(anchored)
         if self.kind_words == ("content",):
             flagged = self._content_flag(view)
@@ -1209,6 +1220,25 @@ class ValueList(Check):
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _named_and_listed(self, view: RequestView) -> str:
+        """The path of an argument named for the list's kind (`scopes` for 'these scopes') that
+        holds a listed value written the same, for a deny-list of literal values."""
+        if self.mode != "deny" or self.match != "exact":
+            return ""
+        # the kind: its own words, or the subject's nouns ('these scopes': `scop`)
+        kind = set(self.kind_words) | set(self.about_words)
+        kind |= {t for t in self.terms if t not in VERBS}
+        if not kind:
+            return ""
+        listed = {normalise_value(v) for v in self.values}
+        for leaf in view.leaves:
+            if not leaf.last_keys & kind:
+                continue
+            for v in scalars(leaf.value):
+                if isinstance(v, str) and normalise_value(v) in listed:
+                    return leaf.path
+        return ""
 
     def _act_shown(self, view: RequestView) -> bool:
         """Whether the request does what the rule forbids ('Do not disable SSO enforcement for
