@@ -124,3 +124,40 @@ def test_a_condition_after_a_headed_list_leaves_it_partly_understood(rule: str, 
     # the heading is read only when the list ends the sentence: anything after it is unread
     assert compile_rule(0, "c:r0", rule).decides
     assert_never_decides(rule.rstrip(".").split(".")[0] + tail + ".")
+
+
+ELSEWHERE = "Backups may go to: S3-EU or GCS-EU; nowhere else."
+NOTHING_BUT = "Ship with nothing but UPS or DHL-EXPRESS."
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (ELSEWHERE, "backup.configure", {"job": "j", "target": "GCS-EU"}, "approved"),
+        (ELSEWHERE, "backup.configure", {"job": "j", "target": "GCS-US"}, "denied"),
+        (NOTHING_BUT, "shipping.create_label", {"carrier": "UPS"}, "approved"),
+        (NOTHING_BUT, "shipping.create_label", {"carrier": "TNT"}, "denied"),
+        # a broad act ('use') the tool names otherwise: an unlisted value is never approved
+        (
+            "Use only UPS or DHL-EXPRESS.",
+            "shipping.create_label",
+            {"carrier": "TNT"},
+            "pending_review",
+        ),
+        (
+            "Use nothing but UPS or DHL-EXPRESS.",
+            "shipping.create_label",
+            {"carrier": "TNT"},
+            "pending_review",
+        ),
+    ],
+)
+def test_nowhere_else_and_nothing_but(rule: str, tool: str, args: dict, expected: str) -> None:
+    assert outcome_beside_ticket(rule, tool, args) == expected
+
+
+def test_a_second_sentence_after_nowhere_else_stays_unread() -> None:
+    rule = ELSEWHERE + " Staging backups are exempt."
+    assert not compile_rule(0, "c:r0", rule).decides
+    got = outcome_beside_ticket(rule, "backup.configure", {"job": "j", "target": "GCS-US"})
+    assert got != "approved"

@@ -1044,6 +1044,9 @@ class ArgumentComparison(Check):
         return Outcome(SATISFIED, f"{lleaf.path} = {_fmt(lval)}, {rleaf.path} = {_fmt(rval)}", args)
 
 
+# Acts so broad that a tool named by another verb may still be doing them ('Use only UPS').
+_BROAD_ACTS = frozenset({"use", "utiliz", "employ"})
+
 # Words that only say which side of a movement an argument is ('from_entity', 'to_entity').
 _DIRECTION_KEYS = frozenset(
     {"from", "to", "sourc", "source", "target", "destin", "origin", "src", "dst", "dest"}
@@ -1223,8 +1226,19 @@ class ValueList(Check):
 
     def _named_and_listed(self, view: RequestView) -> str:
         """The path of an argument named for the list's kind (`scopes` for 'these scopes') that
-        holds a listed value written the same, for a deny-list of literal values."""
-        if self.mode != "deny" or self.match != "exact":
+        holds a listed value written the same, for a deny-list of literal values; for an
+        allow-list whose act is a broad verb ('Use only UPS or TNT'), an argument holding a value
+        written like the listed ones that is not listed."""
+        if self.match != "exact":
+            return ""
+        if self.mode == "allow":
+            acts = {t for t in self.terms if t in VERBS}
+            if not acts or not acts <= _BROAD_ACTS:
+                return ""
+            for leaf in self._candidates(view):
+                for v in scalars(leaf.value):
+                    if isinstance(v, str) and self._in_list(v) is not True:
+                        return leaf.path
             return ""
         # the kind: its own words, or the subject's nouns ('these scopes': `scop`)
         kind = set(self.kind_words) | set(self.about_words)

@@ -2151,6 +2151,21 @@ _BETWEEN_LISTED = re.compile(
 )
 
 
+# 'Backups may go to: S3-EU or GCS-EU; nowhere else.': the list with its closing 'nowhere else'
+# is 'may only go to S3-EU or GCS-EU'; 'Ship with nothing but UPS or TNT' is 'only UPS or TNT'.
+_ELSEWHERE = re.compile(
+    r"^(?P<subject>[A-Za-z][\w\- ]{0,60}?)\s+(?:may|can|must|should)\s+(?P<verb>go|be\s+sent|ship|move|run)"
+    r"\s+(?P<prep>to|via|by|in|on)\s*:?\s*"
+    + _HEADED_ITEMS
+    + r"\s*[;,]\s*(?:and\s+)?(?:nowhere|nothing)\s+else\s*(?P<end>[.;]|$)",
+    re.I,
+)
+_NOTHING_BUT = re.compile(
+    r"^(?P<head>[A-Za-z][\w\- ]{0,60}?)\s+nothing\s+but\s+" + _HEADED_ITEMS + r"\s*(?P<end>[.;]|$)",
+    re.I,
+)
+
+
 def _headed_members(items: str) -> list[str] | None:
     """The members of a headed list when every one is closed (a code, an identifier, a wildcard
     or a scope); None for plain words ('open, pending, closed'), which may be states."""
@@ -2179,6 +2194,14 @@ def _headed_list(t: str) -> str:
         kind = (m.group("kind") or m.group("kind2")).strip()
         listed = ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
         return f"{kind[0].upper()}{kind[1:]} {verb} {listed}{m.group('end')}{t[m.end() :]}"
+    m = _ELSEWHERE.match(t)
+    if m is not None and _headed_members(m.group("items")) is not None:
+        verb = re.sub(r"\s+", " ", m.group("verb"))
+        rest = t[m.end() :]
+        return f"{m.group('subject')} may only {verb} {m.group('prep')} {m.group('items')}{m.group('end')}{rest}"
+    m = _NOTHING_BUT.match(t)
+    if m is not None and _headed_members(m.group("items")) is not None:
+        return f"{m.group('head')} only {m.group('items')}{m.group('end')}{t[m.end() :]}"
     m = _BETWEEN_LISTED.match(t)
     if m is not None:
         parts = _headed_members(m.group("items"))
