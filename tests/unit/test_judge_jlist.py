@@ -161,3 +161,24 @@ def test_a_second_sentence_after_nowhere_else_stays_unread() -> None:
     assert not compile_rule(0, "c:r0", rule).decides
     got = outcome_beside_ticket(rule, "backup.configure", {"job": "j", "target": "GCS-US"})
     assert got != "approved"
+
+
+CONDITIONAL = "Allowed carriers: UPS, DHL-EXPRESS for parcels over 30 kg."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"carrier": "TNT", "weight_kg": 40}, "denied"),
+        ({"carrier": "UPS", "weight_kg": 40}, "approved"),
+        ({"carrier": "TNT", "weight_kg": 10}, "approved"),
+        # exactly 30 kg is not over 30 kg (the boundary table): the list does not apply
+        ({"carrier": "TNT", "weight_kg": 30}, "approved"),
+    ],
+)
+def test_a_headed_list_under_a_condition(args: dict, expected: str) -> None:
+    assert outcome_beside_ticket(CONDITIONAL, "shipping.create_label", args) == expected
+
+
+def test_a_headed_list_under_an_open_category_stays_partly_understood() -> None:
+    assert_never_decides("Allowed carriers: UPS, DHL-EXPRESS for privileged vendors.")

@@ -2129,6 +2129,8 @@ _HEADED_ALLOW = re.compile(
     r"(?:allowed|permitted|accepted))\s*(?::|\s-\s)\s*"
     + _HEADED_ITEMS
     + r"(?:\s+only)?"
+    # 'Allowed carriers: UPS, TNT for parcels over 30 kg': the list under a condition
+    + r"(?:\s+for\s+(?P<cond>[^.;:]+?))?"
     + _ELSE_TAIL
     + r"\s*(?P<end>[.;]|$)",
     re.I,
@@ -2193,6 +2195,11 @@ def _headed_list(t: str) -> str:
             return t
         kind = (m.group("kind") or m.group("kind2")).strip()
         listed = ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
+        cond = m.groupdict().get("cond")
+        if cond:
+            # the condition leads, as the conditional list reading knows it ('For parcels over
+            # 30 kg, carriers must be one of …'); a condition it does not read stays unread
+            return f"For {cond}, {kind.lower()} {verb} {listed}{m.group('end')}{t[m.end() :]}"
         return f"{kind[0].upper()}{kind[1:]} {verb} {listed}{m.group('end')}{t[m.end() :]}"
     m = _ELSEWHERE.match(t)
     if m is not None and _headed_members(m.group("items")) is not None:
