@@ -66,6 +66,7 @@ APART_SETS = (
     "dev_jstate",
     "dev_jred4",
     "dev_jred5",
+    "dev_jlist",
 )
 
 

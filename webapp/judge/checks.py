@@ -1127,6 +1127,14 @@ _ROLE_STEMS = frozenset(
     ).split()
 )
 
+# Acts so broad that a tool named by another verb may still be doing them ('Use only UPS').
+_BROAD_ACTS = frozenset({"use", "utiliz", "employ"})
+
+# Words that only say which side of a movement an argument is ('from_entity', 'to_entity').
+_DIRECTION_KEYS = frozenset(
+    {"from", "to", "sourc", "source", "target", "destin", "origin", "src", "dst", "dest"}
+)
+
 
 @dataclass(frozen=True)
 class ValueList(Check):
@@ -1212,6 +1220,17 @@ class ValueList(Check):
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
         if applies == "absent":
+            named = self._named_and_listed(view)
+            if named:
+                # 'Never grant these scopes: admin:org, …' and `create_key(scopes=[…,
+                # 'admin:org'])`: creating a key with a scope grants it; an act named another
+                # way never approves a listed value in the argument named for the list's kind.
+                return Outcome(
+                    UNKNOWN,
+                    f"{named} holds a listed value; whether the request does what the rule "
+                    "forbids cannot be told",
+                    (named,),
+                )
             return _not_applicable_or_satisfied(anchored)
         if self.kind_words == ("content",):
             flagged = self._content_flag(view)
@@ -1287,6 +1306,36 @@ class ValueList(Check):
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _named_and_listed(self, view: RequestView) -> str:
+        """The path of an argument named for the list's kind (`scopes` for 'these scopes') that
+        holds a listed value written the same, for a deny-list of literal values; for an
+        allow-list whose act is a broad verb ('Use only UPS or TNT'), an argument holding a value
+        written like the listed ones that is not listed."""
+        if self.match != "exact":
+            return ""
+        if self.mode == "allow":
+            acts = {t for t in self.terms if t in VERBS}
+            if not acts or not acts <= _BROAD_ACTS:
+                return ""
+            for leaf in self._candidates(view):
+                for v in scalars(leaf.value):
+                    if isinstance(v, str) and self._in_list(v) is not True:
+                        return leaf.path
+            return ""
+        # the kind: its own words, or the subject's nouns ('these scopes': `scop`)
+        kind = set(self.kind_words) | set(self.about_words)
+        kind |= {t for t in self.terms if t not in VERBS}
+        if not kind:
+            return ""
+        listed = {normalise_value(v) for v in self.values}
+        for leaf in view.leaves:
+            if not leaf.last_keys & kind:
+                continue
+            for v in scalars(leaf.value):
+                if isinstance(v, str) and normalise_value(v) in listed:
+                    return leaf.path
+        return ""
 
     def _act_shown(self, view: RequestView) -> bool:
         """Whether the request does what the rule forbids ('Do not disable SSO enforcement for
@@ -1449,13 +1498,27 @@ class ValueList(Check):
                 # approve a request whose customer is not shown
                 score += 1.0
             if score > 0:
-                scored.append((score, lf))
+                scored.append((score, score - (2.0 if hit and not contains else 0.0), lf))
         if not scored:
             return []
         if self.mode == "deny":
-            return [lf for _, lf in scored]  # any mention of a forbidden value counts
-        best = max(s for s, _ in scored)
-        return [lf for s, lf in scored if s == best]
+            return [lf for _, _, lf in scored]  # any mention of a forbidden value counts
+        best = max(s for s, _, _ in scored)
+        # 'Stock moves must be between warehouses WH-01, WH-02': an argument bound as well as the
+        # best one before a listed value raised the best (`to_warehouse` beside `from_warehouse`)
+        # is constrained too; ranking by the hit alone had let the listed side hide the other.
+        top = [lf for s, _, lf in scored if s == best]
+        floor = min(b for s, b, _ in scored if s == best)
+        named = {k for lf in top for k in lf.last_keys} - _DIRECTION_KEYS
+        return top + [
+            lf
+            for s, b, lf in scored
+            if s < best
+            and b >= floor
+            # the same thing from the other side: named like a best argument but for its
+            # direction (`from_entity`, `to_entity`), never merely written alike (`origin: JFK`)
+            and (lf.last_keys - _DIRECTION_KEYS) & named
+        ]
 
     def _content_flag(self, view: RequestView) -> Outcome | None:
         """'include_psychotherapy_notes': true names the content in the argument itself."""

@@ -2074,6 +2074,11 @@ def _normalise(text: str) -> str:
     # a closed list of codes, places or identifiers a thing must be is the allow-list the list
     # reading knows ('must be one of US, CA'); plain words ('encrypted or hashed') are left as
     # written.
+    # 'Permitted carriers: UPS, TNT.', 'Instance types allowed: t3.*, m5.large. Nothing else.',
+    # 'The following roles are blocked: OrgOwner, BillingAdmin.', 'Stock moves must be between
+    # warehouses on the approved list: WH-01, WH-02': a closed list under a heading is the list
+    # reading's 'must (not) be one of' on the kind it names; plain words stay as written.
+    t = _headed_list(t)
     t = _LIST_ONLY_AFTER.sub(_only_before_list, t)
     t = _MUST_BE_LIST.sub(_must_be_one_of, t)
     # 'Returns accepted within 30 days of delivery only': 'only' closing a phrase restricts it
@@ -2131,6 +2136,112 @@ _LIST_ONLY_AFTER = re.compile(
     + r"\s+only\s*(?P<end>\.?\s*$|;)",
     re.I,
 )
+
+
+# A member of a headed closed list: a code, an identifier, a wildcard ('t3.*') or a scope
+# ('admin:org'); a full stop inside a name, never after it.
+_HEADED_ITEM = r"[A-Za-z0-9](?:[\w\-/:*]|\.(?=[\w*]))*"
+_HEADED_ITEMS = (
+    r"(?P<items>" + _HEADED_ITEM + r"(?:\s*,\s*(?:(?:or|and)\s+)?" + _HEADED_ITEM + r")*"
+    r"(?:\s*,?\s+(?:or|and)\s+" + _HEADED_ITEM + r")?)"
+)
+_ELSE_TAIL = (
+    r"(?:\s*[.;]\s*(?:nothing|anything|everything)\s+else"
+    r"(?:\s+is\s+(?:refused|rejected|denied|blocked|forbidden|not\s+allowed|not\s+permitted))?)?"
+)
+_HEADED_ALLOW = re.compile(
+    r"^(?:(?P<adj>permitted|allowed|approved|accepted|supported|grantable|valid)\s+"
+    r"(?P<kind>[A-Za-z][\w\- ]{0,40}?)|(?P<kind2>[A-Za-z][\w\- ]{0,40}?)\s+"
+    r"(?:allowed|permitted|accepted))\s*(?::|\s-\s)\s*"
+    + _HEADED_ITEMS
+    + r"(?:\s+only)?"
+    # 'Allowed carriers: UPS, TNT for parcels over 30 kg': the list under a condition
+    + r"(?:\s+for\s+(?P<cond>[^.;:]+?))?"
+    + _ELSE_TAIL
+    + r"\s*(?P<end>[.;]|$)",
+    re.I,
+)
+_HEADED_DENY = re.compile(
+    r"^(?:(?:blocked|forbidden|banned|prohibited|disallowed)\s+(?P<kind>[A-Za-z][\w\- ]{0,40}?)"
+    r"|the\s+following\s+(?P<kind2>[A-Za-z][\w\- ]{0,40}?)\s+are\s+"
+    r"(?:blocked|forbidden|banned|prohibited|not\s+allowed|not\s+permitted))\s*:\s*"
+    + _HEADED_ITEMS
+    + r"\s*(?P<end>[.;]|$)",
+    re.I,
+)
+_BETWEEN_LISTED = re.compile(
+    r"^(?P<subject>[A-Za-z][\w\- ]{0,60}?)\s+(?:must|may\s+only|can\s+only|shall)\s+"
+    r"(?:be|go|move|flow|happen)\s+(?:only\s+)?between\s+(?P<kind>[A-Za-z][\w\-]*)\s+"
+    r"on\s+the\s+(?:approved|allowed|permitted)\s+list\s*:\s*"
+    + _HEADED_ITEMS
+    + r"\s*(?P<end>[.;]|$)",
+    re.I,
+)
+
+
+# 'Backups may go to: S3-EU or GCS-EU; nowhere else.': the list with its closing 'nowhere else'
+# is 'may only go to S3-EU or GCS-EU'; 'Ship with nothing but UPS or TNT' is 'only UPS or TNT'.
+_ELSEWHERE = re.compile(
+    r"^(?P<subject>[A-Za-z][\w\- ]{0,60}?)\s+(?:may|can|must|should)\s+(?P<verb>go|be\s+sent|ship|move|run)"
+    r"\s+(?P<prep>to|via|by|in|on)\s*:?\s*"
+    + _HEADED_ITEMS
+    + r"\s*[;,]\s*(?:and\s+)?(?:nowhere|nothing)\s+else\s*(?P<end>[.;]|$)",
+    re.I,
+)
+_NOTHING_BUT = re.compile(
+    r"^(?P<head>[A-Za-z][\w\- ]{0,60}?)\s+nothing\s+but\s+" + _HEADED_ITEMS + r"\s*(?P<end>[.;]|$)",
+    re.I,
+)
+
+
+def _headed_members(items: str) -> list[str] | None:
+    """The members of a headed list when every one is closed (a code, an identifier, a wildcard
+    or a scope); None for plain words ('open, pending, closed'), which may be states."""
+    parts = [p for p in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", items) if p]
+    for p in parts:
+        if _closed_items(p) is not None and not re.fullmatch(r"[A-Z][a-z]+", p):
+            continue
+        if re.fullmatch(r"[a-z][\w\-]*:[\w\-:*]+", p):  # a scope: 'admin:org'
+            continue
+        if re.fullmatch(r"[A-Za-z0-9][\w\-]*(?:\.[\w\-]+)*\.\*", p):  # a wildcard: 't3.*'
+            continue
+        if re.fullmatch(r"[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+", p):  # CamelCase: 'OrgOwner'
+            continue
+        return None
+    return parts or None
+
+
+def _headed_list(t: str) -> str:
+    for pattern, verb in ((_HEADED_ALLOW, "must be one of"), (_HEADED_DENY, "must not be")):
+        m = pattern.match(t)
+        if m is None:
+            continue
+        parts = _headed_members(m.group("items"))
+        if parts is None:
+            return t
+        kind = (m.group("kind") or m.group("kind2")).strip()
+        listed = ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
+        cond = m.groupdict().get("cond")
+        if cond:
+            # the condition leads, as the conditional list reading knows it ('For parcels over
+            # 30 kg, carriers must be one of …'); a condition it does not read stays unread
+            return f"For {cond}, {kind.lower()} {verb} {listed}{m.group('end')}{t[m.end() :]}"
+        return f"{kind[0].upper()}{kind[1:]} {verb} {listed}{m.group('end')}{t[m.end() :]}"
+    m = _ELSEWHERE.match(t)
+    if m is not None and _headed_members(m.group("items")) is not None:
+        verb = re.sub(r"\s+", " ", m.group("verb"))
+        rest = t[m.end() :]
+        return f"{m.group('subject')} may only {verb} {m.group('prep')} {m.group('items')}{m.group('end')}{rest}"
+    m = _NOTHING_BUT.match(t)
+    if m is not None and _headed_members(m.group("items")) is not None:
+        return f"{m.group('head')} only {m.group('items')}{m.group('end')}{t[m.end() :]}"
+    m = _BETWEEN_LISTED.match(t)
+    if m is not None:
+        parts = _headed_members(m.group("items"))
+        if parts is not None:
+            listed = ", ".join(parts)
+            return f"{m.group('subject')} {m.group('kind')} must be one of {listed}{m.group('end')}{t[m.end() :]}"
+    return t
 
 
 _ONLY_CLOSING = re.compile(
