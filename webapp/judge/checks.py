@@ -3873,3 +3873,115 @@ class Binding(Check):
         if same is None:
             return None
         return same if self.op == "eq" else not same
+
+
+# Words an argument's name adds around a setting without changing which way it points:
+# `require_mfa`, `mfa_enabled`, `enforce_sso`, `is_public_sharing` all hold the setting 'on' as
+# true. A name with a word that turns it around (`mfa_disabled`, `allow_no_mfa`) is not one of
+# them: it is only near the setting (review).
+_SETTING_SAME_WAY = frozenset(
+    stem(w) for w in ("require", "required", "enable", "enabled", "enforce", "enforced", "is")
+)
+# The request's own spellings of a switch whose meaning is certain. 'yes', 1, 'Enabled',
+# 'partially', 'pending' are not read (review): a human says what they mean.
+_SWITCH_WORDS = {"true": True, "on": True, "enabled": True, "false": False, "off": False}
+_SWITCH_WORDS["disabled"] = False
+
+
+def switch_value(got: Any) -> bool | None:
+    """A request's value for an on/off setting: True, False, or None when not certain."""
+    if isinstance(got, bool):
+        return got
+    if isinstance(got, str):
+        return _SWITCH_WORDS.get(got.strip())
+    return None
+
+
+@dataclass(frozen=True)
+class SettingState(Binding):
+    """'Interactive login must be disabled for service accounts', 'MFA must stay on', 'Agents
+    can't turn off require_sso': an on/off setting the rule names must hold the state its words
+    require (`value`, True for on/enabled). The argument is the one named for the setting's words
+    (`setting`, stems), alone or with a word that keeps its direction (`require_mfa`,
+    `versioning_enabled`), at any depth; or the argument the rule writes by name (`path`). Two
+    such arguments, a name that only shares the words (`mfa_disabled`), a value not certainly
+    on or off, or no such argument: unknown (review). Never approves on a missing setting."""
+
+    setting: frozenset[str] = frozenset()
+    kind: str = field(default="setting_state", init=False)
+
+    def _want(self) -> str:
+        return f"is not {'on' if self.value else 'off'}"
+
+    def reading(self) -> str:
+        name = f"`{self.path}`" if self.setting == frozenset() else (self.gloss or self.path)
+        return f"{_VERB[self.effect]} when {name} {self._want()}{self._about()}"
+
+    def _leaves(self, view: RequestView) -> list[Leaf]:
+        if not self.setting:
+            return super()._leaves(view)
+        out = []
+        for lf in view.leaves:
+            last = lf.path.rsplit(".", 1)[-1]
+            own = frozenset(stem(w.lower()) for w in words(last))
+            if own - _SETTING_SAME_WAY == self.setting:
+                out.append(lf)
+        return out
+
+    def _near(self, view: RequestView) -> Leaf | None:
+        if not self.setting:
+            return super()._near(view)
+        for lf in view.leaves:
+            if self.setting <= lf.keys:
+                return lf
+        return None
+
+    def _silent(self, view: RequestView) -> bool:
+        """True when the request shows neither the setting's words nor the scope's: the rule
+        does not speak of it (another tool of the policy)."""
+        for t in (*self.setting, *self.terms, *(stem(w) for w in words(self.path.lower()))):
+            if view.matches_memo.get(t) if t in view.matches_memo else view.term_matches(t):
+                return False
+        return True
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        leaves = self._leaves(view)
+        if not leaves and self._silent(view):
+            return _NOT_APPLICABLE  # none of the rule's words is in the request
+        applies, anchored = self.applicability(view) if self.terms else ("matched", True)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        paths = tuple(dict.fromkeys(lf.path for lf in leaves))
+        if not leaves:
+            near_leaf = self._near(view)
+            if near_leaf is not None:
+                return Outcome(
+                    UNKNOWN,
+                    f"no argument is named for {self._name()}, but {near_leaf.path} may state it",
+                    (near_leaf.path,),
+                )
+            # a setting the request does not show is not shown to be in the required state
+            return Outcome(UNKNOWN, f"no argument states {self._name()}")
+        if len(paths) > 1:
+            return Outcome(
+                UNKNOWN, f"several arguments may be {self._name()} ({', '.join(paths)})", paths
+            )
+        leaf = leaves[0]
+        got = switch_value(leaf.value)
+        if got is None:
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {leaf.value!r} is not certainly on or off; a human should decide",
+                paths,
+            )
+        if got is not self.value:
+            return self.fire(
+                applies,
+                f"{leaf.path} = {leaf.value!r}, but the rule requires {self._name()} "
+                f"to be {'on' if self.value else 'off'}",
+                paths,
+            )
+        return Outcome(SATISFIED, f"{leaf.path} is {'on' if self.value else 'off'}", paths)
+
+    def _name(self) -> str:
+        return f"`{self.path}`" if not self.setting else (self.gloss or self.path)

@@ -14,6 +14,7 @@ from webapp.judge.checks import (
     ActionRule,
     ArgumentComparison,
     Binding,
+    SettingState,
     Check,
     DateWindow,
     FirstTimeCounterparty,
@@ -4625,8 +4626,114 @@ class BindingRecogniser(Recogniser):
         return _binding_checks(c.index, c.source, c.text, c.carry)
 
 
+# 'Interactive login must be disabled for service accounts', 'Audit logging must stay on',
+# 'Versioning must be enabled on every bucket': an on/off setting and the state required of it,
+# with at most a plain scope after it. The whole clause is one form, so any other word (a
+# modifier, 'or restricted', 'unless …') leaves it to the other readings (text: review).
+_SETTING_STATE = re.compile(
+    r"^\s*(?P<setting>[A-Za-z][A-Za-z0-9\-]*(?:\s+[A-Za-z][A-Za-z0-9\-]*){0,2}?)\s+"
+    r"(?P<state>(?:must|shall|has\s+to|have\s+to|needs?\s+to)\s+(?:always\s+)?"
+    r"(?:be|stay|remain)\s+(?:(?:kept|left|set|turned|switched)\s+)?"
+    r"(?P<word>disabled|enabled|on|off))"
+    r"(?P<scope>\s+(?:for|on|in)\s+(?:all\s+|every\s+|any\s+)?[A-Za-z][A-Za-z\- ]*?)?\s*\.?\s*$",
+    re.I,
+)
+# 'Agents can't turn off require_mfa', 'No one may disable enforce_sso': the setting named by its
+# argument, which must then stay on.
+_SETTING_KEEP_ON = re.compile(
+    r"^\s*(?P<actor>(?:the\s+)?(?:agents?|bots?|users?|staff|admins?|no\s+one|nobody)\s+)?"
+    r"(?P<state>(?:can't|cannot|can\s+not|may\s+not|must\s+not|mustn't|shall\s+not|"
+    r"should\s+not|shouldn't|never)\s+(?:turn\s+off|switch\s+off|disable|deactivate)\s+)"
+    r"(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\.?\s*$",
+    re.I,
+)
+# words that never name a setting: a negation, a quantity or a determiner turns the form around
+_NOT_A_SETTING = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "only",
+        "all",
+        "any",
+        "every",
+        "each",
+        "some",
+        "most",
+        "mostly",
+        "usually",
+        "ideally",
+        "if",
+        "when",
+        "unless",
+        "and",
+        "or",
+        "it",
+        "this",
+        "that",
+        "they",
+    }
+)
+_SCOPE_REFUSED = re.compile(r"\b(?:and|or|not|unless|except|if|when|while|without)\b", re.I)
+
+
+class SettingStateRecogniser(Recogniser):
+    """An on/off setting that must hold one state (`SettingState`)."""
+
+    kind = "setting_state"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        text = c.text.strip()
+        keep_on = _SETTING_KEEP_ON.match(text)
+        if keep_on:
+            return [
+                SettingState(
+                    c.index,
+                    c.source,
+                    "deny",
+                    (),
+                    (),
+                    path=keep_on.group("name"),
+                    op="eq",
+                    value=True,
+                    written=text.rstrip(". "),
+                )
+            ]
+        m = _SETTING_STATE.match(text)
+        if not m or c.review or c.allow:
+            return None
+        setting_words = [w.lower() for w in words(m.group("setting"))]
+        if not setting_words or set(setting_words) & _NOT_A_SETTING:
+            return None
+        scope = m.group("scope") or ""
+        if _SCOPE_REFUSED.search(scope):
+            return None
+        setting = frozenset(stem(w) for w in setting_words)
+        on = m.group("word").lower() in ("enabled", "on")
+        # only the scope says which requests the rule speaks of: the setting's own words are read
+        # by the check (a flag named for them that is off would otherwise rule the rule out)
+        terms = _subject_terms(_terms(scope, cut_review=False))
+        return [
+            SettingState(
+                c.index,
+                c.source,
+                "deny",
+                terms,
+                (),
+                path="_".join(setting_words),
+                op="eq",
+                value=on,
+                gloss=" ".join(setting_words),
+                written=text[m.start("setting") : m.end("state")],
+                reads=tuple(setting),
+                setting=setting,
+            )
+        ]
+
+
 RECOGNISERS: tuple[Recogniser, ...] = (
     BindingRecogniser(),
+    SettingStateRecogniser(),
     DateWindowRecogniser(),
     TimeOfDayRecogniser(),
     WeekdayRecogniser(),
