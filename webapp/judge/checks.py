@@ -3985,3 +3985,140 @@ class SettingState(Binding):
 
     def _name(self) -> str:
         return f"`{self.path}`" if not self.setting else (self.gloss or self.path)
+
+
+# Values that state a condition's opposite outright ('audit: "failed"' against 'audit clear').
+# Anything else that is not the state word itself ('pending', 'partially_clear', 'Clear ') is
+# not certain: review.
+_CONDITION_FAILED = frozenset(
+    {"failed", "fail", "rejected", "declined", "denied", "unpaid", "flagged", "not_clear", "hit"}
+)
+_CONDITION_NAME_EXTRA = frozenset(stem(w) for w in ("status", "result", "state", "outcome"))
+_COMPARE = {
+    "gt": operator.gt,
+    "ge": operator.ge,
+    "lt": operator.lt,
+    "le": operator.le,
+}
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of a conjunction, as written: `form` says how it is read.
+
+    flag      '`ownership_verified` is true': the named argument holds `value` (a bool)
+    state     'background check clear', 'renewal fee paid': a flag named for the noun and the
+              state (`renewal_fee_paid: true`), or the noun's argument holding the state word
+              (`background_check: "clear"`)
+    zero      'zero violations in the last 12 months': a count named for the noun and window is 0
+    bound     'the content match score is at least 0.95': the measure's argument passes `op`
+    """
+
+    form: str
+    phrase: str
+    noun: frozenset[str] = frozenset()  # stems naming the argument
+    head: str = ""  # the measure's last word (bound) or the state word (state)
+    name: str = ""  # flag: the argument's own name
+    value: Any = None
+    op: str = ""
+    window: float | None = None  # zero: the count's period ('in the last 12 months')
+
+    def numbers(self) -> tuple[float, ...]:
+        """The numbers this condition reads."""
+        out = [float(self.value)] if self.form == "bound" else []
+        return tuple(out + ([self.window] if self.window is not None else []))
+
+
+@dataclass(frozen=True)
+class AllConditions(Binding):
+    """'… only if: zero violations in the last 12 months, background check clear, and renewal
+    fee paid', '… only if the match score is at least 0.95 and ownership_verified is true': every
+    condition must be shown by the request. One shown false: the rule fires (deny). One not
+    shown, shown twice, or written in a way that is not certain: unknown (review)."""
+
+    conditions: tuple[Condition, ...] = ()
+    numbers: tuple[float, ...] = ()  # every number the conditions hold (the coverage reads them)
+    kind: str = field(default="all_conditions", init=False)
+
+    def reading(self) -> str:
+        parts = "; ".join(c.phrase for c in self.conditions)
+        return f"{_VERB[self.effect]} unless every condition holds: {parts}{self._about()}"
+
+    def _candidates(self, view: RequestView, cond: Condition) -> list[tuple[Leaf, str]]:
+        out: list[tuple[Leaf, str]] = []
+        for lf in view.leaves:
+            last = lf.path.rsplit(".", 1)[-1]
+            own = frozenset(stem(w.lower()) for w in words(last))
+            if cond.form == "flag":
+                if last == cond.name:
+                    out.append((lf, "flag"))
+            elif cond.form == "state":
+                if own == cond.noun | {cond.head}:
+                    out.append((lf, "flag"))
+                elif own - _CONDITION_NAME_EXTRA == cond.noun:
+                    out.append((lf, "word"))
+            elif cond.form == "zero":
+                if cond.noun <= own:
+                    out.append((lf, "count"))
+            elif cond.form == "bound" and own and own <= cond.noun and cond.head in own:
+                out.append((lf, "number"))
+        return out
+
+    def _holds(self, cond: Condition, leaf: Leaf, how: str) -> bool | None:  # type: ignore[override]
+        got = leaf.value
+        if how == "flag":
+            flag = (
+                switch_value(got) if not isinstance(got, str) or got in ("true", "false") else None
+            )
+            if flag is None:
+                return None
+            return flag is (cond.value if cond.form == "flag" else True)
+        if how == "word":
+            if not isinstance(got, str):
+                return None
+            if got == cond.head:
+                return True
+            return False if got.strip().lower() in _CONDITION_FAILED else None
+        if isinstance(got, bool) or not isinstance(got, (int, float)):
+            return None
+        if how == "count":
+            return got == 0 if float(got).is_integer() and got >= 0 else None
+        return _COMPARE[cond.op](float(got), float(cond.value))
+
+    def _condition(self, view: RequestView, cond: Condition) -> tuple[bool | None, str, tuple]:
+        found = self._candidates(view, cond)
+        paths = tuple(dict.fromkeys(lf.path for lf, _ in found))
+        if not found:
+            return None, f"no argument shows '{cond.phrase}'", ()
+        if len(paths) > 1:
+            return None, f"several arguments may show '{cond.phrase}' ({', '.join(paths)})", paths
+        leaf, how = found[0]
+        held = self._holds(cond, leaf, how)
+        if held is None:
+            return (
+                None,
+                f"{leaf.path} = {leaf.value!r} does not certainly show '{cond.phrase}'",
+                paths,
+            )
+        if held:
+            return True, f"{leaf.path} = {leaf.value!r} shows '{cond.phrase}'", paths
+        return False, f"{leaf.path} = {leaf.value!r}, but the rule requires '{cond.phrase}'", paths
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        results = [self._condition(view, cond) for cond in self.conditions]
+        if all(not args for _, _, args in results) and self.unrelated(view):
+            return _NOT_APPLICABLE  # none of the rule's words is in the request
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        for held, message, args in results:
+            if held is False:
+                return self.fire(applies, message, args)
+        for held, message, args in results:
+            if held is None:
+                return Outcome(UNKNOWN, message, args)
+        return Outcome(
+            SATISFIED,
+            "; ".join(m for _, m, _ in results),
+            tuple(a for _, _, args in results for a in args),
+        )

@@ -12,9 +12,11 @@ from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.checks import (
     ActionRule,
+    AllConditions,
     ArgumentComparison,
     Binding,
     Check,
+    Condition,
     DateWindow,
     FirstTimeCounterparty,
     NumericLimit,
@@ -957,6 +959,7 @@ _RELATIVE = re.compile(r"\s\+\s|\bplus\b|\bcombined\b|\bsum\s+of\b", re.I)
 # was paid before).
 _ORDERED = (
     NumericLimit,
+    AllConditions,  # its bounds ('the match score is at least 0.95'); any other order word refuses
     ArgumentComparison,
     PrefixedCount,
     DateWindow,
@@ -4731,9 +4734,132 @@ class SettingStateRecogniser(Recogniser):
         ]
 
 
+# '… may be sent by the bot only if the content match score is at least 0.95 and
+# ownership_verified is true', 'Liquor licence renewal only if: zero violations in the last 12
+# months, background check clear, and renewal fee paid': a permission under a conjunction of
+# conditions, each of a form `AllConditions` reads. Any part it cannot read, an 'or', a negation
+# or an exception leaves the rule to the other readings.
+_ONLY_IF_ALL = re.compile(
+    r"^(?P<subject>.+?)\s+(?P<marker>only\s+(?:if|when))\s*:?\s+(?P<conds>.+?)\s*\.?\s*$", re.I
+)
+_CONDITION_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
+_CONDITION_REFUSED = re.compile(
+    r"\b(?:or|not|no|never|unless|except|without|either|nor|if|when|before|after)\b|[;()]",
+    re.I,
+)
+_COND_FLAG = re.compile(
+    r"^(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:is|=|==)\s+(?P<v>true|false)$"
+)
+_COND_BOUND = re.compile(
+    r"^(?:the\s+)?(?P<measure>[a-z][a-z ]*?)\s+(?:is\s+)?(?P<op>"
+    + phrase_pattern(BOUNDARY_CONDITION)
+    + r")\s+(?P<num>\d+(?:\.\d+)?)$",
+    re.I,
+)
+_COND_ZERO = re.compile(
+    r"^zero\s+(?P<noun>[a-z][a-z ]*?)(?:\s+in\s+the\s+(?:last|past)\s+(?P<n>\d+)\s+"
+    r"(?P<unit>days?|weeks?|months?|years?))?$",
+    re.I,
+)
+_STATE_WORDS_DONE = (
+    "clear",
+    "paid",
+    "passed",
+    "approved",
+    "verified",
+    "signed",
+    "confirmed",
+    "completed",
+)
+_COND_STATE = re.compile(
+    r"^(?:the\s+|a\s+)?(?P<noun>[a-z][a-z ]*?)\s+(?:is\s+|are\s+|has\s+been\s+|was\s+)?(?P<state>"
+    + "|".join(_STATE_WORDS_DONE)
+    + r")$",
+    re.I,
+)
+
+
+def _read_condition(part: str) -> Condition | None:
+    """One condition of a conjunction, or None when it is not of a form read here."""
+    part = part.strip()
+    if m := _COND_FLAG.match(part):
+        return Condition("flag", part, name=m.group("name"), value=m.group("v") == "true")
+    if m := _COND_BOUND.match(part):
+        measure = [w.lower() for w in words(m.group("measure"))]
+        noun = frozenset(stem(w) for w in measure)
+        return Condition(
+            "bound",
+            part,
+            noun=noun,
+            head=stem(measure[-1]),
+            value=float(m.group("num")),
+            op=phrase_op(BOUNDARY_CONDITION, m.group("op")),
+        )
+    if m := _COND_ZERO.match(part):
+        noun = {stem(w.lower()) for w in words(m.group("noun"))}
+        if m.group("n"):
+            unit = m.group("unit").lower().rstrip("s")
+            noun |= {m.group("n"), stem(unit)}
+        window = float(m.group("n")) if m.group("n") else None
+        return Condition("zero", part, noun=frozenset(noun), window=window)
+    if m := _COND_STATE.match(part):
+        noun_words = [w.lower() for w in words(m.group("noun"))]
+        if not noun_words or len(noun_words) > 3:
+            return None
+        return Condition(
+            "state",
+            part,
+            noun=frozenset(stem(w) for w in noun_words),
+            head=m.group("state").lower(),
+        )
+    return None
+
+
+class AllConditionsRecogniser(Recogniser):
+    """A permission that holds only if every one of several conditions does (`AllConditions`)."""
+
+    kind = "all_conditions"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _ONLY_IF_ALL.match(c.text.strip())
+        if not m or c.review:
+            return None
+        conds_text = m.group("conds")
+        if _CONDITION_REFUSED.search(conds_text):
+            return None
+        parts = [p for p in _CONDITION_SPLIT.split(conds_text) if p.strip()]
+        if len(parts) < 2:
+            return None  # one condition: the exception readings (Unless) read it
+        conditions = [_read_condition(p) for p in parts]
+        if any(cond is None for cond in conditions):
+            return None
+        subject = m.group("subject")
+        if (
+            NEGATION.search(subject)
+            or re.search(r"\b(?:or|and)\b|[,;()]|\d", subject, re.I)
+            or _COMPARISON.search(subject)
+        ):
+            return None  # a second subject, a negation or a bound of its own: not read here
+        return [
+            AllConditions(
+                c.index,
+                c.source,
+                "deny",
+                _subject_terms(_terms(subject, cut_review=False)),
+                (),
+                path="",
+                written=c.text.strip()[m.start("marker") :].rstrip(". "),
+                markers=(re.sub(r"\s+", " ", m.group("marker").lower()),),
+                conditions=tuple(cond for cond in conditions if cond is not None),
+                numbers=tuple(n for cond in conditions if cond is not None for n in cond.numbers()),
+            )
+        ]
+
+
 RECOGNISERS: tuple[Recogniser, ...] = (
     BindingRecogniser(),
     SettingStateRecogniser(),
+    AllConditionsRecogniser(),
     DateWindowRecogniser(),
     TimeOfDayRecogniser(),
     WeekdayRecogniser(),
