@@ -4053,7 +4053,7 @@ class AllConditions(Binding):
                 if last == cond.name:
                     out.append((lf, "flag"))
             elif cond.form == "state":
-                if own == cond.noun | {cond.head}:
+                if own == cond.noun | {stem(cond.head)}:
                     out.append((lf, "flag"))
                 elif own - _CONDITION_NAME_EXTRA == cond.noun:
                     out.append((lf, "word"))
