@@ -3946,7 +3946,7 @@ class SettingState(Binding):
 
     def evaluate(self, view: RequestView) -> Outcome:
         leaves = self._leaves(view)
-        if not leaves and self._silent(view):
+        if not leaves and self._silent(view) and not self._whole_object(view):
             return _NOT_APPLICABLE  # none of the rule's words is in the request
         applies, anchored = self.applicability(view) if self.terms else ("matched", True)
         if applies == "absent":
@@ -3968,6 +3968,12 @@ class SettingState(Binding):
             )
         leaf = leaves[0]
         got = switch_value(leaf.value)
+        if got is None and leaf.value in (0, 1) and not isinstance(leaf.value, bool):
+            # 0 and 1 are a switch's off and on often enough to deny on the wrong one, never
+            # enough to approve on the right one (a count or a level reads the same)
+            got = bool(leaf.value)
+            if got is self.value:
+                got = None
         if got is None:
             return Outcome(
                 UNKNOWN,
@@ -3985,6 +3991,12 @@ class SettingState(Binding):
 
     def _name(self) -> str:
         return f"`{self.path}`" if not self.setting else (self.gloss or self.path)
+
+    def _whole_object(self, view: RequestView) -> bool:
+        """'Agents can't turn off require_sso' and `settings: {session_timeout: 30}`: a setting
+        named only by its argument may sit in an object sent whole, whose missing member a tool
+        may reset. Not shown either way: a human decides."""
+        return not self.setting and any("." in lf.path for lf in view.leaves)
 
 
 # Values that state a condition's opposite outright ('audit: "failed"' against 'audit clear').

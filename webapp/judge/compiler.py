@@ -4677,7 +4677,15 @@ _NOT_A_SETTING = frozenset(
         "they",
     }
 )
-_SCOPE_REFUSED = re.compile(r"\b(?:and|or|not|unless|except|if|when|while|without)\b", re.I)
+_SCOPE_REFUSED = re.compile(
+    r"\b(?:and|or|not|unless|except|if|when|while|without)\b|\b\w+ly\b", re.I
+)
+
+
+def _hedged(text: str) -> bool:
+    """A word that hedges or narrows what it stands beside ('usually', 'mostly', 'partly',
+    'only', any adverb in -ly) or a word that is no noun of a setting: the form is not read."""
+    return any(w.lower() in _NOT_A_SETTING or w.lower().endswith("ly") for w in words(text))
 
 
 class SettingStateRecogniser(Recogniser):
@@ -4706,10 +4714,12 @@ class SettingStateRecogniser(Recogniser):
         if not m or c.review or c.allow:
             return None
         setting_words = [w.lower() for w in words(m.group("setting"))]
-        if not setting_words or set(setting_words) & _NOT_A_SETTING:
+        if not setting_words or _hedged(m.group("setting")):
             return None
         scope = m.group("scope") or ""
-        if _SCOPE_REFUSED.search(scope):
+        if _SCOPE_REFUSED.search(scope) or _hedged(
+            re.sub(r"^\s*\w+\s+(?:all|every|any)\b", "", scope)
+        ):
             return None
         setting = frozenset(stem(w) for w in setting_words)
         on = m.group("word").lower() in ("enabled", "on")
@@ -4782,6 +4792,8 @@ _COND_STATE = re.compile(
 def _read_condition(part: str) -> Condition | None:
     """One condition of a conjunction, or None when it is not of a form read here."""
     part = part.strip()
+    if _hedged(re.sub(r"^(?:the|a)\s+", "", part, flags=re.I)):
+        return None  # 'audit mostly clear', 'the usual score is …': not read
     if m := _COND_FLAG.match(part):
         return Condition("flag", part, name=m.group("name"), value=m.group("v") == "true")
     if m := _COND_BOUND.match(part):
@@ -4838,6 +4850,7 @@ class AllConditionsRecogniser(Recogniser):
             NEGATION.search(subject)
             or re.search(r"\b(?:or|and)\b|[,;()]|\d", subject, re.I)
             or _COMPARISON.search(subject)
+            or _hedged(subject)
         ):
             return None  # a second subject, a negation or a bound of its own: not read here
         return [
