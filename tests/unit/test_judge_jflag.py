@@ -199,3 +199,47 @@ def test_an_inserted_qualifier_leaves_the_rule_partly_understood(
     assert compiled.understanding != "understood" or not any(
         type(c).__name__ in ("SettingState", "AllConditions") for c in compiled.checks
     ), text
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        # a switch under a name the rule does not spell may be the setting: never passed by
+        (
+            "Multi-factor authentication must stay on.",
+            "org.settings.update",
+            {"mfa": False},
+            "pending_review",
+        ),
+        (
+            "Two-factor auth must remain enabled.",
+            "org.settings.update",
+            {"two_fa": False},
+            "pending_review",
+        ),
+        (
+            "SSH must be disabled on production hosts.",
+            "host.configure",
+            {"host": "prod-1", "allow_ssh": True},
+            "pending_review",
+        ),
+        (
+            "SSH must be disabled on production hosts.",
+            "host.configure",
+            {"host": "prod-1", "ssh_enabled": True},
+            "denied",
+        ),
+        (
+            "Agents can't turn off require_mfa.",
+            "org.settings.update",
+            {"require_mfa": "no"},
+            "pending_review",
+        ),
+        # nothing set on or off, no word of the rule: the rule does not speak of the request
+        ("Agents can't turn off require_mfa.", "org.users.list", {"limit": 10}, "approved"),
+    ],
+)
+def test_a_setting_under_another_name_is_never_passed_by(
+    rule: str, tool: str, args: dict, expected: str
+) -> None:
+    assert outcome_beside_ticket(rule, tool, args) == expected

@@ -3946,8 +3946,13 @@ class SettingState(Binding):
 
     def evaluate(self, view: RequestView) -> Outcome:
         leaves = self._leaves(view)
-        if not leaves and self._silent(view) and not self._whole_object(view):
-            return _NOT_APPLICABLE  # none of the rule's words is in the request
+        if (
+            not leaves
+            and self._silent(view)
+            and not self._whole_object(view)
+            and not self._some_switch(view)
+        ):
+            return _NOT_APPLICABLE  # none of the rule's words is in the request, and no switch
         applies, anchored = self.applicability(view) if self.terms else ("matched", True)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
@@ -3991,6 +3996,13 @@ class SettingState(Binding):
 
     def _name(self) -> str:
         return f"`{self.path}`" if not self.setting else (self.gloss or self.path)
+
+    @staticmethod
+    def _some_switch(view: RequestView) -> bool:
+        """'Multi-factor authentication must stay on' and `mfa: false`: a switch in the request
+        may be the setting under a name the rule does not spell (an acronym, a short form), so
+        the rule is not passed by; without any switch the request sets nothing on or off."""
+        return any(switch_value(lf.value) is not None for lf in view.leaves)
 
     def _whole_object(self, view: RequestView) -> bool:
         """'Agents can't turn off require_sso' and `settings: {session_timeout: 30}`: a setting
