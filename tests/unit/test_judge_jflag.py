@@ -243,3 +243,84 @@ def test_a_setting_under_another_name_is_never_passed_by(
     rule: str, tool: str, args: dict, expected: str
 ) -> None:
     assert outcome_beside_ticket(rule, tool, args) == expected
+
+
+LOAN = (
+    "Loans may be disbursed only if: credit check clear, collateral verified, "
+    "and signed_agreement is true."
+)
+TAKEDOWN = (
+    "Takedown notices may be sent by the bot only if the content match score is at least 0.95 "
+    "and ownership_verified is true."
+)
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (
+            LOAN,
+            "loans.disburse",
+            {"credit_check": "clear", "collateral": {"verified": True}, "signed_agreement": True},
+            "approved",
+        ),
+        (
+            LOAN,
+            "loans.disburse",
+            {"credit_check_status": "clear", "collateral_verified": True, "signed_agreement": True},
+            "approved",
+        ),
+        # the same check written twice, one of them failed
+        (
+            LOAN,
+            "loans.disburse",
+            {
+                "credit_check": "clear",
+                "credit": {"check": "hit"},
+                "collateral_verified": True,
+                "signed_agreement": True,
+            },
+            "pending_review",
+        ),
+        # a flag of the same name nested elsewhere
+        (
+            LOAN,
+            "loans.disburse",
+            {
+                "credit_check": "clear",
+                "collateral_verified": True,
+                "signed_agreement": True,
+                "co_signer": {"signed_agreement": False},
+            },
+            "pending_review",
+        ),
+        (
+            TAKEDOWN,
+            "media.takedowns.send",
+            {"match_score": 0.95, "ownership_verified": True},
+            "approved",
+        ),
+        (
+            TAKEDOWN,
+            "media.takedowns.send",
+            {"score": 0.99, "ownership_verified": True},
+            "pending_review",
+        ),
+        (
+            TAKEDOWN,
+            "media.takedowns.send",
+            {"match_score": 95, "ownership_verified": True},
+            "pending_review",
+        ),
+        (
+            TAKEDOWN,
+            "media.takedowns.send",
+            {"match_score": 0.94, "ownership_verified": True},
+            "denied",
+        ),
+    ],
+)
+def test_conditions_read_where_they_are_certain(
+    rule: str, tool: str, args: dict, expected: str
+) -> None:
+    assert outcome_beside_ticket(rule, tool, args) == expected

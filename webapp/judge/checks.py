@@ -4073,18 +4073,24 @@ class AllConditions(Binding):
         for lf in view.leaves:
             last = lf.path.rsplit(".", 1)[-1]
             own = frozenset(stem(w.lower()) for w in words(last))
+            whole = lf.keys - {"0", "1", "2", "3"}  # `credit.check` names a credit check too
             if cond.form == "flag":
                 if last == cond.name:
                     out.append((lf, "flag"))
             elif cond.form == "state":
-                if own == cond.noun | {stem(cond.head)}:
+                if cond.noun | {stem(cond.head)} in (own, whole):
                     out.append((lf, "flag"))
-                elif own - _CONDITION_NAME_EXTRA == cond.noun:
+                elif cond.noun in (own - _CONDITION_NAME_EXTRA, whole - _CONDITION_NAME_EXTRA):
                     out.append((lf, "word"))
             elif cond.form == "zero":
                 if cond.noun <= own:
                     out.append((lf, "count"))
-            elif cond.form == "bound" and own and own <= cond.noun and cond.head in own:
+            elif (
+                cond.form == "bound"
+                and own <= cond.noun
+                and cond.head in own
+                and len(own) >= min(2, len(cond.noun))  # a bare `score` may be another score
+            ):
                 out.append((lf, "number"))
         return out
 
@@ -4107,6 +4113,8 @@ class AllConditions(Binding):
             return None
         if how == "count":
             return got == 0 if float(got).is_integer() and got >= 0 else None
+        if (abs(float(got)) <= 1) != (abs(float(cond.value)) <= 1):
+            return None  # 95 against 0.95, 0.9 against 80: another scale, a human reads it
         return _COMPARE[cond.op](float(got), float(cond.value))
 
     def _condition(self, view: RequestView, cond: Condition) -> tuple[bool | None, str, tuple]:
