@@ -316,6 +316,12 @@ TAKEDOWN = (
             TAKEDOWN,
             "media.takedowns.send",
             {"match_score": 0.94, "ownership_verified": True},
+            "pending_review",  # under the bound, but 'by the bot' is not shown: a human decides
+        ),
+        (
+            DISPUTE,
+            "chargebacks.dispute",
+            {"evidence_score": 0.5, "merchant_verified": True},
             "denied",
         ),
     ],
