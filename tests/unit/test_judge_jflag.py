@@ -330,3 +330,39 @@ def test_conditions_read_where_they_are_certain(
     rule: str, tool: str, args: dict, expected: str
 ) -> None:
     assert outcome_beside_ticket(rule, tool, args) == expected
+
+
+CLEARANCE = "No returns on clearance items unless defective."
+
+
+@pytest.mark.parametrize(
+    ("items", "expected"),
+    [
+        ([{"sku": "A", "clearance": True, "return_reason": "defective"}], "approved"),
+        ([{"sku": "A", "clearance": True, "return_reason": "changed_mind"}], "pending_review"),
+        ([{"sku": "A", "clearance": True, "return_reason": "not_defective"}], "pending_review"),
+        # the defective item is not the clearance one
+        (
+            [
+                {"sku": "A", "clearance": True, "return_reason": "changed_mind"},
+                {"sku": "B", "clearance": False, "return_reason": "defective"},
+            ],
+            "pending_review",
+        ),
+    ],
+)
+def test_unless_an_adjective_names_a_kind(items: list, expected: str) -> None:
+    got = outcome_beside_ticket(CLEARANCE, "wholesale.returns.create", {"items": items})
+    assert got == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Refunds not allowed unless approved.",  # a person's act, never read from a value
+        "No exchanges on final-sale items unless damaged.",  # a participle: not read here
+        "No returns on clearance items unless mostly defective.",
+    ],
+)
+def test_unless_a_participle_or_a_hedge_is_not_a_kind(rule: str) -> None:
+    assert_never_decides(rule)

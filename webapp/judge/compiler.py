@@ -5543,6 +5543,9 @@ def _conditional_checks(
     kind = _except_kind(index, source, clause, previous, carry)
     if kind is not None:
         return kind
+    kind = _unless_kind(index, source, clause, previous, carry)
+    if kind is not None:
+        return kind
     amount = _except_amount(index, source, clause, previous, carry)
     if amount is not None:
         return amount
@@ -5867,6 +5870,32 @@ def _except_kind(
         )
         for c in made
     ], f"{marker}|{marker.split()[0]}"
+
+
+# 'No returns on clearance items unless defective': a bare adjective after 'unless' names a kind
+# of the subject, as 'except defective items' does. Only a word shaped like an adjective of kind
+# (-ive, -ous, -able, -ible, -al, -ic): a participle ('unless approved', 'unless signed', 'unless
+# cleared') is a person's act or an outcome, never read from a value or a flag here.
+_UNLESS_KIND = re.compile(
+    r"^(?P<main>.+?),?\s+unless\s+(?P<kind>[a-z]+(?:ive|ous|able|ible|al|ic))\s*\.?$", re.I
+)
+
+
+def _unless_kind(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """'X unless <adjective>' read as 'X, except <adjective>' (`_except_kind`)."""
+    m = _UNLESS_KIND.match(clause)
+    if m is None or m.group("kind").lower() in STOPWORDS:
+        return None
+    read = _except_kind(
+        index, source, f"{m.group('main')}, except {m.group('kind')}", previous, carry
+    )
+    if read is None:
+        return None
+    checks, _ = read
+    checks = [replace(c, marker="unless") if isinstance(c, Unless) else c for c in checks]
+    return checks, "unless"
 
 
 # 'Every refund must reference the order ID, except refunds below 10 EUR': the obligation holds
