@@ -67,6 +67,7 @@ APART_SETS = (
     "dev_jred4",
     "dev_jred5",
     "dev_jlist",
+    "dev_jflag",
 )
 
 

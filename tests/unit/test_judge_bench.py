@@ -92,6 +92,7 @@ def test_the_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
         "dev_jred4",
         "dev_jred5",
         "dev_jlist",
+        "dev_jflag",
     ],
 )
 def test_the_development_sets_run_apart_with_no_unsafe_approval(bench, case_set):

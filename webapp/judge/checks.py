@@ -4208,3 +4208,284 @@ class Binding(Check):
         if same is None:
             return None
         return same if self.op == "eq" else not same
+
+
+# Words an argument's name adds around a setting without changing which way it points:
+# `require_mfa`, `mfa_enabled`, `enforce_sso`, `is_public_sharing` all hold the setting 'on' as
+# true. A name with a word that turns it around (`mfa_disabled`, `allow_no_mfa`) is not one of
+# them: it is only near the setting (review).
+_SETTING_SAME_WAY = frozenset(
+    stem(w) for w in ("require", "required", "enable", "enabled", "enforce", "enforced", "is")
+)
+# The request's own spellings of a switch whose meaning is certain. 'yes', 1, 'Enabled',
+# 'partially', 'pending' are not read (review): a human says what they mean.
+_SWITCH_WORDS = {"true": True, "on": True, "enabled": True, "false": False, "off": False}
+_SWITCH_WORDS["disabled"] = False
+
+
+def switch_value(got: Any) -> bool | None:
+    """A request's value for an on/off setting: True, False, or None when not certain."""
+    if isinstance(got, bool):
+        return got
+    if isinstance(got, str):
+        return _SWITCH_WORDS.get(got.strip())
+    return None
+
+
+@dataclass(frozen=True)
+class SettingState(Binding):
+    """'Interactive login must be disabled for service accounts', 'MFA must stay on', 'Agents
+    can't turn off require_sso': an on/off setting the rule names must hold the state its words
+    require (`value`, True for on/enabled). The argument is the one named for the setting's words
+    (`setting`, stems), alone or with a word that keeps its direction (`require_mfa`,
+    `versioning_enabled`), at any depth; or the argument the rule writes by name (`path`). Two
+    such arguments, a name that only shares the words (`mfa_disabled`), a value not certainly
+    on or off, or no such argument: unknown (review). Never approves on a missing setting."""
+
+    setting: frozenset[str] = frozenset()
+    kind: str = field(default="setting_state", init=False)
+
+    def _want(self) -> str:
+        return f"is not {'on' if self.value else 'off'}"
+
+    def reading(self) -> str:
+        name = f"`{self.path}`" if self.setting == frozenset() else (self.gloss or self.path)
+        return f"{_VERB[self.effect]} when {name} {self._want()}{self._about()}"
+
+    def _leaves(self, view: RequestView) -> list[Leaf]:
+        if not self.setting:
+            return super()._leaves(view)
+        out = []
+        for lf in view.leaves:
+            last = lf.path.rsplit(".", 1)[-1]
+            own = frozenset(stem(w.lower()) for w in words(last))
+            if own - _SETTING_SAME_WAY == self.setting:
+                out.append(lf)
+        return out
+
+    def _near(self, view: RequestView) -> Leaf | None:
+        if not self.setting:
+            return super()._near(view)
+        for lf in view.leaves:
+            if self.setting <= lf.keys:
+                return lf
+        return None
+
+    def _silent(self, view: RequestView) -> bool:
+        """True when the request shows neither the setting's words nor the scope's: the rule
+        does not speak of it (another tool of the policy)."""
+        for t in (*self.setting, *self.terms, *(stem(w) for w in words(self.path.lower()))):
+            if view.matches_memo.get(t) if t in view.matches_memo else view.term_matches(t):
+                return False
+        return True
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        leaves = self._leaves(view)
+        if (
+            not leaves
+            and self._silent(view)
+            and not self._whole_object(view)
+            and not self._some_switch(view)
+        ):
+            return _NOT_APPLICABLE  # none of the rule's words is in the request, and no switch
+        applies, anchored = self.applicability(view) if self.terms else ("matched", True)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        paths = tuple(dict.fromkeys(lf.path for lf in leaves))
+        if not leaves:
+            near_leaf = self._near(view)
+            if near_leaf is not None:
+                return Outcome(
+                    UNKNOWN,
+                    f"no argument is named for {self._name()}, but {near_leaf.path} may state it",
+                    (near_leaf.path,),
+                )
+            # a setting the request does not show is not shown to be in the required state
+            return Outcome(UNKNOWN, f"no argument states {self._name()}")
+        if len(paths) > 1:
+            return Outcome(
+                UNKNOWN, f"several arguments may be {self._name()} ({', '.join(paths)})", paths
+            )
+        leaf = leaves[0]
+        got = switch_value(leaf.value)
+        if got is None and leaf.value in (0, 1) and not isinstance(leaf.value, bool):
+            # 0 and 1 are a switch's off and on often enough to deny on the wrong one, never
+            # enough to approve on the right one (a count or a level reads the same)
+            got = bool(leaf.value)
+            if got is self.value:
+                got = None
+        if got is None:
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {leaf.value!r} is not certainly on or off; a human should decide",
+                paths,
+            )
+        if got is not self.value:
+            return self.fire(
+                applies,
+                f"{leaf.path} = {leaf.value!r}, but the rule requires {self._name()} "
+                f"to be {'on' if self.value else 'off'}",
+                paths,
+            )
+        return Outcome(SATISFIED, f"{leaf.path} is {'on' if self.value else 'off'}", paths)
+
+    def _name(self) -> str:
+        return f"`{self.path}`" if not self.setting else (self.gloss or self.path)
+
+    @staticmethod
+    def _some_switch(view: RequestView) -> bool:
+        """'Multi-factor authentication must stay on' and `mfa: false`: a switch in the request
+        may be the setting under a name the rule does not spell (an acronym, a short form), so
+        the rule is not passed by; without any switch the request sets nothing on or off."""
+        return any(switch_value(lf.value) is not None for lf in view.leaves)
+
+    def _whole_object(self, view: RequestView) -> bool:
+        """'Agents can't turn off require_sso' and `settings: {session_timeout: 30}`: a setting
+        named only by its argument may sit in an object sent whole, whose missing member a tool
+        may reset. Not shown either way: a human decides."""
+        return not self.setting and any("." in lf.path for lf in view.leaves)
+
+
+# Values that state a condition's opposite outright ('audit: "failed"' against 'audit clear').
+# Anything else that is not the state word itself ('pending', 'partially_clear', 'Clear ') is
+# not certain: review.
+_CONDITION_FAILED = frozenset(
+    {"failed", "fail", "rejected", "declined", "denied", "unpaid", "flagged", "not_clear", "hit"}
+)
+_CONDITION_NAME_EXTRA = frozenset(stem(w) for w in ("status", "result", "state", "outcome"))
+_COMPARE = {
+    "gt": operator.gt,
+    "ge": operator.ge,
+    "lt": operator.lt,
+    "le": operator.le,
+}
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of a conjunction, as written: `form` says how it is read.
+
+    flag      '`ownership_verified` is true': the named argument holds `value` (a bool)
+    state     'background check clear', 'renewal fee paid': a flag named for the noun and the
+              state (`renewal_fee_paid: true`), or the noun's argument holding the state word
+              (`background_check: "clear"`)
+    zero      'zero violations in the last 12 months': a count named for the noun and window is 0
+    bound     'the content match score is at least 0.95': the measure's argument passes `op`
+    """
+
+    form: str
+    phrase: str
+    noun: frozenset[str] = frozenset()  # stems naming the argument
+    head: str = ""  # the measure's last word (bound) or the state word (state)
+    name: str = ""  # flag: the argument's own name
+    value: Any = None
+    op: str = ""
+    window: float | None = None  # zero: the count's period ('in the last 12 months')
+
+    def numbers(self) -> tuple[float, ...]:
+        """The numbers this condition reads."""
+        out = [float(self.value)] if self.form == "bound" else []
+        return tuple(out + ([self.window] if self.window is not None else []))
+
+
+@dataclass(frozen=True)
+class AllConditions(Binding):
+    """'… only if: zero violations in the last 12 months, background check clear, and renewal
+    fee paid', '… only if the match score is at least 0.95 and ownership_verified is true': every
+    condition must be shown by the request. One shown false: the rule fires (deny). One not
+    shown, shown twice, or written in a way that is not certain: unknown (review)."""
+
+    conditions: tuple[Condition, ...] = ()
+    numbers: tuple[float, ...] = ()  # every number the conditions hold (the coverage reads them)
+    kind: str = field(default="all_conditions", init=False)
+
+    def reading(self) -> str:
+        parts = "; ".join(c.phrase for c in self.conditions)
+        return f"{_VERB[self.effect]} unless every condition holds: {parts}{self._about()}"
+
+    def _candidates(self, view: RequestView, cond: Condition) -> list[tuple[Leaf, str]]:
+        out: list[tuple[Leaf, str]] = []
+        for lf in view.leaves:
+            last = lf.path.rsplit(".", 1)[-1]
+            own = frozenset(stem(w.lower()) for w in words(last))
+            whole = lf.keys - {"0", "1", "2", "3"}  # `credit.check` names a credit check too
+            if cond.form == "flag":
+                if last == cond.name:
+                    out.append((lf, "flag"))
+            elif cond.form == "state":
+                if cond.noun | {stem(cond.head)} in (own, whole):
+                    out.append((lf, "flag"))
+                elif cond.noun in (own - _CONDITION_NAME_EXTRA, whole - _CONDITION_NAME_EXTRA):
+                    out.append((lf, "word"))
+            elif cond.form == "zero":
+                if cond.noun <= own:
+                    out.append((lf, "count"))
+            elif (
+                cond.form == "bound"
+                and own <= cond.noun
+                and cond.head in own
+                and len(own) >= min(2, len(cond.noun))  # a bare `score` may be another score
+            ):
+                out.append((lf, "number"))
+        return out
+
+    def _holds(self, cond: Condition, leaf: Leaf, how: str) -> bool | None:  # type: ignore[override]
+        got = leaf.value
+        if how == "flag":
+            flag = (
+                switch_value(got) if not isinstance(got, str) or got in ("true", "false") else None
+            )
+            if flag is None:
+                return None
+            return flag is (cond.value if cond.form == "flag" else True)
+        if how == "word":
+            if not isinstance(got, str):
+                return None
+            if got == cond.head:
+                return True
+            return False if got.strip().lower() in _CONDITION_FAILED else None
+        if isinstance(got, bool) or not isinstance(got, (int, float)):
+            return None
+        if how == "count":
+            return got == 0 if float(got).is_integer() and got >= 0 else None
+        if (abs(float(got)) <= 1) != (abs(float(cond.value)) <= 1):
+            return None  # 95 against 0.95, 0.9 against 80: another scale, a human reads it
+        return _COMPARE[cond.op](float(got), float(cond.value))
+
+    def _condition(self, view: RequestView, cond: Condition) -> tuple[bool | None, str, tuple]:
+        found = self._candidates(view, cond)
+        paths = tuple(dict.fromkeys(lf.path for lf, _ in found))
+        if not found:
+            return None, f"no argument shows '{cond.phrase}'", ()
+        if len(paths) > 1:
+            return None, f"several arguments may show '{cond.phrase}' ({', '.join(paths)})", paths
+        leaf, how = found[0]
+        held = self._holds(cond, leaf, how)
+        if held is None:
+            return (
+                None,
+                f"{leaf.path} = {leaf.value!r} does not certainly show '{cond.phrase}'",
+                paths,
+            )
+        if held:
+            return True, f"{leaf.path} = {leaf.value!r} shows '{cond.phrase}'", paths
+        return False, f"{leaf.path} = {leaf.value!r}, but the rule requires '{cond.phrase}'", paths
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        results = [self._condition(view, cond) for cond in self.conditions]
+        if all(not args for _, _, args in results) and self.unrelated(view):
+            return _NOT_APPLICABLE  # none of the rule's words is in the request
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        for held, message, args in results:
+            if held is False:
+                return self.fire(applies, message, args)
+        for held, message, args in results:
+            if held is None:
+                return Outcome(UNKNOWN, message, args)
+        return Outcome(
+            SATISFIED,
+            "; ".join(m for _, m, _ in results),
+            tuple(a for _, _, args in results for a in args),
+        )

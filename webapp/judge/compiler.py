@@ -12,9 +12,11 @@ from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.checks import (
     ActionRule,
+    AllConditions,
     ArgumentComparison,
     Binding,
     Check,
+    Condition,
     DateWindow,
     FirstTimeCounterparty,
     NumericLimit,
@@ -22,6 +24,7 @@ from webapp.judge.checks import (
     RequiredArgument,
     RequiredFlag,
     SameValue,
+    SettingState,
     StateFlag,
     TimeOfDay,
     Unless,
@@ -982,6 +985,7 @@ _RELATIVE = re.compile(r"\s\+\s|\bplus\b|\bcombined\b|\bsum\s+of\b", re.I)
 # was paid before).
 _ORDERED = (
     NumericLimit,
+    AllConditions,  # its bounds ('the match score is at least 0.95'); any other order word refuses
     ArgumentComparison,
     PrefixedCount,
     DateWindow,
@@ -4821,8 +4825,251 @@ class BindingRecogniser(Recogniser):
         return _binding_checks(c.index, c.source, c.text, c.carry)
 
 
+# 'Interactive login must be disabled for service accounts', 'Audit logging must stay on',
+# 'Versioning must be enabled on every bucket': an on/off setting and the state required of it,
+# with at most a plain scope after it. The whole clause is one form, so any other word (a
+# modifier, 'or restricted', 'unless …') leaves it to the other readings (text: review).
+_SETTING_STATE = re.compile(
+    r"^\s*(?P<setting>[A-Za-z][A-Za-z0-9\-]*(?:\s+[A-Za-z][A-Za-z0-9\-]*){0,2}?)\s+"
+    r"(?P<state>(?:must|shall|has\s+to|have\s+to|needs?\s+to)\s+(?:always\s+)?"
+    r"(?:be|stay|remain)\s+(?:(?:kept|left|set|turned|switched)\s+)?"
+    r"(?P<word>disabled|enabled|on|off))"
+    r"(?P<scope>\s+(?:for|on|in)\s+(?:all\s+|every\s+|any\s+)?[A-Za-z][A-Za-z\- ]*?)?\s*\.?\s*$",
+    re.I,
+)
+# 'Agents can't turn off require_mfa', 'No one may disable enforce_sso': the setting named by its
+# argument, which must then stay on.
+_SETTING_KEEP_ON = re.compile(
+    r"^\s*(?P<actor>(?:the\s+)?(?:agents?|bots?|users?|staff|admins?|no\s+one|nobody)\s+)?"
+    r"(?P<state>(?:can't|cannot|can\s+not|may\s+not|must\s+not|mustn't|shall\s+not|"
+    r"should\s+not|shouldn't|never)\s+(?:turn\s+off|switch\s+off|disable|deactivate)\s+)"
+    r"(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\.?\s*$",
+    re.I,
+)
+# words that never name a setting: a negation, a quantity or a determiner turns the form around
+_NOT_A_SETTING = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "only",
+        "all",
+        "any",
+        "every",
+        "each",
+        "some",
+        "most",
+        "mostly",
+        "usually",
+        "ideally",
+        "if",
+        "when",
+        "unless",
+        "and",
+        "or",
+        "it",
+        "this",
+        "that",
+        "they",
+    }
+)
+_SCOPE_REFUSED = re.compile(
+    r"\b(?:and|or|not|unless|except|if|when|while|without)\b|\b\w+ly\b", re.I
+)
+
+
+def _hedged(text: str) -> bool:
+    """A word that hedges or narrows what it stands beside ('usually', 'mostly', 'partly',
+    'only', any adverb in -ly) or a word that is no noun of a setting: the form is not read."""
+    return any(w.lower() in _NOT_A_SETTING or w.lower().endswith("ly") for w in words(text))
+
+
+class SettingStateRecogniser(Recogniser):
+    """An on/off setting that must hold one state (`SettingState`)."""
+
+    kind = "setting_state"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        text = c.text.strip()
+        keep_on = _SETTING_KEEP_ON.match(text)
+        if keep_on:
+            return [
+                SettingState(
+                    c.index,
+                    c.source,
+                    "deny",
+                    (),
+                    (),
+                    path=keep_on.group("name"),
+                    op="eq",
+                    value=True,
+                    written=text.rstrip(". "),
+                )
+            ]
+        m = _SETTING_STATE.match(text)
+        if not m or c.review or c.allow:
+            return None
+        setting_words = [w.lower() for w in words(m.group("setting"))]
+        if not setting_words or _hedged(m.group("setting")):
+            return None
+        scope = m.group("scope") or ""
+        if _SCOPE_REFUSED.search(scope) or _hedged(
+            re.sub(r"^\s*\w+\s+(?:all|every|any)\b", "", scope)
+        ):
+            return None
+        setting = frozenset(stem(w) for w in setting_words)
+        on = m.group("word").lower() in ("enabled", "on")
+        # only the scope says which requests the rule speaks of: the setting's own words are read
+        # by the check (a flag named for them that is off would otherwise rule the rule out)
+        terms = _subject_terms(_terms(scope, cut_review=False))
+        return [
+            SettingState(
+                c.index,
+                c.source,
+                "deny",
+                terms,
+                (),
+                path="_".join(setting_words),
+                op="eq",
+                value=on,
+                gloss=" ".join(setting_words),
+                written=text[m.start("setting") : m.end("state")],
+                reads=tuple(setting),
+                setting=setting,
+            )
+        ]
+
+
+# '… may be sent by the bot only if the content match score is at least 0.95 and
+# ownership_verified is true', 'Liquor licence renewal only if: zero violations in the last 12
+# months, background check clear, and renewal fee paid': a permission under a conjunction of
+# conditions, each of a form `AllConditions` reads. Any part it cannot read, an 'or', a negation
+# or an exception leaves the rule to the other readings.
+_ONLY_IF_ALL = re.compile(
+    r"^(?P<subject>.+?)\s+(?P<marker>only\s+(?:if|when))\s*:?\s+(?P<conds>.+?)\s*\.?\s*$", re.I
+)
+_CONDITION_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
+_CONDITION_REFUSED = re.compile(
+    r"\b(?:or|not|no|never|unless|except|without|either|nor|if|when|before|after)\b|[;()]",
+    re.I,
+)
+_COND_FLAG = re.compile(
+    r"^(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:is|=|==)\s+(?P<v>true|false)$"
+)
+_COND_BOUND = re.compile(
+    r"^(?:the\s+)?(?P<measure>[a-z][a-z ]*?)\s+(?:is\s+)?(?P<op>"
+    + phrase_pattern(BOUNDARY_CONDITION)
+    + r")\s+(?P<num>\d+(?:\.\d+)?)$",
+    re.I,
+)
+_COND_ZERO = re.compile(
+    r"^zero\s+(?P<noun>[a-z][a-z ]*?)(?:\s+in\s+the\s+(?:last|past)\s+(?P<n>\d+)\s+"
+    r"(?P<unit>days?|weeks?|months?|years?))?$",
+    re.I,
+)
+_STATE_WORDS_DONE = (
+    "clear",
+    "paid",
+    "passed",
+    "approved",
+    "verified",
+    "signed",
+    "confirmed",
+    "completed",
+)
+_COND_STATE = re.compile(
+    r"^(?:the\s+|a\s+)?(?P<noun>[a-z][a-z ]*?)\s+(?:is\s+|are\s+|has\s+been\s+|was\s+)?(?P<state>"
+    + "|".join(_STATE_WORDS_DONE)
+    + r")$",
+    re.I,
+)
+
+
+def _read_condition(part: str) -> Condition | None:
+    """One condition of a conjunction, or None when it is not of a form read here."""
+    part = part.strip()
+    if _hedged(re.sub(r"^(?:the|a)\s+", "", part, flags=re.I)):
+        return None  # 'audit mostly clear', 'the usual score is …': not read
+    if m := _COND_FLAG.match(part):
+        return Condition("flag", part, name=m.group("name"), value=m.group("v") == "true")
+    if m := _COND_BOUND.match(part):
+        measure = [w.lower() for w in words(m.group("measure"))]
+        noun = frozenset(stem(w) for w in measure)
+        return Condition(
+            "bound",
+            part,
+            noun=noun,
+            head=stem(measure[-1]),
+            value=float(m.group("num")),
+            op=phrase_op(BOUNDARY_CONDITION, m.group("op")),
+        )
+    if m := _COND_ZERO.match(part):
+        noun = {stem(w.lower()) for w in words(m.group("noun"))}
+        if m.group("n"):
+            unit = m.group("unit").lower().rstrip("s")
+            noun |= {m.group("n"), stem(unit)}
+        window = float(m.group("n")) if m.group("n") else None
+        return Condition("zero", part, noun=frozenset(noun), window=window)
+    if m := _COND_STATE.match(part):
+        noun_words = [w.lower() for w in words(m.group("noun"))]
+        if not noun_words or len(noun_words) > 3:
+            return None
+        return Condition(
+            "state",
+            part,
+            noun=frozenset(stem(w) for w in noun_words),
+            head=m.group("state").lower(),
+        )
+    return None
+
+
+class AllConditionsRecogniser(Recogniser):
+    """A permission that holds only if every one of several conditions does (`AllConditions`)."""
+
+    kind = "all_conditions"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _ONLY_IF_ALL.match(c.text.strip())
+        if not m or c.review:
+            return None
+        conds_text = m.group("conds")
+        if _CONDITION_REFUSED.search(conds_text):
+            return None
+        parts = [p for p in _CONDITION_SPLIT.split(conds_text) if p.strip()]
+        if len(parts) < 2:
+            return None  # one condition: the exception readings (Unless) read it
+        conditions = [_read_condition(p) for p in parts]
+        if any(cond is None for cond in conditions):
+            return None
+        subject = m.group("subject")
+        if (
+            NEGATION.search(subject)
+            or re.search(r"\b(?:or|and)\b|[,;()]|\d", subject, re.I)
+            or _COMPARISON.search(subject)
+            or _hedged(subject)
+        ):
+            return None  # a second subject, a negation or a bound of its own: not read here
+        return [
+            AllConditions(
+                c.index,
+                c.source,
+                "deny",
+                _subject_terms(_terms(subject, cut_review=False)),
+                (),
+                path="",
+                written=c.text.strip()[m.start("marker") :].rstrip(". "),
+                markers=(re.sub(r"\s+", " ", m.group("marker").lower()),),
+                conditions=tuple(cond for cond in conditions if cond is not None),
+                numbers=tuple(n for cond in conditions if cond is not None for n in cond.numbers()),
+            )
+        ]
+
+
+_ALL_CONDITIONS = AllConditionsRecogniser()
 RECOGNISERS: tuple[Recogniser, ...] = (
     BindingRecogniser(),
+    SettingStateRecogniser(),
+    _ALL_CONDITIONS,
     DateWindowRecogniser(),
     TimeOfDayRecogniser(),
     WeekdayRecogniser(),
@@ -4857,7 +5104,10 @@ def compile_clause(
     """Compile one clause; returns (checks, last quantity seen, subject for the next clause)."""
     c = Clause.read(index, source, clause, previous, subject_carry)
     if any(_quantity_in_a_list_of_conditions(c.text, q) for q in c.quantities):
-        return [], previous, c.carry  # no recogniser reads a bound among other conditions
+        # no recogniser reads a bound among other conditions, but the one that reads every
+        # condition of an 'only if: A, B and C' (or refuses the clause)
+        made = _ALL_CONDITIONS.recognise(c)
+        return (made or []), previous, c.carry
     for recogniser in RECOGNISERS:
         made = recogniser.recognise(c)
         if made is not None:
@@ -5495,6 +5745,9 @@ def _conditional_checks(
     kind = _except_kind(index, source, clause, previous, carry)
     if kind is not None:
         return kind
+    kind = _unless_kind(index, source, clause, previous, carry)
+    if kind is not None:
+        return kind
     amount = _except_amount(index, source, clause, previous, carry)
     if amount is not None:
         return amount
@@ -5819,6 +6072,32 @@ def _except_kind(
         )
         for c in made
     ], f"{marker}|{marker.split()[0]}"
+
+
+# 'No returns on clearance items unless defective': a bare adjective after 'unless' names a kind
+# of the subject, as 'except defective items' does. Only a word shaped like an adjective of kind
+# (-ive, -ous, -able, -ible, -al, -ic): a participle ('unless approved', 'unless signed', 'unless
+# cleared') is a person's act or an outcome, never read from a value or a flag here.
+_UNLESS_KIND = re.compile(
+    r"^(?P<main>.+?),?\s+unless\s+(?P<kind>[a-z]+(?:ive|ous|able|ible|al|ic))\s*\.?$", re.I
+)
+
+
+def _unless_kind(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """'X unless <adjective>' read as 'X, except <adjective>' (`_except_kind`)."""
+    m = _UNLESS_KIND.match(clause)
+    if m is None or m.group("kind").lower() in STOPWORDS:
+        return None
+    read = _except_kind(
+        index, source, f"{m.group('main')}, except {m.group('kind')}", previous, carry
+    )
+    if read is None:
+        return None
+    checks, _ = read
+    checks = [replace(c, marker="unless") if isinstance(c, Unless) else c for c in checks]
+    return checks, "unless"
 
 
 # 'Every refund must reference the order ID, except refunds below 10 EUR': the obligation holds
