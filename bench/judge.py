@@ -63,6 +63,7 @@ APART_SETS = (
     "dev_jann",
     "dev_jsat",
     "dev_jstate",
+    "dev_jcount",
 )
 
 

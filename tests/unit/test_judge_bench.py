@@ -89,6 +89,7 @@ def test_the_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
         "dev_jann",
         "dev_jsat",
         "dev_jstate",
+        "dev_jcount",
     ],
 )
 def test_the_development_sets_run_apart_with_no_unsafe_approval(bench, case_set):
