@@ -4816,6 +4816,18 @@ def _numeric_checks(
             # credits are the subject
             terms = tuple(t for t in terms if t != stem("budget"))
         per = _per_thing(clause)
+        if (
+            per
+            and _names_action(stem(per.split()[-1]))
+            and stem(per.split()[-1]) not in _PARTY_STEMS
+        ):
+            # '1M per transfer', '$500 per payment': the thing is the act, one per request
+            per = ""
+        if per and per not in LINE_THINGS and _plain(q) and not window and not counts_calls:
+            # 'Refunds: max 2 per order', 'no-cost extensions: max 1 per grant': a bare number per
+            # thing counts something the sentence names elsewhere; read as an amount it denied
+            # every refund over $2. Not read (the rule stays not understood: review).
+            continue
         if per and not (
             per in LINE_THINGS
             or counts_calls
