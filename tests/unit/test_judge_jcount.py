@@ -96,9 +96,27 @@ def test_a_count_named_for_something_else_or_none_goes_to_review(args):
 
 
 def test_a_bare_number_per_thing_is_not_an_amount():
-    # 'Refunds: max 2 per order' had denied every refund over $2
-    assert compile_rule(0, "c:r0", BARE_PER).understanding == "not_understood"
+    # 'Refunds: max 2 per order' had denied every refund over $2: the plural before the colon
+    # is what is counted, read from a count of the earlier ones
     assert judged(BARE_PER, "refunds.issue", {"order_id": "O", "amount": 40}) == "pending_review"
+    args = {"order_id": "O", "amount": 40, "prior_refunds": 1}
+    assert judged(BARE_PER, "refunds.issue", args) == "approved"
+    assert judged(BARE_PER, "refunds.issue", {**args, "prior_refunds": 2}) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"grant_id": "G", "prior_extensions": 0, "extension_months": 6}, "approved"),
+        ({"grant_id": "G", "prior_extensions": 1, "extension_months": 6}, "denied"),
+        # named for extensions but a duration, and a count of something else: not the count
+        ({"grant_id": "G", "extension_months": 6}, "pending_review"),
+        ({"grant_id": "G", "prior_amendments": 0}, "pending_review"),
+    ],
+)
+def test_max_one_per_grant_reads_the_earlier_extensions(args, expected):
+    rule = "no-cost extensions: max one per grant"
+    assert judged(rule, "grants.no_cost_extension", args) == expected
 
 
 def test_per_line_judges_every_line_not_their_sum():

@@ -752,7 +752,7 @@ class NumericLimit(Check):
         if self.counts_calls:
             return self._count_calls(view, applies, anchored)
         bound = bind_measure(view, self)
-        if bound and self.per and self.per not in _LINE_THINGS:
+        if self.per and self.per not in _LINE_THINGS and (bound or self.noun):
             return self._per_thing(view, bound, applies)
         if not bound:
             if applies == "matched" and anchored:
@@ -792,6 +792,20 @@ class NumericLimit(Check):
         earlier ones shows ('prior_refunds': this request adds one). A sum of money or a count
         the request alone breaks fires; anything else is not known (history counts this agent's
         requests, not the thing's)."""
+        if self.noun and not (self.currency or self.unit_family):
+            # a count per thing is read only from an argument counting the earlier ones, named
+            # for the counted noun ('prior_extensions'): an argument merely sharing the noun
+            # ('extension_months') measures something else
+            noun = stem(self.noun)
+            bound = tuple(
+                (lf, v)
+                for lf, v in view.numeric_leaves()
+                if lf.last_keys & _PRIOR_KEYS and noun in lf.last_keys
+            )
+            if not bound:
+                return Outcome(
+                    UNKNOWN, f"no argument counts the earlier {self.noun} per {self.per}"
+                )
         worst: Outcome | None = None
         for leaf, value in bound:
             if (

@@ -4823,7 +4823,26 @@ def _numeric_checks(
         ):
             # '1M per transfer', '$500 per payment': the thing is the act, one per request
             per = ""
-        if per and per not in LINE_THINGS and _plain(q) and not window and not counts_calls:
+        head = _COUNTED_HEAD.match(clause)
+        counted_head = False
+        if (
+            per
+            and per not in LINE_THINGS
+            and _plain(q)
+            and not window
+            and not counts_calls
+            and head
+            and head.end() <= q.start
+        ):
+            # 'no-cost extensions: max one per grant', 'Refunds: max 2 per order': the plural
+            # before the colon is what is counted per thing (read from a count argument named
+            # for it: 'prior_extensions')
+            noun = head.group("noun")
+            noun_stem = stem(noun)
+            counted_head = True
+            measure = (*measure, noun_stem)
+            terms = tuple(t for t in terms if t != noun_stem)
+        elif per and per not in LINE_THINGS and _plain(q) and not window and not counts_calls:
             # 'Refunds: max 2 per order', 'no-cost extensions: max 1 per grant': a bare number per
             # thing counts something the sentence names elsewhere; read as an amount it denied
             # every refund over $2. Not read (the rule stays not understood: review).
@@ -4832,6 +4851,7 @@ def _numeric_checks(
             per in LINE_THINGS
             or counts_calls
             or (noun_stem and _names_action(noun_stem) and q.currency is None)
+            or counted_head
             or window == "day"
         ):
             # 'Max 200 line items per PO', '$1,200 per issuance': the thing is the request's own
@@ -4877,6 +4897,10 @@ _EACH_LINE = re.compile(
     re.I,
 )
 LINE_THINGS = frozenset({"line", "item", "row", "line item"})
+# 'no-cost extensions: max one per grant': a plural noun phrase, a colon, then the cap
+_COUNTED_HEAD = re.compile(
+    r"\s*(?:[A-Za-z][\w\-]*\s+){0,2}(?P<noun>[A-Za-z][a-z\-]*[a-z]s)\s*:", re.I
+)
 # parties a limit may be per ('per customer', 'per worker'): their requests come from many agents,
 # so neither this agent's history nor the request alone shows the party's count or total
 _PARTY_STEMS = frozenset(
