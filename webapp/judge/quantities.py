@@ -184,6 +184,7 @@ _QUANTITY = re.compile(r"(?=(?:US\$|C\$|A\$|[$€£¥₹]|[A-Z]{3,5})?\s?\d)" + 
 _CAPPED_WORD = re.compile(
     r"\b(?:max(?:imum)?|at most|no more than|up to|limit(?:ed)? to)\s*:?\s*$", re.I
 )
+_PER_AFTER = re.compile(r"\s+per\s+[a-z]", re.I)
 _WORD_QUANTITY = re.compile(r"\b(?P<word>" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"\s*(?:'s\s*|’s\s*)?([A-Za-z%][A-Za-z\-]*)")
 
@@ -284,9 +285,13 @@ def find_quantities(text: str) -> list[Quantity]:
                 end = nxt.end()
             elif word not in STOPWORDS and word not in _NOT_NOUNS:
                 noun = word
-        if unit_family is None and noun is None and not _CAPPED_WORD.search(text[: m.start()]):
+        if (
+            unit_family is None
+            and noun is None
+            and not (_CAPPED_WORD.search(text[: m.start()]) and _PER_AFTER.match(text, m.end()))
+        ):
             # 'one' alone is usually not a number in a rule ('one of the'); after 'max' / 'at
-            # most' ('max one per grant') it is the cap
+            # most' and before 'per' ('max one per grant') it is the cap
             continue
         found.append(Quantity(value, m.start(), end, None, unit_family, factor, noun))
     found.sort(key=lambda q: q.start)
