@@ -68,6 +68,7 @@ APART_SETS = (
     "dev_jred5",
     "dev_jlist",
     "dev_jflag",
+    "dev_jcount",
 )
 
 

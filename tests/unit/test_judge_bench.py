@@ -93,6 +93,7 @@ def test_the_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
         "dev_jred5",
         "dev_jlist",
         "dev_jflag",
+        "dev_jcount",
     ],
 )
 def test_the_development_sets_run_apart_with_no_unsafe_approval(bench, case_set):

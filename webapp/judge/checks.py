@@ -731,6 +731,11 @@ def _generic_change(tool: frozenset[str], words: tuple[tuple[str, bool], ...]) -
 # Outcomes without a message or arguments are the commonest ones; being immutable they are shared
 # instead of built for every check of every request.
 _NOT_APPLICABLE = Outcome(NOT_APPLICABLE)
+# what a limit 'per line' / 'each item' is per: every member of a list on its own
+_LINE_THINGS = frozenset({"line", "item", "row", "line item"})
+# an argument counting the earlier ones ('prior_transfers', 'previous_refunds'): this request
+# adds one to it
+_PRIOR_KEYS = frozenset({"prior", "previou", "previous", "earlier", "past"})
 _UNBOUND = Outcome(UNBOUND)
 _SATISFIED = Outcome(SATISFIED)
 
@@ -756,6 +761,9 @@ class NumericLimit(Check):
     # the argument the rule names for its measure ('5m equivalent (notional_usd)', 'Key TTL
     # (key_ttl_days) at most 90'): only that argument is compared
     named: str = ""
+    # what the limit is per ('customer', 'order', 'grant'; 'line' / 'item' / 'row' judge every
+    # member of a list on its own); '' when per request or per agent (what history counts)
+    per: str = ""
     kind: str = field(default="numeric_limit", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -789,6 +797,8 @@ class NumericLimit(Check):
         if self.counts_calls:
             return self._count_calls(view, applies, anchored)
         bound = bind_measure(view, self)
+        if self.per and self.per not in _LINE_THINGS and (bound or self.noun):
+            return self._per_thing(view, bound, applies)
         if not bound:
             if applies == "matched" and anchored:
                 return Outcome(UNKNOWN, "the amount this rule limits is not among the arguments")
@@ -807,10 +817,66 @@ class NumericLimit(Check):
             if worst is None or _rank(outcome.status) > _rank(worst.status):
                 worst = outcome
         assert worst is not None
-        if worst.status in (SATISFIED, PERMITTED) and self.op in ("gt", "ge") and len(bound) > 1:
+        if (
+            worst.status in (SATISFIED, PERMITTED)
+            and self.op in ("gt", "ge")
+            and len(bound) > 1
+            and self.per not in _LINE_THINGS
+        ):
+            # 'per line', 'each line': every member is judged on its own, never their sum
             return self._items_total(view, bound, applies) or worst
         if worst.status in (SATISFIED, PERMITTED):
             return self._other_measure(view, bound, applies) or worst
+        return worst
+
+    def _per_thing(
+        self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
+    ) -> Outcome:
+        """'max 2 refunds per order', 'max one per grant', '$500 per customer': the limit counts or
+        sums over every request for that thing, which only an argument counting the thing's
+        earlier ones shows ('prior_refunds': this request adds one). A sum of money or a count
+        the request alone breaks fires; anything else is not known (history counts this agent's
+        requests, not the thing's)."""
+        if self.noun and not (self.currency or self.unit_family):
+            # a count per thing is read only from an argument counting the earlier ones, named
+            # for the counted noun ('prior_extensions'): an argument merely sharing the noun
+            # ('extension_months') measures something else
+            noun = stem(self.noun)
+            bound = tuple(
+                (lf, v)
+                for lf, v in view.numeric_leaves()
+                if lf.last_keys & _PRIOR_KEYS and noun in lf.last_keys
+            )
+            if not bound:
+                return Outcome(
+                    UNKNOWN, f"no argument counts the earlier {self.noun} per {self.per}"
+                )
+        worst: Outcome | None = None
+        for leaf, value in bound:
+            if (
+                self.noun
+                and leaf.last_keys & _PRIOR_KEYS
+                and not (self.currency or self.unit_family)
+            ):
+                outcome = self._judge_value(view, leaf, value + 1, applies)
+                if outcome.status in (SATISFIED, PERMITTED):
+                    outcome = Outcome(
+                        outcome.status,
+                        f"{leaf.path} = {_fmt(value)} earlier; this is number {_fmt(value + 1)} "
+                        f"per {self.per}",
+                        (leaf.path,),
+                    )
+            else:
+                outcome = self._judge_value(view, leaf, value, applies)
+                if outcome.status in (SATISFIED, PERMITTED):
+                    outcome = Outcome(
+                        UNKNOWN,
+                        f"the total per {self.per} is not known; {leaf.path} = {_fmt(value)} alone",
+                        (leaf.path,),
+                    )
+            if worst is None or _rank(outcome.status) > _rank(worst.status):
+                worst = outcome
+        assert worst is not None
         return worst
 
     def _relative_change(self, view: RequestView, applies: str) -> Outcome | None:
@@ -1062,6 +1128,9 @@ class NumericLimit(Check):
         return Outcome(SATISFIED, "", (leaf.path,))  # no message: formatting is the hot path
 
     def _count_calls(self, view: RequestView, applies: str, anchored: bool) -> Outcome:
+        if self.per and self.per not in _LINE_THINGS:
+            # 'per customer': the history counts this agent's requests, not the customer's
+            return Outcome(UNKNOWN, f"the number of requests per {self.per} is not known")
         if self.window != "hour":
             return Outcome(UNKNOWN, f"the number of requests per {self.window} is not known")
         count = int(view.history.count_last_hour(view.agent_id, view.tool_name)) + 1

@@ -1320,6 +1320,16 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         noun = getattr(c, "noun", None)
         if noun:
             out.add(stem(noun))
+        window = getattr(c, "window", None)
+        if window:
+            # 'per hr', '/hour', 'in any 24-hour period': read by the check's window
+            for name, rx in _WINDOWS:
+                if name == window:
+                    for m in rx.finditer(text):
+                        out.update(stem(w) for w in words(m.group(0)))
+        per = getattr(c, "per", "")
+        if per:
+            out.update(stem(w) for w in words(per))
         cur = getattr(c, "currency", None)
         if cur:
             out.add(stem(cur.lower()))
@@ -1653,16 +1663,31 @@ _ANAPHOR = re.compile(
 )
 _WINDOWS = [
     (
+        # 'in any 24-hour period', 'rolling 24 hours', 'per 24h': a window that slides with the
+        # request, which today's total (a calendar day) does not measure. First, so that its
+        # 'hour' is not read as a per-hour window.
+        "period",
+        re.compile(
+            r"\b(?:in|within|over|during)\s+any\s+(?:rolling\s+)?(?:24|twenty-four)[- ]?(?:hours?|hrs?|h)\b(?:\s+period\b)?"
+            r"|\brolling\s+(?:24|twenty-four)[- ]?(?:hours?|hrs?|h)\b(?:\s+(?:period|window)\b)?"
+            r"|\b(?:24|twenty-four)[- ]hour\s+(?:period|window)\b|\bper\s+24\s?(?:hours?|hrs?|h)\b",
+            re.I,
+        ),
+    ),
+    (
         "day",
         re.compile(
-            r"\b(?:per|a|each|every|in a|in one|in any|within a|within one|in a single|for the)\s+(?:calendar\s+|single\s+|business\s+)?day\b|\bdaily\b|\btoday\b|\bper 24 ?h",
+            r"\b(?:per|a|each|every|in a|in one|in any|within a|within one|in a single|for the)\s+(?:calendar\s+|single\s+|business\s+)?day\b|\bdaily\b|\btoday\b"
+            r"|\s?/\s?day\b",
             re.I,
         ),
     ),
     (
         "hour",
         re.compile(
-            r"\b(?:per|an|each|every|in an|in one|in any|within an|within one|in a single|in the last)\s+hour\b|\bhourly\b|\b(?:per|an|each)\s+60 minutes",
+            r"\b(?:per|an|each|every|in an|in one|in any|within an|within one|in a single|in the last)\s+hour\b|\bhourly\b|\b(?:per|an|each)\s+60 minutes"
+            # 'max 3 payouts / hr', 'exports/hour', 'per hr'
+            r"|\s?/\s?(?:hr|hour)\b|\bper\s+hr\b",
             re.I,
         ),
     ),
@@ -5234,6 +5259,56 @@ def _numeric_checks(
         )
         if noun_stem and not counts_calls:
             terms = tuple(t for t in terms if t != noun_stem)
+        if kind == "upper" and re.search(r"\bbudget\s*(?:of|is|:|=)?\s*$", clause[: q.start], re.I):
+            # 'Daily credit budget: 1,000 USD': the budget is the bound (read by the measure), the
+            # credits are the subject
+            terms = tuple(t for t in terms if t != stem("budget"))
+        per = _per_thing(clause)
+        if (
+            per
+            and _names_action(stem(per.split()[-1]))
+            and stem(per.split()[-1]) not in _PARTY_STEMS
+        ):
+            # '1M per transfer', '$500 per payment': the thing is the act, one per request
+            per = ""
+        head = _COUNTED_HEAD.match(clause)
+        counted_head = False
+        if (
+            per
+            and per not in LINE_THINGS
+            and _plain(q)
+            and not window
+            and not counts_calls
+            and head
+            and head.end() <= q.start
+        ):
+            # 'no-cost extensions: max one per grant', 'Refunds: max 2 per order': the plural
+            # before the colon is what is counted per thing (read from a count argument named
+            # for it: 'prior_extensions')
+            noun = head.group("noun")
+            noun_stem = stem(noun)
+            counted_head = True
+            measure = (*measure, noun_stem)
+            terms = tuple(t for t in terms if t != noun_stem)
+        elif per and per not in LINE_THINGS and _plain(q) and not window and not counts_calls:
+            # 'Refunds: max 2 per order', 'no-cost extensions: max 1 per grant': a bare number per
+            # thing counts something the sentence names elsewhere; read as an amount it denied
+            # every refund over $2. Not read (the rule stays not understood: review).
+            continue
+        if per and not (
+            per in LINE_THINGS
+            or counts_calls
+            or (noun_stem and _names_action(noun_stem) and q.currency is None)
+            or counted_head
+            or window == "day"
+        ):
+            # 'Max 200 line items per PO', '$1,200 per issuance': the thing is the request's own
+            # object (one PO, one issuance), so the limit is per request, as without the words;
+            # '$75 per account' with no window is read per request too (as before). A party's
+            # day total ('500 USD per customer per day') is not the agent's (history): kept.
+            per = ""
+        if per:
+            terms = tuple(t for t in terms if t not in {stem(w) for w in words(per)})
         checks.append(
             NumericLimit(
                 index,
@@ -5250,9 +5325,48 @@ def _numeric_checks(
                 measure,
                 window,
                 counts_calls,
+                per=per,
             )
         )
     return checks
+
+
+# 'per customer', 'per order', 'max one per grant', 'per line', 'each drop-ship line': what a
+# limit is counted or summed for. 'per agent' / 'per bot' is what the history already counts, and
+# 'per request' / 'per transaction' is each request alone (no window): neither is a thing.
+_PER_THING = re.compile(
+    r"\b(?:per|for\s+each|for\s+every)\s+(?:single\s+)?"
+    r"(?!(?:hours?|hr|day|week|month|year|annum|agent|bot|request|call|transaction|unit|cent|"
+    r"24|calendar|business|fiscal|60)\b)(?P<thing>[a-z][a-z\-]*(?:\s+item)?)\b",
+    re.I,
+)
+_EACH_LINE = re.compile(
+    r"\b(?:per|each|every|any)\s+(?:[a-z][a-z\-]*\s+){0,2}?(?P<thing>(?:line\s+item|line|item|row))s?\b",
+    re.I,
+)
+LINE_THINGS = frozenset({"line", "item", "row", "line item"})
+# 'no-cost extensions: max one per grant': a plural noun phrase, a colon, then the cap
+_COUNTED_HEAD = re.compile(
+    r"\s*(?:[A-Za-z][\w\-]*\s+){0,2}(?P<noun>[A-Za-z][a-z\-]*[a-z]s)\s*:", re.I
+)
+# parties a limit may be per ('per customer', 'per worker'): their requests come from many agents,
+# so neither this agent's history nor the request alone shows the party's count or total
+_PARTY_STEMS = frozenset(
+    stem(w)
+    for w in """customer client user account person patient member employee worker creator
+    vendor supplier payee beneficiary household student merchant seller buyer recipient
+    contact tenant grant order case ticket card device""".split()
+)
+
+
+def _per_thing(clause: str) -> str:
+    """The thing a limit is per ('customer', 'line'), or '' when it is per request or per agent.
+    A limit on each line (or item, row) of a request is judged line by line, never on their sum."""
+    m = _EACH_LINE.search(clause)
+    if m:
+        return m.group("thing").lower()
+    m = _PER_THING.search(clause)
+    return m.group("thing").lower() if m else ""
 
 
 _AGED_BEFORE = re.compile(r"\baged(?:\s+[a-z]+){0,3}\s*$", re.I)
@@ -5311,6 +5425,8 @@ def _comparator(before: str, after: str) -> tuple[str, str]:
             return "above", "ge" if _OR_MORE.search(after) else ""
         if _BELOW.search(text):
             return "below", "le" if _OR_LESS.search(after) else ""
+    if re.search(r"\bbudget\s*(?:of|is|:|=)?\s*$", b, re.I):
+        return "upper", ""  # 'Daily credit budget: 1,000 USD': the period's total may reach it
     if re.match(r"\s*(?:max(?:imum)?|at most|tops|at the most)\b", after, re.I):
         return "upper", ""  # 'Session duration: 12 hours max'
     if re.match(r"\s*(?:min(?:imum)?|at least)\b", after, re.I):

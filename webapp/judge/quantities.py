@@ -181,6 +181,10 @@ _AFTER = (
 # The lookahead fails fast wherever no number follows, before the long list of currency codes
 # is tried (the list grew with crypto assets and more ISO codes).
 _QUANTITY = re.compile(r"(?=(?:US\$|C\$|A\$|[$€£¥₹]|[A-Z]{3,5})?\s?\d)" + _PRE + _NUM + _AFTER)
+_CAPPED_WORD = re.compile(
+    r"\b(?:max(?:imum)?|at most|no more than|up to|limit(?:ed)? to)\s*:?\s*$", re.I
+)
+_PER_AFTER = re.compile(r"\s+per\s+[a-z]", re.I)
 _WORD_QUANTITY = re.compile(r"\b(?P<word>" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"\s*(?:'s\s*|’s\s*)?([A-Za-z%][A-Za-z\-]*)")
 
@@ -281,8 +285,14 @@ def find_quantities(text: str) -> list[Quantity]:
                 end = nxt.end()
             elif word not in STOPWORDS and word not in _NOT_NOUNS:
                 noun = word
-        if unit_family is None and noun is None:
-            continue  # 'one' alone is usually not a number in a rule ('one of the')
+        if (
+            unit_family is None
+            and noun is None
+            and not (_CAPPED_WORD.search(text[: m.start()]) and _PER_AFTER.match(text, m.end()))
+        ):
+            # 'one' alone is usually not a number in a rule ('one of the'); after 'max' / 'at
+            # most' and before 'per' ('max one per grant') it is the cap
+            continue
         found.append(Quantity(value, m.start(), end, None, unit_family, factor, noun))
     found.sort(key=lambda q: q.start)
     return found
