@@ -245,3 +245,28 @@ def test_who_may_act_is_shown_only_by_an_argument_named_for_the_role():
     )
     assert outcome_beside_ticket(rule, "keys.rotate", {"owner_type": "workspace"}) == "approved"
     assert outcome_beside_ticket(rule, "keys.rotate", {"owner_type": "project"}) == "denied"
+
+
+# -- after holdout_17's one run on the final engine (the lead looked at its unsafe approval and
+# its wrong denials only)
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Reviewers shall not certify their own access.",
+        "Managers may not approve their own expenses.",
+    ],
+)
+def test_their_own_is_a_relation_no_subject_reading_holds(rule):
+    assert not compile_rule(0, "c", rule).decides
+
+
+def test_a_value_holding_the_rules_value_inside_a_longer_word_is_close():
+    rule = "reading prod secrets needs on-call approval. staging reads are ok"
+    tool = "secrets.read"
+    assert outcome_beside_ticket(rule, tool, {"environment": "preprod"}) == "pending_review"
+    load = {"environment": "preprod", "purpose": "load test setup"}  # 'test' is an environment too
+    assert outcome_beside_ticket(rule, tool, load) == "pending_review"
+    assert outcome_beside_ticket(rule, tool, {"environment": "staging"}) == "approved"
+    assert outcome_beside_ticket(rule, tool, {"environment": "prod"}) == "pending_review"

@@ -661,6 +661,21 @@ def _unread_whose(r: _Reading) -> list[str]:
 
 
 # Every fail-safe, in the order its unaccounted words are listed; a new one is a function here.
+# 'Reviewers shall not certify their own access', 'approve your own expense': a relation between
+# two parties of the request (the actor and the thing's owner). A check that reads the subject
+# alone forbids every certification; only a comparison of two arguments reads it.
+_OWN = re.compile(r"\b(?:their|his|her|its|your|my|our|one's)\s+own\b", re.I)
+
+
+def _self_references(r: _Reading) -> list[str]:
+    """'their own access': unaccounted unless a check compares two arguments."""
+    if not _OWN.search(r.text):
+        return []
+    if any(isinstance(c, (SameValue, ArgumentComparison)) for c in r.every):
+        return []
+    return [m.group(0).lower() for m in _OWN.finditer(r.text)]
+
+
 _FAIL_SAFES = (
     _unread_human_act,
     _act_listed_as_value,
@@ -682,6 +697,7 @@ _FAIL_SAFES = (
     _excluding_prepositions,
     _else_branches,
     _unread_whose,
+    _self_references,
 )
 
 

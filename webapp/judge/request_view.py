@@ -464,6 +464,13 @@ def _modified_stems(value: str) -> frozenset[str]:
     )
 
 
+# The short forms staff write environments in ('preprod' holds 'prod', not 'production').
+_SHORT_FORMS = {
+    stem("production"): ("prod",),
+    stem("staging"): ("stg",),
+    stem("development"): ("dev",),
+}
+
 _RECEIVING = frozenset(stem(w) for w in ("receive", "receives", "obtain", "obtains"))
 
 
@@ -811,10 +818,22 @@ class RequestView:
             and KEY_SAME_CLASS not in neighbours
             and not classes.isdisjoint(self._value_classes_shown())
             and not self._shown_otherwise(term)
+            and not self._holds_inside(term)
         ):
             return True  # 'production' and the request names another environment
         # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
         return not neighbours.isdisjoint(self._category_keys)
+
+    def _holds_inside(self, term: str) -> bool:
+        """Whether a value holds `term` inside a longer word ('preprod' for 'prod'): close to the
+        rule's value, neither it nor plainly another one, so a human decides."""
+        needles = {term, *_SHORT_FORMS.get(term, ())}
+        return any(
+            n in w and n != w
+            for n in needles
+            if len(n) >= 3
+            for w in self.value_stems | self.hedged_stems
+        )
 
     def _moves_out(self) -> bool:
         """Whether the tool's own act (its last segment, named verb first: `send_campaign`,
