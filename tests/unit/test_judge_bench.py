@@ -64,7 +64,18 @@ def test_the_second_holdout_is_well_formed_and_runs_apart(bench):
 
 
 @pytest.mark.parametrize(
-    "case_set", ["holdout_8", "holdout_9", "holdout_11", "holdout_12", "holdout_13"]
+    "case_set",
+    [
+        "holdout_8",
+        "holdout_9",
+        "holdout_11",
+        "holdout_12",
+        "holdout_13",
+        "holdout_14",
+        "holdout_15",
+        "holdout_16",
+        "holdout_17",
+    ],
 )
 def test_the_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
     # Blind when written; their first and final blind runs are in bench/README.md. Seen since,
