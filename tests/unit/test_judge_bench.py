@@ -10,13 +10,22 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "judge.py"
 
 
-@pytest.fixture(scope="module")
-def bench():
+def _load_bench():
     spec = importlib.util.spec_from_file_location("judge_bench", BENCH)
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(module)
     return module
+
+
+_BENCH = _load_bench()
+# The sets are the bench's own lists, so a set added there is held here without a second copy.
+_BLIND_SETS = [s for s in _BENCH.HOLDOUT_SETS if s not in ("holdout_2", "holdout_3", "holdout_4")]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return _BENCH
 
 
 def test_cases_are_well_formed(bench):
@@ -63,20 +72,7 @@ def test_the_second_holdout_is_well_formed_and_runs_apart(bench):
     assert result["total"] == len(cases)
 
 
-@pytest.mark.parametrize(
-    "case_set",
-    [
-        "holdout_8",
-        "holdout_9",
-        "holdout_11",
-        "holdout_12",
-        "holdout_13",
-        "holdout_14",
-        "holdout_15",
-        "holdout_16",
-        "holdout_17",
-    ],
-)
+@pytest.mark.parametrize("case_set", _BLIND_SETS)
 def test_the_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
     # Blind when written; their first and final blind runs are in bench/README.md. Seen since,
     # so this guards the fail-safes found on them, it does not measure generalisation.
@@ -87,26 +83,7 @@ def test_the_blind_sets_run_apart_with_no_unsafe_approval(bench, case_set):
     assert result["unsafe"] == [], result["unsafe"]
 
 
-@pytest.mark.parametrize(
-    "case_set",
-    [
-        "dev_11",
-        "dev_12",
-        "dev_mis",
-        "dev_mis2",
-        "dev_red2",
-        "dev_red3",
-        "dev_jdeny",
-        "dev_jann",
-        "dev_jsat",
-        "dev_jstate",
-        "dev_jred4",
-        "dev_jred5",
-        "dev_jlist",
-        "dev_jflag",
-        "dev_jcount",
-    ],
-)
+@pytest.mark.parametrize("case_set", _BENCH.APART_SETS)
 def test_the_development_sets_run_apart_with_no_unsafe_approval(bench, case_set):
     # written to find misreadings (each first run is in bench/README.md); every unsafe approval
     # they found was fixed by class, and none may come back
