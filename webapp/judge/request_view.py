@@ -9,7 +9,7 @@ from typing import Any
 
 from webapp.judge.places import country_code
 from webapp.judge.quantities import ARG_UNIT_SUFFIXES, parse_number_value
-from webapp.judge.text import STOPWORDS, content_stems, normalise_value, stem, words
+from webapp.judge.text import STOPWORDS, content_stems, normalise_value, short_forms, stem, words
 
 # Verbs that name what a tool does; a tool name holding one of them has a known action.
 VERB_GROUPS: dict[str, frozenset[str]] = {
@@ -464,13 +464,6 @@ def _modified_stems(value: str) -> frozenset[str]:
     )
 
 
-# The short forms staff write environments in ('preprod' holds 'prod', not 'production').
-_SHORT_FORMS = {
-    stem("production"): ("prod",),
-    stem("staging"): ("stg",),
-    stem("development"): ("dev",),
-}
-
 _RECEIVING = frozenset(stem(w) for w in ("receive", "receives", "obtain", "obtains"))
 
 
@@ -827,7 +820,7 @@ class RequestView:
     def _holds_inside(self, term: str) -> bool:
         """Whether a value holds `term` inside a longer word ('preprod' for 'prod'): close to the
         rule's value, neither it nor plainly another one, so a human decides."""
-        needles = {term, *_SHORT_FORMS.get(term, ())}
+        needles = {term, *short_forms(term)}  # 'preprod' holds 'prod', not 'production'
         return any(
             n in w and n != w
             for n in needles

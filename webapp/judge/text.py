@@ -131,6 +131,11 @@ _DERIVATIONAL = ("ments", "ment", "ness", "fully", "ful", "ly")
 
 
 @lru_cache(maxsize=65536)
+def short_forms(term: str) -> tuple[str, ...]:
+    """The short forms the lexicon reads as `term` ('product': 'prod', 'prd'), from _IRREGULAR."""
+    return _SHORT_FORMS.get(term, ())
+
+
 def stem(word: str) -> str:
     """Reduce a lower-case word to a crude stem so that 'deletion' meets 'delete'."""
     w = word.lower().strip("'")
@@ -199,3 +204,10 @@ def meaningful(stems: tuple[str, ...] | list[str] | set[str]) -> set[str]:
 def normalise_value(value: str) -> str:
     """Compare argument values without case or separator noise ('Crypto Wallet' = 'crypto_wallet')."""
     return re.sub(r"[\s_\-]+", " ", value.strip().lower())
+
+
+# 'prod' and 'prd' for 'product', 'stg' for 'stag': the irregular table read backwards, once.
+_SHORT_FORMS: dict[str, tuple[str, ...]] = {}
+for _short, _full in _IRREGULAR.items():
+    if len(_short) < len(_full):
+        _SHORT_FORMS[_full] = (*_SHORT_FORMS.get(_full, ()), _short)
