@@ -764,6 +764,8 @@ class NumericLimit(Check):
     # what the limit is per ('customer', 'order', 'grant'; 'line' / 'item' / 'row' judge every
     # member of a list on its own); '' when per request or per agent (what history counts)
     per: str = ""
+    # the currency is the policy's own, named elsewhere in it ('All amounts USD'), not the rule's
+    currency_from_policy: bool = False
     kind: str = field(default="numeric_limit", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -2712,6 +2714,8 @@ _UNIT_NAMES: dict[tuple[str | None, float], str] = {
 def _bound_words(check: NumericLimit) -> str:
     """'10,000 USD', '12 hours', '30 kg': the threshold in the rule's own unit."""
     bound = _fmt(check.threshold) + (f" {check.currency}" if check.currency else "")
+    if check.currency_from_policy:
+        bound += " (the policy's currency)"
     unit = _UNIT_NAMES.get((check.unit_family, check.unit_factor))
     if unit and not check.currency:
         bound = f"{bound}{unit}" if unit in ("%", "x") else f"{bound} {unit}"

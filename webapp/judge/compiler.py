@@ -42,7 +42,7 @@ from webapp.judge.coverage import (
     unaccounted_words,
 )
 from webapp.judge.places import country_code, find_places, region_name
-from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
+from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities, single_currency
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
@@ -130,7 +130,28 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
             errors.append(f"d{k}: {type(exc).__name__}")
             rule = CompiledRule(len(rules), f"{policy.policy_version_id}:d{k}", sentence, (), True)
         rules.append(replace(rule, from_description=True, scope=()))
+    currency = single_currency(" ".join((policy.description or "", *policy.rules)))
+    if currency:
+        rules = [_in_policy_currency(rule, currency) for rule in rules]
     return CompiledPolicy(policy, tuple(rules), tuple(dict.fromkeys(scope)), tuple(errors))
+
+
+def _in_policy_currency(rule: CompiledRule, currency: str) -> CompiledRule:
+    """'US book. All amounts USD.' and 'reserve increases > 50k -> claims manager approval': a
+    money bound with no currency, in a policy whose text names one currency and no other (nor
+    'currencies', 'the account currency'), is in that currency, as a reader takes it. A request in
+    another currency is still compared by a human (NumericLimit says which two differ)."""
+    checks = tuple(
+        replace(check, currency=currency, currency_from_policy=True)
+        if isinstance(check, NumericLimit)
+        and check.currency is None
+        and check.unit_family is None
+        and not check.noun
+        and not check.counts_calls
+        else check
+        for check in rule.checks
+    )
+    return rule if checks == rule.checks else replace(rule, checks=checks)
 
 
 # A sentence of a description that states an obligation rather than a title ('Fee waivers -

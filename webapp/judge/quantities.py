@@ -328,3 +328,35 @@ def parse_number_value(value: object) -> float | None:
             return None
         return f if f == f and f not in (float("inf"), float("-inf")) else None
     return None
+
+
+# Currencies a text names: ISO codes (upper case only: 'try', 'cup' and 'php' are words), the
+# symbols and the unambiguous currency words ('pounds' is also a weight, so it is left out).
+_CURRENCY_MENTION = re.compile(
+    r"(?:US\$|C\$|A\$|[$€£¥₹])|\b(?:"
+    + "|".join(sorted(CURRENCY_CODES - CRYPTO_CODES))
+    + r")\b|\b(?i:dollars?|euros?|sterling|yen)\b"
+)
+# Wording that says amounts come in several currencies, or in one the text does not name.
+_SEVERAL_CURRENCIES = re.compile(
+    r"\b(?:currencies|multi-?currency|any currency|local currency|(?:account|original|"
+    r"invoice|card|settlement|billing|home|functional) currency|equivalent|converted|conversion|"
+    r"fx)\b",
+    re.IGNORECASE,
+)
+
+
+def single_currency(text: str) -> str | None:
+    """The one fiat currency `text` names ('All amounts USD.', '$' in every rule), or None when it
+    names none, several, or says that amounts come in several ('we run GBP, EUR and USD
+    accounts', 'in the account currency')."""
+    if _SEVERAL_CURRENCIES.search(text):
+        return None
+    named: set[str] = set()
+    for m in _CURRENCY_MENTION.finditer(text):
+        token = m.group(0)
+        code = _SYMBOLS.get(token) or _CURRENCY_WORDS.get(token.lower()) or token.upper()
+        named.add(code)
+        if len(named) > 1:
+            return None
+    return next(iter(named), None)

@@ -1,0 +1,94 @@
+"""The lead's readings of the ninth session.
+
+A money bound with no currency ('reserve increases > 50k -> claims manager approval') in a policy
+whose text names one currency and no other ('US book. All amounts USD.') is in that currency; a
+request in another currency, or a policy that names several or says amounts come in several, is
+still compared by a human (issue #10, 'units').
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from webapp.judge.engine import compiled_for, evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.quantities import single_currency
+from webapp.judge.types import ClearanceQuery, PolicyVersion
+
+CAP = "reserve increases > 50k -> claims manager approval"
+
+
+def _policy(description: str, rules: list[str]) -> PolicyVersion:
+    digest = hashlib.sha256((description + "|".join(rules)).encode()).hexdigest()
+    return PolicyVersion("p", f"pv_{digest[:12]}", digest, description, tuple(rules), ())
+
+
+def _status(description: str, rules: list[str], args: dict) -> str:
+    v = evaluate(
+        ClearanceQuery("claims.reserve.adjust", args, "agent"),
+        [_policy(description, rules)],
+        StaticHistory.from_dict(None),
+    )
+    if v.decision == "deny":
+        return "denied"
+    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("text", "currency"),
+    [
+        ("US book. All amounts USD.", "USD"),
+        ("Card chargebacks (amounts in USD).", "USD"),
+        ("Refunds over $500 need a manager. max 2,000 per refund", "USD"),
+        ("Payouts in EUR only. Cap 10k.", "EUR"),
+        ("Payouts over €500 need review; payouts above 1,000 euros are blocked", "EUR"),
+        ("AP pays vendors in USD, EUR and GBP.", None),
+        ("Refunds over $500 need a manager; EUR refunds go to the EU desk", None),
+        ("limits are in the account currency, we run GBP accounts", None),
+        ("Any currency; amounts are converted at the daily rate", None),
+        ("Transfers must not exceed 2,000", None),
+        ("Parcels over 5 pounds need a courier", None),  # a weight, not sterling
+        ("Try again later; cup sizes apply", None),  # words, not TRY or CUP
+        ("Limit 5 BTC per withdrawal", None),  # a crypto asset is its own unit
+    ],
+)
+def test_the_one_currency_a_policy_names(text, currency):
+    assert single_currency(text) == currency
+
+
+def test_a_bound_without_currency_takes_the_policy_currency_and_says_so():
+    cp = compiled_for(_policy("US book. All amounts USD.", [CAP]))
+    (check,) = cp.rules[0].checks
+    assert check.currency == "USD"
+    assert "50,000 USD (the policy's currency)" in check.reading()
+
+
+@pytest.mark.parametrize(
+    ("description", "args", "expected"),
+    [
+        # exactly 50k is not over 50k, in the policy's currency: the rule does not ask for review
+        ("US book. All amounts USD.", {"amount": 50000, "currency": "USD"}, "approved"),
+        ("US book. All amounts USD.", {"amount": 50001, "currency": "USD"}, "pending_review"),
+        # another currency than the policy's: a human compares
+        ("US book. All amounts USD.", {"amount": 100, "currency": "EUR"}, "pending_review"),
+        # a policy that names no currency, or several: a human compares
+        ("Claims reserves.", {"amount": 100, "currency": "USD"}, "pending_review"),
+        ("Books in USD and CAD.", {"amount": 100, "currency": "USD"}, "pending_review"),
+    ],
+)
+def test_the_cap_is_compared_only_in_the_policy_currency(description, args, expected):
+    assert _status(description, [CAP], args) == expected
+
+
+@given(
+    currency=st.sampled_from(["EUR", "GBP", "JPY", "CHF", "CAD"]),
+    amount=st.integers(min_value=1, max_value=49_999),
+)
+def test_a_request_in_another_currency_never_passes_a_policy_currency_cap(currency, amount):
+    # under the bound in number, but in a currency the policy does not name: never approved
+    args = {"amount": amount, "currency": currency}
+    assert _status("US book. All amounts USD.", [CAP], args) == "pending_review"
