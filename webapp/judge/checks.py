@@ -4558,3 +4558,156 @@ class AllConditions(Binding):
             "; ".join(m for _, m, _ in results),
             tuple(a for _, _, args in results for a in args),
         )
+
+
+# Words of an argument's name that say it holds an approval ('treasury_approval_id',
+# 'manager_approval', 'security_signoff_ref', 'sre_approver', 'tm_ok_ref').
+APPROVAL_STEMS = frozenset(
+    stem(w) for w in ("approval", "approver", "approved", "signoff", "sign", "off", "ok")
+) | frozenset({"authoris", "authoriz", "authorisation", "authorization"})
+# Members of an approval object that name who approved in which role, and its state.
+_ROLE_KEYS = frozenset(stem(w) for w in ("role", "title", "position", "capacity"))
+_STATE_MEMBER_KEYS = frozenset(stem(w) for w in ("status", "state", "decision", "outcome"))
+
+
+def _entries(value: Any, prefix: str = "") -> list[tuple[str, str, Any]]:
+    """Every (path, key, value) of the request's arguments at any depth, objects included."""
+    found: list[tuple[str, str, Any]] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            path = f"{prefix}.{k}" if prefix else str(k)
+            found.append((path, str(k), v))
+            found.extend(_entries(v, path))
+    return found
+
+
+def _key_stems(key: str) -> frozenset[str]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    return frozenset(stem(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
+
+
+@dataclass(frozen=True)
+class ApprovalEvidence(Check):
+    """A review the rule asks for, given when the request evidences the approval.
+
+    'Wires over $25,000 need Treasury sign-off - put the approval ticket in
+    treasury_approval_id', 'Deploys of tier-1 services need an SRE approver listed
+    (sre_approver)': the argument the rule names (`path`). 'Account credits of at least $200
+    need a manager's approval' with `manager_approval`: an argument named for the approval and
+    for who gives it (`approver`, the rule's stems). The base check says when the approval is
+    needed; when it asks for review and the evidence holds a value that is no stand-in, states no
+    pending or refused outcome and, in an approval object, names a role of the rule's approver,
+    the rule holds. Missing evidence keeps the review; a doubtful one too. Never a denial."""
+
+    base: Check | None = None
+    path: str = ""  # the argument the rule names; '' to find one named for the approver
+    approver: tuple[str, ...] = ()  # stems of who approves ('treasury'; 'payments', 'manager')
+    kind: str = field(default="approval_evidence", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = self.base.describe() if self.base else super().describe()
+        d.update(evidence={"path": self.path, "approver": list(self.approver)})
+        return d
+
+    def _who(self) -> str:
+        who = surface_words(self.source, self.approver) or "approver"
+        return re.sub(r"'s$", "", who)
+
+    def reading(self) -> str:
+        base = self.base.reading() if self.base else "Send to review"
+        if self.path:
+            where = f"`{self.path}` evidences the approval"
+        else:
+            where = f"an argument named for the {self._who()}'s approval evidences it"
+        return (
+            f"{base}, unless {where} (a value that is no stand-in and states no pending or "
+            f"refused outcome; an approver's role, when given, must be the {self._who()}'s)"
+        )
+
+    def subject(self) -> str:
+        return self.base.subject() if self.base else ""
+
+    def applicability(self, view: RequestView) -> tuple[str, bool]:
+        return self.base.applicability(view) if self.base else super().applicability(view)
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.base is not None
+        outcome = self.base.evaluate(view)
+        if outcome.status not in (REVIEW, UNKNOWN):
+            return outcome
+        holds, path, why = self._evidence(view)
+        if holds:
+            return Outcome(SATISFIED, f"{outcome.message}; {why}", (path,))
+        return Outcome(
+            outcome.status, f"{outcome.message}; {why}", outcome.args + ((path,) if path else ())
+        )
+
+    def _evidence(self, view: RequestView) -> tuple[bool | None, str, str]:
+        entries = _entries(view.tool_args)
+        if self.path:
+            last = self.path.rsplit(".", 1)[-1].lower()
+            named = [e for e in entries if e[0].lower() == self.path.lower()] or [
+                e for e in entries if e[1].lower() == last
+            ]
+            if not named:
+                return False, self.path, f"no approval is evidenced in `{self.path}`"
+        else:
+            who = set(self.approver)
+            allowed = who | APPROVAL_STEMS | _ID_WORDS | {"by", "written", "prior"}
+            approvals = [e for e in entries if _key_stems(e[1]) & APPROVAL_STEMS]
+            named = [
+                e
+                for e in approvals
+                if _key_stems(e[1]) & who
+                and _key_stems(e[1]) <= allowed
+                and not any(e[0].startswith(o[0] + ".") for o in approvals if o is not e)
+            ]
+            if not named:
+                if approvals:
+                    return (
+                        None,
+                        approvals[0][0],
+                        f"{approvals[0][0]} may be an approval, but not surely the {self._who()}'s",
+                    )
+                return False, "", f"no argument evidences the {self._who()}'s approval"
+        for path, key, value in named:
+            good, why = self._judge(path, key, value)
+            if not good:
+                return good, path, why
+        return True, named[0][0], f"{named[0][0]} evidences the {self._who()}'s approval"
+
+    def _judge(self, path: str, key: str, value: Any) -> tuple[bool | None, str]:
+        keys = _key_stems(key)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return False, f"{path} is empty"
+        if isinstance(value, bool):
+            return None, f"{path} = {value!r}: an approval is not read from a flag"
+        if isinstance(value, (int, float)):
+            return (value > 0 or None), f"{path} = {value!r}"
+        if isinstance(value, str):
+            if placeholder(value) or no_reference(value, keys | {"id"}):
+                return None, f"{path} = {value!r} says no approval is there yet"
+            if outcome_stated(value) is not None:
+                return None, f"{path} = {value!r} states an outcome, not an approval's record"
+            return True, ""
+        if isinstance(value, dict) and value:
+            for k, v in value.items():
+                ks = _key_stems(str(k))
+                if isinstance(v, (dict, list)):
+                    return None, f"{path}.{k} is not one value"
+                if ks & _STATE_MEMBER_KEYS:
+                    if outcome_stated(v) is not True:
+                        return None, f"{path}.{k} = {v!r} does not state the approval was given"
+                    continue
+                if not truthy(v) or isinstance(v, bool):
+                    return None, f"{path}.{k} = {v!r} is empty"
+                if isinstance(v, str) and (
+                    placeholder(v) or no_reference(v, ks) or outcome_stated(v) is False
+                ):
+                    return None, f"{path}.{k} = {v!r} says no approval is there yet"
+                if ks & _ROLE_KEYS and self.approver:
+                    said = {stem(w) for w in words(str(v))}
+                    if not said & set(self.approver):
+                        return None, f"{path}.{k} = {v!r} is not the {self._who()}"
+            return True, ""
+        return None, f"{path} is not one value an approval's record holds"

@@ -9,10 +9,11 @@ from typing import Any
 
 from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
-from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.checks import (
+    APPROVAL_STEMS,
     ActionRule,
     AllConditions,
+    ApprovalEvidence,
     ArgumentComparison,
     Binding,
     Check,
@@ -33,6 +34,7 @@ from webapp.judge.checks import (
     When,
     WhenListed,
 )
+from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
 from webapp.judge.coverage import (
     CATEGORY_QUALIFIERS,
@@ -160,9 +162,19 @@ def _description_rules(description: str) -> list[str]:
 
 
 def compile_rule(
-    index: int, chunk_id: str, text: str, glossary: Glossary | None = None
+    index: int,
+    chunk_id: str,
+    text: str,
+    glossary: Glossary | None = None,
+    evidence: bool = True,
 ) -> CompiledRule:
     """Compile one rule statement into zero or more checks; `glossary` resolves categories."""
+    if evidence:
+        # 'Wires over $25,000 need Treasury sign-off - put the approval ticket in
+        # treasury_approval_id': the review is given when the request evidences the approval
+        evidenced = _evidenced_approval(index, chunk_id, text, glossary)
+        if evidenced is not None:
+            return evidenced
     # What to do instead ('- send the customer to Finance') and how strictly ('no exceptions')
     # bind nothing: set aside before the clauses are read, so they are neither the rule's subject
     # nor unaccounted for.
@@ -7719,3 +7731,139 @@ def _terms(
 
 def _subject_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(t for t in terms if t not in ("to", "out", "via"))
+
+
+# -- Approvals evidenced in the request ------------------------------------------------------
+# 'need Treasury sign-off', 'require a manager's approval', '-> procurement lead approval',
+# 'the transport manager's OK', 'an SRE approver': the act a person does, and who does it.
+_APPROVAL_ACT = r"(?:approvals?|approver|sign[\s-]?offs?|signoff|OK|okay|authori[sz]ation)"
+_EVIDENCE_NAME = r"`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?"
+# '… approval (chair_approval_ref)', '… an SRE approver listed (sre_approver)'
+_EVIDENCE_BRACKET = re.compile(
+    r"(?P<act>\b" + _APPROVAL_ACT + r")(?:\s+(?:listed|required|needed|recorded|attached))?"
+    r"\s*\(\s*" + _EVIDENCE_NAME + r"\s*\)"
+)
+# '- put the approval ticket in treasury_approval_id', '; reference it in finance_signoff_id',
+# ', evidenced by the approval reference in controller_approval_ref'
+_EVIDENCE_TAIL = re.compile(
+    r"\s*(?:[-\u2013\u2014;,:]|=>|->)\s*(?:and\s+)?(?:please\s+)?"
+    r"(?:(?:put|record|reference|enter|log|cite|quote|include|add|note|give)\s+"
+    r"(?P<what>it|them|(?:the|an?|its|their)\s+(?:[a-z'\-]+\s+){0,3}?"
+    r"(?:ticket|id|reference|ref|number|record|approval|sign-off|signoff))"
+    r"|(?:as\s+)?evidenced\s+by\s+(?P<by>(?:the|an?|its)\s+(?:[a-z'\-]+\s+){0,3}?"
+    r"(?:ticket|id|reference|ref|number|record)))"
+    r"\s+(?:in|into|under|as)\s+(?:the\s+)?" + _EVIDENCE_NAME + r"(?:\s+(?:field|argument))?"
+    r"\s*\.?\s*$",
+    re.I,
+)
+# 'journal entries over $100,000 => controller_approval_id required': the name is the approval
+_EVIDENCE_PSEUDO = re.compile(
+    r"(?P<lead>\s*(?:=>|->|:)\s*)" + _EVIDENCE_NAME + r"\s+(?P<must>required|mandatory|needed)"
+    r"\s*\.?\s*$"
+)
+# '…, which must be evidenced in the request', '(evidenced in the request)'
+_EVIDENCED_HERE = re.compile(
+    r"\s*,?\s*(?:which|that)\s+(?:must|shall|should)\s+be\s+(?:evidenced|shown|recorded|cited)"
+    r"\s+in\s+the\s+request\s*(?=\.?\s*$)",
+    re.I,
+)
+# who approves: the words before the act ('Treasury sign-off', "a finance manager's sign-off")
+# or after it ('approval from the Security team', 'the written approval of a payments manager')
+_GIVER_BEFORE = re.compile(
+    r"(?:\bneeds?|\brequires?|\brequired|\bsubject\s+to|\bfollowing|\bgets?|->|=>|\bwith)\s+"
+    r"(?:(?:the|an?|prior|written|explicit)\s+)*(?P<who>(?:[A-Za-z][\w\-]*(?:'s)?\s+){0,3}?)"
+    r"(?P<act>" + _APPROVAL_ACT + r")\b",
+)
+_GIVER_AFTER = re.compile(
+    r"\b" + _APPROVAL_ACT + r"\s+(?:from|of|by)\s+(?:the\s+|an?\s+)?"
+    r"(?P<who>[A-Za-z][\w\-]*(?:\s+(?!(?:and|or|for|to|before|if|when|unless|in)\b)"
+    r"[A-Za-z][\w\-]*){0,2})"
+)
+_APPROVER_FILLER = frozenset(stem(w) for w in ("team", "dept", "department", "written", "prior"))
+
+
+def _approver_stems(text: str) -> tuple[str, ...]:
+    """The stems of who gives the approval a rule asks for ('treasury'; 'payment', 'manager')."""
+    found: list[str] = []
+    for rx in (_GIVER_BEFORE, _GIVER_AFTER):
+        for m in rx.finditer(text):
+            who = re.sub(r"'s\b", "", m.group("who"))
+            found += [s for s in content_stems(who) if s not in _APPROVER_FILLER]
+    return tuple(dict.fromkeys(found))
+
+
+def _evidenced_approval(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None
+) -> CompiledRule | None:
+    """A rule asking for one person's approval, whose review the request can evidence.
+
+    The rule is read without the words that say where the evidence goes ('- put the approval
+    ticket in treasury_approval_id', '(sre_approver)', ', which must be evidenced in the
+    request'); when that reading is fully understood and asks for review, each review check is
+    given when the named argument (or one named for the approver and the approval) holds the
+    evidence (`ApprovalEvidence`). Anything else — a part left unread, several approvers, a
+    denial beside it — reads as before."""
+    if not REVIEW.search(text) or not re.search(r"\b" + _APPROVAL_ACT + r"\b", text, re.I):
+        return None
+    name = ""
+    inner = text
+    m = _EVIDENCE_TAIL.search(text)
+    if m:
+        name, inner = m.group("name"), text[: m.start()] + text[m.end() :]
+        inner = inner.rstrip() + "."
+    elif (m := _EVIDENCE_PSEUDO.search(text)) is not None:
+        name = m.group("name")
+        said = " ".join(w for w in name.split("_") if stem(w) not in _ID_STEMS_EVIDENCE)
+        if not {stem(w) for w in said.split()} & APPROVAL_STEMS:
+            return None
+        inner = text[: m.start()] + m.group("lead") + said + " " + m.group("must")
+    else:
+        brackets = list(_EVIDENCE_BRACKET.finditer(text))
+        if len(brackets) > 1:
+            return None
+        if brackets:
+            b = brackets[0]
+            name = b.group("name")
+            inner = text[: b.end("act")] + text[b.end() :]
+            if not {stem(w) for w in name.split("_")} & APPROVAL_STEMS:
+                return None  # '(form_ref)' after an approval: the form, not surely the approval
+        else:
+            here = _EVIDENCED_HERE.search(text)
+            if here:
+                inner = text[: here.start()] + text[here.end() :]
+    if re.search(r"[a-z0-9]_[a-z0-9]", inner):
+        return None  # another argument named in the rule: read as before
+    approver = _approver_stems(inner)
+    if not name and not approver:
+        return None
+    rule = compile_rule(index, chunk_id, inner, glossary, evidence=False)
+    if (
+        not rule.decides
+        or rule.informational
+        or rule.scope
+        or rule.required_approvals > 1
+        or not any(c.effect == "review" for c in rule.checks)
+        # a place list reads one argument; the text's gate reads every place the request shows
+        # (a phone number, an address), so a place rule with evidence reads as before
+        or any(isinstance(c, ValueList) and c.match == "place" for c in rule.checks)
+    ):
+        return None
+    checks = tuple(
+        ApprovalEvidence(
+            c.rule_index,
+            c.source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            path=name,
+            approver=approver,
+        )
+        if c.effect == "review"
+        else c
+        for c in rule.checks
+    )
+    return replace(rule, text=text, checks=checks)
+
+
+_ID_STEMS_EVIDENCE = frozenset({"id", "ref", "referenc", "number", "no", "num", "code"})
