@@ -8,7 +8,7 @@ import operator
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import NEGATE, OP_WORDS
@@ -4586,27 +4586,27 @@ def _key_stems(key: str) -> frozenset[str]:
     return frozenset(stem(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
 
 
-@dataclass(frozen=True)
-class ApprovalEvidence(Check):
+class ApprovalEvidence:
     """A review the rule asks for, given when the request evidences the approval.
 
     'Wires over $25,000 need Treasury sign-off - put the approval ticket in
     treasury_approval_id', 'Deploys of tier-1 services need an SRE approver listed
-    (sre_approver)': the argument the rule names (`path`). 'Account credits of at least $200
-    need a manager's approval' with `manager_approval`: an argument named for the approval and
-    for who gives it (`approver`, the rule's stems). The base check says when the approval is
-    needed; when it asks for review and the evidence holds a value that is no stand-in, states no
-    pending or refused outcome and, in an approval object, names a role of the rule's approver,
-    the rule holds. Missing evidence keeps the review; a doubtful one too. Never a denial."""
+    (sre_approver)': the argument the rule names (`evidence_path`). 'Account credits of at least
+    $200 need a manager's approval' with `manager_approval`: an argument named for the approval
+    and for who gives it (`approver`, the rule's stems). The check it is mixed into (`evidenced`
+    makes the class: a NumericLimit stays a NumericLimit) says when the approval is needed; when
+    it asks for review and the evidence holds a value that is no stand-in, states no pending or
+    refused outcome and, in an approval object, names a role of the rule's approver, the rule
+    holds. Missing evidence keeps the review; a doubtful one too. Never a denial."""
 
-    base: Check | None = None
-    path: str = ""  # the argument the rule names; '' to find one named for the approver
-    approver: tuple[str, ...] = ()  # stems of who approves ('treasury'; 'payments', 'manager')
-    kind: str = field(default="approval_evidence", init=False)
+    evidence_path: str
+    approver: tuple[str, ...]
+    source: str
+    effect: str
 
     def describe(self) -> dict[str, Any]:
-        d = self.base.describe() if self.base else super().describe()
-        d.update(evidence={"path": self.path, "approver": list(self.approver)})
+        d = super().describe()  # type: ignore[misc]
+        d.update(evidence={"path": self.evidence_path, "approver": list(self.approver)})
         return d
 
     def _who(self) -> str:
@@ -4614,9 +4614,9 @@ class ApprovalEvidence(Check):
         return re.sub(r"'s$", "", who)
 
     def reading(self) -> str:
-        base = self.base.reading() if self.base else "Send to review"
-        if self.path:
-            where = f"`{self.path}` evidences the approval"
+        base = super().reading()  # type: ignore[misc]
+        if self.evidence_path:
+            where = f"`{self.evidence_path}` evidences the approval"
         else:
             where = f"an argument named for the {self._who()}'s approval evidences it"
         return (
@@ -4624,16 +4624,9 @@ class ApprovalEvidence(Check):
             f"refused outcome; an approver's role, when given, must be the {self._who()}'s)"
         )
 
-    def subject(self) -> str:
-        return self.base.subject() if self.base else ""
-
-    def applicability(self, view: RequestView) -> tuple[str, bool]:
-        return self.base.applicability(view) if self.base else super().applicability(view)
-
     def evaluate(self, view: RequestView) -> Outcome:
-        assert self.base is not None
-        outcome = self.base.evaluate(view)
-        if outcome.status not in (REVIEW, UNKNOWN):
+        outcome = super().evaluate(view)  # type: ignore[misc]
+        if self.effect != "review" or outcome.status not in (REVIEW, UNKNOWN):
             return outcome
         holds, path, why = self._evidence(view)
         if holds:
@@ -4644,13 +4637,14 @@ class ApprovalEvidence(Check):
 
     def _evidence(self, view: RequestView) -> tuple[bool | None, str, str]:
         entries = _entries(view.tool_args)
-        if self.path:
-            last = self.path.rsplit(".", 1)[-1].lower()
-            named = [e for e in entries if e[0].lower() == self.path.lower()] or [
+        if self.evidence_path:
+            last = self.evidence_path.rsplit(".", 1)[-1].lower()
+            named = [e for e in entries if e[0].lower() == self.evidence_path.lower()] or [
                 e for e in entries if e[1].lower() == last
             ]
             if not named:
-                return False, self.path, f"no approval is evidenced in `{self.path}`"
+                where = self.evidence_path
+                return False, where, f"no approval is evidenced in `{where}`"
         else:
             who = set(self.approver)
             allowed = who | APPROVAL_STEMS | _ID_WORDS | {"by", "written", "prior"}
@@ -4711,3 +4705,27 @@ class ApprovalEvidence(Check):
                         return None, f"{path}.{k} = {v!r} is not the {self._who()}"
             return True, ""
         return None, f"{path} is not one value an approval's record holds"
+
+
+@cache
+def _evidenced_class(base: type) -> type:
+    """`base` with the approval evidence mixed in: the same kind, reading and bounds, plus the
+    evidence that gives the review it asks for."""
+    namespace = {
+        "__annotations__": {"evidence_path": str, "approver": tuple},
+        "evidence_path": "",
+        "approver": (),
+        "__module__": __name__,
+        "__qualname__": f"Evidenced{base.__name__}",
+    }
+    return dataclass(frozen=True)(
+        type(f"Evidenced{base.__name__}", (ApprovalEvidence, base), namespace)
+    )
+
+
+def evidenced(check: Check, path: str, approver: tuple[str, ...]) -> Check:
+    """`check` (a review) given when the request evidences the approval (ApprovalEvidence)."""
+    from dataclasses import fields as _fields
+
+    values = {f.name: getattr(check, f.name) for f in _fields(check) if f.init}
+    return _evidenced_class(type(check))(**values, evidence_path=path, approver=approver)

@@ -13,7 +13,6 @@ from webapp.judge.checks import (
     APPROVAL_STEMS,
     ActionRule,
     AllConditions,
-    ApprovalEvidence,
     ArgumentComparison,
     Binding,
     Check,
@@ -33,6 +32,7 @@ from webapp.judge.checks import (
     Weekday,
     When,
     WhenListed,
+    evidenced,
 )
 from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
@@ -172,9 +172,9 @@ def compile_rule(
     if evidence:
         # 'Wires over $25,000 need Treasury sign-off - put the approval ticket in
         # treasury_approval_id': the review is given when the request evidences the approval
-        evidenced = _evidenced_approval(index, chunk_id, text, glossary)
-        if evidenced is not None:
-            return evidenced
+        given = _evidenced_approval(index, chunk_id, text, glossary)
+        if given is not None:
+            return given
     # What to do instead ('- send the customer to Finance') and how strictly ('no exceptions')
     # bind nothing: set aside before the clauses are read, so they are neither the rule's subject
     # nor unaccounted for.
@@ -2075,6 +2075,9 @@ _WHOSE_STATE = re.compile(
 )
 
 
+_WHERE_OPENS = re.compile(r"^Where\s+(?=[^,;:]+,\s)", re.I)
+
+
 @lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
@@ -2093,6 +2096,10 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
+    # 'Where the refund amount is at least 750 USD, the refund needs …': a sentence opened by
+    # 'Where' and a comma states its condition first, as 'If' does (read as the subject, the
+    # bound had become a floor: 'below 750' went to review and 900 passed)
+    t = _WHERE_OPENS.sub("If ", t)
     # 'Accounts on credit hold: no new orders, no exceptions', '… are frozen. No exceptions.':
     # the emphasis says the rule before it has no exception, which is what it says already
     # (read as a prohibition of 'exceptions', it had sent every request to review)
@@ -7848,21 +7855,7 @@ def _evidenced_approval(
         or any(isinstance(c, ValueList) and c.match == "place" for c in rule.checks)
     ):
         return None
-    checks = tuple(
-        ApprovalEvidence(
-            c.rule_index,
-            c.source,
-            c.effect,
-            c.terms,
-            c.alternatives,
-            base=c,
-            path=name,
-            approver=approver,
-        )
-        if c.effect == "review"
-        else c
-        for c in rule.checks
-    )
+    checks = tuple(evidenced(c, name, approver) if c.effect == "review" else c for c in rule.checks)
     return replace(rule, text=text, checks=checks)
 
 
