@@ -1916,7 +1916,18 @@ class RequiredArgument(Check):
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
             # order number') may be the one meant: a human decides rather than a guessed deny.
             wanted = {w for w in self.arg_words if w not in _ID_WORDS}
+            initials = sorted(w[0] for w in self.arg_words if w)
             for lf in view.leaves:
+                if truthy(lf.value) and any(
+                    len(k) == len(initials) > 1 and k.isalpha() and sorted(k) == initials
+                    for k in lf.last_keys
+                ):
+                    # 'the goods receipt number' and `grn_number`: its initials may name it
+                    return Outcome(
+                        UNKNOWN,
+                        f"'{name}' is not among the arguments, but {lf.path} may be it",
+                        (lf.path,),
+                    )
                 if wanted & lf.last_keys and truthy(lf.value):
                     return Outcome(
                         UNKNOWN,
@@ -4729,3 +4740,49 @@ def evidenced(check: Check, path: str, approver: tuple[str, ...]) -> Check:
 
     values = {f.name: getattr(check, f.name) for f in _fields(check) if f.init}
     return _evidenced_class(type(check))(**values, evidence_path=path, approver=approver)
+
+
+@dataclass(frozen=True)
+class AnyReference(Check):
+    """'A credit may be issued only where it references a support ticket or the invoice
+    number': either reference (each a RequiredArgument, `options`) meets the obligation. One
+    given holds the rule; all missing fire it; anything else (a stand-in, a name only near one)
+    is for a human."""
+
+    options: tuple[Check, ...] = ()
+    kind: str = field(default="any_reference", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(options=[o.describe() for o in self.options])
+        return d
+
+    def reading(self) -> str:
+        names = [
+            f"`{getattr(o, 'exact_name', '') or surface_words(o.source, getattr(o, 'arg_words', ()))}`"
+            for o in self.options
+        ]
+        return f"{_VERB[self.effect]} when {' and '.join(names)} are all missing or empty{self._about()}"
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        outcomes = [o.evaluate(view) for o in self.options]
+        for o in outcomes:
+            if o.status == SATISFIED:
+                return o
+        if all(o.status == NOT_APPLICABLE for o in outcomes):
+            return _NOT_APPLICABLE
+        if all(o.status == VIOLATED for o in outcomes):
+            return Outcome(
+                VIOLATED,
+                "; ".join(o.message for o in outcomes),
+                tuple(a for o in outcomes for a in o.args),
+            )
+        worst = next((o for o in outcomes if o.status in (REVIEW, UNKNOWN, VIOLATED)), outcomes[0])
+        status = worst.status if worst.status != VIOLATED else UNKNOWN
+        if status == NOT_APPLICABLE:
+            status = UNKNOWN
+        return Outcome(
+            status,
+            "; ".join(o.message for o in outcomes if o.message),
+            tuple(a for o in outcomes for a in o.args),
+        )

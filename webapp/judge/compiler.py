@@ -13,6 +13,7 @@ from webapp.judge.checks import (
     APPROVAL_STEMS,
     ActionRule,
     AllConditions,
+    AnyReference,
     ArgumentComparison,
     Binding,
     Check,
@@ -910,6 +911,7 @@ def _all_checks(checks: list[Check]) -> list[Check]:
             inner = getattr(c, name, None)
             if isinstance(inner, Check):
                 todo.append(inner)
+        todo.extend(getattr(c, "options", ()))
     return out
 
 
@@ -1273,6 +1275,9 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
                 todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
             todo.extend(x for x in (c.condition, c.body) if x is not None)
+        elif isinstance(c, AnyReference):
+            out.update({"or", "either"})  # 'a support ticket or the invoice number'
+            todo.extend(c.options)
         elif isinstance(c, DateWindow | TimeOfDay | Weekday):
             out.update(stem(w) for w in words(c.phrase))
             if isinstance(c, TimeOfDay | Weekday):
@@ -2075,6 +2080,20 @@ _WHOSE_STATE = re.compile(
 )
 
 
+_REFERENCE_VERBS = {
+    "references": "reference",
+    "cites": "cite",
+    "quotes": "quote",
+    "includes": "include",
+    "specifies": "specify",
+}
+_ONLY_WHERE_REFERENCES = re.compile(
+    r"^(?P<subj>[A-Za-z][^,;:]*?)\s+(?:may|can|shall)\s+(?:only\s+)?be\s+(?P<verb>[a-z]+ed)\s+"
+    r"only\s+(?:where|if|when|provided\s+that)\s+(?:it|they)\s+"
+    r"(?P<req>references|cites|quotes|includes|specifies)\s+(?P<rest>[^,;:]+?)"
+    r"(?:\s+(?:to\s+which\s+it\s+relates|that\s+it\s+relates\s+to))?\s*\.?$",
+    re.I,
+)
 _WHERE_OPENS = re.compile(r"^Where\s+(?=[^,;:]+,\s)", re.I)
 
 
@@ -2100,6 +2119,17 @@ def _normalise(text: str) -> str:
     # 'Where' and a comma states its condition first, as 'If' does (read as the subject, the
     # bound had become a floor: 'below 750' went to review and 900 passed)
     t = _WHERE_OPENS.sub("If ", t)
+    # 'A credit may be issued only where it references a support ticket or the invoice number to
+    # which it relates': the act is allowed only with the reference, which is the obligation
+    # 'A credit issued must reference …' (the relation to the credit is what every reference
+    # states; no request shows it otherwise)
+    t = _ONLY_WHERE_REFERENCES.sub(
+        lambda m: (
+            f"{m.group('subj')} {m.group('verb')} must "
+            f"{_REFERENCE_VERBS[m.group('req').lower()]} {m.group('rest')}."
+        ),
+        t,
+    )
     # 'Accounts on credit hold: no new orders, no exceptions', '… are frozen. No exceptions.':
     # the emphasis says the rule before it has no exception, which is what it says already
     # (read as a prohibition of 'exceptions', it had sent every request to review)
@@ -7442,8 +7472,63 @@ def _required_checks(index: int, source: str, clause: str, review: bool) -> list
             made = [_required_check(index, source, head + part, review) for part in parts]
             if all(made):
                 return [c for c in made if c is not None]
+    either = _either_reference(index, source, clause, review)
+    if either is not None:
+        return [either]
+    n = None if m or review else _REQUIRED_NEED.search(_FIELD_NAME.sub("", clause).strip())
+    if n and not _FIELD_NAME.search(clause):
+        # 'evidence submissions need the order id AND tracking number': two references, each a
+        # noun ending in an identifier word, are two requirements (read as one name, neither
+        # argument matched it)
+        parts = [x.strip() for x in _ARG_LIST.split(n.group("arg")) if x.strip()]
+        if len(parts) > 1 and all(
+            len(words(x)) <= 4 and _ENDS_IN_REFERENCE.search(x) for x in parts
+        ):
+            head = clause[: n.start("arg")]
+            det = re.match(r"(?:a|an|the)\s+", parts[0], re.I)
+            if det:  # 'the order id and tracking number': the article is shared
+                parts = [
+                    x if re.match(r"(?:a|an|the)\s", x, re.I) else det.group(0) + x for x in parts
+                ]
+            made = [_required_check(index, source, head + part, review) for part in parts]
+            if all(isinstance(c, RequiredArgument) for c in made):
+                return [c for c in made if c is not None]
     one = _required_check(index, source, clause, review)
     return [one] if one else []
+
+
+# a reference is a noun ending in a word for an identifier ('the order id', 'tracking number',
+# 'a support ticket', 'the original charge identifier')
+_ENDS_IN_REFERENCE = re.compile(
+    r"\b(?:id|ids|identifier|number|no|ref|reference|ticket|code)\.?\s*$", re.I
+)
+_EITHER_REFERENCE = re.compile(
+    r"^(?P<head>.*?\b(?:must|shall|should|needs? to|has to|have to)\s+(?:always\s+)?"
+    r"(?:reference|cite|quote|include|carry|state|give|provide|specify)\s+)"
+    r"(?:either\s+)?(?P<a>(?:a|an|the|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s+or\s+"
+    r"(?P<b>(?:a|an|the|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s*\.?\s*$",
+    re.I,
+)
+
+
+def _either_reference(index: int, source: str, clause: str, review: bool) -> Check | None:
+    """'Credits must reference a support ticket or the invoice number': either reference meets
+    the obligation (AnyReference); each side must be a noun ending in an identifier word with a
+    determiner of its own, and each must read as a required argument on its own."""
+    m = _EITHER_REFERENCE.match(clause.strip())
+    if not m or _FIELD_NAME.search(clause):
+        return None
+    sides = (m.group("a"), m.group("b"))
+    if not all(_ENDS_IN_REFERENCE.search(x) for x in sides):
+        return None
+    made = [_required_check(index, source, m.group("head") + x, review) for x in sides]
+    if not all(type(c) is RequiredArgument and not c.unverifiable for c in made):
+        return None
+    first = made[0]
+    assert first is not None
+    return AnyReference(
+        index, source, first.effect, first.terms, first.alternatives, options=tuple(made)
+    )
 
 
 _CLOSING_PARTICIPLE = re.compile(r"\b(?P<noun>[A-Za-z]{3,}[^s\W]s)\s+[a-z]{3,}ed\s*$")
@@ -7781,6 +7866,11 @@ _GIVER_BEFORE = re.compile(
     r"(?:(?:the|an?|prior|written|explicit)\s+)*(?P<who>(?:[A-Za-z][\w\-]*(?:'s)?\s+){0,3}?)"
     r"(?P<act>" + _APPROVAL_ACT + r")\b",
 )
+_ONLY_FOLLOWING_APPROVAL = re.compile(
+    r"\b(?:may|can|shall)\s+(?:only\s+)?be\s+[a-z]+ed\s+only\s+(?:following|after|upon|with)\s+"
+    r"(?:the\s+)?(?:(?:prior|written|explicit)\s+)*(?P<act>approval|sign-off|authori[sz]ation)\s+of\b",
+    re.I,
+)
 _GIVER_AFTER = re.compile(
     r"\b" + _APPROVAL_ACT + r"\s+(?:from|of|by)\s+(?:the\s+|an?\s+)?"
     r"(?P<who>[A-Za-z][\w\-]*(?:\s+(?!(?:and|or|for|to|before|if|when|unless|in)\b)"
@@ -7838,6 +7928,9 @@ def _evidenced_approval(
             here = _EVIDENCED_HERE.search(text)
             if here:
                 inner = text[: here.start()] + text[here.end() :]
+    # 'the refund may be processed only following the written approval of a payments manager':
+    # the act needs that approval
+    inner = _ONLY_FOLLOWING_APPROVAL.sub(r"needs the \g<act> of", inner)
     if re.search(r"[a-z0-9]_[a-z0-9]", inner):
         return None  # another argument named in the rule: read as before
     approver = _approver_stems(inner)
