@@ -4679,6 +4679,17 @@ class ApprovalEvidence:
             good, why = self._judge(path, key, value)
             if not good:
                 return good, path, why
+            keys = _key_stems(key) - _ID_WORDS
+            for other, okey, ovalue in entries:
+                # `treasury_approval_status: "rejected"` beside `treasury_approval_id`
+                if other != path and not other.startswith(path + ".") and keys < _key_stems(okey):
+                    if no_reference(ovalue) or outcome_stated(ovalue) is False:
+                        return None, other, f"{other} = {ovalue!r} says {path} may not hold"
+            if view.agent_id and any(
+                isinstance(v, str) and v.strip().lower() == view.agent_id.strip().lower()
+                for _, _, v in [(path, key, value), *_entries(value, path)]
+            ):
+                return None, path, f"{path} names the requesting agent, who cannot approve itself"
         return True, named[0][0], f"{named[0][0]} evidences the {self._who()}'s approval"
 
     def _judge(self, path: str, key: str, value: Any) -> tuple[bool | None, str]:

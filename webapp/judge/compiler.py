@@ -7866,6 +7866,17 @@ _GIVER_BEFORE = re.compile(
     r"(?:(?:the|an?|prior|written|explicit)\s+)*(?P<who>(?:[A-Za-z][\w\-]*(?:'s)?\s+){0,3}?)"
     r"(?P<act>" + _APPROVAL_ACT + r")\b",
 )
+_APPROVAL_LAST = re.compile(
+    r"^(?:'s)?\s*(?:(?:from|of|by)\s+(?:the\s+|an?\s+)?[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})?"
+    r"\s*(?:listed|required|needed|first|beforehand|in\s+advance)?\s*[.!]?\s*$",
+    re.I,
+)
+_SECOND_FORCE = re.compile(
+    r"\b(?:not|never|no|nor|cannot|can't|won't|must|shall|should|exceed|exceeds|forbidden|"
+    r"prohibited|banned|and|but|also|unless|except|otherwise|only|or)\b|n't\b",
+    re.I,
+)
+_SUBJECT_TO = re.compile(r"\b(?:shall|must)\s+be\s+subject\s+to\b", re.I)
 _ONLY_FOLLOWING_APPROVAL = re.compile(
     r"\b(?:may|can|shall)\s+(?:only\s+)?be\s+[a-z]+ed\s+only\s+(?:following|after|upon|with)\s+"
     r"(?:the\s+)?(?:(?:prior|written|explicit)\s+)*(?P<act>approval|sign-off|authori[sz]ation)\s+of\b",
@@ -7935,6 +7946,16 @@ def _evidenced_approval(
         return None  # another argument named in the rule: read as before
     approver = _approver_stems(inner)
     if not name and not approver:
+        return None
+    acts = list(re.finditer(r"\b" + _APPROVAL_ACT + r"\b", inner, re.I))
+    if len(acts) != 1:
+        return None  # 'a finance manager's sign-off and CFO approval': one record shows one
+    # The approval must be the rule's one obligation, last in it: anything after it ('… and a
+    # callback verification', ', never on Fridays') or a second force word anywhere ('must not
+    # exceed $5,000 and need …') may be another obligation, which the review had been covering.
+    if not _APPROVAL_LAST.match(inner[acts[0].end() :]) or _SECOND_FORCE.search(
+        _SUBJECT_TO.sub(" ", inner)
+    ):
         return None
     rule = compile_rule(index, chunk_id, inner, glossary, evidence=False)
     if (
