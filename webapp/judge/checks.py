@@ -1916,11 +1916,13 @@ class RequiredArgument(Check):
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
             # order number') may be the one meant: a human decides rather than a guessed deny.
             wanted = {w for w in self.arg_words if w not in _ID_WORDS}
-            initials = sorted(w[0] for w in self.arg_words if w)
+            initials = self._initials
+            size = len(initials)
             for lf in view.leaves:
-                if truthy(lf.value) and any(
-                    len(k) == len(initials) > 1 and k.isalpha() and sorted(k) == initials
-                    for k in lf.last_keys
+                if (
+                    size > 1
+                    and any(len(k) == size and "".join(sorted(k)) == initials for k in lf.last_keys)
+                    and truthy(lf.value)
                 ):
                     # 'the goods receipt number' and `grn_number`: its initials may name it
                     return Outcome(
@@ -1946,6 +1948,11 @@ class RequiredArgument(Check):
                         (lf.path,),
                     )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    @cached_property
+    def _initials(self) -> str:
+        # 'goods receipt number' -> 'gnr': an argument named by the letters (`grn_number`)
+        return "".join(sorted(w[0] for w in self.arg_words if w and w[0].isalpha()))
 
     def _either_identifier(self, view: RequestView) -> Outcome | None:
         """'an invoice or PO number' and `invoice_ref`: the identifier word belongs to both
@@ -4592,6 +4599,7 @@ def _entries(value: Any, prefix: str = "") -> list[tuple[str, str, Any]]:
     return found
 
 
+@lru_cache(maxsize=4096)
 def _key_stems(key: str) -> frozenset[str]:
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
     return frozenset(stem(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
@@ -4621,8 +4629,12 @@ class ApprovalEvidence:
         return d
 
     def _who(self) -> str:
-        who = surface_words(self.source, self.approver) or "approver"
-        return re.sub(r"'s$", "", who)
+        # built once per check (its words never change), not per request
+        who = self.__dict__.get("_who_words")
+        if who is None:
+            who = surface_words(self.source, self.approver) or "approver"
+            who = self.__dict__["_who_words"] = re.sub(r"'s$", "", who)
+        return who
 
     def reading(self) -> str:
         base = super().reading()  # type: ignore[misc]
@@ -4636,8 +4648,10 @@ class ApprovalEvidence:
         )
 
     def evaluate(self, view: RequestView) -> Outcome:
-        outcome = super().evaluate(view)  # type: ignore[misc]
-        if self.effect != "review" or outcome.status not in (REVIEW, UNKNOWN):
+        # the base class's own evaluate, looked up once per class (`_evidenced_class`)
+        outcome = self._base_evaluate(view)  # type: ignore[attr-defined]
+        status = outcome.status
+        if status != REVIEW and status != UNKNOWN:
             return outcome
         holds, path, why = self._evidence(view)
         if holds:
@@ -4647,7 +4661,9 @@ class ApprovalEvidence:
         )
 
     def _evidence(self, view: RequestView) -> tuple[bool | None, str, str]:
-        entries = _entries(view.tool_args)
+        entries = view.__dict__.get("_approval_entries")
+        if entries is None:  # walked once per request, whatever number of rules read it
+            entries = view.__dict__["_approval_entries"] = _entries(view.tool_args)
         if self.evidence_path:
             last = self.evidence_path.rsplit(".", 1)[-1].lower()
             named = [e for e in entries if e[0].lower() == self.evidence_path.lower()] or [
@@ -4739,6 +4755,7 @@ def _evidenced_class(base: type) -> type:
         "approver": (),
         "__module__": __name__,
         "__qualname__": f"Evidenced{base.__name__}",
+        "_base_evaluate": base.evaluate,
     }
     return dataclass(frozen=True)(
         type(f"Evidenced{base.__name__}", (ApprovalEvidence, base), namespace)
