@@ -1930,7 +1930,11 @@ class RequiredArgument(Check):
                         f"'{name}' is not among the arguments, but {lf.path} may be it",
                         (lf.path,),
                     )
-                if wanted & lf.last_keys and truthy(lf.value):
+                if (
+                    wanted & lf.last_keys
+                    and truthy(lf.value)
+                    and not (lf.last_keys & _NOT_AN_IDENTIFIER and set(self.arg_words) & _ID_WORDS)
+                ):
                     return Outcome(
                         UNKNOWN,
                         f"'{name}' is not among the arguments, but {lf.path} may be it",
@@ -4578,6 +4582,11 @@ class AllConditions(Binding):
         )
 
 
+# Words of an argument's name that say it holds no identifier ('charge_date' is not 'the
+# original charge identifier'; 'refund_amount' is not 'a refund number')
+_NOT_AN_IDENTIFIER = frozenset(
+    stem(w) for w in ("date", "time", "timestamp", "amount", "count", "total", "days", "day")
+)
 # Words of an argument's name that say it holds an approval ('treasury_approval_id',
 # 'manager_approval', 'security_signoff_ref', 'sre_approver', 'tm_ok_ref').
 APPROVAL_STEMS = frozenset(

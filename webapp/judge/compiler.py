@@ -7878,7 +7878,8 @@ _SECOND_FORCE = re.compile(
 )
 _SUBJECT_TO = re.compile(r"\b(?:shall|must)\s+be\s+subject\s+to\b", re.I)
 _ONLY_FOLLOWING_APPROVAL = re.compile(
-    r"\b(?:may|can|shall)\s+(?:only\s+)?be\s+[a-z]+ed\s+only\s+(?:following|after|upon|with)\s+"
+    r"\b(?:(?:may|can|shall)\s+(?:only\s+)?be\s+[a-z]+ed\s+only\s+(?:following|after|upon|with)|"
+    r"(?:shall|must|will)\s+be\s+subject\s+to)\s+"
     r"(?:the\s+)?(?:(?:prior|written|explicit)\s+)*(?P<act>approval|sign-off|authori[sz]ation)\s+of\b",
     re.I,
 )
