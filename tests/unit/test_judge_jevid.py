@@ -210,3 +210,35 @@ def test_the_boundary_and_the_evidence_decide_together(amount, evidenced):
         args["manager_approval"] = GOOD
     got = outcome_beside_ticket(CREDIT, "billing.credits.issue", args)
     assert got == ("approved" if amount < 200 or evidenced else "pending_review")
+
+
+# -- a rule judged as text: its one obligation, an approval recorded in the argument it names,
+# is met whatever its (unread) gate
+
+GRANT = "Granting privileged roles needs approval from the Security team (security_approval_id)."
+
+
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        (GRANT, {"role": "Security Admin", "security_approval_id": "SEC-1"}, "approved"),
+        (GRANT, {"role": "Security Admin"}, "pending_review"),
+        (GRANT, {"role": "Security Admin", "security_approval_id": "pending"}, "pending_review"),
+        (GRANT, {"role": "Security Admin", "security_approval_id": True}, "pending_review"),
+        (GRANT, {"role": "Owner", "security_approval_id": "agent"}, "pending_review"),
+        (
+            "Granting privileged roles needs approval from the Security team and HR "
+            "(security_approval_id).",
+            {"role": "Owner", "security_approval_id": "SEC-1"},
+            "pending_review",
+        ),
+        (
+            "Granting privileged roles needs approval from Legal (security_approval_id).",
+            {"role": "Owner", "security_approval_id": "SEC-1"},
+            "pending_review",
+        ),
+    ],
+)
+def test_an_approval_named_in_brackets_meets_a_text_rule(rule, args, expected):
+    assert _rule(rule).understanding == "partly_understood"
+    assert outcome_beside_ticket(rule, "org.roles.assign", args) == expected
