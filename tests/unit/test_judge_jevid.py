@@ -242,3 +242,19 @@ GRANT = "Granting privileged roles needs approval from the Security team (securi
 def test_an_approval_named_in_brackets_meets_a_text_rule(rule, args, expected):
     assert _rule(rule).understanding == "partly_understood"
     assert outcome_beside_ticket(rule, "org.roles.assign", args) == expected
+
+
+def test_a_gloss_whose_head_is_also_a_verb_is_read_whole():
+    rule = _rule(
+        "Prod deploys need a green CI run (ci_status = passed) and a linked change ticket."
+    )
+    assert [c.reading() for c in rule.checks] == [
+        'Deny when `ci_status` (a green CI run) is not "passed" (about: prod deploys)',
+        "Deny when `linked change ticket` is missing or empty (about: prod deploys)",
+    ]
+    args = {"environment": "production", "ci_status": "passed", "change_ticket": "CHG-1"}
+    text = "Prod deploys need a green CI run (ci_status = passed) and a linked change ticket."
+    assert _alone(text, "deploy.release", args) == "approved"
+    assert _alone(text, "deploy.release", {**args, "ci_status": "running"}) == "denied"
+    # the rule's act after a modal is never a gloss
+    assert _rule("Jobs must run (queue = batch).").checks[0].reading().startswith("Deny when")

@@ -4481,6 +4481,13 @@ def _narrows(word: str, name: str) -> bool:
     )
 
 
+_NOUN_AFTER_ARTICLE = re.compile(
+    r"\b(?:a|an|the)\s+(?:(?!(?:must|may|can|should|shall|will|would|need|needs|not|to|and|or)\b)"
+    r"[A-Za-z][\w\-]*\s+){1,2}$",
+    re.I,
+)
+
+
 def _gloss_start(text: str, at: int, name: str = "") -> int:
     """Where the noun phrase that ends right before `at` (a bracket) starts: 'a verified bank
     account', 'an account in good standing', 'dates of birth'; `at` itself when there is none.
@@ -4517,6 +4524,13 @@ def _gloss_start(text: str, at: int, name: str = "") -> int:
             crossed_in = -1
             break
         if stem(low) in VERBS and not low.endswith("ed") and not w.isupper():
+            if not taken and _NOUN_AFTER_ARTICLE.search(text, 0, m.start(1)):
+                # 'a green CI run (ci_status = passed)': after an article and plain words the
+                # act's word is the thing named, the head of the gloss
+                taken.append(low)
+                start = m.start(1)
+                pos = m.start(1)
+                continue
             break  # the rule's act ('may ship', 'must export'), never a gloss; 'verified' is one
         taken.append(low)
         start = m.start(1)
