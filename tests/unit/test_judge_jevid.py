@@ -258,3 +258,19 @@ def test_a_gloss_whose_head_is_also_a_verb_is_read_whole():
     assert _alone(text, "deploy.release", {**args, "ci_status": "running"}) == "denied"
     # the rule's act after a modal is never a gloss
     assert _rule("Jobs must run (queue = batch).").checks[0].reading().startswith("Deny when")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"amount": 5, "invoice_no": "INV-1"}, "approved"),
+        ({"amount": 5, "ticket_id": "T-1"}, "approved"),
+        ({"amount": 5, "invoice_date": "2025-01-01"}, "denied"),  # a date is no invoice number
+        ({"amount": 5, "ticket_id": "TBD"}, "pending_review"),
+        ({"amount": 5}, "denied"),
+    ],
+)
+def test_a_headed_terse_either_reference(args, expected):
+    rule = "credits: cite a ticket id or invoice no."
+    assert _rule(rule).understanding == "understood"
+    assert _alone(rule, "billing.credits.issue", args) == expected

@@ -2094,6 +2094,11 @@ _ONLY_WHERE_REFERENCES = re.compile(
     r"(?:\s+(?:to\s+which\s+it\s+relates|that\s+it\s+relates\s+to))?\s*\.?$",
     re.I,
 )
+_HEADED_REFERENCE = re.compile(
+    r"^(?P<subj>[A-Za-z][A-Za-z\- ]{0,40}?)\s*:\s*(?P<rest>(?:cite|reference|quote|include)\s+"
+    r"(?:a|an|the)\s+[^,;:]+?(?:\b(?:id|identifier|number|no|ref|reference|ticket)\.?))\s*$",
+    re.I,
+)
 _WHERE_OPENS = re.compile(r"^Where\s+(?=[^,;:]+,\s)", re.I)
 
 
@@ -2123,6 +2128,15 @@ def _normalise(text: str) -> str:
     # which it relates': the act is allowed only with the reference, which is the obligation
     # 'A credit issued must reference …' (the relation to the credit is what every reference
     # states; no request shows it otherwise)
+    # 'credits: cite a ticket id or invoice no.', 'Payouts: reference the invoice number': a
+    # heading and a bare verb of reference state the obligation 'Credits must cite …'
+    t = _HEADED_REFERENCE.sub(
+        lambda m: (
+            f"{m.group('subj')} must "
+            + re.sub(r"\b(?:no|nr)\.?$", "number", m.group("rest"), flags=re.I)
+        ),  # 'invoice no.'
+        t,
+    )
     t = _ONLY_WHERE_REFERENCES.sub(
         lambda m: (
             f"{m.group('subj')} {m.group('verb')} must "
@@ -7520,7 +7534,7 @@ _EITHER_REFERENCE = re.compile(
     r"^(?P<head>.*?\b(?:must|shall|should|needs? to|has to|have to)\s+(?:always\s+)?"
     r"(?:reference|cite|quote|include|carry|state|give|provide|specify)\s+)"
     r"(?:either\s+)?(?P<a>(?:a|an|the|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s+or\s+"
-    r"(?P<b>(?:a|an|the|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s*\.?\s*$",
+    r"(?P<b>(?:(?:a|an|the|its)\s+)?[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s*\.?\s*$",
     re.I,
 )
 
@@ -7533,6 +7547,9 @@ def _either_reference(index: int, source: str, clause: str, review: bool) -> Che
     if not m or _FIELD_NAME.search(clause):
         return None
     sides = (m.group("a"), m.group("b"))
+    det = re.match(r"(?:a|an|the|its)\s+", sides[0], re.I)
+    if det and not re.match(r"(?:a|an|the|its)\s", sides[1], re.I):
+        sides = (sides[0], det.group(0) + sides[1])  # 'a ticket id or invoice no.': shared
     if not all(_ENDS_IN_REFERENCE.search(x) for x in sides):
         return None
     made = [_required_check(index, source, m.group("head") + x, review) for x in sides]
