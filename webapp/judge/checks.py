@@ -1917,19 +1917,25 @@ class RequiredArgument(Check):
             # order number') may be the one meant: a human decides rather than a guessed deny.
             wanted = {w for w in self.arg_words if w not in _ID_WORDS}
             initials = self._initials
-            size = len(initials)
-            for lf in view.leaves:
-                if (
-                    size > 1
-                    and any(len(k) == size and "".join(sorted(k)) == initials for k in lf.last_keys)
-                    and truthy(lf.value)
-                ):
+            if len(initials) > 2:  # three words or more: two letters name too many things
+                short = view.__dict__.get("_short_key_letters")
+                if short is None:  # built once per request
+                    short = view.__dict__["_short_key_letters"] = {
+                        "".join(sorted(k)): lf.path
+                        for lf in view.leaves
+                        if truthy(lf.value)
+                        for k in lf.last_keys
+                        if 2 < len(k) < 6 and k.isalpha()
+                    }
+                path = short.get(initials)
+                if path is not None:
                     # 'the goods receipt number' and `grn_number`: its initials may name it
                     return Outcome(
                         UNKNOWN,
-                        f"'{name}' is not among the arguments, but {lf.path} may be it",
-                        (lf.path,),
+                        f"'{name}' is not among the arguments, but {path} may be it",
+                        (path,),
                     )
+            for lf in view.leaves:
                 if (
                     wanted & lf.last_keys
                     and truthy(lf.value)
@@ -4670,9 +4676,14 @@ class ApprovalEvidence:
         )
 
     def _evidence(self, view: RequestView) -> tuple[bool | None, str, str]:
-        entries = view.__dict__.get("_approval_entries")
-        if entries is None:  # walked once per request, whatever number of rules read it
-            entries = view.__dict__["_approval_entries"] = _entries(view.tool_args)
+        walked = view.__dict__.get("_approval_entries")
+        if walked is None:  # walked once per request, whatever number of rules read it
+            every = _entries(view.tool_args)
+            walked = view.__dict__["_approval_entries"] = (
+                every,
+                [e for e in every if _key_stems(e[1]) & APPROVAL_STEMS],
+            )
+        entries, approvals = walked
         if self.evidence_path:
             last = self.evidence_path.rsplit(".", 1)[-1].lower()
             named = [e for e in entries if e[0].lower() == self.evidence_path.lower()] or [
@@ -4682,9 +4693,10 @@ class ApprovalEvidence:
                 where = self.evidence_path
                 return False, where, f"no approval is evidenced in `{where}`"
         else:
+            if not approvals:
+                return False, "", f"no argument evidences the {self._who()}'s approval"
             who = set(self.approver)
             allowed = who | APPROVAL_STEMS | _ID_WORDS | {"by", "written", "prior"}
-            approvals = [e for e in entries if _key_stems(e[1]) & APPROVAL_STEMS]
             named = [
                 e
                 for e in approvals
