@@ -8,7 +8,7 @@ import operator
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import NEGATE, OP_WORDS
@@ -1918,8 +1918,31 @@ class RequiredArgument(Check):
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
             # order number') may be the one meant: a human decides rather than a guessed deny.
             wanted = {w for w in self.arg_words if w not in _ID_WORDS}
+            initials = self._initials
+            if len(initials) > 2:  # three words or more: two letters name too many things
+                short = view.__dict__.get("_short_key_letters")
+                if short is None:  # built once per request
+                    short = view.__dict__["_short_key_letters"] = {
+                        "".join(sorted(k)): lf.path
+                        for lf in view.leaves
+                        if truthy(lf.value)
+                        for k in lf.last_keys
+                        if 2 < len(k) < 6 and k.isalpha()
+                    }
+                path = short.get(initials)
+                if path is not None:
+                    # 'the goods receipt number' and `grn_number`: its initials may name it
+                    return Outcome(
+                        UNKNOWN,
+                        f"'{name}' is not among the arguments, but {path} may be it",
+                        (path,),
+                    )
             for lf in view.leaves:
-                if wanted & lf.last_keys and truthy(lf.value):
+                if (
+                    wanted & lf.last_keys
+                    and truthy(lf.value)
+                    and not (lf.last_keys & _NOT_AN_IDENTIFIER and set(self.arg_words) & _ID_WORDS)
+                ):
                     return Outcome(
                         UNKNOWN,
                         f"'{name}' is not among the arguments, but {lf.path} may be it",
@@ -1937,6 +1960,11 @@ class RequiredArgument(Check):
                         (lf.path,),
                     )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    @cached_property
+    def _initials(self) -> str:
+        # 'goods receipt number' -> 'gnr': an argument named by the letters (`grn_number`)
+        return "".join(sorted(w[0] for w in self.arg_words if w and w[0].isalpha()))
 
     def _either_identifier(self, view: RequestView) -> Outcome | None:
         """'an invoice or PO number' and `invoice_ref`: the identifier word belongs to both
@@ -4561,4 +4589,253 @@ class AllConditions(Binding):
             SATISFIED,
             "; ".join(m for _, m, _ in results),
             tuple(a for _, _, args in results for a in args),
+        )
+
+
+# Words of an argument's name that say it holds no identifier ('charge_date' is not 'the
+# original charge identifier'; 'refund_amount' is not 'a refund number')
+_NOT_AN_IDENTIFIER = frozenset(
+    stem(w) for w in ("date", "time", "timestamp", "amount", "count", "total", "days", "day")
+)
+# Words of an argument's name that say it holds an approval ('treasury_approval_id',
+# 'manager_approval', 'security_signoff_ref', 'sre_approver', 'tm_ok_ref').
+APPROVAL_STEMS = frozenset(
+    stem(w) for w in ("approval", "approver", "approved", "signoff", "sign", "off", "ok")
+) | frozenset({"authoris", "authoriz", "authorisation", "authorization"})
+# Members of an approval object that name who approved in which role, and its state.
+_ROLE_KEYS = frozenset(stem(w) for w in ("role", "title", "position", "capacity"))
+_STATE_MEMBER_KEYS = frozenset(stem(w) for w in ("status", "state", "decision", "outcome"))
+
+
+def _entries(value: Any, prefix: str = "") -> list[tuple[str, str, Any]]:
+    """Every (path, key, value) of the request's arguments at any depth, objects included."""
+    found: list[tuple[str, str, Any]] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            path = f"{prefix}.{k}" if prefix else str(k)
+            found.append((path, str(k), v))
+            found.extend(_entries(v, path))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _key_stems(key: str) -> frozenset[str]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    return frozenset(stem(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
+
+
+class ApprovalEvidence:
+    """A review the rule asks for, given when the request evidences the approval.
+
+    'Wires over $25,000 need Treasury sign-off - put the approval ticket in
+    treasury_approval_id', 'Deploys of tier-1 services need an SRE approver listed
+    (sre_approver)': the argument the rule names (`evidence_path`). 'Account credits of at least
+    $200 need a manager's approval' with `manager_approval`: an argument named for the approval
+    and for who gives it (`approver`, the rule's stems). The check it is mixed into (`evidenced`
+    makes the class: a NumericLimit stays a NumericLimit) says when the approval is needed; when
+    it asks for review and the evidence holds a value that is no stand-in, states no pending or
+    refused outcome and, in an approval object, names a role of the rule's approver, the rule
+    holds. Missing evidence keeps the review; a doubtful one too. Never a denial."""
+
+    evidence_path: str
+    approver: tuple[str, ...]
+    source: str
+    effect: str
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()  # type: ignore[misc]
+        d.update(evidence={"path": self.evidence_path, "approver": list(self.approver)})
+        return d
+
+    def _who(self) -> str:
+        # built once per check (its words never change), not per request
+        who = self.__dict__.get("_who_words")
+        if who is None:
+            who = surface_words(self.source, self.approver) or "approver"
+            who = self.__dict__["_who_words"] = re.sub(r"'s$", "", who)
+        return who
+
+    def reading(self) -> str:
+        base = super().reading()  # type: ignore[misc]
+        if self.evidence_path:
+            where = f"`{self.evidence_path}` evidences the approval"
+        else:
+            where = f"an argument named for the {self._who()}'s approval evidences it"
+        return (
+            f"{base}, unless {where} (a value that is no stand-in and states no pending or "
+            f"refused outcome; an approver's role, when given, must be the {self._who()}'s)"
+        )
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        # the base class's own evaluate, looked up once per class (`_evidenced_class`)
+        outcome = self._base_evaluate(view)  # type: ignore[attr-defined]
+        status = outcome.status
+        if status != REVIEW and status != UNKNOWN:
+            return outcome
+        holds, path, why = self._evidence(view)
+        if holds:
+            return Outcome(SATISFIED, f"{outcome.message}; {why}", (path,))
+        return Outcome(
+            outcome.status, f"{outcome.message}; {why}", outcome.args + ((path,) if path else ())
+        )
+
+    def _evidence(self, view: RequestView) -> tuple[bool | None, str, str]:
+        walked = view.__dict__.get("_approval_entries")
+        if walked is None:  # walked once per request, whatever number of rules read it
+            every = _entries(view.tool_args)
+            walked = view.__dict__["_approval_entries"] = (
+                every,
+                [e for e in every if _key_stems(e[1]) & APPROVAL_STEMS],
+            )
+        entries, approvals = walked
+        if self.evidence_path:
+            last = self.evidence_path.rsplit(".", 1)[-1].lower()
+            named = [e for e in entries if e[0].lower() == self.evidence_path.lower()] or [
+                e for e in entries if e[1].lower() == last
+            ]
+            if not named:
+                where = self.evidence_path
+                return False, where, f"no approval is evidenced in `{where}`"
+        else:
+            if not approvals:
+                return False, "", f"no argument evidences the {self._who()}'s approval"
+            who = set(self.approver)
+            allowed = who | APPROVAL_STEMS | _ID_WORDS | {"by", "written", "prior"}
+            named = [
+                e
+                for e in approvals
+                if _key_stems(e[1]) & who
+                and _key_stems(e[1]) <= allowed
+                and not any(e[0].startswith(o[0] + ".") for o in approvals if o is not e)
+            ]
+            if not named:
+                if approvals:
+                    return (
+                        None,
+                        approvals[0][0],
+                        f"{approvals[0][0]} may be an approval, but not surely the {self._who()}'s",
+                    )
+                return False, "", f"no argument evidences the {self._who()}'s approval"
+        for path, key, value in named:
+            good, why = self._judge(path, key, value)
+            if not good:
+                return good, path, why
+            keys = _key_stems(key) - _ID_WORDS
+            for other, okey, ovalue in entries:
+                # `treasury_approval_status: "rejected"` beside `treasury_approval_id`
+                if other != path and not other.startswith(path + ".") and keys < _key_stems(okey):
+                    if no_reference(ovalue) or outcome_stated(ovalue) is False:
+                        return None, other, f"{other} = {ovalue!r} says {path} may not hold"
+            if view.agent_id and any(
+                isinstance(v, str) and v.strip().lower() == view.agent_id.strip().lower()
+                for _, _, v in [(path, key, value), *_entries(value, path)]
+            ):
+                return None, path, f"{path} names the requesting agent, who cannot approve itself"
+        return True, named[0][0], f"{named[0][0]} evidences the {self._who()}'s approval"
+
+    def _judge(self, path: str, key: str, value: Any) -> tuple[bool | None, str]:
+        keys = _key_stems(key)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return False, f"{path} is empty"
+        if isinstance(value, bool):
+            return None, f"{path} = {value!r}: an approval is not read from a flag"
+        if isinstance(value, (int, float)):
+            return (value > 0 or None), f"{path} = {value!r}"
+        if isinstance(value, str):
+            if placeholder(value) or no_reference(value, keys | {"id"}):
+                return None, f"{path} = {value!r} says no approval is there yet"
+            if outcome_stated(value) is not None:
+                return None, f"{path} = {value!r} states an outcome, not an approval's record"
+            return True, ""
+        if isinstance(value, dict) and value:
+            for k, v in value.items():
+                ks = _key_stems(str(k))
+                if isinstance(v, (dict, list)):
+                    return None, f"{path}.{k} is not one value"
+                if ks & _STATE_MEMBER_KEYS:
+                    if outcome_stated(v) is not True:
+                        return None, f"{path}.{k} = {v!r} does not state the approval was given"
+                    continue
+                if not truthy(v) or isinstance(v, bool):
+                    return None, f"{path}.{k} = {v!r} is empty"
+                if isinstance(v, str) and (
+                    placeholder(v) or no_reference(v, ks) or outcome_stated(v) is False
+                ):
+                    return None, f"{path}.{k} = {v!r} says no approval is there yet"
+                if ks & _ROLE_KEYS and self.approver:
+                    said = {stem(w) for w in words(str(v))}
+                    if not said & set(self.approver):
+                        return None, f"{path}.{k} = {v!r} is not the {self._who()}"
+            return True, ""
+        return None, f"{path} is not one value an approval's record holds"
+
+
+@cache
+def _evidenced_class(base: type) -> type:
+    """`base` with the approval evidence mixed in: the same kind, reading and bounds, plus the
+    evidence that gives the review it asks for."""
+    namespace = {
+        "__annotations__": {"evidence_path": str, "approver": tuple},
+        "evidence_path": "",
+        "approver": (),
+        "__module__": __name__,
+        "__qualname__": f"Evidenced{base.__name__}",
+        "_base_evaluate": base.evaluate,
+    }
+    return dataclass(frozen=True)(
+        type(f"Evidenced{base.__name__}", (ApprovalEvidence, base), namespace)
+    )
+
+
+def evidenced(check: Check, path: str, approver: tuple[str, ...]) -> Check:
+    """`check` (a review) given when the request evidences the approval (ApprovalEvidence)."""
+    from dataclasses import fields as _fields
+
+    values = {f.name: getattr(check, f.name) for f in _fields(check) if f.init}
+    return _evidenced_class(type(check))(**values, evidence_path=path, approver=approver)
+
+
+@dataclass(frozen=True)
+class AnyReference(Check):
+    """'A credit may be issued only where it references a support ticket or the invoice
+    number': either reference (each a RequiredArgument, `options`) meets the obligation. One
+    given holds the rule; all missing fire it; anything else (a stand-in, a name only near one)
+    is for a human."""
+
+    options: tuple[Check, ...] = ()
+    kind: str = field(default="any_reference", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(options=[o.describe() for o in self.options])
+        return d
+
+    def reading(self) -> str:
+        names = [
+            f"`{getattr(o, 'exact_name', '') or surface_words(o.source, getattr(o, 'arg_words', ()))}`"
+            for o in self.options
+        ]
+        return f"{_VERB[self.effect]} when {' and '.join(names)} are all missing or empty{self._about()}"
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        outcomes = [o.evaluate(view) for o in self.options]
+        for o in outcomes:
+            if o.status == SATISFIED:
+                return o
+        if all(o.status == NOT_APPLICABLE for o in outcomes):
+            return _NOT_APPLICABLE
+        if all(o.status == VIOLATED for o in outcomes):
+            return Outcome(
+                VIOLATED,
+                "; ".join(o.message for o in outcomes),
+                tuple(a for o in outcomes for a in o.args),
+            )
+        worst = next((o for o in outcomes if o.status in (REVIEW, UNKNOWN, VIOLATED)), outcomes[0])
+        status = worst.status if worst.status != VIOLATED else UNKNOWN
+        if status == NOT_APPLICABLE:
+            status = UNKNOWN
+        return Outcome(
+            status,
+            "; ".join(o.message for o in outcomes if o.message),
+            tuple(a for o in outcomes for a in o.args),
         )

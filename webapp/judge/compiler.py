@@ -9,10 +9,11 @@ from typing import Any
 
 from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
-from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.checks import (
+    APPROVAL_STEMS,
     ActionRule,
     AllConditions,
+    AnyReference,
     ArgumentComparison,
     Binding,
     Check,
@@ -32,7 +33,9 @@ from webapp.judge.checks import (
     Weekday,
     When,
     WhenListed,
+    evidenced,
 )
+from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
 from webapp.judge.coverage import (
     CATEGORY_QUALIFIERS,
@@ -181,9 +184,19 @@ def _description_rules(description: str) -> list[str]:
 
 
 def compile_rule(
-    index: int, chunk_id: str, text: str, glossary: Glossary | None = None
+    index: int,
+    chunk_id: str,
+    text: str,
+    glossary: Glossary | None = None,
+    evidence: bool = True,
 ) -> CompiledRule:
     """Compile one rule statement into zero or more checks; `glossary` resolves categories."""
+    if evidence:
+        # 'Wires over $25,000 need Treasury sign-off - put the approval ticket in
+        # treasury_approval_id': the review is given when the request evidences the approval
+        given = _evidenced_approval(index, chunk_id, text, glossary)
+        if given is not None:
+            return given
     # What to do instead ('- send the customer to Finance') and how strictly ('no exceptions')
     # bind nothing: set aside before the clauses are read, so they are neither the rule's subject
     # nor unaccounted for.
@@ -919,6 +932,7 @@ def _all_checks(checks: list[Check]) -> list[Check]:
             inner = getattr(c, name, None)
             if isinstance(inner, Check):
                 todo.append(inner)
+        todo.extend(getattr(c, "options", ()))
     return out
 
 
@@ -1282,6 +1296,9 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
                 todo.append(c.base)
         elif isinstance(c, (When, WhenListed)):
             todo.extend(x for x in (c.condition, c.body) if x is not None)
+        elif isinstance(c, AnyReference):
+            out.update({"or", "either"})  # 'a support ticket or the invoice number'
+            todo.extend(c.options)
         elif isinstance(c, DateWindow | TimeOfDay | Weekday):
             out.update(stem(w) for w in words(c.phrase))
             if isinstance(c, TimeOfDay | Weekday):
@@ -2084,6 +2101,28 @@ _WHOSE_STATE = re.compile(
 )
 
 
+_REFERENCE_VERBS = {
+    "references": "reference",
+    "cites": "cite",
+    "quotes": "quote",
+    "includes": "include",
+    "specifies": "specify",
+}
+_ONLY_WHERE_REFERENCES = re.compile(
+    r"^(?P<subj>[A-Za-z][^,;:]*?)\s+(?:may|can|shall)\s+(?:only\s+)?be\s+(?P<verb>[a-z]+ed)\s+"
+    r"only\s+(?:where|if|when|provided\s+that)\s+(?:it|they)\s+"
+    r"(?P<req>references|cites|quotes|includes|specifies)\s+(?P<rest>[^,;:]+?)"
+    r"(?:\s+(?:to\s+which\s+it\s+relates|that\s+it\s+relates\s+to))?\s*\.?$",
+    re.I,
+)
+_HEADED_REFERENCE = re.compile(
+    r"^(?P<subj>[A-Za-z][A-Za-z\- ]{0,40}?)\s*:\s*(?P<rest>(?:cite|reference|quote|include)\s+"
+    r"(?:a|an|the)\s+[^,;:]+?(?:\b(?:id|identifier|number|no|ref|reference|ticket)\.?))\s*$",
+    re.I,
+)
+_WHERE_OPENS = re.compile(r"^Where\s+(?=[^,;:]+,\s)", re.I)
+
+
 @lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
@@ -2102,6 +2141,30 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
+    # 'Where the refund amount is at least 750 USD, the refund needs …': a sentence opened by
+    # 'Where' and a comma states its condition first, as 'If' does (read as the subject, the
+    # bound had become a floor: 'below 750' went to review and 900 passed)
+    t = _WHERE_OPENS.sub("If ", t)
+    # 'A credit may be issued only where it references a support ticket or the invoice number to
+    # which it relates': the act is allowed only with the reference, which is the obligation
+    # 'A credit issued must reference …' (the relation to the credit is what every reference
+    # states; no request shows it otherwise)
+    # 'credits: cite a ticket id or invoice no.', 'Payouts: reference the invoice number': a
+    # heading and a bare verb of reference state the obligation 'Credits must cite …'
+    t = _HEADED_REFERENCE.sub(
+        lambda m: (
+            f"{m.group('subj')} must "
+            + re.sub(r"\b(?:no|nr)\.?$", "number", m.group("rest"), flags=re.I)
+        ),  # 'invoice no.'
+        t,
+    )
+    t = _ONLY_WHERE_REFERENCES.sub(
+        lambda m: (
+            f"{m.group('subj')} {m.group('verb')} must "
+            f"{_REFERENCE_VERBS[m.group('req').lower()]} {m.group('rest')}."
+        ),
+        t,
+    )
     # 'Accounts on credit hold: no new orders, no exceptions', '… are frozen. No exceptions.':
     # the emphasis says the rule before it has no exception, which is what it says already
     # (read as a prohibition of 'exceptions', it had sent every request to review)
@@ -4453,6 +4516,13 @@ def _narrows(word: str, name: str) -> bool:
     )
 
 
+_NOUN_AFTER_ARTICLE = re.compile(
+    r"\b(?:a|an|the)\s+(?:(?!(?:must|may|can|should|shall|will|would|need|needs|not|to|and|or)\b)"
+    r"[A-Za-z][\w\-]*\s+){1,2}$",
+    re.I,
+)
+
+
 def _gloss_start(text: str, at: int, name: str = "") -> int:
     """Where the noun phrase that ends right before `at` (a bracket) starts: 'a verified bank
     account', 'an account in good standing', 'dates of birth'; `at` itself when there is none.
@@ -4489,6 +4559,13 @@ def _gloss_start(text: str, at: int, name: str = "") -> int:
             crossed_in = -1
             break
         if stem(low) in VERBS and not low.endswith("ed") and not w.isupper():
+            if not taken and _NOUN_AFTER_ARTICLE.search(text, 0, m.start(1)):
+                # 'a green CI run (ci_status = passed)': after an article and plain words the
+                # act's word is the thing named, the head of the gloss
+                taken.append(low)
+                start = m.start(1)
+                pos = m.start(1)
+                continue
             break  # the rule's act ('may ship', 'must export'), never a gloss; 'verified' is one
         taken.append(low)
         start = m.start(1)
@@ -7444,8 +7521,66 @@ def _required_checks(index: int, source: str, clause: str, review: bool) -> list
             made = [_required_check(index, source, head + part, review) for part in parts]
             if all(made):
                 return [c for c in made if c is not None]
+    either = _either_reference(index, source, clause, review)
+    if either is not None:
+        return [either]
+    n = None if m or review else _REQUIRED_NEED.search(_FIELD_NAME.sub("", clause).strip())
+    if n and not _FIELD_NAME.search(clause):
+        # 'evidence submissions need the order id AND tracking number': two references, each a
+        # noun ending in an identifier word, are two requirements (read as one name, neither
+        # argument matched it)
+        parts = [x.strip() for x in _ARG_LIST.split(n.group("arg")) if x.strip()]
+        if len(parts) > 1 and all(
+            len(words(x)) <= 4 and _ENDS_IN_REFERENCE.search(x) for x in parts
+        ):
+            head = clause[: n.start("arg")]
+            det = re.match(r"(?:a|an|the)\s+", parts[0], re.I)
+            if det:  # 'the order id and tracking number': the article is shared
+                parts = [
+                    x if re.match(r"(?:a|an|the)\s", x, re.I) else det.group(0) + x for x in parts
+                ]
+            made = [_required_check(index, source, head + part, review) for part in parts]
+            if all(isinstance(c, RequiredArgument) for c in made):
+                return [c for c in made if c is not None]
     one = _required_check(index, source, clause, review)
     return [one] if one else []
+
+
+# a reference is a noun ending in a word for an identifier ('the order id', 'tracking number',
+# 'a support ticket', 'the original charge identifier')
+_ENDS_IN_REFERENCE = re.compile(
+    r"\b(?:id|ids|identifier|number|no|ref|reference|ticket|code)\.?\s*$", re.I
+)
+_EITHER_REFERENCE = re.compile(
+    r"^(?P<head>.*?\b(?:must|shall|should|needs? to|has to|have to)\s+(?:always\s+)?"
+    r"(?:reference|cite|quote|include|carry|state|give|provide|specify)\s+)"
+    r"(?:either\s+)?(?P<a>(?:a|an|the|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s+or\s+"
+    r"(?P<b>(?:(?:a|an|the|its)\s+)?[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s*\.?\s*$",
+    re.I,
+)
+
+
+def _either_reference(index: int, source: str, clause: str, review: bool) -> Check | None:
+    """'Credits must reference a support ticket or the invoice number': either reference meets
+    the obligation (AnyReference); each side must be a noun ending in an identifier word with a
+    determiner of its own, and each must read as a required argument on its own."""
+    m = _EITHER_REFERENCE.match(clause.strip())
+    if not m or _FIELD_NAME.search(clause):
+        return None
+    sides = (m.group("a"), m.group("b"))
+    det = re.match(r"(?:a|an|the|its)\s+", sides[0], re.I)
+    if det and not re.match(r"(?:a|an|the|its)\s", sides[1], re.I):
+        sides = (sides[0], det.group(0) + sides[1])  # 'a ticket id or invoice no.': shared
+    if not all(_ENDS_IN_REFERENCE.search(x) for x in sides):
+        return None
+    made = [_required_check(index, source, m.group("head") + x, review) for x in sides]
+    if not all(type(c) is RequiredArgument and not c.unverifiable for c in made):
+        return None
+    first = made[0]
+    assert first is not None
+    return AnyReference(
+        index, source, first.effect, first.terms, first.alternatives, options=tuple(made)
+    )
 
 
 _CLOSING_PARTICIPLE = re.compile(r"\b(?P<noun>[A-Za-z]{3,}[^s\W]s)\s+[a-z]{3,}ed\s*$")
@@ -7740,3 +7875,155 @@ def _terms(
 
 def _subject_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(t for t in terms if t not in ("to", "out", "via"))
+
+
+# -- Approvals evidenced in the request ------------------------------------------------------
+# 'need Treasury sign-off', 'require a manager's approval', '-> procurement lead approval',
+# 'the transport manager's OK', 'an SRE approver': the act a person does, and who does it.
+_APPROVAL_ACT = r"(?:approvals?|approver|sign[\s-]?offs?|signoff|OK|okay|authori[sz]ation)"
+_EVIDENCE_NAME = r"`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?"
+# '… approval (chair_approval_ref)', '… an SRE approver listed (sre_approver)'
+_EVIDENCE_BRACKET = re.compile(
+    r"(?P<act>\b" + _APPROVAL_ACT + r")(?:\s+(?:listed|required|needed|recorded|attached))?"
+    r"\s*\(\s*" + _EVIDENCE_NAME + r"\s*\)"
+)
+# '- put the approval ticket in treasury_approval_id', '; reference it in finance_signoff_id',
+# ', evidenced by the approval reference in controller_approval_ref'
+_EVIDENCE_TAIL = re.compile(
+    r"\s*(?:[-\u2013\u2014;,:]|=>|->)\s*(?:and\s+)?(?:please\s+)?"
+    r"(?:(?:put|record|reference|enter|log|cite|quote|include|add|note|give)\s+"
+    r"(?P<what>it|them|(?:the|an?|its|their)\s+(?:[a-z'\-]+\s+){0,3}?"
+    r"(?:ticket|id|reference|ref|number|record|approval|sign-off|signoff))"
+    r"|(?:as\s+)?evidenced\s+by\s+(?P<by>(?:the|an?|its)\s+(?:[a-z'\-]+\s+){0,3}?"
+    r"(?:ticket|id|reference|ref|number|record)))"
+    r"\s+(?:in|into|under|as)\s+(?:the\s+)?" + _EVIDENCE_NAME + r"(?:\s+(?:field|argument))?"
+    r"\s*\.?\s*$",
+    re.I,
+)
+# 'journal entries over $100,000 => controller_approval_id required': the name is the approval
+_EVIDENCE_PSEUDO = re.compile(
+    r"(?P<lead>\s*(?:=>|->|:)\s*)" + _EVIDENCE_NAME + r"\s+(?P<must>required|mandatory|needed)"
+    r"\s*\.?\s*$"
+)
+# '…, which must be evidenced in the request', '(evidenced in the request)'
+_EVIDENCED_HERE = re.compile(
+    r"\s*,?\s*(?:which|that)\s+(?:must|shall|should)\s+be\s+(?:evidenced|shown|recorded|cited)"
+    r"\s+in\s+the\s+request\s*(?=\.?\s*$)",
+    re.I,
+)
+# who approves: the words before the act ('Treasury sign-off', "a finance manager's sign-off")
+# or after it ('approval from the Security team', 'the written approval of a payments manager')
+_GIVER_BEFORE = re.compile(
+    r"(?:\bneeds?|\brequires?|\brequired|\bsubject\s+to|\bfollowing|\bgets?|->|=>|\bwith)\s+"
+    r"(?:(?:the|an?|prior|written|explicit)\s+)*(?P<who>(?:[A-Za-z][\w\-]*(?:'s)?\s+){0,3}?)"
+    r"(?P<act>" + _APPROVAL_ACT + r")\b",
+)
+_APPROVAL_LAST = re.compile(
+    r"^(?:'s)?\s*(?:(?:from|of|by)\s+(?:the\s+|an?\s+)?[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})?"
+    r"\s*(?:listed|required|needed|first|beforehand|in\s+advance)?\s*[.!]?\s*$",
+    re.I,
+)
+_SECOND_FORCE = re.compile(
+    r"\b(?:not|never|no|nor|cannot|can't|won't|must|shall|should|exceed|exceeds|forbidden|"
+    r"prohibited|banned|and|but|also|unless|except|otherwise|only|or)\b|n't\b",
+    re.I,
+)
+_SUBJECT_TO = re.compile(r"\b(?:shall|must)\s+be\s+subject\s+to\b", re.I)
+_ONLY_FOLLOWING_APPROVAL = re.compile(
+    r"\b(?:(?:may|can|shall)\s+(?:only\s+)?be\s+[a-z]+ed\s+only\s+(?:following|after|upon|with)|"
+    r"(?:shall|must|will)\s+be\s+subject\s+to)\s+"
+    r"(?:the\s+)?(?:(?:prior|written|explicit)\s+)*(?P<act>approval|sign-off|authori[sz]ation)\s+of\b",
+    re.I,
+)
+_GIVER_AFTER = re.compile(
+    r"\b" + _APPROVAL_ACT + r"\s+(?:from|of|by)\s+(?:the\s+|an?\s+)?"
+    r"(?P<who>[A-Za-z][\w\-]*(?:\s+(?!(?:and|or|for|to|before|if|when|unless|in)\b)"
+    r"[A-Za-z][\w\-]*){0,2})"
+)
+_APPROVER_FILLER = frozenset(stem(w) for w in ("team", "dept", "department", "written", "prior"))
+
+
+def _approver_stems(text: str) -> tuple[str, ...]:
+    """The stems of who gives the approval a rule asks for ('treasury'; 'payment', 'manager')."""
+    found: list[str] = []
+    for rx in (_GIVER_BEFORE, _GIVER_AFTER):
+        for m in rx.finditer(text):
+            who = re.sub(r"'s\b", "", m.group("who"))
+            found += [s for s in content_stems(who) if s not in _APPROVER_FILLER]
+    return tuple(dict.fromkeys(found))
+
+
+def _evidenced_approval(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None
+) -> CompiledRule | None:
+    """A rule asking for one person's approval, whose review the request can evidence.
+
+    The rule is read without the words that say where the evidence goes ('- put the approval
+    ticket in treasury_approval_id', '(sre_approver)', ', which must be evidenced in the
+    request'); when that reading is fully understood and asks for review, each review check is
+    given when the named argument (or one named for the approver and the approval) holds the
+    evidence (`ApprovalEvidence`). Anything else — a part left unread, several approvers, a
+    denial beside it — reads as before."""
+    if not REVIEW.search(text) or not re.search(r"\b" + _APPROVAL_ACT + r"\b", text, re.I):
+        return None
+    name = ""
+    inner = text
+    m = _EVIDENCE_TAIL.search(text)
+    if m:
+        name, inner = m.group("name"), text[: m.start()] + text[m.end() :]
+        inner = inner.rstrip() + "."
+    elif (m := _EVIDENCE_PSEUDO.search(text)) is not None:
+        name = m.group("name")
+        said = " ".join(w for w in name.split("_") if stem(w) not in _ID_STEMS_EVIDENCE)
+        if not {stem(w) for w in said.split()} & APPROVAL_STEMS:
+            return None
+        inner = text[: m.start()] + m.group("lead") + said + " " + m.group("must")
+    else:
+        brackets = list(_EVIDENCE_BRACKET.finditer(text))
+        if len(brackets) > 1:
+            return None
+        if brackets:
+            b = brackets[0]
+            name = b.group("name")
+            inner = text[: b.end("act")] + text[b.end() :]
+            if not {stem(w) for w in name.split("_")} & APPROVAL_STEMS:
+                return None  # '(form_ref)' after an approval: the form, not surely the approval
+        else:
+            here = _EVIDENCED_HERE.search(text)
+            if here:
+                inner = text[: here.start()] + text[here.end() :]
+    # 'the refund may be processed only following the written approval of a payments manager':
+    # the act needs that approval
+    inner = _ONLY_FOLLOWING_APPROVAL.sub(r"needs the \g<act> of", inner)
+    if re.search(r"[a-z0-9]_[a-z0-9]", inner):
+        return None  # another argument named in the rule: read as before
+    approver = _approver_stems(inner)
+    if not name and not approver:
+        return None
+    acts = list(re.finditer(r"\b" + _APPROVAL_ACT + r"\b", inner, re.I))
+    if len(acts) != 1:
+        return None  # 'a finance manager's sign-off and CFO approval': one record shows one
+    # The approval must be the rule's one obligation, last in it: anything after it ('… and a
+    # callback verification', ', never on Fridays') or a second force word anywhere ('must not
+    # exceed $5,000 and need …') may be another obligation, which the review had been covering.
+    if not _APPROVAL_LAST.match(inner[acts[0].end() :]) or _SECOND_FORCE.search(
+        _SUBJECT_TO.sub(" ", inner)
+    ):
+        return None
+    rule = compile_rule(index, chunk_id, inner, glossary, evidence=False)
+    if (
+        not rule.decides
+        or rule.informational
+        or rule.scope
+        or rule.required_approvals > 1
+        or not any(c.effect == "review" for c in rule.checks)
+        # a place list reads one argument; the text's gate reads every place the request shows
+        # (a phone number, an address), so a place rule with evidence reads as before
+        or any(isinstance(c, ValueList) and c.match == "place" for c in rule.checks)
+    ):
+        return None
+    checks = tuple(evidenced(c, name, approver) if c.effect == "review" else c for c in rule.checks)
+    return replace(rule, text=text, checks=checks)
+
+
+_ID_STEMS_EVIDENCE = frozenset({"id", "ref", "referenc", "number", "no", "num", "code"})

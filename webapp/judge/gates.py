@@ -49,13 +49,16 @@ from webapp.judge.boundaries import CONDITION, phrase_op, phrase_pattern
 from webapp.judge.checks import (
     _NOT_ALNUM,
     _OPS,
+    APPROVAL_STEMS,
     _currency_of,
     _id_in_members,
     _in_glossary,
+    _key_stems,
     _slip_of,
     _unit_argument,
     abbreviates,
     no_reference,
+    outcome_stated,
 )
 from webapp.judge.compiler import _narrows, _normalise  # the compiler's own normal form of a rule
 from webapp.judge.places import (
@@ -642,6 +645,16 @@ def obligations_met(text: str, view: RequestView) -> str | None:
                 if val.lower() == "true"
                 else isinstance(v, str) and normalise_value(v) == normalise_value(val)
             )
+        elif _key_stems(arg.rsplit(".", 1)[-1]) & APPROVAL_STEMS:
+            # an approval's record: a value naming it, never a flag ('approved: true') or a
+            # stand-in, an outcome or a requesting agent
+            ok = bool(
+                isinstance(v, str)
+                and truthy(v)
+                and not no_reference(v, leaf.last_keys | {"id"})
+                and outcome_stated(v) is None
+                and v.strip().lower() != (view.agent_id or "").strip().lower()
+            )
         else:
             ok = v is True or bool(
                 isinstance(v, str)
@@ -675,7 +688,13 @@ def _named_obligations(text: str) -> tuple[tuple[str, str], ...]:
             gate = clause[: m.start()]
             if m.group("verb").lower().endswith(" be") and not m.group("val"):
                 return ()  # 'must be registered (reg_ref)': a reference is no state
-        if _MANY.search(m.group("what")):
+        what = m.group("what")
+        given_by = _APPROVAL_FROM.match(what)
+        if given_by is not None and _named_for(m.group("arg"), given_by.group("who")):
+            # 'needs approval from the Security team (security_approval_id)': who approves names
+            # the argument the approval is recorded in, it asks for nothing more
+            what = given_by.group("act")
+        if _MANY.search(what):
             return ()
         if any(_narrows(w, m.group("arg")) for w in m.group("what").split()):
             return ()  # 'a recently verified account (account_verified = true)': unread
@@ -686,6 +705,22 @@ def _named_obligations(text: str) -> tuple[tuple[str, str], ...]:
             return ()  # '(urgent)': a bracketed word, not an argument's name
         named.append((arg, val))
     return tuple(named)
+
+
+# 'approval from the Security team', 'sign-off of the dept chair', "the transport manager's OK"
+_APPROVAL_FROM = re.compile(
+    r"^(?P<act>(?:(?:the|an?|prior|written)\s+)*(?:approval|sign-off|signoff|authori[sz]ation))\s+"
+    r"(?:from|of|by)\s+(?:the\s+|an?\s+)?(?P<who>[A-Za-z][\w\-]*(?:\s+(?:team|desk|office))?)$",
+    re.I,
+)
+
+
+def _named_for(arg: str, who: str) -> bool:
+    """Whether the argument `arg` is named for an approval by `who` (`security_approval_id` for
+    'the Security team'): an approval word and the approver's own word in its name."""
+    keys = _key_stems(arg.rsplit(".", 1)[-1])
+    own = {stem(w) for w in words(who)} - {stem("team"), stem("desk"), stem("office")}
+    return bool(keys & APPROVAL_STEMS) and bool(own) and own <= keys
 
 
 def _predicate_stays(predicate: str) -> bool:
