@@ -1885,7 +1885,7 @@ class RequiredArgument(Check):
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         leaf = self._find(view)
-        name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
+        name = self._name
         if leaf is not None and (
             placeholder(leaf.value)
             if self.unverifiable
@@ -1915,7 +1915,7 @@ class RequiredArgument(Check):
                 return either
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
             # order number') may be the one meant: a human decides rather than a guessed deny.
-            wanted = {w for w in self.arg_words if w not in _ID_WORDS}
+            wanted = self._find_words[1]  # the argument words that are no identifier word
             for lf in view.leaves:
                 if wanted & lf.last_keys and truthy(lf.value):
                     return Outcome(
@@ -1935,6 +1935,11 @@ class RequiredArgument(Check):
                         (lf.path,),
                     )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    @cached_property
+    def _name(self) -> str:
+        # the argument as the rule names it, for messages: read once per compiled check
+        return self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
 
     def _either_identifier(self, view: RequestView) -> Outcome | None:
         """'an invoice or PO number' and `invoice_ref`: the identifier word belongs to both
@@ -1997,15 +2002,30 @@ class RequiredArgument(Check):
             (leaf.path,),
         )
 
-    def _find(self, view: RequestView) -> Leaf | None:
-        if self.exact_name:
-            for lf in view.leaves:
-                if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
-                    return lf
+    @cached_property
+    def _find_words(
+        self,
+    ) -> tuple[
+        frozenset[str],
+        frozenset[str],
+        str,
+        str,
+        frozenset[str],
+        frozenset[str],
+        frozenset[str],
+        frozenset[str],
+    ]:
+        """What `_find` reads of the rule's words, derived once per compiled check rather than
+        for every request: (the words of `exact_name`, the argument words that are no identifier
+        word, the head noun, the closing identifier word, the identifier words of its kind, the
+        argument words, the qualifiers: the argument words but the head and identifier words,
+        and the words an argument's name may have beside the rule's: the argument words, the
+        head and the identifier words)."""
         named = (
-            {stem(w) for w in re.split(r"[^a-z0-9]+", self.exact_name.lower()) if w} - _ID_WORDS
+            frozenset(stem(w) for w in re.split(r"[^a-z0-9]+", self.exact_name.lower()) if w)
+            - _ID_WORDS
             if self.exact_name
-            else set()
+            else _EMPTY
         )
         words = [w for w in self.arg_words if w not in _ID_WORDS]
         head = words[-1] if words else (self.arg_words[-1] if self.arg_words else "")
@@ -2018,6 +2038,15 @@ class RequiredArgument(Check):
         own = frozenset(self.arg_words)
         if self.head_word:
             head = self.head_word  # 'the policy sections violated': the noun, not its participle
+        mine = own - {head} - _ID_WORDS
+        return named, frozenset(words), head, tail, same_id, own, mine, own | {head} | _ID_WORDS
+
+    def _find(self, view: RequestView) -> Leaf | None:
+        if self.exact_name:
+            for lf in view.leaves:
+                if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
+                    return lf
+        named, words, head, tail, same_id, own, mine, not_other = self._find_words
         best: tuple[int, Leaf] | None = None
         for leaf in view.leaves:
             if named and not leaf.keys & named:
@@ -2035,14 +2064,14 @@ class RequiredArgument(Check):
                 continue
             if tail and not (lf.keys & _ID_WORDS or lf.keys <= own):
                 continue
-            keys = lf.keys | (_NOUN_SYNONYMS.get(head, frozenset()) & lf.keys)
-            if head and head not in keys and not (_synonyms(head) & lf.keys):
+            # (a noun's synonyms among the keys are keys: the head is in them or it is not)
+            if head and head not in lf.keys and not (_synonyms(head) & lf.keys):
                 continue
-            mine = own - {head} - _ID_WORDS
-            other = lf.keys - {head} - _ID_WORDS - own
-            if mine and other and not mine & lf.keys:
-                continue  # 'the payee name' is not `payer_name`: the qualifiers differ
-            score = len(set(words) & lf.keys)
+            if mine and not lf.keys <= not_other and not mine & lf.keys:
+                # another word in the name and none of the rule's qualifiers: 'the payee name'
+                # is not `payer_name`, the qualifiers differ
+                continue
+            score = len(words & lf.keys)
             if (
                 best is None
                 or score > best[0]

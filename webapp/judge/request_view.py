@@ -556,7 +556,10 @@ class RequestView:
             for group_name, group in VERB_GROUPS.items():
                 if verb in group:
                     related |= group | RELATED_OBJECTS.get(group_name, frozenset())
-        if self._moves_out():
+        # Read from the tool name alone: derived once here, asked again by `_term_absent` for
+        # every verb of a rule that moves data out.
+        self._moving_out = self._moves_out()
+        if self._moving_out:
             # 'PII must be encrypted before it leaves the company', 'before they go to a
             # research partner': a rule may name the act by where the data ends up
             related |= _OUT_WORDS
@@ -794,7 +797,7 @@ class RequestView:
             return (
                 bool(self.tool_verbs)
                 and not (self.tool_stems & _VERB_SYNONYMS.get(term, frozenset()))
-                and not (term in _MOVES_DATA_OUT and self._moves_out())
+                and not (term in _MOVES_DATA_OUT and self._moving_out)
                 # 'Deleting customer data' and `drop_source: true`; 'Granting admin rights' and
                 # create_user with `role: admin`: an argument performs the act
                 and not self.performs(term)
