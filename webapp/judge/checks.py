@@ -948,23 +948,26 @@ class NumericLimit(Check):
         - 'Purchases above $5,000' with `unit_price_usd` and `quantity`: the price is per unit,
           the purchase is their product.
         """
-        chosen = {lf.path for lf, _ in bound}
-        for leaf, value in near_measures(view, bound):
-            if leaf.path in chosen:
-                continue
-            outcome = self._judge_value(view, leaf, value, applies)
-            if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
-                return Outcome(
-                    UNKNOWN,
-                    f"{' and '.join(sorted(chosen))} and {leaf.path} may each be what the rule "
-                    f"bounds; {leaf.path} = {_fmt(value)} is {_OP_WORDS[self.op]} "
-                    f"{_fmt(self.threshold)}",
-                    (*sorted(chosen), leaf.path),
-                )
+        # Most bindings have no near measure: the chosen paths are collected only when one is.
+        near = near_measures(view, bound)
+        if near:
+            chosen = {lf.path for lf, _ in bound}
+            for leaf, value in near:
+                if leaf.path in chosen:
+                    continue
+                outcome = self._judge_value(view, leaf, value, applies)
+                if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
+                    return Outcome(
+                        UNKNOWN,
+                        f"{' and '.join(sorted(chosen))} and {leaf.path} may each be what the "
+                        f"rule bounds; {leaf.path} = {_fmt(value)} is {_OP_WORDS[self.op]} "
+                        f"{_fmt(self.threshold)}",
+                        (*sorted(chosen), leaf.path),
+                    )
         if self.op not in ("gt", "ge") or self.unit_family is not None or self.noun:
             return None
         for leaf, value in bound:
-            if not (leaf.last_keys & _PRICE_KEYS and leaf.last_keys & _PER_UNIT_KEYS):
+            if leaf.last_keys.isdisjoint(_PRICE_KEYS) or leaf.last_keys.isdisjoint(_PER_UNIT_KEYS):
                 continue
             for tally, count in view.numeric_leaves():
                 if tally.path == leaf.path or not tally.last_keys & _TALLY_KEYS:
