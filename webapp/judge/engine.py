@@ -262,11 +262,13 @@ def _evaluate(
     bucketed = 0  # findings of a status in `by_status` (all of them, unless a check misbehaves)
     satisfied_ids: list[str] = []  # for the details: the satisfied rules, the other findings
     unsatisfied: list[_Finding] = []
+    # The current rule's findings other than satisfied: one list for the whole walk, emptied
+    # after each rule that filled it (most rules fill none), not a new list per rule.
+    held: list[_Finding] = []
     for cp in gov.governing:
-        # (rule, the checks that decide, judged as text from the start) per rule, derived once
-        # per compiled policy: a tenant's 200 rules are walked for every request.
+        # (rule, the checks that decide, judged as text from the start, its stems and acts) per
+        # rule, derived once per compiled policy: a tenant's 200 rules are walked for every request.
         for rule, checks, as_text, rule_stems, rule_acts in _plan(cp):
-            held: list[_Finding] = []  # this rule's findings other than satisfied
             for check in checks:
                 try:
                     outcome = check.evaluate(view)
