@@ -2374,6 +2374,10 @@ def _to_date_total(view: RequestView, leaf: Leaf, window: str) -> float | None:
     return v
 
 
+# The unit families a rule's bound converts between units of ('20 mph', '90 days', '5 GB').
+_MEASURED_FAMILIES = frozenset({"bytes", "time", "mass", "length", "speed"})
+
+
 def convert_value(
     view: RequestView, leaf: Leaf, value: float, check: NumericLimit
 ) -> tuple[float, str]:
@@ -2395,9 +2399,10 @@ def convert_value(
             f"{unit_arg.path} gives {leaf.path} a unit or scale ({unit_arg.value}): a human "
             "must compare",
         )
+    # (`leaf.unit` first in these tests: most arguments have no unit, and the answer is the same)
     if (
-        check.unit_family in ("bytes", "time", "mass", "length", "speed")
-        and leaf.unit
+        leaf.unit
+        and check.unit_family in _MEASURED_FAMILIES
         and leaf.unit[0] not in (check.unit_family, "minor")
     ):
         # 'wind_speed_ms' against '20 mph': the name's suffix is of another dimension (or the
@@ -2417,11 +2422,7 @@ def convert_value(
         )
     if leaf.unit and leaf.unit[0] == "minor":
         value *= leaf.unit[1]
-    if (
-        check.unit_family in ("bytes", "time", "mass", "length", "speed")
-        and leaf.unit
-        and leaf.unit[0] == check.unit_family
-    ):
+    if leaf.unit and check.unit_family in _MEASURED_FAMILIES and leaf.unit[0] == check.unit_family:
         value = value * leaf.unit[1] / check.unit_factor
     if check.currency:
         currency = _currency_of(view, leaf)

@@ -429,10 +429,8 @@ def _acronyms(tool_name: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=65536)
-@lru_cache(maxsize=65536)
 def _slip_of(term: str, tool_stems: frozenset[str]) -> bool:
-    """Whether `term` is one letter from a word of the tool's name (cached: rules repeat terms,
-    and requests the tool's name)."""
+    """Whether `term` is one letter from a word of the tool's name (cached: rules repeat terms)."""
     return any(_one_letter_apart(term, t) for t in tool_stems)
 
 
@@ -498,6 +496,37 @@ _TABLED_FOR_ABSENT = frozenset().union(
 )
 
 
+def _moves_out(tool_name: str) -> bool:
+    """Whether the tool's own act (its last segment, named verb first: `send_campaign`,
+    not the `lists.` namespace) moves data or messages out to someone."""
+    last = [w for w in words(tool_name.rsplit(".", 1)[-1]) if w not in STOPWORDS]
+    return bool(last) and stem(last[0]) in _MOVING_OUT
+
+
+@lru_cache(maxsize=4096)
+def _tool_reading(
+    tool_name: str,
+) -> tuple[frozenset[str], frozenset[str], frozenset[str], bool, frozenset[str]]:
+    """What a tool's name alone says, for every request to it: (its stems, the initials of its
+    words, its verbs, whether its act moves data out, the words a rule may use for what it
+    does). Kept per tool name: agents call the same tools over and over, and each request read
+    it anew (a regex split, stems, the verb groups walked)."""
+    tool_stems = frozenset(content_stems(tool_name))
+    tool_verbs = frozenset(s for s in tool_stems if s in VERBS)
+    related: set[str] = set()
+    for verb in tool_verbs:
+        for group_name, group in VERB_GROUPS.items():
+            if verb in group:
+                related |= group | RELATED_OBJECTS.get(group_name, frozenset())
+    moving_out = _moves_out(tool_name)  # asked again by `_term_absent` for verbs moving data
+    if moving_out:
+        # 'PII must be encrypted before it leaves the company', 'before they go to a
+        # research partner': a rule may name the act by where the data ends up
+        related |= _OUT_WORDS
+    # related: words a rule may use for what this tool does ('data leaving' for an export tool)
+    return tool_stems, _acronyms(tool_name), tool_verbs, moving_out, frozenset(related)
+
+
 class RequestView:
     """The request in the shape the checks need; built once per evaluation."""
 
@@ -514,9 +543,14 @@ class RequestView:
         self.bind_memo: dict[tuple, tuple] = {}
         # The currency of an amount, by its argument path: asked by every money rule.
         self.currency_memo: dict[str, Any] = {}
-        self.tool_stems = frozenset(content_stems(tool_name))
-        self.tool_acronyms = _acronyms(tool_name)
-        self.tool_verbs = frozenset(s for s in self.tool_stems if s in VERBS)
+        # What the tool's name alone says: read once per tool name (see _tool_reading).
+        (
+            self.tool_stems,
+            self.tool_acronyms,
+            self.tool_verbs,
+            self._moving_out,
+            self.related_stems,
+        ) = _tool_reading(tool_name)
         self.leaves: list[Leaf] = []
         _flatten(tool_args, "", self.leaves)
         self.key_stems = (
@@ -582,20 +616,6 @@ class RequestView:
         # other_action per set of a rule's acts: many text rules of a tenant name the same acts
         self._other_action_memo: dict[frozenset[str], frozenset[str]] = {}
         self._arg_acts: frozenset[str] | None = None  # see argument_acts
-        related: set[str] = set()
-        for verb in self.tool_verbs:
-            for group_name, group in VERB_GROUPS.items():
-                if verb in group:
-                    related |= group | RELATED_OBJECTS.get(group_name, frozenset())
-        # Read from the tool name alone: derived once here, asked again by `_term_absent` for
-        # every verb of a rule that moves data out.
-        self._moving_out = self._moves_out()
-        if self._moving_out:
-            # 'PII must be encrypted before it leaves the company', 'before they go to a
-            # research partner': a rule may name the act by where the data ends up
-            related |= _OUT_WORDS
-        # Words a rule may use for what this tool does ('data leaving' for an export tool).
-        self.related_stems = frozenset(related)
         self.money_tool = bool(self.tool_stems & _MONEY_WORDS) or any(
             lf.last_keys & MONEY_KEYS and isinstance(lf.value, (int, float)) for lf in self.leaves
         )
@@ -867,12 +887,6 @@ class RequestView:
             if len(n) >= 3
             for w in self.value_stems | self.hedged_stems
         )
-
-    def _moves_out(self) -> bool:
-        """Whether the tool's own act (its last segment, named verb first: `send_campaign`,
-        not the `lists.` namespace) moves data or messages out to someone."""
-        last = [w for w in words(self.tool_name.rsplit(".", 1)[-1]) if w not in STOPWORDS]
-        return bool(last) and stem(last[0]) in _MOVING_OUT
 
     def _shown_otherwise(self, term: str) -> bool:
         """Whether the request shows a closed dimension's `term` by other arguments than the one
