@@ -913,10 +913,11 @@ class RequestView:
         """Names of the VALUE_CLASSES some string value of the request belongs to."""
         if self._classes_shown is None:
             strings = [v for leaf in self.leaves for v in scalars(leaf.value) if isinstance(v, str)]
+            # A class is shown when a word of it is among some value's stems: among the stems of
+            # all the values, gathered once (not once per class and value).
+            stems = frozenset().union(*(content_stems(v) for v in strings))
             self._classes_shown = frozenset(
-                name
-                for name, klass in VALUE_CLASSES.items()
-                if any(not klass.isdisjoint(content_stems(v)) for v in strings)
+                name for name, klass in VALUE_CLASSES.items() if not klass.isdisjoint(stems)
             )
         return self._classes_shown
 
