@@ -220,12 +220,19 @@ class Check:
         # (subject words, 'or' pairs, name qualifiers): as `applicability` keys it, built once
         return (self.terms, self.alternatives, name_qualifiers(self.source, self.terms))
 
+    @cached_property
+    def _subject_program(self) -> tuple[tuple[tuple, ...], tuple[str, ...]]:
+        # `_program` of the memo key, kept on the check: one cache look-up less per request
+        return _program(*self._memo_key)
+
     def applicability(self, view: RequestView) -> tuple[str, bool]:
         """('matched' | 'unknown' | 'absent', anchored): does the rule speak of this request?"""
         memo_key = self._memo_key
         hit = view.applicability_memo.get(memo_key)
         if hit is None:
-            hit = view.applicability_memo[memo_key] = _applicability(view, *memo_key)
+            hit = view.applicability_memo[memo_key] = _run_program(
+                view, memo_key[0], *self._subject_program
+            )
         return hit
 
     def fire(self, applies: str, message: str, args: tuple[str, ...] = ()) -> Outcome:
@@ -517,7 +524,16 @@ def _applicability(
     alternatives: tuple[tuple[str, str], ...],
     names: frozenset[str] = _EMPTY,
 ) -> tuple[str, bool]:
-    program, money_terms = _program(terms, alternatives, names)
+    return _run_program(view, terms, *_program(terms, alternatives, names))
+
+
+def _run_program(
+    view: RequestView,
+    terms: tuple[str, ...],
+    program: tuple[tuple, ...],
+    money_terms: tuple[str, ...],
+) -> tuple[str, bool]:
+    """`_applicability` of a subject whose `_program` is `program` and `money_terms`."""
     last_keys = view.neighbour_keys
     tool = view.tool_stems
     matches_memo = view.matches_memo
@@ -950,23 +966,26 @@ class NumericLimit(Check):
         - 'Purchases above $5,000' with `unit_price_usd` and `quantity`: the price is per unit,
           the purchase is their product.
         """
-        chosen = {lf.path for lf, _ in bound}
-        for leaf, value in near_measures(view, bound):
-            if leaf.path in chosen:
-                continue
-            outcome = self._judge_value(view, leaf, value, applies)
-            if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
-                return Outcome(
-                    UNKNOWN,
-                    f"{' and '.join(sorted(chosen))} and {leaf.path} may each be what the rule "
-                    f"bounds; {leaf.path} = {_fmt(value)} is {_OP_WORDS[self.op]} "
-                    f"{_fmt(self.threshold)}",
-                    (*sorted(chosen), leaf.path),
-                )
+        # Most bindings have no near measure: the chosen paths are collected only when one is.
+        near = near_measures(view, bound)
+        if near:
+            chosen = {lf.path for lf, _ in bound}
+            for leaf, value in near:
+                if leaf.path in chosen:
+                    continue
+                outcome = self._judge_value(view, leaf, value, applies)
+                if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
+                    return Outcome(
+                        UNKNOWN,
+                        f"{' and '.join(sorted(chosen))} and {leaf.path} may each be what the "
+                        f"rule bounds; {leaf.path} = {_fmt(value)} is {_OP_WORDS[self.op]} "
+                        f"{_fmt(self.threshold)}",
+                        (*sorted(chosen), leaf.path),
+                    )
         if self.op not in ("gt", "ge") or self.unit_family is not None or self.noun:
             return None
         for leaf, value in bound:
-            if not (leaf.last_keys & _PRICE_KEYS and leaf.last_keys & _PER_UNIT_KEYS):
+            if leaf.last_keys.isdisjoint(_PRICE_KEYS) or leaf.last_keys.isdisjoint(_PER_UNIT_KEYS):
                 continue
             for tally, count in view.numeric_leaves():
                 if tally.path == leaf.path or not tally.last_keys & _TALLY_KEYS:
@@ -1887,7 +1906,7 @@ class RequiredArgument(Check):
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         leaf = self._find(view)
-        name = self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
+        name = self._name
         if leaf is not None and (
             placeholder(leaf.value)
             if self.unverifiable
@@ -1917,7 +1936,7 @@ class RequiredArgument(Check):
                 return either
             # An argument named with part of the rule's words ('purchase_ref' for 'a purchase
             # order number') may be the one meant: a human decides rather than a guessed deny.
-            wanted = {w for w in self.arg_words if w not in _ID_WORDS}
+            wanted = self._find_words[1]  # the argument words that are no identifier word
             initials = self._initials
             if len(initials) > 2:  # three words or more: two letters name too many things
                 short = view.__dict__.get("_short_key_letters")
@@ -1965,6 +1984,11 @@ class RequiredArgument(Check):
     def _initials(self) -> str:
         # 'goods receipt number' -> 'gnr': an argument named by the letters (`grn_number`)
         return "".join(sorted(w[0] for w in self.arg_words if w and w[0].isalpha()))
+
+    @cached_property
+    def _name(self) -> str:
+        # the argument as the rule names it, for messages: read once per compiled check
+        return self.exact_name or surface_words(self.source, self.arg_words) or "the argument"
 
     def _either_identifier(self, view: RequestView) -> Outcome | None:
         """'an invoice or PO number' and `invoice_ref`: the identifier word belongs to both
@@ -2027,15 +2051,30 @@ class RequiredArgument(Check):
             (leaf.path,),
         )
 
-    def _find(self, view: RequestView) -> Leaf | None:
-        if self.exact_name:
-            for lf in view.leaves:
-                if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
-                    return lf
+    @cached_property
+    def _find_words(
+        self,
+    ) -> tuple[
+        frozenset[str],
+        frozenset[str],
+        str,
+        str,
+        frozenset[str],
+        frozenset[str],
+        frozenset[str],
+        frozenset[str],
+    ]:
+        """What `_find` reads of the rule's words, derived once per compiled check rather than
+        for every request: (the words of `exact_name`, the argument words that are no identifier
+        word, the head noun, the closing identifier word, the identifier words of its kind, the
+        argument words, the qualifiers: the argument words but the head and identifier words,
+        and the words an argument's name may have beside the rule's: the argument words, the
+        head and the identifier words)."""
         named = (
-            {stem(w) for w in re.split(r"[^a-z0-9]+", self.exact_name.lower()) if w} - _ID_WORDS
+            frozenset(stem(w) for w in re.split(r"[^a-z0-9]+", self.exact_name.lower()) if w)
+            - _ID_WORDS
             if self.exact_name
-            else set()
+            else _EMPTY
         )
         words = [w for w in self.arg_words if w not in _ID_WORDS]
         head = words[-1] if words else (self.arg_words[-1] if self.arg_words else "")
@@ -2048,6 +2087,15 @@ class RequiredArgument(Check):
         own = frozenset(self.arg_words)
         if self.head_word:
             head = self.head_word  # 'the policy sections violated': the noun, not its participle
+        mine = own - {head} - _ID_WORDS
+        return named, frozenset(words), head, tail, same_id, own, mine, own | {head} | _ID_WORDS
+
+    def _find(self, view: RequestView) -> Leaf | None:
+        if self.exact_name:
+            for lf in view.leaves:
+                if lf.path == self.exact_name or lf.path.endswith("." + self.exact_name):
+                    return lf
+        named, words, head, tail, same_id, own, mine, not_other = self._find_words
         best: tuple[int, Leaf] | None = None
         for leaf in view.leaves:
             if named and not leaf.keys & named:
@@ -2065,14 +2113,14 @@ class RequiredArgument(Check):
                 continue
             if tail and not (lf.keys & _ID_WORDS or lf.keys <= own):
                 continue
-            keys = lf.keys | (_NOUN_SYNONYMS.get(head, frozenset()) & lf.keys)
-            if head and head not in keys and not (_synonyms(head) & lf.keys):
+            # (a noun's synonyms among the keys are keys: the head is in them or it is not)
+            if head and head not in lf.keys and not (_synonyms(head) & lf.keys):
                 continue
-            mine = own - {head} - _ID_WORDS
-            other = lf.keys - {head} - _ID_WORDS - own
-            if mine and other and not mine & lf.keys:
-                continue  # 'the payee name' is not `payer_name`: the qualifiers differ
-            score = len(set(words) & lf.keys)
+            if mine and not lf.keys <= not_other and not mine & lf.keys:
+                # another word in the name and none of the rule's qualifiers: 'the payee name'
+                # is not `payer_name`, the qualifiers differ
+                continue
+            score = len(words & lf.keys)
             if (
                 best is None
                 or score > best[0]
@@ -2356,6 +2404,10 @@ def _to_date_total(view: RequestView, leaf: Leaf, window: str) -> float | None:
     return v
 
 
+# The unit families a rule's bound converts between units of ('20 mph', '90 days', '5 GB').
+_MEASURED_FAMILIES = frozenset({"bytes", "time", "mass", "length", "speed"})
+
+
 def convert_value(
     view: RequestView, leaf: Leaf, value: float, check: NumericLimit
 ) -> tuple[float, str]:
@@ -2377,9 +2429,10 @@ def convert_value(
             f"{unit_arg.path} gives {leaf.path} a unit or scale ({unit_arg.value}): a human "
             "must compare",
         )
+    # (`leaf.unit` first in these tests: most arguments have no unit, and the answer is the same)
     if (
-        check.unit_family in ("bytes", "time", "mass", "length", "speed")
-        and leaf.unit
+        leaf.unit
+        and check.unit_family in _MEASURED_FAMILIES
         and leaf.unit[0] not in (check.unit_family, "minor")
     ):
         # 'wind_speed_ms' against '20 mph': the name's suffix is of another dimension (or the
@@ -2399,11 +2452,7 @@ def convert_value(
         )
     if leaf.unit and leaf.unit[0] == "minor":
         value *= leaf.unit[1]
-    if (
-        check.unit_family in ("bytes", "time", "mass", "length", "speed")
-        and leaf.unit
-        and leaf.unit[0] == check.unit_family
-    ):
+    if leaf.unit and check.unit_family in _MEASURED_FAMILIES and leaf.unit[0] == check.unit_family:
         value = value * leaf.unit[1] / check.unit_factor
     if check.currency:
         currency = _currency_of(view, leaf)

@@ -101,13 +101,15 @@ def compiled_for(policy: PolicyVersion, glossary: Glossary | None = None) -> Com
     return cp
 
 
-_RulePlan = tuple[CompiledRule, tuple[Check, ...], bool]
+_RulePlan = tuple[CompiledRule, tuple[Check, ...], bool, frozenset[str], frozenset[str] | None]
 _plans: dict[int, tuple[CompiledPolicy, tuple[_RulePlan, ...]]] = {}
 
 
 def _plan(cp: CompiledPolicy) -> tuple[_RulePlan, ...]:
-    """Per rule of `cp`: the rule, the checks that decide for it, and whether it is judged as text
-    whatever the request (kept as text, or partly understood), kept as long as `cp` is cached."""
+    """Per rule of `cp`: the rule, the checks that decide for it, whether it is judged as text
+    whatever the request (kept as text, or partly understood), and what judging it as text reads
+    of its words alone (its content stems, its action words: `_rule_stems`, `rule_actions`),
+    kept as long as `cp` is cached."""
     hit = _plans.get(id(cp))
     if hit is not None and hit[0] is cp:
         return hit[1]
@@ -118,6 +120,9 @@ def _plan(cp: CompiledPolicy) -> tuple[_RulePlan, ...]:
             # is judged as text (review, or the language model when one is configured).
             rule.checks if rule.decides else (),
             rule.uncompiled or bool(rule.checks and not rule.decides),
+            # also for compiled rules: one whose check nothing binds to is judged as text
+            _rule_stems(rule.text),
+            rule_actions(rule.text),
         )
         for rule in cp.rules
     )
@@ -257,11 +262,13 @@ def _evaluate(
     bucketed = 0  # findings of a status in `by_status` (all of them, unless a check misbehaves)
     satisfied_ids: list[str] = []  # for the details: the satisfied rules, the other findings
     unsatisfied: list[_Finding] = []
+    # The current rule's findings other than satisfied: one list for the whole walk, emptied
+    # after each rule that filled it (most rules fill none), not a new list per rule.
+    held: list[_Finding] = []
     for cp in gov.governing:
-        # (rule, the checks that decide, judged as text from the start) per rule, derived once
-        # per compiled policy: a tenant's 200 rules are walked for every request.
-        for rule, checks, as_text in _plan(cp):
-            held: list[_Finding] = []  # this rule's findings other than satisfied
+        # (rule, the checks that decide, judged as text from the start, its stems and acts) per
+        # rule, derived once per compiled policy: a tenant's 200 rules are walked for every request.
+        for rule, checks, as_text, rule_stems, rule_acts in _plan(cp):
             for check in checks:
                 try:
                     outcome = check.evaluate(view)
@@ -321,12 +328,11 @@ def _evaluate(
                         bucketed += 1
                 held.clear()
             if as_text:
-                if request_terms.isdisjoint(_rule_stems(rule.text)):
+                if request_terms.isdisjoint(rule_stems):
                     irrelevant_text += 1
                     continue
                 # A rule about another act than the request's (a tools glob covers several):
                 # not relevant, recorded with both acts (actions.py, RequestView.other_action).
-                rule_acts = rule_actions(rule.text)
                 other = view.other_action(rule_acts) if rule_acts else None
                 if other:
                     irrelevant_text += 1

@@ -494,18 +494,29 @@ _HELD_VALUE = re.compile(
 _WIDER = re.compile(r"\b(?:other|others|elsewhere|also|too|every|each|any|and|or|plus)\b", re.I)
 
 
-def _held_elsewhere(text: str, view: RequestView) -> str | None:
-    """Why a hold on one named value ('Store #0388: …') does not reach the request: the argument
-    named for the kind (`store_id`) holds another identifier of the series, and no other value
-    of the request names the held one."""
+@lru_cache(maxsize=65536)
+def _held_value(text: str) -> tuple[str, str, str, str] | None:
+    """The hold of `text` on one named value, as (kind stem, kind word, name, name's letters and
+    digits), or None when the rule is no such hold. It depends on the rule's words alone, so it
+    is read once per rule text rather than for every request (most rules are no hold at all)."""
     m = _HELD_VALUE.match(" ".join(text.split()))
     if m is None or _WIDER.search(m.group("rest")):
         return None
     kind, name = stem(m.group("kind").lower()), m.group("name")
     if kind in _IDENT or kind in _CONNECTORS:
         return None
+    return kind, m.group("kind").lower(), name, _NOT_ALNUM.sub("", name.upper())
+
+
+def _held_elsewhere(text: str, view: RequestView) -> str | None:
+    """Why a hold on one named value ('Store #0388: …') does not reach the request: the argument
+    named for the kind (`store_id`) holds another identifier of the series, and no other value
+    of the request names the held one."""
+    hold = _held_value(text)
+    if hold is None:
+        return None
+    kind, kind_word, name, held = hold
     bound = [lf for lf in view.leaves if kind in lf.last_keys and lf.last_keys - {kind} <= _IDENT]
-    held = _NOT_ALNUM.sub("", name.upper())
     if not bound or not held:
         return None
     for _, v in _strings(view):
@@ -527,7 +538,7 @@ def _held_elsewhere(text: str, view: RequestView) -> str | None:
             if _skeleton(got) != _skeleton(held):
                 return None
     where = ", ".join(f"{lf.path} {lf.value!r}" for lf in bound)
-    return f"the hold is on {m.group('kind').lower()} {name}; the request is for {where}"
+    return f"the hold is on {kind_word} {name}; the request is for {where}"
 
 
 def out_of_reach(

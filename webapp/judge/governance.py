@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass
+from functools import lru_cache
 
 from webapp.judge.checks import PLACE_KEYS
 from webapp.judge.compiler import CompiledPolicy
@@ -29,7 +30,7 @@ def select_governing(
     excluded: list[tuple[str, str]] = []
     for cp in compiled:
         tools = cp.policy.tools
-        if tools and not any(fnmatch.fnmatchcase(tool_name, g) for g in tools):
+        if tools and not _globs_match(tool_name, tools):
             excluded.append((cp.policy.policy_id, "tool globs do not match"))
             continue
         if cp.scope and out_of_scope(cp.scope, view):
@@ -44,6 +45,22 @@ def select_governing(
                 hint_applied = True
                 break
     return Governance(tuple(governing), tuple(excluded), hint_applied)
+
+
+def _globs_match(tool_name: str, tools: tuple[str, ...]) -> bool:
+    """Whether a glob of `tools` matches `tool_name`. A tenant's policies are matched against the
+    same few tool names over and over: the answer is kept per tool name and globs."""
+    try:
+        return _globs_match_kept(tool_name, tools)
+    except TypeError:  # globs not hashable (a list): matched each time, as before
+        return _globs_match_now(tool_name, tools)
+
+
+def _globs_match_now(tool_name: str, tools: tuple[str, ...]) -> bool:
+    return any(fnmatch.fnmatchcase(tool_name, g) for g in tools)
+
+
+_globs_match_kept = lru_cache(maxsize=65536)(_globs_match_now)
 
 
 def out_of_scope(scope_words: tuple[str, ...], view: RequestView) -> bool:

@@ -467,6 +467,66 @@ def _modified_stems(value: str) -> frozenset[str]:
 _RECEIVING = frozenset(stem(w) for w in ("receive", "receives", "obtain", "obtains"))
 
 
+# Words `_term_matches` and `_term_absent` read by a table of their own (money, messages, verbs,
+# kinds of message, related objects, ages, receiving, closed dimensions). Any other word is
+# matched by the request's names and values alone: such words are most of a tenant's subject
+# words, and they skip the tables (the same answer, without a dozen look-ups per word).
+_TABLED_FOR_MATCHES = frozenset().union(
+    MONEY_GENERIC,
+    MONEY_MOVEMENT_VERBS,
+    COMMS_GENERIC,
+    MONEY_SPECIFIC,
+    COMMS,
+    VERBS,
+    _KIND_OF_TOOL,
+    _RELATED_OBJECT_STEMS,
+    _AGE_CLASSES,
+    {_ADULT},
+)
+_TABLED_FOR_ABSENT = frozenset().union(
+    _RECEIVING,
+    MONEY_SPECIFIC,
+    MONEY_GENERIC,
+    MONEY_MOVEMENT_VERBS,
+    COMMS,
+    VERBS,
+    _AGE_CLASSES,
+    {_ADULT},
+    _VALUE_CLASSES_OF,
+)
+
+
+def _moves_out(tool_name: str) -> bool:
+    """Whether the tool's own act (its last segment, named verb first: `send_campaign`,
+    not the `lists.` namespace) moves data or messages out to someone."""
+    last = [w for w in words(tool_name.rsplit(".", 1)[-1]) if w not in STOPWORDS]
+    return bool(last) and stem(last[0]) in _MOVING_OUT
+
+
+@lru_cache(maxsize=4096)
+def _tool_reading(
+    tool_name: str,
+) -> tuple[frozenset[str], frozenset[str], frozenset[str], bool, frozenset[str]]:
+    """What a tool's name alone says, for every request to it: (its stems, the initials of its
+    words, its verbs, whether its act moves data out, the words a rule may use for what it
+    does). Kept per tool name: agents call the same tools over and over, and each request read
+    it anew (a regex split, stems, the verb groups walked)."""
+    tool_stems = frozenset(content_stems(tool_name))
+    tool_verbs = frozenset(s for s in tool_stems if s in VERBS)
+    related: set[str] = set()
+    for verb in tool_verbs:
+        for group_name, group in VERB_GROUPS.items():
+            if verb in group:
+                related |= group | RELATED_OBJECTS.get(group_name, frozenset())
+    moving_out = _moves_out(tool_name)  # asked again by `_term_absent` for verbs moving data
+    if moving_out:
+        # 'PII must be encrypted before it leaves the company', 'before they go to a
+        # research partner': a rule may name the act by where the data ends up
+        related |= _OUT_WORDS
+    # related: words a rule may use for what this tool does ('data leaving' for an export tool)
+    return tool_stems, _acronyms(tool_name), tool_verbs, moving_out, frozenset(related)
+
+
 class RequestView:
     """The request in the shape the checks need; built once per evaluation."""
 
@@ -483,9 +543,14 @@ class RequestView:
         self.bind_memo: dict[tuple, tuple] = {}
         # The currency of an amount, by its argument path: asked by every money rule.
         self.currency_memo: dict[str, Any] = {}
-        self.tool_stems = frozenset(content_stems(tool_name))
-        self.tool_acronyms = _acronyms(tool_name)
-        self.tool_verbs = frozenset(s for s in self.tool_stems if s in VERBS)
+        # What the tool's name alone says: read once per tool name (see _tool_reading).
+        (
+            self.tool_stems,
+            self.tool_acronyms,
+            self.tool_verbs,
+            self._moving_out,
+            self.related_stems,
+        ) = _tool_reading(tool_name)
         self.leaves: list[Leaf] = []
         _flatten(tool_args, "", self.leaves)
         self.key_stems = (
@@ -551,17 +616,6 @@ class RequestView:
         # other_action per set of a rule's acts: many text rules of a tenant name the same acts
         self._other_action_memo: dict[frozenset[str], frozenset[str]] = {}
         self._arg_acts: frozenset[str] | None = None  # see argument_acts
-        related: set[str] = set()
-        for verb in self.tool_verbs:
-            for group_name, group in VERB_GROUPS.items():
-                if verb in group:
-                    related |= group | RELATED_OBJECTS.get(group_name, frozenset())
-        if self._moves_out():
-            # 'PII must be encrypted before it leaves the company', 'before they go to a
-            # research partner': a rule may name the act by where the data ends up
-            related |= _OUT_WORDS
-        # Words a rule may use for what this tool does ('data leaving' for an export tool).
-        self.related_stems = frozenset(related)
         self.money_tool = bool(self.tool_stems & _MONEY_WORDS) or any(
             lf.last_keys & MONEY_KEYS and isinstance(lf.value, (int, float)) for lf in self.leaves
         )
@@ -617,6 +671,8 @@ class RequestView:
             return True  # 'withdrawls' on process_withdrawal: a slip of the pen, not another word
         if term.endswith("er") and len(term) >= 6 and term[:-2] in self.tool_stems:
             return True  # 'waivers' on waive_fee: the tool's act named by its noun
+        if term not in _TABLED_FOR_MATCHES:
+            return term in self._present_keys  # what the last line answers for such a word
         if term in MONEY_GENERIC or (term in MONEY_MOVEMENT_VERBS and self.money_tool):
             return self.money_tool
         if term in COMMS_GENERIC:
@@ -765,6 +821,10 @@ class RequestView:
     def _term_absent(self, term: str, neighbours: frozenset[str]) -> bool:
         if term in self.hedged_stems:
             return False  # 'pre_collections' against 'in collections': close, not ruled out
+        if term not in _TABLED_FOR_ABSENT:
+            # what the steps below answer for a word of no table: an empty field, or a category
+            # argument naming another value of the rule's qualifier
+            return term in self._empty_keys or not neighbours.isdisjoint(self._category_keys)
         if term in _RECEIVING:
             # 'Only verified sellers may receive payouts' on create_payout: receiving is the
             # other side of the tool's act, never another action
@@ -794,7 +854,7 @@ class RequestView:
             return (
                 bool(self.tool_verbs)
                 and not (self.tool_stems & _VERB_SYNONYMS.get(term, frozenset()))
-                and not (term in _MOVES_DATA_OUT and self._moves_out())
+                and not (term in _MOVES_DATA_OUT and self._moving_out)
                 # 'Deleting customer data' and `drop_source: true`; 'Granting admin rights' and
                 # create_user with `role: admin`: an argument performs the act
                 and not self.performs(term)
@@ -828,12 +888,6 @@ class RequestView:
             for w in self.value_stems | self.hedged_stems
         )
 
-    def _moves_out(self) -> bool:
-        """Whether the tool's own act (its last segment, named verb first: `send_campaign`,
-        not the `lists.` namespace) moves data or messages out to someone."""
-        last = [w for w in words(self.tool_name.rsplit(".", 1)[-1]) if w not in STOPWORDS]
-        return bool(last) and stem(last[0]) in _MOVING_OUT
-
     def _shown_otherwise(self, term: str) -> bool:
         """Whether the request shows a closed dimension's `term` by other arguments than the one
         naming the dimension: 'international' by two different countries (`wire_type:
@@ -859,10 +913,11 @@ class RequestView:
         """Names of the VALUE_CLASSES some string value of the request belongs to."""
         if self._classes_shown is None:
             strings = [v for leaf in self.leaves for v in scalars(leaf.value) if isinstance(v, str)]
+            # A class is shown when a word of it is among some value's stems: among the stems of
+            # all the values, gathered once (not once per class and value).
+            stems = frozenset().union(*(content_stems(v) for v in strings))
             self._classes_shown = frozenset(
-                name
-                for name, klass in VALUE_CLASSES.items()
-                if any(not klass.isdisjoint(content_stems(v)) for v in strings)
+                name for name, klass in VALUE_CLASSES.items() if not klass.isdisjoint(stems)
             )
         return self._classes_shown
 

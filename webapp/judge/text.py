@@ -136,8 +136,12 @@ def short_forms(term: str) -> tuple[str, ...]:
     return _SHORT_FORMS.get(term, ())
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """Reduce a lower-case word to a crude stem so that 'deletion' meets 'delete'."""
+    """Reduce a lower-case word to a crude stem so that 'deletion' meets 'delete'.
+
+    Kept per word: a pure function of it, asked for the same few words by every request (the
+    tool name's first word, a rule's counted noun) and again when rules are compiled."""
     w = word.lower().strip("'")
     if w.endswith("'s"):
         w = w[:-2]
