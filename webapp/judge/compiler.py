@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
@@ -178,6 +179,7 @@ def compile_rule(
     permissive_caps: list[Check] = []
     widened: list[str] = []
     unread_numbers: list[str] = []
+    dropped_words: set[str] = set()
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
@@ -222,26 +224,54 @@ def compile_rule(
             ]
             checks.extend(made)
             continue
+        if (
+            _COMPLEMENT.match(clause)
+            and REVIEW.search(clause)
+            and checks
+            and isinstance(checks[-1], NumericLimit)
+            and checks[-1].effect == "allow"
+        ):
+            # 'Refunds under $50 are approved automatically; others need review': the rest of the
+            # allowance goes to review, which the allowance already says. Read as subject words,
+            # 'others' made a review of every refund.
+            dropped_words.update(stem(w) for w in words(_COMPLEMENT.match(clause).group(0)))
+            checks.append(replace(checks[-1], effect="review"))
+            continue
         pronoun = _pronoun_action(clause, checks)
         if pronoun is not None:
             checks.append(pronoun)  # 'The payroll-vault secret is locked; don't rotate it.'
             continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
+        made = _same_measure_as_before(clause, made, checks)
         made = _named_measures(clause, made)
         if made and all(type(c) is ActionRule for c in made):
             # 'FHA may go down to 580' beside 'Min FICO 620 …': a clause read as a plain act
             # compares no number, so its own quantities stay unaccounted even when another clause
             # of the rule compares numbers (a count of approvers is read by the review).
             unread_numbers.extend(_unread_quantities(clause))
+        alone = alone_permission(clause)
+        if alone is not None and any(
+            isinstance(c, NumericLimit) and c.effect == "allow" for c in made
+        ):
+            # 'under $250 without review', 'can be done by the agent': read by the permission
+            phrase = alone.group("alone")
+            if phrase.lower().startswith("without"):
+                consumed_markers.append("without")
+            dropped_words.update(stem(w) for w in words(phrase))
         if made:
             checks.extend(made)
-            if ALLOW.search(clause) and not NEGATION.search(clause) and not REVIEW.search(clause):
+            # 'may release no more than …': 'no more than' is the bound, not a negation
+            unbound = _NO_MORE_THAN.sub(" ", clause)
+            if (
+                (ALLOW.search(unbound) or _SOFT_CAP.search(unbound))
+                and not NEGATION.search(unbound)
+                and not REVIEW.search(clause)
+            ):
                 permissive_caps.extend(c for c in made if isinstance(c, NumericLimit))
         else:
             uncompiled = True
     # 'Bots may order up to 40 licences; bigger orders need IT approval': the permission's bound
     # is where review starts, not a prohibition.
-    dropped_words: set[str] = set()
     for cap in permissive_caps:
         if cap.effect == "deny" and any(
             isinstance(r, NumericLimit)
@@ -480,9 +510,34 @@ def _unread_human_act(r: _Reading) -> list[str]:
     checks could approve what the rule wants a human to decide (whatever phrasing hid the act)."""
     if any(c.effect == SENDS_TO_REVIEW for c in r.checks):
         return []
-    asked = [m.group(0).lower() for m in _HUMAN_ACT.finditer(r.text)]
-    asked += [m.group("act").lower() for m in _INFORMAL_ACT.finditer(r.text)]
+    # 'may accept chargebacks under $250 without review': the act the permission does without,
+    # read by the allowance whose other side goes to review
+    spared = _alone_spans(r.text, r.every)
+    asked = [
+        m.group(0).lower()
+        for m in _HUMAN_ACT.finditer(r.text)
+        if not any(s <= m.start() < e for s, e in spared)
+    ]
+    asked += [
+        m.group("act").lower()
+        for m in _INFORMAL_ACT.finditer(r.text)
+        if not any(s <= m.start("act") < e for s, e in spared)
+    ]
     return [act for act in asked if not any(_reads_act(c, act) for c in r.every)]
+
+
+def _alone_spans(text: str, checks: Sequence[Check]) -> list[tuple[int, int]]:
+    """Where a permission says what the agent may do alone ('without review', 'by the agent'),
+    when an allowance (an allow-effect limit, review beyond it) reads it."""
+    if not any(isinstance(c, NumericLimit) and c.effect == "allow" for c in checks):
+        return []
+    out = []
+    for clause in re.split(r"[.;]\s*", text):
+        m = alone_permission(clause)
+        if m is not None:
+            at = text.find(clause)
+            out.append((at + m.start("alone"), at + m.end("alone")))
+    return out
 
 
 def _act_listed_as_value(r: _Reading) -> list[str]:
@@ -673,7 +728,12 @@ def _self_references(r: _Reading) -> list[str]:
         return []
     if any(isinstance(c, (SameValue, ArgumentComparison)) for c in r.every):
         return []
-    return [m.group(0).lower() for m in _OWN.finditer(r.text)]
+    spared = _alone_spans(r.text, r.every)  # 'may process … on its own': the agent alone
+    return [
+        m.group(0).lower()
+        for m in _OWN.finditer(r.text)
+        if not any(s <= m.start() < e for s, e in spared)
+    ]
 
 
 _FAIL_SAFES = (
@@ -1594,7 +1654,12 @@ REVIEW = re.compile(
     r"(?!(?:customer|user|partner|supplier|vendor|member|reseller|buyer|seller|provider|carrier|"
     r"owner|player|subscriber|holder|server|folder|printer|computer|container|cluster)s?\b)"
     r"(?:[a-z]+(?:er|or|ist|ant)|lead|desk|committee|board|team)s?|"
+    # 'larger ones go to credit ops', 'goes to finance': a body who decides, no article
+    r"(?:go|goes|routed|referred|escalated)\s+to\s+(?:[a-z]+\s+)?(?:ops|operations|treasury|"
+    r"finance|legal|compliance|risk|procurement|payroll)\b(?=\s*(?:[.;,)]|$|\s+(?:for|to)\b))|"
     r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second)|"
+    # 'need FinOps OK', 'requires the owner's go-ahead': an informal approval asked for
+    r"(?:needs?|requires?|required)\s+(?:[\w'’-]+\s+){0,3}?(?:ok|okay|go-ahead|blessing|green\s+light)\b|"
     # 'need a sales manager', 'requires an HR director', 'needs the CFO', 'needs two approvers':
     # a person who decides is an approval requirement, never a required argument.
     # Staff drop the article ('Credits over $100 need team lead', 'requires finance'): the role
@@ -1635,6 +1700,52 @@ OUTSIDE = re.compile(
     re.I,
 )
 
+# A cap stated with no modal ('Renewal rent increase max 5%', 'Single disbursement cap 250,000
+# USD'): beside 'anything more goes to the regional manager' it is what the agent may do alone,
+# not a prohibition (a cap with 'must not' stays one).
+_SOFT_CAP = re.compile(
+    r"^(?!.*\b(?:must|shall|should|may|can|cannot|never|not|no)\b).*\b(?:max(?:imum)?|cap(?:ped)?|"
+    r"limit|ceiling|up\s+to)\b",
+    re.I,
+)
+_NO_MORE_THAN = re.compile(
+    r"\b(?:no|not)\s+(?:more|greater|larger|higher|bigger|longer)\s+than\b", re.I
+)
+# The rest of what an allowance grants ('others', 'otherwise', 'anything else', 'the rest').
+_COMPLEMENT = re.compile(
+    r"^\s*(?:all\s+)?(?:others|other\s+ones|otherwise|the\s+rest|everything\s+else|anything\s+else)"
+    r"\b(?=\s+(?:need|needs|require|requires|go|goes|must|are|is|->|:|,|-))",
+    re.I,
+)
+# What the agent may do alone, up to or under a bound ('Agents may accept chargebacks under $250
+# without review', 'limit increases up to 10,000 can be done by the agent', 'may be handled by the
+# agent alone', 'on its own'): a permission, never a review of the values it names. Read as a
+# review ('without review' is a review word), 'under $250 without review' sent what is under 250
+# to review and approved 900. Only with a permission modal and no negation ('may not … without
+# review' and 'not without FinOps OK' ask for the review).
+_ALONE_PHRASE = (
+    r"without\s+(?:(?:a|an|any|the)\s+)?(?:[a-z]+(?:'s)?\s+){0,2}?"
+    r"(?:reviews?|approvals?|sign[- ]?offs?|ok|okay|escalation|supervisor|manager)\b"
+    r"|(?:done|handled|processed|approved|actioned|made|granted|issued|performed|executed)\s+by\s+"
+    r"(?:the\s+|an?\s+)?(?:agent|bot|assistant)s?(?:\s+(?:alone|itself|themselves))?\b"
+    r"|(?:alone|on\s+(?:its|their|his|her)\s+own|by\s+(?:itself|themselves))(?=\s*(?:[.;,]|$))"
+)
+ALONE = re.compile(
+    r"\b(?:may|can|could|is\s+allowed\s+to|are\s+allowed\s+to|is\s+permitted\s+to|"
+    r"are\s+permitted\s+to)\b[^.;]*?\b(?P<alone>" + _ALONE_PHRASE + r")",
+    re.I,
+)
+
+
+def alone_permission(text: str) -> re.Match[str] | None:
+    """The 'without review' / 'by the agent' phrase of a permission the agent uses alone, or None
+    when the clause is negated (then it asks for the review)."""
+    m = ALONE.search(text)
+    if m is None or NEGATION.search(text) or re.search(r"\bonly\b", text[: m.start()], re.I):
+        return None
+    return m
+
+
 _EXPLICIT_OK = re.compile(
     r"\b(fine|ok|okay|allowed|permitted|auto[- ]?approv\w*|approved automatically|automatically approved|"
     r"no approval (?:is )?needed|without approval|freely)\b",
@@ -1674,7 +1785,13 @@ _OR_LESS = re.compile(r"^\s*(?:or less|or fewer|and below|and under|or below)", 
 _ANAPHOR = re.compile(
     r"\b(above|over|beyond|below|under|more than|less than)\s+(that|this|it|the limit|the threshold)\b"
     # 'bigger orders need IT approval' after 'may order up to 40': bigger than that bound.
-    r"|\b(bigger|larger|higher|greater|smaller|lower)\s+(?!than\b)(?:ones|[a-z]+s)\b",
+    r"|\b(bigger|larger|higher|greater|smaller|lower)\s+(?!than\b)(?:ones|[a-z]+s)\b"
+    # 'Credits up to $20 are fine; anything above needs a supervisor', 'Longer -> credit team
+    # review', 'anything more goes to the regional manager': a clause opening on the comparative
+    # alone. Read as subject words, the clause sent every request of the subject to review.
+    r"|^\s*(?:(?:anything|everything|any\s+amount|amounts|ones|those|all)\s+)?"
+    r"(?P<bare>above|over|beyond|more|larger|bigger|higher|greater|longer)\b(?!\s+than\b)"
+    r"(?:\s+(?:that|this|it|the limit|the threshold|the cap|this amount|that amount))?",
     re.I,
 )
 _WINDOWS = [
@@ -1722,6 +1839,27 @@ _WINDOWS = [
         ),
     ),
 ]
+# A period adjective that names a thing, not the window a total is taken over: the limit being
+# changed ('daily transfer limit increases up to 10,000', 'raise the monthly spend limit to …' bound
+# the new limit's value; read as a window, the rule counted requests per day and never compared
+# `new_daily_limit`) and a kind of plan ('20% on monthly plans' is no month's total).
+_PERIOD_NAMES = re.compile(
+    r"\b(?P<a>daily|weekly|monthly|yearly|annual|quarterly)(?=(?:\s+[a-z]+){0,2}\s+limits?\s+"
+    r"(?:increases?|raises?|changes?|adjustments?|updates?|bumps?)\b)"
+    r"|\b(?:increas\w*|rais\w*|set|setting|chang\w*|adjust\w*|updat\w*|lift\w*|bump\w*)\s+"
+    r"(?:(?:the|a|an|their|its|his|her)\s+)?(?P<b>daily|weekly|monthly|yearly|annual|quarterly)"
+    r"(?=(?:\s+[a-z]+){0,2}\s+limits?\b)"
+    r"|\b(?P<c>daily|weekly|monthly|yearly|annual|quarterly)(?=\s+(?:plans?|subscriptions?|billing|"
+    r"contracts?|memberships?|passes|pass|licen[cs]es?|terms?|cycles?|tiers?)\b)",
+    re.I,
+)
+
+
+def window_text(clause: str) -> str:
+    """`clause` with the period adjectives that name a thing blanked (see _PERIOD_NAMES)."""
+    return _PERIOD_NAMES.sub(lambda m: " " * len(m.group(0)), clause)
+
+
 _MEASURE_NOUNS = frozenset(
     {
         "row",
@@ -2461,8 +2599,13 @@ _PERSON_APPROVES = re.compile(
 # 'beyond that the IR lead decides', 'Refunds over 500 EUR: the manager decides': the person
 # who decides is the review the rule asks for.
 _PERSON_DECIDES = re.compile(
-    r"\b(?P<who>(?:the|a|an|our)\s+(?:[A-Za-z][\w&'\-]*\s+){0,2}?" + _ROLE + r")\s+"
-    r"(?:decides|decide|approves|signs off|has the final say|must decide|will decide)"
+    # 'Chargebacks of $250 or more -> disputes team decides', 'over that the board treasurer
+    # signs': no article after an arrow, a colon or a dash
+    r"(?:\bneed\s+)?\b(?P<who>(?:(?:the|a|an|our)\s+|(?<=need\s)|(?<=:\s)|(?<=;\s)|(?<=-\s)|^)"
+    r"(?:[A-Za-z][\w&'\-]*\s+){0,2}?" + _ROLE + r")\s+"
+    r"(?:decides|decide|approves|signs off|signs|has the final say|must decide|will decide)"
+    # '… decides (accept or contest)': the choices the person has, nothing the rule restricts
+    r"(?:\s*\((?:[a-z]+\s*(?:,|/|\bor\b)\s*)+[a-z]+\))?"
     r"(?=\s*(?:[.;]|$))",
     re.I,
 )
@@ -2481,7 +2624,12 @@ def _effect_phrases(t: str) -> str:
         modal = m.group("modal").lower()
         if modal in ("may", "can") and not m.group("only"):
             return m.group(0)  # 'a manager may approve …' grants; it asks for nothing
-        return f"{m.group('lead')}{m.group('rest')} must be approved by {m.group('who')}"
+        rest, unless = m.group("rest"), ""
+        cut = re.search(r"\s+(?=unless\b)", rest, re.I)
+        if cut:
+            # 'Finance must approve payments unless < 100 EUR': the exception stays last
+            rest, unless = rest[: cut.start()], " " + rest[cut.end() :]
+        return f"{m.group('lead')}{rest} must be approved by {m.group('who')}{unless}"
 
     t = _PERSON_APPROVES.sub(approves, t)
     t = _PERSON_DECIDES.sub(lambda m: f"need {m.group('who')} approval", t)
@@ -2638,7 +2786,7 @@ class Clause:
         cls, index: int, source: str, text: str, previous: Quantity | None, carry: str
     ) -> Clause:
         c = cls(index, source, text, previous, carry)
-        c.auto = bool(AUTO.search(text))
+        c.auto = bool(AUTO.search(text)) or alone_permission(text) is not None
         c.review = bool(REVIEW.search(text)) and not c.auto
         c.negated = bool(NEGATION.search(text))
         c.allow = (bool(ALLOW.search(text)) or c.auto) and not c.negated and not c.review
@@ -3022,6 +3170,41 @@ class ConditionalListRecogniser(Recogniser):
         return c.quantities[-1]
 
 
+def _same_measure_as_before(clause: str, made: list[Check], before: list[Check]) -> list[Check]:
+    """'no more than GBP 250,000 in lump sums per day; anything over goes to treasury': what lies
+    over the bound is over the same measure (today's total), not one request's amount, of the
+    same subject (who reviews, 'treasury', is none of its words)."""
+    m = _ANAPHOR.search(clause)
+    if not (m and m.group("bare")) or not before or not isinstance(before[-1], NumericLimit):
+        return made
+    prior = before[-1]
+    return [
+        replace(
+            c,
+            terms=prior.terms,
+            alternatives=prior.alternatives,
+            measure=prior.measure,
+            noun=prior.noun,
+            window=prior.window,
+            counts_calls=prior.counts_calls,
+            per=prior.per,
+        )
+        if isinstance(c, NumericLimit)
+        and c.threshold == prior.threshold
+        and not c.window
+        and not c.per
+        else c
+        for c in made
+    ]
+
+
+def _bare_anaphor(c: Clause) -> bool:
+    """'anything over goes to treasury for approval': the clause opens on the comparative, so its
+    subject is the previous clause's (the body named after 'to' is who reviews)."""
+    m = _ANAPHOR.search(c.text)
+    return bool(m and m.group("bare") and c.previous is not None and not c.quantities)
+
+
 class NumericRecogniser(Recogniser):
     """Caps, floors and review thresholds on amounts, counts and sizes, per request or window."""
 
@@ -3044,7 +3227,7 @@ class NumericRecogniser(Recogniser):
             c.review,
             c.negated,
             c.allow,
-            c.carry if not c.own_subject else "",
+            c.subject_carry if _bare_anaphor(c) else (c.carry if not c.own_subject else ""),
         )
         return numeric or None
 
@@ -5199,17 +5382,28 @@ def _numeric_checks(
         found.append((q, *_comparator(before, after), q.start))
     anaphor = _ANAPHOR.search(clause)
     if anaphor and previous is not None and not quantities:
-        word = (anaphor.group(1) or anaphor.group(3)).lower()
+        word = (anaphor.group(1) or anaphor.group(3) or anaphor.group("bare")).lower()
         kind = (
             "above"
             if word
-            in ("above", "over", "beyond", "more than", "bigger", "larger", "higher", "greater")
+            in (
+                "above",
+                "over",
+                "beyond",
+                "more than",
+                "more",
+                "bigger",
+                "larger",
+                "higher",
+                "greater",
+                "longer",
+            )
             else "below"
         )
         found.append((previous, kind, "", anaphor.start()))
     window = None
     for name, rx in _WINDOWS:
-        if rx.search(clause):
+        if rx.search(window_text(clause)):
             window = name
             break
     predicate_at = _predicate_position(clause)
@@ -5221,7 +5415,8 @@ def _numeric_checks(
             for start, end, marker in condition_spans(clause)
         )
         if ((predicate_at is not None and q.start < predicate_at) or in_condition) and (
-            kind == "lower" or (review and not _EXPLICIT_OK.search(clause))
+            kind == "lower"
+            or (review and not _EXPLICIT_OK.search(clause) and alone_permission(clause) is None)
         ):
             # In the subject a bound is a condition, not a limit ('Credits of at least $200 need a
             # manager' picks 200 and more): boundaries.CONDITION says which values it picks.
@@ -5230,7 +5425,13 @@ def _numeric_checks(
             elif kind == "upper":
                 kind, strict = "below", "le" if not strict else ""
         op, eff = _op_and_effect(
-            kind, strict, effect, review, negated, allow, bool(_EXPLICIT_OK.search(clause))
+            kind,
+            strict,
+            effect,
+            review,
+            negated,
+            allow,
+            bool(_EXPLICIT_OK.search(clause)) or alone_permission(clause) is not None,
         )
         if op is None:
             continue
@@ -5246,11 +5447,19 @@ def _numeric_checks(
         if window and q.currency is None and q.unit_family is None:
             if noun_stem is None or noun_stem not in _MEASURE_NOUNS:
                 counts_calls = True
+        alone = alone_permission(clause)
         terms = _terms(
             f"{carry} {clause}" if carry else clause,
             cut_review=review,
             drop_spans=[(q.start, q.end)] if not carry else [],
         )
+        if carry and anaphor is not None and anaphor.group("bare") and q is previous:
+            # 'anything over goes to treasury': the previous clause's subject; who reviews is not
+            terms = _terms(carry, cut_review=False)
+        if alone is not None:
+            # 'without a manager', 'by the agent alone': the permission's words, not its subject
+            gone = {stem(w) for w in words(alone.group("alone"))}
+            terms = tuple(t for t in terms if t not in gone)
         if noun_stem and counts_calls:
             terms = tuple(t for t in terms if t != noun_stem) + (
                 (noun_stem,) if _names_action(noun_stem) else ()
@@ -6238,7 +6447,7 @@ _EXCEPT_AMOUNT = re.compile(
     r"^(?P<main>.+?),?\s+(?P<marker>except(?:\s+for)?|other than|apart from|excluding|save for)\s+"
     r"(?:for\s+)?(?:(?:the|any)\s+)?(?P<noun>(?:[a-z]+\s+){0,2}?)(?:(?:of|worth|that are|which are)\s+)?"
     r"(?P<bound>over|above|more than|greater than|exceeding|in excess of|at least|under|below|"
-    r"less than|at most|up to|no more than)\s+(?P<amount>[^,;]+?)\s*\.?$",
+    r"less than|at most|up to|no more than)\s+(?P<amount>(?:[^,;]|,(?=\d{3}))+?)\s*\.?$",
     re.I,
 )
 
@@ -6246,10 +6455,12 @@ _EXCEPT_AMOUNT = re.compile(
 # 'Business class not permitted unless the block time is over 5 hours': the permission past a
 # bound, stated as a condition on a measure
 _UNLESS_AMOUNT = re.compile(
-    r"^(?P<main>.+?),?\s+(?P<marker>unless|except when|except if)\s+(?:the\s+|its\s+|their\s+)?"
-    r"(?P<noun>(?:[a-z]+\s+){1,3}?)(?:is|are)\s+"
+    r"^(?P<main>.+?),?\s+(?P<marker>unless|except when|except if)\s+"
+    # 'unless the block time is over 5 hours', 'unless it is below 25 EUR', 'unless < 100 EUR'
+    r"(?:(?:the\s+|its\s+|their\s+)?(?P<noun>(?!(?:it|they)\s)(?:[a-z]+\s+){1,3}?)(?:is|are)\s+"
+    r"|(?:it|they)\s+(?:is|are)\s+)?"
     r"(?P<bound>over|above|more than|greater than|exceeding|in excess of|at least|under|below|"
-    r"less than|at most|up to|no more than)\s+(?P<amount>[^,;]+?)\s*\.?$",
+    r"less than|at most|up to|no more than)\s+(?P<amount>(?:[^,;]|,(?=\d{3}))+?)\s*\.?$",
     re.I,
 )
 
@@ -6267,6 +6478,10 @@ def _except_amount(
     made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
     if not made or any(c.effect == "allow" or isinstance(c, NumericLimit) for c in made):
         return None  # a cap excepted below an amount is not a reading the engine trusts
+    if NEGATION.search(m.group("main")) and any(c.effect != "deny" for c in made):
+        # 'Refunds are not subject to approval unless > 500 EUR': a negated review read as a
+        # review would turn the exception over
+        return None
     op = NEGATE[BOUNDARY_CONDITION[re.sub(r"\s+", " ", m.group("bound").lower())]]
     subject = m.group("noun") or m.group("main")
     condition = _subject_condition(index, source, subject, op, q)
