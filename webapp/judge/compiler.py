@@ -1605,6 +1605,7 @@ NORMATIVE = re.compile(
     r"\b(must|shall|should|never|not|no(?!-\w)|nobody|no one|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
     r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
+    r"(?:are|is) auto(?![-\w])|"
     r"mandatory|compulsory|obligatory|has to|have to|"
     r"do not|don't|freeze|frozen|locked|"
     # negative contractions end in a word character, so 'should' alone never meets them
@@ -1638,7 +1639,12 @@ _ROLE = (
     # 'requires two admins to confirm', 'needs the DBA on call to agree'
     r"admins?|dbas?)"
 )
-_AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
+_AUTO = (
+    r"auto[- ]?approv\w*|approved automatically|automatically approved|"
+    r"(?:can|may) be approved by (?:the )?agent|"
+    # '< 1k are auto', 'anything under 50 EUR is auto'
+    r"(?:are|is) auto(?![-\w])"
+)
 REVIEW = re.compile(
     # 'a second approver', 'an additional sign-off': another person decides too
     r"\b((?:second|dual|double|additional|another|extra|independent)\s+"
@@ -1656,7 +1662,8 @@ REVIEW = re.compile(
     r"(?:[a-z]+(?:er|or|ist|ant)|lead|desk|committee|board|team)s?|"
     # 'larger ones go to credit ops', 'goes to finance': a body who decides, no article
     r"(?:go|goes|routed|referred|escalated)\s+to\s+(?:[a-z]+\s+)?(?:ops|operations|treasury|"
-    r"finance|legal|compliance|risk|procurement|payroll)\b(?=\s*(?:[.;,)]|$|\s+(?:for|to)\b))|"
+    r"finance|legal|compliance|risk|procurement|payroll)\b(?=\s*(?:[.;,)]|$|\s+(?:for|to|review|"
+    r"approval|sign[- ]?off)\b))|"
     r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second)|"
     # 'need FinOps OK', 'requires the owner's go-ahead': an informal approval asked for
     r"(?:needs?|requires?|required)\s+(?:[\w'’-]+\s+){0,3}?(?:ok|okay|go-ahead|blessing|green\s+light)\b|"
@@ -2625,10 +2632,14 @@ def _effect_phrases(t: str) -> str:
         if modal in ("may", "can") and not m.group("only"):
             return m.group(0)  # 'a manager may approve …' grants; it asks for nothing
         rest, unless = m.group("rest"), ""
-        cut = re.search(r"\s+(?=unless\b)", rest, re.I)
+        cut = re.search(
+            r"\s+(?=unless\b)|,\s*(?=(?:over|above|under|below|>|<)\s*[$€£]?\d)", rest, re.I
+        )
         if cut:
-            # 'Finance must approve payments unless < 100 EUR': the exception stays last
-            rest, unless = rest[: cut.start()], " " + rest[cut.end() :]
+            # 'Finance must approve payments unless < 100 EUR': the exception stays last; so does
+            # a second tier ('… journal entries > 50k, < 1k are auto')
+            sep = ", " if cut.group(0).startswith(",") else " "
+            rest, unless = rest[: cut.start()], sep + rest[cut.end() :]
         return f"{m.group('lead')}{rest} must be approved by {m.group('who')}{unless}"
 
     t = _PERSON_APPROVES.sub(approves, t)
@@ -2736,9 +2747,40 @@ def _obligations(clauses: list[str]) -> list[str]:
 def split_clauses(text: str) -> list[str]:
     """Sentences and clauses joined by ';' or ', but' are judged separately."""
     parts = re.split(
-        r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|;\s*|,?\s+but\s+|,\s*(?:while|whereas|however)\s+", text
+        r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|;\s*|,?\s+but\s+|,\s*(?:while|whereas|however)\s+"
+        # '… can be done by the agent. anything above that needs …': a sentence in lower case
+        r"|(?<=[a-z]\.)\s+(?=(?:anything|everything|above|over|beyond|longer|larger|bigger|more|"
+        r"others|otherwise)\b)",
+        text,
     )
-    return [p.strip().rstrip(".").strip() for p in parts if p and p.strip(" .")]
+    out: list[str] = []
+    for p in parts:
+        out.extend(_tiers(p))
+    return [p.strip().rstrip(".").strip() for p in out if p and p.strip(" .")]
+
+
+# 'Card limits over 10k need risk review, over 50k are not allowed', 'journal entries over 50k
+# must be approved by a controller, under 1k are auto': a second tier after a comma, with a
+# predicate of its own, after a clause with one. Read as one clause, the refusal of the top tier
+# was taken for the review of the first.
+_TIER = re.compile(
+    r",\s+(?:and\s+)?(?=(?:over|above|under|below|more than|less than|at least|at most|beyond|"
+    r"exceeding)\s+(?:[$€£]\s?|[A-Z]{3}\s)?\d[\d,.]*\s*(?:k|m|%)?(?:\s*[A-Za-z$€£]{1,5})?\s+"
+    r"(?:(?:they|these|those|it)\s+)?(?:need|needs|require|requires|are|is|go|goes|must|get|gets)\b"
+    r"[^,;]*$)",
+    re.I,
+)
+_TIER_HEAD = re.compile(
+    r"\b(?:need|needs|require|requires|required|are|is|go|goes|must|get|gets)\b", re.I
+)
+
+
+def _tiers(part: str) -> list[str]:
+    """`part` cut before a second tier (see _TIER), when what comes before has its predicate."""
+    m = _TIER.search(part)
+    if m is None or not _TIER_HEAD.search(part[: m.start()]):
+        return [part]
+    return [part[: m.start()], part[m.end() :]]
 
 
 def scope_of(text: str) -> tuple[str, ...]:
