@@ -20,6 +20,7 @@ from webapp.judge.checks import (
     Condition,
     DateWindow,
     FirstTimeCounterparty,
+    KeyedLimit,
     NumericLimit,
     PrefixedCount,
     RequiredArgument,
@@ -736,8 +737,22 @@ def _self_references(r: _Reading) -> list[str]:
     ]
 
 
+# '…; all other drugs no more than 30': a later subject named as the rest of an earlier one.
+_OTHER_SUBJECT = re.compile(
+    r"(?:[;:.,]\s*|\s-\s*)(?:(?:all|any|every)\s+)?(?P<other>other)\s+(?!than\b)[a-z]+", re.I
+)
+
+
+def _other_subjects(r: _Reading) -> list[str]:
+    """'Auto-refill days supply: maintenance meds up to 90; all other drugs no more than 30': the
+    second cap is for what the first subject leaves out. No check reads that complement, and read
+    as its noun alone ('drugs') the 30-day cap held maintenance meds too."""
+    return [m.group("other").lower() for m in _OTHER_SUBJECT.finditer(r.text)]
+
+
 _FAIL_SAFES = (
     _unread_human_act,
+    _other_subjects,
     _act_listed_as_value,
     _negated_words,
     _negating_subject,
@@ -958,6 +973,8 @@ def _all_checks(checks: list[Check]) -> list[Check]:
             inner = getattr(c, name, None)
             if isinstance(inner, Check):
                 todo.append(inner)
+        if isinstance(c, KeyedLimit):
+            todo.extend(c.limits)
     return out
 
 
@@ -1340,6 +1357,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         elif isinstance(c, SameValue):
             out.update(SAME_WORDS)
             flat.append(c)
+        elif isinstance(c, KeyedLimit):
+            # the key values and what they qualify are read by the check; each limit reads the rest
+            out.update(stem(w) for w in (*c.keys, c.noun) if w)
+            out.update(c.keys)
+            todo.extend(c.limits)
         elif isinstance(c, StateFlag):
             out.update(stem(w) for w in words(c.phrase))
             if c.fallback is not None:
@@ -3245,6 +3267,88 @@ def _bare_anaphor(c: Clause) -> bool:
     subject is the previous clause's (the body named after 'to' is who reviews)."""
     m = _ANAPHOR.search(c.text)
     return bool(m and m.group("bare") and c.previous is not None and not c.quantities)
+
+
+# '20% on monthly plans, 35% on annual', '10% for monthly subscriptions and 25% for yearly
+# subscriptions': a quantity, then the value of another argument it holds for. The noun after the
+# first key names what the keys qualify; the later keys may leave it out.
+_KEYED_AFTER = re.compile(
+    r"\s+(?:on|for)\s+(?:the\s+|an?\s+|all\s+)?(?P<key>[a-z][a-z\-]*)"
+    r"(?:\s+(?P<noun>plans?|subscriptions?|contracts?|memberships?|accounts?|orders?|licen[cs]es?|"
+    r"terms?|tiers?|customers?|members?|deals?|renewals?|bookings?|ones?))?"
+    r"\s*(?=$|[,;.]|\s+and\b)",
+    re.I,
+)
+_KEYED_JOIN = re.compile(r"^\s*(?:,\s*(?:and\b\s*)?|and\b\s*)$", re.I)
+
+
+class KeyedCapRecogniser(Recogniser):
+    """'max discount is 20% on monthly plans, 35% on annual': caps keyed by another argument's
+    value. Read as one cap, the first bound ('the month's total', from 'monthly') capped every plan
+    and the second was left unread."""
+
+    kind = "keyed_limit"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        qs = c.quantities
+        if len(qs) < 2:
+            return None
+        keys: list[tuple[str, str]] = []
+        ends: list[int] = []
+        for i, q in enumerate(qs):
+            m = _KEYED_AFTER.match(c.text, q.end)
+            if m is None:
+                return None
+            keys.append((m.group("key"), m.group("noun") or ""))
+            ends.append(m.end())
+            if i and not _KEYED_JOIN.match(c.text[ends[i - 1] : q.start]):
+                return None
+        if c.text[ends[-1] :].strip(" .") or not keys[0][1]:
+            return None  # more after the last key, or no noun saying what the keys qualify
+        names = [k.lower() for k, _ in keys]
+        if len(set(names)) != len(names) or any(k in STOPWORDS for k in names):
+            return None
+        if any(n and stem(n) != stem(keys[0][1]) for _, n in keys[1:]):
+            return None  # 'on monthly plans, 35% on annual contracts' names two things
+        first = qs[0]
+        if any(
+            (q.currency, q.unit_family, q.noun) != (first.currency, first.unit_family, first.noun)
+            for q in qs
+        ):
+            return None
+        head = c.text[: first.start]
+        if _comparator(head[-60:], "")[0] != "upper" or c.review:
+            return None  # a cap only ('max', 'capped at', 'up to'), never a review threshold
+        limits = []
+        for q in qs:
+            written = c.text[q.start : q.end]
+            made = _numeric_checks(
+                c.index,
+                c.source,
+                f"{head}{written}",
+                [replace(q, start=len(head), end=len(head) + len(written))],
+                c.previous,
+                c.effect,
+                c.review,
+                c.negated,
+                c.allow,
+                c.carry if not c.own_subject else "",
+            )
+            if len(made) != 1 or not isinstance(made[0], NumericLimit) or made[0].window:
+                return None
+            limits.append(made[0])
+        return [
+            KeyedLimit(
+                c.index,
+                c.source,
+                limits[0].effect,
+                limits[0].terms,
+                limits[0].alternatives,
+                keys=tuple(names),
+                limits=tuple(limits),
+                noun=keys[0][1].lower(),
+            )
+        ]
 
 
 class NumericRecogniser(Recogniser):
@@ -5339,6 +5443,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     DateWindowRecogniser(),
     TimeOfDayRecogniser(),
     WeekdayRecogniser(),
+    KeyedCapRecogniser(),
     PlaceSplitCapRecogniser(),
     ScopedIdRecogniser(),
     PrefixedCountRecogniser(),
@@ -7966,12 +8071,22 @@ def _terms(
     t = re.sub(r"\([^)]*\)", " ", t) if "(" in t and ")" in t else t
     for q in find_quantities(t):
         t = t[: q.start] + " " * (q.end - q.start) + t[q.end :]
+    # 'annual discounts', 'quarterly rebates': a kind of the thing (a plan's interval), not a
+    # period a total is taken over (no window regex reads 'annual'): a subject word. Dropped as
+    # a function word ('annual' stems like 'annually'), the rule governed monthly discounts too.
+    kinds = {stem(m.group(1)) for m in _PERIOD_KIND.finditer(t)}
     out = []
     for s in content_stems(t):
+        if s in kinds:
+            out.append(s)
+            continue
         if s in GENERIC or s in _EFFECT_STEMS or s.isdigit() or len(s) < 2 and s not in ("to",):
             continue
         out.append(s)
     return tuple(dict.fromkeys(out))
+
+
+_PERIOD_KIND = re.compile(r"\b(annual|quarterly)\s+(?=[a-z]{3,})", re.I)
 
 
 def _subject_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
