@@ -281,6 +281,7 @@ def compile_rule(
             and r.threshold == cap.threshold
             and r.unit_family == cap.unit_family
             and r.currency == cap.currency
+            and (r.window, r.counts_calls, r.per) == (cap.window, cap.counts_calls, cap.per)
             for r in checks
         ):
             checks.remove(cap)
@@ -1628,6 +1629,7 @@ NORMATIVE = re.compile(
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
     r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
     r"(?:are|is) auto(?![-\w])|"
+    r"(?:is|are|will\s+be|get|gets)\s+(?:refused|rejected|declined|denied)(?=\s*[.;!]?\s*$)|"
     r"mandatory|compulsory|obligatory|has to|have to|"
     r"do not|don't|freeze|frozen|locked|"
     # negative contractions end in a word character, so 'should' alone never meets them
@@ -1711,7 +1713,9 @@ AUTO = re.compile(r"\b(" + _AUTO + r")\b", re.I)
 NEGATION = re.compile(
     # 'no-cost extensions', 'no-show fees': a hyphenated 'no-' word is an adjective, no negation
     r"\b(not|never|no(?!-\w)|cannot|can't|won't|don't|doesn't|mustn't|shan't|shouldn't|prohibit\w*|forbid\w*|forbidden|"
-    r"ban|banned|disallow\w*|blocked|off[- ]limits|illegal|isn't|aren't|exclude|excludes|excluded)\b",
+    r"ban|banned|disallow\w*|blocked|off[- ]limits|illegal|isn't|aren't|exclude|excludes|excluded|"
+    # '…, above 10M USD are refused': a refusal closing the clause ('denied claims' is a kind)
+    r"(?:is|are|will\s+be|get|gets)\s+(?:refused|rejected|declined|denied)(?=\s*[.;!]?\s*$))\b",
     re.I,
 )
 ALLOW = re.compile(
@@ -3239,16 +3243,25 @@ def _same_measure_as_before(clause: str, made: list[Check], before: list[Check])
     over the bound is over the same measure (today's total), not one request's amount, of the
     same subject (who reviews, 'treasury', is none of its words)."""
     m = _ANAPHOR.search(clause)
-    if not (m and m.group("bare")) or not before or not isinstance(before[-1], NumericLimit):
+    opens = m is not None and (
+        m.group("bare") is not None
+        or not clause[: m.start()].strip(" ,")
+        or re.fullmatch(r"\s*(?:anything|everything|any\s+amount|amounts)\s*", clause[: m.start()])
+        is not None
+    )
+    if not opens or not before or not isinstance(before[-1], NumericLimit):
         return made
     prior = before[-1]
+    # 'larger changes need IT approval' names its own noun: its subject is its own (the first
+    # clause's qualifiers, 'for Dublin teams', are not read into it)
+    subject = m.group(3) is None
     return [
         replace(
             c,
-            terms=prior.terms,
-            alternatives=prior.alternatives,
-            measure=prior.measure,
-            noun=prior.noun,
+            terms=prior.terms if subject else c.terms,
+            alternatives=prior.alternatives if subject else c.alternatives,
+            measure=prior.measure if subject else c.measure,
+            noun=prior.noun if subject else c.noun,
             window=prior.window,
             counts_calls=prior.counts_calls,
             per=prior.per,
@@ -5764,7 +5777,8 @@ def _is_age(clause: str, q: Quantity) -> bool:
 
 # 'patients under 16', 'customers over 65': a bare number bounding people is their age
 _PERSON_BOUND = re.compile(
-    r"\b(?:patients?|children|child|minors?|customers?|clients?|users?|employees?|applicants?|"
+    r"\b(?:anyone|anybody|someone|somebody|everyone|people|kids?|"
+    r"patients?|children|child|minors?|customers?|clients?|users?|employees?|applicants?|"
     r"drivers?|players?|participants?|members?|students?|people|persons?|borrowers?|passengers?|"
     r"tenants?|residents?|subscribers?|candidates?|guests?|visitors?)\s+"
     r"(?:under|below|over|above|younger than|older than|aged)\s*$",
@@ -8071,6 +8085,7 @@ def _terms(
     t = re.sub(r"\([^)]*\)", " ", t) if "(" in t and ")" in t else t
     for q in find_quantities(t):
         t = t[: q.start] + " " * (q.end - q.start) + t[q.end :]
+    t = _REFUSAL_END.sub(" ", t)  # '… are refused': the effect, not the subject
     # 'annual discounts', 'quarterly rebates': a kind of the thing (a plan's interval), not a
     # period a total is taken over (no window regex reads 'annual'): a subject word. Dropped as
     # a function word ('annual' stems like 'annually'), the rule governed monthly discounts too.
@@ -8082,10 +8097,18 @@ def _terms(
             continue
         if s in GENERIC or s in _EFFECT_STEMS or s.isdigit() or len(s) < 2 and s not in ("to",):
             continue
+        if s in _AUTO_STEMS:
+            continue  # 'approved automatically', 'may be processed automatically': the effect
         out.append(s)
     return tuple(dict.fromkeys(out))
 
 
+_AUTO_STEMS = frozenset(stem(w) for w in ("automatically", "auto"))
+
+
+_REFUSAL_END = re.compile(
+    r"\b(?:is|are|will\s+be|get|gets)\s+(?:refused|rejected|declined|denied)(?=\s*[.;!]?\s*$)", re.I
+)
 _PERIOD_KIND = re.compile(r"\b(annual|quarterly)\s+(?=[a-z]{3,})", re.I)
 
 
