@@ -291,3 +291,46 @@ def test_a_qualifier_inserted_leaves_the_permission_partly_understood(
     rule = shape.format(b="250").rstrip(".") + insert + "."
     decides, got = readings(rule)
     assert not decides, (rule, got)
+
+
+def test_two_bounds_joined_by_and_are_one_range() -> None:
+    _, got = readings("Payments > 1k and < 10k need team lead; >= 10k need CFO.")
+    assert got[0] == (
+        "When the amount is above 1,000: Send to review when the amount is below 10,000 "
+        "(about: payments)"
+    )
+    rule = "Refunds over 100 EUR and under 1,000 EUR need a supervisor."
+    args = {"order": "o", "amount": 50, "currency": "EUR"}
+    assert outcome(rule, "payments.refund", args) == "approved"
+    args["amount"] = 500
+    assert outcome(rule, "payments.refund", args) == "pending_review"
+
+
+def test_a_rate_in_its_unit_is_no_count_of_requests() -> None:
+    _, got = readings("Opioid Rx over 50 MME/day -> pharmacist review")
+    assert got == ["Send to review when the number of mme is above 50 (about: opioid rx)"]
+
+
+def test_a_multiple_of_another_amount_stays_partly_understood() -> None:
+    decides, _ = readings("Security deposit not to exceed 1.5x monthly rent.")
+    assert not decides
+    decides, _ = readings("Leverage above 5x is not permitted")
+    assert decides
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        (
+            "Trades above 1M USD need the desk head, above 10M USD are refused.",
+            "Deny when the amount is above 10,000,000 USD (about: trades)",
+        ),
+        (
+            "Refunds over 500 EUR need a manager; over 5,000 EUR they are refused.",
+            "Deny when the amount is above 5,000 EUR (about: refunds)",
+        ),
+    ],
+)
+def test_a_refusal_closing_a_tier_denies(rule: str, expected: str) -> None:
+    decides, got = readings(rule)
+    assert decides and got[-1] == expected

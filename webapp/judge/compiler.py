@@ -244,6 +244,7 @@ def compile_rule(
             continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
         made = _same_measure_as_before(clause, made, checks)
+        made = _range_reviews(clause, made)
         made = _named_measures(clause, made)
         if made and all(type(c) is ActionRule for c in made):
             # 'FHA may go down to 580' beside 'Min FICO 620 …': a clause read as a plain act
@@ -744,6 +745,27 @@ _OTHER_SUBJECT = re.compile(
 )
 
 
+# '1.5x monthly rent', '3 x the deposit': a multiple of another amount the request states
+_MULTIPLE_OF = re.compile(
+    r"\d[\d.,]*\s*[x×]\s+(?:of\s+)?(?:the\s+|their\s+|its\s+)?"
+    r"(?!(?:is|are|was|be|must|may|can|cannot|should|shall|will|for|in|on|at|per|and|or|not|no|"
+    r"to|with|without|requires?|needs?|goes?|leverage|unless|except|if|when)\b)"
+    r"(?P<base>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)",
+    re.I,
+)
+
+
+def _multiple_bases(r: _Reading) -> list[str]:
+    """'Security deposit not to exceed 1.5x monthly rent': the bound is 1.5 times another argument.
+    No check multiplies an argument, and read as a bare multiple ('the multiple is above 1.50x')
+    the rule compared the rent itself with 1.5."""
+    return [
+        m.group("base").lower()
+        for m in _MULTIPLE_OF.finditer(r.text)
+        if not any(isinstance(c, ArgumentComparison) for c in r.every)
+    ]
+
+
 def _other_subjects(r: _Reading) -> list[str]:
     """'Auto-refill days supply: maintenance meds up to 90; all other drugs no more than 30': the
     second cap is for what the first subject leaves out. No check reads that complement, and read
@@ -754,6 +776,7 @@ def _other_subjects(r: _Reading) -> list[str]:
 _FAIL_SAFES = (
     _unread_human_act,
     _other_subjects,
+    _multiple_bases,
     _act_listed_as_value,
     _negated_words,
     _negating_subject,
@@ -1883,7 +1906,11 @@ _PERIOD_NAMES = re.compile(
     r"(?:(?:the|a|an|their|its|his|her)\s+)?(?P<b>daily|weekly|monthly|yearly|annual|quarterly)"
     r"(?=(?:\s+[a-z]+){0,2}\s+limits?\b)"
     r"|\b(?P<c>daily|weekly|monthly|yearly|annual|quarterly)(?=\s+(?:plans?|subscriptions?|billing|"
-    r"contracts?|memberships?|passes|pass|licen[cs]es?|terms?|cycles?|tiers?)\b)",
+    r"contracts?|memberships?|passes|pass|licen[cs]es?|terms?|cycles?|tiers?|"
+    # 'not to exceed 1.5x monthly rent': an amount the request states, no month's total
+    r"rent|salary|salaries|income|premiums?|wages?|fees?|instal{1,2}ments?|retainer|interest)\b)"
+    # '50 MME/day', '4 g/day': a dose rate in its unit, not a count of requests per day
+    r"|\d[\d,.]*\s*[A-Za-z]{1,6}\s?/\s?(?:day|d)\b",
     re.I,
 )
 
@@ -3236,6 +3263,33 @@ class ConditionalListRecogniser(Recogniser):
 
     def next_quantity(self, c: Clause) -> Quantity | None:
         return c.quantities[-1]
+
+
+# 'Payments > 1k and < 10k need team lead': two bounds of one measure joined by 'and'
+_RANGE_AND = re.compile(
+    r"^\s*(?:over|above|more than|greater than|at least|under|below|less than|at most)?\s*"
+    r"(?:[$€£]\s?)?[\d.,]+\s*(?:k|m|[A-Za-z%]{1,5})?\s+and\s+(?:over|above|more than|greater than|"
+    r"at least|under|below|less than|at most)\s*$",
+    re.I,
+)
+
+
+def _range_reviews(clause: str, made: list[Check]) -> list[Check]:
+    """'Payments > 1k and < 10k need team lead' is one review between the bounds. Read as two
+    reviews, everything under 10k went to review (500 as well)."""
+    limits = [c for c in made if isinstance(c, NumericLimit)]
+    if len(made) != 2 or len(limits) != 2 or any(c.effect != "review" for c in limits):
+        return made
+    low, high = limits
+    if low.op not in ("gt", "ge") or high.op not in ("lt", "le"):
+        return made
+    same = ("currency", "unit_family", "noun", "measure", "window", "counts_calls", "per")
+    if any(getattr(low, f) != getattr(high, f) for f in same) or low.threshold >= high.threshold:
+        return made
+    qs = find_quantities(clause)
+    if len(qs) != 2 or not _RANGE_AND.match(clause[qs[0].start : qs[1].start]):
+        return made
+    return [When(high.rule_index, high.source, "review", high.terms, high.alternatives, low, high)]
 
 
 def _same_measure_as_before(clause: str, made: list[Check], before: list[Check]) -> list[Check]:
