@@ -334,3 +334,40 @@ def test_a_multiple_of_another_amount_stays_partly_understood() -> None:
 def test_a_refusal_closing_a_tier_denies(rule: str, expected: str) -> None:
     decides, got = readings(rule)
     assert decides and got[-1] == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "No approval needed for refunds under $100.",
+        "Refunds under $100 don't need approval.",
+        "Refunds under $100 need no review.",
+        "Refunds below $100 do not require a manager.",
+        "Refunds under $100 are exempt from review.",
+        "Without review, agents may refund under $100.",
+    ],
+)
+def test_a_review_said_not_to_be_needed_is_the_permission(rule: str) -> None:
+    """Each had been read as a review of what it spares, so 500 was approved."""
+    decides, got = readings(rule)
+    assert decides
+    assert got[0].startswith("Allow when the amount is below 100 USD; otherwise send to review")
+    args = {"order": "o", "amount": 500, "currency": "USD"}
+    assert outcome(rule, "payments.refund", args) == "pending_review"
+    args["amount"] = 50
+    assert outcome(rule, "payments.refund", args) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "reading"),
+    [
+        ("Agents may reset passwords without approval.", "Allow requests about reset passwords"),
+        (
+            "CSAM: remove immediately, no review needed.",
+            "Allow requests about CSAM remove immediately",
+        ),
+    ],
+)
+def test_an_act_permitted_without_review_is_allowed(rule: str, reading: str) -> None:
+    decides, got = readings(rule)
+    assert decides and got == [reading]

@@ -252,9 +252,7 @@ def compile_rule(
             # of the rule compares numbers (a count of approvers is read by the review).
             unread_numbers.extend(_unread_quantities(clause))
         alone = alone_permission(clause)
-        if alone is not None and any(
-            isinstance(c, NumericLimit) and c.effect == "allow" for c in made
-        ):
+        if alone is not None and any(c.effect == "allow" for c in made):
             # 'under $250 without review', 'can be done by the agent': read by the permission
             phrase = alone.group("alone")
             if phrase.lower().startswith("without"):
@@ -531,8 +529,9 @@ def _unread_human_act(r: _Reading) -> list[str]:
 
 def _alone_spans(text: str, checks: Sequence[Check]) -> list[tuple[int, int]]:
     """Where a permission says what the agent may do alone ('without review', 'by the agent'),
-    when an allowance (an allow-effect limit, review beyond it) reads it."""
-    if not any(isinstance(c, NumericLimit) and c.effect == "allow" for c in checks):
+    when an allowance reads it (an allow-effect limit, review beyond it; a permission of an act,
+    'CSAM: remove immediately, no review needed')."""
+    if not any(c.effect == "allow" for c in checks):
         return []
     out = []
     for clause in re.split(r"[.;]\s*", text):
@@ -1793,12 +1792,38 @@ ALONE = re.compile(
 )
 
 
+# The review said not to be needed ('No approval needed for refunds under $100', 'don't need
+# approval', 'need no review', 'no review required', 'do not require a manager', 'exempt from
+# review', 'Without review, agents may …'): the same permission. Each had been read as a review
+# of what it spares (the negation left unread), so 500 passed a rule sparing what is under 100.
+_REVIEWER = (
+    r"(?:(?:a|an|any|the)\s+)?(?:[a-z]+(?:'s)?\s+){0,2}?(?:approvals?|reviews?|sign[- ]?offs?|ok|"
+    r"okay|manager|supervisor|escalation)\b"
+)
+NO_REVIEW_NEEDED = re.compile(
+    r"(?P<alone>\bno\s+(?:[a-z]+\s+){0,2}?(?:approvals?|reviews?|sign[- ]?offs?)\s+(?:is\s+|are\s+)?"
+    r"(?:needed|required|necessary)\b"
+    r"|\b(?:do|does|did)\s*(?:not|n't)\s+(?:need|require)\s+" + _REVIEWER + r""
+    r"|\b(?:don't|doesn't|dont|doesnt)\s+(?:need|require)\s+" + _REVIEWER + r""
+    r"|\b(?:needs?|requires?)\s+no\s+(?:[a-z]+\s+)?(?:approvals?|reviews?|sign[- ]?offs?)\b"
+    r"|\b(?:are|is)\s+exempt\s+from\s+(?:[a-z]+\s+)?(?:approvals?|reviews?|sign[- ]?offs?)\b"
+    r"|^\s*without\s+" + _REVIEWER + r"(?=\s*,[^.;]*\b(?:may|can)\b))",
+    re.I,
+)
+
+
 def alone_permission(text: str) -> re.Match[str] | None:
-    """The 'without review' / 'by the agent' phrase of a permission the agent uses alone, or None
-    when the clause is negated (then it asks for the review)."""
-    m = ALONE.search(text)
-    if m is None or NEGATION.search(text) or re.search(r"\bonly\b", text[: m.start()], re.I):
+    """The 'without review' / 'by the agent' / 'no approval needed' phrase of a permission the
+    agent uses alone, or None when the clause is otherwise negated (then it asks for the review)
+    or restricted by 'only' before it."""
+    m = ALONE.search(text) or NO_REVIEW_NEEDED.search(text)
+    if m is None or re.search(r"\bonly\b", text[: m.start()], re.I):
         return None
+    rest = text[: m.start("alone")] + " " + text[m.end("alone") :]
+    if NEGATION.search(rest) or re.search(r"\b(?:unless|except|if|when|for|but)\b", rest, re.I):
+        # 'may not … without review' asks for it; a condition or a 'for VIP customers' narrows the
+        # permission and no check reads it (the rule stays partly understood as before)
+        return None if NEGATION.search(rest) else m
     return m
 
 
@@ -2881,9 +2906,16 @@ class Clause:
         cls, index: int, source: str, text: str, previous: Quantity | None, carry: str
     ) -> Clause:
         c = cls(index, source, text, previous, carry)
-        c.auto = bool(AUTO.search(text)) or alone_permission(text) is not None
+        alone = alone_permission(text)
+        c.auto = bool(AUTO.search(text)) or alone is not None
         c.review = bool(REVIEW.search(text)) and not c.auto
-        c.negated = bool(NEGATION.search(text))
+        c.negated = bool(
+            NEGATION.search(
+                text
+                if alone is None
+                else text[: alone.start("alone")] + " " + text[alone.end("alone") :]
+            )
+        )
         c.allow = (bool(ALLOW.search(text)) or c.auto) and not c.negated and not c.review
         c.only = bool(ONLY.search(text)) or bool(OUTSIDE.search(text))
         c.effect = "review" if c.review else ("allow" if c.allow and not c.only else "deny")
