@@ -765,6 +765,12 @@ def _multiple_bases(r: _Reading) -> list[str]:
     ]
 
 
+def _count_words(r: _Reading) -> list[str]:
+    """'… up to $50 without a manager, twice per customer': a count written as a word, which no
+    check holds (read as a subject word, the rule was labelled understood)."""
+    return [m.group(0).lower() for m in re.finditer(r"\b(?:twice|thrice)\b", r.text, re.I)]
+
+
 def _other_subjects(r: _Reading) -> list[str]:
     """'Auto-refill days supply: maintenance meds up to 90; all other drugs no more than 30': the
     second cap is for what the first subject leaves out. No check reads that complement, and read
@@ -776,6 +782,7 @@ _FAIL_SAFES = (
     _unread_human_act,
     _other_subjects,
     _multiple_bases,
+    _count_words,
     _act_listed_as_value,
     _negated_words,
     _negating_subject,
