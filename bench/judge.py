@@ -58,7 +58,8 @@ HOLDOUT_SETS = (
 # where the unseen word narrows the rule; dev_jann explicit argument bindings ('(fee_status =
 # "paid")') and their near-misses; dev_jsat conditions clearly false for the request; dev_jstate
 # states, holds on named values and except-lists; dev_jred4 a red team of rules labelled
-# understood but misread. Their first runs are recorded in bench/README.md.
+# understood but misread; dev_jauto thresholds stated as what the agent may do alone, tiers and caps
+# keyed by another argument. Their first runs are recorded in bench/README.md.
 APART_SETS = (
     "dev_11",
     "dev_mis",
@@ -76,6 +77,7 @@ APART_SETS = (
     "dev_jflag",
     "dev_jcount",
     "dev_jevid",
+    "dev_jauto",
 )
 
 

@@ -4888,3 +4888,92 @@ class AnyReference(Check):
             "; ".join(o.message for o in outcomes if o.message),
             tuple(a for o in outcomes for a in o.args),
         )
+
+
+# 'monthly' and 'annual' are one value of a plan's interval however the request spells it
+_PERIOD_SPELLINGS: dict[str, frozenset[str]] = {
+    "daily": frozenset({"daily", "day", "per day"}),
+    "weekly": frozenset({"weekly", "week", "per week"}),
+    "monthly": frozenset({"monthly", "month", "per month"}),
+    "quarterly": frozenset({"quarterly", "quarter", "per quarter"}),
+    "annual": frozenset({"annual", "annually", "yearly", "year", "per year"}),
+    "yearly": frozenset({"annual", "annually", "yearly", "year", "per year"}),
+}
+
+
+def key_spellings(word: str) -> frozenset[str]:
+    """The values of a request that name the key `word` of a keyed limit."""
+    w = normalise_value(word)
+    return _PERIOD_SPELLINGS.get(w, frozenset({w}))
+
+
+@dataclass(frozen=True)
+class KeyedLimit(Check):
+    """One limit per value of another argument: 'max discount is 20% on monthly plans, 35% on
+    annual' caps `percent_off` at 20% where an argument says monthly, at 35% where it says annual.
+    A request naming none of the listed values (a weekly plan, no interval at all), or several,
+    goes to a human: the rule sets no limit for it."""
+
+    keys: tuple[str, ...] = ()  # the key values as written ('monthly', 'annual')
+    limits: tuple[NumericLimit, ...] = ()  # one limit per key, in the same order
+    noun: str = ""  # what the keys qualify ('plans'), as written
+    kind: str = field(default="keyed_limit", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d["keys"] = {k: lim.describe() for k, lim in zip(self.keys, self.limits, strict=True)}
+        return d
+
+    def reading(self) -> str:
+        first = self.limits[0]
+        what = _measure_words(first)
+        parts = [
+            f"{OP_WORDS[lim.op]} {_bound_words(lim)} where an argument says {key}"
+            for key, lim in zip(self.keys, self.limits, strict=True)
+        ]
+        noun = f"{self.noun} " if self.noun else ""
+        return (
+            f"{_VERB[first.effect]} when {what} is "
+            + ", ".join(parts)
+            + f"; {noun}of any other kind, or none shown: review{first._about()}"
+        )
+
+    def subject(self) -> str:
+        return self.limits[0].subject() if self.limits else ""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        spellings = [key_spellings(k) for k in self.keys]
+        found: dict[int, str] = {}
+        for leaf in view.leaves:
+            for v in scalars(leaf.value):
+                if not isinstance(v, str):
+                    continue
+                norm = normalise_value(v)
+                for i, names in enumerate(spellings):
+                    if norm in names:
+                        found[i] = leaf.path
+        if len(found) == 1:
+            ((i, path),) = found.items()
+            outcome = self.limits[i].evaluate(view)
+            if outcome.status == NOT_APPLICABLE:
+                return outcome
+            return Outcome(
+                outcome.status,
+                f"{path} is {self.keys[i]}: {outcome.message}",
+                (*outcome.args, path),
+            )
+        first = self.limits[0].evaluate(view)
+        if first.status == NOT_APPLICABLE:
+            return first
+        listed = " or ".join(self.keys)
+        if found:
+            return Outcome(
+                UNKNOWN,
+                f"the request names more than one of {listed}: a human must say which limit holds",
+                tuple(found.values()),
+            )
+        return Outcome(
+            UNKNOWN,
+            f"the rule sets a limit only where an argument says {listed}, and the request shows "
+            "none of them",
+        )

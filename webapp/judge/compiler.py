@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
@@ -20,6 +21,7 @@ from webapp.judge.checks import (
     Condition,
     DateWindow,
     FirstTimeCounterparty,
+    KeyedLimit,
     NumericLimit,
     PrefixedCount,
     RequiredArgument,
@@ -212,6 +214,7 @@ def compile_rule(
     permissive_caps: list[Check] = []
     widened: list[str] = []
     unread_numbers: list[str] = []
+    dropped_words: set[str] = set()
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc:
@@ -256,26 +259,53 @@ def compile_rule(
             ]
             checks.extend(made)
             continue
+        if (
+            _COMPLEMENT.match(clause)
+            and REVIEW.search(clause)
+            and checks
+            and isinstance(checks[-1], NumericLimit)
+            and checks[-1].effect == "allow"
+        ):
+            # 'Refunds under $50 are approved automatically; others need review': the rest of the
+            # allowance goes to review, which the allowance already says. Read as subject words,
+            # 'others' made a review of every refund.
+            dropped_words.update(stem(w) for w in words(_COMPLEMENT.match(clause).group(0)))
+            checks.append(replace(checks[-1], effect="review"))
+            continue
         pronoun = _pronoun_action(clause, checks)
         if pronoun is not None:
             checks.append(pronoun)  # 'The payroll-vault secret is locked; don't rotate it.'
             continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
+        made = _same_measure_as_before(clause, made, checks)
+        made = _range_reviews(clause, made)
         made = _named_measures(clause, made)
         if made and all(type(c) is ActionRule for c in made):
             # 'FHA may go down to 580' beside 'Min FICO 620 …': a clause read as a plain act
             # compares no number, so its own quantities stay unaccounted even when another clause
             # of the rule compares numbers (a count of approvers is read by the review).
             unread_numbers.extend(_unread_quantities(clause))
+        alone = alone_permission(clause)
+        if alone is not None and any(c.effect == "allow" for c in made):
+            # 'under $250 without review', 'can be done by the agent': read by the permission
+            phrase = alone.group("alone")
+            if phrase.lower().startswith("without"):
+                consumed_markers.append("without")
+            dropped_words.update(stem(w) for w in words(phrase))
         if made:
             checks.extend(made)
-            if ALLOW.search(clause) and not NEGATION.search(clause) and not REVIEW.search(clause):
+            # 'may release no more than …': 'no more than' is the bound, not a negation
+            unbound = _NO_MORE_THAN.sub(" ", clause)
+            if (
+                (ALLOW.search(unbound) or _SOFT_CAP.search(unbound))
+                and not NEGATION.search(unbound)
+                and not REVIEW.search(clause)
+            ):
                 permissive_caps.extend(c for c in made if isinstance(c, NumericLimit))
         else:
             uncompiled = True
     # 'Bots may order up to 40 licences; bigger orders need IT approval': the permission's bound
     # is where review starts, not a prohibition.
-    dropped_words: set[str] = set()
     for cap in permissive_caps:
         if cap.effect == "deny" and any(
             isinstance(r, NumericLimit)
@@ -284,6 +314,7 @@ def compile_rule(
             and r.threshold == cap.threshold
             and r.unit_family == cap.unit_family
             and r.currency == cap.currency
+            and (r.window, r.counts_calls, r.per) == (cap.window, cap.counts_calls, cap.per)
             for r in checks
         ):
             checks.remove(cap)
@@ -514,9 +545,35 @@ def _unread_human_act(r: _Reading) -> list[str]:
     checks could approve what the rule wants a human to decide (whatever phrasing hid the act)."""
     if any(c.effect == SENDS_TO_REVIEW for c in r.checks):
         return []
-    asked = [m.group(0).lower() for m in _HUMAN_ACT.finditer(r.text)]
-    asked += [m.group("act").lower() for m in _INFORMAL_ACT.finditer(r.text)]
+    # 'may accept chargebacks under $250 without review': the act the permission does without,
+    # read by the allowance whose other side goes to review
+    spared = _alone_spans(r.text, r.every)
+    asked = [
+        m.group(0).lower()
+        for m in _HUMAN_ACT.finditer(r.text)
+        if not any(s <= m.start() < e for s, e in spared)
+    ]
+    asked += [
+        m.group("act").lower()
+        for m in _INFORMAL_ACT.finditer(r.text)
+        if not any(s <= m.start("act") < e for s, e in spared)
+    ]
     return [act for act in asked if not any(_reads_act(c, act) for c in r.every)]
+
+
+def _alone_spans(text: str, checks: Sequence[Check]) -> list[tuple[int, int]]:
+    """Where a permission says what the agent may do alone ('without review', 'by the agent'),
+    when an allowance reads it (an allow-effect limit, review beyond it; a permission of an act,
+    'CSAM: remove immediately, no review needed')."""
+    if not any(c.effect == "allow" for c in checks):
+        return []
+    out = []
+    for clause in re.split(r"[.;]\s*", text):
+        m = alone_permission(clause)
+        if m is not None:
+            at = text.find(clause)
+            out.append((at + m.start("alone"), at + m.end("alone")))
+    return out
 
 
 def _act_listed_as_value(r: _Reading) -> list[str]:
@@ -707,11 +764,59 @@ def _self_references(r: _Reading) -> list[str]:
         return []
     if any(isinstance(c, (SameValue, ArgumentComparison)) for c in r.every):
         return []
-    return [m.group(0).lower() for m in _OWN.finditer(r.text)]
+    spared = _alone_spans(r.text, r.every)  # 'may process … on its own': the agent alone
+    return [
+        m.group(0).lower()
+        for m in _OWN.finditer(r.text)
+        if not any(s <= m.start() < e for s, e in spared)
+    ]
+
+
+# '…; all other drugs no more than 30': a later subject named as the rest of an earlier one.
+_OTHER_SUBJECT = re.compile(
+    r"(?:[;:.,]\s*|\s-\s*)(?:(?:all|any|every)\s+)?(?P<other>other)\s+(?!than\b)[a-z]+", re.I
+)
+
+
+# '1.5x monthly rent', '3 x the deposit': a multiple of another amount the request states
+_MULTIPLE_OF = re.compile(
+    r"\d[\d.,]*\s*[x×]\s+(?:of\s+)?(?:the\s+|their\s+|its\s+)?"
+    r"(?!(?:is|are|was|be|must|may|can|cannot|should|shall|will|for|in|on|at|per|and|or|not|no|"
+    r"to|with|without|requires?|needs?|goes?|leverage|unless|except|if|when)\b)"
+    r"(?P<base>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)",
+    re.I,
+)
+
+
+def _multiple_bases(r: _Reading) -> list[str]:
+    """'Security deposit not to exceed 1.5x monthly rent': the bound is 1.5 times another argument.
+    No check multiplies an argument, and read as a bare multiple ('the multiple is above 1.50x')
+    the rule compared the rent itself with 1.5."""
+    return [
+        m.group("base").lower()
+        for m in _MULTIPLE_OF.finditer(r.text)
+        if not any(isinstance(c, ArgumentComparison) for c in r.every)
+    ]
+
+
+def _count_words(r: _Reading) -> list[str]:
+    """'… up to $50 without a manager, twice per customer': a count written as a word, which no
+    check holds (read as a subject word, the rule was labelled understood)."""
+    return [m.group(0).lower() for m in re.finditer(r"\b(?:twice|thrice)\b", r.text, re.I)]
+
+
+def _other_subjects(r: _Reading) -> list[str]:
+    """'Auto-refill days supply: maintenance meds up to 90; all other drugs no more than 30': the
+    second cap is for what the first subject leaves out. No check reads that complement, and read
+    as its noun alone ('drugs') the 30-day cap held maintenance meds too."""
+    return [m.group("other").lower() for m in _OTHER_SUBJECT.finditer(r.text)]
 
 
 _FAIL_SAFES = (
     _unread_human_act,
+    _other_subjects,
+    _multiple_bases,
+    _count_words,
     _act_listed_as_value,
     _negated_words,
     _negating_subject,
@@ -933,6 +1038,8 @@ def _all_checks(checks: list[Check]) -> list[Check]:
             if isinstance(inner, Check):
                 todo.append(inner)
         todo.extend(getattr(c, "options", ()))
+        if isinstance(c, KeyedLimit):
+            todo.extend(c.limits)
     return out
 
 
@@ -1318,6 +1425,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
         elif isinstance(c, SameValue):
             out.update(SAME_WORDS)
             flat.append(c)
+        elif isinstance(c, KeyedLimit):
+            # the key values and what they qualify are read by the check; each limit reads the rest
+            out.update(stem(w) for w in (*c.keys, c.noun) if w)
+            out.update(c.keys)
+            todo.extend(c.limits)
         elif isinstance(c, StateFlag):
             out.update(stem(w) for w in words(c.phrase))
             if c.fallback is not None:
@@ -1583,6 +1695,8 @@ NORMATIVE = re.compile(
     r"\b(must|shall|should|never|not|no(?!-\w)|nobody|no one|may|can|cannot|only|requires?|required|needs?|prohibit\w*|"
     r"forbid\w*|banned|allowed|permitted|restrict\w*|blocked|disallow\w*|limit\w*|capped|cap|max\w*|min\w*|at most|at least|up to|"
     r"exceed\w*|approv\w*|review\w*|sign[- ]?off|fine|ok|always|goes to|go to|(?:routed|referred|escalated) to|"
+    r"(?:are|is) auto(?![-\w])|"
+    r"(?:is|are|will\s+be|get|gets)\s+(?:refused|rejected|declined|denied)(?=\s*[.;!]?\s*$)|"
     r"mandatory|compulsory|obligatory|has to|have to|"
     r"do not|don't|freeze|frozen|locked|"
     # negative contractions end in a word character, so 'should' alone never meets them
@@ -1616,7 +1730,12 @@ _ROLE = (
     # 'requires two admins to confirm', 'needs the DBA on call to agree'
     r"admins?|dbas?)"
 )
-_AUTO = r"auto[- ]?approv\w*|approved automatically|automatically approved|(?:can|may) be approved by (?:the )?agent"
+_AUTO = (
+    r"auto[- ]?approv\w*|approved automatically|automatically approved|"
+    r"(?:can|may) be approved by (?:the )?agent|"
+    # '< 1k are auto', 'anything under 50 EUR is auto'
+    r"(?:are|is) auto(?![-\w])"
+)
 REVIEW = re.compile(
     # 'a second approver', 'an additional sign-off': another person decides too
     r"\b((?:second|dual|double|additional|another|extra|independent)\s+"
@@ -1632,7 +1751,13 @@ REVIEW = re.compile(
     r"(?!(?:customer|user|partner|supplier|vendor|member|reseller|buyer|seller|provider|carrier|"
     r"owner|player|subscriber|holder|server|folder|printer|computer|container|cluster)s?\b)"
     r"(?:[a-z]+(?:er|or|ist|ant)|lead|desk|committee|board|team)s?|"
+    # 'larger ones go to credit ops', 'goes to finance': a body who decides, no article
+    r"(?:go|goes|routed|referred|escalated)\s+to\s+(?:[a-z]+\s+)?(?:ops|operations|treasury|"
+    r"finance|legal|compliance|risk|procurement|payroll)\b(?=\s*(?:[.;,)]|$|\s+(?:for|to|review|"
+    r"approval|sign[- ]?off)\b))|"
     r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second)|"
+    # 'need FinOps OK', 'requires the owner's go-ahead': an informal approval asked for
+    r"(?:needs?|requires?|required)\s+(?:[\w'’-]+\s+){0,3}?(?:ok|okay|go-ahead|blessing|green\s+light)\b|"
     # 'need a sales manager', 'requires an HR director', 'needs the CFO', 'needs two approvers':
     # a person who decides is an approval requirement, never a required argument.
     # Staff drop the article ('Credits over $100 need team lead', 'requires finance'): the role
@@ -1655,7 +1780,9 @@ AUTO = re.compile(r"\b(" + _AUTO + r")\b", re.I)
 NEGATION = re.compile(
     # 'no-cost extensions', 'no-show fees': a hyphenated 'no-' word is an adjective, no negation
     r"\b(not|never|no(?!-\w)|cannot|can't|won't|don't|doesn't|mustn't|shan't|shouldn't|prohibit\w*|forbid\w*|forbidden|"
-    r"ban|banned|disallow\w*|blocked|off[- ]limits|illegal|isn't|aren't|exclude|excludes|excluded)\b",
+    r"ban|banned|disallow\w*|blocked|off[- ]limits|illegal|isn't|aren't|exclude|excludes|excluded|"
+    # '…, above 10M USD are refused': a refusal closing the clause ('denied claims' is a kind)
+    r"(?:is|are|will\s+be|get|gets)\s+(?:refused|rejected|declined|denied)(?=\s*[.;!]?\s*$))\b",
     re.I,
 )
 ALLOW = re.compile(
@@ -1672,6 +1799,78 @@ OUTSIDE = re.compile(
     r"anything but (?:the )?|not (?:one )?of (?:the )?following:?\s*)",
     re.I,
 )
+
+# A cap stated with no modal ('Renewal rent increase max 5%', 'Single disbursement cap 250,000
+# USD'): beside 'anything more goes to the regional manager' it is what the agent may do alone,
+# not a prohibition (a cap with 'must not' stays one).
+_SOFT_CAP = re.compile(
+    r"^(?!.*\b(?:must|shall|should|may|can|cannot|never|not|no)\b).*\b(?:max(?:imum)?|cap(?:ped)?|"
+    r"limit|ceiling|up\s+to)\b",
+    re.I,
+)
+_NO_MORE_THAN = re.compile(
+    r"\b(?:no|not)\s+(?:more|greater|larger|higher|bigger|longer)\s+than\b", re.I
+)
+# The rest of what an allowance grants ('others', 'otherwise', 'anything else', 'the rest').
+_COMPLEMENT = re.compile(
+    r"^\s*(?:all\s+)?(?:others|other\s+ones|otherwise|the\s+rest|everything\s+else|anything\s+else)"
+    r"\b(?=\s+(?:need|needs|require|requires|go|goes|must|are|is|->|:|,|-))",
+    re.I,
+)
+# What the agent may do alone, up to or under a bound ('Agents may accept chargebacks under $250
+# without review', 'limit increases up to 10,000 can be done by the agent', 'may be handled by the
+# agent alone', 'on its own'): a permission, never a review of the values it names. Read as a
+# review ('without review' is a review word), 'under $250 without review' sent what is under 250
+# to review and approved 900. Only with a permission modal and no negation ('may not … without
+# review' and 'not without FinOps OK' ask for the review).
+_ALONE_PHRASE = (
+    r"without\s+(?:(?:a|an|any|the)\s+)?(?:[a-z]+(?:'s)?\s+){0,2}?"
+    r"(?:reviews?|approvals?|sign[- ]?offs?|ok|okay|escalation|supervisor|manager)\b"
+    r"|(?:done|handled|processed|approved|actioned|made|granted|issued|performed|executed)\s+by\s+"
+    r"(?:the\s+|an?\s+)?(?:agent|bot|assistant)s?(?:\s+(?:alone|itself|themselves))?\b"
+    r"|(?:alone|on\s+(?:its|their|his|her)\s+own|by\s+(?:itself|themselves))(?=\s*(?:[.;,]|$))"
+)
+ALONE = re.compile(
+    r"\b(?:may|can|could|is\s+allowed\s+to|are\s+allowed\s+to|is\s+permitted\s+to|"
+    r"are\s+permitted\s+to)\b[^.;]*?\b(?P<alone>" + _ALONE_PHRASE + r")",
+    re.I,
+)
+
+
+# The review said not to be needed ('No approval needed for refunds under $100', 'don't need
+# approval', 'need no review', 'no review required', 'do not require a manager', 'exempt from
+# review', 'Without review, agents may …'): the same permission. Each had been read as a review
+# of what it spares (the negation left unread), so 500 passed a rule sparing what is under 100.
+_REVIEWER = (
+    r"(?:(?:a|an|any|the)\s+)?(?:[a-z]+(?:'s)?\s+){0,2}?(?:approvals?|reviews?|sign[- ]?offs?|ok|"
+    r"okay|manager|supervisor|escalation)\b"
+)
+NO_REVIEW_NEEDED = re.compile(
+    r"(?P<alone>\bno\s+(?:[a-z]+\s+){0,2}?(?:approvals?|reviews?|sign[- ]?offs?)\s+(?:is\s+|are\s+)?"
+    r"(?:needed|required|necessary)\b"
+    r"|\b(?:do|does|did)\s*(?:not|n't)\s+(?:need|require)\s+" + _REVIEWER + r""
+    r"|\b(?:don't|doesn't|dont|doesnt)\s+(?:need|require)\s+" + _REVIEWER + r""
+    r"|\b(?:needs?|requires?)\s+no\s+(?:[a-z]+\s+)?(?:approvals?|reviews?|sign[- ]?offs?)\b"
+    r"|\b(?:are|is)\s+exempt\s+from\s+(?:[a-z]+\s+)?(?:approvals?|reviews?|sign[- ]?offs?)\b"
+    r"|^\s*without\s+" + _REVIEWER + r"(?=\s*,[^.;]*\b(?:may|can)\b))",
+    re.I,
+)
+
+
+def alone_permission(text: str) -> re.Match[str] | None:
+    """The 'without review' / 'by the agent' / 'no approval needed' phrase of a permission the
+    agent uses alone, or None when the clause is otherwise negated (then it asks for the review)
+    or restricted by 'only' before it."""
+    m = ALONE.search(text) or NO_REVIEW_NEEDED.search(text)
+    if m is None or re.search(r"\bonly\b", text[: m.start()], re.I):
+        return None
+    rest = text[: m.start("alone")] + " " + text[m.end("alone") :]
+    if NEGATION.search(rest) or re.search(r"\b(?:unless|except|if|when|for|but)\b", rest, re.I):
+        # 'may not … without review' asks for it; a condition or a 'for VIP customers' narrows the
+        # permission and no check reads it (the rule stays partly understood as before)
+        return None if NEGATION.search(rest) else m
+    return m
+
 
 _EXPLICIT_OK = re.compile(
     r"\b(fine|ok|okay|allowed|permitted|auto[- ]?approv\w*|approved automatically|automatically approved|"
@@ -1712,7 +1911,13 @@ _OR_LESS = re.compile(r"^\s*(?:or less|or fewer|and below|and under|or below)", 
 _ANAPHOR = re.compile(
     r"\b(above|over|beyond|below|under|more than|less than)\s+(that|this|it|the limit|the threshold)\b"
     # 'bigger orders need IT approval' after 'may order up to 40': bigger than that bound.
-    r"|\b(bigger|larger|higher|greater|smaller|lower)\s+(?!than\b)(?:ones|[a-z]+s)\b",
+    r"|\b(bigger|larger|higher|greater|smaller|lower)\s+(?!than\b)(?:ones|[a-z]+s)\b"
+    # 'Credits up to $20 are fine; anything above needs a supervisor', 'Longer -> credit team
+    # review', 'anything more goes to the regional manager': a clause opening on the comparative
+    # alone. Read as subject words, the clause sent every request of the subject to review.
+    r"|^\s*(?:(?:anything|everything|any\s+amount|amounts|ones|those|all)\s+)?"
+    r"(?P<bare>above|over|beyond|more|larger|bigger|higher|greater|longer)\b(?!\s+than\b)"
+    r"(?:\s+(?:that|this|it|the limit|the threshold|the cap|this amount|that amount))?",
     re.I,
 )
 _WINDOWS = [
@@ -1760,6 +1965,31 @@ _WINDOWS = [
         ),
     ),
 ]
+# A period adjective that names a thing, not the window a total is taken over: the limit being
+# changed ('daily transfer limit increases up to 10,000', 'raise the monthly spend limit to …' bound
+# the new limit's value; read as a window, the rule counted requests per day and never compared
+# `new_daily_limit`) and a kind of plan ('20% on monthly plans' is no month's total).
+_PERIOD_NAMES = re.compile(
+    r"\b(?P<a>daily|weekly|monthly|yearly|annual|quarterly)(?=(?:\s+[a-z]+){0,2}\s+limits?\s+"
+    r"(?:increases?|raises?|changes?|adjustments?|updates?|bumps?)\b)"
+    r"|\b(?:increas\w*|rais\w*|set|setting|chang\w*|adjust\w*|updat\w*|lift\w*|bump\w*)\s+"
+    r"(?:(?:the|a|an|their|its|his|her)\s+)?(?P<b>daily|weekly|monthly|yearly|annual|quarterly)"
+    r"(?=(?:\s+[a-z]+){0,2}\s+limits?\b)"
+    r"|\b(?P<c>daily|weekly|monthly|yearly|annual|quarterly)(?=\s+(?:plans?|subscriptions?|billing|"
+    r"contracts?|memberships?|passes|pass|licen[cs]es?|terms?|cycles?|tiers?|"
+    # 'not to exceed 1.5x monthly rent': an amount the request states, no month's total
+    r"rent|salary|salaries|income|premiums?|wages?|fees?|instal{1,2}ments?|retainer|interest)\b)"
+    # '50 MME/day', '4 g/day': a dose rate in its unit, not a count of requests per day
+    r"|\d[\d,.]*\s*[A-Za-z]{1,6}\s?/\s?(?:day|d)\b",
+    re.I,
+)
+
+
+def window_text(clause: str) -> str:
+    """`clause` with the period adjectives that name a thing blanked (see _PERIOD_NAMES)."""
+    return _PERIOD_NAMES.sub(lambda m: " " * len(m.group(0)), clause)
+
+
 _MEASURE_NOUNS = frozenset(
     {
         "row",
@@ -2545,8 +2775,13 @@ _PERSON_APPROVES = re.compile(
 # 'beyond that the IR lead decides', 'Refunds over 500 EUR: the manager decides': the person
 # who decides is the review the rule asks for.
 _PERSON_DECIDES = re.compile(
-    r"\b(?P<who>(?:the|a|an|our)\s+(?:[A-Za-z][\w&'\-]*\s+){0,2}?" + _ROLE + r")\s+"
-    r"(?:decides|decide|approves|signs off|has the final say|must decide|will decide)"
+    # 'Chargebacks of $250 or more -> disputes team decides', 'over that the board treasurer
+    # signs': no article after an arrow, a colon or a dash
+    r"(?:\bneed\s+)?\b(?P<who>(?:(?:the|a|an|our)\s+|(?<=need\s)|(?<=:\s)|(?<=;\s)|(?<=-\s)|^)"
+    r"(?:[A-Za-z][\w&'\-]*\s+){0,2}?" + _ROLE + r")\s+"
+    r"(?:decides|decide|approves|signs off|signs|has the final say|must decide|will decide)"
+    # '… decides (accept or contest)': the choices the person has, nothing the rule restricts
+    r"(?:\s*\((?:[a-z]+\s*(?:,|/|\bor\b)\s*)+[a-z]+\))?"
     r"(?=\s*(?:[.;]|$))",
     re.I,
 )
@@ -2565,7 +2800,16 @@ def _effect_phrases(t: str) -> str:
         modal = m.group("modal").lower()
         if modal in ("may", "can") and not m.group("only"):
             return m.group(0)  # 'a manager may approve …' grants; it asks for nothing
-        return f"{m.group('lead')}{m.group('rest')} must be approved by {m.group('who')}"
+        rest, unless = m.group("rest"), ""
+        cut = re.search(
+            r"\s+(?=unless\b)|,\s*(?=(?:over|above|under|below|>|<)\s*[$€£]?\d)", rest, re.I
+        )
+        if cut:
+            # 'Finance must approve payments unless < 100 EUR': the exception stays last; so does
+            # a second tier ('… journal entries > 50k, < 1k are auto')
+            sep = ", " if cut.group(0).startswith(",") else " "
+            rest, unless = rest[: cut.start()], sep + rest[cut.end() :]
+        return f"{m.group('lead')}{rest} must be approved by {m.group('who')}{unless}"
 
     t = _PERSON_APPROVES.sub(approves, t)
     t = _PERSON_DECIDES.sub(lambda m: f"need {m.group('who')} approval", t)
@@ -2672,9 +2916,40 @@ def _obligations(clauses: list[str]) -> list[str]:
 def split_clauses(text: str) -> list[str]:
     """Sentences and clauses joined by ';' or ', but' are judged separately."""
     parts = re.split(
-        r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|;\s*|,?\s+but\s+|,\s*(?:while|whereas|however)\s+", text
+        r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|;\s*|,?\s+but\s+|,\s*(?:while|whereas|however)\s+"
+        # '… can be done by the agent. anything above that needs …': a sentence in lower case
+        r"|(?<=[a-z]\.)\s+(?=(?:anything|everything|above|over|beyond|longer|larger|bigger|more|"
+        r"others|otherwise)\b)",
+        text,
     )
-    return [p.strip().rstrip(".").strip() for p in parts if p and p.strip(" .")]
+    out: list[str] = []
+    for p in parts:
+        out.extend(_tiers(p))
+    return [p.strip().rstrip(".").strip() for p in out if p and p.strip(" .")]
+
+
+# 'Card limits over 10k need risk review, over 50k are not allowed', 'journal entries over 50k
+# must be approved by a controller, under 1k are auto': a second tier after a comma, with a
+# predicate of its own, after a clause with one. Read as one clause, the refusal of the top tier
+# was taken for the review of the first.
+_TIER = re.compile(
+    r",\s+(?:and\s+)?(?=(?:over|above|under|below|more than|less than|at least|at most|beyond|"
+    r"exceeding)\s+(?:[$€£]\s?|[A-Z]{3}\s)?\d[\d,.]*\s*(?:k|m|%)?(?:\s*[A-Za-z$€£]{1,5})?\s+"
+    r"(?:(?:they|these|those|it)\s+)?(?:need|needs|require|requires|are|is|go|goes|must|get|gets)\b"
+    r"[^,;]*$)",
+    re.I,
+)
+_TIER_HEAD = re.compile(
+    r"\b(?:need|needs|require|requires|required|are|is|go|goes|must|get|gets)\b", re.I
+)
+
+
+def _tiers(part: str) -> list[str]:
+    """`part` cut before a second tier (see _TIER), when what comes before has its predicate."""
+    m = _TIER.search(part)
+    if m is None or not _TIER_HEAD.search(part[: m.start()]):
+        return [part]
+    return [part[: m.start()], part[m.end() :]]
 
 
 def scope_of(text: str) -> tuple[str, ...]:
@@ -2722,9 +2997,16 @@ class Clause:
         cls, index: int, source: str, text: str, previous: Quantity | None, carry: str
     ) -> Clause:
         c = cls(index, source, text, previous, carry)
-        c.auto = bool(AUTO.search(text))
+        alone = alone_permission(text)
+        c.auto = bool(AUTO.search(text)) or alone is not None
         c.review = bool(REVIEW.search(text)) and not c.auto
-        c.negated = bool(NEGATION.search(text))
+        c.negated = bool(
+            NEGATION.search(
+                text
+                if alone is None
+                else text[: alone.start("alone")] + " " + text[alone.end("alone") :]
+            )
+        )
         c.allow = (bool(ALLOW.search(text)) or c.auto) and not c.negated and not c.review
         c.only = bool(ONLY.search(text)) or bool(OUTSIDE.search(text))
         c.effect = "review" if c.review else ("allow" if c.allow and not c.only else "deny")
@@ -3106,6 +3388,159 @@ class ConditionalListRecogniser(Recogniser):
         return c.quantities[-1]
 
 
+# 'Payments > 1k and < 10k need team lead': two bounds of one measure joined by 'and'
+_RANGE_AND = re.compile(
+    r"^\s*(?:over|above|more than|greater than|at least|under|below|less than|at most)?\s*"
+    r"(?:[$€£]\s?)?[\d.,]+\s*(?:k|m|[A-Za-z%]{1,5})?\s+and\s+(?:over|above|more than|greater than|"
+    r"at least|under|below|less than|at most)\s*$",
+    re.I,
+)
+
+
+def _range_reviews(clause: str, made: list[Check]) -> list[Check]:
+    """'Payments > 1k and < 10k need team lead' is one review between the bounds. Read as two
+    reviews, everything under 10k went to review (500 as well)."""
+    limits = [c for c in made if isinstance(c, NumericLimit)]
+    if len(made) != 2 or len(limits) != 2 or any(c.effect != "review" for c in limits):
+        return made
+    low, high = limits
+    if low.op not in ("gt", "ge") or high.op not in ("lt", "le"):
+        return made
+    same = ("currency", "unit_family", "noun", "measure", "window", "counts_calls", "per")
+    if any(getattr(low, f) != getattr(high, f) for f in same) or low.threshold >= high.threshold:
+        return made
+    qs = find_quantities(clause)
+    if len(qs) != 2 or not _RANGE_AND.match(clause[qs[0].start : qs[1].start]):
+        return made
+    return [When(high.rule_index, high.source, "review", high.terms, high.alternatives, low, high)]
+
+
+def _same_measure_as_before(clause: str, made: list[Check], before: list[Check]) -> list[Check]:
+    """'no more than GBP 250,000 in lump sums per day; anything over goes to treasury': what lies
+    over the bound is over the same measure (today's total), not one request's amount, of the
+    same subject (who reviews, 'treasury', is none of its words)."""
+    m = _ANAPHOR.search(clause)
+    opens = m is not None and (
+        m.group("bare") is not None
+        or not clause[: m.start()].strip(" ,")
+        or re.fullmatch(r"\s*(?:anything|everything|any\s+amount|amounts)\s*", clause[: m.start()])
+        is not None
+    )
+    if not opens or not before or not isinstance(before[-1], NumericLimit):
+        return made
+    prior = before[-1]
+    # 'larger changes need IT approval' names its own noun: its subject is its own (the first
+    # clause's qualifiers, 'for Dublin teams', are not read into it)
+    subject = m.group(3) is None
+    return [
+        replace(
+            c,
+            terms=prior.terms if subject else c.terms,
+            alternatives=prior.alternatives if subject else c.alternatives,
+            measure=prior.measure if subject else c.measure,
+            noun=prior.noun if subject else c.noun,
+            window=prior.window,
+            counts_calls=prior.counts_calls,
+            per=prior.per,
+        )
+        if isinstance(c, NumericLimit)
+        and c.threshold == prior.threshold
+        and not c.window
+        and not c.per
+        else c
+        for c in made
+    ]
+
+
+def _bare_anaphor(c: Clause) -> bool:
+    """'anything over goes to treasury for approval': the clause opens on the comparative, so its
+    subject is the previous clause's (the body named after 'to' is who reviews)."""
+    m = _ANAPHOR.search(c.text)
+    return bool(m and m.group("bare") and c.previous is not None and not c.quantities)
+
+
+# '20% on monthly plans, 35% on annual', '10% for monthly subscriptions and 25% for yearly
+# subscriptions': a quantity, then the value of another argument it holds for. The noun after the
+# first key names what the keys qualify; the later keys may leave it out.
+_KEYED_AFTER = re.compile(
+    r"\s+(?:on|for)\s+(?:the\s+|an?\s+|all\s+)?(?P<key>[a-z][a-z\-]*)"
+    r"(?:\s+(?P<noun>plans?|subscriptions?|contracts?|memberships?|accounts?|orders?|licen[cs]es?|"
+    r"terms?|tiers?|customers?|members?|deals?|renewals?|bookings?|ones?))?"
+    r"\s*(?=$|[,;.]|\s+and\b)",
+    re.I,
+)
+_KEYED_JOIN = re.compile(r"^\s*(?:,\s*(?:and\b\s*)?|and\b\s*)$", re.I)
+
+
+class KeyedCapRecogniser(Recogniser):
+    """'max discount is 20% on monthly plans, 35% on annual': caps keyed by another argument's
+    value. Read as one cap, the first bound ('the month's total', from 'monthly') capped every plan
+    and the second was left unread."""
+
+    kind = "keyed_limit"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        qs = c.quantities
+        if len(qs) < 2:
+            return None
+        keys: list[tuple[str, str]] = []
+        ends: list[int] = []
+        for i, q in enumerate(qs):
+            m = _KEYED_AFTER.match(c.text, q.end)
+            if m is None:
+                return None
+            keys.append((m.group("key"), m.group("noun") or ""))
+            ends.append(m.end())
+            if i and not _KEYED_JOIN.match(c.text[ends[i - 1] : q.start]):
+                return None
+        if c.text[ends[-1] :].strip(" .") or not keys[0][1]:
+            return None  # more after the last key, or no noun saying what the keys qualify
+        names = [k.lower() for k, _ in keys]
+        if len(set(names)) != len(names) or any(k in STOPWORDS for k in names):
+            return None
+        if any(n and stem(n) != stem(keys[0][1]) for _, n in keys[1:]):
+            return None  # 'on monthly plans, 35% on annual contracts' names two things
+        first = qs[0]
+        if any(
+            (q.currency, q.unit_family, q.noun) != (first.currency, first.unit_family, first.noun)
+            for q in qs
+        ):
+            return None
+        head = c.text[: first.start]
+        if _comparator(head[-60:], "")[0] != "upper" or c.review:
+            return None  # a cap only ('max', 'capped at', 'up to'), never a review threshold
+        limits = []
+        for q in qs:
+            written = c.text[q.start : q.end]
+            made = _numeric_checks(
+                c.index,
+                c.source,
+                f"{head}{written}",
+                [replace(q, start=len(head), end=len(head) + len(written))],
+                c.previous,
+                c.effect,
+                c.review,
+                c.negated,
+                c.allow,
+                c.carry if not c.own_subject else "",
+            )
+            if len(made) != 1 or not isinstance(made[0], NumericLimit) or made[0].window:
+                return None
+            limits.append(made[0])
+        return [
+            KeyedLimit(
+                c.index,
+                c.source,
+                limits[0].effect,
+                limits[0].terms,
+                limits[0].alternatives,
+                keys=tuple(names),
+                limits=tuple(limits),
+                noun=keys[0][1].lower(),
+            )
+        ]
+
+
 class NumericRecogniser(Recogniser):
     """Caps, floors and review thresholds on amounts, counts and sizes, per request or window."""
 
@@ -3128,7 +3563,7 @@ class NumericRecogniser(Recogniser):
             c.review,
             c.negated,
             c.allow,
-            c.carry if not c.own_subject else "",
+            c.subject_carry if _bare_anaphor(c) else (c.carry if not c.own_subject else ""),
         )
         return numeric or None
 
@@ -5212,6 +5647,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     DateWindowRecogniser(),
     TimeOfDayRecogniser(),
     WeekdayRecogniser(),
+    KeyedCapRecogniser(),
     PlaceSplitCapRecogniser(),
     ScopedIdRecogniser(),
     PrefixedCountRecogniser(),
@@ -5297,17 +5733,28 @@ def _numeric_checks(
         found.append((q, *_comparator(before, after), q.start))
     anaphor = _ANAPHOR.search(clause)
     if anaphor and previous is not None and not quantities:
-        word = (anaphor.group(1) or anaphor.group(3)).lower()
+        word = (anaphor.group(1) or anaphor.group(3) or anaphor.group("bare")).lower()
         kind = (
             "above"
             if word
-            in ("above", "over", "beyond", "more than", "bigger", "larger", "higher", "greater")
+            in (
+                "above",
+                "over",
+                "beyond",
+                "more than",
+                "more",
+                "bigger",
+                "larger",
+                "higher",
+                "greater",
+                "longer",
+            )
             else "below"
         )
         found.append((previous, kind, "", anaphor.start()))
     window = None
     for name, rx in _WINDOWS:
-        if rx.search(clause):
+        if rx.search(window_text(clause)):
             window = name
             break
     predicate_at = _predicate_position(clause)
@@ -5319,7 +5766,8 @@ def _numeric_checks(
             for start, end, marker in condition_spans(clause)
         )
         if ((predicate_at is not None and q.start < predicate_at) or in_condition) and (
-            kind == "lower" or (review and not _EXPLICIT_OK.search(clause))
+            kind == "lower"
+            or (review and not _EXPLICIT_OK.search(clause) and alone_permission(clause) is None)
         ):
             # In the subject a bound is a condition, not a limit ('Credits of at least $200 need a
             # manager' picks 200 and more): boundaries.CONDITION says which values it picks.
@@ -5328,7 +5776,13 @@ def _numeric_checks(
             elif kind == "upper":
                 kind, strict = "below", "le" if not strict else ""
         op, eff = _op_and_effect(
-            kind, strict, effect, review, negated, allow, bool(_EXPLICIT_OK.search(clause))
+            kind,
+            strict,
+            effect,
+            review,
+            negated,
+            allow,
+            bool(_EXPLICIT_OK.search(clause)) or alone_permission(clause) is not None,
         )
         if op is None:
             continue
@@ -5344,11 +5798,19 @@ def _numeric_checks(
         if window and q.currency is None and q.unit_family is None:
             if noun_stem is None or noun_stem not in _MEASURE_NOUNS:
                 counts_calls = True
+        alone = alone_permission(clause)
         terms = _terms(
             f"{carry} {clause}" if carry else clause,
             cut_review=review,
             drop_spans=[(q.start, q.end)] if not carry else [],
         )
+        if carry and anaphor is not None and anaphor.group("bare") and q is previous:
+            # 'anything over goes to treasury': the previous clause's subject; who reviews is not
+            terms = _terms(carry, cut_review=False)
+        if alone is not None:
+            # 'without a manager', 'by the agent alone': the permission's words, not its subject
+            gone = {stem(w) for w in words(alone.group("alone"))}
+            terms = tuple(t for t in terms if t not in gone)
         if noun_stem and counts_calls:
             terms = tuple(t for t in terms if t != noun_stem) + (
                 (noun_stem,) if _names_action(noun_stem) else ()
@@ -5506,7 +5968,8 @@ def _is_age(clause: str, q: Quantity) -> bool:
 
 # 'patients under 16', 'customers over 65': a bare number bounding people is their age
 _PERSON_BOUND = re.compile(
-    r"\b(?:patients?|children|child|minors?|customers?|clients?|users?|employees?|applicants?|"
+    r"\b(?:anyone|anybody|someone|somebody|everyone|people|kids?|"
+    r"patients?|children|child|minors?|customers?|clients?|users?|employees?|applicants?|"
     r"drivers?|players?|participants?|members?|students?|people|persons?|borrowers?|passengers?|"
     r"tenants?|residents?|subscribers?|candidates?|guests?|visitors?)\s+"
     r"(?:under|below|over|above|younger than|older than|aged)\s*$",
@@ -6336,7 +6799,7 @@ _EXCEPT_AMOUNT = re.compile(
     r"^(?P<main>.+?),?\s+(?P<marker>except(?:\s+for)?|other than|apart from|excluding|save for)\s+"
     r"(?:for\s+)?(?:(?:the|any)\s+)?(?P<noun>(?:[a-z]+\s+){0,2}?)(?:(?:of|worth|that are|which are)\s+)?"
     r"(?P<bound>over|above|more than|greater than|exceeding|in excess of|at least|under|below|"
-    r"less than|at most|up to|no more than)\s+(?P<amount>[^,;]+?)\s*\.?$",
+    r"less than|at most|up to|no more than)\s+(?P<amount>(?:[^,;]|,(?=\d{3}))+?)\s*\.?$",
     re.I,
 )
 
@@ -6344,10 +6807,12 @@ _EXCEPT_AMOUNT = re.compile(
 # 'Business class not permitted unless the block time is over 5 hours': the permission past a
 # bound, stated as a condition on a measure
 _UNLESS_AMOUNT = re.compile(
-    r"^(?P<main>.+?),?\s+(?P<marker>unless|except when|except if)\s+(?:the\s+|its\s+|their\s+)?"
-    r"(?P<noun>(?:[a-z]+\s+){1,3}?)(?:is|are)\s+"
+    r"^(?P<main>.+?),?\s+(?P<marker>unless|except when|except if)\s+"
+    # 'unless the block time is over 5 hours', 'unless it is below 25 EUR', 'unless < 100 EUR'
+    r"(?:(?:the\s+|its\s+|their\s+)?(?P<noun>(?!(?:it|they)\s)(?:[a-z]+\s+){1,3}?)(?:is|are)\s+"
+    r"|(?:it|they)\s+(?:is|are)\s+)?"
     r"(?P<bound>over|above|more than|greater than|exceeding|in excess of|at least|under|below|"
-    r"less than|at most|up to|no more than)\s+(?P<amount>[^,;]+?)\s*\.?$",
+    r"less than|at most|up to|no more than)\s+(?P<amount>(?:[^,;]|,(?=\d{3}))+?)\s*\.?$",
     re.I,
 )
 
@@ -6365,6 +6830,10 @@ def _except_amount(
     made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
     if not made or any(c.effect == "allow" or isinstance(c, NumericLimit) for c in made):
         return None  # a cap excepted below an amount is not a reading the engine trusts
+    if NEGATION.search(m.group("main")) and any(c.effect != "deny" for c in made):
+        # 'Refunds are not subject to approval unless > 500 EUR': a negated review read as a
+        # review would turn the exception over
+        return None
     op = NEGATE[BOUNDARY_CONDITION[re.sub(r"\s+", " ", m.group("bound").lower())]]
     subject = m.group("noun") or m.group("main")
     condition = _subject_condition(index, source, subject, op, q)
@@ -7865,12 +8334,31 @@ def _terms(
     t = re.sub(r"\([^)]*\)", " ", t) if "(" in t and ")" in t else t
     for q in find_quantities(t):
         t = t[: q.start] + " " * (q.end - q.start) + t[q.end :]
+    t = _REFUSAL_END.sub(" ", t)  # '… are refused': the effect, not the subject
+    # 'annual discounts', 'quarterly rebates': a kind of the thing (a plan's interval), not a
+    # period a total is taken over (no window regex reads 'annual'): a subject word. Dropped as
+    # a function word ('annual' stems like 'annually'), the rule governed monthly discounts too.
+    kinds = {stem(m.group(1)) for m in _PERIOD_KIND.finditer(t)}
     out = []
     for s in content_stems(t):
+        if s in kinds:
+            out.append(s)
+            continue
         if s in GENERIC or s in _EFFECT_STEMS or s.isdigit() or len(s) < 2 and s not in ("to",):
             continue
+        if s in _AUTO_STEMS:
+            continue  # 'approved automatically', 'may be processed automatically': the effect
         out.append(s)
     return tuple(dict.fromkeys(out))
+
+
+_AUTO_STEMS = frozenset(stem(w) for w in ("automatically", "auto"))
+
+
+_REFUSAL_END = re.compile(
+    r"\b(?:is|are|will\s+be|get|gets)\s+(?:refused|rejected|declined|denied)(?=\s*[.;!]?\s*$)", re.I
+)
+_PERIOD_KIND = re.compile(r"\b(annual|quarterly)\s+(?=[a-z]{3,})", re.I)
 
 
 def _subject_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
