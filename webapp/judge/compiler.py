@@ -5844,6 +5844,51 @@ _CONDITION_PRONOUN = re.compile(
     r"(?P<state>[a-z]+(?:ed|en)|broken|faulty|defective|unused|unopened|expired)$",
     re.I,
 )
+# 'no standing orders remain active on it', 'there are no active standing orders', 'no open
+# disputes exist': none of the things (in the state named) is left
+_CONDITION_NONE = re.compile(
+    r"^(?:there\s+(?:are|is)\s+)?no\s+(?P<words>(?:[a-z][\w\-]*\s+){0,2}[a-z][\w\-]*s)"
+    r"(?:\s+(?:remain|remains|are|is|exist|exists)(?:\s+still)?"
+    r"(?:\s+(?P<state>active|open|pending|outstanding|unpaid|unresolved))?)?"
+    r"(?:\s+(?:on|against|for)\s+(?:it|them|the account))?$",
+    re.I,
+)
+# the markers under which 'A and B' asks for both conditions: the base check is excepted only
+# when every one holds, which is one excepted check per condition (any that fails keeps it)
+_BOTH_MARKERS = frozenset(
+    "unless|only if|only when|except if|except when|provided that|provided|as long as".split("|")
+)
+
+
+def _conditions_joined(
+    index: int,
+    source: str,
+    main: str,
+    marker: str,
+    cond: str,
+    previous: Quantity | None,
+    carry: str,
+) -> list[Check] | None:
+    """'… unless its ledger balance is zero and no standing orders remain active on it': each
+    condition read on its own, the base check excepted only when all of them hold.
+
+    Every part must be a condition the engine reads; otherwise the whole is left to the caller
+    (and then unread), so 'unless the invoice and the receipt are attached' is never split.
+    """
+    if marker not in _BOTH_MARKERS:
+        return None
+    parts = [p.strip() for p in re.split(r"\s*,?\s+and\s+(?:that\s+)?", cond) if p.strip()]
+    if len(parts) < 2 or any(re.search(r"\b(?:or|either|unless|if|when)\b", p, re.I) for p in parts):
+        return None
+    made: list[Check] = []
+    for part in parts:
+        got = _conditional_checks(index, source, f"{main} {marker} {part}", previous, carry)
+        if got is None or not got[0] or not all(isinstance(c, Unless) for c in got[0]):
+            return None
+        made.extend(got[0])
+    return made
+
+
 _PRESENT_VERBS = frozenset(
     "attached referenced given provided included present set supplied specified cited filled in on file".split()
 )
@@ -5894,16 +5939,27 @@ def _conditional_checks(
         return None
     marker = re.sub(r"\s+", " ", m.group("marker").lower())
     cond = m.group("cond").strip().rstrip(".")
+    # 'unless balance == 0': the sign of equality written as code says 'is'
+    cond = re.sub(r"(?<=[\w`'\"])\s*==\s*(?=[\w`'\"])", " is ", cond)
     if marker in ("unless", "except if", "except when") and _APPROVED_BY.match(cond):
         # '4h max unless approved by security': beyond the limit a person decides, so the
         # limit asks for review instead of refusing.
         made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
         if made and all(c.effect == "deny" and isinstance(c, NumericLimit) for c in made):
             return [replace(c, effect="review") for c in made], marker
+    both = _conditions_joined(index, source, m.group("main"), marker, cond, previous, carry)
+    if both is not None:
+        return both, (f"{marker}|{split.group('marker').lower()}|only" if split else marker)
     test, value = "", ""
     t = _CONDITION_TEST.match(cond)
-    marked = _CONDITION_MARKED.match(cond) if not t else None
-    if marked:
+    none = _CONDITION_NONE.match(cond) if not t else None
+    marked = _CONDITION_MARKED.match(cond) if not t and not none else None
+    if none:
+        # 'unless no standing orders remain active on it', 'there are no open disputes': a count
+        # (or list) named for the things, in their state when one is said, must be zero
+        test = "zero"
+        phrase_words = f"{none.group('state') or ''} {none.group('words')}"
+    elif marked:
         # 'unless the trip is marked urgent': a flag named for the mark (`urgent`) shows it
         test, value, phrase_words = "passed", marked.group("mark"), marked.group("mark")
     elif t:
