@@ -3427,6 +3427,123 @@ class Unless(Check):
         return None
 
 
+# Words around a state that do not narrow it: 'flagged for suspected fraud' is shown by a
+# `fraud_flag`, whatever the suspicion; 'an active legal hold' by `legal_hold`.
+_BROAD_STATE_WORDS = frozenset(stem(w) for w in "suspected potential possible any current".split())
+# Words a flag's name may add to the state's own: `is_frozen`, `has_legal_hold`, `fraud_flag`
+_STATE_FLAG_EXTRA = frozenset(stem(w) for w in "is has flag flagged on active".split())
+# Argument names that hold a record's state as a word ('account_status': 'collections')
+_STATUS_NAMES = frozenset(stem(w) for w in "status state stage".split())
+
+
+@dataclass(frozen=True)
+class AnyState(Unless):
+    """'Credits shall not be issued to accounts that are in collections or that have been
+    flagged for suspected fraud', 'Accounts under a legal hold, a garnishment or a regulatory
+    freeze may not be closed': the base check holds only while the thing acted on is in one of
+    several states, each read on its own.
+
+    A state is shown by a yes/no argument named for it (`legal_hold`, `garnishment`,
+    `fraud_flag`: every word of the state, or its head noun when the flag is off, since no hold
+    at all is no legal hold either) or, for a state written as a status ('in collections', 'that
+    are suspended'), by a status argument whose value is that word. The argument must be the
+    thing's own: at the top of the request or under the thing's name (`account.legal_hold`),
+    never another party's (`referrer.fraud_flag`). Any state shown on: the base check fires.
+    Every state shown off: the rule does not reach the request. Otherwise (a state no argument
+    shows, a flag written as text, a status close to the state), a human decides.
+    """
+
+    states: tuple[str, ...] = ()  # the states' own words ('legal hold', 'collections')
+    written: tuple[str, ...] = ()  # as written, for readings ('under legal hold', 'in collections')
+    status_form: tuple[bool, ...] = ()  # per state: may a status argument spell it
+    thing: tuple[str, ...] = ()  # stems of the thing in the states ('account')
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d["condition"] = {"marker": self.marker, "test": "any_state", "states": list(self.states)}
+        return d
+
+    def reading(self) -> str:
+        base = self.base.reading() if self.base else "Deny"
+        what = " ".join(self.thing) or "it"
+        return (
+            f"{base}, only when the {what} is {' or '.join(self.written or self.states)} (each read "
+            "from a yes/no argument named for it, or a status argument spelling it; when one "
+            "is not shown and none is on, review)"
+        )
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.base is not None
+        outcome = self.base.evaluate(view)
+        if outcome.status not in (VIOLATED, UNKNOWN, REVIEW):
+            return outcome
+        shown = [self._state_shown(view, i) for i in range(len(self.states))]
+        on = [(i, path) for i, (held, path) in enumerate(shown) if held]
+        if on:
+            i, path = on[0]
+            said = (self.written or self.states)[i]
+            message = f"{path} shows the {' '.join(self.thing) or 'subject'} {said}"
+            if outcome.status == UNKNOWN and self.base.applicability(view) != ("unknown", True):
+                return Outcome(UNKNOWN, f"{outcome.message}; {message}", outcome.args + (path,))
+            if outcome.status == UNKNOWN:
+                status = VIOLATED if self.base.effect == "deny" else REVIEW
+                return Outcome(status, message, (path,))
+            return Outcome(outcome.status, message, outcome.args + (path,))
+        unknown = [(self.written or self.states)[i] for i, (held, _) in enumerate(shown) if held is None]
+        if unknown:
+            return Outcome(
+                UNKNOWN,
+                f"{outcome.message}; the arguments cannot show whether it is "
+                f"{' or '.join(unknown)}",
+                outcome.args,
+            )
+        paths = tuple(path for _, path in shown)
+        return Outcome(SATISFIED, f"{', '.join(paths)}: in none of the states", paths)
+
+    def _owned(self, leaf: Leaf) -> bool:
+        """Whether the argument is the thing's own: top level, or under the thing's name."""
+        parents = leaf.path.split(".")[:-1]
+        return all(set(content_stems(p)) <= set(self.thing) for p in parents)
+
+    def _state_shown(self, view: RequestView, i: int) -> tuple[bool | None, str]:
+        want = [w for w in content_stems(self.states[i]) if w not in _BROAD_STATE_WORDS]
+        if not want:
+            return None, ""
+        head, whole = want[-1], set(want)
+        results: list[tuple[bool | None, str]] = []
+        for lf in view.leaves:
+            if head not in lf.last_keys or lf.last_keys & _STATUS_NAMES:
+                continue
+            if not lf.last_keys - _STATE_FLAG_EXTRA - set(self.thing) <= whole:
+                continue  # `legal_hold_reason`, `hold_id`: another thing about the state
+            if not self._owned(lf):
+                continue
+            if not isinstance(lf.value, bool):
+                results.append((None, lf.path))  # 'false' or 'no' as text: a human reads it
+            elif not lf.value:
+                results.append((False, lf.path))
+            else:
+                # `hold: true` against 'a legal hold': some hold, maybe not that one
+                results.append((True if whole <= lf.last_keys | {"flag"} else None, lf.path))
+        for lf in view.leaves:
+            if not lf.last_keys & _STATUS_NAMES or not isinstance(lf.value, str):
+                continue
+            if not self._owned(lf) or not lf.last_keys - _STATUS_NAMES <= set(self.thing):
+                continue  # `payment_status` says nothing of the account's state
+            got = set(content_stems(lf.value)) - {"in", "on", "under"}
+            if got == whole:
+                results.append((True, lf.path))
+            elif got & whole or not got:
+                results.append((None, lf.path))  # 'pre_collections': close, not the state
+            elif self.status_form[i]:
+                results.append((False, lf.path))  # one status at a time: 'active'
+        if any(held for held, _ in results):
+            return True, next(path for held, path in results if held)
+        if not results or any(held is None for held, _ in results):
+            return None, results[0][1] if results else ""
+        return False, results[0][1]
+
+
 @dataclass(frozen=True)
 class When(Check):
     """A list or limit that applies only to requests meeting a numeric condition.

@@ -27,6 +27,7 @@ from webapp.judge.checks import (
     SettingState,
     StateFlag,
     TimeOfDay,
+    AnyState,
     Unless,
     ValueList,
     Weekday,
@@ -5907,6 +5908,9 @@ def _conditional_checks(
         m = _NAME_PREFIX_WHEN.match(clause)
         assert m is not None
         return named, f"{m.group('marker').lower()}|whose|with"
+    several = _any_state(index, source, clause, previous, carry)
+    if several is not None:
+        return several
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
@@ -6099,6 +6103,132 @@ def _while_state(
         value=state.split()[-1],
         phrase=f"{what} is {state}",
     ), m.group("marker").lower()
+
+
+# 'accounts that are in collections or that have been flagged for suspected fraud', 'accounts
+# under a legal hold, a garnishment or a regulatory freeze', 'accts with legal_hold /
+# garnishment / regulatory_freeze': the thing acted on, in one of several states.
+_STATE_CONNECTOR = (
+    r"(?:(?:that|which|who)\s+(?:(?:are|is|were|was|have|has)\s+)?(?:been\s+)?"
+    r"(?:currently\s+)?)?(?:(?:subject\s+to|in|under|on|with|flagged\s+for|flagged\s+as|"
+    r"marked\s+as)\b)?"
+)
+_ANY_STATE_START = re.compile(
+    r"\b(?P<thing>[a-z]+)\s+(?P<conn>(?:that|which|who)\s+(?:(?:are|is|were|was|have|has)\s+)?"
+    r"(?:been\s+)?(?:currently\s+)?(?:(?:subject\s+to|in|under|on|flagged\s+for|flagged\s+as|"
+    r"marked\s+as)\b)?|subject\s+to|under|with|in|flagged\s+for)\s+",
+    re.I,
+)
+_ANY_STATE_PREDICATE = re.compile(
+    r"\b(?:may|must|shall|cannot|can't|can|should|will|won't|is|are|need|needs|require|"
+    r"requires)\b",
+    re.I,
+)
+_ANY_STATE_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+|\s*/\s*", re.I)
+_ANY_STATE_ITEM = re.compile(
+    r"^(?P<rel>(?:(?:that|which|who)\s+)?(?:(?:are|is|were|was|have|has)\s+)?(?:been\s+)?"
+    r"(?:currently\s+)?)(?P<prep>(?:subject\s+to|in|under|on|with|flagged\s+for|flagged\s+as|"
+    r"marked\s+as)\s+)?(?:(?:a|an|the|any)\s+)?(?P<state>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})$",
+    re.I,
+)
+_NOT_STATE_WORDS = frozenset("not no never without only other than".split())
+# 'with status closed or frozen', 'with role viewer or guest': an attribute's values, read by
+# the lists and bindings of that attribute
+_ATTRIBUTE_NOUN = re.compile(
+    r"\b(?:status|state|stage|role|type|tier|plan|level|category|kind|mode|grade)\b"
+)
+# 'with medical_baseline or life_support flags': the last word names the kind of every item
+_KIND_NOUN = re.compile(r"\b(?:flags?|status(?:es)?|tags?|codes?|labels?|types?|roles?|values?)$")
+_MODAL_WORDS = frozenset(
+    """must may shall should can cannot will need needs require requires prohibited forbidden
+    allowed permitted blocked""".split()
+)
+
+
+def _any_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while the thing is in one of several states."""
+    if re.search(r"\bwhose\b", clause, re.I):
+        return None  # 'whose status is closed or frozen': the attribute's states, read elsewhere
+    for m in _ANY_STATE_START.finditer(clause):
+        thing = m.group("thing").lower()
+        if (
+            thing in STOPWORDS
+            or NORMATIVE.fullmatch(thing)
+            or stem(thing) in GENERIC
+            or re.search(r"(?:ed|ing)$", thing)  # 'registered in', 'located in': a place
+        ):
+            continue
+        end = len(clause.rstrip(" ."))
+        for p in _ANY_STATE_PREDICATE.finditer(clause, m.end()):
+            if not re.search(r"\b(?:that|which|who)\s+$", clause[m.end() : p.start()], re.I):
+                end = p.start()
+                break
+        span = clause[m.end() : end]
+        tail = re.search(r"\s+on\s+(?:it|them)\s*,?\s*$", span, re.I)
+        body = span[: tail.start()] if tail else span.rstrip(" ,")
+        items = [x.strip() for x in _ANY_STATE_SPLIT.split(body) if x.strip()]
+        if len(items) < 2 or not (" or " in f" {body.lower()} " or "/" in body):
+            continue
+        if re.search(r"\band\b", body, re.I):
+            return None  # 'a hold and a freeze' asks for both, or lists: not read
+        conn = re.sub(r"\s+", " ", m.group("conn").lower())
+        states: list[str] = []
+        written: list[str] = []  # with its preposition, for readings: 'in collections'
+        status_form: list[bool] = []
+        for n, item in enumerate(items):
+            it = _ANY_STATE_ITEM.match(item if n else f"{conn} {item}")
+            if it is None:
+                return None
+            raw = it.group("state")
+            state = raw.lower()
+            if set(state.split()) & (_NOT_STATE_WORDS | _MODAL_WORDS | STOPWORDS):
+                return None  # a state is a noun or two ('a regulatory freeze'), never a modal
+            if (
+                re.search(r"\b[A-Z]{2,5}\b", raw)
+                or country_code(raw)
+                or region_name(raw)
+                or raw.upper() in CURRENCY_CODES
+                or _KIND_NOUN.search(state)
+                or _ATTRIBUTE_NOUN.search(state)
+            ):
+                return None  # a place, a currency, a code, or 'life_support flags': a list
+            prep = (it.group("prep") or "").strip().lower()
+            if not prep and n and not it.group("rel").strip():
+                prep = (_ANY_STATE_ITEM.match(f"{conn} x") or it).group("prep") or ""
+                prep = prep.strip().lower()  # 'in collections, arrears or default'
+            rel = it.group("rel").strip().lower()
+            states.append(state.replace("_", " "))
+            written.append(f"{prep} {state}".strip())
+            status_form.append(prep == "in" or (not prep and bool(re.search(r"\b(?:are|is)$", rel))))
+        main = f"{clause[: m.end('thing')]} {clause[end:]}".strip()
+        main = re.sub(r"\s+,", ",", re.sub(r"\s+", " ", main))
+        if condition_spans(main) or find_quantities(clause[m.end() : end]):
+            return None
+        made, _, _ = compile_clause(index, source, main, previous, carry)
+        if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+            return None
+        phrase = re.sub(r"\s+", " ", clause[m.start("conn") : end].strip(" ,"))
+        marker = conn.split()[0]
+        return [
+            AnyState(
+                index,
+                source,
+                c.effect,
+                c.terms,
+                c.alternatives,
+                base=c,
+                marker=marker,
+                phrase=phrase,
+                states=tuple(states),
+                written=tuple(written),
+                status_form=tuple(status_form),
+                thing=(stem(thing),),
+            )
+            for c in made
+        ], marker
+    return None
 
 
 def _unless_each(checks: list[Check], index: int, source: str, **condition: Any) -> list[Check]:
