@@ -3120,6 +3120,8 @@ class Unless(Check):
     def _condition(self, view: RequestView) -> tuple[bool | None, str]:
         if self.test == "kind":
             return self._kind_shown(view)
+        if self.test == "never":
+            return self._never_shown(view)
         if self.test == "binding" and self.condition is not None:
             # the exception the rule binds explicitly: it holds when the binding is satisfied,
             # not when it fails or the argument is missing; a value in another case or type
@@ -3257,6 +3259,42 @@ class Unless(Check):
                 ):
                     return None, lf.path
         return all(results), best[0].path
+
+    def _never_shown(self, view: RequestView) -> tuple[bool | None, str]:
+        """'unless the account was never activated': a status of exactly that
+        (`status: "never_activated"`), or a yes/no named for the act (`activated: false`,
+        `never_activated: true`), on the thing itself or the request. Any other status word
+        says the act happened or is not known to be missing ('deactivated', 'active'): the
+        exception is not met. A status close to it ('never_logged_in') or a flag written as
+        text is for a human."""
+        act = stem(self.value)
+        thing = set(self.bind_words)
+        results: list[tuple[bool | None, str]] = []
+        for lf in view.leaves:
+            parents = lf.path.split(".")[:-1]
+            if not all(set(content_stems(p)) <= thing for p in parents):
+                continue  # another party's (`referrer.status`)
+            named = lf.last_keys - thing - _FLAG_FILLER
+            if act in lf.last_keys and named <= {act, "never", "ever", "was"}:
+                if not isinstance(lf.value, bool):
+                    results.append((None, lf.path))
+                else:
+                    results.append((lf.value == ("never" in named), lf.path))
+            elif lf.last_keys & _STATUS_NAMES and named <= _STATUS_NAMES:
+                if not isinstance(lf.value, str):
+                    continue
+                got = {stem(t) for t in normalise_value(lf.value).split()}
+                if got == {"never", act}:
+                    results.append((True, lf.path))
+                elif "never" in got or not got:
+                    results.append((None, lf.path))
+                else:
+                    results.append((False, lf.path))
+        if not results or any(r is None for r, _ in results):
+            return None, results[0][1] if results else ""
+        if len({r for r, _ in results}) != 1:
+            return None, results[0][1]  # `status: "never_activated"` beside `activated: true`
+        return results[0][0], results[0][1]
 
     def _kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
         """'except defective items': whether the request spells one of the kinds (`values`, each

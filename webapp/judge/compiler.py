@@ -5854,6 +5854,12 @@ _CONDITION_NONE = re.compile(
     r"(?:\s+(?:on|against|for)\s+(?:it|them|the account))?$",
     re.I,
 )
+# 'the account was never activated', 'the card has never been used': an act that never happened
+_CONDITION_NEVER = re.compile(
+    r"^(?:(?:the|its|their|his|her)\s+)?(?P<what>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+"
+    r"(?:was|were|is|are|has|have)\s+(?:been\s+)?never\s+(?:been\s+)?(?P<verb>[a-z]+ed)$",
+    re.I,
+)
 # the markers under which 'A and B' asks for both conditions: the base check is excepted only
 # when every one holds, which is one excepted check per condition (any that fails keeps it)
 _BOTH_MARKERS = frozenset(
@@ -5957,8 +5963,13 @@ def _conditional_checks(
     test, value = "", ""
     t = _CONDITION_TEST.match(cond)
     none = _CONDITION_NONE.match(cond) if not t else None
-    marked = _CONDITION_MARKED.match(cond) if not t and not none else None
-    if none:
+    never = _CONDITION_NEVER.match(cond) if not t and not none else None
+    marked = _CONDITION_MARKED.match(cond) if not t and not none and not never else None
+    if never:
+        # 'unless the account was never activated': a status spelling it, or a flag named for
+        # the act (`activated: false`, `never_activated: true`)
+        test, value, phrase_words = "never", never.group("verb").lower(), never.group("what")
+    elif none:
         # 'unless no standing orders remain active on it', 'there are no open disputes': a count
         # (or list) named for the things, in their state when one is said, must be zero
         test = "zero"
@@ -6108,15 +6119,10 @@ def _while_state(
 # 'accounts that are in collections or that have been flagged for suspected fraud', 'accounts
 # under a legal hold, a garnishment or a regulatory freeze', 'accts with legal_hold /
 # garnishment / regulatory_freeze': the thing acted on, in one of several states.
-_STATE_CONNECTOR = (
-    r"(?:(?:that|which|who)\s+(?:(?:are|is|were|was|have|has)\s+)?(?:been\s+)?"
-    r"(?:currently\s+)?)?(?:(?:subject\s+to|in|under|on|with|flagged\s+for|flagged\s+as|"
-    r"marked\s+as)\b)?"
-)
 _ANY_STATE_START = re.compile(
-    r"\b(?P<thing>[a-z]+)\s+(?P<conn>(?:that|which|who)\s+(?:(?:are|is|were|was|have|has)\s+)?"
-    r"(?:been\s+)?(?:currently\s+)?(?:(?:subject\s+to|in|under|on|flagged\s+for|flagged\s+as|"
-    r"marked\s+as)\b)?|subject\s+to|under|with|in|flagged\s+for)\s+",
+    r"\b(?P<thing>[a-z]+)\s+(?P<conn>(?:that|which|who)(?:\s+(?:are|is|were|was|have|has))?"
+    r"(?:\s+been)?(?:\s+currently)?(?:\s+(?:subject\s+to|in|under|on|flagged\s+for|flagged\s+as|"
+    r"marked\s+as))?|subject\s+to|under|with|in|flagged\s+for)\b\s+",
     re.I,
 )
 _ANY_STATE_PREDICATE = re.compile(
