@@ -3054,6 +3054,12 @@ class Unless(Check):
                 f"{base}, when {who} {phrase} (read from a flag or a state argument named "
                 "for it; when none is sent, review)"
             )
+        if self.test == "party_kind":
+            return (
+                f"{base}, only {self.marker} the {self.phrase} (read from a yes/no argument of "
+                f"that party named {' or '.join(repr(v) for v in self.values)}; when none is "
+                "sent, review)"
+            )
         if self.test == "binding" and isinstance(self.condition, Binding):
             c = self.condition
             return f"{base}, {self.marker} `{c.path}` {_BINDING_OPS[c.op]} {c._value_words()}"
@@ -3085,6 +3091,12 @@ class Unless(Check):
                 UNKNOWN,
                 f"{outcome.message}; the arguments cannot show whether {self.phrase}",
                 outcome.args,
+            )
+        if self.test == "party_kind":
+            if holds:
+                return Outcome(SATISFIED, f"{path} is off: not the case that the {self.phrase}", (path,))
+            return Outcome(
+                outcome.status, f"{outcome.message}; {path} shows the {self.phrase}", (path,)
             )
         if holds:
             return Outcome(SATISFIED, f"{path}: {self.phrase}", (path,))
@@ -3122,6 +3134,9 @@ class Unless(Check):
             return self._kind_shown(view)
         if self.test == "never":
             return self._never_shown(view)
+        if self.test == "party_kind":
+            of_kind, path = self._party_kind_shown(view)
+            return (None if of_kind is None else not of_kind), path
         if self.test == "binding" and self.condition is not None:
             # the exception the rule binds explicitly: it holds when the binding is satisfied,
             # not when it fails or the argument is missing; a value in another case or type
@@ -3259,6 +3274,31 @@ class Unless(Check):
                 ):
                     return None, lf.path
         return all(results), best[0].path
+
+    def _party_kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
+        """'If the account holder is a PEP': a yes/no argument of that party (`holder.pep`,
+        `account_holder.is_pep`, `holder_pep`) named for the kind or its initials. Another
+        party's (`beneficiary.pep`), a bare `pep` that names no party, or a flag written as text
+        cannot say whose it is or what it says: None."""
+        party = set(self.bind_words)
+        head = self.bind_words[-1] if self.bind_words else ""
+        kinds = [frozenset(stem(w) for w in n.split()) for n in self.values]
+        results: list[tuple[bool | None, str]] = []
+        for lf in view.leaves:
+            named = lf.last_keys - _FLAG_FILLER
+            own = named - party
+            if not any(own == k for k in kinds):
+                continue
+            parents = lf.path.split(".")[:-1]
+            parent_stems = {s for p in parents for s in content_stems(p)}
+            if head not in parent_stems | named or not parent_stems <= party:
+                continue  # whose flag: `beneficiary.pep`, or a `pep` naming no party
+            results.append((lf.value if isinstance(lf.value, bool) else None, lf.path))
+        if not results or any(r is None for r, _ in results):
+            return None, results[0][1] if results else ""
+        if len({r for r, _ in results}) != 1:
+            return None, results[0][1]
+        return results[0][0], results[0][1]
 
     def _never_shown(self, view: RequestView) -> tuple[bool | None, str]:
         """'unless the account was never activated': a status of exactly that

@@ -5917,6 +5917,9 @@ def _conditional_checks(
     several = _any_state(index, source, clause, previous, carry)
     if several is not None:
         return several
+    kind = _party_kind(index, source, clause, previous, carry)
+    if kind is not None:
+        return kind
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
@@ -6235,6 +6238,61 @@ def _any_state(
             for c in made
         ], marker
     return None
+
+
+# 'If the account holder is a PEP, closing the account needs compliance review', 'Where the
+# account holder is classified as a politically exposed person, …': a party of the request is
+# of a kind, shown by a yes/no argument of that party named for the kind or its initials.
+_PARTY_IS = (
+    r"(?:the\s+|its\s+)?(?P<party>[a-z]+(?:\s+[a-z]+)?)\s+is\s+(?:(?:classified|designated|"
+    r"flagged|marked|identified|registered)\s+as\s+)?(?:a|an)\s+"
+    r"(?P<kind>[A-Z]{2,5}|[a-z]+(?:\s+[a-z]+){0,2})"
+)
+_PARTY_KIND_FRONT = re.compile(
+    r"^(?P<marker>if|where|when|whenever)\s+" + _PARTY_IS + r"\s*,\s*(?P<main>.+?)\s*\.?$", re.I
+)
+_PARTY_KIND_END = re.compile(
+    r"^(?P<main>.+?)\s*,?\s+(?P<marker>if|where|when|whenever)\s+" + _PARTY_IS + r"\s*\.?$", re.I
+)
+
+
+def _party_kind(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while the named party is of the kind."""
+    m = _PARTY_KIND_FRONT.match(clause) or _PARTY_KIND_END.match(clause)
+    if m is None:
+        return None
+    party = [w.lower() for w in m.group("party").split()]
+    kind = m.group("kind")
+    kind_words = [w.lower() for w in kind.split()]
+    if (
+        set(party + kind_words) & (STOPWORDS | _NOT_STATE_WORDS | _MODAL_WORDS)
+        or stem(party[-1]) in GENERIC
+        or find_quantities(m.group(0))
+    ):
+        return None
+    main = m.group("main")
+    if condition_spans(main):
+        return None  # a second condition is never composed with this one
+    names = [" ".join(kind_words)]
+    if len(kind_words) > 1:
+        names.append("".join(w[0] for w in kind_words))  # 'politically exposed person' -> pep
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    marker = m.group("marker").lower()
+    return _unless_each(
+        made,
+        index,
+        source,
+        marker=marker,
+        bind_words=tuple(stem(w) for w in party),
+        test="party_kind",
+        value=kind,
+        values=tuple(names),
+        phrase=re.sub(r"\s+", " ", m.group(0)[m.start("party") - m.start() : m.end("kind") - m.start()]),
+    ), marker
 
 
 def _unless_each(checks: list[Check], index: int, source: str, **condition: Any) -> list[Check]:
