@@ -1015,6 +1015,13 @@ _ORDERED = (
 _SEQUENCE = {"before", "after", "until", "till", "prior to"}
 
 
+_REVIEW_BEFORE_ACT = re.compile(
+    r"\b(?:review|approval|sign[- ]?off)\s+(?P<when>prior\s+to|before)\s+(?:its\s+|the\s+)?"
+    r"(?:execution|processing|completion|being\s+(?:executed|processed|carried\s+out))\b",
+    re.I,
+)
+
+
 def _unread_comparisons(
     text: str, checks: list[Check], read_span: tuple[int, int] | None = None
 ) -> list[str]:
@@ -1026,10 +1033,18 @@ def _unread_comparisons(
         return []
     stated = any(isinstance(c, StateFlag | RequiredFlag) for c in every)
     read = " ".join(c.phrase.lower() for c in every if isinstance(c, Unless))
+    # 'referred … for review prior to execution': a review is always before the act it reviews
+    before_act = (
+        [(b.start("when"), b.end()) for b in _REVIEW_BEFORE_ACT.finditer(text)]
+        if any(c.effect == "review" for c in every)
+        else []
+    )
     found = []
     for m in _COMPARISON.finditer(text):
         word = re.sub(r"\s+", " ", m.group(0).lower())
         if read_span is not None and read_span[0] <= m.start() < read_span[1]:
+            continue
+        if any(a <= m.start() < b for a, b in before_act):
             continue
         if word in read or (stated and word in _SEQUENCE):
             continue
@@ -1594,7 +1609,7 @@ REVIEW = re.compile(
     r"(?:go|goes|routed|referred|escalated|handed over)\s+to\s+(?:a|an|the|our)\s+(?:[a-z]+\s+)?"
     r"(?!(?:customer|user|partner|supplier|vendor|member|reseller|buyer|seller|provider|carrier|"
     r"owner|player|subscriber|holder|server|folder|printer|computer|container|cluster)s?\b)"
-    r"(?:[a-z]+(?:er|or|ist|ant)|lead|desk|committee|board|team)s?|"
+    r"(?:[a-z]+(?:er|or|ist|ant)|lead|desk|committee|board|team|function|department)s?|"
     r"without (?:a |an )?(?:manager|approval|sign|review|supervisor|human|second)|"
     # 'need a sales manager', 'requires an HR director', 'needs the CFO', 'needs two approvers':
     # a person who decides is an approval requirement, never a required argument.
