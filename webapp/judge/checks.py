@@ -3094,7 +3094,9 @@ class Unless(Check):
             )
         if self.test == "party_kind":
             if holds:
-                return Outcome(SATISFIED, f"{path} is off: not the case that the {self.phrase}", (path,))
+                return Outcome(
+                    SATISFIED, f"{path} is off: not the case that the {self.phrase}", (path,)
+                )
             return Outcome(
                 outcome.status, f"{outcome.message}; {path} shows the {self.phrase}", (path,)
             )
@@ -3567,7 +3569,9 @@ class AnyState(Unless):
                 status = VIOLATED if self.base.effect == "deny" else REVIEW
                 return Outcome(status, message, (path,))
             return Outcome(outcome.status, message, outcome.args + (path,))
-        unknown = [(self.written or self.states)[i] for i, (held, _) in enumerate(shown) if held is None]
+        unknown = [
+            (self.written or self.states)[i] for i, (held, _) in enumerate(shown) if held is None
+        ]
         if unknown:
             return Outcome(
                 UNKNOWN,

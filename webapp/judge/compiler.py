@@ -13,6 +13,7 @@ from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.checks import (
     ActionRule,
     AllConditions,
+    AnyState,
     ArgumentComparison,
     Binding,
     Check,
@@ -27,7 +28,6 @@ from webapp.judge.checks import (
     SettingState,
     StateFlag,
     TimeOfDay,
-    AnyState,
     Unless,
     ValueList,
     Weekday,
@@ -5882,6 +5882,11 @@ _BOTH_MARKERS = frozenset(
 )
 
 
+_BARE_NOUN = re.compile(
+    r"^(?:(?:the|a|an|its|their)\s+)?[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}$", re.I
+)
+
+
 def _conditions_joined(
     index: int,
     source: str,
@@ -5900,8 +5905,19 @@ def _conditions_joined(
     if marker not in _BOTH_MARKERS:
         return None
     parts = [p.strip() for p in re.split(r"\s*,?\s+and\s+(?:that\s+)?", cond) if p.strip()]
-    if len(parts) < 2 or any(re.search(r"\b(?:or|either|unless|if|when)\b", p, re.I) for p in parts):
+    if len(parts) < 2 or any(
+        re.search(r"\b(?:or|either|unless|if|when)\b", p, re.I) for p in parts
+    ):
         return None
+    last = _CONDITION_TEST.match(parts[-1])
+    if last:
+        # 'unless the invoice and the receipt are attached': the verb of the last part is said
+        # of each bare noun before it ('the invoice is attached')
+        said = f" is {last.group('verb')}{last.group('manner') or ''}"
+        if any(_BARE_NOUN.match(p) for p in parts[:-1]):
+            parts = [p + said if _BARE_NOUN.match(p) else p for p in parts[:-1]] + [
+                re.sub(r"\b(?:are|were)\s+(?=\S+$)", "is ", parts[-1], flags=re.I)
+            ]
     made: list[Check] = []
     for part in parts:
         got = _conditional_checks(index, source, f"{main} {marker} {part}", previous, carry)
@@ -6020,6 +6036,8 @@ def _conditional_checks(
             return None
         else:
             test, value, phrase_words = "equals", e.group("value").strip("\"'`"), e.group("words")
+    if re.search(r"\b(?:and|or|plus)\b|&", phrase_words, re.I) and test != "zero":
+        return None  # 'the invoice and the receipt': two things, never one argument's name
     bind = tuple(
         s for s in (stem(w) for w in words(phrase_words)) if s not in STOPWORDS and s not in GENERIC
     )
@@ -6144,8 +6162,9 @@ _ANY_STATE_START = re.compile(
     re.I,
 )
 _ANY_STATE_PREDICATE = re.compile(
-    r"\b(?:may|must|shall|cannot|can't|can|should|will|won't|is|are|need|needs|require|"
-    r"requires)\b",
+    r"\b(?:may|must|shall|cannot|can't|can|should|will|won't|need|needs|require|requires|"
+    r"(?:is|are)\s+(?:not|never|prohibited|forbidden|blocked|barred|banned|disallowed|"
+    r"off[- ]limits)\b)\b",
     re.I,
 )
 _ANY_STATE_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+|\s*/\s*", re.I)
@@ -6225,7 +6244,9 @@ def _any_state(
             rel = it.group("rel").strip().lower()
             states.append(state.replace("_", " "))
             written.append(f"{prep} {state}".strip())
-            status_form.append(prep == "in" or (not prep and bool(re.search(r"\b(?:are|is)$", rel))))
+            status_form.append(
+                prep == "in" or (not prep and bool(re.search(r"\b(?:are|is)$", rel)))
+            )
         main = f"{clause[: m.end('thing')]} {clause[end:]}".strip()
         main = re.sub(r"\s+,", ",", re.sub(r"\s+", " ", main))
         if condition_spans(main) or find_quantities(clause[m.end() : end]):
@@ -6288,7 +6309,7 @@ def _party_kind(
     ):
         return None
     main = m.group("main")
-    if condition_spans(main):
+    if condition_spans(main) or _any_state(index, source, main, previous, carry):
         return None  # a second condition is never composed with this one
     names = [" ".join(kind_words)]
     if len(kind_words) > 1:
@@ -6306,7 +6327,9 @@ def _party_kind(
         test="party_kind",
         value=kind,
         values=tuple(names),
-        phrase=re.sub(r"\s+", " ", m.group(0)[m.start("party") - m.start() : m.end("kind") - m.start()]),
+        phrase=re.sub(
+            r"\s+", " ", m.group(0)[m.start("party") - m.start() : m.end("kind") - m.start()]
+        ),
     ), marker
 
 
