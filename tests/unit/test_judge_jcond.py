@@ -247,3 +247,36 @@ def test_any_hold_on_denies_and_all_off_approves(flags: dict) -> None:
         assert got == "approved"
     else:
         assert got == "pending_review"
+
+
+ERASE = "Erasure shall not be performed where the record is subject to a legal hold."
+LITIGATION = "no reserve changes while a claim is on litigation hold"
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (ERASE, "privacy.erase", {"legal_hold": False}, "approved"),
+        (ERASE, "privacy.erase", {"legal_hold": True}, "denied"),
+        (ERASE, "privacy.erase", {}, "pending_review"),
+        (ERASE, "privacy.erase", {"hold": True}, "pending_review"),  # some hold, maybe not legal
+        (ERASE, "privacy.erase", {"legal_hold": 0}, "pending_review"),
+        (ERASE, "privacy.erase", {"owner": {"legal_hold": False}}, "pending_review"),
+        (LITIGATION, "claims.reserve.adjust", {"litigation_hold": True}, "denied"),
+        (LITIGATION, "claims.reserve.adjust", {"litigation_hold": False}, "approved"),
+    ],
+)
+def test_a_state_in_a_clause_of_its_own(rule: str, tool: str, args: dict, expected: str) -> None:
+    assert outcome_beside_ticket(rule, tool, {"record_id": "R-1", **args}) == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Wires may not be sent where the beneficiary is in Iran or Syria.",
+        "Calls may not be placed where the customer is on the do-not-call list.",
+    ],
+)
+def test_a_place_or_a_register_is_no_state(rule: str) -> None:
+    compiled = compile_rule(0, "c:r0", rule)
+    assert not any(type(c).__name__ == "AnyState" for c in compiled.checks), rule

@@ -3562,7 +3562,7 @@ class AnyState(Unless):
         if on:
             i, path = on[0]
             said = (self.written or self.states)[i]
-            message = f"{path} shows the {' '.join(self.thing) or 'subject'} {said}"
+            message = f"{path} shows the {' '.join(self.thing) or 'subject'} is {said}"
             if outcome.status == UNKNOWN and self.base.applicability(view) != ("unknown", True):
                 return Outcome(UNKNOWN, f"{outcome.message}; {message}", outcome.args + (path,))
             if outcome.status == UNKNOWN:
@@ -3580,7 +3580,12 @@ class AnyState(Unless):
                 outcome.args,
             )
         paths = tuple(path for _, path in shown)
-        return Outcome(SATISFIED, f"{', '.join(paths)}: in none of the states", paths)
+        return Outcome(
+            SATISFIED,
+            f"{', '.join(paths)}: the {' '.join(self.thing) or 'subject'} is not "
+            f"{' nor '.join(self.written or self.states)}",
+            paths,
+        )
 
     def _owned(self, leaf: Leaf) -> bool:
         """Whether the argument is the thing's own: top level, or under the thing's name."""

@@ -5951,6 +5951,9 @@ def _conditional_checks(
     kind = _party_kind(index, source, clause, previous, carry)
     if kind is not None:
         return kind
+    where = _where_state(index, source, clause, previous, carry)
+    if where is not None:
+        return where
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
@@ -6181,11 +6184,112 @@ _ATTRIBUTE_NOUN = re.compile(
     r"\b(?:status|state|stage|role|type|tier|plan|level|category|kind|mode|grade)\b"
 )
 # 'with medical_baseline or life_support flags': the last word names the kind of every item
-_KIND_NOUN = re.compile(r"\b(?:flags?|status(?:es)?|tags?|codes?|labels?|types?|roles?|values?)$")
+_KIND_NOUN = re.compile(
+    r"\b(?:flags?|status(?:es)?|tags?|codes?|labels?|types?|roles?|values?|lists?|registers?|"
+    r"registry|registries|rosters?|watchlists?)$"
+)
 _MODAL_WORDS = frozenset(
     """must may shall should can cannot will need needs require requires prohibited forbidden
     allowed permitted blocked""".split()
 )
+
+
+def _state_items(conn: str, items: list[str]) -> tuple[list[str], list[str], list[bool]] | None:
+    """Each state of a list ('in collections', 'flagged for suspected fraud'): its words, its
+    words as written with their preposition, and whether a status argument may spell it."""
+    states: list[str] = []
+    written: list[str] = []  # with its preposition, for readings: 'in collections'
+    status_form: list[bool] = []
+    for n, item in enumerate(items):
+        it = _ANY_STATE_ITEM.match(item if n else f"{conn} {item}")
+        if it is None:
+            return None
+        raw = it.group("state")
+        state = raw.lower()
+        if set(state.split()) & (_NOT_STATE_WORDS | _MODAL_WORDS | STOPWORDS):
+            return None  # a state is a noun or two ('a regulatory freeze'), never a modal
+        if (
+            re.search(r"\b[A-Z]{2,5}\b", raw)
+            or country_code(raw)
+            or region_name(raw)
+            or raw.upper() in CURRENCY_CODES
+            or _KIND_NOUN.search(state)
+            or _ATTRIBUTE_NOUN.search(state)
+        ):
+            return None  # a place, a currency, a code, or 'life_support flags': a list
+        prep = (it.group("prep") or "").strip().lower()
+        if not prep and n and not it.group("rel").strip():
+            prep = (_ANY_STATE_ITEM.match(f"{conn} x") or it).group("prep") or ""
+            prep = prep.strip().lower()  # 'in collections, arrears or default'
+        rel = it.group("rel").strip().lower()
+        states.append(state.replace("_", " "))
+        written.append(f"{prep} {state}".strip())
+        status_form.append(prep == "in" or (not prep and bool(re.search(r"\b(?:are|is)$", rel))))
+    return states, written, status_form
+
+
+# 'Erasure shall not be performed where the record is subject to a legal hold', 'If the account
+# is under a garnishment or a regulatory freeze, it may not be closed': the thing's state, in a
+# clause of its own.
+_WHERE_STATE = (
+    r"(?P<marker>where|if|when|whenever|while)\s+(?:the\s+|its\s+|their\s+|an?\s+)?"
+    r"(?P<thing>[a-z]+)\s+(?P<conn>(?:is|are)\s+(?:currently\s+)?(?:subject\s+to|under|on|in))\s+"
+)
+_WHERE_STATE_END = re.compile(
+    r"^(?P<main>.+?)\s*,?\s+" + _WHERE_STATE + r"(?P<states>[^,;]+?)\s*\.?$", re.I
+)
+_WHERE_STATE_FRONT = re.compile(
+    r"^" + _WHERE_STATE + r"(?P<states>[^;]+?)\s*,\s*(?P<main>[^,;]+?)\s*\.?$", re.I
+)
+
+
+def _where_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while the thing is in the state (or one of them)."""
+    m = _WHERE_STATE_END.match(clause) or _WHERE_STATE_FRONT.match(clause)
+    if m is None:
+        return None
+    thing = m.group("thing").lower()
+    if thing in STOPWORDS or stem(thing) in GENERIC:
+        return None
+    body = m.group("states").strip(" ,")
+    if re.search(r"\band\b", body, re.I) or find_quantities(body):
+        return None
+    items = [x.strip() for x in _ANY_STATE_SPLIT.split(body) if x.strip()]
+    conn = re.sub(r"\s+", " ", m.group("conn").lower())
+    read = _state_items(conn, items) if items else None
+    if read is None:
+        return None
+    states, written, status_form = read
+    main = m.group("main")
+    if condition_spans(main) or _any_state(index, source, main, previous, carry):
+        return None  # a second condition is never composed with this one
+    main = re.sub(
+        r"\b(?:it|they)\s+(?=(?:may|must|shall|cannot|can't|should)\b)", f"{thing}s ", main
+    )
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    marker = m.group("marker").lower()
+    phrase = re.sub(r"\s+", " ", clause[m.start("thing") : m.end("states")])
+    return [
+        AnyState(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            phrase=phrase,
+            states=tuple(states),
+            written=tuple(written),
+            status_form=tuple(status_form),
+            thing=(stem(thing),),
+        )
+        for c in made
+    ], marker
 
 
 def _any_state(
@@ -6217,36 +6321,10 @@ def _any_state(
         if re.search(r"\band\b", body, re.I):
             return None  # 'a hold and a freeze' asks for both, or lists: not read
         conn = re.sub(r"\s+", " ", m.group("conn").lower())
-        states: list[str] = []
-        written: list[str] = []  # with its preposition, for readings: 'in collections'
-        status_form: list[bool] = []
-        for n, item in enumerate(items):
-            it = _ANY_STATE_ITEM.match(item if n else f"{conn} {item}")
-            if it is None:
-                return None
-            raw = it.group("state")
-            state = raw.lower()
-            if set(state.split()) & (_NOT_STATE_WORDS | _MODAL_WORDS | STOPWORDS):
-                return None  # a state is a noun or two ('a regulatory freeze'), never a modal
-            if (
-                re.search(r"\b[A-Z]{2,5}\b", raw)
-                or country_code(raw)
-                or region_name(raw)
-                or raw.upper() in CURRENCY_CODES
-                or _KIND_NOUN.search(state)
-                or _ATTRIBUTE_NOUN.search(state)
-            ):
-                return None  # a place, a currency, a code, or 'life_support flags': a list
-            prep = (it.group("prep") or "").strip().lower()
-            if not prep and n and not it.group("rel").strip():
-                prep = (_ANY_STATE_ITEM.match(f"{conn} x") or it).group("prep") or ""
-                prep = prep.strip().lower()  # 'in collections, arrears or default'
-            rel = it.group("rel").strip().lower()
-            states.append(state.replace("_", " "))
-            written.append(f"{prep} {state}".strip())
-            status_form.append(
-                prep == "in" or (not prep and bool(re.search(r"\b(?:are|is)$", rel)))
-            )
+        read = _state_items(conn, items)
+        if read is None:
+            return None
+        states, written, status_form = read
         main = f"{clause[: m.end('thing')]} {clause[end:]}".strip()
         main = re.sub(r"\s+,", ",", re.sub(r"\s+", " ", main))
         if condition_spans(main) or find_quantities(clause[m.end() : end]):
