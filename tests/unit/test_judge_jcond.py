@@ -280,3 +280,24 @@ def test_a_state_in_a_clause_of_its_own(rule: str, tool: str, args: dict, expect
 def test_a_place_or_a_register_is_no_state(rule: str) -> None:
     compiled = compile_rule(0, "c:r0", rule)
     assert not any(type(c).__name__ == "AnyState" for c in compiled.checks), rule
+
+
+SINGLE = "Credits shall not be issued to accounts that are subject to a legal hold."
+FLAGGED = "Refunds to customers flagged for fraud are forbidden."
+
+
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        (SINGLE, {"legal_hold": True}, "denied"),
+        (SINGLE, {"legal_hold": False}, "approved"),
+        (SINGLE, {}, "pending_review"),
+        (FLAGGED, {"customer": {"flags": ["fraud", "vip"]}}, "denied"),
+        (FLAGGED, {"customer": {"flags": ["fraud_review"]}}, "pending_review"),
+        (FLAGGED, {"customer": {"flags": ["vip"]}}, "pending_review"),  # says nothing of fraud
+        (FLAGGED, {"customer": {"fraud_flag": False}}, "approved"),
+        (FLAGGED, {"partner": {"flags": ["fraud"]}}, "pending_review"),  # another party's list
+    ],
+)
+def test_one_state_after_subject_to_or_flagged(rule: str, args: dict, expected: str) -> None:
+    assert outcome_beside_ticket(rule, "billing.refund.credit", {"amount": 10, **args}) == expected

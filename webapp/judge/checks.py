@@ -3514,6 +3514,8 @@ _BROAD_STATE_WORDS = frozenset(stem(w) for w in "suspected potential possible an
 _STATE_FLAG_EXTRA = frozenset(stem(w) for w in "is has flag flagged on active".split())
 # Argument names that hold a record's state as a word ('account_status': 'collections')
 _STATUS_NAMES = frozenset(stem(w) for w in "status state stage".split())
+# Lists of the marks a record carries ('flags': ['fraud', 'vip'])
+_STATE_LISTS = frozenset(stem(w) for w in "flags tags labels statuses states holds".split())
 
 
 @dataclass(frozen=True)
@@ -3613,6 +3615,19 @@ class AnyState(Unless):
                 # `hold: true` against 'a legal hold': some hold, maybe not that one
                 results.append((True if whole <= lf.last_keys | {"flag"} else None, lf.path))
         for lf in view.leaves:
+            if isinstance(lf.value, (list, tuple)) and lf.last_keys & _STATE_LISTS:
+                # `customer.flags: ["fraud", "vip"]`: a member that is the state shows it; one
+                # sharing a word with it is for a human; the others say nothing of it
+                if not self._owned(lf):
+                    continue
+                for v in lf.value:
+                    if isinstance(v, str):
+                        got = set(content_stems(v)) - {"in", "on", "under"}
+                        if got == whole:
+                            results.append((True, lf.path))
+                        elif got & whole:
+                            results.append((None, lf.path))
+                continue
             if not lf.last_keys & _STATUS_NAMES or not isinstance(lf.value, str):
                 continue
             if not self._owned(lf) or not lf.last_keys - _STATUS_NAMES <= set(self.thing):

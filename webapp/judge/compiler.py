@@ -6316,8 +6316,11 @@ def _any_state(
         tail = re.search(r"\s+on\s+(?:it|them)\s*,?\s*$", span, re.I)
         body = span[: tail.start()] if tail else span.rstrip(" ,")
         items = [x.strip() for x in _ANY_STATE_SPLIT.split(body) if x.strip()]
-        if len(items) < 2 or not (" or " in f" {body.lower()} " or "/" in body):
-            continue
+        single = len(items) == 1 and re.search(
+            r"\b(?:subject\s+to|under|flagged)\b", m.group("conn"), re.I
+        )
+        if not single and (len(items) < 2 or not (" or " in f" {body.lower()} " or "/" in body)):
+            continue  # one state after 'in', 'with', 'that have' is read by the older readings
         if re.search(r"\band\b", body, re.I):
             return None  # 'a hold and a freeze' asks for both, or lists: not read
         conn = re.sub(r"\s+", " ", m.group("conn").lower())
