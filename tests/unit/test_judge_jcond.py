@@ -301,3 +301,35 @@ FLAGGED = "Refunds to customers flagged for fraud are forbidden."
 )
 def test_one_state_after_subject_to_or_flagged(rule: str, args: dict, expected: str) -> None:
     assert outcome_beside_ticket(rule, "billing.refund.credit", {"amount": 10, **args}) == expected
+
+
+EITHER = "Credits may not be issued if the account is in collections or fraud_flag is set."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"account_status": "collections", "fraud_flag": False}, "denied"),
+        ({"account_status": "active", "fraud_flag": True}, "denied"),
+        ({"account_status": "active", "fraud_flag": False}, "approved"),
+        ({"account_status": "active"}, "pending_review"),
+        ({"account_status": "active", "fraud_flag": "false"}, "pending_review"),
+        ({"account_status": "collection_hold", "fraud_flag": False}, "pending_review"),
+    ],
+)
+def test_either_condition_forbids(args: dict, expected: str) -> None:
+    got = outcome_beside_ticket(EITHER, "billing.credit.issue", {"amount": 5, **args})
+    assert got == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        # two things, or a condition of another shape: not read as one state list
+        "Credits may not be issued if the account is in collections or the customer is new.",
+        "Credits may not be issued if the account is in collections or the amount is large.",
+    ],
+)
+def test_either_of_two_things_is_not_read(rule: str) -> None:
+    compiled = compile_rule(0, "c:r0", rule)
+    assert not any(type(c).__name__ == "AnyState" for c in compiled.checks), rule

@@ -5954,6 +5954,9 @@ def _conditional_checks(
     where = _where_state(index, source, clause, previous, carry)
     if where is not None:
         return where
+    either = _either_state(index, source, clause, previous, carry)
+    if either is not None:
+        return either
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
@@ -6283,6 +6286,84 @@ def _where_state(
             base=c,
             marker=marker,
             phrase=phrase,
+            states=tuple(states),
+            written=tuple(written),
+            status_form=tuple(status_form),
+            thing=(stem(thing),),
+        )
+        for c in made
+    ], marker
+
+
+# 'credit.issue -> deny if account is in collections OR fraud_flag is set': states of the
+# thing, or flags named in code, joined by 'or'; any one of them forbids.
+_EITHER_STATE = re.compile(
+    r"^(?P<main>.+?)\s+(?P<marker>if|when|whenever|where)\s+(?P<conds>.+?\s+or\s+.+?)\s*\.?$",
+    re.I,
+)
+_EITHER_THING = re.compile(
+    r"^(?:the\s+)?(?P<thing>[a-z]+)\s+(?:is|are)\s+(?:currently\s+)?(?P<prep>in|under|on|"
+    r"subject\s+to|flagged\s+(?:for|as))\s+(?:(?:a|an|the)\s+)?"
+    r"(?P<state>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})$",
+    re.I,
+)
+_EITHER_FLAG = re.compile(
+    r"^(?P<flag>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:is\s+(?:set|true|on)|==?\s*true)$", re.I
+)
+
+
+def _either_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while one of the conditions joined by 'or' does.
+
+    Each condition is a state of one thing ('account is in collections') or a yes/no argument
+    named in code ('fraud_flag is set'); every thing named must be the same one, and any
+    condition of another shape leaves the rule to the other readings (or unread).
+    """
+    m = _EITHER_STATE.match(clause)
+    if m is None or condition_spans(m.group("main")):
+        return None
+    parts = [p.strip() for p in re.split(r"\s+or\s+", m.group("conds"), flags=re.I)]
+    things: set[str] = set()
+    states: list[str] = []
+    written: list[str] = []
+    status_form: list[bool] = []
+    for part in parts:
+        t = _EITHER_THING.match(part)
+        f = _EITHER_FLAG.match(part) if t is None else None
+        if t is not None:
+            read = _state_items(t.group("prep").lower(), [t.group("state")])
+            if read is None or t.group("thing").lower() in STOPWORDS:
+                return None
+            things.add(t.group("thing").lower())
+            states += read[0]
+            written += read[1]
+            status_form += read[2]
+        elif f is not None:
+            flag = f.group("flag").lower()
+            states.append(flag.replace("_", " "))
+            written.append(f"`{flag}` is on")
+            status_form.append(False)
+        else:
+            return None
+    if len(things) != 1 or len(states) < 2:
+        return None
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    thing = things.pop()
+    marker = m.group("marker").lower()
+    return [
+        AnyState(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            phrase=m.group("conds"),
             states=tuple(states),
             written=tuple(written),
             status_form=tuple(status_form),
