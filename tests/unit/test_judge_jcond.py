@@ -115,6 +115,9 @@ def test_one_verb_said_of_two_things(args: dict, expected: str) -> None:
         ({"account": {"status": "collections"}, "fraud_flag": False}, "denied"),
         # a status of another thing ('payment_status') is not the account's
         ({"payment_status": "active", "fraud_flag": False}, "pending_review"),
+        # a bare `status` on a credit tool may be the credit's own: it rules nothing out
+        ({"status": "pending", "fraud_flag": False}, "pending_review"),
+        ({"status": "collections", "fraud_flag": False}, "denied"),
     ],
 )
 def test_one_of_several_states(args: dict, expected: str) -> None:

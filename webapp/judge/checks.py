@@ -3637,8 +3637,12 @@ class AnyState(Unless):
                 results.append((True, lf.path))
             elif got & whole or not got:
                 results.append((None, lf.path))  # 'pre_collections': close, not the state
-            elif self.status_form[i]:
-                results.append((False, lf.path))  # one status at a time: 'active'
+            elif self.status_form[i] and (
+                lf.last_keys - _STATUS_NAMES or "." in lf.path or set(self.thing) & view.tool_stems
+            ):
+                # one status at a time: 'active'. A bare `status` on a tool for another thing
+                # (`billing.credit.issue`) may be the request's own status: it rules out nothing
+                results.append((False, lf.path))
         if any(held for held, _ in results):
             return True, next(path for held, path in results if held)
         if not results or any(held is None for held, _ in results):
