@@ -78,6 +78,7 @@ APART_SETS = (
     "dev_jcount",
     "dev_jevid",
     "dev_jauto",
+    "dev_jcond",
 )
 
 

@@ -3135,6 +3135,12 @@ class Unless(Check):
                 f"{base}, when {who} {phrase} (read from a flag or a state argument named "
                 "for it; when none is sent, review)"
             )
+        if self.test == "party_kind":
+            return (
+                f"{base}, only {self.marker} the {self.phrase} (read from a yes/no argument of "
+                f"that party named {' or '.join(repr(v) for v in self.values)}; when none is "
+                "sent, review)"
+            )
         if self.test == "binding" and isinstance(self.condition, Binding):
             c = self.condition
             return f"{base}, {self.marker} `{c.path}` {_BINDING_OPS[c.op]} {c._value_words()}"
@@ -3166,6 +3172,14 @@ class Unless(Check):
                 UNKNOWN,
                 f"{outcome.message}; the arguments cannot show whether {self.phrase}",
                 outcome.args,
+            )
+        if self.test == "party_kind":
+            if holds:
+                return Outcome(
+                    SATISFIED, f"{path} is off: not the case that the {self.phrase}", (path,)
+                )
+            return Outcome(
+                outcome.status, f"{outcome.message}; {path} shows the {self.phrase}", (path,)
             )
         if holds:
             return Outcome(SATISFIED, f"{path}: {self.phrase}", (path,))
@@ -3201,6 +3215,11 @@ class Unless(Check):
     def _condition(self, view: RequestView) -> tuple[bool | None, str]:
         if self.test == "kind":
             return self._kind_shown(view)
+        if self.test == "never":
+            return self._never_shown(view)
+        if self.test == "party_kind":
+            of_kind, path = self._party_kind_shown(view)
+            return (None if of_kind is None else not of_kind), path
         if self.test == "binding" and self.condition is not None:
             # the exception the rule binds explicitly: it holds when the binding is satisfied,
             # not when it fails or the argument is missing; a value in another case or type
@@ -3338,6 +3357,67 @@ class Unless(Check):
                 ):
                     return None, lf.path
         return all(results), best[0].path
+
+    def _party_kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
+        """'If the account holder is a PEP': a yes/no argument of that party (`holder.pep`,
+        `account_holder.is_pep`, `holder_pep`) named for the kind or its initials. Another
+        party's (`beneficiary.pep`), a bare `pep` that names no party, or a flag written as text
+        cannot say whose it is or what it says: None."""
+        party = set(self.bind_words)
+        head = self.bind_words[-1] if self.bind_words else ""
+        kinds = [frozenset(stem(w) for w in n.split()) for n in self.values]
+        results: list[tuple[bool | None, str]] = []
+        for lf in view.leaves:
+            named = lf.last_keys - _FLAG_FILLER
+            own = named - party
+            if not any(own == k for k in kinds):
+                continue
+            parents = lf.path.split(".")[:-1]
+            parent_stems = {s for p in parents for s in content_stems(p)}
+            if head not in parent_stems | named or not parent_stems <= party:
+                continue  # whose flag: `beneficiary.pep`, or a `pep` naming no party
+            results.append((lf.value if isinstance(lf.value, bool) else None, lf.path))
+        if not results or any(r is None for r, _ in results):
+            return None, results[0][1] if results else ""
+        if len({r for r, _ in results}) != 1:
+            return None, results[0][1]
+        return results[0][0], results[0][1]
+
+    def _never_shown(self, view: RequestView) -> tuple[bool | None, str]:
+        """'unless the account was never activated': a status of exactly that
+        (`status: "never_activated"`), or a yes/no named for the act (`activated: false`,
+        `never_activated: true`), on the thing itself or the request. Any other status word
+        says the act happened or is not known to be missing ('deactivated', 'active'): the
+        exception is not met. A status close to it ('never_logged_in') or a flag written as
+        text is for a human."""
+        act = stem(self.value)
+        thing = set(self.bind_words)
+        results: list[tuple[bool | None, str]] = []
+        for lf in view.leaves:
+            parents = lf.path.split(".")[:-1]
+            if not all(set(content_stems(p)) <= thing for p in parents):
+                continue  # another party's (`referrer.status`)
+            named = lf.last_keys - thing - _FLAG_FILLER
+            if act in lf.last_keys and named <= {act, "never", "ever", "was"}:
+                if not isinstance(lf.value, bool):
+                    results.append((None, lf.path))
+                else:
+                    results.append((lf.value == ("never" in named), lf.path))
+            elif lf.last_keys & _STATUS_NAMES and named <= _STATUS_NAMES:
+                if not isinstance(lf.value, str):
+                    continue
+                got = {stem(t) for t in normalise_value(lf.value).split()}
+                if got == {"never", act}:
+                    results.append((True, lf.path))
+                elif "never" in got or not got:
+                    results.append((None, lf.path))
+                else:
+                    results.append((False, lf.path))
+        if not results or any(r is None for r, _ in results):
+            return None, results[0][1] if results else ""
+        if len({r for r, _ in results}) != 1:
+            return None, results[0][1]  # `status: "never_activated"` beside `activated: true`
+        return results[0][0], results[0][1]
 
     def _kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
         """'except defective items': whether the request spells one of the kinds (`values`, each
@@ -3506,6 +3586,149 @@ class Unless(Check):
         if self.test == "equals":
             return normalise_value(str(value)) == normalise_value(self.value)
         return None
+
+
+# Words around a state that do not narrow it: 'flagged for suspected fraud' is shown by a
+# `fraud_flag`, whatever the suspicion; 'an active legal hold' by `legal_hold`.
+_BROAD_STATE_WORDS = frozenset(stem(w) for w in "suspected potential possible any current".split())
+# Words a flag's name may add to the state's own: `is_frozen`, `has_legal_hold`, `fraud_flag`
+_STATE_FLAG_EXTRA = frozenset(stem(w) for w in "is has flag flagged on active".split())
+# Argument names that hold a record's state as a word ('account_status': 'collections')
+_STATUS_NAMES = frozenset(stem(w) for w in "status state stage".split())
+# Lists of the marks a record carries ('flags': ['fraud', 'vip'])
+_STATE_LISTS = frozenset(stem(w) for w in "flags tags labels statuses states holds".split())
+
+
+@dataclass(frozen=True)
+class AnyState(Unless):
+    """'Credits shall not be issued to accounts that are in collections or that have been
+    flagged for suspected fraud', 'Accounts under a legal hold, a garnishment or a regulatory
+    freeze may not be closed': the base check holds only while the thing acted on is in one of
+    several states, each read on its own.
+
+    A state is shown by a yes/no argument named for it (`legal_hold`, `garnishment`,
+    `fraud_flag`: every word of the state, or its head noun when the flag is off, since no hold
+    at all is no legal hold either) or, for a state written as a status ('in collections', 'that
+    are suspended'), by a status argument whose value is that word. The argument must be the
+    thing's own: at the top of the request or under the thing's name (`account.legal_hold`),
+    never another party's (`referrer.fraud_flag`). Any state shown on: the base check fires.
+    Every state shown off: the rule does not reach the request. Otherwise (a state no argument
+    shows, a flag written as text, a status close to the state), a human decides.
+    """
+
+    states: tuple[str, ...] = ()  # the states' own words ('legal hold', 'collections')
+    written: tuple[str, ...] = ()  # as written, for readings ('under legal hold', 'in collections')
+    status_form: tuple[bool, ...] = ()  # per state: may a status argument spell it
+    thing: tuple[str, ...] = ()  # stems of the thing in the states ('account')
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d["condition"] = {"marker": self.marker, "test": "any_state", "states": list(self.states)}
+        return d
+
+    def reading(self) -> str:
+        base = self.base.reading() if self.base else "Deny"
+        what = " ".join(self.thing) or "it"
+        return (
+            f"{base}, only when the {what} is {' or '.join(self.written or self.states)} (each read "
+            "from a yes/no argument named for it, or a status argument spelling it; when one "
+            "is not shown and none is on, review)"
+        )
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.base is not None
+        outcome = self.base.evaluate(view)
+        if outcome.status not in (VIOLATED, UNKNOWN, REVIEW):
+            return outcome
+        shown = [self._state_shown(view, i) for i in range(len(self.states))]
+        on = [(i, path) for i, (held, path) in enumerate(shown) if held]
+        if on:
+            i, path = on[0]
+            said = (self.written or self.states)[i]
+            message = f"{path} shows the {' '.join(self.thing) or 'subject'} is {said}"
+            if outcome.status == UNKNOWN and self.base.applicability(view) != ("unknown", True):
+                return Outcome(UNKNOWN, f"{outcome.message}; {message}", outcome.args + (path,))
+            if outcome.status == UNKNOWN:
+                status = VIOLATED if self.base.effect == "deny" else REVIEW
+                return Outcome(status, message, (path,))
+            return Outcome(outcome.status, message, outcome.args + (path,))
+        unknown = [
+            (self.written or self.states)[i] for i, (held, _) in enumerate(shown) if held is None
+        ]
+        if unknown:
+            return Outcome(
+                UNKNOWN,
+                f"{outcome.message}; the arguments cannot show whether it is "
+                f"{' or '.join(unknown)}",
+                outcome.args,
+            )
+        paths = tuple(path for _, path in shown)
+        return Outcome(
+            SATISFIED,
+            f"{', '.join(paths)}: the {' '.join(self.thing) or 'subject'} is not "
+            f"{' nor '.join(self.written or self.states)}",
+            paths,
+        )
+
+    def _owned(self, leaf: Leaf) -> bool:
+        """Whether the argument is the thing's own: top level, or under the thing's name."""
+        parents = leaf.path.split(".")[:-1]
+        return all(set(content_stems(p)) <= set(self.thing) for p in parents)
+
+    def _state_shown(self, view: RequestView, i: int) -> tuple[bool | None, str]:
+        want = [w for w in content_stems(self.states[i]) if w not in _BROAD_STATE_WORDS]
+        if not want:
+            return None, ""
+        head, whole = want[-1], set(want)
+        results: list[tuple[bool | None, str]] = []
+        for lf in view.leaves:
+            if head not in lf.last_keys or lf.last_keys & _STATUS_NAMES:
+                continue
+            if not lf.last_keys - _STATE_FLAG_EXTRA - set(self.thing) <= whole:
+                continue  # `legal_hold_reason`, `hold_id`: another thing about the state
+            if not self._owned(lf):
+                continue
+            if not isinstance(lf.value, bool):
+                results.append((None, lf.path))  # 'false' or 'no' as text: a human reads it
+            elif not lf.value:
+                results.append((False, lf.path))
+            else:
+                # `hold: true` against 'a legal hold': some hold, maybe not that one
+                results.append((True if whole <= lf.last_keys | {"flag"} else None, lf.path))
+        for lf in view.leaves:
+            if isinstance(lf.value, (list, tuple)) and lf.last_keys & _STATE_LISTS:
+                # `customer.flags: ["fraud", "vip"]`: a member that is the state shows it; one
+                # sharing a word with it is for a human; the others say nothing of it
+                if not self._owned(lf):
+                    continue
+                for v in lf.value:
+                    if isinstance(v, str):
+                        got = set(content_stems(v)) - {"in", "on", "under"}
+                        if got == whole:
+                            results.append((True, lf.path))
+                        elif got & whole:
+                            results.append((None, lf.path))
+                continue
+            if not lf.last_keys & _STATUS_NAMES or not isinstance(lf.value, str):
+                continue
+            if not self._owned(lf) or not lf.last_keys - _STATUS_NAMES <= set(self.thing):
+                continue  # `payment_status` says nothing of the account's state
+            got = set(content_stems(lf.value)) - {"in", "on", "under"}
+            if got == whole:
+                results.append((True, lf.path))
+            elif got & whole or not got:
+                results.append((None, lf.path))  # 'pre_collections': close, not the state
+            elif self.status_form[i] and (
+                lf.last_keys - _STATUS_NAMES or "." in lf.path or set(self.thing) & view.tool_stems
+            ):
+                # one status at a time: 'active'. A bare `status` on a tool for another thing
+                # (`billing.credit.issue`) may be the request's own status: it rules out nothing
+                results.append((False, lf.path))
+        if any(held for held, _ in results):
+            return True, next(path for held, path in results if held)
+        if not results or any(held is None for held, _ in results):
+            return None, results[0][1] if results else ""
+        return False, results[0][1]
 
 
 @dataclass(frozen=True)

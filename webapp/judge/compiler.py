@@ -15,6 +15,7 @@ from webapp.judge.checks import (
     ActionRule,
     AllConditions,
     AnyReference,
+    AnyState,
     ArgumentComparison,
     Binding,
     Check,
@@ -1156,6 +1157,13 @@ _ORDERED = (
 _SEQUENCE = {"before", "after", "until", "till", "prior to"}
 
 
+_REVIEW_BEFORE_ACT = re.compile(
+    r"\b(?:review|approval|sign[- ]?off)\s+(?P<when>prior\s+to|before)\s+(?:its\s+|the\s+)?"
+    r"(?:execution|processing|completion|being\s+(?:executed|processed|carried\s+out))\b",
+    re.I,
+)
+
+
 def _unread_comparisons(
     text: str, checks: list[Check], read_span: tuple[int, int] | None = None
 ) -> list[str]:
@@ -1167,10 +1175,18 @@ def _unread_comparisons(
         return []
     stated = any(isinstance(c, StateFlag | RequiredFlag) for c in every)
     read = " ".join(c.phrase.lower() for c in every if isinstance(c, Unless))
+    # 'referred … for review prior to execution': a review is always before the act it reviews
+    before_act = (
+        [(b.start("when"), b.end()) for b in _REVIEW_BEFORE_ACT.finditer(text)]
+        if any(c.effect == "review" for c in every)
+        else []
+    )
     found = []
     for m in _COMPARISON.finditer(text):
         word = re.sub(r"\s+", " ", m.group(0).lower())
         if read_span is not None and read_span[0] <= m.start() < read_span[1]:
+            continue
+        if any(a <= m.start() < b for a, b in before_act):
             continue
         if word in read or (stated and word in _SEQUENCE):
             continue
@@ -1750,7 +1766,7 @@ REVIEW = re.compile(
     r"(?:go|goes|routed|referred|escalated|handed over)\s+to\s+(?:a|an|the|our)\s+(?:[a-z]+\s+)?"
     r"(?!(?:customer|user|partner|supplier|vendor|member|reseller|buyer|seller|provider|carrier|"
     r"owner|player|subscriber|holder|server|folder|printer|computer|container|cluster)s?\b)"
-    r"(?:[a-z]+(?:er|or|ist|ant)|lead|desk|committee|board|team)s?|"
+    r"(?:[a-z]+(?:er|or|ist|ant)|lead|desk|committee|board|team|function|department)s?|"
     # 'larger ones go to credit ops', 'goes to finance': a body who decides, no article
     r"(?:go|goes|routed|referred|escalated)\s+to\s+(?:[a-z]+\s+)?(?:ops|operations|treasury|"
     r"finance|legal|compliance|risk|procurement|payroll)\b(?=\s*(?:[.;,)]|$|\s+(?:for|to|review|"
@@ -6405,6 +6421,73 @@ _CONDITION_PRONOUN = re.compile(
     r"(?P<state>[a-z]+(?:ed|en)|broken|faulty|defective|unused|unopened|expired)$",
     re.I,
 )
+# 'no standing orders remain active on it', 'there are no active standing orders', 'no open
+# disputes exist': none of the things (in the state named) is left
+_CONDITION_NONE = re.compile(
+    r"^(?:there\s+(?:are|is)\s+)?no\s+(?P<words>(?:[a-z][\w\-]*\s+){0,2}[a-z][\w\-]*s)"
+    r"(?:\s+(?:remain|remains|are|is|exist|exists)(?:\s+still)?"
+    r"(?:\s+(?P<state>active|open|pending|outstanding|unpaid|unresolved))?)?"
+    r"(?:\s+(?:on|against|for)\s+(?:it|them|the account))?$",
+    re.I,
+)
+# 'the account was never activated', 'the card has never been used': an act that never happened
+_CONDITION_NEVER = re.compile(
+    r"^(?:(?:the|its|their|his|her)\s+)?(?P<what>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+"
+    r"(?:was|were|is|are|has|have)\s+(?:been\s+)?never\s+(?:been\s+)?(?P<verb>[a-z]+ed)$",
+    re.I,
+)
+# the markers under which 'A and B' asks for both conditions: the base check is excepted only
+# when every one holds, which is one excepted check per condition (any that fails keeps it)
+_BOTH_MARKERS = frozenset(
+    "unless|only if|only when|except if|except when|provided that|provided|as long as".split("|")
+)
+
+
+_BARE_NOUN = re.compile(
+    r"^(?:(?:the|a|an|its|their)\s+)?[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}$", re.I
+)
+
+
+def _conditions_joined(
+    index: int,
+    source: str,
+    main: str,
+    marker: str,
+    cond: str,
+    previous: Quantity | None,
+    carry: str,
+) -> list[Check] | None:
+    """'… unless its ledger balance is zero and no standing orders remain active on it': each
+    condition read on its own, the base check excepted only when all of them hold.
+
+    Every part must be a condition the engine reads; otherwise the whole is left to the caller
+    (and then unread), so 'unless the invoice and the receipt are attached' is never split.
+    """
+    if marker not in _BOTH_MARKERS:
+        return None
+    parts = [p.strip() for p in re.split(r"\s*,?\s+and\s+(?:that\s+)?", cond) if p.strip()]
+    if len(parts) < 2 or any(
+        re.search(r"\b(?:or|either|unless|if|when)\b", p, re.I) for p in parts
+    ):
+        return None
+    last = _CONDITION_TEST.match(parts[-1])
+    if last:
+        # 'unless the invoice and the receipt are attached': the verb of the last part is said
+        # of each bare noun before it ('the invoice is attached')
+        said = f" is {last.group('verb')}{last.group('manner') or ''}"
+        if any(_BARE_NOUN.match(p) for p in parts[:-1]):
+            parts = [p + said if _BARE_NOUN.match(p) else p for p in parts[:-1]] + [
+                re.sub(r"\b(?:are|were)\s+(?=\S+$)", "is ", parts[-1], flags=re.I)
+            ]
+    made: list[Check] = []
+    for part in parts:
+        got = _conditional_checks(index, source, f"{main} {marker} {part}", previous, carry)
+        if got is None or not got[0] or not all(isinstance(c, Unless) for c in got[0]):
+            return None
+        made.extend(got[0])
+    return made
+
+
 _PRESENT_VERBS = frozenset(
     "attached referenced given provided included present set supplied specified cited filled in on file".split()
 )
@@ -6423,6 +6506,18 @@ def _conditional_checks(
         m = _NAME_PREFIX_WHEN.match(clause)
         assert m is not None
         return named, f"{m.group('marker').lower()}|whose|with"
+    several = _any_state(index, source, clause, previous, carry)
+    if several is not None:
+        return several
+    kind = _party_kind(index, source, clause, previous, carry)
+    if kind is not None:
+        return kind
+    where = _where_state(index, source, clause, previous, carry)
+    if where is not None:
+        return where
+    either = _either_state(index, source, clause, previous, carry)
+    if either is not None:
+        return either
     state = _relative_state(index, source, clause, previous, carry)
     if state is not None:
         return state
@@ -6455,16 +6550,32 @@ def _conditional_checks(
         return None
     marker = re.sub(r"\s+", " ", m.group("marker").lower())
     cond = m.group("cond").strip().rstrip(".")
+    # 'unless balance == 0': the sign of equality written as code says 'is'
+    cond = re.sub(r"(?<=[\w`'\"])\s*==\s*(?=[\w`'\"])", " is ", cond)
     if marker in ("unless", "except if", "except when") and _APPROVED_BY.match(cond):
         # '4h max unless approved by security': beyond the limit a person decides, so the
         # limit asks for review instead of refusing.
         made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
         if made and all(c.effect == "deny" and isinstance(c, NumericLimit) for c in made):
             return [replace(c, effect="review") for c in made], marker
+    both = _conditions_joined(index, source, m.group("main"), marker, cond, previous, carry)
+    if both is not None:
+        return both, (f"{marker}|{split.group('marker').lower()}|only" if split else marker)
     test, value = "", ""
     t = _CONDITION_TEST.match(cond)
-    marked = _CONDITION_MARKED.match(cond) if not t else None
-    if marked:
+    none = _CONDITION_NONE.match(cond) if not t else None
+    never = _CONDITION_NEVER.match(cond) if not t and not none else None
+    marked = _CONDITION_MARKED.match(cond) if not t and not none and not never else None
+    if never:
+        # 'unless the account was never activated': a status spelling it, or a flag named for
+        # the act (`activated: false`, `never_activated: true`)
+        test, value, phrase_words = "never", never.group("verb").lower(), never.group("what")
+    elif none:
+        # 'unless no standing orders remain active on it', 'there are no open disputes': a count
+        # (or list) named for the things, in their state when one is said, must be zero
+        test = "zero"
+        phrase_words = f"{none.group('state') or ''} {none.group('words')}"
+    elif marked:
         # 'unless the trip is marked urgent': a flag named for the mark (`urgent`) shows it
         test, value, phrase_words = "passed", marked.group("mark"), marked.group("mark")
     elif t:
@@ -6492,6 +6603,8 @@ def _conditional_checks(
             return None
         else:
             test, value, phrase_words = "equals", e.group("value").strip("\"'`"), e.group("words")
+    if re.search(r"\b(?:and|or|plus)\b|&", phrase_words, re.I) and test != "zero":
+        return None  # 'the invoice and the receipt': two things, never one argument's name
     bind = tuple(
         s for s in (stem(w) for w in words(phrase_words)) if s not in STOPWORDS and s not in GENERIC
     )
@@ -6604,6 +6717,343 @@ def _while_state(
         value=state.split()[-1],
         phrase=f"{what} is {state}",
     ), m.group("marker").lower()
+
+
+# 'accounts that are in collections or that have been flagged for suspected fraud', 'accounts
+# under a legal hold, a garnishment or a regulatory freeze', 'accts with legal_hold /
+# garnishment / regulatory_freeze': the thing acted on, in one of several states.
+_ANY_STATE_START = re.compile(
+    r"\b(?P<thing>[a-z]+)\s+(?P<conn>(?:that|which|who)(?:\s+(?:are|is|were|was|have|has))?"
+    r"(?:\s+been)?(?:\s+currently)?(?:\s+(?:subject\s+to|in|under|on|flagged\s+for|flagged\s+as|"
+    r"marked\s+as))?|subject\s+to|under|with|in|flagged\s+for)\b\s+",
+    re.I,
+)
+_ANY_STATE_PREDICATE = re.compile(
+    r"\b(?:may|must|shall|cannot|can't|can|should|will|won't|need|needs|require|requires|"
+    r"(?:is|are)\s+(?:not|never|prohibited|forbidden|blocked|barred|banned|disallowed|"
+    r"off[- ]limits)\b)\b",
+    re.I,
+)
+_ANY_STATE_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+|\s*/\s*", re.I)
+_ANY_STATE_ITEM = re.compile(
+    r"^(?P<rel>(?:(?:that|which|who)\s+)?(?:(?:are|is|were|was|have|has)\s+)?(?:been\s+)?"
+    r"(?:currently\s+)?)(?P<prep>(?:subject\s+to|in|under|on|with|flagged\s+for|flagged\s+as|"
+    r"marked\s+as)\s+)?(?:(?:a|an|the|any)\s+)?(?P<state>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})$",
+    re.I,
+)
+_NOT_STATE_WORDS = frozenset("not no never without only other than".split())
+# 'with status closed or frozen', 'with role viewer or guest': an attribute's values, read by
+# the lists and bindings of that attribute
+_ATTRIBUTE_NOUN = re.compile(
+    r"\b(?:status|state|stage|role|type|tier|plan|level|category|kind|mode|grade)\b"
+)
+# 'with medical_baseline or life_support flags': the last word names the kind of every item
+_KIND_NOUN = re.compile(
+    r"\b(?:flags?|status(?:es)?|tags?|codes?|labels?|types?|roles?|values?|lists?|registers?|"
+    r"registry|registries|rosters?|watchlists?)$"
+)
+_MODAL_WORDS = frozenset(
+    """must may shall should can cannot will need needs require requires prohibited forbidden
+    allowed permitted blocked""".split()
+)
+
+
+def _state_items(conn: str, items: list[str]) -> tuple[list[str], list[str], list[bool]] | None:
+    """Each state of a list ('in collections', 'flagged for suspected fraud'): its words, its
+    words as written with their preposition, and whether a status argument may spell it."""
+    states: list[str] = []
+    written: list[str] = []  # with its preposition, for readings: 'in collections'
+    status_form: list[bool] = []
+    for n, item in enumerate(items):
+        it = _ANY_STATE_ITEM.match(item if n else f"{conn} {item}")
+        if it is None:
+            return None
+        raw = it.group("state")
+        state = raw.lower()
+        if set(state.split()) & (_NOT_STATE_WORDS | _MODAL_WORDS | STOPWORDS):
+            return None  # a state is a noun or two ('a regulatory freeze'), never a modal
+        if (
+            re.search(r"\b[A-Z]{2,5}\b", raw)
+            or country_code(raw)
+            or region_name(raw)
+            or raw.upper() in CURRENCY_CODES
+            or _KIND_NOUN.search(state)
+            or _ATTRIBUTE_NOUN.search(state)
+        ):
+            return None  # a place, a currency, a code, or 'life_support flags': a list
+        prep = (it.group("prep") or "").strip().lower()
+        if not prep and n and not it.group("rel").strip():
+            prep = (_ANY_STATE_ITEM.match(f"{conn} x") or it).group("prep") or ""
+            prep = prep.strip().lower()  # 'in collections, arrears or default'
+        rel = it.group("rel").strip().lower()
+        states.append(state.replace("_", " "))
+        written.append(f"{prep} {state}".strip())
+        status_form.append(prep == "in" or (not prep and bool(re.search(r"\b(?:are|is)$", rel))))
+    return states, written, status_form
+
+
+# 'Erasure shall not be performed where the record is subject to a legal hold', 'If the account
+# is under a garnishment or a regulatory freeze, it may not be closed': the thing's state, in a
+# clause of its own.
+_WHERE_STATE = (
+    r"(?P<marker>where|if|when|whenever|while)\s+(?:the\s+|its\s+|their\s+|an?\s+)?"
+    r"(?P<thing>[a-z]+)\s+(?P<conn>(?:is|are)\s+(?:currently\s+)?(?:subject\s+to|under|on|in))\s+"
+)
+_WHERE_STATE_END = re.compile(
+    r"^(?P<main>.+?)\s*,?\s+" + _WHERE_STATE + r"(?P<states>[^,;]+?)\s*\.?$", re.I
+)
+_WHERE_STATE_FRONT = re.compile(
+    r"^" + _WHERE_STATE + r"(?P<states>[^;]+?)\s*,\s*(?P<main>[^,;]+?)\s*\.?$", re.I
+)
+
+
+def _where_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while the thing is in the state (or one of them)."""
+    m = _WHERE_STATE_END.match(clause) or _WHERE_STATE_FRONT.match(clause)
+    if m is None:
+        return None
+    thing = m.group("thing").lower()
+    if thing in STOPWORDS or stem(thing) in GENERIC:
+        return None
+    body = m.group("states").strip(" ,")
+    if re.search(r"\band\b", body, re.I) or find_quantities(body):
+        return None
+    items = [x.strip() for x in _ANY_STATE_SPLIT.split(body) if x.strip()]
+    conn = re.sub(r"\s+", " ", m.group("conn").lower())
+    read = _state_items(conn, items) if items else None
+    if read is None:
+        return None
+    states, written, status_form = read
+    main = m.group("main")
+    if condition_spans(main) or _any_state(index, source, main, previous, carry):
+        return None  # a second condition is never composed with this one
+    main = re.sub(
+        r"\b(?:it|they)\s+(?=(?:may|must|shall|cannot|can't|should)\b)", f"{thing}s ", main
+    )
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    marker = m.group("marker").lower()
+    phrase = re.sub(r"\s+", " ", clause[m.start("thing") : m.end("states")])
+    return [
+        AnyState(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            phrase=phrase,
+            states=tuple(states),
+            written=tuple(written),
+            status_form=tuple(status_form),
+            thing=(stem(thing),),
+        )
+        for c in made
+    ], marker
+
+
+# 'credit.issue -> deny if account is in collections OR fraud_flag is set': states of the
+# thing, or flags named in code, joined by 'or'; any one of them forbids.
+_EITHER_STATE = re.compile(
+    r"^(?P<main>.+?)\s+(?P<marker>if|when|whenever|where)\s+(?P<conds>.+?\s+or\s+.+?)\s*\.?$",
+    re.I,
+)
+_EITHER_THING = re.compile(
+    r"^(?:the\s+)?(?P<thing>[a-z]+)\s+(?:is|are)\s+(?:currently\s+)?(?P<prep>in|under|on|"
+    r"subject\s+to|flagged\s+(?:for|as))\s+(?:(?:a|an|the)\s+)?"
+    r"(?P<state>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})$",
+    re.I,
+)
+_EITHER_FLAG = re.compile(
+    r"^(?P<flag>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:is\s+(?:set|true|on)|==?\s*true)$", re.I
+)
+
+
+def _either_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while one of the conditions joined by 'or' does.
+
+    Each condition is a state of one thing ('account is in collections') or a yes/no argument
+    named in code ('fraud_flag is set'); every thing named must be the same one, and any
+    condition of another shape leaves the rule to the other readings (or unread).
+    """
+    m = _EITHER_STATE.match(clause)
+    if m is None or condition_spans(m.group("main")):
+        return None
+    parts = [p.strip() for p in re.split(r"\s+or\s+", m.group("conds"), flags=re.I)]
+    things: set[str] = set()
+    states: list[str] = []
+    written: list[str] = []
+    status_form: list[bool] = []
+    for part in parts:
+        t = _EITHER_THING.match(part)
+        f = _EITHER_FLAG.match(part) if t is None else None
+        if t is not None:
+            read = _state_items(t.group("prep").lower(), [t.group("state")])
+            if read is None or t.group("thing").lower() in STOPWORDS:
+                return None
+            things.add(t.group("thing").lower())
+            states += read[0]
+            written += read[1]
+            status_form += read[2]
+        elif f is not None:
+            flag = f.group("flag").lower()
+            states.append(flag.replace("_", " "))
+            written.append(f"`{flag}` is on")
+            status_form.append(False)
+        else:
+            return None
+    if len(things) != 1 or len(states) < 2:
+        return None
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    thing = things.pop()
+    marker = m.group("marker").lower()
+    return [
+        AnyState(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            phrase=m.group("conds"),
+            states=tuple(states),
+            written=tuple(written),
+            status_form=tuple(status_form),
+            thing=(stem(thing),),
+        )
+        for c in made
+    ], marker
+
+
+def _any_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while the thing is in one of several states."""
+    if re.search(r"\bwhose\b", clause, re.I):
+        return None  # 'whose status is closed or frozen': the attribute's states, read elsewhere
+    for m in _ANY_STATE_START.finditer(clause):
+        thing = m.group("thing").lower()
+        if (
+            thing in STOPWORDS
+            or NORMATIVE.fullmatch(thing)
+            or stem(thing) in GENERIC
+            or re.search(r"(?:ed|ing)$", thing)  # 'registered in', 'located in': a place
+        ):
+            continue
+        end = len(clause.rstrip(" ."))
+        for p in _ANY_STATE_PREDICATE.finditer(clause, m.end()):
+            if not re.search(r"\b(?:that|which|who)\s+$", clause[m.end() : p.start()], re.I):
+                end = p.start()
+                break
+        span = clause[m.end() : end]
+        tail = re.search(r"\s+on\s+(?:it|them)\s*,?\s*$", span, re.I)
+        body = span[: tail.start()] if tail else span.rstrip(" ,")
+        items = [x.strip() for x in _ANY_STATE_SPLIT.split(body) if x.strip()]
+        single = len(items) == 1 and re.search(
+            r"\b(?:subject\s+to|under|flagged)\b", m.group("conn"), re.I
+        )
+        if not single and (len(items) < 2 or not (" or " in f" {body.lower()} " or "/" in body)):
+            continue  # one state after 'in', 'with', 'that have' is read by the older readings
+        if re.search(r"\band\b", body, re.I):
+            return None  # 'a hold and a freeze' asks for both, or lists: not read
+        conn = re.sub(r"\s+", " ", m.group("conn").lower())
+        read = _state_items(conn, items)
+        if read is None:
+            return None
+        states, written, status_form = read
+        main = f"{clause[: m.end('thing')]} {clause[end:]}".strip()
+        main = re.sub(r"\s+,", ",", re.sub(r"\s+", " ", main))
+        if condition_spans(main) or find_quantities(clause[m.end() : end]):
+            return None
+        made, _, _ = compile_clause(index, source, main, previous, carry)
+        if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+            return None
+        phrase = re.sub(r"\s+", " ", clause[m.start("conn") : end].strip(" ,"))
+        marker = conn.split()[0]
+        return [
+            AnyState(
+                index,
+                source,
+                c.effect,
+                c.terms,
+                c.alternatives,
+                base=c,
+                marker=marker,
+                phrase=phrase,
+                states=tuple(states),
+                written=tuple(written),
+                status_form=tuple(status_form),
+                thing=(stem(thing),),
+            )
+            for c in made
+        ], marker
+    return None
+
+
+# 'If the account holder is a PEP, closing the account needs compliance review', 'Where the
+# account holder is classified as a politically exposed person, …': a party of the request is
+# of a kind, shown by a yes/no argument of that party named for the kind or its initials.
+_PARTY_IS = (
+    r"(?:the\s+|its\s+)?(?P<party>[a-z]+(?:\s+[a-z]+)?)\s+is\s+(?:(?:classified|designated|"
+    r"flagged|marked|identified|registered)\s+as\s+)?(?:a|an)\s+"
+    r"(?P<kind>[A-Z]{2,5}|[a-z]+(?:\s+[a-z]+){0,2})"
+)
+_PARTY_KIND_FRONT = re.compile(
+    r"^(?P<marker>if|where|when|whenever)\s+" + _PARTY_IS + r"\s*,\s*(?P<main>.+?)\s*\.?$", re.I
+)
+_PARTY_KIND_END = re.compile(
+    r"^(?P<main>.+?)\s*,?\s+(?P<marker>if|where|when|whenever)\s+" + _PARTY_IS + r"\s*\.?$", re.I
+)
+
+
+def _party_kind(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """The main clause's checks, holding only while the named party is of the kind."""
+    m = _PARTY_KIND_FRONT.match(clause) or _PARTY_KIND_END.match(clause)
+    if m is None:
+        return None
+    party = [w.lower() for w in m.group("party").split()]
+    kind = m.group("kind")
+    kind_words = [w.lower() for w in kind.split()]
+    if (
+        set(party + kind_words) & (STOPWORDS | _NOT_STATE_WORDS | _MODAL_WORDS)
+        or stem(party[-1]) in GENERIC
+        or find_quantities(m.group(0))
+    ):
+        return None
+    main = m.group("main")
+    if condition_spans(main) or _any_state(index, source, main, previous, carry):
+        return None  # a second condition is never composed with this one
+    names = [" ".join(kind_words)]
+    if len(kind_words) > 1:
+        names.append("".join(w[0] for w in kind_words))  # 'politically exposed person' -> pep
+    made, _, _ = compile_clause(index, source, main, previous, carry)
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    marker = m.group("marker").lower()
+    return _unless_each(
+        made,
+        index,
+        source,
+        marker=marker,
+        bind_words=tuple(stem(w) for w in party),
+        test="party_kind",
+        value=kind,
+        values=tuple(names),
+        phrase=re.sub(
+            r"\s+", " ", m.group(0)[m.start("party") - m.start() : m.end("kind") - m.start()]
+        ),
+    ), marker
 
 
 def _unless_each(checks: list[Check], index: int, source: str, **condition: Any) -> list[Check]:
