@@ -1245,6 +1245,16 @@ class ValueList(Check):
         listed = (
             " or ".join(shown) if len(shown) <= 2 else ", ".join(shown[:-1]) + " or " + shown[-1]
         )
+        if self.match == "token":
+            # 'No exports containing ssn, dob or full card number fields': names of fields,
+            # columns, scopes or roles, compared with every member of the argument named for them
+            verb = _VERB[self.effect]
+            if self.mode == "allow":
+                return f"{verb} unless every member of {what} is {listed}{self._about()}"
+            return (
+                f"{verb} when a member of {what} is {listed} (a name sharing a word with one, or "
+                f"extending a scope, goes to review){self._about()}"
+            )
         if self.match == "prefix":
             listed = f"starts with {listed}"
         elif self.match == "contains":
@@ -1381,7 +1391,7 @@ class ValueList(Check):
         holds a listed value written the same, for a deny-list of literal values; for an
         allow-list whose act is a broad verb ('Use only UPS or TNT'), an argument holding a value
         written like the listed ones that is not listed."""
-        if self.match != "exact":
+        if self.match not in ("exact", "token"):
             return ""
         if self.mode == "allow":
             acts = {t for t in self.terms if t in VERBS}
@@ -1398,11 +1408,20 @@ class ValueList(Check):
         if not kind:
             return ""
         listed = {normalise_value(v) for v in self.values}
+        patterns = self._matching[1]
         for leaf in view.leaves:
             if not leaf.last_keys & kind:
                 continue
             for v in scalars(leaf.value):
-                if isinstance(v, str) and normalise_value(v) in listed:
+                if not isinstance(v, str):
+                    continue
+                if self.match == "token":
+                    if self._token_listed(v):
+                        return leaf.path
+                elif normalise_value(v) in listed or any(
+                    fnmatch.fnmatchcase(v.lower(), x) for x in patterns
+                ):
+                    # 'payouts:create' is granted under 'payouts:*' as much as the pattern itself
                     return leaf.path
         return ""
 
@@ -1497,6 +1516,16 @@ class ValueList(Check):
             ]
         if self.match == "prefix":
             return [lf for lf in leaves if kind & lf.keys]
+        if self.match == "token":
+            token_listed = self._token_listed
+            return [
+                lf
+                for lf in leaves
+                if kind & lf.keys
+                or any(
+                    isinstance(v, str) and token_listed(v) is not False for v in scalars(lf.value)
+                )
+            ]
         if self.match == "glossary":
             domains = all("." in x and " " not in x for x in self.values)
             # an allow-list whose members are all written alike ('k.osei', 'm.tanaka') also reads
@@ -1649,6 +1678,8 @@ class ValueList(Check):
             return None  # a company domain or a personal one we do not know: a human decides
         if self.match == "location":
             return _in_location(v, self.values)
+        if self.match == "token":
+            return self._token_listed(v)
         if self.match == "domain":
             host = _host_of(v)
             if host is None:
@@ -1735,6 +1766,51 @@ class ValueList(Check):
     @cached_property
     def _stemmed(self) -> frozenset[tuple[str, ...]]:
         return frozenset(_word_stems(x) for x in self.values if "*" not in x)
+
+    @cached_property
+    def _tokens(self) -> tuple[tuple[str, bool, tuple[str, ...]], ...]:
+        """Each listed name lower-cased, whether it is a scoped name or a pattern ('admin:*',
+        'billing:write'), and its words' stems."""
+        return tuple(
+            (x.strip().lower(), ":" in x or "*" in x, _word_stems(x)) for x in self.values
+        )
+
+    def _token_listed(self, value: str) -> bool | None:
+        """A name against listed field, column, scope or role names. A scoped name is listed when
+        it equals one or matches its pattern ('admin:users' for 'admin:*'); one extending a listed
+        name ('payments:write_limited') or the bare root of a pattern ('admin') is close; another
+        name under the same root ('billing:read' beside 'billing:write') is not listed. A plain
+        name is listed when its words are the listed name's words in any writing
+        ('full_card_number', 'Full Card Number', 'SSNs' for 'ssn'); one sharing a word with a
+        listed name that is no generic part of a name ('salary_band', 'card_number' against
+        'full card number'; not 'id' or 'date') is close: a human decides."""
+        low = value.strip().lower()[:200]
+        got = _word_stems(low)
+        close = False
+        for x, scoped, want in self._tokens:
+            if scoped:
+                if low == x or fnmatch.fnmatchcase(low, x):
+                    return True
+                fixed = x.rstrip("*").rstrip(":._-/")
+                if ("*" in x and low == fixed) or (
+                    "*" not in x and low.startswith(x) and low[len(x) : len(x) + 1] in "._-/:"
+                ):
+                    close = True
+                continue
+            if got == want:
+                return True
+            if (set(got) & set(want)) - _GENERIC_NAME_STEMS:
+                close = True
+        return None if close else False
+
+
+# Words that are parts of many names and say nothing of what a field holds ('customer_id',
+# 'signup_date'): sharing one of them does not bring a name close to a listed one.
+_GENERIC_NAME_STEMS = frozenset(
+    stem(w)
+    for w in "id ids number no num nr code name date type status value data info information "
+    "detail details record records flag count amount field column key text list at on is".split()
+)
 
 
 def _unpadded(value: str) -> str:

@@ -1482,6 +1482,13 @@ def _listed_after_outside(text: str, flat: list[Check]) -> bool:
     return False
 
 
+_HOLDS_NAMES = re.compile(
+    r"\b(that|which)\s+(?:include|includes|contain|contains|carry|carries|expose|exposes|hold|"
+    r"holds|touch|touches|read|reads|select|selects|return|returns|list|lists)\b",
+    re.I,
+)
+
+
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
@@ -1515,6 +1522,10 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
         consumed += ["except", "except for"]  # the exception is the deny-list it became
         if excepted_names.group("tail"):
             consumed.append("which")  # ', which agents must never touch': restated, read
+    # 'extracts that include diagnosis or medication columns': the relative clause says what the
+    # thing holds, which is the list of names itself
+    if any(isinstance(c, ValueList) and c.match == "token" for c in flat):
+        consumed += [m.group(1).lower() for m in _HOLDS_NAMES.finditer(text)]
     if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
     elif any(isinstance(c, NumericLimit) for c in flat) and _only_bound_permission(text):
@@ -3376,6 +3387,66 @@ _ITEMS_AFTER = re.compile(
 )
 
 
+# A scoped name, or a pattern of them ('org:*', 'reports:read_all', 'billing:write'): a value as
+# written, never prose, even alone before its kind ('No keys with admin:* scope').
+_SCOPED_NAME = re.compile(r"[A-Za-z][\w\-.]*(?::[\w\-.]+)*:(?:[\w\-.]+\*?|\*)")
+# Kinds whose values are names an argument lists ('fields', 'columns', 'scopes'), compared
+# name by name (`ValueList` match 'token'): each family binds the arguments named for any of it.
+_FIELD_KINDS = frozenset(stem(w) for w in "field fields column columns col cols attribute".split())
+_SCOPE_KINDS = frozenset(stem(w) for w in "scope scopes permission permissions".split())
+# 'ssn, dob or full card number fields', 'diagnosis or medication columns': plain words (one to
+# three a name, snake_case allowed) listed before a field-like kind noun.
+_FIELD_WORD = r"[a-z][a-z0-9_]*(?:\s+[a-z][a-z0-9_]*){0,3}"
+_FIELD_WORDS_BEFORE = re.compile(
+    r"(?<![\w\-])(?P<items>"
+    + _FIELD_WORD
+    + r"(?:\s*,\s*"
+    + _FIELD_WORD
+    + r")*\s*,?\s+(?:or|and|nor)\s+"
+    + _FIELD_WORD
+    + r")\s+(?P<noun>fields?|columns?|cols?|attributes?)\b"
+)
+# A word that qualifies rather than names ('personal or sensitive fields', 'medical columns'):
+# an open category, which only a vocabulary decides.
+_QUALIFYING_WORD = re.compile(
+    r"(?:[a-z]+(?:al|ive|ous|ed|able|ible|ful|less|ish)|other|any|all|some|such|these|"
+    r"those|certain|special|extra|new|old|key|main|core|high|low|hidden|secret|raw)"
+)
+
+
+def _field_words_before(clause: str) -> tuple[str, list[str], int, int] | None:
+    """('field', ['ssn', 'dob', 'full card number'], start, end) for plain names listed before a
+    field-like kind noun. The first item loses the words of the clause before it (the act, a
+    content verb); a list with a qualifying word (an open category) is no list of names."""
+    m = _FIELD_WORDS_BEFORE.search(clause)
+    if m is None:
+        return None
+    raw = re.split(r"\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+", m.group("items"))
+    raw = [i.strip() for i in raw if i.strip()]
+    first = raw[0].split()
+    keep: list[str] = []
+    for w in reversed(first):
+        if w in STOPWORDS or stem(w) in VERBS or stem(w) in _CONTENT_VERBS or NORMATIVE.fullmatch(w):
+            break
+        keep.insert(0, w)
+    if not keep:
+        return None
+    start = m.start("items") + m.group("items").find(raw[0]) + len(raw[0]) - len(" ".join(keep))
+    items = [" ".join(keep), *raw[1:]]
+    if len(items) < 2:
+        return None
+    for item in items:
+        for w in item.split():
+            if (
+                w in STOPWORDS
+                or w in CATEGORY_QUALIFIERS
+                or NORMATIVE.fullmatch(w)
+                or ("_" not in w and _QUALIFYING_WORD.fullmatch(w))
+            ):
+                return None
+    return stem(m.group("noun")), items, start, m.end("noun")
+
+
 def _split_named(items: str) -> list[str]:
     parts = re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+", items)
     return [i.strip().strip("`\"'") for i in parts if i.strip().strip("`\"'")]
@@ -3416,6 +3487,10 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
     found = _named_values_after(clause, only)
     if found is not None:
         return found
+    if not only:
+        found = _field_words_before(clause)
+        if found is not None:
+            return found
     # 'the raw-events or audit-trail datasets', 'buckets named ml-raw', 'the audit-trail dataset':
     # literal names (with a separator or quoted) next to the noun of their kind.
     for m in re.finditer(r"\b[A-Za-z]+\b", clause):
@@ -3438,9 +3513,15 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
                     continue  # 'sign-off from the SRE-oncall team': who approves, not a value
                 named = False
                 single = not re.search(r",|\s(?:and|or|nor)\s", hit.group("items"))
-                if single and not (
-                    re.search(r"\bthe\s+$", clause[: hit.start("items")], re.I)
-                    and not m.group(0).lower().endswith("s")
+                if (
+                    single
+                    and not (
+                        re.search(r"\bthe\s+$", clause[: hit.start("items")], re.I)
+                        and not m.group(0).lower().endswith("s")
+                    )
+                    and not (
+                        noun in _SCOPE_KINDS and _SCOPED_NAME.fullmatch(hit.group("items").strip())
+                    )
                 ):
                     # 'secret-key files' names a kind of file; 'the audit-trail dataset' one.
                     continue
@@ -3450,7 +3531,11 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
                 for i in items
             ):
                 continue
-            literal = [i for i in items if _LITERAL.fullmatch(i) or _QUOTED.search(hit.group(0))]
+            literal = [
+                i
+                for i in items
+                if _LITERAL.fullmatch(i) or _SCOPED_NAME.fullmatch(i) or _QUOTED.search(hit.group(0))
+            ]
             if (
                 not literal
                 and not named
@@ -3471,6 +3556,7 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
                 i == i.lower()
                 or _LITERAL.fullmatch(i)
                 or _NAME_WITH_COLON.fullmatch(i)
+                or _SCOPED_NAME.fullmatch(i)
                 or i.isupper()
                 for i in items
             ):
@@ -3737,6 +3823,14 @@ def _named_list_check(
         and t not in _CONTENT_VERBS  # 'use', 'contain': what the list holds, read by it
     )
     match = "exact"
+    if (noun in _FIELD_KINDS or noun in _SCOPE_KINDS) and all(
+        re.fullmatch(r"[a-z][a-z0-9_]*(?:\s+[a-z][a-z0-9_]*)*", i) or _SCOPED_NAME.fullmatch(i)
+        for i in items
+    ):
+        # names of fields, columns or scopes, compared name by name with every member of the
+        # argument named for any word of the kind's family ('fields' binds `columns` too)
+        match = "token"
+        kind = tuple(sorted(_FIELD_KINDS if noun in _FIELD_KINDS else _SCOPE_KINDS))
     if all(_DOMAIN.fullmatch(i.strip().lstrip("@")) for i in items):
         # 'addresses at acme-corp.com': a domain, read from any address or host in the request
         match, items = "domain", [i.strip().lstrip("@").lower() for i in items]
