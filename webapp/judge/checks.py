@@ -1298,6 +1298,8 @@ class ValueList(Check):
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
+        if applies == "absent" and self._given_by_creating(view):
+            applies, anchored = "matched", True
         if applies == "absent":
             named = self._named_and_listed(view)
             if named:
@@ -1424,6 +1426,29 @@ class ValueList(Check):
                     # 'payouts:create' is granted under 'payouts:*' as much as the pattern itself
                     return leaf.path
         return ""
+
+    def _given_by_creating(self, view: RequestView) -> bool:
+        """'API keys must never be granted the scope payments:write' and `apikeys.create(scopes=
+        [...])`: creating or issuing a thing with a scope, a permission or a role grants it. Read
+        only for a list of such names whose acts are all acts of giving, against a tool whose
+        verbs are all acts of making or giving, with an argument named for the kind."""
+        if self.match not in ("token", "exact") or not set(self.kind_words) & _GRANTED_KINDS:
+            return False
+        verbs = {t for t in self.terms if t in VERBS}
+        if not verbs or not verbs <= _GIVING_ACTS or not view.tool_verbs:
+            return False
+        if not view.tool_verbs <= _GIVING_ACTS | _MAKING_ACTS:
+            return False
+        if not all(
+            view.term_matches(t)
+            # 'API keys' and `apikeys.create`: the tool's name written as one word
+            or (len(t) >= 3 and any(t in w and t != w for w in view.tool_stems))
+            for t in self.terms
+            if t not in VERBS
+        ):
+            return False  # 'to contractors': a qualifier the request does not show
+        kind = set(self.kind_words)
+        return any(leaf.last_keys & kind for leaf in view.leaves)
 
     def _act_shown(self, view: RequestView) -> bool:
         """Whether the request does what the rule forbids ('Do not disable SSO enforcement for
@@ -1811,6 +1836,13 @@ _GENERIC_NAME_STEMS = frozenset(
     for w in "id ids number no num nr code name date type status value data info information "
     "detail details record records flag count amount field column key text list at on is".split()
 )
+
+
+# Kinds of names that a request gives by making the thing that carries them (a key's scopes, a
+# user's roles), the acts that give them, and the acts that make such a thing.
+_GRANTED_KINDS = frozenset(stem(w) for w in "scope scopes permission permissions role roles".split())
+_GIVING_ACTS = frozenset(stem(w) for w in "grant give given assign issue add attach".split())
+_MAKING_ACTS = frozenset(stem(w) for w in "create issue invite add".split())
 
 
 def _unpadded(value: str) -> str:
@@ -3613,6 +3645,11 @@ class WhenListed(Check):
                 f"When an argument is one of the glossary's {noun} ({listed}): "
                 f"{self.body.reading()}"
             )
+        if self.condition.match == "token":
+            kind = surface_words(self.source, self.condition.kind_words) or "the names"
+            shown = list(self.condition.values[:8])
+            names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+            return f"When a member of `{kind}` is {names}: {self.body.reading()}"
         what = _MATCH_NOUN.get(self.condition.match, "the value")
         if self.condition.match in ("exact", "prefix") and self.condition.kind_words:
             kind = surface_words(self.source, self.condition.kind_words)

@@ -1524,7 +1524,8 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
             consumed.append("which")  # ', which agents must never touch': restated, read
     # 'extracts that include diagnosis or medication columns': the relative clause says what the
     # thing holds, which is the list of names itself
-    if any(isinstance(c, ValueList) and c.match == "token" for c in flat):
+    conditions = [c.condition for c in checks if isinstance(c, WhenListed)]
+    if any(isinstance(c, ValueList) and c.match == "token" for c in flat + conditions):
         consumed += [m.group(1).lower() for m in _HOLDS_NAMES.finditer(text)]
     if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
@@ -2680,6 +2681,86 @@ class Recogniser:
     def next_quantity(self, c: Clause) -> Quantity | None:
         """The quantity a later clause's 'above that' refers to, after this recogniser matched."""
         return c.previous
+
+
+# 'Queries touching PII columns (email, phone, address, ssn) must cite a ticket': a kind of
+# names whose members the bracket lists, then what a request carrying one of them must do.
+_BRACKETED_MEMBERS = re.compile(
+    r"^(?P<pre>.*?)(?P<cat>\b(?:[A-Za-z][\w\-]*\s+){0,2}?(?P<noun>fields?|columns?|cols?|scopes?|"
+    r"permissions?|attributes?))\s*\((?P<items>[^()]+)\)(?P<post>.*)$"
+)
+# What the thing does with the names ('touching', 'that include a', 'with any'), read by the list.
+_HOLDING_TAIL = re.compile(
+    r"(?:\b(?:that|which)\s+)?\b(?:touch(?:es|ing)?|read(?:s|ing)?|contain(?:s|ing)?|"
+    r"include[sd]?|including|select(?:s|ing)?|return(?:s|ing)?|expos(?:e|es|ing)|with|using|"
+    r"carry(?:ing)?|carries|hold(?:s|ing)?|over|on)\s+(?:(?:a|an|the|any|one|some)\s+)?"
+    r"(?:(?:or|of)\s+(?:more\s+)?)?$",
+    re.I,
+)
+_BRACKET_ITEM = re.compile(r"[a-z][a-z0-9_]*(?:\s+[a-z][a-z0-9_]*){0,3}")
+
+
+class BracketedMembersRecogniser(Recogniser):
+    """'Queries touching PII columns (email, phone, address, ssn) must cite a ticket in
+    justification_ticket': the bracket lists the kind's members, so the rest of the clause holds
+    where a member of the argument named for the kind is one of them (compared name by name,
+    match 'token'); with none the rule does not apply; with one close to them, review. Examples
+    ('e.g.', 'such as', 'etc.') leave the kind open: not read here."""
+
+    kind = "when_listed"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _BRACKETED_MEMBERS.match(c.text)
+        if m is None or re.search(r"\b(?:e\.?g|i\.?e|etc|such as|like|including|incl)\b", m.group("items"), re.I):
+            return None
+        items = [
+            i.strip()
+            for i in re.split(r"\s*[,;/]\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("items"))
+            if i.strip()
+        ]
+        if not items or not all(
+            _BRACKET_ITEM.fullmatch(i) or _SCOPED_NAME.fullmatch(i) for i in items
+        ):
+            return None
+        if any(w in STOPWORDS or NORMATIVE.fullmatch(w) for i in items for w in i.split()):
+            return None
+        pre = m.group("pre")
+        tail = _HOLDING_TAIL.search(pre)
+        held = pre[tail.start() :] if tail else ""
+        pre = pre[: tail.start()] if tail else pre
+        rest = re.sub(r"\s+", " ", f"{pre} {m.group('post')}").strip()
+        if not rest or not _terms(rest, cut_review=c.review):
+            return None
+        made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
+        if not made or any(
+            x.effect == "allow" or isinstance(x, (ValueList, WhenListed)) for x in made
+        ):
+            return None
+        noun = stem(m.group("noun").lower())
+        family = _FIELD_KINDS if noun in _FIELD_KINDS else _SCOPE_KINDS
+        about = tuple(
+            stem(w)
+            for w in words(f"{held} {m.group('cat')}")
+            if w.lower() not in STOPWORDS and stem(w) not in family
+        )
+        condition = ValueList(
+            c.index,
+            c.source,
+            "deny",
+            (),
+            (),
+            "deny",
+            tuple(items),
+            "token",
+            tuple(sorted(family)),
+            about_words=about,
+        )
+        return [
+            WhenListed(
+                c.index, c.source, b.effect, b.terms, b.alternatives, condition=condition, body=b
+            )
+            for b in made
+        ]
 
 
 class FirstTimeRecogniser(Recogniser):
@@ -5202,6 +5283,7 @@ class AllConditionsRecogniser(Recogniser):
 
 _ALL_CONDITIONS = AllConditionsRecogniser()
 RECOGNISERS: tuple[Recogniser, ...] = (
+    BracketedMembersRecogniser(),
     BindingRecogniser(),
     SettingStateRecogniser(),
     _ALL_CONDITIONS,
