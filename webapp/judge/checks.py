@@ -1249,12 +1249,13 @@ class ValueList(Check):
             # 'No exports containing ssn, dob or full card number fields': names of fields,
             # columns, scopes or roles, compared with every member of the argument named for them
             verb = _VERB[self.effect]
+            if what == "an argument":
+                what = "the field or column list"
+            scoped = any(":" in x or "*" in x for x in self.values)
+            close = "a name extending one" if scoped else "a name sharing a word with one"
             if self.mode == "allow":
                 return f"{verb} unless every member of {what} is {listed}{self._about()}"
-            return (
-                f"{verb} when a member of {what} is {listed} (a name sharing a word with one, or "
-                f"extending a scope, goes to review){self._about()}"
-            )
+            return f"{verb} when a member of {what} is {listed} ({close}: review){self._about()}"
         if self.match == "prefix":
             listed = f"starts with {listed}"
         elif self.match == "contains":
@@ -1439,13 +1440,7 @@ class ValueList(Check):
             return False
         if not view.tool_verbs <= _GIVING_ACTS | _MAKING_ACTS:
             return False
-        if not all(
-            view.term_matches(t)
-            # 'API keys' and `apikeys.create`: the tool's name written as one word
-            or (len(t) >= 3 and any(t in w and t != w for w in view.tool_stems))
-            for t in self.terms
-            if t not in VERBS
-        ):
+        if not all(_shown_joined(view, t) for t in self.terms if t not in VERBS):
             return False  # 'to contractors': a qualifier the request does not show
         kind = set(self.kind_words)
         return any(leaf.last_keys & kind for leaf in view.leaves)
@@ -1466,6 +1461,9 @@ class ValueList(Check):
             own = set(self.terms) | set(self.about_words) | set(self.kind_words)
             if not things or not things.isdisjoint(own):
                 return True
+        if self.match == "token":
+            # 'No keys with admin:* scope' and `apikeys.create`: the tool's name joins the words
+            return all(_shown_joined(view, t) for t in self.about_words)
         return all(view.term_matches(t) for t in self.about_words)
 
     @cached_property
@@ -1836,6 +1834,15 @@ _GENERIC_NAME_STEMS = frozenset(
     for w in "id ids number no num nr code name date type status value data info information "
     "detail details record records flag count amount field column key text list at on is".split()
 )
+
+
+def _shown_joined(view: RequestView, term: str) -> bool:
+    """A word the request shows, or one a word of the tool's name starts or ends with ('key' in
+    `apikeys.create`, the tool's name written as one word)."""
+    return view.term_matches(term) or (
+        len(term) >= 3
+        and any(w != term and (w.startswith(term) or w.endswith(term)) for w in view.tool_stems)
+    )
 
 
 # Kinds of names that a request gives by making the thing that carries them (a key's scopes, a

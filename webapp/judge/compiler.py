@@ -3316,6 +3316,121 @@ _BRACKETED_NEVER_USED = re.compile(
 )
 
 
+# 'Never export tenant SSNs, bank account details or background check reports', 'Never submit
+# evidence that includes full card numbers': names of the data an act must not carry, listed as
+# the act's object or after what holds them.
+_NAME_WORDS = r"[A-Za-z][A-Za-z0-9_]*(?:\s+[A-Za-z][A-Za-z0-9_]*){0,3}"
+_CONTENT_ACTS = (
+    r"export|share|send|disclose|expose|release|transmit|upload|sync|copy|email|return|submit|"
+    r"print|publish|reveal|download|extract|attach|pass|forward|log|store"
+)
+_NEVER_ACT = (
+    r"^(?:never|do not|don't|must not|may not|cannot|can't|should not|shall not|"
+    r"(?:[a-z]+\s+){1,2}(?:must|may|should|shall)\s+(?:never|not))\s+"
+)
+_NAMES_AFTER_ACT = re.compile(
+    _NEVER_ACT
+    + r"(?P<verb>"
+    + _CONTENT_ACTS
+    + r")\s+(?:(?:any|the)\s+)?(?P<items>"
+    + _NAME_WORDS
+    + r"(?:\s*,\s*"
+    + _NAME_WORDS
+    + r")*\s*,?\s+(?:or|and|nor)\s+"
+    + _NAME_WORDS
+    + r")\s*\.?$",
+    re.I,
+)
+_NAMES_IN_CONTAINER = re.compile(
+    _NEVER_ACT
+    + r"(?P<verb>"
+    + _CONTENT_ACTS
+    + r")\s+(?:(?:any|the|an?)\s+)?(?P<container>[a-z]+(?:\s+[a-z]+)?)\s+(?:that|which)\s+"
+    r"(?:includes?|contains?|carry|carries|holds?|shows?|exposes?)\s+(?:any\s+)?(?P<items>"
+    + _NAME_WORDS
+    + r"(?:(?:\s*,\s*|\s*,?\s+(?:or|and|nor)\s+)"
+    + _NAME_WORDS
+    + r")*)\s*\.?$",
+    re.I,
+)
+# Words that show a listed item names data a field holds ('card numbers', 'lab results').
+_DATA_NOUNS = frozenset(
+    "number numbers details detail data info information result results address addresses "
+    "history id ids code codes score scores balance balances dob ssn ssns pan cvv iban salary "
+    "salaries diagnosis diagnoses password passwords birth".split()
+)
+# The owner of the data ('tenant SSNs', 'patient lab results'): who it is about, not its name.
+_DATA_OWNERS = frozenset(
+    stem(w)
+    for w in "tenant patient customer client user employee member vendor applicant candidate "
+    "student subscriber contact cardholder staff guest resident borrower donor account "
+    "consumer buyer seller driver".split()
+)
+
+
+class ContentNamesRecogniser(Recogniser):
+    """Names of data an act must never carry, compared name by name with every member of the
+    request's field or column list (or the list named for what holds them: 'evidence' binds
+    `evidence_items`); a request carrying one is denied, one close to them goes to review. A word
+    that qualifies rather than names ('sensitive', 'personal'), a place, an act or a function word
+    among the names leaves the rule to other readings."""
+
+    kind = "value_list"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if c.quantities or c.review or not c.negated:
+            return None
+        m = _NAMES_IN_CONTAINER.match(c.text) or _NAMES_AFTER_ACT.match(c.text)
+        if m is None:
+            return None
+        items = [
+            i.strip()
+            for i in re.split(r"\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+", m.group("items"))
+            if i.strip()
+        ]
+        container = m.groupdict().get("container") or ""
+        if not items or (not container and len(items) < 2):
+            return None
+        owner = ""
+        first = items[0].split()
+        if len(first) >= 2 and stem(first[0].lower()) in _DATA_OWNERS:
+            owner, items[0] = first[0], " ".join(first[1:])
+        if not any(
+            "_" in i or re.fullmatch(r"[A-Z]{2,}s?", i) or set(i.lower().split()) & _DATA_NOUNS
+            for i in items
+        ):
+            return None  # 'reports, invoices or statements': documents, not names of data
+        for item in items:
+            for k, w in enumerate(item.split()):
+                low = w.lower()
+                if (
+                    low in STOPWORDS
+                    or low in CATEGORY_QUALIFIERS
+                    or (k == 0 and (stem(low) in VERBS or NORMATIVE.fullmatch(low)))
+                    or stem(low) in GENERIC
+                    or ("_" not in low and _QUALIFYING_WORD.fullmatch(low))
+                ):
+                    return None
+        if find_places(m.group("items")):
+            return None
+        about = tuple(stem(w) for w in words(f"{owner} {container}") if w not in STOPWORDS)
+        kind = tuple(sorted(_FIELD_KINDS | {stem(w) for w in words(container) if w not in STOPWORDS}))
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "deny",
+                (stem(m.group("verb").lower()),),
+                (),
+                "deny",
+                tuple(items),
+                "token",
+                kind,
+                about_words=about,
+            )
+        ]
+
+
 class ContentListRecogniser(Recogniser):
     """A closed list of kinds of content in plain words that no list argument of the request may
     carry ('source of income' is `source_of_income`), read like one named kind of content."""
@@ -5300,6 +5415,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     PlaceConditionRecogniser(),
     ComparisonRecogniser(),
     SameValueRecogniser(),
+    ContentNamesRecogniser(),
     ContentListRecogniser(),
     IncludeContentRecogniser(),
     FreezeRecogniser(),
