@@ -3393,6 +3393,8 @@ class ContentNamesRecogniser(Recogniser):
             return None
         owner = ""
         first = items[0].split()
+        if stem(first[0].lower()) in _VALUE_KIND_NOUNS:
+            return None  # 'Never export the columns ssn or salary': the kind, then its names
         if len(first) >= 2 and stem(first[0].lower()) in _DATA_OWNERS:
             owner, items[0] = first[0], " ".join(first[1:])
         if not any(
