@@ -3692,6 +3692,43 @@ class WhenListed(Check):
 
 
 @dataclass(frozen=True)
+class WhenBound(WhenListed):
+    """'Contractors (user_type=contractor) may only be given Viewer or Support Agent': a list
+    (`body`) that holds only where the named argument has the bound value (`condition`, a
+    Binding with op eq). Another value: the rule does not apply; the argument missing or written
+    otherwise: review when the list fails."""
+
+    condition: Binding | None = None  # type: ignore[assignment]
+
+    def reading(self) -> str:
+        assert self.condition is not None and self.body is not None
+        want = _literal_text(self.condition.value)
+        return f"When `{self.condition.path}` is {want}: {self.body.reading()}"
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.condition is not None and self.body is not None
+        outcome = self.body.evaluate(view)
+        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
+            return outcome
+        leaves = self.condition._leaves(view)
+        held = {self.condition._holds(lf.value) for lf in leaves}
+        if held == {False}:
+            return Outcome(
+                SATISFIED,
+                f"the rule's condition does not hold ({leaves[0].path} = {leaves[0].value!r})",
+                tuple(lf.path for lf in leaves),
+            )
+        if held == {True}:
+            return outcome
+        return Outcome(
+            UNKNOWN,
+            f"{outcome.message}; cannot tell whether `{self.condition.path}` is "
+            f"{_literal_text(self.condition.value)}",
+            outcome.args,
+        )
+
+
+@dataclass(frozen=True)
 class StateFlag(Check):
     """'Deposits require a verified email', 'Identity must be verified', 'Matches only for gifts
     to registered charities': a state the text of an argument cannot prove, shown by a yes/no

@@ -31,6 +31,7 @@ from webapp.judge.checks import (
     ValueList,
     Weekday,
     When,
+    WhenBound,
     WhenListed,
 )
 from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
@@ -182,6 +183,11 @@ def compile_rule(
         sc = scope_of(clause)
         if sc:
             scope += list(sc)
+            continue
+        gated = _bound_allow_list(index, text, clause)
+        if gated:
+            normative_seen = True
+            checks.extend(gated)
             continue
         # 'session_timeout_minutes between 15 and 60', 'include a rollback_plan': a clause that
         # writes its argument and value is read first, modal or not (BindingRecogniser)
@@ -4987,6 +4993,68 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
     if condition is not None:
         made = [When(index, source, "deny", c.terms, (), condition, c) for c in made]
     return made
+
+
+# 'Contractors (user_type=contractor) may only be given Viewer or Support Agent', 'Where
+# account_kind = guest, the only permitted roles are Viewer and Guest Commenter': an allow-list of
+# named roles (Title Case names) that holds where an argument has the bound value.
+_ROLE_NAME = r"[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2}"
+_ROLE_NAMES = (
+    r"(?P<items>" + _ROLE_NAME + r"(?:(?:\s*,\s*|\s*,?\s+(?:or|and)\s+)" + _ROLE_NAME + r")*)"
+)
+_BOUND_VALUE = r"(?P<name>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\s*(?:==?|\bis\b)\s*[\"'`]?(?P<value>[A-Za-z0-9][\w\-]*)[\"'`]?"
+_GLOSSED_ALLOW_LIST = re.compile(
+    r"^(?P<subject>[A-Za-z][a-z]+(?:\s+[a-z]+)?)\s*\(\s*" + _BOUND_VALUE + r"\s*\)\s+"
+    r"(?:may|can|must|should|shall)\s+only\s+(?:be\s+)?(?P<verb>given|assigned|granted|get|"
+    r"receive|hold|have)\s+(?:the\s+)?(?:roles?\s+)?" + _ROLE_NAMES + r"(?:\s+roles?)?\s*\.?$"
+)
+_WHERE_ALLOW_LIST = re.compile(
+    r"^(?:where|when|if|for)\s+" + _BOUND_VALUE + r"\s*,\s*(?:the\s+)?only\s+(?:permitted|allowed)\s+"
+    r"roles?\s+(?:are|is)\s+" + _ROLE_NAMES + r"\s*\.?$",
+    re.I,
+)
+
+
+def _bound_allow_list(index: int, source: str, clause: str) -> list[Check] | None:
+    m = _GLOSSED_ALLOW_LIST.match(clause) or _WHERE_ALLOW_LIST.match(clause)
+    if m is None:
+        return None
+    items = [
+        i.strip()
+        for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("items"))
+        if i.strip()
+    ]
+    if not items or any(i.lower() in STOPWORDS for i in items):
+        return None
+    verb = (m.groupdict().get("verb") or "").lower()
+    subject = m.groupdict().get("subject") or ""
+    reads = tuple(stem(w) for w in words(subject) if w.lower() not in STOPWORDS)
+    condition = Binding(
+        index,
+        source,
+        "deny",
+        (),
+        (),
+        path=m.group("name"),
+        op="eq",
+        value=_binding_value(m.group("value")),
+        gloss=subject,
+        written=m.group(0),
+        reads=reads + tuple(stem(w) for w in words(m.group("value"))),
+    )
+    body = ValueList(
+        index,
+        source,
+        "deny",
+        (stem(verb),) if verb else (),
+        (),
+        "allow",
+        tuple(items),
+        "exact",
+        (stem("role"),),
+        about_words=tuple(stem(w) for w in ("only", "permitted", "allowed", "role")),
+    )
+    return [WhenBound(index, source, "deny", body.terms, (), condition=condition, body=body)]
 
 
 # '… unless the customer asked in writing (written_request = true)': an exception the binding
