@@ -47,7 +47,7 @@ from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
-from webapp.judge.vocabulary import CONSUMER_MAIL_DOMAINS, Glossary, builtin_category
+from webapp.judge.vocabulary import CONSUMER_MAIL_DOMAINS, Glossary, builtin_category, term_key
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,55 @@ class CompiledPolicy:
         return sum(1 for r in self.rules if r.uncompiled)
 
 
+# 'Privileged roles here = Owner, Org Admin, Billing Admin, Security Admin.': a policy that
+# writes out an open category's members defines it for its own rules, like a glossary term (the
+# tenant's glossary wins). Only a category noun (a qualifier and its noun) and a closed list of
+# names (Title Case or code-like, no 'e.g.', 'such as', 'etc.') are read so.
+_MEMBER = r"[A-Z0-9][\w\-:.*]*(?:\s+[A-Z0-9][\w\-:.*]*){0,3}"
+_LOCAL_DEFINITION = re.compile(
+    r"^\s*(?P<term>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){1,2}?)\s+(?:here\s+|in this policy\s+)?"
+    r"(?:=|:|means|mean|are)\s+(?P<items>"
+    + _MEMBER
+    + r"(?:(?:\s*,\s*|\s*,?\s+(?:or|and)\s+)"
+    + _MEMBER
+    + r")+)\s*\.?\s*$"
+)
+
+
+def local_terms(policy: PolicyVersion) -> dict[str, tuple[str, ...]]:
+    """The categories a policy defines by listing their members, keyed like glossary terms."""
+    out: dict[str, tuple[str, ...]] = {}
+    sentences = re.split(r"(?<=[.!?])\s+", policy.description or "") + list(policy.rules)
+    for sentence in sentences:
+        m = _LOCAL_DEFINITION.match(sentence)
+        if m is None:
+            continue
+        term = m.group("term")
+        if not category_phrases(term) or re.search(r"\b(?:e\.?g|etc|such as|like|including)\b", sentence, re.I):
+            continue
+        items = [
+            i.strip().rstrip(".")
+            for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("items"))
+            if i.strip().rstrip(".")
+        ]
+        if len(items) >= 2 and term_key(term):
+            out.setdefault(term_key(term), tuple(items))
+    return out
+
+
+def _with_local_terms(policy: PolicyVersion, glossary: Glossary | None) -> Glossary | None:
+    local = local_terms(policy)
+    if not local:
+        return glossary
+    tenant = glossary.terms if glossary else {}
+    merged = {**local, **tenant}
+    mark = ",".join(sorted(local))
+    return Glossary(merged, f"{glossary.fingerprint if glossary else ''}+{mark}")
+
+
 def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> CompiledPolicy:
     """Compile every rule of `policy`; a rule that cannot be parsed is kept as text, never raised."""
+    glossary = _with_local_terms(policy, glossary)
     rules = []
     errors = []
     scope: list[str] = []
@@ -3439,6 +3486,58 @@ class ContentNamesRecogniser(Recogniser):
         ]
 
 
+# Named roles, Title Case ('Viewer, Support Agent or Org Admin').
+_ROLE_NAME = r"[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2}"
+_ROLE_NAMES = (
+    r"(?P<items>" + _ROLE_NAME + r"(?:(?:\s*,\s*|\s*,?\s+(?:or|and)\s+)" + _ROLE_NAME + r")*)"
+)
+
+
+# 'Nobody gets Owner through the API', 'No one may be given the Org Admin or Billing Admin
+# roles': named roles nobody may receive, a deny-list on the argument named for roles.
+_NOBODY_GETS = re.compile(
+    r"^(?i:nobody|no one|no user|no account|no member)\s+(?:(?:may|can|should|shall|is to)\s+)?"
+    r"(?P<verb>gets?|be\s+given|be\s+granted|be\s+assigned|receives?|receive)\s+(?:the\s+)?"
+    + _ROLE_NAMES
+    + r"(?:\s+roles?)?(?P<via>\s+(?:through|via|from|by)\s+(?:the\s+)?(?i:api|agent|agents|bot|bots|"
+    r"automation))?\s*\.?$"
+)
+
+
+class NobodyGetsRecogniser(Recogniser):
+    """Named roles nobody may be given: a deny-list of them on the argument named for roles, for
+    an act of giving (a tool that creates, assigns or grants)."""
+
+    kind = "named_values"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _NOBODY_GETS.match(c.text)
+        if m is None or c.quantities or c.review:
+            return None
+        items = [
+            i.strip()
+            for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("items"))
+            if i.strip()
+        ]
+        if not items or any(i.lower() in STOPWORDS for i in items):
+            return None
+        about = tuple(stem(w) for w in words(m.group("via") or "") if w.lower() not in STOPWORDS)
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "deny",
+                ("give",),
+                (),
+                "deny",
+                tuple(items),
+                "exact",
+                (stem("role"),),
+                about_words=about + ("nobodi", "nobody", "get", "receiv", "give"),
+            )
+        ]
+
+
 class ContentListRecogniser(Recogniser):
     """A closed list of kinds of content in plain words that no list argument of the request may
     carry ('source of income' is `source_of_income`), read like one named kind of content."""
@@ -4998,10 +5097,6 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
 # 'Contractors (user_type=contractor) may only be given Viewer or Support Agent', 'Where
 # account_kind = guest, the only permitted roles are Viewer and Guest Commenter': an allow-list of
 # named roles (Title Case names) that holds where an argument has the bound value.
-_ROLE_NAME = r"[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2}"
-_ROLE_NAMES = (
-    r"(?P<items>" + _ROLE_NAME + r"(?:(?:\s*,\s*|\s*,?\s+(?:or|and)\s+)" + _ROLE_NAME + r")*)"
-)
 _BOUND_VALUE = r"(?P<name>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\s*(?:==?|\bis\b)\s*[\"'`]?(?P<value>[A-Za-z0-9][\w\-]*)[\"'`]?"
 _GLOSSED_ALLOW_LIST = re.compile(
     r"^(?P<subject>[A-Za-z][a-z]+(?:\s+[a-z]+)?)\s*\(\s*" + _BOUND_VALUE + r"\s*\)\s+"
@@ -5485,6 +5580,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     PlaceConditionRecogniser(),
     ComparisonRecogniser(),
     SameValueRecogniser(),
+    NobodyGetsRecogniser(),
     ContentNamesRecogniser(),
     ContentListRecogniser(),
     IncludeContentRecogniser(),
