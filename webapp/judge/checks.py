@@ -1298,6 +1298,8 @@ class ValueList(Check):
         )
 
     def evaluate(self, view: RequestView) -> Outcome:
+        if self._taken_away(view):
+            return _NOT_APPLICABLE
         applies, anchored = self.applicability(view)
         if applies == "absent" and self._given_by_creating(view):
             applies, anchored = "matched", True
@@ -1427,6 +1429,16 @@ class ValueList(Check):
                     # 'payouts:create' is granted under 'payouts:*' as much as the pattern itself
                     return leaf.path
         return ""
+
+    def _taken_away(self, view: RequestView) -> bool:
+        """'No keys with admin:* scope', 'Contractors … may only be given Viewer' and
+        `apikeys.revoke` or `org.roles.revoke`: a list of scopes, permissions or roles a thing may
+        not carry speaks of giving them; a tool whose every verb takes them away does not give
+        any, unless the rule itself names taking away ('Never revoke the Owner role')."""
+        if self.match not in ("token", "exact") or not set(self.kind_words) & _GRANTED_KINDS:
+            return False
+        verbs = view.tool_verbs
+        return bool(verbs) and verbs <= _TAKING_ACTS and not set(self.terms) & _TAKING_ACTS
 
     def _given_by_creating(self, view: RequestView) -> bool:
         """'API keys must never be granted the scope payments:write' and `apikeys.create(scopes=
@@ -1822,7 +1834,7 @@ class ValueList(Check):
                 continue
             if got == want:
                 return True
-            if (set(got) & set(want)) - _GENERIC_NAME_STEMS:
+            if (set(got) & set(want)) - _GENERIC_NAME_STEMS or _initials_of(got, want):
                 close = True
         return None if close else False
 
@@ -1834,6 +1846,15 @@ _GENERIC_NAME_STEMS = frozenset(
     for w in "id ids number no num nr code name date type status value data info information "
     "detail details record records flag count amount field column key text list at on is".split()
 )
+
+
+def _initials_of(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """'dob' and `date_of_birth`, 'ssn' and `social_security_number`: one name the initials of
+    the other's words (two or more of them)."""
+    for short, long in ((a, b), (b, a)):
+        if len(short) == 1 and len(long) >= 2 and short[0] == "".join(w[0] for w in long if w):
+            return True
+    return False
 
 
 def _shown_joined(view: RequestView, term: str) -> bool:
@@ -1850,6 +1871,10 @@ def _shown_joined(view: RequestView, term: str) -> bool:
 _GRANTED_KINDS = frozenset(stem(w) for w in "scope scopes permission permissions role roles".split())
 _GIVING_ACTS = frozenset(stem(w) for w in "grant give given assign issue add attach".split())
 _MAKING_ACTS = frozenset(stem(w) for w in "create issue invite add".split())
+_TAKING_ACTS = frozenset(
+    stem(w)
+    for w in "revoke remove delete unassign detach disable deactivate withdraw strip drop".split()
+)
 
 
 def _unpadded(value: str) -> str:
