@@ -1536,8 +1536,8 @@ def _listed_after_outside(text: str, flat: list[Check]) -> bool:
 
 
 _HOLDS_NAMES = re.compile(
-    r"\b(that|which)\s+(?:include|includes|contain|contains|carry|carries|expose|exposes|hold|"
-    r"holds|touch|touches|read|reads|select|selects|return|returns|list|lists)\b",
+    r"\b(that|which|who)\s+(?:include|includes|contain|contains|carry|carries|expose|exposes|hold|"
+    r"holds|touch|touches|read|reads|select|selects|return|returns|list|lists|has|have)\b",
     re.I,
 )
 
@@ -3717,6 +3717,43 @@ _QUALIFYING_WORD = re.compile(
 )
 
 
+_ROLE_KINDS = frozenset(stem(w) for w in "role roles".split())
+# 'Keys with admin scope', 'anyone who holds an admin role', 'created with read scope': one plain
+# name before a scope, permission or role noun, after a word that introduces a thing's name.
+_PLAIN_NAME_BEFORE = re.compile(
+    r"\b(?:with|the|an?|any|no|has|have|holds?|holding|carrying|carries|carry)\s+"
+    r"(?P<item>[A-Za-z][a-z0-9_\-]*)\s+(?P<noun>scopes?|roles?|permissions?)\b"
+)
+
+
+def _plain_name_before(clause: str, only: bool) -> tuple[str, list[str], int, int] | None:
+    for m in _PLAIN_NAME_BEFORE.finditer(clause):
+        item = m.group("item")
+        low = item.lower()
+        if only and not re.search(r"\bonly\b[^,;]*\bwith\s+$", clause[: m.start("item")], re.I):
+            # 'The Owner role may only be granted by the security team': 'only' restricts who
+            # grants it, not the names; 'may only be created with read scope' lists them
+            continue
+        if (
+            low in STOPWORDS
+            or low in CATEGORY_QUALIFIERS
+            or NORMATIVE.fullmatch(low)
+            or _QUALIFYING_WORD.fullmatch(low)
+            or stem(low) in _GIVING_OR_TAKING
+            or re.search(r"(?:,|\b(?:or|and|nor))\s*$", clause[: m.start("item")])
+        ):
+            continue
+        return stem(m.group("noun")), [item], m.start("item"), m.end("noun")
+    return None
+
+
+_GIVING_OR_TAKING = frozenset(
+    stem(w)
+    for w in "grant give assign issue add attach revoke remove delete unassign detach manage "
+    "change update edit modify set create".split()
+)
+
+
 def _field_words_before(clause: str) -> tuple[str, list[str], int, int] | None:
     """('field', ['ssn', 'dob', 'full card number'], start, end) for plain names listed before a
     field-like kind noun. The first item loses the words of the clause before it (the act, a
@@ -3794,6 +3831,9 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
         found = _field_words_before(clause)
         if found is not None:
             return found
+    found = _plain_name_before(clause, only)
+    if found is not None:
+        return found
     # 'the raw-events or audit-trail datasets', 'buckets named ml-raw', 'the audit-trail dataset':
     # literal names (with a separator or quoted) next to the noun of their kind.
     for m in re.finditer(r"\b[A-Za-z]+\b", clause):
@@ -4126,14 +4166,15 @@ def _named_list_check(
         and t not in _CONTENT_VERBS  # 'use', 'contain': what the list holds, read by it
     )
     match = "exact"
-    if (noun in _FIELD_KINDS or noun in _SCOPE_KINDS) and all(
-        re.fullmatch(r"[a-z][a-z0-9_]*(?:\s+[a-z][a-z0-9_]*)*", i) or _SCOPED_NAME.fullmatch(i)
+    if (noun in _FIELD_KINDS or noun in _SCOPE_KINDS or noun in _ROLE_KINDS) and all(
+        re.fullmatch(r"[a-z][a-z0-9_\-]*(?:\s+[a-z][a-z0-9_\-]*)*", i) or _SCOPED_NAME.fullmatch(i)
         for i in items
     ):
-        # names of fields, columns or scopes, compared name by name with every member of the
-        # argument named for any word of the kind's family ('fields' binds `columns` too)
+        # names of fields, columns, scopes or roles, compared name by name with every member of
+        # the argument named for any word of the kind's family ('fields' binds `columns` too)
         match = "token"
-        kind = tuple(sorted(_FIELD_KINDS if noun in _FIELD_KINDS else _SCOPE_KINDS))
+        family = _FIELD_KINDS if noun in _FIELD_KINDS else _SCOPE_KINDS
+        kind = tuple(sorted(_ROLE_KINDS if noun in _ROLE_KINDS else family))
     if all(_DOMAIN.fullmatch(i.strip().lstrip("@")) for i in items):
         # 'addresses at acme-corp.com': a domain, read from any address or host in the request
         match, items = "domain", [i.strip().lstrip("@").lower() for i in items]
