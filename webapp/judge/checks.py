@@ -1806,9 +1806,7 @@ class ValueList(Check):
     def _tokens(self) -> tuple[tuple[str, bool, tuple[str, ...]], ...]:
         """Each listed name lower-cased, whether it is a scoped name or a pattern ('admin:*',
         'billing:write'), and its words' stems."""
-        return tuple(
-            (x.strip().lower(), ":" in x or "*" in x, _word_stems(x)) for x in self.values
-        )
+        return tuple((x.strip().lower(), ":" in x or "*" in x, _word_stems(x)) for x in self.values)
 
     def _token_listed(self, value: str) -> bool | None:
         """A name against listed field, column, scope or role names. A scoped name is listed when
@@ -1868,7 +1866,9 @@ def _shown_joined(view: RequestView, term: str) -> bool:
 
 # Kinds of names that a request gives by making the thing that carries them (a key's scopes, a
 # user's roles), the acts that give them, and the acts that make such a thing.
-_GRANTED_KINDS = frozenset(stem(w) for w in "scope scopes permission permissions role roles".split())
+_GRANTED_KINDS = frozenset(
+    stem(w) for w in "scope scopes permission permissions role roles".split()
+)
 _GIVING_ACTS = frozenset(stem(w) for w in "grant give given assign issue add attach".split())
 _MAKING_ACTS = frozenset(stem(w) for w in "create issue invite add".split())
 _TAKING_ACTS = frozenset(

@@ -129,7 +129,9 @@ def local_terms(policy: PolicyVersion) -> dict[str, tuple[str, ...]]:
         if m is None:
             continue
         term = m.group("term")
-        if not category_phrases(term) or re.search(r"\b(?:e\.?g|etc|such as|like|including)\b", sentence, re.I):
+        if not category_phrases(term) or re.search(
+            r"\b(?:e\.?g|etc|such as|like|including)\b", sentence, re.I
+        ):
             continue
         items = [
             i.strip().rstrip(".")
@@ -729,7 +731,29 @@ def _self_references(r: _Reading) -> list[str]:
     return [m.group(0).lower() for m in _OWN.finditer(r.text)]
 
 
+def _unresolved_qualifiers(r: _Reading) -> list[str]:
+    """'No exports containing personal or sensitive fields': a word naming an open category
+    ('sensitive', 'personal', 'privileged') read by no vocabulary is no subject word, whatever
+    check took it for one (an action's alternatives had labelled the rule understood). A list
+    of names, a glossary or a built-in category reads it."""
+    if any(
+        isinstance(c, ValueList)
+        and c.values
+        and (c.match in ("glossary", "consumer_mail", "token"))
+        for c in r.every
+    ) or any(isinstance(c, (WhenListed, WhenBound)) for c in r.every):
+        return []
+    if not all(isinstance(c, ActionRule) for c in r.every):
+        return []
+    return [
+        w.lower()
+        for w in re.findall(r"[A-Za-z][\w\-]*", r.text)
+        if w.lower() in CATEGORY_QUALIFIERS
+    ]
+
+
 _FAIL_SAFES = (
+    _unresolved_qualifiers,
     _unread_human_act,
     _act_listed_as_value,
     _negated_words,
@@ -2764,7 +2788,9 @@ class BracketedMembersRecogniser(Recogniser):
 
     def recognise(self, c: Clause) -> list[Check] | None:
         m = _BRACKETED_MEMBERS.match(c.text)
-        if m is None or re.search(r"\b(?:e\.?g|i\.?e|etc|such as|like|including|incl)\b", m.group("items"), re.I):
+        if m is None or re.search(
+            r"\b(?:e\.?g|i\.?e|etc|such as|like|including|incl)\b", m.group("items"), re.I
+        ):
             return None
         items = [
             i.strip()
@@ -3438,7 +3464,9 @@ class ContentNamesRecogniser(Recogniser):
             return None
         items = [
             i.strip()
-            for i in re.split(r"\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+", m.group("items"))
+            for i in re.split(
+                r"\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+", m.group("items")
+            )
             if i.strip()
         ]
         container = m.groupdict().get("container") or ""
@@ -3469,7 +3497,9 @@ class ContentNamesRecogniser(Recogniser):
         if find_places(m.group("items")):
             return None
         about = tuple(stem(w) for w in words(f"{owner} {container}") if w not in STOPWORDS)
-        kind = tuple(sorted(_FIELD_KINDS | {stem(w) for w in words(container) if w not in STOPWORDS}))
+        kind = tuple(
+            sorted(_FIELD_KINDS | {stem(w) for w in words(container) if w not in STOPWORDS})
+        )
         return [
             ValueList(
                 c.index,
@@ -3766,7 +3796,12 @@ def _field_words_before(clause: str) -> tuple[str, list[str], int, int] | None:
     first = raw[0].split()
     keep: list[str] = []
     for w in reversed(first):
-        if w in STOPWORDS or stem(w) in VERBS or stem(w) in _CONTENT_VERBS or NORMATIVE.fullmatch(w):
+        if (
+            w in STOPWORDS
+            or stem(w) in VERBS
+            or stem(w) in _CONTENT_VERBS
+            or NORMATIVE.fullmatch(w)
+        ):
             break
         keep.insert(0, w)
     if not keep:
@@ -3877,7 +3912,9 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
             literal = [
                 i
                 for i in items
-                if _LITERAL.fullmatch(i) or _SCOPED_NAME.fullmatch(i) or _QUOTED.search(hit.group(0))
+                if _LITERAL.fullmatch(i)
+                or _SCOPED_NAME.fullmatch(i)
+                or _QUOTED.search(hit.group(0))
             ]
             if (
                 not literal
@@ -5145,7 +5182,9 @@ _GLOSSED_ALLOW_LIST = re.compile(
     r"receive|hold|have)\s+(?:the\s+)?(?:roles?\s+)?" + _ROLE_NAMES + r"(?:\s+roles?)?\s*\.?$"
 )
 _WHERE_ALLOW_LIST = re.compile(
-    r"^(?:where|when|if|for)\s+" + _BOUND_VALUE + r"\s*,\s*(?:the\s+)?only\s+(?:permitted|allowed)\s+"
+    r"^(?:where|when|if|for)\s+"
+    + _BOUND_VALUE
+    + r"\s*,\s*(?:the\s+)?only\s+(?:permitted|allowed)\s+"
     r"roles?\s+(?:are|is)\s+" + _ROLE_NAMES + r"\s*\.?$",
     re.I,
 )
