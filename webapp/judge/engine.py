@@ -621,13 +621,20 @@ def _place_shown(text: str, view: RequestView) -> bool:
     places = _rule_places(text)
     if not places:
         return False
-    for leaf in view.leaves:
-        for v in scalars(leaf.value):
-            if isinstance(v, str) and 2 <= len(v) <= 40:
-                loc = location_regions(v)
-                if loc is not None and (loc[1] & places or (loc[0] or "") in places):
-                    return True
-    return False
+    shown = view.applicability_memo.get(_PLACES_KEY)
+    if shown is None:
+        shown = set()
+        for leaf in view.leaves:
+            for v in scalars(leaf.value):
+                if isinstance(v, str) and 2 <= len(v) <= 40:
+                    loc = location_regions(v)
+                    if loc is not None:
+                        shown |= loc[1] | ({loc[0]} if loc[0] else set())
+        view.applicability_memo[_PLACES_KEY] = shown = frozenset(shown)
+    return not places.isdisjoint(shown)
+
+
+_PLACES_KEY = ("__places_shown__",)
 
 
 def _rule_stems(text: str) -> frozenset[str]:
