@@ -217,6 +217,30 @@ def test_decisions(rule, tool, args, expected):
     assert _decide(rule, tool, args) == expected
 
 
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        # a pattern or 'all' in the request covers every name it matches
+        (KEYS, "apikeys.create", {"scopes": ["*"]}, "deny"),
+        (KEYS, "apikeys.create", {"scopes": ["users:*"]}, "allow"),
+        (EXPORT, "data.export.create", {"fields": ["*"]}, "deny"),
+        (EXPORT, "data.export.create", {"fields": "all"}, "deny"),
+        (PII, "warehouse.query.run", {"columns": ["*"]}, "deny"),
+        # for an allow-list a pattern is no listed name: a human decides
+        (
+            "API keys may only be created with read scope.",
+            "keys.create",
+            {"scopes": ["*"]},
+            "review",
+        ),
+        # a name inside a query text is close, never 'not listed'
+        (EXPORT, "data.export.create", {"sql": "SELECT dob FROM users"}, "review"),
+    ],
+)
+def test_patterns_and_names_written_elsewhere(rule, tool, args, expected):
+    assert _decide(rule, tool, args) == expected
+
+
 def test_a_policy_defines_its_own_category():
     description = "Privileged roles here = Owner, Org Admin, Billing Admin, Security Admin."
     policy = PolicyVersion("p", "pv_x", "x", description, (), ())

@@ -1558,7 +1558,12 @@ class ValueList(Check):
                 for lf in leaves
                 if kind & lf.keys
                 or any(
-                    isinstance(v, str) and token_listed(v) is not False for v in scalars(lf.value)
+                    # another argument's 'all' or '*' ('dataset': 'all') says nothing of the names
+                    isinstance(v, str)
+                    and "*" not in v
+                    and v.strip().lower() not in _EVERY_NAME
+                    and token_listed(v) is not False
+                    for v in scalars(lf.value)
                 )
             ]
         if self.match == "glossary":
@@ -1819,6 +1824,15 @@ class ValueList(Check):
         'full card number'; not 'id' or 'date') is close: a human decides."""
         low = value.strip().lower()[:200]
         got = _word_stems(low)
+        if "*" in low or not got or low in _EVERY_NAME:
+            # '*', 'admin:*' against 'admin:users', 'all': a pattern the request sends covers
+            # every name it matches; for a deny-list that is a listed name, for an allow-list it
+            # is no name of the list (a human decides)
+            covers = low in _EVERY_NAME or any(
+                fnmatch.fnmatchcase(x.replace("*", "x"), low) for x, _, _ in self._tokens
+            )
+            if covers:
+                return True if self.mode == "deny" else None
         close = False
         for x, scoped, want in self._tokens:
             if scoped:
@@ -1843,6 +1857,12 @@ _GENERIC_NAME_STEMS = frozenset(
     stem(w)
     for w in "id ids number no num nr code name date type status value data info information "
     "detail details record records flag count amount field column key text list at on is".split()
+)
+
+
+# Values that name every field, column or scope there is.
+_EVERY_NAME = frozenset(
+    {"*", "all", "all fields", "all_fields", "all columns", "everything", "*:*"}
 )
 
 
