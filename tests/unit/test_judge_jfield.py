@@ -241,6 +241,21 @@ def test_patterns_and_names_written_elsewhere(rule, tool, args, expected):
     assert _decide(rule, tool, args) == expected
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"role": "Admin", "user_type": "guest"}, "deny"),
+        # another kind of person, or none shown: the list may not constrain the request
+        ({"role": "Admin", "user_type": "employee"}, "review"),
+        ({"role": "Admin"}, "review"),
+        ({"role": "Viewer", "user_type": "employee"}, "allow"),
+    ],
+)
+def test_an_allow_list_for_a_kind_of_person_needs_the_kind_shown(args, expected):
+    rule = "No roles other than Viewer or Editor may be granted to guests."
+    assert _decide(rule, "roles.assign", args) == expected
+
+
 def test_a_policy_defines_its_own_category():
     description = "Privileged roles here = Owner, Org Admin, Billing Admin, Security Admin."
     policy = PolicyVersion("p", "pv_x", "x", description, (), ())

@@ -1462,7 +1462,9 @@ class ValueList(Check):
         acme-prod'): a listed value in the request says the rule speaks of that thing, not that
         the request performs its act; a certificate rotation for acme-prod is not a disabling."""
         if self.mode != "deny":
-            return True  # an allow-list's value of its kind is what the list constrains
+            # an allow-list's value of its kind is what the list constrains, for the things the
+            # rule names: 'may be granted to guests' and `user_type: "employee"` is another thing
+            return all(view.term_matches(t) for t in self.terms if t in _PERSON_KINDS)
         verbs = [t for t in self.terms if t in VERBS]
         if verbs and all(view.term_matches(t) for t in verbs):
             if not self._values_are_scope:
@@ -1860,6 +1862,13 @@ _GENERIC_NAME_STEMS = frozenset(
 )
 
 
+# Kinds of person an allow-list may be written for ('may be granted to guests'): a request that
+# does not show the kind is not constrained by it for certain.
+_PERSON_KINDS = frozenset(
+    stem(w)
+    for w in "guest guests contractor contractors intern interns trainee trainees freelancer "
+    "freelancers temp temps student students minor minors".split()
+)
 # Values that name every field, column or scope there is.
 _EVERY_NAME = frozenset(
     {"*", "all", "all fields", "all_fields", "all columns", "everything", "*:*"}
