@@ -256,6 +256,24 @@ def test_an_allow_list_for_a_kind_of_person_needs_the_kind_shown(args, expected)
     assert _decide(rule, "roles.assign", args) == expected
 
 
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        ("Never export the ssn field.", {"fields": ["ssn"]}, "deny"),
+        ("Never export the ssn field.", {"fields": ["name"]}, "allow"),
+        ("Never export the ssn field.", {"fields": ["ssn_last4"]}, "review"),
+        # a qualifier of the subject the request does not show: never a deny
+        (
+            "No exports containing ssn or dob fields for EU customers.",
+            {"fields": ["ssn"], "customer_region": "US"},
+            "review",
+        ),
+    ],
+)
+def test_one_field_name_and_an_unshown_qualifier(rule, args, expected):
+    assert _decide(rule, "data.export", args) == expected
+
+
 def test_a_policy_defines_its_own_category():
     description = "Privileged roles here = Owner, Org Admin, Billing Admin, Security Admin."
     policy = PolicyVersion("p", "pv_x", "x", description, (), ())

@@ -1466,6 +1466,10 @@ class ValueList(Check):
             # rule names: 'may be granted to guests' and `user_type: "employee"` is another thing
             return all(view.term_matches(t) for t in self.terms if t in _PERSON_KINDS)
         verbs = [t for t in self.terms if t in VERBS]
+        if self.match == "token" and not all(
+            _shown_joined(view, t) for t in self.terms if t not in VERBS
+        ):
+            return False  # 'for EU customers': a qualifier of the subject the request does not show
         if verbs and all(view.term_matches(t) for t in verbs):
             if not self._values_are_scope:
                 return True  # 'Never attach PowerUserAccess …': the act on the listed thing

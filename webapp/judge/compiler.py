@@ -3756,8 +3756,15 @@ _PLAIN_NAME_BEFORE = re.compile(
 )
 
 
+# 'Never export the ssn field': one plain name between 'the' and a field-like noun.
+_THE_FIELD_NAME = re.compile(
+    r"\bthe\s+(?P<item>[a-z][a-z0-9_]*)\s+(?P<noun>fields?|columns?|cols?|attributes?)\b"
+)
+
+
 def _plain_name_before(clause: str, only: bool) -> tuple[str, list[str], int, int] | None:
-    for m in _PLAIN_NAME_BEFORE.finditer(clause):
+    found = [*_PLAIN_NAME_BEFORE.finditer(clause), *_THE_FIELD_NAME.finditer(clause)]
+    for m in sorted(found, key=lambda x: x.start()):
         item = m.group("item")
         low = item.lower()
         if only and not re.search(r"\bonly\b[^,;]*\bwith\s+$", clause[: m.start("item")], re.I):
