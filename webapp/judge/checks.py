@@ -1467,7 +1467,7 @@ class ValueList(Check):
             return all(view.term_matches(t) for t in self.terms if t in _PERSON_KINDS)
         verbs = [t for t in self.terms if t in VERBS]
         if self.match == "token" and not all(
-            _shown_joined(view, t) for t in self.terms if t not in VERBS
+            _shown_joined(view, t) for t in self.terms if t not in VERBS and t not in _ANYONE
         ):
             return False  # 'for EU customers': a qualifier of the subject the request does not show
         if verbs and all(view.term_matches(t) for t in verbs):
@@ -1872,6 +1872,12 @@ _PERSON_KINDS = frozenset(
     stem(w)
     for w in "guest guests contractor contractors intern interns trainee trainees freelancer "
     "freelancers temp temps student students minor minors".split()
+)
+# Words for any person or account ('Members may never be granted …'): no qualifier.
+_ANYONE = frozenset(
+    stem(w)
+    for w in "member members user users account accounts anyone anybody people person staff "
+    "employee employees".split()
 )
 # Values that name every field, column or scope there is.
 _EVERY_NAME = frozenset(
