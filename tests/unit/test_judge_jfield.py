@@ -291,6 +291,19 @@ def test_a_policy_defines_its_own_category():
     assert _decide(rule, "org.roles.assign", {"role": "Viewer"}) == "review"
 
 
+def test_a_definition_among_the_rules_is_vocabulary_not_an_obligation():
+    rules = ("Privileged roles = Owner, Org Admin.", "Granting privileged roles needs approval.")
+    assert _decide(rules, "org.roles.assign", {"role": "Viewer"}) == "allow"
+    assert _decide(rules, "org.roles.assign", {"role": "Org Admin"}) == "review"
+    rules = ("Privileged roles: Owner, Org Admin.", "Nobody may be given a privileged role.")
+    assert _decide(rules, "org.roles.assign", {"role": "Owner"}) == "deny"
+    # alone, or as a heading, it may be the list the policy enforces: never skipped
+    assert _decide("Privileged roles = Owner, Org Admin.", "roles.assign", {"role": "Viewer"}) == (
+        "review"
+    )
+    assert _decide("Sanctioned countries: IR, KP.", "pay", {"country": "IR"}) != "allow"
+
+
 def test_examples_leave_a_category_open():
     description = "Privileged roles are e.g. Owner, Org Admin."
     assert local_terms(PolicyVersion("p", "pv_y", "y", description, (), ())) == {}

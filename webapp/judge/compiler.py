@@ -111,8 +111,8 @@ class CompiledPolicy:
 # names (Title Case or code-like, no 'e.g.', 'such as', 'etc.') are read so.
 _MEMBER = r"[A-Z0-9][\w\-:.*]*(?:\s+[A-Z0-9][\w\-:.*]*){0,3}"
 _LOCAL_DEFINITION = re.compile(
-    r"^\s*(?P<term>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){1,2}?)\s+(?:here\s+|in this policy\s+)?"
-    r"(?:=|:|means|mean|are)\s+(?P<items>"
+    r"^\s*(?P<term>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){1,2}?)(?:\s+(?:here|in this policy))?"
+    r"\s*(?:[=:]|\b(?:means|mean|are)\b)\s+(?P<items>"
     + _MEMBER
     + r"(?:(?:\s*,\s*|\s*,?\s+(?:or|and)\s+)"
     + _MEMBER
@@ -120,27 +120,49 @@ _LOCAL_DEFINITION = re.compile(
 )
 
 
+def _defines(policy: PolicyVersion) -> frozenset[str]:
+    """The rules of a policy that only define a category (read by `local_terms`): written as a
+    definition ('=', 'means', 'here') and used by another rule. A heading ('Blocked vendors: A,
+    B') may be the list the policy enforces, and is compiled as a rule."""
+    out = set()
+    for r in policy.rules:
+        found = _definition(r)
+        if found is None or not re.search(r"=|\bmeans?\b|\bhere\b", r, re.I):
+            continue
+        if any(other is not r and found[0] in term_key(other) for other in policy.rules):
+            out.add(r)
+    return frozenset(out)
+
+
 def local_terms(policy: PolicyVersion) -> dict[str, tuple[str, ...]]:
     """The categories a policy defines by listing their members, keyed like glossary terms."""
     out: dict[str, tuple[str, ...]] = {}
     sentences = re.split(r"(?<=[.!?])\s+", policy.description or "") + list(policy.rules)
     for sentence in sentences:
-        m = _LOCAL_DEFINITION.match(sentence)
-        if m is None:
-            continue
-        term = m.group("term")
-        if not category_phrases(term) or re.search(
-            r"\b(?:e\.?g|etc|such as|like|including)\b", sentence, re.I
-        ):
-            continue
-        items = [
-            i.strip().rstrip(".")
-            for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("items"))
-            if i.strip().rstrip(".")
-        ]
-        if len(items) >= 2 and term_key(term):
-            out.setdefault(term_key(term), tuple(items))
+        found = _definition(sentence)
+        if found is not None:
+            out.setdefault(found[0], found[1])
     return out
+
+
+def _definition(sentence: str) -> tuple[str, tuple[str, ...]] | None:
+    """(term key, members) of a sentence that defines a category by its members, else None."""
+    m = _LOCAL_DEFINITION.match(sentence)
+    if m is None:
+        return None
+    term = m.group("term")
+    if not category_phrases(term) or re.search(
+        r"\b(?:e\.?g|etc|such as|like|including)\b", sentence, re.I
+    ):
+        return None
+    items = [
+        i.strip().rstrip(".")
+        for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("items"))
+        if i.strip().rstrip(".")
+    ]
+    if len(items) < 2 or not term_key(term):
+        return None
+    return term_key(term), tuple(items)
 
 
 def _with_local_terms(policy: PolicyVersion, glossary: Glossary | None) -> Glossary | None:
@@ -161,8 +183,14 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
     scope: list[str] = []
     if policy.description:
         scope += list(scope_of(policy.description))
+    defines = _defines(policy)
     for i, text in enumerate(policy.rules):
         chunk_id = f"{policy.policy_version_id}:r{i}"
+        if text in defines:
+            # 'Privileged roles = Owner, Org Admin': a definition read as the policy's own
+            # vocabulary, no obligation of its own
+            rules.append(CompiledRule(i, chunk_id, text, (), False, informational=True))
+            continue
         try:
             rule = compile_rule(i, chunk_id, text, glossary)
         except Exception as exc:  # noqa: BLE001 - one bad rule must not break the policy
