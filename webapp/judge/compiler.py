@@ -2561,6 +2561,13 @@ def _arrows(t: str) -> str:
             out.append(" are ")
         else:
             out.append(" need ")
+            # '-> ticket in dpo_ticket required': the arrow already says it is needed
+            said = re.match(
+                r"(?P<what>[^.;>]*?)\s+(?:required|mandatory|needed)\s*(?=[.;]|$)", rest
+            )
+            if said and said.group("what").strip():
+                out.append(said.group("what"))
+                last = m.end() + said.end()
     out.append(t[last:])
     return re.sub(r"\s+", " ", "".join(out)).strip()
 
