@@ -274,6 +274,20 @@ def test_one_field_name_and_an_unshown_qualifier(rule, args, expected):
     assert _decide(rule, "data.export", args) == expected
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"fields": ["name"], "include_ssn": True}, "deny"),
+        ({"fields": ["name"], "include_ssn": False}, "allow"),
+        ({"fields": ["name"], "exclude_ssn": True}, "allow"),
+        ({"fields": ["name"], "redact_ssn": False}, "review"),
+        ({"fields": ["name"], "mask_dob": "partial"}, "review"),
+    ],
+)
+def test_a_flag_named_for_a_listed_field(args, expected):
+    assert _decide("No exports containing ssn or dob fields.", "data.export", args) == expected
+
+
 def test_a_policy_defines_its_own_category():
     description = "Privileged roles here = Owner, Org Admin, Billing Admin, Security Admin."
     policy = PolicyVersion("p", "pv_x", "x", description, (), ())

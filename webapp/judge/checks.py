@@ -1316,7 +1316,8 @@ class ValueList(Check):
                     (named,),
                 )
             return _not_applicable_or_satisfied(anchored)
-        if self.kind_words == ("content",):
+        if self.kind_words == ("content",) or (self.match == "token" and self.mode == "deny"):
+            # 'include_ssn': true names a listed field in the argument itself
             flagged = self._content_flag(view)
             if flagged is not None:
                 return flagged
@@ -1667,6 +1668,8 @@ class ValueList(Check):
     def _content_flag(self, view: RequestView) -> Outcome | None:
         """'include_psychotherapy_notes': true names the content in the argument itself."""
         for x in self.values:
+            if ":" in x or "*" in x:
+                continue  # a scoped name is never a flag's name
             want = {stem(w) for w in words(x)}
             for lf in view.leaves:
                 if want <= lf.keys and not isinstance(lf.value, (list, tuple, dict)):
@@ -1675,6 +1678,13 @@ class ValueList(Check):
                         return Outcome(
                             UNKNOWN, f"{lf.path} = {lf.value!r} may carry {x}", (lf.path,)
                         )
+                    if lf.keys & _LEAVES_OUT:
+                        # 'redact_ssn': true leaves it out; false may carry it
+                        if not on:
+                            return Outcome(
+                                UNKNOWN, f"{lf.path} = {lf.value!r} may carry {x}", (lf.path,)
+                            )
+                        continue
                     if on:
                         return self.fire("matched", f"{lf.path} carries {x}", (lf.path,))
         return None
@@ -1872,6 +1882,10 @@ _PERSON_KINDS = frozenset(
     stem(w)
     for w in "guest guests contractor contractors intern interns trainee trainees freelancer "
     "freelancers temp temps student students minor minors".split()
+)
+# Words of a flag's name that say the named content is left out ('exclude_ssn', 'mask_dob').
+_LEAVES_OUT = frozenset(
+    stem(w) for w in "exclude mask masked redact redacted hide omit strip drop remove no".split()
 )
 # Words for any person or account ('Members may never be granted …'): no qualifier.
 _ANYONE = frozenset(
