@@ -1436,10 +1436,20 @@ class ValueList(Check):
         `apikeys.revoke` or `org.roles.revoke`: a list of scopes, permissions or roles a thing may
         not carry speaks of giving them; a tool whose every verb takes them away does not give
         any, unless the rule itself names taking away ('Never revoke the Owner role')."""
-        if self.match not in ("token", "exact") or not set(self.kind_words) & _GRANTED_KINDS:
+        if not self._grantable:
             return False
         verbs = view.tool_verbs
-        return bool(verbs) and verbs <= _TAKING_ACTS and not set(self.terms) & _TAKING_ACTS
+        return bool(verbs) and verbs <= _TAKING_ACTS
+
+    @cached_property
+    def _grantable(self) -> bool:
+        """A list of names a thing is given (scopes, permissions, roles) by a rule that does not
+        itself name taking them away."""
+        return (
+            self.match in ("token", "exact")
+            and bool(set(self.kind_words) & _GRANTED_KINDS)
+            and not set(self.terms) & _TAKING_ACTS
+        )
 
     def _given_by_creating(self, view: RequestView) -> bool:
         """'API keys must never be granted the scope payments:write' and `apikeys.create(scopes=
