@@ -288,6 +288,30 @@ def test_a_flag_named_for_a_listed_field(args, expected):
     assert _decide("No exports containing ssn or dob fields.", "data.export", args) == expected
 
 
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        ("Only name, email or phone fields may be exported.", {"fields": ["ssn", "email"]}, "deny"),
+        (
+            "Only name, email or phone fields may be exported.",
+            {"fields": ["name", "email"]},
+            "allow",
+        ),
+        # a name sharing any word with an allowed one: a human decides
+        ("Only name, email or phone fields may be exported.", {"fields": ["full_name"]}, "review"),
+        ("Exports may contain only name or email fields.", {"fields": ["ssn"]}, "deny"),
+        # 'only' after the names restricts something else: never an allow-list of them
+        (
+            "Exports of email or phone fields may only go to approved buckets.",
+            {"fields": ["ssn"], "bucket": "x"},
+            "review",
+        ),
+    ],
+)
+def test_only_before_field_names_is_an_allow_list(rule, args, expected):
+    assert _decide(rule, "data.export", args) == expected
+
+
 def test_a_policy_defines_its_own_category():
     description = "Privileged roles here = Owner, Org Admin, Billing Admin, Security Admin."
     policy = PolicyVersion("p", "pv_x", "x", description, (), ())

@@ -1872,7 +1872,10 @@ class ValueList(Check):
                 continue
             if got == want:
                 return True
-            if (set(got) & set(want)) - _GENERIC_NAME_STEMS or _initials_of(got, want):
+            shared = set(got) & set(want)
+            if self.mode == "allow" and shared:
+                close = True  # 'full_name' against an allow-list of 'name': a human decides
+            elif shared - _GENERIC_NAME_STEMS or _initials_of(got, want):
                 close = True
         return None if close else False
 

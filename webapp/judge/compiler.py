@@ -3904,10 +3904,17 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
     found = _named_values_after(clause, only)
     if found is not None:
         return found
-    if not only:
-        found = _field_words_before(clause)
-        if found is not None:
-            return found
+    found = _field_words_before(clause)
+    if (
+        found is not None
+        and (
+            not only
+            # 'Only name, email or phone fields may be exported': the restriction is on the names
+            # only when 'only' comes before them ('… fields only go to …' restricts something else)
+            or re.search(r"\bonly\b", clause[: found[2]], re.I)
+        )
+    ):
+        return found
     found = _plain_name_before(clause, only)
     if found is not None:
         return found
