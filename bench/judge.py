@@ -79,6 +79,7 @@ APART_SETS = (
     "dev_jevid",
     "dev_jauto",
     "dev_jcond",
+    "dev_jfield",
 )
 
 

@@ -1266,6 +1266,17 @@ class ValueList(Check):
         listed = (
             " or ".join(shown) if len(shown) <= 2 else ", ".join(shown[:-1]) + " or " + shown[-1]
         )
+        if self.match == "token":
+            # 'No exports containing ssn, dob or full card number fields': names of fields,
+            # columns, scopes or roles, compared with every member of the argument named for them
+            verb = _VERB[self.effect]
+            if what == "an argument":
+                what = "the field or column list"
+            scoped = any(":" in x or "*" in x for x in self.values)
+            close = "a name extending one" if scoped else "a name sharing a word with one"
+            if self.mode == "allow":
+                return f"{verb} unless every member of {what} is {listed}{self._about()}"
+            return f"{verb} when a member of {what} is {listed} ({close}: review){self._about()}"
         if self.match == "prefix":
             listed = f"starts with {listed}"
         elif self.match == "contains":
@@ -1308,7 +1319,11 @@ class ValueList(Check):
         )
 
     def evaluate(self, view: RequestView) -> Outcome:
+        if self._taken_away(view):
+            return _NOT_APPLICABLE
         applies, anchored = self.applicability(view)
+        if applies == "absent" and self._given_by_creating(view):
+            applies, anchored = "matched", True
         if applies == "absent":
             named = self._named_and_listed(view)
             if named:
@@ -1322,7 +1337,8 @@ class ValueList(Check):
                     (named,),
                 )
             return _not_applicable_or_satisfied(anchored)
-        if self.kind_words == ("content",):
+        if self.kind_words == ("content",) or (self.match == "token" and self.mode == "deny"):
+            # 'include_ssn': true names a listed field in the argument itself
             flagged = self._content_flag(view)
             if flagged is not None:
                 return flagged
@@ -1402,7 +1418,7 @@ class ValueList(Check):
         holds a listed value written the same, for a deny-list of literal values; for an
         allow-list whose act is a broad verb ('Use only UPS or TNT'), an argument holding a value
         written like the listed ones that is not listed."""
-        if self.match != "exact":
+        if self.match not in ("exact", "token"):
             return ""
         if self.mode == "allow":
             acts = {t for t in self.terms if t in VERBS}
@@ -1419,21 +1435,73 @@ class ValueList(Check):
         if not kind:
             return ""
         listed = {normalise_value(v) for v in self.values}
+        patterns = self._matching[1]
         for leaf in view.leaves:
             if not leaf.last_keys & kind:
                 continue
             for v in scalars(leaf.value):
-                if isinstance(v, str) and normalise_value(v) in listed:
+                if not isinstance(v, str):
+                    continue
+                if self.match == "token":
+                    if self._token_listed(v):
+                        return leaf.path
+                elif normalise_value(v) in listed or any(
+                    fnmatch.fnmatchcase(v.lower(), x) for x in patterns
+                ):
+                    # 'payouts:create' is granted under 'payouts:*' as much as the pattern itself
                     return leaf.path
         return ""
+
+    def _taken_away(self, view: RequestView) -> bool:
+        """'No keys with admin:* scope', 'Contractors … may only be given Viewer' and
+        `apikeys.revoke` or `org.roles.revoke`: a list of scopes, permissions or roles a thing may
+        not carry speaks of giving them; a tool whose every verb takes them away does not give
+        any, unless the rule itself names taking away ('Never revoke the Owner role')."""
+        if not self._grantable:
+            return False
+        verbs = view.tool_verbs
+        return bool(verbs) and verbs <= _TAKING_ACTS
+
+    @cached_property
+    def _grantable(self) -> bool:
+        """A list of names a thing is given (scopes, permissions, roles) by a rule that does not
+        itself name taking them away."""
+        return (
+            self.match in ("token", "exact")
+            and bool(set(self.kind_words) & _GRANTED_KINDS)
+            and not set(self.terms) & _TAKING_ACTS
+        )
+
+    def _given_by_creating(self, view: RequestView) -> bool:
+        """'API keys must never be granted the scope payments:write' and `apikeys.create(scopes=
+        [...])`: creating or issuing a thing with a scope, a permission or a role grants it. Read
+        only for a list of such names whose acts are all acts of giving, against a tool whose
+        verbs are all acts of making or giving, with an argument named for the kind."""
+        if self.match not in ("token", "exact") or not set(self.kind_words) & _GRANTED_KINDS:
+            return False
+        verbs = {t for t in self.terms if t in VERBS}
+        if not verbs or not verbs <= _GIVING_ACTS or not view.tool_verbs:
+            return False
+        if not view.tool_verbs <= _GIVING_ACTS | _MAKING_ACTS:
+            return False
+        if not all(_shown_joined(view, t) for t in self.terms if t not in VERBS):
+            return False  # 'to contractors': a qualifier the request does not show
+        kind = set(self.kind_words)
+        return any(leaf.last_keys & kind for leaf in view.leaves)
 
     def _act_shown(self, view: RequestView) -> bool:
         """Whether the request does what the rule forbids ('Do not disable SSO enforcement for
         acme-prod'): a listed value in the request says the rule speaks of that thing, not that
         the request performs its act; a certificate rotation for acme-prod is not a disabling."""
         if self.mode != "deny":
-            return True  # an allow-list's value of its kind is what the list constrains
+            # an allow-list's value of its kind is what the list constrains, for the things the
+            # rule names: 'may be granted to guests' and `user_type: "employee"` is another thing
+            return all(view.term_matches(t) for t in self.terms if t in _PERSON_KINDS)
         verbs = [t for t in self.terms if t in VERBS]
+        if self.match == "token" and not all(
+            _shown_joined(view, t) for t in self.terms if t not in VERBS and t not in _ANYONE
+        ):
+            return False  # 'for EU customers': a qualifier of the subject the request does not show
         if verbs and all(view.term_matches(t) for t in verbs):
             if not self._values_are_scope:
                 return True  # 'Never attach PowerUserAccess …': the act on the listed thing
@@ -1443,6 +1511,9 @@ class ValueList(Check):
             own = set(self.terms) | set(self.about_words) | set(self.kind_words)
             if not things or not things.isdisjoint(own):
                 return True
+        if self.match == "token":
+            # 'No keys with admin:* scope' and `apikeys.create`: the tool's name joins the words
+            return all(_shown_joined(view, t) for t in self.about_words)
         return all(view.term_matches(t) for t in self.about_words)
 
     @cached_property
@@ -1518,6 +1589,21 @@ class ValueList(Check):
             ]
         if self.match == "prefix":
             return [lf for lf in leaves if kind & lf.keys]
+        if self.match == "token":
+            token_listed = self._token_listed
+            return [
+                lf
+                for lf in leaves
+                if kind & lf.keys
+                or any(
+                    # another argument's 'all' or '*' ('dataset': 'all') says nothing of the names
+                    isinstance(v, str)
+                    and "*" not in v
+                    and v.strip().lower() not in _EVERY_NAME
+                    and token_listed(v) is not False
+                    for v in scalars(lf.value)
+                )
+            ]
         if self.match == "glossary":
             domains = all("." in x and " " not in x for x in self.values)
             # an allow-list whose members are all written alike ('k.osei', 'm.tanaka') also reads
@@ -1613,6 +1699,8 @@ class ValueList(Check):
     def _content_flag(self, view: RequestView) -> Outcome | None:
         """'include_psychotherapy_notes': true names the content in the argument itself."""
         for x in self.values:
+            if ":" in x or "*" in x:
+                continue  # a scoped name is never a flag's name
             want = {stem(w) for w in words(x)}
             for lf in view.leaves:
                 if want <= lf.keys and not isinstance(lf.value, (list, tuple, dict)):
@@ -1621,6 +1709,13 @@ class ValueList(Check):
                         return Outcome(
                             UNKNOWN, f"{lf.path} = {lf.value!r} may carry {x}", (lf.path,)
                         )
+                    if lf.keys & _LEAVES_OUT:
+                        # 'redact_ssn': true leaves it out; false may carry it
+                        if not on:
+                            return Outcome(
+                                UNKNOWN, f"{lf.path} = {lf.value!r} may carry {x}", (lf.path,)
+                            )
+                        continue
                     if on:
                         return self.fire("matched", f"{lf.path} carries {x}", (lf.path,))
         return None
@@ -1670,6 +1765,8 @@ class ValueList(Check):
             return None  # a company domain or a personal one we do not know: a human decides
         if self.match == "location":
             return _in_location(v, self.values)
+        if self.match == "token":
+            return self._token_listed(v)
         if self.match == "domain":
             host = _host_of(v)
             if host is None:
@@ -1756,6 +1853,115 @@ class ValueList(Check):
     @cached_property
     def _stemmed(self) -> frozenset[tuple[str, ...]]:
         return frozenset(_word_stems(x) for x in self.values if "*" not in x)
+
+    @cached_property
+    def _tokens(self) -> tuple[tuple[str, bool, tuple[str, ...]], ...]:
+        """Each listed name lower-cased, whether it is a scoped name or a pattern ('admin:*',
+        'billing:write'), and its words' stems."""
+        return tuple((x.strip().lower(), ":" in x or "*" in x, _word_stems(x)) for x in self.values)
+
+    def _token_listed(self, value: str) -> bool | None:
+        """A name against listed field, column, scope or role names. A scoped name is listed when
+        it equals one or matches its pattern ('admin:users' for 'admin:*'); one extending a listed
+        name ('payments:write_limited') or the bare root of a pattern ('admin') is close; another
+        name under the same root ('billing:read' beside 'billing:write') is not listed. A plain
+        name is listed when its words are the listed name's words in any writing
+        ('full_card_number', 'Full Card Number', 'SSNs' for 'ssn'); one sharing a word with a
+        listed name that is no generic part of a name ('salary_band', 'card_number' against
+        'full card number'; not 'id' or 'date') is close: a human decides."""
+        low = value.strip().lower()[:200]
+        got = _word_stems(low)
+        if "*" in low or not got or low in _EVERY_NAME:
+            # '*', 'admin:*' against 'admin:users', 'all': a pattern the request sends covers
+            # every name it matches; for a deny-list that is a listed name, for an allow-list it
+            # is no name of the list (a human decides)
+            covers = low in _EVERY_NAME or any(
+                fnmatch.fnmatchcase(x.replace("*", "x"), low) for x, _, _ in self._tokens
+            )
+            if covers:
+                return True if self.mode == "deny" else None
+        close = False
+        for x, scoped, want in self._tokens:
+            if scoped:
+                if low == x or fnmatch.fnmatchcase(low, x):
+                    return True
+                fixed = x.rstrip("*").rstrip(":._-/")
+                if ("*" in x and low == fixed) or (
+                    "*" not in x and low.startswith(x) and low[len(x) : len(x) + 1] in "._-/:"
+                ):
+                    close = True
+                continue
+            if got == want:
+                return True
+            shared = set(got) & set(want)
+            if self.mode == "allow" and shared:
+                close = True  # 'full_name' against an allow-list of 'name': a human decides
+            elif shared - _GENERIC_NAME_STEMS or _initials_of(got, want):
+                close = True
+        return None if close else False
+
+
+# Words that are parts of many names and say nothing of what a field holds ('customer_id',
+# 'signup_date'): sharing one of them does not bring a name close to a listed one.
+_GENERIC_NAME_STEMS = frozenset(
+    stem(w)
+    for w in "id ids number no num nr code name date type status value data info information "
+    "detail details record records flag count amount field column key text list at on is".split()
+)
+
+
+# Kinds of person an allow-list may be written for ('may be granted to guests'): a request that
+# does not show the kind is not constrained by it for certain.
+_PERSON_KINDS = frozenset(
+    stem(w)
+    for w in "guest guests contractor contractors intern interns trainee trainees freelancer "
+    "freelancers temp temps student students minor minors".split()
+)
+# Words of a flag's name that say the named content is left out ('exclude_ssn', 'mask_dob').
+_LEAVES_OUT = frozenset(
+    stem(w) for w in "exclude mask masked redact redacted hide omit strip drop remove no".split()
+)
+# Words for any person or account ('Members may never be granted …'): no qualifier.
+_ANYONE = frozenset(
+    stem(w)
+    for w in "member members user users account accounts anyone anybody people person staff "
+    "employee employees".split()
+)
+# Values that name every field, column or scope there is.
+_EVERY_NAME = frozenset(
+    {"*", "all", "all fields", "all_fields", "all columns", "everything", "*:*"}
+)
+
+
+def _initials_of(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """'dob' and `date_of_birth`, 'ssn' and `social_security_number`: one name the initials of
+    the other's words (two or more of them)."""
+    for short, long in ((a, b), (b, a)):
+        if len(short) == 1 and len(long) >= 2 and short[0] == "".join(w[0] for w in long if w):
+            return True
+    return False
+
+
+def _shown_joined(view: RequestView, term: str) -> bool:
+    """A word the request shows, or one a word of the tool's name starts or ends with ('key' in
+    `apikeys.create`, the tool's name written as one word)."""
+    return view.term_matches(term) or (
+        len(term) >= 3
+        and any(w != term and (w.startswith(term) or w.endswith(term)) for w in view.tool_stems)
+    )
+
+
+# Kinds of names that a request gives by making the thing that carries them (a key's scopes, a
+# user's roles), the acts that give them, and the acts that make such a thing.
+_GRANTED_KINDS = frozenset(
+    stem(w) for w in "scope scopes permission permissions role roles".split()
+)
+_GIVING_ACTS = frozenset(stem(w) for w in "grant give given assign issue add attach".split())
+_MAKING_ACTS = frozenset(stem(w) for w in "create issue invite add".split())
+_TAKING_ACTS = frozenset(
+    stem(w)
+    for w in "revoke remove delete unassign detach disable deactivate withdraw strip drop".split()
+)
 
 
 def _unpadded(value: str) -> str:
@@ -3841,6 +4047,11 @@ class WhenListed(Check):
                 f"When an argument is one of the glossary's {noun} ({listed}): "
                 f"{self.body.reading()}"
             )
+        if self.condition.match == "token":
+            kind = surface_words(self.source, self.condition.kind_words) or "the names"
+            shown = list(self.condition.values[:8])
+            names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+            return f"When a member of `{kind}` is {names}: {self.body.reading()}"
         what = _MATCH_NOUN.get(self.condition.match, "the value")
         if self.condition.match in ("exact", "prefix") and self.condition.kind_words:
             kind = surface_words(self.source, self.condition.kind_words)
@@ -3871,6 +4082,43 @@ class WhenListed(Check):
         return Outcome(
             UNKNOWN,
             f"{outcome.message}; cannot tell whether the rule's condition holds",
+            outcome.args,
+        )
+
+
+@dataclass(frozen=True)
+class WhenBound(WhenListed):
+    """'Contractors (user_type=contractor) may only be given Viewer or Support Agent': a list
+    (`body`) that holds only where the named argument has the bound value (`condition`, a
+    Binding with op eq). Another value: the rule does not apply; the argument missing or written
+    otherwise: review when the list fails."""
+
+    condition: Binding | None = None  # type: ignore[assignment]
+
+    def reading(self) -> str:
+        assert self.condition is not None and self.body is not None
+        want = _literal_text(self.condition.value)
+        return f"When `{self.condition.path}` is {want}: {self.body.reading()}"
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.condition is not None and self.body is not None
+        outcome = self.body.evaluate(view)
+        if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
+            return outcome
+        leaves = self.condition._leaves(view)
+        held = {self.condition._holds(lf.value) for lf in leaves}
+        if held == {False}:
+            return Outcome(
+                SATISFIED,
+                f"the rule's condition does not hold ({leaves[0].path} = {leaves[0].value!r})",
+                tuple(lf.path for lf in leaves),
+            )
+        if held == {True}:
+            return outcome
+        return Outcome(
+            UNKNOWN,
+            f"{outcome.message}; cannot tell whether `{self.condition.path}` is "
+            f"{_literal_text(self.condition.value)}",
             outcome.args,
         )
 

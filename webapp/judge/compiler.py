@@ -35,6 +35,7 @@ from webapp.judge.checks import (
     ValueList,
     Weekday,
     When,
+    WhenBound,
     WhenListed,
     evidenced,
 )
@@ -52,7 +53,7 @@ from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities, s
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
-from webapp.judge.vocabulary import CONSUMER_MAIL_DOMAINS, Glossary, builtin_category
+from webapp.judge.vocabulary import CONSUMER_MAIL_DOMAINS, Glossary, builtin_category, term_key
 
 
 @dataclass(frozen=True)
@@ -110,15 +111,92 @@ class CompiledPolicy:
         return sum(1 for r in self.rules if r.uncompiled)
 
 
+# 'Privileged roles here = Owner, Org Admin, Billing Admin, Security Admin.': a policy that
+# writes out an open category's members defines it for its own rules, like a glossary term (the
+# tenant's glossary wins). Only a category noun (a qualifier and its noun) and a closed list of
+# names (Title Case or code-like, no 'e.g.', 'such as', 'etc.') are read so.
+_MEMBER = r"[A-Z0-9][\w\-:.*]*(?:\s+[A-Z0-9][\w\-:.*]*){0,3}"
+_LOCAL_DEFINITION = re.compile(
+    r"^\s*(?P<term>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){1,2}?)(?:\s+(?:here|in this policy))?"
+    r"\s*(?:[=:]|\b(?:means|mean|are)\b)\s+(?P<items>"
+    + _MEMBER
+    + r"(?:(?:\s*,\s*|\s*,?\s+(?:or|and)\s+)"
+    + _MEMBER
+    + r")+)\s*\.?\s*$"
+)
+
+
+def _defines(policy: PolicyVersion) -> frozenset[str]:
+    """The rules of a policy that only define a category (read by `local_terms`): written as a
+    definition ('=', 'means', 'here') and used by another rule. A heading ('Blocked vendors: A,
+    B') may be the list the policy enforces, and is compiled as a rule."""
+    out = set()
+    for r in policy.rules:
+        found = _definition(r)
+        if found is None or not re.search(r"=|\bmeans?\b|\bhere\b", r, re.I):
+            continue
+        if any(other is not r and found[0] in term_key(other) for other in policy.rules):
+            out.add(r)
+    return frozenset(out)
+
+
+def local_terms(policy: PolicyVersion) -> dict[str, tuple[str, ...]]:
+    """The categories a policy defines by listing their members, keyed like glossary terms."""
+    out: dict[str, tuple[str, ...]] = {}
+    sentences = re.split(r"(?<=[.!?])\s+", policy.description or "") + list(policy.rules)
+    for sentence in sentences:
+        found = _definition(sentence)
+        if found is not None:
+            out.setdefault(found[0], found[1])
+    return out
+
+
+def _definition(sentence: str) -> tuple[str, tuple[str, ...]] | None:
+    """(term key, members) of a sentence that defines a category by its members, else None."""
+    m = _LOCAL_DEFINITION.match(sentence)
+    if m is None:
+        return None
+    term = m.group("term")
+    if not category_phrases(term) or re.search(
+        r"\b(?:e\.?g|etc|such as|like|including)\b", sentence, re.I
+    ):
+        return None
+    items = [
+        i.strip().rstrip(".")
+        for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("items"))
+        if i.strip().rstrip(".")
+    ]
+    if len(items) < 2 or not term_key(term):
+        return None
+    return term_key(term), tuple(items)
+
+
+def _with_local_terms(policy: PolicyVersion, glossary: Glossary | None) -> Glossary | None:
+    local = local_terms(policy)
+    if not local:
+        return glossary
+    tenant = glossary.terms if glossary else {}
+    merged = {**local, **tenant}
+    mark = ",".join(sorted(local))
+    return Glossary(merged, f"{glossary.fingerprint if glossary else ''}+{mark}")
+
+
 def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> CompiledPolicy:
     """Compile every rule of `policy`; a rule that cannot be parsed is kept as text, never raised."""
+    glossary = _with_local_terms(policy, glossary)
     rules = []
     errors = []
     scope: list[str] = []
     if policy.description:
         scope += list(scope_of(policy.description))
+    defines = _defines(policy)
     for i, text in enumerate(policy.rules):
         chunk_id = f"{policy.policy_version_id}:r{i}"
+        if text in defines:
+            # 'Privileged roles = Owner, Org Admin': a definition read as the policy's own
+            # vocabulary, no obligation of its own
+            rules.append(CompiledRule(i, chunk_id, text, (), False, informational=True))
+            continue
         try:
             rule = compile_rule(i, chunk_id, text, glossary)
         except Exception as exc:  # noqa: BLE001 - one bad rule must not break the policy
@@ -220,6 +298,11 @@ def compile_rule(
         sc = scope_of(clause)
         if sc:
             scope += list(sc)
+            continue
+        gated = _bound_allow_list(index, text, clause)
+        if gated:
+            normative_seen = True
+            checks.extend(gated)
             continue
         # 'session_timeout_minutes between 15 and 60', 'include a rollback_plan': a clause that
         # writes its argument and value is read first, modal or not (BindingRecogniser)
@@ -813,7 +896,29 @@ def _other_subjects(r: _Reading) -> list[str]:
     return [m.group("other").lower() for m in _OTHER_SUBJECT.finditer(r.text)]
 
 
+def _unresolved_qualifiers(r: _Reading) -> list[str]:
+    """'No exports containing personal or sensitive fields': a word naming an open category
+    ('sensitive', 'personal', 'privileged') read by no vocabulary is no subject word, whatever
+    check took it for one (an action's alternatives had labelled the rule understood). A list
+    of names, a glossary or a built-in category reads it."""
+    if any(
+        isinstance(c, ValueList)
+        and c.values
+        and (c.match in ("glossary", "consumer_mail", "token"))
+        for c in r.every
+    ) or any(isinstance(c, (WhenListed, WhenBound)) for c in r.every):
+        return []
+    if not all(isinstance(c, ActionRule) for c in r.every):
+        return []
+    return [
+        w.lower()
+        for w in re.findall(r"[A-Za-z][\w\-]*", r.text)
+        if w.lower() in CATEGORY_QUALIFIERS
+    ]
+
+
 _FAIL_SAFES = (
+    _unresolved_qualifiers,
     _unread_human_act,
     _other_subjects,
     _multiple_bases,
@@ -1648,6 +1753,13 @@ def _listed_after_outside(text: str, flat: list[Check]) -> bool:
     return False
 
 
+_HOLDS_NAMES = re.compile(
+    r"\b(that|which|who)\s+(?:include|includes|contain|contains|carry|carries|expose|exposes|hold|"
+    r"holds|touch|touches|read|reads|select|selects|return|returns|list|lists|has|have)\b",
+    re.I,
+)
+
+
 def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
     """Condition markers that a recogniser turned into a check of its own."""
     consumed: list[str] = []
@@ -1681,6 +1793,11 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
         consumed += ["except", "except for"]  # the exception is the deny-list it became
         if excepted_names.group("tail"):
             consumed.append("which")  # ', which agents must never touch': restated, read
+    # 'extracts that include diagnosis or medication columns': the relative clause says what the
+    # thing holds, which is the list of names itself
+    conditions = [c.condition for c in checks if isinstance(c, WhenListed)]
+    if any(isinstance(c, ValueList) and c.match == "token" for c in flat + conditions):
+        consumed += [m.group(1).lower() for m in _HOLDS_NAMES.finditer(text)]
     if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
     elif any(isinstance(c, NumericLimit) for c in flat) and _only_bound_permission(text):
@@ -2774,6 +2891,13 @@ def _arrows(t: str) -> str:
             out.append(" are ")
         else:
             out.append(" need ")
+            # '-> ticket in dpo_ticket required': the arrow already says it is needed
+            said = re.match(
+                r"(?P<what>[^.;>]*?)\s+(?:required|mandatory|needed)\s*(?=[.;]|$)", rest
+            )
+            if said and said.group("what").strip():
+                out.append(said.group("what"))
+                last = m.end() + said.end()
     out.append(t[last:])
     return re.sub(r"\s+", " ", "".join(out)).strip()
 
@@ -3051,6 +3175,88 @@ class Recogniser:
     def next_quantity(self, c: Clause) -> Quantity | None:
         """The quantity a later clause's 'above that' refers to, after this recogniser matched."""
         return c.previous
+
+
+# 'Queries touching PII columns (email, phone, address, ssn) must cite a ticket': a kind of
+# names whose members the bracket lists, then what a request carrying one of them must do.
+_BRACKETED_MEMBERS = re.compile(
+    r"^(?P<pre>.*?)(?P<cat>\b(?:[A-Za-z][\w\-]*\s+){0,2}?(?P<noun>fields?|columns?|cols?|scopes?|"
+    r"permissions?|attributes?))\s*\((?P<items>[^()]+)\)(?P<post>.*)$"
+)
+# What the thing does with the names ('touching', 'that include a', 'with any'), read by the list.
+_HOLDING_TAIL = re.compile(
+    r"(?:\b(?:that|which)\s+)?\b(?:touch(?:es|ing)?|read(?:s|ing)?|contain(?:s|ing)?|"
+    r"include[sd]?|including|select(?:s|ing)?|return(?:s|ing)?|expos(?:e|es|ing)|with|using|"
+    r"carry(?:ing)?|carries|hold(?:s|ing)?|over|on)\s+(?:(?:a|an|the|any|one|some)\s+)?"
+    r"(?:(?:or|of)\s+(?:more\s+)?)?$",
+    re.I,
+)
+_BRACKET_ITEM = re.compile(r"[a-z][a-z0-9_]*(?:\s+[a-z][a-z0-9_]*){0,3}")
+
+
+class BracketedMembersRecogniser(Recogniser):
+    """'Queries touching PII columns (email, phone, address, ssn) must cite a ticket in
+    justification_ticket': the bracket lists the kind's members, so the rest of the clause holds
+    where a member of the argument named for the kind is one of them (compared name by name,
+    match 'token'); with none the rule does not apply; with one close to them, review. Examples
+    ('e.g.', 'such as', 'etc.') leave the kind open: not read here."""
+
+    kind = "when_listed"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _BRACKETED_MEMBERS.match(c.text)
+        if m is None or re.search(
+            r"\b(?:e\.?g|i\.?e|etc|such as|like|including|incl)\b", m.group("items"), re.I
+        ):
+            return None
+        items = [
+            i.strip()
+            for i in re.split(r"\s*[,;/]\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("items"))
+            if i.strip()
+        ]
+        if not items or not all(
+            _BRACKET_ITEM.fullmatch(i) or _SCOPED_NAME.fullmatch(i) for i in items
+        ):
+            return None
+        if any(w in STOPWORDS or NORMATIVE.fullmatch(w) for i in items for w in i.split()):
+            return None
+        pre = m.group("pre")
+        tail = _HOLDING_TAIL.search(pre)
+        held = pre[tail.start() :] if tail else ""
+        pre = pre[: tail.start()] if tail else pre
+        rest = re.sub(r"\s+", " ", f"{pre} {m.group('post')}").strip()
+        if not rest or not _terms(rest, cut_review=c.review):
+            return None
+        made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
+        if not made or any(
+            x.effect == "allow" or isinstance(x, (ValueList, WhenListed)) for x in made
+        ):
+            return None
+        noun = stem(m.group("noun").lower())
+        family = _FIELD_KINDS if noun in _FIELD_KINDS else _SCOPE_KINDS
+        about = tuple(
+            stem(w)
+            for w in words(f"{held} {m.group('cat')}")
+            if w.lower() not in STOPWORDS and stem(w) not in family
+        )
+        condition = ValueList(
+            c.index,
+            c.source,
+            "deny",
+            (),
+            (),
+            "deny",
+            tuple(items),
+            "token",
+            tuple(sorted(family)),
+            about_words=about,
+        )
+        return [
+            WhenListed(
+                c.index, c.source, b.effect, b.terms, b.alternatives, condition=condition, body=b
+            )
+            for b in made
+        ]
 
 
 class FirstTimeRecogniser(Recogniser):
@@ -3759,6 +3965,179 @@ _BRACKETED_NEVER_USED = re.compile(
 )
 
 
+# 'Never export tenant SSNs, bank account details or background check reports', 'Never submit
+# evidence that includes full card numbers': names of the data an act must not carry, listed as
+# the act's object or after what holds them.
+_NAME_WORDS = r"[A-Za-z][A-Za-z0-9_]*(?:\s+[A-Za-z][A-Za-z0-9_]*){0,3}"
+_CONTENT_ACTS = (
+    r"export|share|send|disclose|expose|release|transmit|upload|sync|copy|email|return|submit|"
+    r"print|publish|reveal|download|extract|attach|pass|forward|log|store"
+)
+_NEVER_ACT = (
+    r"^(?:never|do not|don't|must not|may not|cannot|can't|should not|shall not|"
+    r"(?:[a-z]+\s+){1,2}(?:must|may|should|shall)\s+(?:never|not))\s+"
+)
+_NAMES_AFTER_ACT = re.compile(
+    _NEVER_ACT
+    + r"(?P<verb>"
+    + _CONTENT_ACTS
+    + r")\s+(?:(?:any|the)\s+)?(?P<items>"
+    + _NAME_WORDS
+    + r"(?:\s*,\s*"
+    + _NAME_WORDS
+    + r")*\s*,?\s+(?:or|and|nor)\s+"
+    + _NAME_WORDS
+    + r")\s*\.?$",
+    re.I,
+)
+_NAMES_IN_CONTAINER = re.compile(
+    _NEVER_ACT
+    + r"(?P<verb>"
+    + _CONTENT_ACTS
+    + r")\s+(?:(?:any|the|an?)\s+)?(?P<container>[a-z]+(?:\s+[a-z]+)?)\s+(?:that|which)\s+"
+    r"(?:includes?|contains?|carry|carries|holds?|shows?|exposes?)\s+(?:any\s+)?(?P<items>"
+    + _NAME_WORDS
+    + r"(?:(?:\s*,\s*|\s*,?\s+(?:or|and|nor)\s+)"
+    + _NAME_WORDS
+    + r")*)\s*\.?$",
+    re.I,
+)
+# Words that show a listed item names data a field holds ('card numbers', 'lab results').
+_DATA_NOUNS = frozenset(
+    "number numbers details detail data info information result results address addresses "
+    "history id ids code codes score scores balance balances dob ssn ssns pan cvv iban salary "
+    "salaries diagnosis diagnoses password passwords birth".split()
+)
+# The owner of the data ('tenant SSNs', 'patient lab results'): who it is about, not its name.
+_DATA_OWNERS = frozenset(
+    stem(w)
+    for w in "tenant patient customer client user employee member vendor applicant candidate "
+    "student subscriber contact cardholder staff guest resident borrower donor account "
+    "consumer buyer seller driver".split()
+)
+
+
+class ContentNamesRecogniser(Recogniser):
+    """Names of data an act must never carry, compared name by name with every member of the
+    request's field or column list (or the list named for what holds them: 'evidence' binds
+    `evidence_items`); a request carrying one is denied, one close to them goes to review. A word
+    that qualifies rather than names ('sensitive', 'personal'), a place, an act or a function word
+    among the names leaves the rule to other readings."""
+
+    kind = "value_list"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        if c.quantities or c.review or not c.negated:
+            return None
+        m = _NAMES_IN_CONTAINER.match(c.text) or _NAMES_AFTER_ACT.match(c.text)
+        if m is None:
+            return None
+        items = [
+            i.strip()
+            for i in re.split(
+                r"\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+", m.group("items")
+            )
+            if i.strip()
+        ]
+        container = m.groupdict().get("container") or ""
+        if not items or (not container and len(items) < 2):
+            return None
+        owner = ""
+        first = items[0].split()
+        if stem(first[0].lower()) in _VALUE_KIND_NOUNS:
+            return None  # 'Never export the columns ssn or salary': the kind, then its names
+        if len(first) >= 2 and stem(first[0].lower()) in _DATA_OWNERS:
+            owner, items[0] = first[0], " ".join(first[1:])
+        if not any(
+            "_" in i or re.fullmatch(r"[A-Z]{2,}s?", i) or set(i.lower().split()) & _DATA_NOUNS
+            for i in items
+        ):
+            return None  # 'reports, invoices or statements': documents, not names of data
+        for item in items:
+            for k, w in enumerate(item.split()):
+                low = w.lower()
+                if (
+                    low in STOPWORDS
+                    or low in CATEGORY_QUALIFIERS
+                    or (k == 0 and (stem(low) in VERBS or NORMATIVE.fullmatch(low)))
+                    or stem(low) in GENERIC
+                    or ("_" not in low and _QUALIFYING_WORD.fullmatch(low))
+                ):
+                    return None
+        if find_places(m.group("items")):
+            return None
+        about = tuple(stem(w) for w in words(f"{owner} {container}") if w not in STOPWORDS)
+        kind = tuple(
+            sorted(_FIELD_KINDS | {stem(w) for w in words(container) if w not in STOPWORDS})
+        )
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "deny",
+                (stem(m.group("verb").lower()),),
+                (),
+                "deny",
+                tuple(items),
+                "token",
+                kind,
+                about_words=about,
+            )
+        ]
+
+
+# Named roles, Title Case ('Viewer, Support Agent or Org Admin').
+_ROLE_NAME = r"[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2}"
+_ROLE_NAMES = (
+    r"(?P<items>" + _ROLE_NAME + r"(?:(?:\s*,\s*|\s*,?\s+(?:or|and)\s+)" + _ROLE_NAME + r")*)"
+)
+
+
+# 'Nobody gets Owner through the API', 'No one may be given the Org Admin or Billing Admin
+# roles': named roles nobody may receive, a deny-list on the argument named for roles.
+_NOBODY_GETS = re.compile(
+    r"^(?i:nobody|no one|no user|no account|no member)\s+(?:(?:may|can|should|shall|is to)\s+)?"
+    r"(?P<verb>gets?|be\s+given|be\s+granted|be\s+assigned|receives?|receive)\s+(?:the\s+)?"
+    + _ROLE_NAMES
+    + r"(?:\s+roles?)?(?P<via>\s+(?:through|via|from|by)\s+(?:the\s+)?(?i:api|agent|agents|bot|bots|"
+    r"automation))?\s*\.?$"
+)
+
+
+class NobodyGetsRecogniser(Recogniser):
+    """Named roles nobody may be given: a deny-list of them on the argument named for roles, for
+    an act of giving (a tool that creates, assigns or grants)."""
+
+    kind = "named_values"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        m = _NOBODY_GETS.match(c.text)
+        if m is None or c.quantities or c.review:
+            return None
+        items = [
+            i.strip()
+            for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("items"))
+            if i.strip()
+        ]
+        if not items or any(i.lower() in STOPWORDS for i in items):
+            return None
+        about = tuple(stem(w) for w in words(m.group("via") or "") if w.lower() not in STOPWORDS)
+        return [
+            ValueList(
+                c.index,
+                c.source,
+                "deny",
+                ("give",),
+                (),
+                "deny",
+                tuple(items),
+                "exact",
+                (stem("role"),),
+                about_words=about + ("nobodi", "nobody", "get", "receiv", "give"),
+            )
+        ]
+
+
 class ContentListRecogniser(Recogniser):
     """A closed list of kinds of content in plain words that no list argument of the request may
     carry ('source of income' is `source_of_income`), read like one named kind of content."""
@@ -3911,6 +4290,115 @@ _ITEMS_AFTER = re.compile(
 )
 
 
+# A scoped name, or a pattern of them ('org:*', 'reports:read_all', 'billing:write'): a value as
+# written, never prose, even alone before its kind ('No keys with admin:* scope').
+_SCOPED_NAME = re.compile(r"[A-Za-z][\w\-.]*(?::[\w\-.]+)*:(?:[\w\-.]+\*?|\*)")
+# Kinds whose values are names an argument lists ('fields', 'columns', 'scopes'), compared
+# name by name (`ValueList` match 'token'): each family binds the arguments named for any of it.
+_FIELD_KINDS = frozenset(stem(w) for w in "field fields column columns col cols attribute".split())
+_SCOPE_KINDS = frozenset(stem(w) for w in "scope scopes permission permissions".split())
+# 'ssn, dob or full card number fields', 'diagnosis or medication columns': plain words (one to
+# three a name, snake_case allowed) listed before a field-like kind noun.
+_FIELD_WORD = r"[a-z][a-z0-9_]*(?:\s+[a-z][a-z0-9_]*){0,3}"
+_FIELD_WORDS_BEFORE = re.compile(
+    r"(?<![\w\-])(?P<items>"
+    + _FIELD_WORD
+    + r"(?:\s*,\s*"
+    + _FIELD_WORD
+    + r")*\s*,?\s+(?:or|and|nor)\s+"
+    + _FIELD_WORD
+    + r")\s+(?P<noun>fields?|columns?|cols?|attributes?)\b"
+)
+# A word that qualifies rather than names ('personal or sensitive fields', 'medical columns'):
+# an open category, which only a vocabulary decides.
+_QUALIFYING_WORD = re.compile(
+    r"(?:[a-z]+(?:al|ive|ous|ed|able|ible|ful|less|ish)|other|any|all|some|such|these|"
+    r"those|certain|special|extra|new|old|key|main|core|high|low|hidden|secret|raw)"
+)
+
+
+_ROLE_KINDS = frozenset(stem(w) for w in "role roles".split())
+# 'Keys with admin scope', 'anyone who holds an admin role', 'created with read scope': one plain
+# name before a scope, permission or role noun, after a word that introduces a thing's name.
+_PLAIN_NAME_BEFORE = re.compile(
+    r"\b(?:with|the|an?|any|no|has|have|holds?|holding|carrying|carries|carry)\s+"
+    r"(?P<item>[A-Za-z][a-z0-9_\-]*)\s+(?P<noun>scopes?|roles?|permissions?)\b"
+)
+
+
+# 'Never export the ssn field': one plain name between 'the' and a field-like noun.
+_THE_FIELD_NAME = re.compile(
+    r"\bthe\s+(?P<item>[a-z][a-z0-9_]*)\s+(?P<noun>fields?|columns?|cols?|attributes?)\b"
+)
+
+
+def _plain_name_before(clause: str, only: bool) -> tuple[str, list[str], int, int] | None:
+    found = [*_PLAIN_NAME_BEFORE.finditer(clause), *_THE_FIELD_NAME.finditer(clause)]
+    for m in sorted(found, key=lambda x: x.start()):
+        item = m.group("item")
+        low = item.lower()
+        if only and not re.search(r"\bonly\b[^,;]*\bwith\s+$", clause[: m.start("item")], re.I):
+            # 'The Owner role may only be granted by the security team': 'only' restricts who
+            # grants it, not the names; 'may only be created with read scope' lists them
+            continue
+        if (
+            low in STOPWORDS
+            or low in CATEGORY_QUALIFIERS
+            or NORMATIVE.fullmatch(low)
+            or _QUALIFYING_WORD.fullmatch(low)
+            or stem(low) in _GIVING_OR_TAKING
+            or re.search(r"(?:,|\b(?:or|and|nor))\s*$", clause[: m.start("item")])
+        ):
+            continue
+        return stem(m.group("noun")), [item], m.start("item"), m.end("noun")
+    return None
+
+
+_GIVING_OR_TAKING = frozenset(
+    stem(w)
+    for w in "grant give assign issue add attach revoke remove delete unassign detach manage "
+    "change update edit modify set create".split()
+)
+
+
+def _field_words_before(clause: str) -> tuple[str, list[str], int, int] | None:
+    """('field', ['ssn', 'dob', 'full card number'], start, end) for plain names listed before a
+    field-like kind noun. The first item loses the words of the clause before it (the act, a
+    content verb); a list with a qualifying word (an open category) is no list of names."""
+    m = _FIELD_WORDS_BEFORE.search(clause)
+    if m is None:
+        return None
+    raw = re.split(r"\s*,\s*(?:(?:or|and|nor)\s+)?|\s+(?:or|and|nor)\s+", m.group("items"))
+    raw = [i.strip() for i in raw if i.strip()]
+    first = raw[0].split()
+    keep: list[str] = []
+    for w in reversed(first):
+        if (
+            w in STOPWORDS
+            or stem(w) in VERBS
+            or stem(w) in _CONTENT_VERBS
+            or NORMATIVE.fullmatch(w)
+        ):
+            break
+        keep.insert(0, w)
+    if not keep:
+        return None
+    start = m.start("items") + m.group("items").find(raw[0]) + len(raw[0]) - len(" ".join(keep))
+    items = [" ".join(keep), *raw[1:]]
+    if len(items) < 2:
+        return None
+    for item in items:
+        for w in item.split():
+            if (
+                w in STOPWORDS
+                or w in CATEGORY_QUALIFIERS
+                or NORMATIVE.fullmatch(w)
+                or ("_" not in w and _QUALIFYING_WORD.fullmatch(w))
+            ):
+                return None
+    return stem(m.group("noun")), items, start, m.end("noun")
+
+
 def _split_named(items: str) -> list[str]:
     parts = re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+", items)
     return [i.strip().strip("`\"'") for i in parts if i.strip().strip("`\"'")]
@@ -3951,6 +4439,20 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
     found = _named_values_after(clause, only)
     if found is not None:
         return found
+    found = _field_words_before(clause)
+    if (
+        found is not None
+        and (
+            not only
+            # 'Only name, email or phone fields may be exported': the restriction is on the names
+            # only when 'only' comes before them ('… fields only go to …' restricts something else)
+            or re.search(r"\bonly\b", clause[: found[2]], re.I)
+        )
+    ):
+        return found
+    found = _plain_name_before(clause, only)
+    if found is not None:
+        return found
     # 'the raw-events or audit-trail datasets', 'buckets named ml-raw', 'the audit-trail dataset':
     # literal names (with a separator or quoted) next to the noun of their kind.
     for m in re.finditer(r"\b[A-Za-z]+\b", clause):
@@ -3973,9 +4475,15 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
                     continue  # 'sign-off from the SRE-oncall team': who approves, not a value
                 named = False
                 single = not re.search(r",|\s(?:and|or|nor)\s", hit.group("items"))
-                if single and not (
-                    re.search(r"\bthe\s+$", clause[: hit.start("items")], re.I)
-                    and not m.group(0).lower().endswith("s")
+                if (
+                    single
+                    and not (
+                        re.search(r"\bthe\s+$", clause[: hit.start("items")], re.I)
+                        and not m.group(0).lower().endswith("s")
+                    )
+                    and not (
+                        noun in _SCOPE_KINDS and _SCOPED_NAME.fullmatch(hit.group("items").strip())
+                    )
                 ):
                     # 'secret-key files' names a kind of file; 'the audit-trail dataset' one.
                     continue
@@ -3985,7 +4493,13 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
                 for i in items
             ):
                 continue
-            literal = [i for i in items if _LITERAL.fullmatch(i) or _QUOTED.search(hit.group(0))]
+            literal = [
+                i
+                for i in items
+                if _LITERAL.fullmatch(i)
+                or _SCOPED_NAME.fullmatch(i)
+                or _QUOTED.search(hit.group(0))
+            ]
             if (
                 not literal
                 and not named
@@ -4006,6 +4520,7 @@ def _named_values(clause: str, only: bool = False) -> tuple[str, list[str], int,
                 i == i.lower()
                 or _LITERAL.fullmatch(i)
                 or _NAME_WITH_COLON.fullmatch(i)
+                or _SCOPED_NAME.fullmatch(i)
                 or i.isupper()
                 for i in items
             ):
@@ -4272,6 +4787,15 @@ def _named_list_check(
         and t not in _CONTENT_VERBS  # 'use', 'contain': what the list holds, read by it
     )
     match = "exact"
+    if (noun in _FIELD_KINDS or noun in _SCOPE_KINDS or noun in _ROLE_KINDS) and all(
+        re.fullmatch(r"[a-z][a-z0-9_\-]*(?:\s+[a-z][a-z0-9_\-]*)*", i) or _SCOPED_NAME.fullmatch(i)
+        for i in items
+    ):
+        # names of fields, columns, scopes or roles, compared name by name with every member of
+        # the argument named for any word of the kind's family ('fields' binds `columns` too)
+        match = "token"
+        family = _FIELD_KINDS if noun in _FIELD_KINDS else _SCOPE_KINDS
+        kind = tuple(sorted(_ROLE_KINDS if noun in _ROLE_KINDS else family))
     if all(_DOMAIN.fullmatch(i.strip().lstrip("@")) for i in items):
         # 'addresses at acme-corp.com': a domain, read from any address or host in the request
         match, items = "domain", [i.strip().lstrip("@").lower() for i in items]
@@ -5246,6 +5770,66 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
     return made
 
 
+# 'Contractors (user_type=contractor) may only be given Viewer or Support Agent', 'Where
+# account_kind = guest, the only permitted roles are Viewer and Guest Commenter': an allow-list of
+# named roles (Title Case names) that holds where an argument has the bound value.
+_BOUND_VALUE = r"(?P<name>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\s*(?:==?|\bis\b)\s*[\"'`]?(?P<value>[A-Za-z0-9][\w\-]*)[\"'`]?"
+_GLOSSED_ALLOW_LIST = re.compile(
+    r"^(?P<subject>[A-Za-z][a-z]+(?:\s+[a-z]+)?)\s*\(\s*" + _BOUND_VALUE + r"\s*\)\s+"
+    r"(?:may|can|must|should|shall)\s+only\s+(?:be\s+)?(?P<verb>given|assigned|granted|get|"
+    r"receive|hold|have)\s+(?:the\s+)?(?:roles?\s+)?" + _ROLE_NAMES + r"(?:\s+roles?)?\s*\.?$"
+)
+_WHERE_ALLOW_LIST = re.compile(
+    r"^(?:where|when|if|for)\s+"
+    + _BOUND_VALUE
+    + r"\s*,\s*(?:the\s+)?only\s+(?:permitted|allowed)\s+"
+    r"roles?\s+(?:are|is)\s+" + _ROLE_NAMES + r"\s*\.?$",
+    re.I,
+)
+
+
+def _bound_allow_list(index: int, source: str, clause: str) -> list[Check] | None:
+    m = _GLOSSED_ALLOW_LIST.match(clause) or _WHERE_ALLOW_LIST.match(clause)
+    if m is None:
+        return None
+    items = [
+        i.strip()
+        for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", m.group("items"))
+        if i.strip()
+    ]
+    if not items or any(i.lower() in STOPWORDS for i in items):
+        return None
+    verb = (m.groupdict().get("verb") or "").lower()
+    subject = m.groupdict().get("subject") or ""
+    reads = tuple(stem(w) for w in words(subject) if w.lower() not in STOPWORDS)
+    condition = Binding(
+        index,
+        source,
+        "deny",
+        (),
+        (),
+        path=m.group("name"),
+        op="eq",
+        value=_binding_value(m.group("value")),
+        gloss=subject,
+        written=m.group(0),
+        reads=reads + tuple(stem(w) for w in words(m.group("value"))),
+    )
+    body = ValueList(
+        index,
+        source,
+        "deny",
+        (stem(verb),) if verb else (),
+        (),
+        "allow",
+        tuple(items),
+        "exact",
+        (stem("role"),),
+        about_words=tuple(stem(w) for w in ("only", "permitted", "allowed", "role")),
+    )
+    return [WhenBound(index, source, "deny", body.terms, (), condition=condition, body=body)]
+
+
 # '… unless the customer asked in writing (written_request = true)': an exception the binding
 # states in full (a plain gloss, nothing after the binding).
 _BINDING_EXCEPTION = re.compile(
@@ -5657,6 +6241,7 @@ class AllConditionsRecogniser(Recogniser):
 
 _ALL_CONDITIONS = AllConditionsRecogniser()
 RECOGNISERS: tuple[Recogniser, ...] = (
+    BracketedMembersRecogniser(),
     BindingRecogniser(),
     SettingStateRecogniser(),
     _ALL_CONDITIONS,
@@ -5674,6 +6259,8 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     PlaceConditionRecogniser(),
     ComparisonRecogniser(),
     SameValueRecogniser(),
+    NobodyGetsRecogniser(),
+    ContentNamesRecogniser(),
     ContentListRecogniser(),
     IncludeContentRecogniser(),
     FreezeRecogniser(),

@@ -34,7 +34,8 @@ from webapp.judge.checks import (
 from webapp.judge.compiler import CompiledPolicy, CompiledRule, compile_policy
 from webapp.judge.gates import obligations_met, out_of_reach
 from webapp.judge.governance import select_governing
-from webapp.judge.request_view import HistoryUnavailable, RequestView
+from webapp.judge.places import find_places, location_regions
+from webapp.judge.request_view import HistoryUnavailable, RequestView, scalars
 from webapp.judge.retrieval import BM25Index, Chunk, HybridIndex
 from webapp.judge.text import GENERIC, content_stems, stem, words
 from webapp.judge.types import (
@@ -328,7 +329,7 @@ def _evaluate(
                         bucketed += 1
                 held.clear()
             if as_text:
-                if request_terms.isdisjoint(rule_stems):
+                if request_terms.isdisjoint(rule_stems) and not _place_shown(rule.text, view):
                     irrelevant_text += 1
                     continue
                 # A rule about another act than the request's (a tools glob covers several):
@@ -612,6 +613,34 @@ def _source_stems(source: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
+def _rule_places(text: str) -> frozenset[str]:
+    return frozenset(canonical for _, canonical in find_places(text))
+
+
+def _place_shown(text: str, view: RequestView) -> bool:
+    """'Anything pulling data on EU residents goes through the DPO first' and a query filtered on
+    `country: "FR"`: a text rule naming a place the request shows a place inside speaks to it,
+    whatever words they share (it had been left out as irrelevant, and the request approved)."""
+    places = _rule_places(text)
+    if not places:
+        return False
+    shown = view.applicability_memo.get(_PLACES_KEY)
+    if shown is None:
+        shown = set()
+        for leaf in view.leaves:
+            for v in scalars(leaf.value):
+                if isinstance(v, str) and 2 <= len(v) <= 40:
+                    loc = location_regions(v)
+                    if loc is not None:
+                        shown |= loc[1] | ({loc[0]} if loc[0] else set())
+        view.applicability_memo[_PLACES_KEY] = shown = frozenset(shown)
+    return not places.isdisjoint(shown)
+
+
+_PLACES_KEY = ("__places_shown__",)
+
+
 def _rule_stems(text: str) -> frozenset[str]:
     return frozenset(content_stems(text)) - GENERIC
 
