@@ -41,6 +41,7 @@ from webapp.judge.coverage import (
     condition_spans,
     unaccounted_words,
 )
+from webapp.judge.notation import notation_checks
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
@@ -163,6 +164,33 @@ def compile_rule(
     index: int, chunk_id: str, text: str, glossary: Glossary | None = None
 ) -> CompiledRule:
     """Compile one rule statement into zero or more checks; `glossary` resolves categories."""
+    # 'amount > 5000 -> fraud team review', 'currency in {EUR, GBP}; anything else -> deny': a
+    # rule written in notation is read by its own grammar (notation.py), whole or not at all
+    noted = notation_checks(index, text)
+    if noted is not None:
+        made, left = noted
+        return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), tuple(left))
+    rule = _compile_prose(index, chunk_id, text, glossary)
+    if rule.checks and _UNREAD_NOTATION.search(text):
+        # 'downgrade && seats_in_use > …' the grammar did not read: no other reading joins
+        # conditions written so, whatever it made of the words
+        ops = tuple(dict.fromkeys(_UNREAD_NOTATION.findall(text)))
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *ops))))
+    return rule
+
+
+# conditions joined in notation, or two arguments compared: only notation.py reads them
+_UNREAD_NOTATION = re.compile(
+    r"&&|\|\||\b[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*\s*(?:==|!=|>=|<=|>|<)\s*"
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*\.[a-z0-9_.]+|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*(?:>=|<=|>|<)\s*"
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"
+)
+
+
+def _compile_prose(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None = None
+) -> CompiledRule:
+    """A rule in words (everything `compile_rule` does not read as notation)."""
     # What to do instead ('- send the customer to Finance') and how strictly ('no exceptions')
     # bind nothing: set aside before the clauses are read, so they are neither the rule's subject
     # nor unaccounted for.

@@ -1,0 +1,706 @@
+"""Rules written in notation, as engineers and ops staff write them.
+
+`amount > 5000 -> fraud team review`, `card_country in (RU, BY, IR) -> deny`,
+`currency in {EUR, GBP}; anything else -> deny`, `downgrade && seats_in_use >
+new_plan.seat_limit -> deny`, `payment_scheme == SEPA => beneficiary.iban required`,
+`scope in {contact, lead} ok; scope=account -> DPO review`.
+
+A rule is read here only when every statement of it is notation: a condition over named
+arguments (`arg op value`, `arg in {A, B}`, `arg op other.arg`, joined by `&&`/`and` and
+`||`/`or`, brackets allowed) and an effect after `->`, `=>`, `→` or `:` (deny, review by a
+person or team, ok, a required argument), or an else branch after an allowance. Anything
+else the rule says (a trailing qualifier, a second sentence of prose) is kept as unaccounted
+words, so the rule is partly understood and never decides on its own. A rule in which no
+statement is notation is left to the other readings.
+
+The condition is exact on the argument it names (the exact path, or a path ending with it):
+a missing argument, a value in another case, type or shape than the rule's literal, or a
+name that matches several arguments is unknown (review), never an approval. A bare word that
+names no argument (`downgrade`) is read only as the value of an argument naming the kind of
+request (`change_type`, `action`, `direction` …) or a word of the tool name; otherwise it is
+unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from webapp.judge.checks import (
+    NOT_APPLICABLE,
+    REVIEW,
+    SATISFIED,
+    UNKNOWN,
+    VIOLATED,
+    Check,
+    Outcome,
+    binding_equal,
+    no_reference,
+)
+from webapp.judge.request_view import Leaf, RequestView, truthy
+
+# -- the condition tree: ('and', a, b, …) | ('or', a, b, …) | ('cmp', path, op, value, kind)
+#    | ('in', path, negated, values) | ('word', literal)
+# kind of a compared value: 'num' | 'str' | 'bool' | 'path'
+
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+_NUMBER = r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*[kKmM]?(?![A-Za-z0-9_])"
+_TOKEN = re.compile(
+    r"\s*(?:"
+    r"(?P<and>&&|\band\b)|(?P<or>\|\||\bor\b)"
+    r"|(?P<notin>\bnot\s+in\b)|(?P<in>\bin\b)"
+    r"|(?P<op>==|!=|>=|<=|=<|=|>|<|\u2265|\u2264|\u2260)"
+    r"|(?P<set>\{[^{}()\[\]]*\}|\[[^{}()\[\]]*\])"
+    r"|(?P<lpar>\()|(?P<rpar>\))"
+    r"|(?P<num>" + _NUMBER + r")|(?P<comma>,)"
+    r"|(?P<str>\"[^\"]*\"|'[^']*')"
+    r"|(?P<ident>" + _IDENT + r")"
+    r")",
+    re.I,
+)
+_OPS = {
+    "==": "eq",
+    "=": "eq",
+    "!=": "ne",
+    "\u2260": "ne",
+    ">": "gt",
+    ">=": "ge",
+    "\u2265": "ge",
+    "<": "lt",
+    "<=": "le",
+    "=<": "le",
+    "\u2264": "le",
+}
+_OP_WORDS = {
+    "eq": "is",
+    "ne": "is not",
+    "gt": "is above",
+    "ge": "is at or above",
+    "lt": "is below",
+    "le": "is at or below",
+}
+# words that are never an argument name nor a literal of a condition
+_RESERVED = frozenset(
+    "if when and or not in is are the a an any all else otherwise anything everything".split()
+)
+# An argument naming the kind of request: a bare word of the rule ('downgrade') is read as its
+# value ('change_type = downgrade'), never as any other argument's value.
+_KIND_NAMES = re.compile(
+    r"(?:^|_)(?:type|kind|action|operation|direction|mode|change|event)$", re.I
+)
+
+
+_ARG = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*")
+
+
+class _Fail(Exception):
+    """The text is not notation."""
+
+
+def _number(raw: str) -> float:
+    raw = raw.replace(",", "").replace(" ", "")
+    scale = 1.0
+    if raw[-1:] in "kK":
+        scale, raw = 1e3, raw[:-1]
+    elif raw[-1:] in "mM":
+        scale, raw = 1e6, raw[:-1]
+    return float(raw) * scale
+
+
+def _literal(kind: str, raw: str) -> tuple[str, Any]:
+    if kind == "num":
+        return "num", _number(raw)
+    if kind == "str":
+        return "str", raw[1:-1]
+    low = raw.lower()
+    if low in ("true", "false"):
+        return "bool", low == "true"
+    return "str", raw
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    pos = 0
+    text = text.rstrip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise _Fail(text[pos:])
+        kind = m.lastgroup or ""
+        out.append((kind, m.group(kind)))
+        pos = m.end()
+    return out
+
+
+class _Parser:
+    def __init__(self, tokens: list[tuple[str, str]]) -> None:
+        self.t = tokens
+        self.i = 0
+
+    def peek(self, k: int = 0) -> tuple[str, str]:
+        j = self.i + k
+        return self.t[j] if j < len(self.t) else ("end", "")
+
+    def take(self) -> tuple[str, str]:
+        tok = self.peek()
+        self.i += 1
+        return tok
+
+    def parse(self) -> tuple:
+        tree = self.disjunction()
+        if self.peek()[0] != "end":
+            raise _Fail(self.peek()[1])
+        return tree
+
+    def disjunction(self) -> tuple:
+        parts = [self.conjunction()]
+        while self.peek()[0] == "or":
+            self.take()
+            parts.append(self.conjunction())
+        return parts[0] if len(parts) == 1 else ("or", *parts)
+
+    def conjunction(self) -> tuple:
+        parts = [self.atom()]
+        while self.peek()[0] == "and":
+            self.take()
+            parts.append(self.atom())
+        return parts[0] if len(parts) == 1 else ("and", *parts)
+
+    def atom(self) -> tuple:
+        kind, raw = self.take()
+        if kind == "lpar":
+            inner = self.disjunction()
+            if self.take()[0] != "rpar":
+                raise _Fail("(")
+            return inner
+        if kind != "ident" or raw.lower() in _RESERVED or not _ARG.fullmatch(raw):
+            raise _Fail(raw)  # 'Card limits > 10k': a noun phrase, not an argument's name
+        path = raw
+        # 'name_check (CoP) result': a gloss in brackets, then the field of the named object
+        if self.peek()[0] == "lpar" and self.peek(1)[0] == "ident" and self.peek(2)[0] == "rpar":
+            if self.peek(3)[0] == "ident" and self.peek(3)[1].lower() not in _RESERVED:
+                self.i += 3
+                path = f"{path}.{self.take()[1]}"
+        nxt, sign = self.peek()
+        if nxt == "op":
+            self.take()
+            op = _OPS.get(sign)
+            if op is None:
+                raise _Fail(sign)
+            vk, vraw = self.take()
+            if vk == "num":
+                if op in ("eq", "ne"):
+                    return ("cmp", path, op, _number(vraw), "num")
+                return ("cmp", path, op, _number(vraw), "num")
+            if vk == "str":
+                if op not in ("eq", "ne"):
+                    raise _Fail(vraw)
+                return ("cmp", path, op, vraw[1:-1], "str")
+            if vk == "ident" and vraw.lower() not in _RESERVED:
+                if op in ("eq", "ne"):
+                    if "." in vraw:
+                        return ("cmp", path, op, vraw, "path")
+                    lk, lv = _literal("ident", vraw)
+                    return ("cmp", path, op, lv, lk)
+                return ("cmp", path, op, vraw, "path")
+            raise _Fail(vraw)
+        if nxt in ("in", "notin"):
+            self.take()
+            vk, vraw = self.take()
+            if vk == "set":
+                body = vraw[1:-1]
+            elif vk == "lpar":
+                parts = []
+                while self.peek()[0] not in ("rpar", "end"):
+                    parts.append(self.take()[1])
+                if self.take()[0] != "rpar":
+                    raise _Fail("(")
+                body = " ".join(parts)
+            else:
+                raise _Fail(vraw)
+            items = [s.strip() for s in re.split(r"[,/|]", body)]
+            values = []
+            for item in items:
+                m = re.fullmatch(r"\"([^\"]*)\"|'([^']*)'|([A-Za-z0-9_\-]+)", item)
+                if not m:
+                    raise _Fail(item)
+                values.append(m.group(1) or m.group(2) or m.group(3))
+            if not values:
+                raise _Fail(vraw)
+            return ("in", path, nxt == "notin", tuple(values))
+        # a bare word: a flag named by it, or the kind of request ('downgrade')
+        if "." in path or not re.fullmatch(r"[a-z][a-z0-9_]*", path):
+            raise _Fail(path)
+        return ("word", path)
+
+
+def parse_condition(text: str) -> tuple:
+    """The condition tree of `text`, or raise _Fail when it is not notation throughout."""
+    text = re.sub(r"^\s*(?:if|when)\s+", "", text, flags=re.I)
+    tree = _Parser(_tokens(text)).parse()
+    if tree[0] == "word":
+        raise _Fail(text)  # one bare word alone is no condition anyone writes in notation
+    return tree
+
+
+# -- effects
+_DENY = re.compile(
+    r"(?:deny|denied|block|blocked|reject|rejected|refuse|refused|forbidden|prohibited|"
+    r"disallowed|not\s+allowed|not\s+permitted|decline|declined|no)",
+    re.I,
+)
+_ALLOW = re.compile(
+    r"(?:ok|okay|allow|allowed|fine|auto|auto[- ]approve[sd]?|permitted|approve|approved)", re.I
+)
+_REVIEW_NOUN = r"(?:review|approval|approves|sign[- ]?off|decides|check|escalation|ok)"
+_ROLE = (
+    r"(?:manager|supervisor|lead|director|officer|head|owner|steward|dpo|cfo|ciso|cto|ceo|"
+    r"finance|legal|compliance|risk|security|secops|ops|hr|fraud|treasury|admin|approver)"
+)
+_REVIEW = re.compile(
+    r"(?:(?:a|an|the)\s+)?(?:manual\s+review|review|escalate|hold|"
+    r"(?:[A-Za-z&/\-]+\s+){0,3}" + _REVIEW_NOUN + r"|"
+    r"(?:[A-Za-z&/\-]+\s+){0,2}" + _ROLE + r"s?)"
+    r"(?:\s+(?:required|needed|first|before\s+[a-z]+ing))?",
+    re.I,
+)
+_REQUIRED = re.compile(
+    r"(?:(?:require|requires|need|needs)\s+(?P<a>" + _IDENT + r")|"
+    r"(?P<b>" + _IDENT + r")\s+(?:(?:is|are)\s+)?(?:required|mandatory|must\s+be\s+(?:set|given|"
+    r"present)))",
+    re.I,
+)
+_ELSE = re.compile(
+    r"^\s*(?:(?:anything|everything|all)\s+else|all\s+others?|otherwise|else|"
+    r"any\s+other(?:\s+value)?)\s*(?:->|=>|\u2192|:|,)?\s*",
+    re.I,
+)
+_ELSE_ONLY = re.compile(
+    r"\s*(?:(?:anything|everything|all)\s+else|all\s+others?|otherwise|else|any\s+other"
+    r"(?:\s+value)?)\s*",
+    re.I,
+)
+_ARROW = re.compile(r"\s*(?:->|=>|\u2192|-->|==>)\s*|\s*:\s+")
+_TRAIL_ALLOW = re.compile(
+    r"\s+(?:->\s*|=>\s*|\u2192\s*|:\s*)?(?P<e>ok|okay|allowed|fine)\s*$", re.I
+)
+_RESTATED = re.compile(
+    r"^\s*(?:never|not|no)\s+(?P<w>lower|less|below|under|shorter|higher|more|above|over|longer)\s*$",
+    re.I,
+)
+
+
+# 'deny for agents': every request the judge sees is an agent's
+_VACUOUS = re.compile(r"\s+for\s+(?:all\s+|any\s+)?(?:ai\s+)?(?:agents?|bots?)$", re.I)
+
+
+def _effect(text: str) -> tuple[str, str] | None:
+    """('deny' | 'review' | 'allow' | 'require', path) of an effect, or None."""
+    text = text.strip().rstrip(".!,;").strip()
+    text = _VACUOUS.sub("", text)
+    if _DENY.fullmatch(text):
+        return "deny", ""
+    if _ALLOW.fullmatch(text):
+        return "allow", ""
+    m = _REQUIRED.fullmatch(text)
+    if m:
+        path = m.group("a") or m.group("b")
+        if "_" in path or "." in path:
+            return "require", path
+        return None
+    if _REVIEW.fullmatch(text):
+        return "review", ""
+    return None
+
+
+@dataclass(frozen=True)
+class Statement:
+    cond: tuple
+    effect: str  # deny | review | allow | require | else-deny | else-review | bound
+    path: str = ""  # the required argument
+    branches: tuple = ()  # for an else branch: the allowed conditions before it
+    text: str = ""
+
+
+def _split_statements(text: str) -> list[str]:
+    text = text.strip().rstrip(".")
+    parts = re.split(
+        r"\s*;\s*|\.\s+(?=[A-Za-z(])|,\s*(?=(?:otherwise|else|anything\s+else|"
+        r"everything\s+else|all\s+others?)\b)",
+        text,
+    )
+    return [p for p in parts if p and p.strip()]
+
+
+def _statement(text: str) -> tuple[Statement | None, list[str]]:
+    """A statement and the words it leaves unread, or (None, words) when it is no notation."""
+    arrow = None
+    for m in _ARROW.finditer(text):
+        arrow = m  # the last arrow: the effect follows it
+    if arrow is not None:
+        head, tail = text[: arrow.start()], text[arrow.end() :]
+        if _ELSE_ONLY.fullmatch(head):
+            eff = _effect(tail)
+            if eff and eff[0] in ("deny", "review"):
+                return Statement((), "else-" + eff[0], text=text), []
+            return None, []
+        try:
+            cond = parse_condition(head)
+        except _Fail:
+            return None, []
+        eff = _effect(tail)
+        if eff is None:
+            # the condition is notation, the effect has more to it: read what can be read
+            words = tail.split()
+            for k in range(len(words) - 1, 0, -1):
+                eff = _effect(" ".join(words[:k]))
+                if eff is not None:
+                    st = Statement(cond, eff[0], eff[1], text=text)
+                    return st, [w.strip(".,;:()").lower() for w in words[k:]]
+            return None, []
+        return Statement(cond, eff[0], eff[1], text=text), []
+    allow = _TRAIL_ALLOW.search(text)
+    if allow:
+        try:
+            return Statement(parse_condition(text[: allow.start()]), "allow", text=text), []
+        except _Fail:
+            return None, []
+    m = _ELSE.match(text)
+    if m and m.end() < len(text):
+        eff = _effect(text[m.end() :])
+        if eff and eff[0] in ("deny", "review"):
+            return Statement((), "else-" + eff[0], text=text), []
+    try:
+        return Statement(parse_condition(text), "bound", text=text), []
+    except _Fail:
+        pass
+    # 'retention_days >= 365 for audit logs': a comparison and a qualifier no check reads
+    words = text.split()
+    for k in range(len(words) - 1, 0, -1):
+        try:
+            cond = parse_condition(" ".join(words[:k]))
+        except _Fail:
+            continue
+        if any(s in ("and", "or") for s in words[k:]):
+            break
+        return Statement(cond, "bound", text=text), [w.strip(".,;:()").lower() for w in words[k:]]
+    return None, []
+
+
+def read(text: str) -> tuple[list[Statement], list[str]] | None:
+    """The statements of a rule written in notation and its unread words, or None."""
+    statements: list[Statement] = []
+    left: list[str] = []
+    parts = _split_statements(text)
+    notation = 0
+    for part in parts:
+        st, unread = _statement(part)
+        if st is None:
+            restated = _RESTATED.match(part)
+            if restated and statements and statements[-1].effect == "bound":
+                continue  # 'never lower' after 'retention_days >= 365'
+            left += [w.strip(".,;:()").lower() for w in part.split()]
+            continue
+        notation += 1
+        left += unread
+        if st.effect.startswith("else-"):
+            allowed = tuple(s.cond for s in statements if s.effect in ("allow", "bound"))
+            if not allowed or any(s.effect not in ("allow", "bound") for s in statements):
+                left += [w.lower() for w in part.split()]
+                continue
+            statements = [s for s in statements if s.effect not in ("allow", "bound")]
+            st = Statement(
+                (),
+                st.effect,
+                branches=allowed,
+                text="; ".join([*(p for p in parts[: parts.index(part)]), part]),
+            )
+        statements.append(st)
+    if not notation or not statements:
+        return None
+    return statements, [w for w in left if w]
+
+
+# -- evaluation
+
+
+def _leaves_for(view: RequestView, path: str) -> list[Leaf]:
+    alts = {path}
+    if "." in path and path.count(".") == 1:
+        alts.add(path.replace(".", "_"))  # 'name_check (CoP) result': name_check_result too
+    return [
+        lf for lf in view.leaves if any(lf.path == a or lf.path.endswith("." + a) for a in alts)
+    ]
+
+
+def _shape(value: str) -> str:
+    s = re.sub(r"[A-Z]", "A", value)
+    s = re.sub(r"[a-z]", "a", s)
+    s = re.sub(r"[0-9]", "9", s)
+    return re.sub(r"(.)\1+", r"\1", s)
+
+
+def _equal(got: Any, want: Any, kind: str, listed: tuple[str, ...] = ()) -> bool | None:
+    if kind == "num":
+        if isinstance(got, bool) or not isinstance(got, (int, float)):
+            return None
+        return float(got) == float(want)
+    if kind == "bool":
+        return binding_equal(got, want)
+    if not isinstance(got, str):
+        return None
+    same = binding_equal(got, str(want))
+    if same is False:
+        # 'Russia' against (RU, BY, IR), 'Euro' against {EUR, GBP}: written another way than
+        # every literal of the rule, so a human says whether it is one of them
+        shapes = {_shape(v) for v in (listed or (str(want),))}
+        if _shape(got) not in shapes or (
+            all(len(v) == len(listed[0]) for v in listed) and listed and len(got) != len(listed[0])
+        ):
+            return None
+    return same
+
+
+_CMP = {
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+}
+
+
+def _value_of(view: RequestView, path: str) -> tuple[Any, str]:
+    leaves = _leaves_for(view, path)
+    if not leaves:
+        return None, f"`{path}` is not among the arguments"
+    if len({lf.path for lf in leaves}) > 1 or len(leaves) > 1:
+        return None, f"`{path}` names several arguments ({', '.join(lf.path for lf in leaves)})"
+    return leaves[0], ""
+
+
+def _eval(node: tuple, view: RequestView, notes: list[str]) -> bool | None:
+    kind = node[0]
+    if kind in ("and", "or"):
+        results = [_eval(n, view, notes) for n in node[1:]]
+        if kind == "and":
+            if any(r is False for r in results):
+                return False
+            return None if any(r is None for r in results) else True
+        if any(r is True for r in results):
+            return True
+        return None if any(r is None for r in results) else False
+    if kind == "word":
+        return _word(node[1], view, notes)
+    path = node[1]
+    leaf, why = _value_of(view, path)
+    if leaf is None:
+        notes.append(why)
+        return None
+    got = leaf.value
+    if kind == "in":
+        if isinstance(got, (list, tuple, dict)):
+            notes.append(f"{leaf.path} holds several values")
+            return None
+        results = [_equal(got, v, "str", node[3]) for v in node[3]]
+        inside = (
+            True
+            if any(r is True for r in results)
+            else (None if any(r is None for r in results) else False)
+        )
+        if inside is None:
+            notes.append(f"{leaf.path} = {got!r} is not written as a listed value")
+            return None
+        notes.append(f"{leaf.path} = {got!r}")
+        return (not inside) if node[2] else inside
+    _, _, op, want, vkind = node
+    if vkind == "path":
+        other, why = _value_of(view, want)
+        if other is None:
+            notes.append(why)
+            return None
+        a, b = got, other.value
+        if any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in (a, b)):
+            if op in ("eq", "ne") and isinstance(a, str) and isinstance(b, str):
+                same = a == b
+                notes.append(f"{leaf.path} = {a!r}, {other.path} = {b!r}")
+                return same if op == "eq" else not same
+            notes.append(f"{leaf.path} = {a!r} and {other.path} = {b!r} are not both numbers")
+            return None
+        notes.append(f"{leaf.path} = {a!r}, {other.path} = {b!r}")
+        if op in ("eq", "ne"):
+            return (float(a) == float(b)) is (op == "eq")
+        return _CMP[op](float(a), float(b))
+    if isinstance(got, (list, tuple, dict)):
+        notes.append(f"{leaf.path} holds several values")
+        return None
+    if op in ("eq", "ne"):
+        same = _equal(got, want, vkind)
+        if same is None:
+            notes.append(f"{leaf.path} = {got!r} is not written as the rule's value")
+            return None
+        notes.append(f"{leaf.path} = {got!r}")
+        return same if op == "eq" else not same
+    if isinstance(got, bool) or not isinstance(got, (int, float)):
+        notes.append(f"{leaf.path} = {got!r} is not a number")
+        return None
+    notes.append(f"{leaf.path} = {got!r}")
+    return _CMP[op](float(got), float(want))
+
+
+def _word(word: str, view: RequestView, notes: list[str]) -> bool | None:
+    """'downgrade': a flag of that name, the value of an argument naming the kind of request,
+    or a word of the tool name; otherwise unknown."""
+    leaves = _leaves_for(view, word)
+    if leaves:
+        if len(leaves) == 1 and isinstance(leaves[0].value, bool):
+            notes.append(f"{leaves[0].path} = {leaves[0].value!r}")
+            return leaves[0].value
+        notes.append(f"{leaves[0].path} = {leaves[0].value!r} is not a flag")
+        return None
+    if word in re.split(r"[^a-z0-9]+", view.tool_name.lower()):
+        notes.append(f"the tool {view.tool_name} names {word}")
+        return True
+    kinds = [
+        lf
+        for lf in view.leaves
+        if isinstance(lf.value, str) and _KIND_NAMES.search(lf.path.rsplit(".", 1)[-1])
+    ]
+    held = [(lf, binding_equal(lf.value, word)) for lf in kinds]
+    for lf, same in held:
+        if same:
+            notes.append(f"{lf.path} = {lf.value!r}")
+            return True
+    if len(held) == 1 and held[0][1] is False:
+        lf = held[0][0]
+        if re.fullmatch(r"[a-z]+(?:[_\-][a-z]+)*", lf.value) and not any(
+            isinstance(o.value, str) and word in o.value.lower() for o in view.leaves
+        ):
+            notes.append(f"{lf.path} = {lf.value!r}, not {word!r}")
+            return False
+    notes.append(f"no argument says whether the request is a {word}")
+    return None
+
+
+def render(node: tuple) -> str:
+    kind = node[0]
+    if kind in ("and", "or"):
+        inner = f" {kind} ".join(
+            f"({render(n)})" if n[0] in ("and", "or") else render(n) for n in node[1:]
+        )
+        return inner
+    if kind == "word":
+        return f"the request is a {node[1]} (a flag of that name, the tool or its kind says so)"
+    if kind == "in":
+        return f"`{node[1]}` is {'not ' if node[2] else ''}one of {', '.join(node[3])}"
+    _, path, op, want, vkind = node
+    if vkind == "path":
+        shown = f"`{want}`"
+    elif vkind == "bool":
+        shown = "true" if want else "false"
+    elif vkind == "num":
+        shown = f"{want:,.2f}".rstrip("0").rstrip(".")
+    else:
+        shown = f'"{want}"'
+    return f"`{path}` {_OP_WORDS[op]} {shown}"
+
+
+def _paths(node: tuple) -> list[str]:
+    if node[0] in ("and", "or"):
+        return [p for n in node[1:] for p in _paths(n)]
+    if node[0] == "word":
+        return []
+    out = [node[1]]
+    if node[0] == "cmp" and node[4] == "path":
+        out.append(node[3])
+    return out
+
+
+_VERBS = {"deny": "Deny", "review": "Send to review", "allow": "Allow"}
+
+
+@dataclass(frozen=True)
+class NotationRule(Check):
+    """One statement of a rule written in notation (see the module's docstring)."""
+
+    statement: Statement = field(default_factory=lambda: Statement((), "bound"))
+    kind: str = field(default="notation", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(statement=self.statement.text, form=self.statement.effect)
+        return d
+
+    def reading(self) -> str:
+        st = self.statement
+        if st.effect == "bound":
+            return f"Deny unless {render(st.cond)}"
+        if st.effect == "require":
+            return f"Deny when {render(st.cond)} and `{st.path}` is missing or empty"
+        if st.effect.startswith("else-"):
+            either = " or ".join(render(c) for c in st.branches)
+            return f"{_VERBS[st.effect[5:]]} unless {either}"
+        if st.effect == "allow":
+            return f"Allow when {render(st.cond)}"
+        return f"{_VERBS[st.effect]} when {render(st.cond)}"
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        st = self.statement
+        notes: list[str] = []
+        if st.effect.startswith("else-"):
+            results = [_eval(c, view, notes) for c in st.branches]
+            held = (
+                True
+                if any(r is True for r in results)
+                else (None if any(r is None for r in results) else False)
+            )
+        else:
+            held = _eval(st.cond, view, notes)
+            if st.effect == "bound" and held is not None:
+                held = not held  # the rule states what must hold: it fires when it does not
+        message = "; ".join(notes)
+        conds = st.branches if st.effect.startswith("else-") else (st.cond,)
+        args = tuple(p for c in conds for p in _paths(c) if _leaves_for(view, p))
+        if st.effect.startswith("else-"):
+            if held is None:
+                return Outcome(UNKNOWN, message, args)
+            if held:
+                return Outcome(SATISFIED, message, args)
+            outcome = VIOLATED if st.effect == "else-deny" else REVIEW
+            return Outcome(outcome, f"{message}: none of the allowed values", args)
+        if held is None:
+            return Outcome(UNKNOWN, message, args)
+        if st.effect == "allow":
+            return Outcome(SATISFIED if held else NOT_APPLICABLE, message, args)
+        if not held:
+            return Outcome(SATISFIED, message, args)
+        if st.effect == "require":
+            leaves = _leaves_for(view, st.path)
+            if not leaves:
+                return Outcome(VIOLATED, f"{message}, and `{st.path}` is missing", args)
+            if len(leaves) > 1:
+                return Outcome(UNKNOWN, f"`{st.path}` names several arguments", args)
+            got = leaves[0].value
+            if not truthy(got):
+                return Outcome(VIOLATED, f"{message}, and `{st.path}` is empty", args)
+            if no_reference(got):
+                return Outcome(UNKNOWN, f"{leaves[0].path} = {got!r} may say it is missing", args)
+            return Outcome(SATISFIED, f"{message}; {leaves[0].path} is given", args)
+        if st.effect in ("deny", "bound"):
+            return Outcome(VIOLATED, message, args)
+        return Outcome(REVIEW, message, args)
+
+
+def notation_checks(index: int, source: str) -> tuple[list[Check], list[str]] | None:
+    """The checks of a rule written in notation and the words they leave unread, or None."""
+    found = read(source)
+    if found is None:
+        return None
+    statements, left = found
+    checks: list[Check] = []
+    for st in statements:
+        effect = {"allow": "allow", "review": "review", "else-review": "review"}.get(
+            st.effect, "deny"
+        )
+        checks.append(NotationRule(index, source, effect, (), (), statement=st))
+    return checks, left
