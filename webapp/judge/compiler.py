@@ -171,6 +171,16 @@ def compile_rule(
         made, left = noted
         return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), tuple(left))
     rule = _compile_prose(index, chunk_id, text, glossary)
+    refused = _ARROW_REFUSES.search(text)
+    if (
+        rule.checks
+        and refused
+        and not any(c.effect == "deny" for c in _all_checks(list(rule.checks)))
+    ):
+        # 'Card limits > 10k -> risk review, > 50k => blocked': a refusal after an arrow that no
+        # check denies was read as something else (review above 50k)
+        word = refused.group("word").lower()
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
     if rule.checks and _UNREAD_NOTATION.search(text):
         # 'downgrade && seats_in_use > …' the grammar did not read: no other reading joins
         # conditions written so, whatever it made of the words
@@ -179,6 +189,11 @@ def compile_rule(
     return rule
 
 
+_ARROW_REFUSES = re.compile(
+    r"(?:->|=>|\u2192)\s*(?P<word>deny|denied|block|blocked|reject|rejected|refused?|forbidden|"
+    r"prohibited|disallowed)\b",
+    re.I,
+)
 # conditions joined in notation, or two arguments compared: only notation.py reads them
 _UNREAD_NOTATION = re.compile(
     r"&&|\|\||\b[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*\s*(?:==|!=|>=|<=|>|<)\s*"

@@ -235,9 +235,23 @@ class _Parser:
         return ("word", path)
 
 
+# 'bulk (record_count > 1000)': a plain word the bracket defines, read as the bracket's condition
+_LABELLED = re.compile(r"^\s*[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?\s*\((?P<cond>[^()]*)\)\s*$")
+
+
 def parse_condition(text: str) -> tuple:
     """The condition tree of `text`, or raise _Fail when it is not notation throughout."""
     text = re.sub(r"^\s*(?:if|when)\s+", "", text, flags=re.I)
+    labelled = _LABELLED.match(text)
+    if (
+        labelled
+        and labelled.group("cond").strip()
+        and not _RESERVED.intersection(text[: text.index("(")].lower().split())
+    ):
+        tree = _Parser(_tokens(labelled.group("cond"))).parse()
+        if tree[0] == "word":
+            raise _Fail(text)
+        return tree
     tree = _Parser(_tokens(text)).parse()
     if tree[0] == "word":
         raise _Fail(text)  # one bare word alone is no condition anyone writes in notation
@@ -281,7 +295,7 @@ _ELSE_ONLY = re.compile(
     r"(?:\s+value)?)\s*",
     re.I,
 )
-_ARROW = re.compile(r"\s*(?:->|=>|\u2192|-->|==>)\s*|\s*:\s+")
+_ARROW = re.compile(r"\s*(?:->|=>|\u2192|-->|==>)\s*|\s*:\s+|\s+then\s+", re.I)
 _TRAIL_ALLOW = re.compile(
     r"\s+(?:->\s*|=>\s*|\u2192\s*|:\s*)?(?P<e>ok|okay|allowed|fine)\s*$", re.I
 )

@@ -1,0 +1,176 @@
+"""Rules written in notation (webapp/judge/notation.py): readings, decisions, near-misses."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webapp.judge.checks import REVIEW, SATISFIED, UNKNOWN, VIOLATED
+from webapp.judge.compiler import compile_rule
+from webapp.judge.request_view import RequestView
+
+
+def _rule(text: str):
+    return compile_rule(0, "pv:r0", text)
+
+
+def _outcomes(text: str, args: dict, tool: str = "payments.charge") -> list[str]:
+    view = RequestView(tool, args, "agent-1", None)
+    return [c.evaluate(view).status for c in _rule(text).checks]
+
+
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        ("card_country in (RU, BY, IR) -> deny", "Deny when `card_country` is one of RU, BY, IR"),
+        (
+            "currency in {EUR, GBP}; anything else -> deny",
+            "Deny unless `currency` is one of EUR, GBP",
+        ),
+        (
+            "amount > 5000 -> fraud team review before charging",
+            "Send to review when `amount` is above 5,000",
+        ),
+        (
+            "payment_scheme == SEPA => beneficiary.iban required",
+            'Deny when `payment_scheme` is "SEPA" and `beneficiary.iban` is missing or empty',
+        ),
+        (
+            "name_check (CoP) result != match => review",
+            'Send to review when `name_check.result` is not "match"',
+        ),
+        ("bulk (record_count > 1000) -> deny", "Deny when `record_count` is above 1,000"),
+        ("if amount >= 5k then review", "Send to review when `amount` is at or above 5,000"),
+    ],
+)
+def test_readings(text: str, reading: str) -> None:
+    rule = _rule(text)
+    assert rule.understanding == "understood", rule.unaccounted
+    assert rule.checks[0].reading() == reading
+
+
+def test_two_branches_read_each() -> None:
+    rule = _rule("scope in {contact, lead} ok; scope=account -> DPO review")
+    assert rule.understanding == "understood"
+    assert [c.reading() for c in rule.checks] == [
+        "Allow when `scope` is one of contact, lead",
+        'Send to review when `scope` is "account"',
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "want"),
+    [
+        ("card_country in (RU, BY, IR) -> deny", {"card_country": "BY"}, VIOLATED),
+        ("card_country in (RU, BY, IR) -> deny", {"card_country": "DE"}, SATISFIED),
+        ("card_country in (RU, BY, IR) -> deny", {"card_country": "Russia"}, UNKNOWN),
+        ("card_country in (RU, BY, IR) -> deny", {"card_country": "by"}, UNKNOWN),
+        ("card_country in (RU, BY, IR) -> deny", {"amount": 1}, UNKNOWN),
+        ("currency in {EUR, GBP}; anything else -> deny", {"currency": "USD"}, VIOLATED),
+        ("currency in {EUR, GBP}; anything else -> deny", {"currency": "GBP"}, SATISFIED),
+        ("currency in {EUR, GBP}; anything else -> deny", {"currency": "Euro"}, UNKNOWN),
+        ("amount > 5000 -> review", {"amount": 5000}, SATISFIED),
+        ("amount > 5000 -> review", {"amount": 5000.01}, REVIEW),
+        ("amount >= 5000 -> review", {"amount": 5000}, REVIEW),
+        ("amount > 5000 -> review", {"amount": "7000"}, UNKNOWN),
+        ("kyc_status != verified -> deny", {"kyc_status": "pending"}, VIOLATED),
+        ("kyc_status != verified -> deny", {"kyc_status": "verified"}, SATISFIED),
+        ("hard_delete == true -> deny", {"hard_delete": "yes"}, UNKNOWN),
+        ("risk_score > 80 || pep == true -> review", {"risk_score": 10, "pep": True}, REVIEW),
+        ("risk_score > 80 || pep == true -> review", {"risk_score": 10, "pep": False}, SATISFIED),
+        ("risk_score > 80 || pep == true -> review", {"risk_score": 90}, REVIEW),
+        ("risk_score > 80 || pep == true -> review", {"risk_score": 10}, UNKNOWN),
+    ],
+)
+def test_decisions(text: str, args: dict, want: str) -> None:
+    assert _outcomes(text, args)[-1] == want
+
+
+SEATS = "downgrade && seats_in_use > new_plan.seat_limit -> deny"
+
+
+def _plan(kind: str | None, used: int, limit: int | None) -> dict:
+    args: dict = {"seats_in_use": used}
+    if kind is not None:
+        args["change_type"] = kind
+    if limit is not None:
+        args["new_plan"] = {"seat_limit": limit}
+    return args
+
+
+@pytest.mark.parametrize(
+    ("args", "want"),
+    [
+        (_plan("downgrade", 25, 20), VIOLATED),
+        (_plan("downgrade", 20, 20), SATISFIED),
+        (_plan("upgrade", 25, 20), SATISFIED),  # change_type names the kind: not a downgrade
+        (_plan(None, 25, 20), UNKNOWN),  # nothing says whether it is a downgrade
+        (_plan("Downgrade", 25, 20), UNKNOWN),  # another case: a human says
+        (_plan("downgrade", 25, None), UNKNOWN),  # the limit is absent
+    ],
+)
+def test_argument_against_argument(args: dict, want: str) -> None:
+    assert _outcomes(SEATS, args, "billing.change_plan") == [want]
+
+
+def test_required_after_condition() -> None:
+    text = "payment_scheme == SEPA => beneficiary.iban required"
+    assert _outcomes(text, {"payment_scheme": "SEPA", "beneficiary": {"iban": "DE89"}}) == [
+        SATISFIED
+    ]
+    assert _outcomes(text, {"payment_scheme": "SEPA", "beneficiary": {"bic": "X"}}) == [VIOLATED]
+    assert _outcomes(text, {"payment_scheme": "SWIFT", "beneficiary": {"bic": "X"}}) == [SATISFIED]
+    assert _outcomes(text, {"beneficiary": {"iban": "DE89"}}) == [UNKNOWN]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "card_country in (RU, BY, IR) -> deny for new customers",
+        "retention_days >= 365 for audit logs",
+        "contract_type == enterprise -> account manager review, any direction",
+        "hard_delete=true -> deny; soft delete only",
+        "Card limits > 10k -> risk review, > 50k => blocked",
+        "new_limit > current_limit * 2 -> deny",
+    ],
+)
+def test_near_misses_stay_partly_understood(text: str) -> None:
+    assert _rule(text).understanding == "partly_understood"
+
+
+def test_prose_is_left_to_the_other_readings() -> None:
+    # no statement is notation: the prose readings answer as before
+    rule = _rule("Refunds > 500 need manager approval")
+    assert all(c.kind != "notation" for c in rule.checks)
+
+
+_UNDERSTOOD = [
+    "card_country in (RU, BY, IR) -> deny",
+    "amount > 5000 -> fraud team review",
+    "payment_scheme == SEPA => beneficiary.iban required",
+    "downgrade && seats_in_use > new_plan.seat_limit -> deny",
+    "kyc_status != verified -> deny",
+]
+_QUALIFIERS = [
+    "unless the customer is a VIP",
+    "for new customers",
+    "during business hours",
+    "except on weekends",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(_UNDERSTOOD), st.sampled_from(_QUALIFIERS))
+def test_a_qualifier_leaves_the_rule_partly_understood(text: str, qualifier: str) -> None:
+    assert _rule(text).understanding == "understood"
+    assert _rule(f"{text} {qualifier}").understanding != "understood"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=-10_000, max_value=10_000), st.sampled_from([">", ">=", "<", "<="]))
+def test_a_boundary_gives_the_side_the_operator_says(value: int, op: str) -> None:
+    bound = 1000
+    holds = {">": value > bound, ">=": value >= bound, "<": value < bound, "<=": value <= bound}[op]
+    got = _outcomes(f"amount {op} {bound} -> deny", {"amount": value})
+    assert got == [VIOLATED if holds else SATISFIED]
