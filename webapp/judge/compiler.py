@@ -199,6 +199,10 @@ _UNREAD_NOTATION = re.compile(
     r"&&|\|\||\b[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*\s*(?:==|!=|>=|<=|>|<)\s*"
     r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*\.[a-z0-9_.]+|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*(?:>=|<=|>|<)\s*"
     r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"
+    # 'x_y == a -> deny': a comparison before an arrow is the arrow's condition, never a
+    # requirement of its own (the binding reading had made it 'Deny when x_y is not a')
+    r"|(?:\b[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+\s*(?:==|!=|=)|\b[a-z][a-z0-9]*\s*(?:==|!=))"
+    r"\s*[^\s;]+\s*(?:->|=>|\u2192)"
 )
 
 

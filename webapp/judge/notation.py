@@ -86,8 +86,11 @@ _RESERVED = frozenset(
 )
 # An argument naming the kind of request: a bare word of the rule ('downgrade') is read as its
 # value ('change_type = downgrade'), never as any other argument's value.
+# Only a name for the request's own kind counts: `contract_type` names a contract's kind.
 _KIND_NAMES = re.compile(
-    r"(?:^|_)(?:type|kind|action|operation|direction|mode|change|event)$", re.I
+    r"(?:(?:change|event|request|operation|action|op|txn|transaction)_)?"
+    r"(?:type|kind|action|operation|direction)",
+    re.I,
 )
 
 
@@ -261,11 +264,16 @@ def parse_condition(text: str) -> tuple:
 # -- effects
 _DENY = re.compile(
     r"(?:deny|denied|block|blocked|reject|rejected|refuse|refused|forbidden|prohibited|"
-    r"disallowed|not\s+allowed|not\s+permitted|decline|declined|no)",
+    r"disallowed|not\s+allowed|not\s+permitted|decline|declined)",
     re.I,
 )
-_ALLOW = re.compile(
-    r"(?:ok|okay|allow|allowed|fine|auto|auto[- ]approve[sd]?|permitted|approve|approved)", re.I
+_ALLOW = re.compile(r"(?:ok|okay|allow|allowed|fine|auto|auto[- ]approved?|permitted)", re.I)
+# an effect with a negation or a condition in it ('deny unless manager', 'no review needed') is
+# more than one effect: not read here
+_NOT_ONE_EFFECT = re.compile(
+    r"\b(?:not|no|never|without|skip|unless|if|when|except|only|but|deny|denied|block(?:ed)?|"
+    r"reject(?:ed)?|allowed?)\b",
+    re.I,
 )
 _REVIEW_NOUN = r"(?:review|approval|approves|sign[- ]?off|decides|check|escalation|ok)"
 _ROLE = (
@@ -309,10 +317,20 @@ _RESTATED = re.compile(
 _VACUOUS = re.compile(r"\s+for\s+(?:all\s+|any\s+)?(?:ai\s+)?(?:agents?|bots?)$", re.I)
 
 
+# ', any direction', ', either way', ', regardless of plan', ', always': the effect holds whatever
+# the named thing is, so the condition read is the whole condition (a widening never narrows)
+_WIDENS = re.compile(
+    r"\s*[,(]?\s*(?:(?:in\s+)?any\s+(?:direction|case|amount|plan|tier|region|size)|either\s+way|"
+    r"regardless(?:\s+of\s+[a-z_]+)?|always|in\s+all\s+cases|no\s+exceptions?)\s*\)?$",
+    re.I,
+)
+
+
 def _effect(text: str) -> tuple[str, str] | None:
     """('deny' | 'review' | 'allow' | 'require', path) of an effect, or None."""
     text = text.strip().rstrip(".!,;").strip()
     text = _VACUOUS.sub("", text)
+    text = _WIDENS.sub("", text)
     if _DENY.fullmatch(text):
         return "deny", ""
     if _ALLOW.fullmatch(text):
@@ -323,7 +341,7 @@ def _effect(text: str) -> tuple[str, str] | None:
         if "_" in path or "." in path:
             return "require", path
         return None
-    if _REVIEW.fullmatch(text):
+    if _REVIEW.fullmatch(text) and not _NOT_ONE_EFFECT.search(text):
         return "review", ""
     return None
 
@@ -462,9 +480,17 @@ def _equal(got: Any, want: Any, kind: str, listed: tuple[str, ...] = ()) -> bool
         return float(got) == float(want)
     if kind == "bool":
         return binding_equal(got, want)
+    if isinstance(got, (int, float)) and not isinstance(got, bool):
+        if re.fullmatch(r"-?\d+(?:\.\d+)?", str(want)):
+            return float(got) == float(want)  # '80/443' against `port: 443`
+        return None
     if not isinstance(got, str):
         return None
     same = binding_equal(got, str(want))
+    if same is False:
+        a, b = got.strip().lower(), str(want).strip().lower()
+        if a.startswith(b) or b.startswith(a):
+            return None  # 'production' against prod, 'GB' against GBR: a human says
     if same is False:
         # 'Russia' against (RU, BY, IR), 'Euro' against {EUR, GBP}: written another way than
         # every literal of the rule, so a human says whether it is one of them
@@ -578,7 +604,7 @@ def _word(word: str, view: RequestView, notes: list[str]) -> bool | None:
     kinds = [
         lf
         for lf in view.leaves
-        if isinstance(lf.value, str) and _KIND_NAMES.search(lf.path.rsplit(".", 1)[-1])
+        if isinstance(lf.value, str) and _KIND_NAMES.fullmatch(lf.path.rsplit(".", 1)[-1])
     ]
     held = [(lf, binding_equal(lf.value, word)) for lf in kinds]
     for lf, same in held:
