@@ -129,7 +129,7 @@ def test_required_after_condition() -> None:
     [
         "card_country in (RU, BY, IR) -> deny for new customers",
         "retention_days >= 365 for audit logs",
-        "contract_type == enterprise -> account manager review, any direction",
+        "contract_type == enterprise -> account manager review, unless renewing",
         "hard_delete=true -> deny; soft delete only",
         "Card limits > 10k -> risk review, > 50k => blocked",
         "new_limit > current_limit * 2 -> deny",

@@ -493,12 +493,15 @@ def _equal(got: Any, want: Any, kind: str, listed: tuple[str, ...] = ()) -> bool
             return None  # 'production' against prod, 'GB' against GBR: a human says
     if same is False:
         # 'Russia' against (RU, BY, IR), 'Euro' against {EUR, GBP}: written another way than
-        # every literal of the rule, so a human says whether it is one of them
-        shapes = {_shape(v) for v in (listed or (str(want),))}
-        if _shape(got) not in shapes or (
-            all(len(v) == len(listed[0]) for v in listed) and listed and len(got) != len(listed[0])
+        # codes the rule lists, so a human says whether it is one of them
+        members = listed or (str(want),)
+        if all(re.fullmatch(r"[A-Z]{2,4}", v) for v in members) and not re.fullmatch(
+            r"[A-Z]{2,6}", got
         ):
             return None
+        sizes = {len(v) for v in members}
+        if sizes in ({2}, {3}) and all(v.isupper() for v in members) and len(got) not in sizes:
+            return None  # 'RUS' against (RU, BY): an ISO code of another length
     return same
 
 
