@@ -174,3 +174,35 @@ def test_a_boundary_gives_the_side_the_operator_says(value: int, op: str) -> Non
     holds = {">": value > bound, ">=": value >= bound, "<": value < bound, "<=": value <= bound}[op]
     got = _outcomes(f"amount {op} {bound} -> deny", {"amount": value})
     assert got == [VIOLATED if holds else SATISFIED]
+
+
+@pytest.mark.parametrize(
+    ("text", "args"),
+    [
+        # a second spelling of the named argument (dots for underscores) that says otherwise
+        ("card_country in (RU, BY, IR) -> deny", {"card_country": "DE", "card": {"country": "RU"}}),
+        # an ISO code of another length, a list, a scale beside the number
+        ("card_country in (RU, BY, IR) -> deny", {"card_country": "RUS"}),
+        ("card_country in (RU, BY, IR) -> deny", {"card_country": ["DE", "RU"]}),
+        ("amount > 5000 -> deny", {"amount": 6, "amount_unit": "thousands"}),
+        # a value close to the literal, a number written as a string
+        ("env == prod -> deny", {"env": "production"}),
+        (
+            "seats_in_use > new_plan.seat_limit -> deny",
+            {"seats_in_use": 30, "new_plan": {"seat_limit": "20"}},
+        ),
+        # a bare word bound to no kind of the request
+        (
+            SEATS,
+            {"contract_type": "downgrade_x", "seats_in_use": 30, "new_plan": {"seat_limit": 20}},
+        ),
+    ],
+)
+def test_doubtful_requests_are_unknown(text: str, args: dict) -> None:
+    assert _outcomes(text, args, "billing.change_plan") == [UNKNOWN]
+
+
+def test_an_equality_before_an_arrow_is_never_a_requirement() -> None:
+    # 'tier == a' is not taken by the grammar ('a' is a word it reserves): no other reading may
+    # decide it as 'Deny when tier is not a'
+    assert _rule("tier == a -> deny").understanding == "partly_understood"

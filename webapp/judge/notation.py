@@ -35,6 +35,7 @@ from webapp.judge.checks import (
     VIOLATED,
     Check,
     Outcome,
+    _find_unit_argument,
     binding_equal,
     no_reference,
 )
@@ -458,12 +459,21 @@ def read(text: str) -> tuple[list[Statement], list[str]] | None:
 
 
 def _leaves_for(view: RequestView, path: str) -> list[Leaf]:
-    alts = {path}
-    if "." in path and path.count(".") == 1:
-        alts.add(path.replace(".", "_"))  # 'name_check (CoP) result': name_check_result too
-    return [
-        lf for lf in view.leaves if any(lf.path == a or lf.path.endswith("." + a) for a in alts)
-    ]
+    """The arguments `path` names: the exact path or a path ending with it, and any argument
+    spelled the same with dots for underscores (`card.country` beside `card_country`,
+    `name_check_result` for `name_check.result`), so that two of them make it ambiguous."""
+    flat = path.replace(".", "_")
+    out = []
+    for lf in view.leaves:
+        lp = lf.path
+        if lp == path or lp.endswith("." + path):
+            out.append(lf)
+            continue
+        # the same name with dots for underscores, from a segment boundary on
+        tail = lp[len(lp) - len(flat) :]
+        if tail.replace(".", "_") == flat and (len(lp) == len(flat) or lp[-len(flat) - 1] == "."):
+            out.append(lf)
+    return out
 
 
 def _shape(value: str) -> str:
@@ -586,6 +596,11 @@ def _eval(node: tuple, view: RequestView, notes: list[str]) -> bool | None:
         return same if op == "eq" else not same
     if isinstance(got, bool) or not isinstance(got, (int, float)):
         notes.append(f"{leaf.path} = {got!r} is not a number")
+        return None
+    unit = _find_unit_argument(view, leaf)
+    if unit is not None:
+        # `amount: 6` beside `amount_unit: "thousands"`: the number may not be the rule's
+        notes.append(f"{unit.path} = {unit.value!r} may scale {leaf.path} = {got!r}")
         return None
     notes.append(f"{leaf.path} = {got!r}")
     return _CMP[op](float(got), float(want))
