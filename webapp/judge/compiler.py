@@ -41,7 +41,7 @@ from webapp.judge.coverage import (
     condition_spans,
     unaccounted_words,
 )
-from webapp.judge.notation import notation_checks
+from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
@@ -169,7 +169,18 @@ def compile_rule(
     noted = notation_checks(index, text)
     if noted is not None:
         made, left = noted
+        if plain_paths(made):
+            prose = _guarded_prose(index, chunk_id, text, glossary)
+            if prose.decides:
+                made = with_prose(made, prose.checks)
         return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), tuple(left))
+    return _guarded_prose(index, chunk_id, text, glossary)
+
+
+def _guarded_prose(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None = None
+) -> CompiledRule:
+    """The reading in words, with what notation in it no prose reading reads left unaccounted."""
     rule = _compile_prose(index, chunk_id, text, glossary)
     refused = _ARROW_REFUSES.search(text)
     if (

@@ -24,7 +24,7 @@ unknown.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webapp.judge.checks import (
@@ -35,10 +35,12 @@ from webapp.judge.checks import (
     VIOLATED,
     Check,
     Outcome,
+    _currency_of,
     _find_unit_argument,
     binding_equal,
     no_reference,
 )
+from webapp.judge.quantities import CURRENCY_CODES
 from webapp.judge.request_view import Leaf, RequestView, truthy
 
 # -- the condition tree: ('and', a, b, …) | ('or', a, b, …) | ('cmp', path, op, value, kind)
@@ -46,6 +48,7 @@ from webapp.judge.request_view import Leaf, RequestView, truthy
 # kind of a compared value: 'num' | 'str' | 'bool' | 'path'
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+_AMOUNT = r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*[kKmM]?"
 _NUMBER = r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*[kKmM]?(?![A-Za-z0-9_])"
 _TOKEN = re.compile(
     r"\s*(?:"
@@ -54,7 +57,8 @@ _TOKEN = re.compile(
     r"|(?P<op>==|!=|>=|<=|=<|=|>|<|\u2265|\u2264|\u2260)"
     r"|(?P<set>\{[^{}()\[\]]*\}|\[[^{}()\[\]]*\])"
     r"|(?P<lpar>\()|(?P<rpar>\))"
-    r"|(?P<num>" + _NUMBER + r")|(?P<comma>,)"
+    r"|(?P<money>[$\u20ac\u00a3]\s?" + _NUMBER + r"|" + _AMOUNT + r"\s?(?:%|(?-i:[A-Z]{3})\b))"
+    r"|(?P<num>" + _NUMBER + r")|(?P<comma>,)|(?P<bang>!(?!=))"
     r"|(?P<str>\"[^\"]*\"|'[^']*')"
     r"|(?P<ident>" + _IDENT + r")"
     r")",
@@ -110,6 +114,22 @@ def _number(raw: str) -> float:
     elif raw[-1:] in "mM":
         scale, raw = 1e6, raw[:-1]
     return float(raw) * scale
+
+
+_SYMBOLS = {"$": "USD", "\u20ac": "EUR", "\u00a3": "GBP"}
+
+
+def _money(raw: str) -> tuple[float, str]:
+    """'$5,000' -> (5000, 'money:USD'), '500 EUR' -> (500, 'money:EUR'), '20%' -> (20, 'pct')."""
+    raw = raw.strip()
+    if raw[0] in _SYMBOLS:
+        return _number(raw[1:].strip()), "money:" + _SYMBOLS[raw[0]]
+    if raw.endswith("%"):
+        return _number(raw[:-1].strip()), "pct"
+    code = raw[-3:]
+    if code not in CURRENCY_CODES:
+        raise _Fail(raw)
+    return _number(raw[:-3].strip()), "money:" + code
 
 
 def _literal(kind: str, raw: str) -> tuple[str, Any]:
@@ -173,6 +193,10 @@ class _Parser:
 
     def atom(self) -> tuple:
         kind, raw = self.take()
+        if kind == "bang" or (
+            kind == "ident" and raw.lower() == "not" and self.peek()[0] in ("ident", "lpar")
+        ):
+            return ("not", self.atom())  # '!is_verified', 'not (a && b)'
         if kind == "lpar":
             inner = self.disjunction()
             if self.take()[0] != "rpar":
@@ -180,6 +204,10 @@ class _Parser:
             return inner
         if kind != "ident" or raw.lower() in _RESERVED or not _ARG.fullmatch(raw):
             raise _Fail(raw)  # 'Card limits > 10k': a noun phrase, not an argument's name
+        if re.fullmatch(r"[a-z]+[^su]s", raw) and self.peek()[0] in ("op", "in", "notin"):
+            # 'refunds >500 EUR -> manager', 'voids over …': a plural noun names the requests,
+            # not an argument; the prose readings bind its amount
+            raise _Fail(raw)
         path = raw
         # 'name_check (CoP) result': a gloss in brackets, then the field of the named object
         if self.peek()[0] == "lpar" and self.peek(1)[0] == "ident" and self.peek(2)[0] == "rpar":
@@ -194,9 +222,9 @@ class _Parser:
                 raise _Fail(sign)
             vk, vraw = self.take()
             if vk == "num":
-                if op in ("eq", "ne"):
-                    return ("cmp", path, op, _number(vraw), "num")
                 return ("cmp", path, op, _number(vraw), "num")
+            if vk == "money":
+                return ("cmp", path, op, *_money(vraw))
             if vk == "str":
                 if op not in ("eq", "ne"):
                     raise _Fail(vraw)
@@ -243,6 +271,12 @@ class _Parser:
 _LABELLED = re.compile(r"^\s*[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?\s*\((?P<cond>[^()]*)\)\s*$")
 
 
+def _real(atom: tuple) -> bool:
+    """A comparison, a list, or a flag named as an argument is (`is_verified`): a bare plain
+    word alone ('not more') is no condition written in notation."""
+    return atom[0] in ("cmp", "in") or (atom[0] == "word" and "_" in atom[1])
+
+
 def parse_condition(text: str) -> tuple:
     """The condition tree of `text`, or raise _Fail when it is not notation throughout."""
     text = re.sub(r"^\s*(?:if|when)\s+", "", text, flags=re.I)
@@ -253,12 +287,12 @@ def parse_condition(text: str) -> tuple:
         and not _RESERVED.intersection(text[: text.index("(")].lower().split())
     ):
         tree = _Parser(_tokens(labelled.group("cond"))).parse()
-        if tree[0] == "word":
+        if not any(_real(a) for a in _numeric_atoms(tree)):
             raise _Fail(text)
         return tree
     tree = _Parser(_tokens(text)).parse()
-    if tree[0] == "word":
-        raise _Fail(text)  # one bare word alone is no condition anyone writes in notation
+    if not any(_real(a) for a in _numeric_atoms(tree)):
+        raise _Fail(text)  # bare words alone ('not more') are no condition written in notation
     return tree
 
 
@@ -305,6 +339,12 @@ _ELSE_ONLY = re.compile(
     re.I,
 )
 _ARROW = re.compile(r"\s*(?:->|=>|\u2192|-->|==>)\s*|\s*:\s+|\s+then\s+", re.I)
+# the effect alone before 'if': 'deny', 'block', 'manual review', 'DPO review', 'escalate' (a
+# subject before it, 'Refunds need review if …', narrows the rule and is left to prose readings)
+_BARE_REVIEW = re.compile(
+    r"(?:manual\s+|[A-Za-z&]+\s+(?:team\s+)?)?review|escalate|hold(?:\s+for\s+review)?", re.I
+)
+_EFFECT_FIRST = re.compile(r"^\s*(?P<e>[A-Za-z][\w &/\-]*?)\s+(?:if|when|where)\s+(?P<c>.+)$", re.I)
 _TRAIL_ALLOW = re.compile(
     r"\s+(?:->\s*|=>\s*|\u2192\s*|:\s*)?(?P<e>ok|okay|allowed|fine)\s*$", re.I
 )
@@ -373,6 +413,12 @@ def _statement(text: str) -> tuple[Statement | None, list[str]]:
         arrow = m  # the last arrow: the effect follows it
     if arrow is not None:
         head, tail = text[: arrow.start()], text[arrow.end() :]
+        if ":" in arrow.group(0) and _effect(head) is not None and _effect(head)[0] != "require":
+            # 'deny: card_country in {RU, BY}': the effect first, then its condition
+            try:
+                return Statement(parse_condition(tail), _effect(head)[0], text=text), []
+            except _Fail:
+                return None, []
         if _ELSE_ONLY.fullmatch(head):
             eff = _effect(tail)
             if eff and eff[0] in ("deny", "review"):
@@ -393,6 +439,17 @@ def _statement(text: str) -> tuple[Statement | None, list[str]]:
                     return st, [w.strip(".,;:()").lower() for w in words[k:]]
             return None, []
         return Statement(cond, eff[0], eff[1], text=text), []
+    first = _EFFECT_FIRST.match(text)
+    if first and (
+        _DENY.fullmatch(first.group("e").strip())
+        or _BARE_REVIEW.fullmatch(first.group("e").strip())
+    ):
+        eff = _effect(first.group("e"))
+        if eff is not None and eff[0] != "require":
+            try:
+                return Statement(parse_condition(first.group("c")), eff[0], text=text), []
+            except _Fail:
+                return None, []
     allow = _TRAIL_ALLOW.search(text)
     if allow:
         try:
@@ -545,6 +602,9 @@ def _eval(node: tuple, view: RequestView, notes: list[str]) -> bool | None:
         return None if any(r is None for r in results) else False
     if kind == "word":
         return _word(node[1], view, notes)
+    if kind == "not":
+        inner = _eval(node[1], view, notes)
+        return None if inner is None else not inner
     path = node[1]
     leaf, why = _value_of(view, path)
     if leaf is None:
@@ -597,6 +657,15 @@ def _eval(node: tuple, view: RequestView, notes: list[str]) -> bool | None:
     if isinstance(got, bool) or not isinstance(got, (int, float)):
         notes.append(f"{leaf.path} = {got!r} is not a number")
         return None
+    if vkind.startswith("money:"):
+        currency = _currency_of(view, leaf)
+        if currency != vkind[6:]:
+            # '> 5000 EUR' against an amount in another currency or in none shown
+            notes.append(f"{leaf.path} = {got!r} is in {currency or 'no currency shown'}")
+            return None
+    elif vkind == "pct" and abs(float(got)) <= 1 < abs(float(want)):
+        notes.append(f"{leaf.path} = {got!r} may be a fraction, not a percentage")
+        return None
     unit = _find_unit_argument(view, leaf)
     if unit is not None:
         # `amount: 6` beside `amount_unit: "thousands"`: the number may not be the rule's
@@ -616,6 +685,9 @@ def _word(word: str, view: RequestView, notes: list[str]) -> bool | None:
             return leaves[0].value
         notes.append(f"{leaves[0].path} = {leaves[0].value!r} is not a flag")
         return None
+    if "_" in word:
+        notes.append(f"`{word}` is not among the arguments")
+        return None  # 'is_verified': a flag's name, never a kind of request
     if word in re.split(r"[^a-z0-9]+", view.tool_name.lower()):
         notes.append(f"the tool {view.tool_name} names {word}")
         return True
@@ -647,8 +719,12 @@ def render(node: tuple) -> str:
             f"({render(n)})" if n[0] in ("and", "or") else render(n) for n in node[1:]
         )
         return inner
+    if kind == "not":
+        return f"not ({render(node[1])})"
     if kind == "word":
-        return f"the request is a {node[1]} (a flag of that name, the tool or its kind says so)"
+        if "_" in node[1]:
+            return f"`{node[1]}` is true"
+        return f"`{node[1]}` is true or the request is a {node[1]} (its tool or kind says so)"
     if kind == "in":
         return f"`{node[1]}` is {'not ' if node[2] else ''}one of {', '.join(node[3])}"
     _, path, op, want, vkind = node
@@ -656,8 +732,9 @@ def render(node: tuple) -> str:
         shown = f"`{want}`"
     elif vkind == "bool":
         shown = "true" if want else "false"
-    elif vkind == "num":
+    elif vkind == "num" or vkind.startswith("money:") or vkind == "pct":
         shown = f"{want:,.2f}".rstrip("0").rstrip(".")
+        shown += f" {vkind[6:]}" if vkind.startswith("money:") else "%" if vkind == "pct" else ""
     else:
         shown = f'"{want}"'
     return f"`{path}` {_OP_WORDS[op]} {shown}"
@@ -668,6 +745,8 @@ def _paths(node: tuple) -> list[str]:
         return [p for n in node[1:] for p in _paths(n)]
     if node[0] == "word":
         return []
+    if node[0] == "not":
+        return _paths(node[1])
     out = [node[1]]
     if node[0] == "cmp" and node[4] == "path":
         out.append(node[3])
@@ -682,6 +761,10 @@ class NotationRule(Check):
     """One statement of a rule written in notation (see the module's docstring)."""
 
     statement: Statement = field(default_factory=lambda: Statement((), "bound"))
+    # 'When discount >= 20% => VP approval': a plain word on the left may be the rule's noun, not
+    # an argument. When no argument has exactly that name, the rule's reading in words decides
+    # (only when that reading is understood; otherwise the plain word is unknown: review).
+    prose: tuple[Check, ...] = ()
     kind: str = field(default="notation", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -690,6 +773,13 @@ class NotationRule(Check):
         return d
 
     def reading(self) -> str:
+        own = self._reading()
+        if self.prose:
+            words = "; ".join(c.reading() for c in self.prose)
+            return f"{own} (when no argument is named {', '.join(self._plain)}: {words})"
+        return own
+
+    def _reading(self) -> str:
         st = self.statement
         if st.effect == "bound":
             return f"Deny unless {render(st.cond)}"
@@ -702,7 +792,19 @@ class NotationRule(Check):
             return f"Allow when {render(st.cond)}"
         return f"{_VERBS[st.effect]} when {render(st.cond)}"
 
+    @property
+    def _plain(self) -> tuple[str, ...]:
+        conds = (
+            self.statement.branches
+            if self.statement.effect.startswith("else-")
+            else (self.statement.cond,)
+        )
+        return tuple(p for c in conds if c for p in _paths(c) if "." not in p and "_" not in p)
+
     def evaluate(self, view: RequestView) -> Outcome:
+        if self.prose and any(not any(lf.path == p for lf in view.leaves) for p in self._plain):
+            outcomes = [c.evaluate(view) for c in self.prose]
+            return min(outcomes, key=lambda o: _SEVERITY.get(o.status, 9))
         st = self.statement
         notes: list[str] = []
         if st.effect.startswith("else-"):
@@ -747,6 +849,43 @@ class NotationRule(Check):
         if st.effect in ("deny", "bound"):
             return Outcome(VIOLATED, message, args)
         return Outcome(REVIEW, message, args)
+
+
+_SEVERITY = {VIOLATED: 0, REVIEW: 1, UNKNOWN: 2, SATISFIED: 3, "permitted": 4, NOT_APPLICABLE: 5}
+
+
+def _numeric_atoms(node: tuple) -> list[tuple]:
+    if not node:
+        return []
+    if node[0] in ("and", "or"):
+        return [a for n in node[1:] for a in _numeric_atoms(n)]
+    if node[0] == "not":
+        return _numeric_atoms(node[1])
+    return [node]
+
+
+def plain_paths(checks: list[Check]) -> bool:
+    """Whether a notation reading names an argument by a plain word ('discount', 'amount') in
+    a numeric comparison only: there the prose reading binds the measure by its words. A plain
+    word compared with a value or a list ('scope in {…}') has no such fallback (unknown)."""
+    atoms = [
+        a
+        for c in checks
+        if isinstance(c, NotationRule)
+        for cond in (c.statement.branches or (c.statement.cond,))
+        for a in _numeric_atoms(cond)
+    ]
+    plain = [a for a in atoms if a[0] != "word" and "." not in a[1] and "_" not in a[1]]
+    return bool(plain) and all(
+        a[0] == "cmp" and (a[4] in ("num", "pct") or a[4].startswith("money:")) for a in plain
+    )
+
+
+def with_prose(checks: list[Check], prose: tuple[Check, ...]) -> list[Check]:
+    """The notation checks, each falling back on the understood prose reading `prose`."""
+    return [
+        replace(c, prose=prose) if isinstance(c, NotationRule) and c._plain else c for c in checks
+    ]
 
 
 def notation_checks(index: int, source: str) -> tuple[list[Check], list[str]] | None:
