@@ -461,8 +461,13 @@ def _statement(text: str) -> tuple[Statement | None, list[str]]:
         eff = _effect(text[m.end() :])
         if eff and eff[0] in ("deny", "review"):
             return Statement((), "else-" + eff[0], text=text), []
+    # a statement with no effect states what must hold: only a comparison or a list does
+    # ('postal_code is mandatory' names a flag-like word and is left to the other readings)
     try:
-        return Statement(parse_condition(text), "bound", text=text), []
+        cond = parse_condition(text)
+        if any(a[0] in ("cmp", "in") for a in _numeric_atoms(cond)):
+            return Statement(cond, "bound", text=text), []
+        return None, []
     except _Fail:
         pass
     # 'retention_days >= 365 for audit logs': a comparison and a qualifier no check reads
@@ -472,7 +477,9 @@ def _statement(text: str) -> tuple[Statement | None, list[str]]:
             cond = parse_condition(" ".join(words[:k]))
         except _Fail:
             continue
-        if any(s in ("and", "or") for s in words[k:]):
+        if any(s in ("and", "or") for s in words[k:]) or not any(
+            a[0] in ("cmp", "in") for a in _numeric_atoms(cond)
+        ):
             break
         return Statement(cond, "bound", text=text), [w.strip(".,;:()").lower() for w in words[k:]]
     return None, []
