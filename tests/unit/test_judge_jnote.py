@@ -243,3 +243,36 @@ def test_a_plain_word_falls_back_on_the_reading_in_words() -> None:
 def test_a_plural_noun_is_prose() -> None:
     rule = _rule("refunds >500 EUR -> manager")
     assert all(c.kind != "notation" for c in rule.checks)
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "want"),
+    [
+        (
+            "timeout_minutes between 15 and 60; anything else -> deny",
+            {"timeout_minutes": 61},
+            VIOLATED,
+        ),
+        (
+            "timeout_minutes between 15 and 60; anything else -> deny",
+            {"timeout_minutes": 15},
+            SATISFIED,
+        ),
+        ("Amount > 5000 -> review", {"amount": 6000}, REVIEW),  # a sentence's capital
+        # another argument carrying the whole name may be the value that counts
+        (
+            "session_timeout_minutes between 15 and 60",
+            {"session_timeout_minutes": 45, "idle_session_timeout_minutes": 600},
+            UNKNOWN,
+        ),
+        ("amount > 5000 -> deny", {"amount": 100, "amount_override": 9000}, UNKNOWN),
+        ("amount > 5000 -> deny", {"amount": 100, "amount_override": 200}, SATISFIED),
+    ],
+)
+def test_ranges_capitals_and_names_beside(text: str, args: dict, want: str) -> None:
+    assert _outcomes(text, args) == [want]
+
+
+def test_a_lower_case_m_is_not_read_as_millions() -> None:
+    rule = _rule("Excavation > 1.5m deep requires shoring plan ref")
+    assert all(c.kind != "notation" for c in rule.checks)

@@ -111,8 +111,10 @@ def _number(raw: str) -> float:
     scale = 1.0
     if raw[-1:] in "kK":
         scale, raw = 1e3, raw[:-1]
-    elif raw[-1:] in "mM":
+    elif raw[-1:] == "M":
         scale, raw = 1e6, raw[:-1]
+    elif raw[-1:] == "m":
+        raise _Fail(raw)  # '1.5m': metres, minutes or millions
     return float(raw) * scale
 
 
@@ -202,6 +204,12 @@ class _Parser:
             if self.take()[0] != "rpar":
                 raise _Fail("(")
             return inner
+        if (
+            kind == "ident"
+            and re.fullmatch(r"[A-Z][a-z0-9_]*(?:\.[a-z0-9_]+)*", raw)
+            and self.peek()[0] in ("op", "in", "notin")
+        ):
+            raw = raw[0].lower() + raw[1:]  # 'Amount > 5000 -> review': a sentence's capital
         if kind != "ident" or raw.lower() in _RESERVED or not _ARG.fullmatch(raw):
             raise _Fail(raw)  # 'Card limits > 10k': a noun phrase, not an argument's name
         if re.fullmatch(r"[a-z]+[^su]s", raw) and self.peek()[0] in ("op", "in", "notin"):
@@ -215,6 +223,18 @@ class _Parser:
                 self.i += 3
                 path = f"{path}.{self.take()[1]}"
         nxt, sign = self.peek()
+        if nxt == "ident" and sign.lower() == "between":
+            # 'session_minutes between 15 and 60': both ends inclusive
+            self.take()
+            lo_kind, lo = self.take()
+            and_kind, _ = self.take()
+            hi_kind, hi = self.take()
+            if lo_kind != "num" or and_kind != "and" or hi_kind != "num":
+                raise _Fail(sign)
+            low, high = _number(lo), _number(hi)
+            if low > high:
+                raise _Fail(sign)
+            return ("and", ("cmp", path, "ge", low, "num"), ("cmp", path, "le", high, "num"))
         if nxt == "op":
             self.take()
             op = _OPS.get(sign)
@@ -477,10 +497,13 @@ def _statement(text: str) -> tuple[Statement | None, list[str]]:
             cond = parse_condition(" ".join(words[:k]))
         except _Fail:
             continue
-        if any(s in ("and", "or") for s in words[k:]) or not any(
-            a[0] in ("cmp", "in") for a in _numeric_atoms(cond)
+        atoms = [a for a in _numeric_atoms(cond) if a[0] in ("cmp", "in")]
+        if (
+            any(s in ("and", "or") for s in words[k:])
+            or not atoms
+            or any("_" not in a[1] and "." not in a[1] for a in atoms)
         ):
-            break
+            break  # 'Excavation > 1.5 m deep requires …': a noun of prose, not an argument
         return Statement(cond, "bound", text=text), [w.strip(".,;:()").lower() for w in words[k:]]
     return None, []
 
@@ -587,6 +610,23 @@ _CMP = {
 }
 
 
+def _beside(view: RequestView, leaf: Leaf) -> list[Leaf]:
+    """Other arguments named with the whole of `leaf`'s last name ('idle_session_timeout_minutes'
+    beside `session_timeout_minutes`, `amount_override` beside `amount`): any of them may be the
+    value that counts."""
+    last = leaf.path.rsplit(".", 1)[-1]
+    out = []
+    for lf in view.leaves:
+        if lf is leaf:
+            continue
+        other = lf.path.rsplit(".", 1)[-1]
+        if other != last and (
+            other.endswith("_" + last) or other.startswith(last + "_") or f"_{last}_" in other
+        ):
+            out.append(lf)
+    return out
+
+
 def _value_of(view: RequestView, path: str) -> tuple[Any, str]:
     leaves = _leaves_for(view, path)
     if not leaves:
@@ -617,6 +657,18 @@ def _eval(node: tuple, view: RequestView, notes: list[str]) -> bool | None:
     if leaf is None:
         notes.append(why)
         return None
+    held = _on_leaf(node, view, notes, leaf)
+    if held is not None:
+        for other in _beside(view, leaf):
+            if _on_leaf(node, view, [], other) is not held:
+                notes.append(f"{other.path} = {other.value!r} may state `{path}` otherwise")
+                return None
+    return held
+
+
+def _on_leaf(node: tuple, view: RequestView, notes: list[str], leaf: Leaf) -> bool | None:
+    """One comparison or list on the argument `leaf`."""
+    kind = node[0]
     got = leaf.value
     if kind == "in":
         if isinstance(got, (list, tuple, dict)):
