@@ -261,7 +261,7 @@ def test_a_plural_noun_is_prose() -> None:
         ("Amount > 5000 -> review", {"amount": 6000}, REVIEW),  # a sentence's capital
         # another argument carrying the whole name may be the value that counts
         (
-            "session_timeout_minutes between 15 and 60",
+            "session_timeout_minutes between 15 and 60 -> ok; anything else -> deny",
             {"session_timeout_minutes": 45, "idle_session_timeout_minutes": 600},
             UNKNOWN,
         ),
