@@ -276,3 +276,13 @@ def test_ranges_capitals_and_names_beside(text: str, args: dict, want: str) -> N
 def test_a_lower_case_m_is_not_read_as_millions() -> None:
     rule = _rule("Excavation > 1.5m deep requires shoring plan ref")
     assert all(c.kind != "notation" for c in rule.checks)
+
+
+def test_several_required_arguments_each_a_check() -> None:
+    text = (
+        "payment_scheme == SWIFT => beneficiary.swift_bic and beneficiary.account_number required"
+    )
+    args = {"payment_scheme": "SWIFT", "beneficiary": {"swift_bic": "DEUTDEFF"}}
+    assert _outcomes(text, args) == [SATISFIED, VIOLATED]
+    args = {"payment_scheme": "SEPA", "beneficiary": {}}
+    assert _outcomes(text, args) == [SATISFIED, SATISFIED]

@@ -342,9 +342,10 @@ _REVIEW = re.compile(
     r"(?:\s+(?:required|needed|first|before\s+[a-z]+ing))?",
     re.I,
 )
+_NAMES = _IDENT + r"(?:\s*(?:,|\+|&|\band\b)\s*" + _IDENT + r")*"
 _REQUIRED = re.compile(
-    r"(?:(?:require|requires|need|needs)\s+(?P<a>" + _IDENT + r")|"
-    r"(?P<b>" + _IDENT + r")\s+(?:(?:is|are)\s+)?(?:required|mandatory|must\s+be\s+(?:set|given|"
+    r"(?:(?:require|requires|need|needs)\s+(?P<a>" + _NAMES + r")|"
+    r"(?P<b>" + _NAMES + r")\s+(?:(?:is|are)\s+)?(?:required|mandatory|must\s+be\s+(?:set|given|"
     r"present)))",
     re.I,
 )
@@ -398,9 +399,10 @@ def _effect(text: str) -> tuple[str, str] | None:
         return "allow", ""
     m = _REQUIRED.fullmatch(text)
     if m:
-        path = m.group("a") or m.group("b")
-        if "_" in path or "." in path:
-            return "require", path
+        # 'beneficiary.iban required', 'tax_id and w9_ref required': each name an argument's
+        names = re.split(r"\s*(?:,|\+|&|\band\b)\s*", m.group("a") or m.group("b"))
+        if all("_" in n or "." in n for n in names):
+            return "require", "|".join(names)
         return None
     if _REVIEW.fullmatch(text) and not _NOT_ONE_EFFECT.search(text):
         return "review", ""
@@ -963,5 +965,7 @@ def notation_checks(index: int, source: str) -> tuple[list[Check], list[str]] | 
         effect = {"allow": "allow", "review": "review", "else-review": "review"}.get(
             st.effect, "deny"
         )
-        checks.append(NotationRule(index, source, effect, (), (), statement=st))
+        for path in st.path.split("|") if st.effect == "require" else [st.path]:
+            one = replace(st, path=path)
+            checks.append(NotationRule(index, source, effect, (), (), statement=one))
     return checks, left
