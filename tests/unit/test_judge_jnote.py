@@ -286,3 +286,16 @@ def test_several_required_arguments_each_a_check() -> None:
     assert _outcomes(text, args) == [SATISFIED, VIOLATED]
     args = {"payment_scheme": "SEPA", "beneficiary": {}}
     assert _outcomes(text, args) == [SATISFIED, SATISFIED]
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "want"),
+    [
+        ("If x_y == true, deny", {"x_y": True}, VIOLATED),
+        ("When risk_score >= 80, block", {"risk_score": 79}, SATISFIED),
+        ("If card_country in (RU, BY), deny", {"card_country": "BY"}, VIOLATED),
+    ],
+)
+def test_if_condition_comma_effect(text: str, args: dict, want: str) -> None:
+    assert _rule(text).understanding == "understood"
+    assert _outcomes(text, args) == [want]

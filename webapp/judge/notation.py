@@ -365,6 +365,7 @@ _ARROW = re.compile(r"\s*(?:->|=>|\u2192|-->|==>)\s*|\s*:\s+|\s+then\s+", re.I)
 _BARE_REVIEW = re.compile(
     r"(?:manual\s+|[A-Za-z&]+\s+(?:team\s+)?)?review|escalate|hold(?:\s+for\s+review)?", re.I
 )
+_IF_COMMA = re.compile(r"^\s*(?:if|when)\s+(?P<c>.+?)\s*,\s*(?:then\s+)?(?P<e>[^,]+)$", re.I)
 _EFFECT_FIRST = re.compile(r"^\s*(?P<e>[A-Za-z][\w &/\-]*?)\s+(?:if|when|where)\s+(?P<c>.+)$", re.I)
 _TRAIL_ALLOW = re.compile(
     r"\s+(?:->\s*|=>\s*|\u2192\s*|:\s*)?(?P<e>ok|okay|allowed|fine)\s*$", re.I
@@ -461,6 +462,15 @@ def _statement(text: str) -> tuple[Statement | None, list[str]]:
                     return st, [w.strip(".,;:()").lower() for w in words[k:]]
             return None, []
         return Statement(cond, eff[0], eff[1], text=text), []
+    comma = _IF_COMMA.match(text)
+    if comma and arrow is None:
+        # 'If x_y == true, deny', 'when risk_score >= 80, block'
+        eff = _effect(comma.group("e"))
+        if eff is not None:
+            try:
+                return Statement(parse_condition(comma.group("c")), eff[0], eff[1], text=text), []
+            except _Fail:
+                pass
     first = _EFFECT_FIRST.match(text)
     if first and (
         _DENY.fullmatch(first.group("e").strip())
