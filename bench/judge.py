@@ -73,6 +73,7 @@ APART_SETS = (
     "dev_jstate",
     "dev_jred4",
     "dev_jred5",
+    "dev_jnote",
     "dev_jlist",
     "dev_jflag",
     "dev_jcount",

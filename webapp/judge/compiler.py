@@ -48,6 +48,7 @@ from webapp.judge.coverage import (
     condition_spans,
     unaccounted_words,
 )
+from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, find_places, region_name
 from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities, single_currency
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
@@ -278,6 +279,63 @@ def compile_rule(
         given = _evidenced_approval(index, chunk_id, text, glossary)
         if given is not None:
             return given
+    # 'amount > 5000 -> fraud team review', 'currency in {EUR, GBP}; anything else -> deny': a
+    # rule written in notation is read by its own grammar (notation.py), whole or not at all
+    noted = notation_checks(index, text)
+    if noted is not None:
+        made, left = noted
+        if plain_paths(made):
+            prose = _guarded_prose(index, chunk_id, text, glossary)
+            if prose.decides:
+                made = with_prose(made, prose.checks)
+        return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), tuple(left))
+    return _guarded_prose(index, chunk_id, text, glossary)
+
+
+def _guarded_prose(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None = None
+) -> CompiledRule:
+    """The reading in words, with what notation in it no prose reading reads left unaccounted."""
+    rule = _compile_prose(index, chunk_id, text, glossary)
+    refused = _ARROW_REFUSES.search(text)
+    if (
+        rule.checks
+        and refused
+        and not any(c.effect == "deny" for c in _all_checks(list(rule.checks)))
+    ):
+        # 'Card limits > 10k -> risk review, > 50k => blocked': a refusal after an arrow that no
+        # check denies was read as something else (review above 50k)
+        word = refused.group("word").lower()
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
+    if rule.checks and _UNREAD_NOTATION.search(text):
+        # 'downgrade && seats_in_use > …' the grammar did not read: no other reading joins
+        # conditions written so, whatever it made of the words
+        ops = tuple(dict.fromkeys(_UNREAD_NOTATION.findall(text)))
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *ops))))
+    return rule
+
+
+_ARROW_REFUSES = re.compile(
+    r"(?:->|=>|\u2192)\s*(?P<word>deny|denied|block|blocked|reject|rejected|refused?|forbidden|"
+    r"prohibited|disallowed)\b",
+    re.I,
+)
+# conditions joined in notation, or two arguments compared: only notation.py reads them
+_UNREAD_NOTATION = re.compile(
+    r"&&|\|\||\b[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*\s*(?:==|!=|>=|<=|>|<)\s*"
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*\.[a-z0-9_.]+|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*(?:>=|<=|>|<)\s*"
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"
+    # 'x_y == a -> deny': a comparison before an arrow is the arrow's condition, never a
+    # requirement of its own (the binding reading had made it 'Deny when x_y is not a')
+    r"|(?:\b[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+\s*(?:==|!=|=)|\b[a-z][a-z0-9]*\s*(?:==|!=))"
+    r"\s*[^\s;]+\s*(?:->|=>|\u2192)"
+)
+
+
+def _compile_prose(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None = None
+) -> CompiledRule:
+    """A rule in words (everything `compile_rule` does not read as notation)."""
     # What to do instead ('- send the customer to Finance') and how strictly ('no exceptions')
     # bind nothing: set aside before the clauses are read, so they are neither the rule's subject
     # nor unaccounted for.
