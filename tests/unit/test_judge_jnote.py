@@ -130,7 +130,7 @@ def test_required_after_condition() -> None:
         "retention_days >= 365 for audit logs",
         "contract_type == enterprise -> account manager review, unless renewing",
         "hard_delete=true -> deny; soft delete only",
-        "Card limits > 10k -> risk review, > 50k => blocked",
+        "amount > 500 -> no review needed",  # sparing the review above a bound: unread
         "new_limit > current_limit * 2 -> deny",
     ],
 )

@@ -297,6 +297,12 @@ def _guarded_prose(
 ) -> CompiledRule:
     """The reading in words, with what notation in it no prose reading reads left unaccounted."""
     rule = _compile_prose(index, chunk_id, text, glossary)
+    spared = NO_REVIEW_NEEDED.search(text)
+    if rule.checks and spared and _FLOOR_SPARED.search(text[: spared.start("alone")]):
+        # 'amount > 500 -> no review needed' (alone_permission): its sparing stays unread, so no
+        # reading of the rest (a review above 500) is labelled understood
+        word = spared.group("alone").lower()
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
     refused = _ARROW_REFUSES.search(text)
     if (
         rule.checks
@@ -2048,12 +2054,21 @@ NO_REVIEW_NEEDED = re.compile(
 )
 
 
+_FLOOR_SPARED = re.compile(
+    r"(?:>=?|\b(?:over|above|more than|greater than|exceeding|at least|or more)\b)", re.I
+)
+
+
 def alone_permission(text: str) -> re.Match[str] | None:
     """The 'without review' / 'by the agent' / 'no approval needed' phrase of a permission the
     agent uses alone, or None when the clause is otherwise negated (then it asks for the review)
     or restricted by 'only' before it."""
     m = ALONE.search(text) or NO_REVIEW_NEEDED.search(text)
     if m is None or re.search(r"\bonly\b", text[: m.start()], re.I):
+        return None
+    if _FLOOR_SPARED.search(text[: m.start("alone")]) and NO_REVIEW_NEEDED.search(text):
+        # 'amount > 500 -> no review needed': sparing the review of what is above a bound is not
+        # how staff write it (they spare the small ones); it is left unread, never a grant
         return None
     rest = text[: m.start("alone")] + " " + text[m.end("alone") :]
     if NEGATION.search(rest) or re.search(r"\b(?:unless|except|if|when|for|but)\b", rest, re.I):
