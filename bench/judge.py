@@ -75,6 +75,7 @@ APART_SETS = (
     "dev_jlist",
     "dev_jflag",
     "dev_jcount",
+    "dev_jred6",
 )
 
 
