@@ -39,6 +39,7 @@ from webapp.judge.coverage import (
     ONLY_MARKER,
     category_phrases,
     condition_spans,
+    misread_traps,
     unaccounted_words,
 )
 from webapp.judge.places import country_code, find_places, region_name
@@ -296,6 +297,10 @@ def compile_rule(
         reading = _Reading(clean, checks, _all_checks(checks), _read_duration(frozen, checks))
         left = [part for fail_safe in _FAIL_SAFES for part in fail_safe(reading)]
         left += widened + unread_numbers
+        # phrasings the checks read word by word but wrongly as a whole (coverage._TRAPS),
+        # found in the rule as written (normalising rewrites 'older than' as 'aged more than'
+        # and moves a list's trailing 'for EU customers only' to the front)
+        left += misread_traps(re.sub(r"\s+", " ", text.replace("\u2019", "'")))
         if left:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *left)))
     return CompiledRule(
@@ -5216,6 +5221,11 @@ def _numeric_checks(
     for q, kind, strict, _pos in found:
         if not kind:
             continue
+        if window is None and q.currency is None and _RATE_AFTER.match(clause, q.end):
+            # '1000 requests per minute', '2,000 writes/sec': a rate, which an argument holding
+            # a count, or a rate in another unit (`requests_per_second`), does not measure; read
+            # as a count it approved 50 requests per second. Not read (review).
+            continue
         in_condition = any(
             start <= q.start < end and marker in ("if", "when", "whenever")
             for start, end, marker in condition_spans(clause)
@@ -5393,12 +5403,25 @@ def _plain(q: Quantity) -> bool:
     return not q.currency and not q.noun and q.unit_family is None
 
 
+_YEAR_SECONDS = 365 * 86400.0
+# a rate after a quantity (and its counted noun): 'requests per minute', 'writes/sec', 'rps'
+_RATE_AFTER = re.compile(
+    r"(?:\s*[a-z][a-z\-]*){0,2}?\s*(?:per|an?|each|every|/)\s*"
+    r"(?:seconds?|secs?|s|minutes?|mins?|m)\b",
+    re.I,
+)
+
+
 def _is_age(clause: str, q: Quantity) -> bool:
     if q.currency or q.noun or (q.unit_family and q.unit_family != "time"):
         return False
     if q.unit_family == "time":
-        # '18 years old', '18 years of age' (an age); 'older than 2 years' keeps its unit
-        return bool(re.match(r"\s*(?:old|of age)\b", clause[q.end :], re.I))
+        # '18 years old', '18 years of age' (an age); 'older than 2 years' keeps its unit, and
+        # so does an age in a shorter unit ('backups less than 30 days old' against
+        # `age_hours`: a duration, compared in its unit, never the bare number 30)
+        return q.unit_factor >= _YEAR_SECONDS * 0.9 and bool(
+            re.match(r"\s*(?:old|of age)\b", clause[q.end :], re.I)
+        )
     return bool(
         _AGED_BEFORE.search(clause[: q.start])
         or _AGE_AFTER.match(clause[q.end :])
