@@ -300,7 +300,12 @@ def compile_rule(
         # phrasings the checks read word by word but wrongly as a whole (coverage._TRAPS),
         # found in the rule as written (normalising rewrites 'older than' as 'aged more than'
         # and moves a list's trailing 'for EU customers only' to the front)
-        left += misread_traps(re.sub(r"\s+", " ", text.replace("\u2019", "'")))
+        # ('domains other than partner domains' is read when the glossary resolved the term)
+        left += [
+            w
+            for w in misread_traps(re.sub(r"\s+", " ", text.replace("\u2019", "'")))
+            if not any(w.lower() in words(phrase) for phrase in resolved)
+        ]
         if left:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *left)))
     return CompiledRule(
@@ -681,7 +686,46 @@ def _self_references(r: _Reading) -> list[str]:
     return [m.group(0).lower() for m in _OWN.finditer(r.text)]
 
 
+def _name_read_as_kind(r: _Reading) -> list[str]:
+    """'Vendors Initech and Globex-Corp are blocked' read as 'Deny when vendors initech contains
+    Globex-Corp': a capitalised name joined to a listed value was taken for a word of the
+    argument's name, so the vendor Initech passed. The name is a value no check lists."""
+    out: list[str] = []
+    for c in r.every:
+        kinds = set(getattr(c, "kind_words", ()) or ())
+        if not kinds or getattr(c, "match", "") not in ("exact", "contains", "prefix"):
+            continue
+        for v in getattr(c, "values", ()) or ():
+            rx = (
+                r"(?<!^)(?<![.!?]\s)\b(?P<w>[A-Z][a-z][\w\-]*)\s*(?:,|\band\b|\bor\b|&)\s*"
+                r"(?:[\w\-]+\s*(?:,|\band\b|\bor\b)\s*)*" + re.escape(str(v)) + r"\b"
+            )
+            for m in re.finditer(rx, r.text):
+                w = m.group("w")
+                if stem(w.lower()) in kinds and w not in out:
+                    out.append(w)
+    return out
+
+
+# A listed value that is a slash of alternatives or a rate, not a literal: '50/hr', '80/443',
+# 'tenants/workspaces' (a CIDR '0.0.0.0/0' or a path 'release/*' is a literal).
+_SLASHED_VALUE = re.compile(
+    r"^(?:\d+\s*/\s*(?:\d+|hrs?|h|hours?|mins?|minutes?|secs?|s|days?|d|wks?|weeks?|mo|months?)"
+    r"|[a-z]{3,}/[a-z]{3,}(?:/[a-z]{3,})*)$"
+)
+
+
+def _slashed_values(r: _Reading) -> list[str]:
+    """'Automated takedowns capped at 50/hr' read as 'takedowns contains 50/hr', 'ports < 1024
+    other than 80/443' as 'ports is 80/443', 'merge records from different tenants/workspaces'
+    as 'records different contains tenants/workspaces': a rate or a choice written with a slash,
+    which no argument holds as written."""
+    return [v for v in dict.fromkeys(_flat_values(r.every)) if _SLASHED_VALUE.match(v)]
+
+
 _FAIL_SAFES = (
+    _slashed_values,
+    _name_read_as_kind,
     _unread_human_act,
     _act_listed_as_value,
     _negated_words,

@@ -169,8 +169,12 @@ _CLASS_LETTER = re.compile(
 # - a round-the-clock or hyphenated qualifier of the people a permission names ('24/7 on-call
 #   staff may restart services'): dropped, the permission allowed everyone;
 # - 'X other than <word> X' ('domains other than client domains'): the word names a kind of X,
-#   not a value X must equal.
+#   not a value X must equal;
+# - an argument compared in notation ('retention_days >= 365 for audit logs', 'bulk
+#   (record_count > 1000) -> deny'): read as a bound on the amount and a list holding the
+#   argument's name, it approved a retention of 30 days.
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?P<w>[a-z]+_[a-z0-9_]+)\s*(?:>=|<=|=>|=<|>|<|\u2265|\u2264)\s*\d"), ""),
     (
         re.compile(
             r"\bno\s+(?P<w>longer)\b(?!\s+(?:be\s+)?(?:allowed|permitted|accepted|supported|"
@@ -200,7 +204,8 @@ _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             r"\b(?P<w>(?:tier|level|lvl|grade|band|l|t)(?:[- ]?\d{1,2}))\b"
-            r"(?![.,\-]?\d)(?=\s+(?:(?!(?:is|was|has|does|as|its|this|us)\b)[a-z][a-z\-]*\s+){0,2}?"
+            r"(?![.,\-]?\d)(?=\s+(?:\([^)]{1,40}\)\s+)?"
+            r"(?:(?!(?:is|was|has|does|as|its|this|us)\b)[a-z][a-z\-]*\s+){0,2}?"
             r"(?!(?:is|was|has|does|as|its|this|us)\b)[a-z][a-z\-]{2,}s\b)",
             re.I,
         ),
@@ -226,7 +231,11 @@ _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            r"\b(?P<w>leav(?:e|es|ing)|remaining|resulting|(?:take|takes|taking|bring|brings|"
+            r"\b(?P<w>leav(?:e|es|ing)(?=\s+(?:(?:a|an|the|its|their|behind|only)\s+)?"
+            r"(?:(?:account|wallet|remaining|available|minimum|cash|stock)\s+)*"
+            r"(?:balances?|less\s+than|fewer\s+than|more\s+than|at\s+least|under|below|"
+            r"above|over|nothing|zero|negative)\b)|(?:remaining|resulting)(?=\s+balance\b)|"
+            r"(?:take|takes|taking|bring|brings|"
             r"bringing|put|puts|putting|push|pushes|pushing)(?=\s+(?:the\s+|its\s+|their\s+|"
             r"an?\s+)?(?:account\s+|wallet\s+|remaining\s+|available\s+)?balance\b))\b"
             r"[^,;.]{0,50}?\b(?:below|under|less\s+than|fewer\s+than|beneath|at\s+least|above|"
