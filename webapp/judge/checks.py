@@ -1012,6 +1012,9 @@ class NumericLimit(Check):
             what = f"the {self.window}'s total of {what}"
         elif self.window:
             what = f"{what} per {self.window}"
+        if self.per and not self.window:
+            # 'max 2 refunds per order': the count over every request for one order
+            what = f"{what} per {self.per}"
         bound = _bound_words(self)
         if self.effect == "allow":
             return (

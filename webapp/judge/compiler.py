@@ -5371,6 +5371,9 @@ def _numeric_checks(
             or (noun_stem and _names_action(noun_stem) and q.currency is None)
             or counted_head
             or window == "day"
+            # 'Do not grant more than 2 admin roles per user': a count a person holds across
+            # requests, never the request's own count (read so, a user holding 2 got a third)
+            or (noun_stem and _plain_count(q) and stem(per.split()[-1]) in _HOLDER_STEMS)
         ):
             # 'Max 200 line items per PO', '$1,200 per issuance': the thing is the request's own
             # object (one PO, one issuance), so the limit is per request, as without the words;
@@ -5427,6 +5430,17 @@ _PARTY_STEMS = frozenset(
     vendor supplier payee beneficiary household student merchant seller buyer recipient
     contact tenant grant order case ticket card device""".split()
 )
+
+
+# parties that hold things across requests (a person's roles, seats, cards); not an order or a
+# ticket, which a request makes whole ('max 3 seats per order')
+_HOLDER_STEMS = _PARTY_STEMS - frozenset(
+    stem(w) for w in "order case ticket grant card device".split()
+)
+
+
+def _plain_count(q: Quantity) -> bool:
+    return q.currency is None and q.unit_family is None
 
 
 def _per_thing(clause: str) -> str:
