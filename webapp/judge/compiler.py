@@ -1689,6 +1689,14 @@ _EXPLICIT_OK = re.compile(
     r"no approval (?:is )?needed|without approval|freely)\b",
     re.I,
 )
+# Review words said not to apply: 'no approval needed', "don't need approval", 'need no review'.
+_NEGATED_REVIEW = re.compile(
+    r"\b(?:no\s+(?:\w+\s+)?(?:approval|review|sign[- ]?off)\s+(?:is\s+)?(?:needed|required)|"
+    r"needs?\s+no\s+(?:\w+\s+)?(?:approval|review|sign[- ]?off)|"
+    r"(?:do|does|did)(?:n't|\s+not)\s+(?:need|require)\s+(?:\w+\s+)?(?:approval|review|sign[- ]?off)|"
+    r"(?:approval|review|sign[- ]?off)\s+(?:is|are)(?:n't|\s+not)\s+(?:needed|required))\b",
+    re.I,
+)
 _UPPER_BOUND = re.compile(
     r"(?:(?:not|never|n't|cannot)\s+(?:ever\s+)?(?:to\s+)?(?:exceed|go over|go above|go beyond|surpass|be (?:more|greater|larger|higher|bigger|longer) than|be (?:above|over))"
     r"|\bmax(?:imum)?\s+[a-z][a-z\s-]{1,30}?\s+(?:is|are|of)"
@@ -5284,7 +5292,14 @@ def _numeric_checks(
             elif kind == "upper":
                 kind, strict = "below", "le" if not strict else ""
         op, eff = _op_and_effect(
-            kind, strict, effect, review, negated, allow, bool(_EXPLICIT_OK.search(clause))
+            kind,
+            strict,
+            effect,
+            review,
+            negated,
+            allow,
+            bool(_EXPLICIT_OK.search(clause)),
+            bool(_NEGATED_REVIEW.search(clause)),
         )
         if op is None:
             continue
@@ -5554,7 +5569,19 @@ def _op_and_effect(
     negated: bool,
     allow: bool,
     explicit_ok: bool = False,
+    negated_review: bool = False,
 ) -> tuple[str | None, str]:
+    if review and negated_review:
+        # 'Refunds: no approval needed below $50', 'Transfers of at most 1,000 USD don't need
+        # approval', 'Refunds of up to $200 need no approval': the review words are negated;
+        # read as a review they sent the small ones to review and approved the large ones. The
+        # small ones are allowed, the rest go to review (as 'up to €500 is auto-approved');
+        # a bound on the other side ('no approval needed above $50') is not read.
+        if kind == "upper":
+            return ("ge" if strict else "gt"), "allow"
+        if kind == "below":
+            return ("gt" if strict == "le" else "ge"), "allow"
+        return None, ""
     if kind == "upper":
         op = "ge" if strict else "gt"
         if review:
