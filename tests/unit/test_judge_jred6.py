@@ -63,6 +63,8 @@ MISREAD = [
     "dont merge records from different tenants/workspaces ever",
     "retention_days >= 365 for audit logs. never lower",
     "bulk (record_count > 1000) -> deny",
+    "scope in {contact, lead} ok; scope=account -> DPO review",
+    "Nominated beneficiaries must fall within the allowed relationship types.",
 ]
 
 
@@ -84,6 +86,7 @@ STILL_UNDERSTOOD = [
     "Support agents may issue credits of up to 50 USD.",
     "Transfers over 10,000 USD require a 2-step approval.",
     "Refunds of up to $200 need no approval; larger ones need a manager.",
+    "Stock moves must be between warehouses on the approved list: WH-01, WH-02, WH-07.",
 ]
 
 

@@ -173,7 +173,23 @@ _CLASS_LETTER = re.compile(
 # - an argument compared in notation ('retention_days >= 365 for audit logs', 'bulk
 #   (record_count > 1000) -> deny'): read as a bound on the amount and a list holding the
 #   argument's name, it approved a retention of 30 days.
+# - a set written in braces ('scope in {contact, lead} ok'): read as subject words, 'contact'
+#   and 'lead' had to be shown together;
+# - a class named by a permission word ('must fall within the allowed relationship types',
+#   'one of the permitted warehouses'): read as a permission of the whole subject, an
+#   obligation became an allow.
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?P<w>in|of|not\s+in)\s*\{[^}]*\}", re.I), ""),
+    (
+        re.compile(
+            r"\b(?:within|in|among|to|from|of|on|by)\s+(?:one\s+of\s+)?(?:the|our|their|its)\s+"
+            r"(?P<w>allowed|permitted|approved|authori[sz]ed|accepted|whitelisted|allowlisted)\s+"
+            # ('on the approved list: WH-01, WH-02' gives its list: read by the list)
+            r"(?!(?:[a-z\-]+\s+)?(?:list|lists|register|registry)\b)[a-z]",
+            re.I,
+        ),
+        "",
+    ),
     (re.compile(r"\b(?P<w>[a-z]+_[a-z0-9_]+)\s*(?:>=|<=|=>|=<|>|<|\u2265|\u2264)\s*\d"), ""),
     (
         re.compile(
