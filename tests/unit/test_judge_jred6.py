@@ -65,6 +65,7 @@ MISREAD = [
     "bulk (record_count > 1000) -> deny",
     "scope in {contact, lead} ok; scope=account -> DPO review",
     "Nominated beneficiaries must fall within the allowed relationship types.",
+    "Agents with the billing role may issue refunds up to $100.",
 ]
 
 
@@ -87,6 +88,7 @@ STILL_UNDERSTOOD = [
     "Transfers over 10,000 USD require a 2-step approval.",
     "Refunds of up to $200 need no approval; larger ones need a manager.",
     "Stock moves must be between warehouses on the approved list: WH-01, WH-02, WH-07.",
+    "Accounts with an outstanding balance may not be closed.",
 ]
 
 

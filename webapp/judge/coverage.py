@@ -178,7 +178,20 @@ _CLASS_LETTER = re.compile(
 # - a class named by a permission word ('must fall within the allowed relationship types',
 #   'one of the permitted warehouses'): read as a permission of the whole subject, an
 #   obligation became an allow.
+# - a qualified actor of a permission ('Agents with the billing role may issue refunds up to
+#   $100', 'Staff in the treasury team can …'): the cap was read, the actor's qualifier
+#   dropped, and every agent got the permission.
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"^\s*(?:(?:only|all|any)\s+)?(?:[a-z][a-z\-]*\s+)?(?:agents?|bots?|users?|staff|employees?|"
+            r"operators?|analysts?|engineers?|members?|people|personnel|accounts?)\s+"
+            r"(?P<w>with|in|on|from|holding|having)\s+[^,;.]*?\b(?:may|can|are\s+allowed|"
+            r"are\s+permitted)\b(?!'t|not\b|\s+not\b|\s+never\b|\s+only\b)",
+            re.I,
+        ),
+        "",
+    ),
     (re.compile(r"\b(?P<w>in|of|not\s+in)\s*\{[^}]*\}", re.I), ""),
     (
         re.compile(
