@@ -58,7 +58,6 @@ MISREAD = [
     "Grant admin roles only to users with 2FA enabled.",
     "24/7 on-call staff may restart services.",
     # names, slashes and notation read as an argument's name or a literal
-    "Vendors Initech and Globex-Corp are blocked",
     "Automated takedowns capped at 50/hr per agent - anything beyond that needs a human moderator to review.",
     "dont merge records from different tenants/workspaces ever",
     "retention_days >= 365 for audit logs. never lower",
@@ -89,6 +88,7 @@ STILL_UNDERSTOOD = [
     "Refunds of up to $200 need no approval; larger ones need a manager.",
     "Stock moves must be between warehouses on the approved list: WH-01, WH-02, WH-07.",
     "Accounts with an outstanding balance may not be closed.",
+    "Vendors Initech and Globex-Corp are blocked",
 ]
 
 
@@ -159,11 +159,18 @@ def test_a_near_miss_phrasing_stays_understood(rule):
             {"amount": 150, "currency": "USD"},
             "pending_review",
         ),
+        # a capitalised name joined to a listed value is a value, not a word of the argument
         (
             ["Vendors Initech and Globex-Corp are blocked"],
             "ap.pay_vendor",
             {"vendor": "Initech", "amount": 10, "currency": "USD"},
-            "pending_review",
+            "denied",
+        ),
+        (
+            ["Vendors Initech and Globex-Corp are blocked"],
+            "ap.pay_vendor",
+            {"vendor": "Umbrella", "amount": 10, "currency": "USD"},
+            "approved",
         ),
         (
             ["retention_days >= 365 for audit logs. never lower"],

@@ -6998,6 +6998,12 @@ _WEEKDAY_ITEM = re.compile(
 )
 
 
+# the plural noun of a kind, then a capitalised name joined by 'and' / 'or' / a comma to a list
+_NAME_JOINED = re.compile(
+    r"\b[A-Za-z][a-z]+s\s+(?P<name>[A-Z][a-z][A-Za-z0-9]*)\s*(?:,\s*|\s+and\s+|\s+or\s+|\s*&\s*)$"
+)
+
+
 def _value_list_check(
     index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
 ) -> Check | None:
@@ -7005,6 +7011,13 @@ def _value_list_check(
     items, region_start, region_end = _list_items(clause, only)
     if not items:
         return None
+    joined = _NAME_JOINED.search(clause[:region_start])
+    if joined and joined.start("name") > 0:
+        # 'Vendors Initech and Globex-Corp are blocked': a capitalised name joined to the list
+        # after the kind's noun is one of its values (read as a word of the argument's name, it
+        # let Initech pass)
+        items = [joined.group("name"), *items]
+        region_start = joined.start("name")
     if any(_WEEKDAY_ITEM.fullmatch(part.strip()) for i in items for part in i.split("/")):
         # 'no db migrations sat/sun': days of the week say when the act is forbidden, not a value
         # of an argument (read as one, `database` was compared with 'sat/sun' and approved)
