@@ -65,6 +65,7 @@ MISREAD = [
     "scope in {contact, lead} ok; scope=account -> DPO review",
     "Nominated beneficiaries must fall within the allowed relationship types.",
     "Agents with the billing role may issue refunds up to $100.",
+    "PCI-DSS 4.0 scoped systems must not be modified on Fridays.",
 ]
 
 

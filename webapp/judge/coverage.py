@@ -181,7 +181,18 @@ _CLASS_LETTER = re.compile(
 # - a qualified actor of a permission ('Agents with the billing role may issue refunds up to
 #   $100', 'Staff in the treasury team can …'): the cap was read, the actor's qualifier
 #   dropped, and every agent got the permission.
+# - a standard qualifying a kind ('PCI-DSS 4.0 scoped systems', 'HIPAA covered entities',
+#   'SOX relevant apps'): read as a literal an argument must contain, a system flagged in scope
+#   passed.
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"\b(?P<w>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?:\s+v?\d+(?:\.\d+)*)?\s+"
+            r"(?:scoped|in-scope|covered|certified|compliant|regulated|relevant|governed|"
+            r"controlled|audited|designated)\s+[a-z]+s\b"
+        ),
+        "",
+    ),
     (
         re.compile(
             r"^\s*(?:(?:only|all|any)\s+)?(?:[a-z][a-z\-]*\s+)?(?:agents?|bots?|users?|staff|employees?|"
