@@ -254,6 +254,29 @@ def test_decisions(rules, tool, args, expected):
     assert _judge(rules, tool, args) == expected
 
 
+@pytest.mark.parametrize(
+    ("rule", "small", "large"),
+    [
+        ("Refunds: no approval needed below $50.", 30, 80),
+        ("Transfers of at most 1,000 USD don't need approval.", 1000, 5000),
+        ("Refunds under $20 need no review.", 10, 25),
+    ],
+)
+def test_negated_review_words_allow_the_bounded_side_only(rule, small, large):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    (check,) = compiled.checks
+    assert check.effect == "allow" and "otherwise send to review" in check.reading()
+    tool = "payments.refund" if "Refund" in rule else "bank.transfer"
+    assert _judge([rule], tool, {"amount": small, "currency": "USD"}) == "approved"
+    assert _judge([rule], tool, {"amount": large, "currency": "USD"}) == "pending_review"
+
+
+def test_a_permission_with_an_approval_is_not_a_negated_review():
+    rule = "Refunds up to $500 are fine with manager approval."
+    assert compile_rule(0, "c:r0", rule).understanding != "understood"
+
+
 def test_the_reading_of_a_count_says_what_it_is_per():
     (check,) = compile_rule(0, "c:r0", "max 2 refunds per order").checks
     assert "per order" in check.reading()

@@ -490,6 +490,12 @@ def _unread_human_act(r: _Reading) -> list[str]:
     checks could approve what the rule wants a human to decide (whatever phrasing hid the act)."""
     if any(c.effect == SENDS_TO_REVIEW for c in r.checks):
         return []
+    if _NEGATED_REVIEW.search(r.text) and any(
+        isinstance(c, NumericLimit) and c.effect == "allow" for c in r.checks
+    ):
+        # 'Refunds: no approval needed below $50': the act is said not to be needed on the
+        # bounded side, and the allow sends the rest to a person ('otherwise send to review')
+        return []
     asked = [m.group(0).lower() for m in _HUMAN_ACT.finditer(r.text)]
     asked += [m.group("act").lower() for m in _INFORMAL_ACT.finditer(r.text)]
     return [act for act in asked if not any(_reads_act(c, act) for c in r.every)]
