@@ -66,6 +66,9 @@ MISREAD = [
     "Nominated beneficiaries must fall within the allowed relationship types.",
     "Agents with the billing role may issue refunds up to $100.",
     "PCI-DSS 4.0 scoped systems must not be modified on Fridays.",
+    "Employees' home addresses must never be shared outside HR.",
+    "Customer data must stay within IT.",
+    "Only the account owner may close the account.",
 ]
 
 
@@ -90,6 +93,9 @@ STILL_UNDERSTOOD = [
     "Stock moves must be between warehouses on the approved list: WH-01, WH-02, WH-07.",
     "Accounts with an outstanding balance may not be closed.",
     "Vendors Initech and Globex-Corp are blocked",
+    "Only the main branch may be deployed to production.",
+    "Replacements ship only to US, CA or MX.",
+    "Granting admin roles (Owner, Billing Admin, Security Admin) requires approval from IT.",
 ]
 
 

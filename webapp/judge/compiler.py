@@ -729,7 +729,31 @@ def _slashed_values(r: _Reading) -> list[str]:
     return [v for v in dict.fromkeys(_flat_values(r.every)) if _SLASHED_VALUE.match(v)]
 
 
+def _qualifier_read_as_value(r: _Reading) -> list[str]:
+    """'Only the account owner may close the account' read as 'Deny unless an argument is
+    account': the first noun qualifies the role after it; read as a value of any argument, a
+    request holding 'account' anywhere passed. A list bound to the argument named for the noun
+    after it ('Only the main branch may be deployed': `branch` is main) is read right."""
+    out: list[str] = []
+    for m in _ONLY_THE_NOUN.finditer(r.text):
+        value, noun = m.group("value").lower(), stem(m.group("noun").lower())
+        for c in r.every:
+            values = {str(v).lower() for v in getattr(c, "values", ()) or ()}
+            if value in values and noun not in set(getattr(c, "kind_words", ()) or ()):
+                out.append(m.group("value"))
+                break
+    return out
+
+
+_ONLY_THE_NOUN = re.compile(
+    r"\bonly\s+(?:the|a|an|its|their)\s+(?P<value>[a-z]+)\s+(?P<noun>[a-z]+)\s+"
+    r"(?:may|can|is\s+allowed|are\s+allowed|is\s+permitted)\b",
+    re.I,
+)
+
+
 _FAIL_SAFES = (
+    _qualifier_read_as_value,
     _slashed_values,
     _name_read_as_kind,
     _unread_human_act,

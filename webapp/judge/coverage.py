@@ -184,7 +184,18 @@ _CLASS_LETTER = re.compile(
 # - a standard qualifying a kind ('PCI-DSS 4.0 scoped systems', 'HIPAA covered entities',
 #   'SOX relevant apps'): read as a literal an argument must contain, a system flagged in scope
 #   passed.
+# - a department's acronym that is also a country code, alone after a place preposition
+#   ('shared outside HR', 'must stay within IT'): read as Croatia or Italy, a share with a
+#   recipient there passed;
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"\b(?:outside|within|inside|beyond|except|but)\s+(?:of\s+)?(?:the\s+)?"
+            r"(?P<w>HR|IT|PR|QA|IS|PA|MA)\b(?!\s*(?:,|/|\bor\b|\band\b)\s*[A-Z]{2}\b)"
+            r"(?<!(?:,|/)\s[A-Z]{2})"
+        ),
+        "",
+    ),
     (
         re.compile(
             r"\b(?P<w>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?:\s+v?\d+(?:\.\d+)*)?\s+"
