@@ -69,8 +69,6 @@ MISREAD = [
     "Employees' home addresses must never be shared outside HR.",
     "Customer data must stay within IT.",
     "Only the account owner may close the account.",
-    "Vaccines may not be stored above 8 \u00b0C.",
-    "Vaccines may not be stored above 46F.",
 ]
 
 

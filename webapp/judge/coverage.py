@@ -187,16 +187,7 @@ _CLASS_LETTER = re.compile(
 # - a department's acronym that is also a country code, alone after a place preposition
 #   ('shared outside HR', 'must stay within IT'): read as Croatia or Italy, a share with a
 #   recipient there passed;
-# - a temperature ('stored above 8 °C', 'over 46F', '40 degrees'): no check knows its unit; read
-#   as a bare number, a reading in the other scale passed.
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (
-        re.compile(
-            r"\d\s*(?P<w>\u00b0\s*[CF]?|\u2103|\u2109|(?:degrees?|deg)\b(?:\s+(?:celsius|fahrenheit|[CF]\b))?|"
-            r"(?:C|F)\b(?=\s*(?:[.,;:)]|$|\s+(?:or|and|for|during|while|in|at)\b)))",
-        ),
-        "",
-    ),
     (
         re.compile(
             r"\b(?:outside|within|inside|beyond|except|but)\s+(?:of\s+)?(?:the\s+)?"
