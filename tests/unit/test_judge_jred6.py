@@ -283,6 +283,21 @@ def test_a_permission_with_an_approval_is_not_a_negated_review():
     assert compile_rule(0, "c:r0", rule).understanding != "understood"
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"setpoint_c": 20}, "approved"),
+        ({"setpoint_c": 25}, "denied"),
+        # the other scale: 20 °F is far below 18 °C, never 'between 18 and 24'
+        ({"setpoint_f": 20}, "pending_review"),
+        ({"setpoint_fahrenheit": 70}, "pending_review"),
+    ],
+)
+def test_a_temperature_in_the_other_scale_goes_to_review(args, expected):
+    rule = "Cold room setpoint must stay between 18 and 24 \u00b0C."
+    assert _judge([rule], "set_cold_room_setpoint", args) == expected
+
+
 def test_the_reading_of_a_count_says_what_it_is_per():
     (check,) = compile_rule(0, "c:r0", "max 2 refunds per order").checks
     assert "per order" in check.reading()
