@@ -81,6 +81,7 @@ APART_SETS = (
     "dev_jauto",
     "dev_jcond",
     "dev_jfield",
+    "dev_jred6",
 )
 
 

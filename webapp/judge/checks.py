@@ -761,6 +761,27 @@ def _not_applicable_or_satisfied(anchored: bool) -> Outcome:
 
 
 # ---------------------------------------------------------------------------------------------
+# A rule's temperature scale ('8 °C', '46F', '40 degrees Fahrenheit') and the argument-name
+# words of the other scale (`temp_f` against a rule in Celsius).
+_TEMPERATURE = re.compile(
+    r"\d\s*(?:\u00b0\s*(?P<a>[CF])|(?P<b>\u2103|\u2109)|(?:degrees?|deg)\s+(?P<c>celsius|fahrenheit|[CF])\b)",
+    re.I,
+)
+_OTHER_SCALE_KEYS = {
+    "C": frozenset({"f", "fahrenheit", "degf"}),
+    "F": frozenset({"c", "celsius", "degc"}),
+}
+
+
+@lru_cache(maxsize=4096)
+def _temperature_scale(source: str) -> str:
+    m = _TEMPERATURE.search(source)
+    if not m:
+        return ""
+    got = (m.group("a") or m.group("b") or m.group("c") or "").lower()
+    return "F" if got in ("f", "fahrenheit", "\u2109") else "C"
+
+
 @dataclass(frozen=True)
 class NumericLimit(Check):
     """'Payments must not exceed $25,000' / 'Refunds above €500 need review' / per-day totals."""
@@ -1033,6 +1054,9 @@ class NumericLimit(Check):
             what = f"the {self.window}'s total of {what}"
         elif self.window:
             what = f"{what} per {self.window}"
+        if self.per and not self.window:
+            # 'max 2 refunds per order': the count over every request for one order
+            what = f"{what} per {self.per}"
         bound = _bound_words(self)
         if self.effect == "allow":
             return (
@@ -1065,6 +1089,16 @@ class NumericLimit(Check):
         return bool(wanted) and all(lf.keys & wanted for lf, _ in bound)
 
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
+        if self.unit_family is None:
+            scale = _temperature_scale(self.source)
+            if scale and leaf.keys & _OTHER_SCALE_KEYS[scale]:
+                # 'must stay between 18 and 24 °C' against `setpoint_f`: the other scale, which a
+                # bare comparison would read as Celsius (50 °F passed as 'not above 8')
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} = {_fmt(value)} is in another temperature scale than the rule's",
+                    (leaf.path,),
+                )
         if value < 0 <= self.threshold and self.op in ("gt", "ge"):
             # '-5000' against 'must not exceed 1,000': a reversal, a debit, a typo? Under a cap
             # only by its sign, which the rule does not speak of: a human decides.

@@ -46,6 +46,7 @@ from webapp.judge.coverage import (
     ONLY_MARKER,
     category_phrases,
     condition_spans,
+    misread_traps,
     unaccounted_words,
 )
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
@@ -509,6 +510,15 @@ def _compile_prose(
         reading = _Reading(clean, checks, _all_checks(checks), _read_duration(frozen, checks))
         left = [part for fail_safe in _FAIL_SAFES for part in fail_safe(reading)]
         left += widened + unread_numbers
+        # phrasings the checks read word by word but wrongly as a whole (coverage._TRAPS),
+        # found in the rule as written (normalising rewrites 'older than' as 'aged more than'
+        # and moves a list's trailing 'for EU customers only' to the front)
+        # ('domains other than partner domains' is read when the glossary resolved the term)
+        left += [
+            w
+            for w in misread_traps(re.sub(r"\s+", " ", text.replace("\u2019", "'")))
+            if not any(w.lower() in words(phrase) for phrase in resolved)
+        ]
         if left:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *left)))
     return CompiledRule(
@@ -692,6 +702,12 @@ def _unread_human_act(r: _Reading) -> list[str]:
     physician has signed off' against `physician_signed_off`), was read without that act: its
     checks could approve what the rule wants a human to decide (whatever phrasing hid the act)."""
     if any(c.effect == SENDS_TO_REVIEW for c in r.checks):
+        return []
+    if _NEGATED_REVIEW.search(r.text) and any(
+        isinstance(c, NumericLimit) and c.effect == "allow" for c in r.checks
+    ):
+        # 'Refunds: no approval needed below $50': the act is said not to be needed on the
+        # bounded side, and the allow sends the rest to a person ('otherwise send to review')
         return []
     # 'may accept chargebacks under $250 without review': the act the permission does without,
     # read by the allowance whose other side goes to review
@@ -981,8 +997,71 @@ def _unresolved_qualifiers(r: _Reading) -> list[str]:
     ]
 
 
+def _name_read_as_kind(r: _Reading) -> list[str]:
+    """'Vendors Initech and Globex-Corp are blocked' read as 'Deny when vendors initech contains
+    Globex-Corp': a capitalised name joined to a listed value was taken for a word of the
+    argument's name, so the vendor Initech passed. The name is a value no check lists."""
+    out: list[str] = []
+    for c in r.every:
+        kinds = set(getattr(c, "kind_words", ()) or ())
+        if not kinds or getattr(c, "match", "") not in ("exact", "contains", "prefix"):
+            continue
+        for v in getattr(c, "values", ()) or ():
+            rx = (
+                r"(?<!^)(?<![.!?]\s)\b(?P<w>[A-Z][a-z][\w\-]*)\s*(?:,|\band\b|\bor\b|&)\s*"
+                r"(?:[\w\-]+\s*(?:,|\band\b|\bor\b)\s*)*" + re.escape(str(v)) + r"\b"
+            )
+            for m in re.finditer(rx, r.text):
+                w = m.group("w")
+                if stem(w.lower()) in kinds and w not in out:
+                    out.append(w)
+    return out
+
+
+# A listed value that is a slash of alternatives or a rate, not a literal: '50/hr', '80/443',
+# 'tenants/workspaces' (a CIDR '0.0.0.0/0' or a path 'release/*' is a literal).
+_SLASHED_VALUE = re.compile(
+    r"^(?:\d+\s*/\s*(?:\d+|hrs?|h|hours?|mins?|minutes?|secs?|s|days?|d|wks?|weeks?|mo|months?)"
+    r"|[a-z]{3,}/[a-z]{3,}(?:/[a-z]{3,})*)$"
+)
+
+
+def _slashed_values(r: _Reading) -> list[str]:
+    """'Automated takedowns capped at 50/hr' read as 'takedowns contains 50/hr', 'ports < 1024
+    other than 80/443' as 'ports is 80/443', 'merge records from different tenants/workspaces'
+    as 'records different contains tenants/workspaces': a rate or a choice written with a slash,
+    which no argument holds as written."""
+    return [v for v in dict.fromkeys(_flat_values(r.every)) if _SLASHED_VALUE.match(v)]
+
+
+def _qualifier_read_as_value(r: _Reading) -> list[str]:
+    """'Only the account owner may close the account' read as 'Deny unless an argument is
+    account': the first noun qualifies the role after it; read as a value of any argument, a
+    request holding 'account' anywhere passed. A list bound to the argument named for the noun
+    after it ('Only the main branch may be deployed': `branch` is main) is read right."""
+    out: list[str] = []
+    for m in _ONLY_THE_NOUN.finditer(r.text):
+        value, noun = m.group("value").lower(), stem(m.group("noun").lower())
+        for c in r.every:
+            values = {str(v).lower() for v in getattr(c, "values", ()) or ()}
+            if value in values and noun not in set(getattr(c, "kind_words", ()) or ()):
+                out.append(m.group("value"))
+                break
+    return out
+
+
+_ONLY_THE_NOUN = re.compile(
+    r"\bonly\s+(?:the|a|an|its|their)\s+(?P<value>[a-z]+)\s+(?P<noun>[a-z]+)\s+"
+    r"(?:may|can|is\s+allowed|are\s+allowed|is\s+permitted)\b",
+    re.I,
+)
+
+
 _FAIL_SAFES = (
     _unresolved_qualifiers,
+    _qualifier_read_as_value,
+    _slashed_values,
+    _name_read_as_kind,
     _unread_human_act,
     _other_subjects,
     _multiple_bases,
@@ -2081,6 +2160,14 @@ def alone_permission(text: str) -> re.Match[str] | None:
 _EXPLICIT_OK = re.compile(
     r"\b(fine|ok|okay|allowed|permitted|auto[- ]?approv\w*|approved automatically|automatically approved|"
     r"no approval (?:is )?needed|without approval|freely)\b",
+    re.I,
+)
+# Review words said not to apply: 'no approval needed', "don't need approval", 'need no review'.
+_NEGATED_REVIEW = re.compile(
+    r"\b(?:no\s+(?:\w+\s+)?(?:approval|review|sign[- ]?off)\s+(?:is\s+)?(?:needed|required)|"
+    r"needs?\s+no\s+(?:\w+\s+)?(?:approval|review|sign[- ]?off)|"
+    r"(?:do|does|did)(?:n't|\s+not)\s+(?:need|require)\s+(?:\w+\s+)?(?:approval|review|sign[- ]?off)|"
+    r"(?:approval|review|sign[- ]?off)\s+(?:is|are)(?:n't|\s+not)\s+(?:needed|required))\b",
     re.I,
 )
 _UPPER_BOUND = re.compile(
@@ -6437,6 +6524,11 @@ def _numeric_checks(
     for q, kind, strict, _pos in found:
         if not kind:
             continue
+        if window is None and q.currency is None and _RATE_AFTER.match(clause, q.end):
+            # '1000 requests per minute', '2,000 writes/sec': a rate, which an argument holding
+            # a count, or a rate in another unit (`requests_per_second`), does not measure; read
+            # as a count it approved 50 requests per second. Not read (review).
+            continue
         in_condition = any(
             start <= q.start < end and marker in ("if", "when", "whenever")
             for start, end, marker in condition_spans(clause)
@@ -6459,6 +6551,7 @@ def _numeric_checks(
             negated,
             allow,
             bool(_EXPLICIT_OK.search(clause)) or alone_permission(clause) is not None,
+            bool(_NEGATED_REVIEW.search(clause)),
         )
         if op is None:
             continue
@@ -6553,6 +6646,9 @@ def _numeric_checks(
             or (noun_stem and _names_action(noun_stem) and q.currency is None)
             or counted_head
             or window == "day"
+            # 'Do not grant more than 2 admin roles per user': a count a person holds across
+            # requests, never the request's own count (read so, a user holding 2 got a third)
+            or (noun_stem and _plain_count(q) and stem(per.split()[-1]) in _HOLDER_STEMS)
         ):
             # 'Max 200 line items per PO', '$1,200 per issuance': the thing is the request's own
             # object (one PO, one issuance), so the limit is per request, as without the words;
@@ -6611,6 +6707,17 @@ _PARTY_STEMS = frozenset(
 )
 
 
+# parties that hold things across requests (a person's roles, seats, cards); not an order or a
+# ticket, which a request makes whole ('max 3 seats per order')
+_HOLDER_STEMS = _PARTY_STEMS - frozenset(
+    stem(w) for w in "order case ticket grant card device".split()
+)
+
+
+def _plain_count(q: Quantity) -> bool:
+    return q.currency is None and q.unit_family is None
+
+
 def _per_thing(clause: str) -> str:
     """The thing a limit is per ('customer', 'line'), or '' when it is per request or per agent.
     A limit on each line (or item, row) of a request is judged line by line, never on their sum."""
@@ -6629,12 +6736,25 @@ def _plain(q: Quantity) -> bool:
     return not q.currency and not q.noun and q.unit_family is None
 
 
+_YEAR_SECONDS = 365 * 86400.0
+# a rate after a quantity (and its counted noun): 'requests per minute', 'writes/sec', 'rps'
+_RATE_AFTER = re.compile(
+    r"(?:\s*[a-z][a-z\-]*){0,2}?\s*(?:per|an?|each|every|/)\s*"
+    r"(?:seconds?|secs?|s|minutes?|mins?|m)\b",
+    re.I,
+)
+
+
 def _is_age(clause: str, q: Quantity) -> bool:
     if q.currency or q.noun or (q.unit_family and q.unit_family != "time"):
         return False
     if q.unit_family == "time":
-        # '18 years old', '18 years of age' (an age); 'older than 2 years' keeps its unit
-        return bool(re.match(r"\s*(?:old|of age)\b", clause[q.end :], re.I))
+        # '18 years old', '18 years of age' (an age); 'older than 2 years' keeps its unit, and
+        # so does an age in a shorter unit ('backups less than 30 days old' against
+        # `age_hours`: a duration, compared in its unit, never the bare number 30)
+        return q.unit_factor >= _YEAR_SECONDS * 0.9 and bool(
+            re.match(r"\s*(?:old|of age)\b", clause[q.end :], re.I)
+        )
     return bool(
         _AGED_BEFORE.search(clause[: q.start])
         or _AGE_AFTER.match(clause[q.end :])
@@ -6710,7 +6830,19 @@ def _op_and_effect(
     negated: bool,
     allow: bool,
     explicit_ok: bool = False,
+    negated_review: bool = False,
 ) -> tuple[str | None, str]:
+    if review and negated_review:
+        # 'Refunds: no approval needed below $50', 'Transfers of at most 1,000 USD don't need
+        # approval', 'Refunds of up to $200 need no approval': the review words are negated;
+        # read as a review they sent the small ones to review and approved the large ones. The
+        # small ones are allowed, the rest go to review (as 'up to €500 is auto-approved');
+        # a bound on the other side ('no approval needed above $50') is not read.
+        if kind == "upper":
+            return ("ge" if strict else "gt"), "allow"
+        if kind == "below":
+            return ("gt" if strict == "le" else "ge"), "allow"
+        return None, ""
     if kind == "upper":
         op = "ge" if strict else "gt"
         if review:
@@ -8567,6 +8699,12 @@ _WEEKDAY_ITEM = re.compile(
 )
 
 
+# the plural noun of a kind, then a capitalised name joined by 'and' / 'or' / a comma to a list
+_NAME_JOINED = re.compile(
+    r"\b[A-Za-z][a-z]+s\s+(?P<name>[A-Z][a-z][A-Za-z0-9]*)\s*(?:,\s*|\s+and\s+|\s+or\s+|\s*&\s*)$"
+)
+
+
 def _value_list_check(
     index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
 ) -> Check | None:
@@ -8574,6 +8712,13 @@ def _value_list_check(
     items, region_start, region_end = _list_items(clause, only)
     if not items:
         return None
+    joined = _NAME_JOINED.search(clause[:region_start])
+    if joined and joined.start("name") > 0:
+        # 'Vendors Initech and Globex-Corp are blocked': a capitalised name joined to the list
+        # after the kind's noun is one of its values (read as a word of the argument's name, it
+        # let Initech pass)
+        items = [joined.group("name"), *items]
+        region_start = joined.start("name")
     if any(_WEEKDAY_ITEM.fullmatch(part.strip()) for i in items for part in i.split("/")):
         # 'no db migrations sat/sun': days of the week say when the act is forbidden, not a value
         # of an argument (read as one, `database` was compared with 'sat/sun' and approved)
