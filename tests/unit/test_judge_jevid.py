@@ -118,7 +118,9 @@ def test_either_reference_and_both_references():
         (CREDIT, "billing.credits.issue", {**CREDIT_ARGS, "amount": 199}, "approved"),
         (SRE, "deploy.release", {"service_tier": "tier-1", "sre_approver": "k.liu"}, "approved"),
         (SRE, "deploy.release", {"service_tier": "tier-1"}, "pending_review"),
-        (SRE, "deploy.release", {"service_tier": "tier-2"}, "approved"),
+        # no check reads the grade 'tier-1' (jred6: a numbered grade dropped from a reading
+        # leaves the rule partly understood), so a tier-2 deploy is for a human, not approved
+        (SRE, "deploy.release", {"service_tier": "tier-2"}, "pending_review"),
         (EITHER, "billing.credits.issue", {"amount": 50, "ticket_ref": "SUP-1"}, "approved"),
         (EITHER, "billing.credits.issue", {"amount": 50, "invoice_number": "INV-1"}, "approved"),
         (EITHER, "billing.credits.issue", {"amount": 50, "po_number": "PO-1"}, "denied"),

@@ -61,8 +61,6 @@ MISREAD = [
     "Automated takedowns capped at 50/hr per agent - anything beyond that needs a human moderator to review.",
     "dont merge records from different tenants/workspaces ever",
     "retention_days >= 365 for audit logs. never lower",
-    "bulk (record_count > 1000) -> deny",
-    "scope in {contact, lead} ok; scope=account -> DPO review",
     "Nominated beneficiaries must fall within the allowed relationship types.",
     "Agents with the billing role may issue refunds up to $100.",
     "PCI-DSS 4.0 scoped systems must not be modified on Fridays.",
