@@ -14,6 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.unit.judge_support import outcome_beside_ticket
+from webapp.judge.compiler import compile_rule
 from webapp.judge.engine import compiled_for, evaluate
 from webapp.judge.history import StaticHistory
 from webapp.judge.quantities import single_currency
@@ -92,3 +94,37 @@ def test_a_request_in_another_currency_never_passes_a_policy_currency_cap(curren
     # under the bound in number, but in a currency the policy does not name: never approved
     args = {"amount": amount, "currency": currency}
     assert _status("US book. All amounts USD.", [CAP], args) == "pending_review"
+
+
+# Merge interactions found after the helpers' branches met (each branch passed alone).
+
+
+@pytest.mark.parametrize(
+    ("columns", "expected"),
+    [(["visit_id", "diagnosis"], "denied"), (["visit_id", "clinic"], "approved")],
+)
+def test_what_a_thing_includes_is_not_a_state_it_is_in(columns, expected):
+    # jcond's states after a relative ('accounts that are in collections or …') had taken
+    # 'extracts that include diagnosis or medication columns' for two states (review always);
+    # the columns are jfield's field list
+    rule = "Do not share extracts that include diagnosis or medication columns."
+    args = {"extract": "q2", "columns": columns}
+    assert outcome_beside_ticket(rule, "warehouse.share_extract", args) == expected
+
+
+@pytest.mark.parametrize(("role", "expected"), [("Admin", "denied"), ("Viewer", "approved")])
+def test_a_where_binding_keeps_its_own_reading(role, expected):
+    # jevid reads 'Where <condition>, …' as 'If …'; a binding in notation after 'Where' is
+    # jfield's allow-list under a bound value, which reads its own 'Where'
+    rule = "Where account_kind = guest, the only permitted roles are Viewer and Guest Commenter."
+    args = {"account_kind": "guest", "role": role}
+    assert outcome_beside_ticket(rule, "wiki.grant_role", args) == expected
+
+
+def test_sparing_the_review_above_a_bound_is_not_a_grant():
+    # jauto's 'no review needed' permission met jnote's arrows: 'amount > 500 -> no review
+    # needed' approved 600; sparing the review of the large ones stays unread
+    rule = "amount > 500 -> no review needed"
+    assert not compile_rule(0, "c:r0", rule).decides
+    args = {"amount": 600}
+    assert outcome_beside_ticket(rule, "payments.charge", args) == "pending_review"

@@ -2643,7 +2643,9 @@ _HEADED_REFERENCE = re.compile(
     r"(?:a|an|the)\s+[^,;:]+?(?:\b(?:id|identifier|number|no|ref|reference|ticket)\.?))\s*$",
     re.I,
 )
-_WHERE_OPENS = re.compile(r"^Where\s+(?=[^,;:]+,\s)", re.I)
+# (not before a binding in notation, 'Where account_kind = guest, …', read whole by
+# _WHERE_ALLOW_LIST with its own 'where')
+_WHERE_OPENS = re.compile(r"^Where\s+(?=[^,;:=]+,\s)", re.I)
 
 
 @lru_cache(maxsize=8192)
@@ -7734,6 +7736,10 @@ def _any_state(
         return None  # 'whose status is closed or frozen': the attribute's states, read elsewhere
     for m in _ANY_STATE_START.finditer(clause):
         thing = m.group("thing").lower()
+        if re.fullmatch(r"(?:that|which|who)", m.group("conn").strip(), re.I):
+            # 'extracts that include diagnosis or medication columns': a bare relative opens
+            # what the thing holds or does, not a state it is in (the columns are a field list)
+            continue
         if (
             thing in STOPWORDS
             or NORMATIVE.fullmatch(thing)
