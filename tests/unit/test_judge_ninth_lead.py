@@ -128,3 +128,62 @@ def test_sparing_the_review_above_a_bound_is_not_a_grant():
     assert not compile_rule(0, "c:r0", rule).decides
     args = {"amount": 600}
     assert outcome_beside_ticket(rule, "payments.charge", args) == "pending_review"
+
+
+# Classes closed after the lead looked at the blind sets' unsafe approvals and false denials.
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (
+            "Inviting users from a domain not on our allowlist (northwind.com, northwind.co.uk) "
+            "needs IT approval.",
+            "admin_user_invite",
+            {"email": "sam@northwind.de"},
+            "pending_review",
+        ),
+        (
+            "Inviting users from a domain not on our allowlist (northwind.com, northwind.co.uk) "
+            "needs IT approval.",
+            "admin_user_invite",
+            {"email": "sam@northwind.com"},
+            "approved",
+        ),
+        (
+            "Payments to countries not in (US, CA) are forbidden.",
+            "payments.send",
+            {"country": "MX", "amount": 5},
+            "denied",
+        ),
+        (
+            "Payments to countries not on the approved list (US, CA) are forbidden.",
+            "payments.send",
+            {"country": "CA", "amount": 5},
+            "approved",
+        ),
+    ],
+)
+def test_values_not_on_a_list_are_the_ones_it_speaks_of(rule, tool, args, expected):
+    # 'not on our allowlist (…)' had been read as the list itself: the listed domains went to
+    # review and every other domain was approved
+    assert outcome_beside_ticket(rule, tool, args) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [({"dataset": "events", "expires_at": "2025-06-30"}, "approved"), ({"dataset": "e"}, "denied")],
+)
+def test_an_expiry_is_met_by_an_argument_named_for_expiring(args, expected):
+    rule = "Every access grant must have an expiry."
+    assert outcome_beside_ticket(rule, "dataset_access_grant", args) == expected
+
+
+@given(earlier=st.integers(min_value=0, max_value=5))
+def test_a_count_of_earlier_things_gets_this_request_added(earlier):
+    # `credits_last_30_days: 1` under 'more than one … within any rolling 30-day period': this
+    # credit is the second; compared alone it had passed
+    rule = "No customer may receive more than one goodwill credit within any rolling 30-day period."
+    args = {"customer_id": "C-1", "amount": 20, "currency": "USD", "credits_last_30_days": earlier}
+    got = outcome_beside_ticket(rule, "support_issue_credit", args)
+    assert got != "approved" if earlier >= 1 else got == "approved"

@@ -1160,6 +1160,19 @@ class NumericLimit(Check):
             return Outcome(
                 UNKNOWN, f"the {self.window} total of {leaf.path} is not known", (leaf.path,)
             )
+        if (
+            self.noun
+            and not self.per  # a limit per thing already adds this request (`_per_thing`)
+            and self.effect != "allow"
+            and self.op in ("gt", "ge")
+            and not (self.currency or self.unit_family)
+            and leaf.keys & _EARLIER_KEYS
+        ):
+            # 'more than one goodwill credit within any rolling 30-day period' against
+            # `credits_last_30_days: 1`: the argument counts the earlier ones, and this request
+            # is one more (compared alone, the second credit passed)
+            value += 1
+            what = f"{leaf.path} + this request"
         fires = _OPS[self.op](value, self.threshold)
         if self.effect == "allow":
             # 'up to €500 is fine': inside the bound it is explicitly allowed, outside a human decides
@@ -2711,6 +2724,25 @@ def convert_value(
                 f"the rule names no currency and {leaf.path} is in {str(currency).upper()}: a human must compare",
             )
     return value, ""
+
+
+# Words of an argument's name that say it counts what came before the request
+# ('credits_last_30_days', 'prior_refunds', 'refills_so_far', 'previous_resets').
+_EARLIER_KEYS = frozenset(
+    stem(w)
+    for w in (
+        "last",
+        "past",
+        "prior",
+        "previous",
+        "already",
+        "earlier",
+        "recent",
+        "so",
+        "ytd",
+        "mtd",
+    )
+)
 
 
 # An argument naming the unit or scale of another ('wind_unit', 'amount_unit', 'uom', 'scale').

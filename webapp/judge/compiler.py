@@ -2072,7 +2072,13 @@ ONLY = re.compile(
 )
 OUTSIDE = re.compile(
     r"\b(?:outside (?:of )?(?:the )?|other than (?:the )?|except (?:for )?(?:the )?|apart from (?:the )?|"
-    r"anything but (?:the )?|not (?:one )?of (?:the )?following:?\s*)",
+    r"anything but (?:the )?|not (?:one )?of (?:the )?following:?\s*"
+    # 'from a domain not on our allowlist (northwind.com, …)', 'countries not in (US, CA)': the
+    # values outside the list (read as the list itself, it reviewed the listed domains and
+    # approved every other one)
+    r"|(?:not|n't|never)\s+(?:on|in|among|within|part\s+of|from)\s+(?:(?:the|our|an?|its|their)\s+)?"
+    r"(?:[\w-]+\s+){0,2}?(?:allow-?list|white-?list|safe-?list|approved\s+list|list|set)\b:?\s*"
+    r"|(?:not|n't)\s+in\s*(?=[(\[{]))",
     re.I,
 )
 

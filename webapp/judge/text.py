@@ -47,6 +47,9 @@ _IRREGULAR = {
     "stations": "station",
     "statement": "statement",
     "statements": "statement",
+    # 'Every access grant must have an expiry' is met by `expires_at`: the noun meets the verb
+    "expiry": "expir",
+    "expiries": "expir",
     "paid": "pay",
     "sent": "send",
     "given": "give",
