@@ -3260,6 +3260,10 @@ def _tiers(part: str) -> list[str]:
     return [part[: m.start()], part[m.end() :]]
 
 
+# Between two words of a scope that are alternatives ('salary and allowance changes').
+SCOPE_EITHER = "|"
+
+
 def scope_of(text: str) -> tuple[str, ...]:
     """Words of a scope statement ('Applies to EMEA payouts only' -> ('EMEA', 'payouts'))."""
     for clause in split_clauses(_normalise(text)):
@@ -3269,12 +3273,22 @@ def scope_of(text: str) -> tuple[str, ...]:
             # 'federal aid (Pell, SEOG, Direct Loans)': the brackets give examples, any one of
             # which may be the request's; none of them narrows the scope on its own
             phrase = re.sub(r"\([^)]*\)?", " ", phrase)
-            return tuple(
-                w
-                for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", phrase)
-                # 'US' is a country code, not the pronoun 'us'
-                if w.lower() not in STOPWORDS or (len(w) == 2 and w.isupper())
+            # 'changes posted to Workday by automation': the participle says how the thing
+            # arrives, not which things the policy is about ('posted' matched no update)
+            phrase = re.sub(
+                r"\b[a-z]+ed\s+(?=(?:to|by|via|through|into|from)\b)", " ", phrase, flags=re.I
             )
+            out: list[str] = []
+            for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", phrase):
+                if w.lower() in ("and", "or") and out and out[-1] != SCOPE_EITHER:
+                    # 'salary and allowance changes': either word puts a request in scope
+                    out.append(SCOPE_EITHER)
+                # 'US' is a country code, not the pronoun 'us'
+                elif w.lower() not in STOPWORDS or (len(w) == 2 and w.isupper()):
+                    out.append(w)
+            while out and out[-1] == SCOPE_EITHER:
+                out.pop()
+            return tuple(out)
     return ()
 
 

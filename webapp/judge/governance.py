@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from webapp.judge.checks import PLACE_KEYS
-from webapp.judge.compiler import CompiledPolicy
+from webapp.judge.compiler import SCOPE_EITHER, CompiledPolicy
 from webapp.judge.places import country_code, location_regions, region_name
 from webapp.judge.request_view import RequestView, scalars
 from webapp.judge.text import GENERIC, STOPWORDS, stem
@@ -79,15 +79,27 @@ def out_of_scope(scope_words: tuple[str, ...], view: RequestView) -> bool:
         for code, regions in locations:
             if not any(p == code or p in regions for p in places):
                 return True
-    others = [
-        stem(w.lower()) for w in scope_words if not _place_of(w) and w.lower() not in STOPWORDS
-    ]
-    others = [w for w in others if w not in GENERIC]
-    context = frozenset(t for t in others if any(t in lf.last_keys for lf in view.leaves))
-    for term in others:
-        if view.term_matches(term):
+    # Words joined by 'and' / 'or' ('salary and allowance changes') are one group: any of them
+    # shown puts the request in scope; a group is out only when every word of it is absent.
+    groups: list[list[str]] = []
+    join_next = False
+    for w in scope_words:
+        if w == SCOPE_EITHER:
+            join_next = True
             continue
-        if view.term_absent(term, context):
+        if _place_of(w) or w.lower() in STOPWORDS or stem(w.lower()) in GENERIC:
+            continue
+        if join_next and groups:
+            groups[-1].append(stem(w.lower()))
+        else:
+            groups.append([stem(w.lower())])
+        join_next = False
+    others = [t for g in groups for t in g]
+    context = frozenset(t for t in others if any(t in lf.last_keys for lf in view.leaves))
+    for group in groups:
+        if any(view.term_matches(t) for t in group):
+            continue
+        if all(view.term_absent(t, context) for t in group):
             return True
     return False
 
