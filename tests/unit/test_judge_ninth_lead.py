@@ -187,3 +187,53 @@ def test_a_count_of_earlier_things_gets_this_request_added(earlier):
     args = {"customer_id": "C-1", "amount": 20, "currency": "USD", "credits_last_30_days": earlier}
     got = outcome_beside_ticket(rule, "support_issue_credit", args)
     assert got != "approved" if earlier >= 1 else got == "approved"
+
+
+@pytest.mark.parametrize(
+    ("description", "tool", "governs"),
+    [
+        # 'salary and allowance changes': either word puts the request in scope
+        (
+            "Applies to salary and allowance changes posted to Workday by automation.",
+            "workday_update_base_salary",
+            True,
+        ),
+        (
+            "Applies to salary and allowance changes posted to Workday by automation.",
+            "workday_update_allowance",
+            True,
+        ),
+        ("Applies to production deploys only.", "deploy_service", False),
+    ],
+)
+def test_scope_words_joined_by_and_are_alternatives(description, tool, governs):
+    args = {"employee_id": "E1", "environment": "staging", "new_base": 10}
+    pv = _policy(description, ["Every request must include a ticket_id."])
+    v = evaluate(
+        ClearanceQuery(tool, {**args, "ticket_id": "T"}, "a"), [pv], StaticHistory.from_dict(None)
+    )
+    assert (v.reason_code != "no_matching_policy") is governs
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        # a gloss after a listed name is not the list
+        "Recipient must be one of: Mercer, Aon, Vitality Health, Legal & General (pensions).",
+        "Recipient must be one of: Mercer, Aon (pensions), Vitality Health.",
+        # the names after the colon are the list, not the adjective before it
+        "Only panel firms may be paid: Clifford Chance, Linklaters, Eversheds Sutherland.",
+        # a list must be held out of the send: a deny-list of it does not check that
+        "Every promotional send must exclude the global_unsubscribe list.",
+    ],
+)
+def test_lists_misread_as_another_list_never_decide(rule):
+    assert not compile_rule(0, "c:r0", rule).decides
+
+
+def test_a_listed_value_held_out_of_the_act_is_no_sign_of_it():
+    rule = "These lists must never be included in a promotional send: vulnerable-customers, bereavement."
+    held_out = {"include_lists": ["spring"], "exclude_lists": ["vulnerable-customers"]}
+    assert outcome_beside_ticket(rule, "comms_send_campaign", held_out) != "denied"
+    included = {"include_lists": ["vulnerable-customers"], "exclude_lists": []}
+    assert outcome_beside_ticket(rule, "comms_send_campaign", included) == "denied"

@@ -1426,6 +1426,16 @@ class ValueList(Check):
                         (leaf.path,),
                     )
                     continue
+                if self.mode == "deny" and hit and leaf.keys & _EXCLUSION_KEYS:
+                    # 'These lists must never be included in a send: vulnerable-customers, …'
+                    # and `exclude_lists: ["vulnerable-customers"]`: the value is held out of the
+                    # act, which is no sign of the act the rule forbids (it had denied the send)
+                    undecided = undecided or Outcome(
+                        UNKNOWN,
+                        f"{leaf.path} holds {v!r}, listed ({listed}), as a value held out",
+                        (leaf.path,),
+                    )
+                    continue
                 if self.mode == "deny" and hit:
                     return self.fire(
                         applies, f"{leaf.path} = {v!r} is listed ({listed})", (leaf.path,)
@@ -2726,6 +2736,11 @@ def convert_value(
     return value, ""
 
 
+# Words of an argument's name that say its values are held out of the act ('exclude_lists',
+# 'suppression_lists', 'blocked_domains', 'skip_segments').
+_EXCLUSION_KEYS = frozenset(
+    stem(w) for w in ("exclude", "excluded", "exclusion", "suppress", "suppression", "omit", "skip")
+)
 # Words of an argument's name that say it counts what came before the request
 # ('credits_last_30_days', 'prior_refunds', 'refills_so_far', 'previous_resets').
 _EARLIER_KEYS = frozenset(

@@ -298,6 +298,33 @@ def _guarded_prose(
 ) -> CompiledRule:
     """The reading in words, with what notation in it no prose reading reads left unaccounted."""
     rule = _compile_prose(index, chunk_id, text, glossary)
+    if _MUST_EXCLUDE.search(text) and any(
+        isinstance(c, ValueList)
+        and c.mode == "deny"
+        and set(c.kind_words) & _AUDIENCE_KINDS  # 'must exclude ssn (field)' is a deny-list
+        for c in _all_checks(list(rule.checks))
+    ):
+        # 'Every promotional send must exclude the global_unsubscribe list' read as "Deny when
+        # `list` is global_unsubscribe": the value must be held out, which a deny-list of it does
+        # not check (a send that left it out of every argument passed)
+        word = _MUST_EXCLUDE.search(text).group("verb").lower()
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
+    listed = _COLON_NAMES.search(text)
+    if listed and any(
+        isinstance(c, ValueList)
+        and c.values
+        and not any(v.lower() in listed.group("names").lower() for v in c.values)
+        for c in _all_checks(list(rule.checks))
+    ):
+        # 'Only panel firms may be paid: Clifford Chance, Linklaters, …' read as "`firms` is
+        # panel": a list of values whose names are not the ones the colon lists is not the
+        # rule's list (every panel firm was denied); the names stay unaccounted
+        names = tuple(w.lower() for w in words(listed.group("names"))[:3])
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *names))))
+    glossed = _GLOSSED_ITEM.search(text)
+    if rule.checks and glossed and "," in text[glossed.start() :]:
+        gloss = tuple(w for w in glossed.group("gloss").split() if w not in STOPWORDS)
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *gloss))))
     spared = NO_REVIEW_NEEDED.search(text)
     if rule.checks and spared and _FLOOR_SPARED.search(text[: spared.start("alone")]):
         # 'amount > 500 -> no review needed' (alone_permission): its sparing stays unread, so no
@@ -2713,6 +2740,8 @@ def _normalise(text: str) -> str:
     t = _WITH_SHORT.sub("with", t)
     t = _NUMBER_SIGN.sub(lambda m: " numbers" if m.group(1) else " number", t)
     t = _glossed_lists(t)
+    # ... but not inside a proper name ('Legal & General', 'Procter & Gamble'): split, one
+    # listed firm became two values and the firm itself was 'not listed'
     t = re.sub(r"(?<=\w) & (?=\w)", " and ", t)
     t = _joined_by_plus(t)
     # 'the mfr model no.', 'the matter no.': after a noun, 'no.' abbreviates 'number' (never a
@@ -3258,6 +3287,25 @@ def _tiers(part: str) -> list[str]:
     if m is None or not _TIER_HEAD.search(part[: m.start()]):
         return [part]
     return [part[: m.start()], part[m.end() :]]
+
+
+# what a send is addressed to, which an exclusion holds out of it ('the global_unsubscribe list')
+_AUDIENCE_KINDS = frozenset(stem(w) for w in ("list", "segment", "audience", "group", "cohort"))
+_MUST_EXCLUDE = re.compile(
+    r"\b(?:must|shall|should|has to|have to|needs? to|always)\s+(?:be\s+)?(?P<verb>exclude|excluded|"
+    r"suppress|suppressed|omit|omitted)\b",
+    re.I,
+)
+# names listed after a colon: 'may be paid: Clifford Chance, Linklaters, Slaughter and May'
+_COLON_NAMES = re.compile(
+    r":\s*(?P<names>[A-Z][\w&.\-]*(?:\s+[\w&.\-]+)*(?:\s*,\s*[A-Z][\w&.\-]*(?:\s+[\w&.\-]+)*)+)"
+)
+# 'one of: Mercer, Aon, Legal & General (pensions), Vitality': a bracket after a listed name
+# glosses that name (for pensions only), not the list; read as the list or a binding, every firm
+# but one was denied. No check reads such a gloss, so the rule stays partly understood.
+_GLOSSED_ITEM = re.compile(
+    r"(?:\bone of|\bonly|:)\s+[A-Z][^()\n]*?\s\((?P<gloss>[a-z][a-z ]*)\)(?=[^()]*,|\s*\.?$)"
+)
 
 
 # Between two words of a scope that are alternatives ('salary and allowance changes').
