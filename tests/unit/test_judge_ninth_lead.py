@@ -237,3 +237,13 @@ def test_a_listed_value_held_out_of_the_act_is_no_sign_of_it():
     assert outcome_beside_ticket(rule, "comms_send_campaign", held_out) != "denied"
     included = {"include_lists": ["vulnerable-customers"], "exclude_lists": []}
     assert outcome_beside_ticket(rule, "comms_send_campaign", included) == "denied"
+
+
+@pytest.mark.parametrize("plan", ["partner_pro", "reseller", "standard"])
+def test_kinds_of_plan_named_by_words_are_open_classes(plan):
+    # no vocabulary says whether partner_pro is a reseller plan: a human decides (it had been
+    # approved, the words not shown); a plan spelled like the kind is no exception to that
+    rule = "Goodwill credits must not be given to customers on a reseller or wholesale plan."
+    assert not compile_rule(0, "c:r0", rule).decides
+    args = {"plan": plan, "amount": 10, "currency": "GBP"}
+    assert outcome_beside_ticket(rule, "support_issue_credit", args) == "pending_review"

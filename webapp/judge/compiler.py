@@ -298,6 +298,17 @@ def _guarded_prose(
 ) -> CompiledRule:
     """The reading in words, with what notation in it no prose reading reads left unaccounted."""
     rule = _compile_prose(index, chunk_id, text, glossary)
+    kinds = _KIND_OF_PLAN.search(text)
+    if kinds and any(
+        c.kind == "action" and c.effect != "allow" and getattr(c, "alternatives", ())
+        for c in _all_checks(list(rule.checks))
+    ):
+        # 'Goodwill credits must not be given to customers on a reseller or wholesale plan' and
+        # `plan: "partner_pro"`: kinds of plan named by a word are open classes, which a plan's
+        # name may belong to without spelling the word (read as words the request must show,
+        # partner_pro was approved); no vocabulary defines them, so a human decides
+        word = kinds.group("noun").lower()
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
     if _MUST_EXCLUDE.search(text) and any(
         isinstance(c, ValueList)
         and c.mode == "deny"
@@ -3289,6 +3300,12 @@ def _tiers(part: str) -> list[str]:
     return [part[: m.start()], part[m.end() :]]
 
 
+# 'on a reseller or wholesale plan', 'on an enterprise tier': kinds of a plan named by words
+_KIND_OF_PLAN = re.compile(
+    r"\b(?:on|under)\s+(?:an?|the|any)\s+[\w-]+(?:\s*(?:,|or)\s*[\w-]+)+\s+"
+    r"(?P<noun>plans?|tiers?|contracts?|subscriptions?|programs?|programmes?)\b",
+    re.I,
+)
 # what a send is addressed to, which an exclusion holds out of it ('the global_unsubscribe list')
 _AUDIENCE_KINDS = frozenset(stem(w) for w in ("list", "segment", "audience", "group", "cohort"))
 _MUST_EXCLUDE = re.compile(
