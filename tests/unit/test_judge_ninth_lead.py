@@ -247,3 +247,10 @@ def test_kinds_of_plan_named_by_words_are_open_classes(plan):
     assert not compile_rule(0, "c:r0", rule).decides
     args = {"plan": plan, "amount": 10, "currency": "GBP"}
     assert outcome_beside_ticket(rule, "support_issue_credit", args) == "pending_review"
+
+
+def test_earlier_things_of_another_kind_are_not_this_request():
+    # the unlock is no failed login: 3 failed logins are not 'more than 3'
+    rule = "Accounts with more than 3 failed logins may not be unlocked by an agent."
+    args = {"account_id": "A-1", "failed_logins_last_hour": 3}
+    assert outcome_beside_ticket(rule, "account_unlock", args) != "denied"

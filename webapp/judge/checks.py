@@ -1167,6 +1167,9 @@ class NumericLimit(Check):
             and self.op in ("gt", "ge")
             and not (self.currency or self.unit_family)
             and leaf.keys & _EARLIER_KEYS
+            # the argument counts earlier things of the request's own kind (`credits_last_30_days`
+            # for an issue_credit tool; `failed_logins_last_hour` on an unlock is not one of them)
+            and leaf.keys & view.tool_stems
         ):
             # 'more than one goodwill credit within any rolling 30-day period' against
             # `credits_last_30_days: 1`: the argument counts the earlier ones, and this request
