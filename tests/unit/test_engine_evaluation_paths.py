@@ -142,7 +142,7 @@ def test_the_plan_of_a_policy_lets_only_understood_rules_decide():
     cp = compiled_for(TREASURY)
     plan = engine._plan(cp)
     assert engine._plan(cp) is plan  # derived once per compiled policy
-    assert [rule for rule, _, _ in plan] == list(cp.rules)
-    for rule, checks, as_text in plan:
+    assert [step[0] for step in plan] == list(cp.rules)
+    for rule, checks, as_text, *_words in plan:  # then the rule's stems and acts, read once
         assert checks == (rule.checks if rule.decides else ())
         assert as_text == bool(rule.uncompiled or (rule.checks and not rule.decides))
