@@ -1955,6 +1955,10 @@ class ValueList(Check):
                 close = True  # 'full_name' against an allow-list of 'name': a human decides
             elif shared - _GENERIC_NAME_STEMS or _initials_of(got, want):
                 close = True
+            elif self.mode == "deny" and (_inside_name(got, want) or _alias_of(got, want)):
+                # 'org_administrator' or 'superadmin' against 'admin', 'pan' against 'full card
+                # number': maybe the listed name in another spelling; a human decides
+                close = True
         return None if close else False
 
 
@@ -1988,6 +1992,39 @@ _ANYONE = frozenset(
 _EVERY_NAME = frozenset(
     {"*", "all", "all fields", "all_fields", "all columns", "everything", "*:*"}
 )
+
+
+# Names of the same data that share no word: a listed name of a group makes a name of another
+# of its members close (review), never listed.
+_NAME_ALIASES: tuple[frozenset[str], ...] = tuple(
+    frozenset(stem(w) for w in group.split())
+    for group in (
+        "card pan ccn cardnumber creditcard",
+        "dob birth birthday birthdate born",
+        "ssn sin nino itin",
+        "passport passportnumber",
+        "iban sortcode",
+        "password passwd pwd secret credential",
+        "admin administrator superuser root owner superadmin",
+    )
+)
+
+
+def _inside_name(got: tuple[str, ...], want: tuple[str, ...]) -> bool:
+    """One word of a name holding a listed word of three letters or more, or held in it
+    ('administrator' and 'admin', 'superadmin' and 'admin')."""
+    for g in got:
+        for w in want:
+            if w in _GENERIC_NAME_STEMS or min(len(g), len(w)) < 3 or g == w:
+                continue
+            if w in g or g in w:
+                return True
+    return False
+
+
+def _alias_of(got: tuple[str, ...], want: tuple[str, ...]) -> bool:
+    """Whether a name's words and a listed name's words fall in one group of `_NAME_ALIASES`."""
+    return any(set(got) & group and set(want) & group for group in _NAME_ALIASES)
 
 
 def _initials_of(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -3658,6 +3695,10 @@ class Unless(Check):
             named = lf.last_keys - _FLAG_FILLER
             own = named - party
             if not any(own == k for k in kinds):
+                if _spells_kind(lf.path, party, self.values) and lf.value is not False:
+                    # `holder.politically_exposed: true` beside `holder.pep: false`: maybe the
+                    # kind in other words, never what rules it out
+                    results.append((None, lf.path))
                 continue
             parents = lf.path.split(".")[:-1]
             parent_stems = {s for p in parents for s in content_stems(p)}
@@ -3680,11 +3721,21 @@ class Unless(Check):
         act = stem(self.value)
         thing = set(self.bind_words)
         results: list[tuple[bool | None, str]] = []
+        contrary: list[str] = []
         for lf in view.leaves:
             parents = lf.path.split(".")[:-1]
             if not all(set(content_stems(p)) <= thing for p in parents):
                 continue  # another party's (`referrer.status`)
             named = lf.last_keys - thing - _FLAG_FILLER
+            if (
+                (act in lf.last_keys or any(k[:5] == act[:5] for k in lf.last_keys if len(k) >= 5))
+                and not named <= {act, "never", "ever", "was"}
+                and not lf.last_keys & _STATUS_NAMES
+                and _says_something(lf.value)
+            ):
+                # `activated_at: "2024-05-01"`, `activation_date`: the act may have happened
+                contrary.append(lf.path)
+                continue
             if act in lf.last_keys and named <= {act, "never", "ever", "was"}:
                 if not isinstance(lf.value, bool):
                     results.append((None, lf.path))
@@ -3704,6 +3755,8 @@ class Unless(Check):
             return None, results[0][1] if results else ""
         if len({r for r, _ in results}) != 1:
             return None, results[0][1]  # `status: "never_activated"` beside `activated: true`
+        if results[0][0] and contrary:
+            return None, contrary[0]  # `activated: false` beside `activated_at: "2024-05-01"`
         return results[0][0], results[0][1]
 
     def _kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
@@ -3886,6 +3939,44 @@ _STATUS_NAMES = frozenset(stem(w) for w in "status state stage".split())
 _STATE_LISTS = frozenset(stem(w) for w in "flags tags labels statuses states holds".split())
 
 
+def _spells_kind(path: str, party: set[str], kinds: tuple[str, ...]) -> bool:
+    """Whether an argument's name spells a kind of party in other words than the rule's:
+    `politically_exposed` for 'PEP' (its words' initials begin the kind), `pep` for
+    'politically exposed person' (the kind's initials begin with it)."""
+    key = [w.lower() for w in re.findall(r"[A-Za-z]+", path.rsplit(".", 1)[-1])]
+    key = [w for w in key if stem(w) not in party and w not in ("is", "has", "flag")]
+    if not key:
+        return False
+    mine = "".join(w[0] for w in key) if len(key) >= 2 else key[0]
+    for kind in kinds:
+        kw = [w.lower() for w in re.findall(r"[A-Za-z]+", kind)]
+        theirs = "".join(w[0] for w in kw) if len(kw) >= 2 else (kw[0] if kw else "")
+        if len(key) >= 2 and len(mine) >= 2 and theirs.startswith(mine):
+            return True  # `politically_exposed` for 'PEP' or 'politically exposed person'
+        if len(key) == 1 and len(kw) >= 2 and mine == theirs:
+            return True  # `pep` for 'politically exposed person'
+    return False
+
+
+# Values that say nothing is there ('none', 'released'): an argument holding one shows no state.
+_NOTHING_THERE = frozenset(
+    {"", "none", "no", "false", "inactive", "released", "lifted", "cleared", "ended", "expired",
+     "off", "n/a", "na", "null", "never", "0"}
+)  # fmt: skip
+
+
+def _says_something(value: Any) -> bool:
+    """Whether an argument about a state or an act holds something (a date, a reason, a status),
+    rather than nothing or a value saying it is not there."""
+    if value is None or value is False or value == 0:
+        return False
+    if isinstance(value, str):
+        return normalise_value(value) not in _NOTHING_THERE
+    if isinstance(value, (list, tuple, dict)):
+        return bool(value)
+    return True
+
+
 @dataclass(frozen=True)
 class AnyState(Unless):
     """'Credits shall not be issued to accounts that are in collections or that have been
@@ -3969,6 +4060,14 @@ class AnyState(Unless):
         head, whole = want[-1], set(want)
         results: list[tuple[bool | None, str]] = []
         for lf in view.leaves:
+            if (
+                whole < lf.last_keys - _STATE_FLAG_EXTRA - set(self.thing)
+                and self._owned(lf)
+                and _says_something(lf.value)
+            ):
+                # `legal_hold_status: "active"`, `legal_hold_reason: "court order"`: more about
+                # the state than a flag; with it given, the state is not ruled out (review)
+                results.append((None, lf.path))
             if head not in lf.last_keys or lf.last_keys & _STATUS_NAMES:
                 continue
             if not lf.last_keys - _STATE_FLAG_EXTRA - set(self.thing) <= whole:
@@ -5206,6 +5305,26 @@ APPROVAL_STEMS = frozenset(
 # Members of an approval object that name who approved in which role, and its state.
 _ROLE_KEYS = frozenset(stem(w) for w in ("role", "title", "position", "capacity"))
 _STATE_MEMBER_KEYS = frozenset(stem(w) for w in ("status", "state", "decision", "outcome"))
+# Members an approval's record holds besides its identifier, state and role: who gave it and when.
+# Any other member ('approved_amount', 'account_id', 'expires_at', 'scope') says what the
+# approval covers, which the check does not compare with the request: review.
+_RECORD_MEMBER_KEYS = frozenset(
+    stem(w)
+    for w in (
+        "by", "approver", "approved", "approval", "name", "email", "user", "who",
+        "date", "at", "time", "timestamp", "on", "when", "given", "signed",
+    )
+)  # fmt: skip
+# Words of a role that make it another role than the one it names ('Assistant to the Finance
+# Manager', 'Deputy Controller', 'acting CFO'): the role is not the rule's approver.
+_NOT_THE_ROLE = frozenset(
+    stem(w)
+    for w in (
+        "to", "of", "for", "under", "assistant", "assist", "deputy", "acting", "former", "vice",
+        "associate", "junior", "trainee", "intern", "interim", "delegate", "backup", "proxy",
+        "behalf", "reporting", "report", "not", "non", "ex", "candidate", "pending",
+    )
+)  # fmt: skip
 
 
 def _entries(value: Any, prefix: str = "") -> list[tuple[str, str, Any]]:
@@ -5327,6 +5446,12 @@ class ApprovalEvidence:
                 if other != path and not other.startswith(path + ".") and keys < _key_stems(okey):
                     if no_reference(ovalue) or outcome_stated(ovalue) is False:
                         return None, other, f"{other} = {ovalue!r} says {path} may not hold"
+                    extra = _key_stems(okey) - keys
+                    if not (extra <= _STATE_MEMBER_KEYS and outcome_stated(ovalue) is True) and not (
+                        extra <= _RECORD_MEMBER_KEYS - {"approval", "approv"}
+                    ):
+                        # `risk_approval_account_id: "AC-2"`: what the approval covers
+                        return None, other, f"{other} says what {path} covers: not compared here"
             if view.agent_id and any(
                 isinstance(v, str) and v.strip().lower() == view.agent_id.strip().lower()
                 for _, _, v in [(path, key, value), *_entries(value, path)]
@@ -5364,9 +5489,16 @@ class ApprovalEvidence:
                 ):
                     return None, f"{path}.{k} = {v!r} says no approval is there yet"
                 if ks & _ROLE_KEYS and self.approver:
-                    said = {stem(w) for w in words(str(v))}
-                    if not said & set(self.approver):
+                    said = [stem(w) for w in words(str(v))]
+                    if (
+                        not set(said) & set(self.approver)
+                        or set(said) & _NOT_THE_ROLE
+                        or said[-1] not in self.approver
+                    ):
                         return None, f"{path}.{k} = {v!r} is not the {self._who()}"
+                elif not ks or not ks <= (_ID_WORDS | _RECORD_MEMBER_KEYS | set(self.approver)):
+                    # 'approved_amount', 'account_id': what the approval covers, not compared
+                    return None, f"{path}.{k} says what the approval covers: not compared here"
             return True, ""
         return None, f"{path} is not one value an approval's record holds"
 

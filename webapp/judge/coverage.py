@@ -188,6 +188,15 @@ _CLASS_LETTER = re.compile(
 #   ('shared outside HR', 'must stay within IT'): read as Croatia or Italy, a share with a
 #   recipient there passed;
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # a frequency bound on a permission ('may issue credits up to $50 once per customer'): read
+    # as a subject word, it had approved a fourth credit
+    (
+        re.compile(
+            r"\b(?P<w>once|twice|thrice|\d+\s+times|one\s+time)\s+(?:per|a|an|each|every|in)\b",
+            re.I,
+        ),
+        "",
+    ),
     (
         re.compile(
             r"\b(?:outside|within|inside|beyond|except|but)\s+(?:of\s+)?(?:the\s+)?"

@@ -53,6 +53,7 @@ from webapp.judge.checks import (
     _currency_of,
     _id_in_members,
     _in_glossary,
+    _ID_WORDS,
     _key_stems,
     _slip_of,
     _unit_argument,
@@ -665,6 +666,13 @@ def obligations_met(text: str, view: RequestView) -> str | None:
                 and not no_reference(v, leaf.last_keys | {"id"})
                 and outcome_stated(v) is None
                 and v.strip().lower() != (view.agent_id or "").strip().lower()
+            )
+            # `security_approval_status: "withdrawn"`, `…_approval_scope`: an argument named with
+            # the whole name says more of the approval than the check compares (review)
+            mine = _key_stems(arg.rsplit(".", 1)[-1]) - _ID_WORDS
+            ok = ok and not any(
+                lf.path != leaf.path and mine < _key_stems(lf.path.rsplit(".", 1)[-1])
+                for lf in view.leaves
             )
         else:
             ok = v is True or bool(
