@@ -803,6 +803,9 @@ class NumericLimit(Check):
     per: str = ""
     # the currency is the policy's own, named elsewhere in it ('All amounts USD'), not the rule's
     currency_from_policy: bool = False
+    # the policy names several currencies ('All amounts USD except the UK book, which is in
+    # GBP'): a bound with no currency against an amount with none is not surely like for like
+    currency_open: bool = False
     kind: str = field(default="numeric_limit", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -1129,6 +1132,17 @@ class NumericLimit(Check):
         what = leaf.path
         if self.window == "day":
             today = float(view.history.total_today(view.agent_id, view.tool_name, leaf.path))
+            stated = _stated_today(view, leaf)
+            if stated:
+                # `credits_today_usd: 90` beside 'up to $100 a day': the request states today's
+                # earlier total; with history too, the two may count the same or other things
+                if len(stated) > 1 or today:
+                    return Outcome(
+                        UNKNOWN,
+                        f"{stated[0].path} states an earlier total for today: a human must add",
+                        (leaf.path, stated[0].path),
+                    )
+                today = float(stated[0].value)
             value = today + value
             what = f"today's total of {leaf.path}"
         elif self.window in ("hour", "week", "month", "year", "period"):
@@ -1927,6 +1941,17 @@ class ValueList(Check):
         listed name that is no generic part of a name ('salary_band', 'card_number' against
         'full card number'; not 'id' or 'date') is close: a human decides."""
         low = value.strip().lower()[:200]
+        if re.search(r"[,;|]", low) or (":" in low and re.search(r"\s", low)):
+            # 'reports:read_all billing:read', 'email,ssn': several names in one string, each
+            # compared (a space inside a plain name, 'full card number', is part of it)
+            parts = [p for p in re.split(r"[\s,;|]+" if ":" in low else r"\s*[,;|]\s*", low) if p]
+            if len(parts) > 1:
+                got_each = [self._token_listed(p) for p in parts]
+                if self.mode == "deny":
+                    return True if True in got_each else (None if None in got_each else False)
+                if False in got_each:
+                    return False
+                return True if all(got_each) else None
         got = _word_stems(low)
         if "*" in low or not got or low in _EVERY_NAME:
             # '*', 'admin:*' against 'admin:users', 'all': a pattern the request sends covers
@@ -2682,6 +2707,22 @@ _TO_DATE = {
 }
 
 
+_TODAY_KEYS = frozenset(stem(w) for w in ("today", "todays"))
+
+
+def _stated_today(view: RequestView, leaf: Leaf) -> list[Leaf]:
+    """Other numeric arguments of the same kind of quantity named for today's total so far
+    ('credits_today_usd', 'refunded_today')."""
+    return [
+        lf
+        for lf, _ in view.numeric_leaves()
+        if lf.path != leaf.path
+        and lf.last_keys & _TODAY_KEYS
+        and not lf.last_keys & _TALLY_KEYS
+        and lf.last_keys & (MONEY_KEYS | leaf.last_keys | _CURRENCY_WORDS_LOWER)
+    ]
+
+
 def _to_date_total(view: RequestView, leaf: Leaf, window: str) -> float | None:
     """The period's total so far when one argument states it ('ytd_…', '…_year_to_date'), else
     None; two such arguments, or one in another currency, are not guessed between."""
@@ -2769,6 +2810,12 @@ def convert_value(
             return (
                 value,
                 f"the rule names no currency and {leaf.path} is in {str(currency).upper()}: a human must compare",
+            )
+        if check.currency_open:
+            return (
+                value,
+                f"the policy names several currencies and neither the rule nor {leaf.path} says "
+                "which: a human must compare",
             )
     return value, ""
 
@@ -5305,6 +5352,34 @@ APPROVAL_STEMS = frozenset(
 # Members of an approval object that name who approved in which role, and its state.
 _ROLE_KEYS = frozenset(stem(w) for w in ("role", "title", "position", "capacity"))
 _STATE_MEMBER_KEYS = frozenset(stem(w) for w in ("status", "state", "decision", "outcome"))
+# Words of an approval's record that say it was not given, or by no one who may give it
+# ('M-1 declined', 'self', 'auto').
+_NO_APPROVER = frozenset(
+    {
+        "self",
+        "me",
+        "myself",
+        "agent",
+        "bot",
+        "system",
+        "auto",
+        "automatic",
+        "automated",
+        "not",
+        "no",
+    }
+)
+
+
+def _doubtful_record(value: str) -> bool:
+    """Whether a word of an approval's record states a bad or unfinished outcome, or names no one
+    who may approve ('M-1 declined', 'self')."""
+    for w in re.findall(r"[A-Za-z]+", value.lower()):
+        if w in _NO_APPROVER or outcome_stated(w) is False:
+            return True
+    return False
+
+
 # Members an approval's record holds besides its identifier, state and role: who gave it and when.
 # Any other member ('approved_amount', 'account_id', 'expires_at', 'scope') says what the
 # approval covers, which the check does not compare with the request: review.
@@ -5447,9 +5522,9 @@ class ApprovalEvidence:
                     if no_reference(ovalue) or outcome_stated(ovalue) is False:
                         return None, other, f"{other} = {ovalue!r} says {path} may not hold"
                     extra = _key_stems(okey) - keys
-                    if not (extra <= _STATE_MEMBER_KEYS and outcome_stated(ovalue) is True) and not (
-                        extra <= _RECORD_MEMBER_KEYS - {"approval", "approv"}
-                    ):
+                    if not (
+                        extra <= _STATE_MEMBER_KEYS and outcome_stated(ovalue) is True
+                    ) and not (extra <= _RECORD_MEMBER_KEYS - {"approval", "approv"}):
                         # `risk_approval_account_id: "AC-2"`: what the approval covers
                         return None, other, f"{other} says what {path} covers: not compared here"
             if view.agent_id and any(
@@ -5472,6 +5547,8 @@ class ApprovalEvidence:
                 return None, f"{path} = {value!r} says no approval is there yet"
             if outcome_stated(value) is not None:
                 return None, f"{path} = {value!r} states an outcome, not an approval's record"
+            if _doubtful_record(value):
+                return None, f"{path} = {value!r} says no approval, or no one's, is there"
             return True, ""
         if isinstance(value, dict) and value:
             for k, v in value.items():

@@ -188,11 +188,13 @@ _CLASS_LETTER = re.compile(
 #   ('shared outside HR', 'must stay within IT'): read as Croatia or Italy, a share with a
 #   recipient there passed;
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # a frequency bound on a permission ('may issue credits up to $50 once per customer'): read
-    # as a subject word, it had approved a fourth credit
+    # a frequency after a bound ('may issue credits up to $50 once per customer'): read as a
+    # subject word beside the bound, it had approved a third credit ('once per order' alone is
+    # a count, read by the count readers)
     (
         re.compile(
-            r"\b(?P<w>once|twice|thrice|\d+\s+times|one\s+time)\s+(?:per|a|an|each|every|in)\b",
+            r"(?:\d[\d,.]*\s*[kKmM]?\b|%)\s*(?:[A-Z]{3}\s+)?"
+            r"(?P<w>once|twice|thrice|\d+\s+times|one\s+time)\s+(?:per|a|an|each|every|in)\b",
             re.I,
         ),
         "",

@@ -47,13 +47,14 @@ from urllib.parse import unquote
 
 from webapp.judge.boundaries import CONDITION, phrase_op, phrase_pattern
 from webapp.judge.checks import (
+    _ID_WORDS,
     _NOT_ALNUM,
     _OPS,
     APPROVAL_STEMS,
     _currency_of,
+    _doubtful_record,
     _id_in_members,
     _in_glossary,
-    _ID_WORDS,
     _key_stems,
     _slip_of,
     _unit_argument,
@@ -666,6 +667,7 @@ def obligations_met(text: str, view: RequestView) -> str | None:
                 and not no_reference(v, leaf.last_keys | {"id"})
                 and outcome_stated(v) is None
                 and v.strip().lower() != (view.agent_id or "").strip().lower()
+                and not _doubtful_record(v)
             )
             # `security_approval_status: "withdrawn"`, `…_approval_scope`: an argument named with
             # the whole name says more of the approval than the check compares (review)
