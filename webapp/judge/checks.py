@@ -4335,6 +4335,15 @@ class WhenBound(WhenListed):
         leaves = self.condition._leaves(view)
         held = {self.condition._holds(lf.value) for lf in leaves}
         if held == {False}:
+            flag = _flag_for_value(view, self.condition.value, {lf.path for lf in leaves})
+            if flag:
+                # `user_type: "employee"` beside `is_contractor: true`: the request says both
+                return Outcome(
+                    UNKNOWN,
+                    f"{outcome.message}; {leaves[0].path} = {leaves[0].value!r} but {flag} "
+                    f"may say it is {_literal_text(self.condition.value)}",
+                    outcome.args,
+                )
             return Outcome(
                 SATISFIED,
                 f"the rule's condition does not hold ({leaves[0].path} = {leaves[0].value!r})",
@@ -4348,6 +4357,25 @@ class WhenBound(WhenListed):
             f"{_literal_text(self.condition.value)}",
             outcome.args,
         )
+
+
+def _flag_for_value(view: RequestView, value: Any, bound: set[str]) -> str:
+    """Another argument named for a bound value ('contractor': `is_contractor`,
+    `contractor_flag`) that does not say no, or ''."""
+    if not isinstance(value, str):
+        return ""
+    want = set(content_stems(value))
+    if not want:
+        return ""
+    for lf in view.leaves:
+        if lf.path in bound or not want <= lf.last_keys:
+            continue
+        if lf.last_keys - want - _FLAG_FILLER - {"flag"}:
+            continue  # `contractor_agency`: something else about a contractor
+        if lf.value is False or lf.value is None or _flag_on(lf.value) is False:
+            continue
+        return lf.path
+    return ""
 
 
 @dataclass(frozen=True)
@@ -5352,6 +5380,29 @@ APPROVAL_STEMS = frozenset(
 # Members of an approval object that name who approved in which role, and its state.
 _ROLE_KEYS = frozenset(stem(w) for w in ("role", "title", "position", "capacity"))
 _STATE_MEMBER_KEYS = frozenset(stem(w) for w in ("status", "state", "decision", "outcome"))
+# Members naming who approved, and words of a title said beside a name ('Jane Doe, Controller').
+_WHO_KEYS = frozenset(stem(w) for w in ("by", "approver", "name", "who", "signed", "user"))
+_TITLE_WORDS = frozenset(
+    stem(w)
+    for w in (
+        "manager", "director", "controller", "lead", "officer", "head", "cfo", "ceo", "coo",
+        "cto", "ciso", "vp", "president", "analyst", "agent", "associate", "assistant",
+        "supervisor", "engineer", "specialist", "clerk", "owner", "admin", "administrator",
+        "treasurer", "counsel", "partner", "chair", "dpo", "sre", "team", "deputy", "intern",
+    )
+)  # fmt: skip
+
+
+def _titled_otherwise(value: str, approver: tuple[str, ...]) -> bool:
+    """Whether a name of who approved carries a title that is not the approver's, or one of
+    another rank ('Jane Doe, Controller' or 'J. Smith (team lead)' for a CFO)."""
+    said = [stem(w) for w in re.findall(r"[A-Za-z]+", value.lower())]
+    titles = [w for w in said if w in _TITLE_WORDS or w in _NOT_THE_ROLE]
+    if not titles:
+        return False
+    return bool(set(titles) - set(approver)) or not set(titles) & set(approver)
+
+
 # Words of an approval's record that say it was not given, or by no one who may give it
 # ('M-1 declined', 'self', 'auto').
 _NO_APPROVER = frozenset(
@@ -5573,6 +5624,14 @@ class ApprovalEvidence:
                         or said[-1] not in self.approver
                     ):
                         return None, f"{path}.{k} = {v!r} is not the {self._who()}"
+                elif (
+                    ks & _WHO_KEYS
+                    and isinstance(v, str)
+                    and self.approver
+                    and _titled_otherwise(v, self.approver)
+                ):
+                    # `approved_by: "Jane Doe, Controller"` for a CFO's approval
+                    return None, f"{path}.{k} = {v!r} names another role than the {self._who()}"
                 elif not ks or not ks <= (_ID_WORDS | _RECORD_MEMBER_KEYS | set(self.approver)):
                     # 'approved_amount', 'account_id': what the approval covers, not compared
                     return None, f"{path}.{k} says what the approval covers: not compared here"
