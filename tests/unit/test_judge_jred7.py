@@ -241,10 +241,13 @@ def test_readings_helpers():
     assert not misread_traps("Refunds may be issued once per order.")
 
 
-@pytest.mark.parametrize("batch", ["judge_jred7_batch2.json", "judge_jred7_batch3.json"])
+@pytest.mark.parametrize(
+    "batch", ["judge_jred7_batch2.json", "judge_jred7_batch3.json", "judge_jred7_batch4.json"]
+)
 def test_later_batches(batch):
-    """The second and third batches, written after the first fixes (8 unsafe approvals of 32 and
-    5 of 24 on the base): no approval where the case expects review or a denial."""
+    """The second, third and fourth batches, written after the first fixes (8 unsafe approvals
+    of 32, 5 of 24 and 5 of 16 on the base): no approval where the case expects review or a
+    denial."""
     for case in json.loads((HERE / batch).read_text()):
         p = case["policies"][0]
         got = _judge(p["rules"], case["tool_name"], case["tool_args"], p["description"])

@@ -1968,9 +1968,11 @@ class ValueList(Check):
                 if low == x or fnmatch.fnmatchcase(low, x):
                     return True
                 fixed = x.rstrip("*").rstrip(":._-/")
-                if ("*" in x and low == fixed) or (
-                    "*" not in x and low.startswith(x) and low[len(x) : len(x) + 1] in "._-/:"
-                ):
+                if (
+                    "*" in x
+                    and (low == fixed or low[len(fixed) : len(fixed) + 1] in "._-/")
+                    and low.startswith(fixed)
+                ) or ("*" not in x and low.startswith(x) and low[len(x) : len(x) + 1] in "._-/:"):
                     close = True
                 continue
             if got == want:
@@ -3775,7 +3777,11 @@ class Unless(Check):
                 continue  # another party's (`referrer.status`)
             named = lf.last_keys - thing - _FLAG_FILLER
             if (
-                (act in lf.last_keys or any(k[:5] == act[:5] for k in lf.last_keys if len(k) >= 5))
+                (
+                    act in lf.last_keys
+                    or any(k[:5] == act[:5] for k in lf.last_keys if len(k) >= 5)
+                    or lf.last_keys & _ACTIVITY_KEYS
+                )
                 and not named <= {act, "never", "ever", "was"}
                 and not lf.last_keys & _STATUS_NAMES
                 and _says_something(lf.value)
@@ -3984,6 +3990,11 @@ _STATE_FLAG_EXTRA = frozenset(stem(w) for w in "is has flag flagged on active".s
 _STATUS_NAMES = frozenset(stem(w) for w in "status state stage".split())
 # Lists of the marks a record carries ('flags': ['fraud', 'vip'])
 _STATE_LISTS = frozenset(stem(w) for w in "flags tags labels statuses states holds".split())
+
+
+# Names of arguments that show something was done with an account ('last_login_at'): beside
+# 'never activated' they say it may have been.
+_ACTIVITY_KEYS = frozenset(stem(w) for w in ("login", "logon", "logged", "signin", "seen", "used"))
 
 
 def _spells_kind(path: str, party: set[str], kinds: tuple[str, ...]) -> bool:
@@ -5422,6 +5433,27 @@ _NO_APPROVER = frozenset(
 )
 
 
+def _refused_elsewhere(view: RequestView, path: str, value: str) -> bool:
+    """Whether the evidence's value is a member of another object of the request (list members
+    included) whose state member does not state a good outcome."""
+    want = value.strip().lower()
+    for lf in view.leaves:
+        if lf.path == path or "." not in lf.path:
+            continue
+        if not isinstance(lf.value, str) or lf.value.strip().lower() != want:
+            continue
+        parent = lf.path.rsplit(".", 1)[0]
+        for sib in view.leaves:
+            if (
+                sib.path != lf.path
+                and sib.path.rsplit(".", 1)[0] == parent
+                and sib.last_keys & _STATE_MEMBER_KEYS
+                and outcome_stated(sib.value) is not True
+            ):
+                return True
+    return False
+
+
 def _doubtful_record(value: str) -> bool:
     """Whether a word of an approval's record states a bad or unfinished outcome, or names no one
     who may approve ('M-1 declined', 'self')."""
@@ -5578,6 +5610,9 @@ class ApprovalEvidence:
                     ) and not (extra <= _RECORD_MEMBER_KEYS - {"approval", "approv"}):
                         # `risk_approval_account_id: "AC-2"`: what the approval covers
                         return None, other, f"{other} says what {path} covers: not compared here"
+            if isinstance(value, str) and _refused_elsewhere(view, path, value):
+                # `approvals: [{"id": "TRS-1", "status": "rejected"}]` beside the id
+                return None, path, f"{path} = {value!r} is recorded elsewhere without a good state"
             if view.agent_id and any(
                 isinstance(v, str) and v.strip().lower() == view.agent_id.strip().lower()
                 for _, _, v in [(path, key, value), *_entries(value, path)]
