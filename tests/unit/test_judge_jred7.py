@@ -242,12 +242,13 @@ def test_readings_helpers():
 
 
 @pytest.mark.parametrize(
-    "batch", ["judge_jred7_batch2.json", "judge_jred7_batch3.json", "judge_jred7_batch4.json"]
+    "batch",
+    [f"judge_jred7_batch{n}.json" for n in range(2, 7)],
 )
 def test_later_batches(batch):
-    """The second, third and fourth batches, written after the first fixes (8 unsafe approvals
-    of 32, 5 of 24 and 5 of 16 on the base): no approval where the case expects review or a
-    denial."""
+    """The later batches, written after the first fixes (on the base: 8 unsafe approvals of 32,
+    5 of 24, 5 of 16, 0 of 12 on a policy's own categories, 0 of 11 on tiers): no approval where
+    the case expects review or a denial."""
     for case in json.loads((HERE / batch).read_text()):
         p = case["policies"][0]
         got = _judge(p["rules"], case["tool_name"], case["tool_args"], p["description"])
