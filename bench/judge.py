@@ -86,6 +86,7 @@ APART_SETS = (
     "dev_jcond",
     "dev_jfield",
     "dev_jred6",
+    "dev_jred7",
 )
 
 

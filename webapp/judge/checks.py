@@ -803,6 +803,9 @@ class NumericLimit(Check):
     per: str = ""
     # the currency is the policy's own, named elsewhere in it ('All amounts USD'), not the rule's
     currency_from_policy: bool = False
+    # the policy names several currencies ('All amounts USD except the UK book, which is in
+    # GBP'): a bound with no currency against an amount with none is not surely like for like
+    currency_open: bool = False
     kind: str = field(default="numeric_limit", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -1129,6 +1132,17 @@ class NumericLimit(Check):
         what = leaf.path
         if self.window == "day":
             today = float(view.history.total_today(view.agent_id, view.tool_name, leaf.path))
+            stated = _stated_today(view, leaf)
+            if stated:
+                # `credits_today_usd: 90` beside 'up to $100 a day': the request states today's
+                # earlier total; with history too, the two may count the same or other things
+                if len(stated) > 1 or today:
+                    return Outcome(
+                        UNKNOWN,
+                        f"{stated[0].path} states an earlier total for today: a human must add",
+                        (leaf.path, stated[0].path),
+                    )
+                today = float(stated[0].value)
             value = today + value
             what = f"today's total of {leaf.path}"
         elif self.window in ("hour", "week", "month", "year", "period"):
@@ -1930,6 +1944,17 @@ class ValueList(Check):
         listed name that is no generic part of a name ('salary_band', 'card_number' against
         'full card number'; not 'id' or 'date') is close: a human decides."""
         low = value.strip().lower()[:200]
+        if re.search(r"[,;|]", low) or (":" in low and re.search(r"\s", low)):
+            # 'reports:read_all billing:read', 'email,ssn': several names in one string, each
+            # compared (a space inside a plain name, 'full card number', is part of it)
+            parts = [p for p in re.split(r"[\s,;|]+" if ":" in low else r"\s*[,;|]\s*", low) if p]
+            if len(parts) > 1:
+                got_each = [self._token_listed(p) for p in parts]
+                if self.mode == "deny":
+                    return True if True in got_each else (None if None in got_each else False)
+                if False in got_each:
+                    return False
+                return True if all(got_each) else None
         got = _word_stems(low)
         if "*" in low or not got or low in _EVERY_NAME:
             # '*', 'admin:*' against 'admin:users', 'all': a pattern the request sends covers
@@ -1946,9 +1971,11 @@ class ValueList(Check):
                 if low == x or fnmatch.fnmatchcase(low, x):
                     return True
                 fixed = x.rstrip("*").rstrip(":._-/")
-                if ("*" in x and low == fixed) or (
-                    "*" not in x and low.startswith(x) and low[len(x) : len(x) + 1] in "._-/:"
-                ):
+                if (
+                    "*" in x
+                    and (low == fixed or low[len(fixed) : len(fixed) + 1] in "._-/")
+                    and low.startswith(fixed)
+                ) or ("*" not in x and low.startswith(x) and low[len(x) : len(x) + 1] in "._-/:"):
                     close = True
                 continue
             if got == want:
@@ -1957,6 +1984,10 @@ class ValueList(Check):
             if self.mode == "allow" and shared:
                 close = True  # 'full_name' against an allow-list of 'name': a human decides
             elif shared - _GENERIC_NAME_STEMS or _initials_of(got, want):
+                close = True
+            elif self.mode == "deny" and (_inside_name(got, want) or _alias_of(got, want)):
+                # 'org_administrator' or 'superadmin' against 'admin', 'pan' against 'full card
+                # number': maybe the listed name in another spelling; a human decides
                 close = True
         return None if close else False
 
@@ -1991,6 +2022,39 @@ _ANYONE = frozenset(
 _EVERY_NAME = frozenset(
     {"*", "all", "all fields", "all_fields", "all columns", "everything", "*:*"}
 )
+
+
+# Names of the same data that share no word: a listed name of a group makes a name of another
+# of its members close (review), never listed.
+_NAME_ALIASES: tuple[frozenset[str], ...] = tuple(
+    frozenset(stem(w) for w in group.split())
+    for group in (
+        "card pan ccn cardnumber creditcard",
+        "dob birth birthday birthdate born",
+        "ssn sin nino itin",
+        "passport passportnumber",
+        "iban sortcode",
+        "password passwd pwd secret credential",
+        "admin administrator superuser root owner superadmin",
+    )
+)
+
+
+def _inside_name(got: tuple[str, ...], want: tuple[str, ...]) -> bool:
+    """One word of a name holding a listed word of three letters or more, or held in it
+    ('administrator' and 'admin', 'superadmin' and 'admin')."""
+    for g in got:
+        for w in want:
+            if w in _GENERIC_NAME_STEMS or min(len(g), len(w)) < 3 or g == w:
+                continue
+            if w in g or g in w:
+                return True
+    return False
+
+
+def _alias_of(got: tuple[str, ...], want: tuple[str, ...]) -> bool:
+    """Whether a name's words and a listed name's words fall in one group of `_NAME_ALIASES`."""
+    return any(set(got) & group and set(want) & group for group in _NAME_ALIASES)
 
 
 def _initials_of(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -2648,6 +2712,22 @@ _TO_DATE = {
 }
 
 
+_TODAY_KEYS = frozenset(stem(w) for w in ("today", "todays"))
+
+
+def _stated_today(view: RequestView, leaf: Leaf) -> list[Leaf]:
+    """Other numeric arguments of the same kind of quantity named for today's total so far
+    ('credits_today_usd', 'refunded_today')."""
+    return [
+        lf
+        for lf, _ in view.numeric_leaves()
+        if lf.path != leaf.path
+        and lf.last_keys & _TODAY_KEYS
+        and not lf.last_keys & _TALLY_KEYS
+        and lf.last_keys & (MONEY_KEYS | leaf.last_keys | _CURRENCY_WORDS_LOWER)
+    ]
+
+
 def _to_date_total(view: RequestView, leaf: Leaf, window: str) -> float | None:
     """The period's total so far when one argument states it ('ytd_…', '…_year_to_date'), else
     None; two such arguments, or one in another currency, are not guessed between."""
@@ -2735,6 +2815,12 @@ def convert_value(
             return (
                 value,
                 f"the rule names no currency and {leaf.path} is in {str(currency).upper()}: a human must compare",
+            )
+        if check.currency_open:
+            return (
+                value,
+                f"the policy names several currencies and neither the rule nor {leaf.path} says "
+                "which: a human must compare",
             )
     return value, ""
 
@@ -3661,6 +3747,10 @@ class Unless(Check):
             named = lf.last_keys - _FLAG_FILLER
             own = named - party
             if not any(own == k for k in kinds):
+                if _spells_kind(lf.path, party, self.values) and lf.value is not False:
+                    # `holder.politically_exposed: true` beside `holder.pep: false`: maybe the
+                    # kind in other words, never what rules it out
+                    results.append((None, lf.path))
                 continue
             parents = lf.path.split(".")[:-1]
             parent_stems = {s for p in parents for s in content_stems(p)}
@@ -3683,11 +3773,25 @@ class Unless(Check):
         act = stem(self.value)
         thing = set(self.bind_words)
         results: list[tuple[bool | None, str]] = []
+        contrary: list[str] = []
         for lf in view.leaves:
             parents = lf.path.split(".")[:-1]
             if not all(set(content_stems(p)) <= thing for p in parents):
                 continue  # another party's (`referrer.status`)
             named = lf.last_keys - thing - _FLAG_FILLER
+            if (
+                (
+                    act in lf.last_keys
+                    or any(k[:5] == act[:5] for k in lf.last_keys if len(k) >= 5)
+                    or lf.last_keys & _ACTIVITY_KEYS
+                )
+                and not named <= {act, "never", "ever", "was"}
+                and not lf.last_keys & _STATUS_NAMES
+                and _says_something(lf.value)
+            ):
+                # `activated_at: "2024-05-01"`, `activation_date`: the act may have happened
+                contrary.append(lf.path)
+                continue
             if act in lf.last_keys and named <= {act, "never", "ever", "was"}:
                 if not isinstance(lf.value, bool):
                     results.append((None, lf.path))
@@ -3707,6 +3811,8 @@ class Unless(Check):
             return None, results[0][1] if results else ""
         if len({r for r, _ in results}) != 1:
             return None, results[0][1]  # `status: "never_activated"` beside `activated: true`
+        if results[0][0] and contrary:
+            return None, contrary[0]  # `activated: false` beside `activated_at: "2024-05-01"`
         return results[0][0], results[0][1]
 
     def _kind_shown(self, view: RequestView) -> tuple[bool | None, str]:
@@ -3889,6 +3995,49 @@ _STATUS_NAMES = frozenset(stem(w) for w in "status state stage".split())
 _STATE_LISTS = frozenset(stem(w) for w in "flags tags labels statuses states holds".split())
 
 
+# Names of arguments that show something was done with an account ('last_login_at'): beside
+# 'never activated' they say it may have been.
+_ACTIVITY_KEYS = frozenset(stem(w) for w in ("login", "logon", "logged", "signin", "seen", "used"))
+
+
+def _spells_kind(path: str, party: set[str], kinds: tuple[str, ...]) -> bool:
+    """Whether an argument's name spells a kind of party in other words than the rule's:
+    `politically_exposed` for 'PEP' (its words' initials begin the kind), `pep` for
+    'politically exposed person' (the kind's initials begin with it)."""
+    key = [w.lower() for w in re.findall(r"[A-Za-z]+", path.rsplit(".", 1)[-1])]
+    key = [w for w in key if stem(w) not in party and w not in ("is", "has", "flag")]
+    if not key:
+        return False
+    mine = "".join(w[0] for w in key) if len(key) >= 2 else key[0]
+    for kind in kinds:
+        kw = [w.lower() for w in re.findall(r"[A-Za-z]+", kind)]
+        theirs = "".join(w[0] for w in kw) if len(kw) >= 2 else (kw[0] if kw else "")
+        if len(key) >= 2 and len(mine) >= 2 and theirs.startswith(mine):
+            return True  # `politically_exposed` for 'PEP' or 'politically exposed person'
+        if len(key) == 1 and len(kw) >= 2 and mine == theirs:
+            return True  # `pep` for 'politically exposed person'
+    return False
+
+
+# Values that say nothing is there ('none', 'released'): an argument holding one shows no state.
+_NOTHING_THERE = frozenset(
+    {"", "none", "no", "false", "inactive", "released", "lifted", "cleared", "ended", "expired",
+     "off", "n/a", "na", "null", "never", "0"}
+)  # fmt: skip
+
+
+def _says_something(value: Any) -> bool:
+    """Whether an argument about a state or an act holds something (a date, a reason, a status),
+    rather than nothing or a value saying it is not there."""
+    if value is None or value is False or value == 0:
+        return False
+    if isinstance(value, str):
+        return normalise_value(value) not in _NOTHING_THERE
+    if isinstance(value, (list, tuple, dict)):
+        return bool(value)
+    return True
+
+
 @dataclass(frozen=True)
 class AnyState(Unless):
     """'Credits shall not be issued to accounts that are in collections or that have been
@@ -3972,6 +4121,14 @@ class AnyState(Unless):
         head, whole = want[-1], set(want)
         results: list[tuple[bool | None, str]] = []
         for lf in view.leaves:
+            if (
+                whole < lf.last_keys - _STATE_FLAG_EXTRA - set(self.thing)
+                and self._owned(lf)
+                and _says_something(lf.value)
+            ):
+                # `legal_hold_status: "active"`, `legal_hold_reason: "court order"`: more about
+                # the state than a flag; with it given, the state is not ruled out (review)
+                results.append((None, lf.path))
             if head not in lf.last_keys or lf.last_keys & _STATUS_NAMES:
                 continue
             if not lf.last_keys - _STATE_FLAG_EXTRA - set(self.thing) <= whole:
@@ -4192,6 +4349,15 @@ class WhenBound(WhenListed):
         leaves = self.condition._leaves(view)
         held = {self.condition._holds(lf.value) for lf in leaves}
         if held == {False}:
+            flag = _flag_for_value(view, self.condition.value, {lf.path for lf in leaves})
+            if flag:
+                # `user_type: "employee"` beside `is_contractor: true`: the request says both
+                return Outcome(
+                    UNKNOWN,
+                    f"{outcome.message}; {leaves[0].path} = {leaves[0].value!r} but {flag} "
+                    f"may say it is {_literal_text(self.condition.value)}",
+                    outcome.args,
+                )
             return Outcome(
                 SATISFIED,
                 f"the rule's condition does not hold ({leaves[0].path} = {leaves[0].value!r})",
@@ -4205,6 +4371,25 @@ class WhenBound(WhenListed):
             f"{_literal_text(self.condition.value)}",
             outcome.args,
         )
+
+
+def _flag_for_value(view: RequestView, value: Any, bound: set[str]) -> str:
+    """Another argument named for a bound value ('contractor': `is_contractor`,
+    `contractor_flag`) that does not say no, or ''."""
+    if not isinstance(value, str):
+        return ""
+    want = set(content_stems(value))
+    if not want:
+        return ""
+    for lf in view.leaves:
+        if lf.path in bound or not want <= lf.last_keys:
+            continue
+        if lf.last_keys - want - _FLAG_FILLER - {"flag"}:
+            continue  # `contractor_agency`: something else about a contractor
+        if lf.value is False or lf.value is None or _flag_on(lf.value) is False:
+            continue
+        return lf.path
+    return ""
 
 
 @dataclass(frozen=True)
@@ -5209,6 +5394,98 @@ APPROVAL_STEMS = frozenset(
 # Members of an approval object that name who approved in which role, and its state.
 _ROLE_KEYS = frozenset(stem(w) for w in ("role", "title", "position", "capacity"))
 _STATE_MEMBER_KEYS = frozenset(stem(w) for w in ("status", "state", "decision", "outcome"))
+# Members naming who approved, and words of a title said beside a name ('Jane Doe, Controller').
+_WHO_KEYS = frozenset(stem(w) for w in ("by", "approver", "name", "who", "signed", "user"))
+_TITLE_WORDS = frozenset(
+    stem(w)
+    for w in (
+        "manager", "director", "controller", "lead", "officer", "head", "cfo", "ceo", "coo",
+        "cto", "ciso", "vp", "president", "analyst", "agent", "associate", "assistant",
+        "supervisor", "engineer", "specialist", "clerk", "owner", "admin", "administrator",
+        "treasurer", "counsel", "partner", "chair", "dpo", "sre", "team", "deputy", "intern",
+    )
+)  # fmt: skip
+
+
+def _titled_otherwise(value: str, approver: tuple[str, ...]) -> bool:
+    """Whether a name of who approved carries a title that is not the approver's, or one of
+    another rank ('Jane Doe, Controller' or 'J. Smith (team lead)' for a CFO)."""
+    said = [stem(w) for w in re.findall(r"[A-Za-z]+", value.lower())]
+    titles = [w for w in said if w in _TITLE_WORDS or w in _NOT_THE_ROLE]
+    if not titles:
+        return False
+    return bool(set(titles) - set(approver)) or not set(titles) & set(approver)
+
+
+# Words of an approval's record that say it was not given, or by no one who may give it
+# ('M-1 declined', 'self', 'auto').
+_NO_APPROVER = frozenset(
+    {
+        "self",
+        "me",
+        "myself",
+        "agent",
+        "bot",
+        "system",
+        "auto",
+        "automatic",
+        "automated",
+        "not",
+        "no",
+    }
+)
+
+
+def _refused_elsewhere(view: RequestView, path: str, value: str) -> bool:
+    """Whether the evidence's value is a member of another object of the request (list members
+    included) whose state member does not state a good outcome."""
+    want = value.strip().lower()
+    for lf in view.leaves:
+        if lf.path == path or "." not in lf.path:
+            continue
+        if not isinstance(lf.value, str) or lf.value.strip().lower() != want:
+            continue
+        parent = lf.path.rsplit(".", 1)[0]
+        for sib in view.leaves:
+            if (
+                sib.path != lf.path
+                and sib.path.rsplit(".", 1)[0] == parent
+                and sib.last_keys & _STATE_MEMBER_KEYS
+                and outcome_stated(sib.value) is not True
+            ):
+                return True
+    return False
+
+
+def _doubtful_record(value: str) -> bool:
+    """Whether a word of an approval's record states a bad or unfinished outcome, or names no one
+    who may approve ('M-1 declined', 'self')."""
+    for w in re.findall(r"[A-Za-z]+", value.lower()):
+        if w in _NO_APPROVER or outcome_stated(w) is False:
+            return True
+    return False
+
+
+# Members an approval's record holds besides its identifier, state and role: who gave it and when.
+# Any other member ('approved_amount', 'account_id', 'expires_at', 'scope') says what the
+# approval covers, which the check does not compare with the request: review.
+_RECORD_MEMBER_KEYS = frozenset(
+    stem(w)
+    for w in (
+        "by", "approver", "approved", "approval", "name", "email", "user", "who",
+        "date", "at", "time", "timestamp", "on", "when", "given", "signed",
+    )
+)  # fmt: skip
+# Words of a role that make it another role than the one it names ('Assistant to the Finance
+# Manager', 'Deputy Controller', 'acting CFO'): the role is not the rule's approver.
+_NOT_THE_ROLE = frozenset(
+    stem(w)
+    for w in (
+        "to", "of", "for", "under", "assistant", "assist", "deputy", "acting", "former", "vice",
+        "associate", "junior", "trainee", "intern", "interim", "delegate", "backup", "proxy",
+        "behalf", "reporting", "report", "not", "non", "ex", "candidate", "pending",
+    )
+)  # fmt: skip
 
 
 def _entries(value: Any, prefix: str = "") -> list[tuple[str, str, Any]]:
@@ -5330,6 +5607,15 @@ class ApprovalEvidence:
                 if other != path and not other.startswith(path + ".") and keys < _key_stems(okey):
                     if no_reference(ovalue) or outcome_stated(ovalue) is False:
                         return None, other, f"{other} = {ovalue!r} says {path} may not hold"
+                    extra = _key_stems(okey) - keys
+                    if not (
+                        extra <= _STATE_MEMBER_KEYS and outcome_stated(ovalue) is True
+                    ) and not (extra <= _RECORD_MEMBER_KEYS - {"approval", "approv"}):
+                        # `risk_approval_account_id: "AC-2"`: what the approval covers
+                        return None, other, f"{other} says what {path} covers: not compared here"
+            if isinstance(value, str) and _refused_elsewhere(view, path, value):
+                # `approvals: [{"id": "TRS-1", "status": "rejected"}]` beside the id
+                return None, path, f"{path} = {value!r} is recorded elsewhere without a good state"
             if view.agent_id and any(
                 isinstance(v, str) and v.strip().lower() == view.agent_id.strip().lower()
                 for _, _, v in [(path, key, value), *_entries(value, path)]
@@ -5350,6 +5636,8 @@ class ApprovalEvidence:
                 return None, f"{path} = {value!r} says no approval is there yet"
             if outcome_stated(value) is not None:
                 return None, f"{path} = {value!r} states an outcome, not an approval's record"
+            if _doubtful_record(value):
+                return None, f"{path} = {value!r} says no approval, or no one's, is there"
             return True, ""
         if isinstance(value, dict) and value:
             for k, v in value.items():
@@ -5367,9 +5655,24 @@ class ApprovalEvidence:
                 ):
                     return None, f"{path}.{k} = {v!r} says no approval is there yet"
                 if ks & _ROLE_KEYS and self.approver:
-                    said = {stem(w) for w in words(str(v))}
-                    if not said & set(self.approver):
+                    said = [stem(w) for w in words(str(v))]
+                    if (
+                        not set(said) & set(self.approver)
+                        or set(said) & _NOT_THE_ROLE
+                        or said[-1] not in self.approver
+                    ):
                         return None, f"{path}.{k} = {v!r} is not the {self._who()}"
+                elif (
+                    ks & _WHO_KEYS
+                    and isinstance(v, str)
+                    and self.approver
+                    and _titled_otherwise(v, self.approver)
+                ):
+                    # `approved_by: "Jane Doe, Controller"` for a CFO's approval
+                    return None, f"{path}.{k} = {v!r} names another role than the {self._who()}"
+                elif not ks or not ks <= (_ID_WORDS | _RECORD_MEMBER_KEYS | set(self.approver)):
+                    # 'approved_amount', 'account_id': what the approval covers, not compared
+                    return None, f"{path}.{k} says what the approval covers: not compared here"
             return True, ""
         return None, f"{path} is not one value an approval's record holds"
 

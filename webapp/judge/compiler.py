@@ -51,7 +51,13 @@ from webapp.judge.coverage import (
 )
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, find_places, region_name
-from webapp.judge.quantities import CURRENCY_CODES, Quantity, find_quantities, single_currency
+from webapp.judge.quantities import (
+    CURRENCY_CODES,
+    Quantity,
+    find_quantities,
+    names_currency,
+    single_currency,
+)
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
@@ -216,9 +222,12 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
             errors.append(f"d{k}: {type(exc).__name__}")
             rule = CompiledRule(len(rules), f"{policy.policy_version_id}:d{k}", sentence, (), True)
         rules.append(replace(rule, from_description=True, scope=()))
-    currency = single_currency(" ".join((policy.description or "", *policy.rules)))
+    whole = " ".join((policy.description or "", *policy.rules))
+    currency = single_currency(whole)
     if currency:
         rules = [_in_policy_currency(rule, currency) for rule in rules]
+    elif names_currency(whole):
+        rules = [_in_policy_currency(rule, "") for rule in rules]
     return CompiledPolicy(policy, tuple(rules), tuple(dict.fromkeys(scope)), tuple(errors))
 
 
@@ -228,7 +237,11 @@ def _in_policy_currency(rule: CompiledRule, currency: str) -> CompiledRule:
     'currencies', 'the account currency'), is in that currency, as a reader takes it. A request in
     another currency is still compared by a human (NumericLimit says which two differ)."""
     checks = tuple(
-        replace(check, currency=currency, currency_from_policy=True)
+        (
+            replace(check, currency=currency, currency_from_policy=True)
+            if currency
+            else replace(check, currency_open=True)
+        )
         if isinstance(check, NumericLimit)
         and check.currency is None
         and check.unit_family is None

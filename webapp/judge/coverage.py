@@ -188,6 +188,28 @@ _CLASS_LETTER = re.compile(
 #   ('shared outside HR', 'must stay within IT'): read as Croatia or Italy, a share with a
 #   recipient there passed;
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # a person present as the condition of an act ('up to $100 with a supervisor on the call'):
+    # read as a subject word, a request naming a supervisor was cleared whoever was on the call
+    (
+        re.compile(
+            r"\bwith\s+(?:a|an|the|their|one)\s+(?:[a-z]+\s+)?(?P<w>[a-z]+)\s+(?:on\s+the\s+"
+            r"(?:call|line|phone)|present|in\s+the\s+loop|on\s+hand|watching|attending|cc'?d)\b",
+            re.I,
+        ),
+        "",
+    ),
+    # a frequency beside a bound ('may issue credits up to $50 once per customer', '… up to
+    # $100 without review, once per customer'): read as a subject word beside the bound, it had
+    # approved a third credit ('once per order' alone is a count, read by the count readers)
+    (
+        re.compile(
+            r"\d[^.;]*?\b(?P<w>once|twice|thrice|\d+\s+times|one\s+time)\s+"
+            r"(?:per|a|an|each|every|in)\b"
+            r"|\b(?P<w2>once|twice|thrice|one\s+time)\s+(?:per|a|an|each|every|in)\b[^.;]*?\d",
+            re.I,
+        ),
+        "",
+    ),
     (
         re.compile(
             r"\b(?:outside|within|inside|beyond|except|but)\s+(?:of\s+)?(?:the\s+)?"

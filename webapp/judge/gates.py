@@ -47,10 +47,12 @@ from urllib.parse import unquote
 
 from webapp.judge.boundaries import CONDITION, phrase_op, phrase_pattern
 from webapp.judge.checks import (
+    _ID_WORDS,
     _NOT_ALNUM,
     _OPS,
     APPROVAL_STEMS,
     _currency_of,
+    _doubtful_record,
     _id_in_members,
     _in_glossary,
     _key_stems,
@@ -665,6 +667,14 @@ def obligations_met(text: str, view: RequestView) -> str | None:
                 and not no_reference(v, leaf.last_keys | {"id"})
                 and outcome_stated(v) is None
                 and v.strip().lower() != (view.agent_id or "").strip().lower()
+                and not _doubtful_record(v)
+            )
+            # `security_approval_status: "withdrawn"`, `…_approval_scope`: an argument named with
+            # the whole name says more of the approval than the check compares (review)
+            mine = _key_stems(arg.rsplit(".", 1)[-1]) - _ID_WORDS
+            ok = ok and not any(
+                lf.path != leaf.path and mine < _key_stems(lf.path.rsplit(".", 1)[-1])
+                for lf in view.leaves
             )
         else:
             ok = v is True or bool(

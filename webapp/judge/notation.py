@@ -841,6 +841,10 @@ class NotationRule(Check):
     # an argument. When no argument has exactly that name, the rule's reading in words decides
     # (only when that reading is understood; otherwise the plain word is unknown: review).
     prose: tuple[Check, ...] = ()
+    # 'risk_score >= 70 -> deny; risk_score < 30 -> auto': an allowance names what may go
+    # through on its own; a request outside it that no other statement speaks to (50) is not
+    # cleared by the rule: review (no else branch says otherwise)
+    others_review: bool = False
     kind: str = field(default="notation", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -865,7 +869,8 @@ class NotationRule(Check):
             either = " or ".join(render(c) for c in st.branches)
             return f"{_VERBS[st.effect[5:]]} unless {either}"
         if st.effect == "allow":
-            return f"Allow when {render(st.cond)}"
+            rest = "; otherwise send to review" if self.others_review else ""
+            return f"Allow when {render(st.cond)}{rest}"
         return f"{_VERBS[st.effect]} when {render(st.cond)}"
 
     @property
@@ -907,6 +912,8 @@ class NotationRule(Check):
         if held is None:
             return Outcome(UNKNOWN, message, args)
         if st.effect == "allow":
+            if not held and self.others_review:
+                return Outcome(REVIEW, f"{message}: outside what the rule allows on its own", args)
             return Outcome(SATISFIED if held else NOT_APPLICABLE, message, args)
         if not held:
             return Outcome(SATISFIED, message, args)
@@ -977,5 +984,15 @@ def notation_checks(index: int, source: str) -> tuple[list[Check], list[str]] | 
         )
         for path in st.path.split("|") if st.effect == "require" else [st.path]:
             one = replace(st, path=path)
-            checks.append(NotationRule(index, source, effect, (), (), statement=one))
+            checks.append(
+                NotationRule(
+                    index,
+                    source,
+                    effect,
+                    (),
+                    (),
+                    statement=one,
+                    others_review=st.effect == "allow",
+                )
+            )
     return checks, left

@@ -346,6 +346,11 @@ _SEVERAL_CURRENCIES = re.compile(
 )
 
 
+def names_currency(text: str) -> bool:
+    """Whether `text` names a currency or says amounts come in several."""
+    return bool(_SEVERAL_CURRENCIES.search(text) or _CURRENCY_MENTION.search(text))
+
+
 def single_currency(text: str) -> str | None:
     """The one fiat currency `text` names ('All amounts USD.', '$' in every rule), or None when it
     names none, several, or says that amounts come in several ('we run GBP, EUR and USD
