@@ -2110,13 +2110,21 @@ ONLY = re.compile(
 )
 OUTSIDE = re.compile(
     r"\b(?:outside (?:of )?(?:the )?|other than (?:the )?|except (?:for )?(?:the )?|apart from (?:the )?|"
-    r"anything but (?:the )?|not (?:one )?of (?:the )?following:?\s*"
+    r"(?:any|every)(?:thing|where|one)?\s+(?:(?!(?:may|can|must|is|are)\b)[a-z][\w-]*\s+)?but (?:the )?|not (?:one )?of (?:the )?following:?\s*"
     # 'from a domain not on our allowlist (northwind.com, …)', 'countries not in (US, CA)': the
     # values outside the list (read as the list itself, it reviewed the listed domains and
     # approved every other one)
     r"|(?:not|n't|never)\s+(?:on|in|among|within|part\s+of|from)\s+(?:(?:the|our|an?|its|their)\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?:allow-?list|white-?list|safe-?list|approved\s+list|list|set)\b:?\s*"
-    r"|(?:not|n't)\s+in\s*(?=[(\[{]))",
+    r"|(?:not|n't)\s+in\s*(?=[(\[{])"
+    # 'countries not among US, CA, GB', 'a domain that is not one of acme.com or acme.io', 'regions
+    # excluding eu-west-1', 'countries that are not US or CA', 'country !in [US, CA]': the values
+    # outside the list that follows (read as the list itself, every other value was approved)
+    r"|(?:not|n't)\s+(?:among|one\s+of)\s+(?:the\s+)?|excluding\s+(?:the\s+)?"
+    # 'no roles besides read-only' (a sentence that opens 'Besides RU, …' adds, it excludes nothing)
+    r"|(?<=[A-Za-z]\s)besides\s+(?:the\s+)?"
+    r"|(?:that|which|who)\s+(?:(?:is|are)\s+not|isn't|aren't)\s+(?!(?:yet|already|a|an|the)\b)"
+    r"|!\s*in\s*(?=[(\[{]))",
     re.I,
 )
 
@@ -2604,6 +2612,12 @@ _KIND_SKIP = frozenset(
         "begin",
         "exclud",
         "includ",
+        # 'anything but the approved regions: …', 'roles besides read-only': the words of an
+        # exclusion are no kind of value (read as one, no argument matched and the listed value
+        # was denied)
+        "but",
+        "besid",
+        "among",
     }
 )
 _KIND_NOUNS = frozenset(
@@ -3263,6 +3277,9 @@ def _obligations(clauses: list[str]) -> list[str]:
 
 def split_clauses(text: str) -> list[str]:
     """Sentences and clauses joined by ';' or ', but' are judged separately."""
+    # 'anything but the approved regions', 'any country but Germany', 'nothing but viewer': an
+    # exclusion, not a second clause (cut there, 'Never deploy to anything' denied every deploy)
+    text = _EXCLUSION_BUT.sub(lambda m: m.group(0)[: -len(m.group("but"))] + "\x00", text)
     parts = re.split(
         r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|;\s*|,?\s+but\s+|,\s*(?:while|whereas|however)\s+"
         # '… can be done by the agent. anything above that needs …': a sentence in lower case
@@ -3272,8 +3289,16 @@ def split_clauses(text: str) -> list[str]:
     )
     out: list[str] = []
     for p in parts:
-        out.extend(_tiers(p))
+        out.extend(_tiers(p.replace("\x00", "but ")))
     return [p.strip().rstrip(".").strip() for p in out if p and p.strip(" .")]
+
+
+_EXCLUSION_BUT = re.compile(
+    r"\b(?:any(?:thing|one|where)?|every(?:thing|one|where)?|nothing|none|all|no)"
+    r"(?:\s+(?!(?:may|can|must|should|shall|will|is|are|was|were|need|needs|require|requires|"
+    r"get|gets|go|goes)\b)[a-z][\w-]*)?\s+(?P<but>but\s+)",
+    re.I,
+)
 
 
 # 'Card limits over 10k need risk review, over 50k are not allowed', 'journal entries over 50k
@@ -4992,6 +5017,23 @@ def _excepted_from_permission(clause: str, list_start: int, negated: bool) -> bo
     )
 
 
+def _outside_right_before(text: str, start: int) -> bool:
+    """Whether an exclusion marker ('other than', 'excluding', 'not among', 'that are not')
+    ends right before a list, so that the rule speaks of the values outside it."""
+    return any(
+        m.end() <= start
+        and (
+            not re.search(r"[^\s(\[{:]", text[m.end() : start])
+            # 'anything but the approved regions: us-east-1, eu-west-1': a heading, then the list
+            or bool(_HEADED_GAP.fullmatch(text[m.end() : start]))
+        )
+        for m in OUTSIDE.finditer(text)
+    )
+
+
+_HEADED_GAP = re.compile(r"(?:(?:the|our|these|those)\s+)?(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*:\s*", re.I)
+
+
 def _named_list_check(
     index: int, source: str, text: str, review: bool, negated: bool, only: bool
 ) -> ValueList | None:
@@ -5016,6 +5058,11 @@ def _named_list_check(
     mode = "allow" if only and not negated else "deny"
     if mode == "allow" and _excepted_from_permission(text, start, negated):
         mode = "deny"
+    if mode == "deny" and _outside_right_before(text, start):
+        # 'Exports to regions excluding eu-west-1 … are prohibited', 'roles other than viewer
+        # need approval': what the prohibition names is every value but the list (read as the
+        # list, the listed were denied and every other value approved)
+        mode = "allow"
     kind = (noun,) if noun else ()
     # 'Weekend deploys to prod-eu or prod-us': a word that qualifies the subject ('weekend') is
     # a subject word the request must show (or rule out), never a word the list accounts for
@@ -7079,7 +7126,11 @@ FREEZE_WORDS = (
 
 # 'other than', 'outside (of) the', 'except', 'apart from' right before a category phrase
 _OUTSIDE_BEFORE = re.compile(
-    r"\b(?:outside(?: of)?|other than|except(?: for)?|apart from|anything but)\s+(?:the\s+|our\s+)?$",
+    r"\b(?:outside(?: of)?|other than|except(?: for)?|apart from|anything but|excluding|"
+    # 'roles that are not standard roles', 'vendors not among the preferred vendors': the
+    # negation is the exclusion's own, no second turn of the rule
+    r"(?P<neg>(?:that|which|who)\s+(?:(?:is|are)\s+not|isn't|aren't)|"
+    r"(?:not|n't)\s+(?:among|in|on|one\s+of|part\s+of)))\s+(?:the\s+|our\s+|an?\s+)?$",
     re.I,
 )
 
@@ -7114,7 +7165,14 @@ def _category_checks(
     for start, end, phrase in phrases:
         # 'domains other than client domains', 'vendors outside the approved vendors': the rule
         # speaks of what is not in the category (an allow-list of it)
-        outside = bool(_OUTSIDE_BEFORE.search(clause[:start]))
+        outside_at = _OUTSIDE_BEFORE.search(clause[:start])
+        outside = bool(outside_at)
+        if outside_at and outside_at.group("neg"):
+            # the clause is negated elsewhere only if a negation stands outside the marker
+            rest_of = clause[: outside_at.start()] + " " + clause[outside_at.end() :]
+            negated = bool(NEGATION.search(rest_of)) or bool(
+                re.search(r"\b(?:nobody|no one|none)\b", rest_of, re.I)
+            )
         if outside and negated:
             return []  # 'not … other than …': a double turn no reading here is sure of
         members = glossary.lookup(phrase) if glossary else None
@@ -8796,11 +8854,24 @@ _NAME_JOINED = re.compile(
 )
 
 
+_BARE_NOT_BEFORE = re.compile(r"(?:^|[,;(]\s*|\b(?:and|but)\s+)not\s+(?:the\s+)?$", re.I)
+
+
 def _value_list_check(
     index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
 ) -> Check | None:
     low = clause.lower()
     items, region_start, region_end = _list_items(clause, only)
+    if (
+        items
+        and only
+        and _BARE_NOT_BEFORE.search(clause[:region_start])
+        and not _outside_right_before(clause, region_start)
+    ):
+        # 'Only US payees, not CA payees, may be paid without review': a list under a bare
+        # 'not' beside 'only' is the one held out, or the one named; no reading here is sure
+        # which (read as the allow-list, CA was approved)
+        return None
     if not items:
         return None
     joined = _NAME_JOINED.search(clause[:region_start])
