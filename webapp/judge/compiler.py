@@ -2123,10 +2123,23 @@ OUTSIDE = re.compile(
     r"|(?:not|n't)\s+(?:among|one\s+of)\s+(?:the\s+)?|excluding\s+(?:the\s+)?"
     # 'no roles besides read-only' (a sentence that opens 'Besides RU, …' adds, it excludes nothing)
     r"|(?<=[A-Za-z]\s)besides\s+(?:the\s+)?"
-    r"|(?:that|which|who)\s+(?:(?:is|are)\s+not|isn't|aren't)\s+(?!(?:yet|already|a|an|the)\b)"
+    # 'currencies not listed (USD, EUR)', 'payments not to US or CA': the values outside
+    r"|(?:not|n't)\s+(?:listed|named|included|mentioned)(?:\s+(?:here|below|above))?\s*:?\s*(?=[(\[{:]|(?-i:[A-Z]{2,3})\b)"
+    r"|(?<=[a-z]\s)not\s+(?:to|from|in)\s+(?=(?:the\s+)?(?-i:[A-Z]{2,3})\b)"
+    r"|(?:that|which|who)\s+(?:(?:is|are)\s+not|isn't|aren't)\s+"
+    # ('that are not sanctioned', 'that are not in the registry': a state, not a list)
+    r"(?!(?:yet|already|a|an|the|in|on|at|from|part|[a-z]+ed)\b)"
     r"|!\s*in\s*(?=[(\[{]))",
     re.I,
 )
+
+def _without_outside_negations(text: str) -> str:
+    """`text` without the negations that belong to an exclusion marker ('vendors not on the
+    list (RU, BY) are fine'): they say which values the rule speaks of, not that it forbids."""
+    if "not" not in text.lower() and "n't" not in text.lower():
+        return text
+    return OUTSIDE.sub(lambda m: " " if NEGATION.search(m.group(0)) else m.group(0), text)
+
 
 # A cap stated with no modal ('Renewal rent increase max 5%', 'Single disbursement cap 250,000
 # USD'): beside 'anything more goes to the regional manager' it is what the agent may do alone,
@@ -2934,6 +2947,11 @@ def _headed_list(t: str) -> str:
         if parts is None:
             return t
         kind = (m.group("kind") or m.group("kind2")).strip()
+        if NEGATION.search(kind):
+            # 'Not allowed: RU, BY', 'Countries not permitted: RU, BY': the heading is negated,
+            # the list is what is refused (rewritten as 'Not must be one of RU or BY', only the
+            # listed countries were approved); the prose reading reads it
+            return t
         listed = ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
         cond = m.groupdict().get("cond")
         if cond:
@@ -3414,9 +3432,11 @@ class Clause:
         c.review = bool(REVIEW.search(text)) and not c.auto
         c.negated = bool(
             NEGATION.search(
-                text
-                if alone is None
-                else text[: alone.start("alone")] + " " + text[alone.end("alone") :]
+                _without_outside_negations(
+                    text
+                    if alone is None
+                    else text[: alone.start("alone")] + " " + text[alone.end("alone") :]
+                )
             )
         )
         c.allow = (bool(ALLOW.search(text)) or c.auto) and not c.negated and not c.review
@@ -5008,10 +5028,15 @@ _NOUNISH_ABOUT = frozenset(stem(w) for w in "name names named value values calle
 def _excepted_from_permission(clause: str, list_start: int, negated: bool) -> bool:
     """'Deploys are allowed in all regions except us-east-1': a list after 'except' / 'other
     than' in a permission (no 'only', no negation) is what the permission does not allow, a
-    deny-list, never the only values allowed."""
+    deny-list, never the only values allowed. The permission may close the clause ('Roles other
+    than admin may be granted freely', 'vendors not on the list (RU, BY) are fine'): read as an
+    allow-list, only admin was approved and every other role denied."""
     return (
         not negated
-        and bool(ALLOW.search(clause[:list_start]))
+        and bool(
+            ALLOW.search(clause[:list_start])
+            or (_outside_right_before(clause, list_start) and ALLOW.search(clause[list_start:]))
+        )
         and not ONLY.search(clause)
         and any(m.end() <= list_start for m in OUTSIDE.finditer(clause))
     )
@@ -5058,7 +5083,7 @@ def _named_list_check(
     mode = "allow" if only and not negated else "deny"
     if mode == "allow" and _excepted_from_permission(text, start, negated):
         mode = "deny"
-    if mode == "deny" and _outside_right_before(text, start):
+    if mode == "deny" and (negated or review) and _outside_right_before(text, start):
         # 'Exports to regions excluding eu-west-1 … are prohibited', 'roles other than viewer
         # need approval': what the prohibition names is every value but the list (read as the
         # list, the listed were denied and every other value approved)
@@ -8871,6 +8896,14 @@ def _value_list_check(
         # 'Only US payees, not CA payees, may be paid without review': a list under a bare
         # 'not' beside 'only' is the one held out, or the one named; no reading here is sure
         # which (read as the allow-list, CA was approved)
+        return None
+    if items and re.search(
+        r"(?:^|[,;]|\b(?:and|but|or)\b)\s*(?:(?:but|and)\s+)?(?:not|never)\s+",
+        clause[region_start:region_end],
+        re.I,
+    ):
+        # 'We only pay US and CA, not MX': a negation inside the list holds a value out of it
+        # (read as one list, MX was allowed with US and CA)
         return None
     if not items:
         return None
