@@ -5629,6 +5629,15 @@ class ActionRecogniser(Recogniser):
     def recognise(self, c: Clause) -> list[Check] | None:
         if c.only and not c.review:
             return []
+        if c.review and OUTSIDE.search(c.text):
+            # 'Roles not in [viewer, editor] need approval': an exclusion no list read narrows
+            # the action (read as words, 'viewer' and 'editor' had to appear and owner passed)
+            return []
+        if len(_NOT_WORD.findall(_without_outside_negations(c.text))) > 1 and not c.allow:
+            # 'Datasets not classified public must not be exported': a second negation turns a
+            # qualifier of the action (read as words, 'classified public' had to appear and an
+            # internal dataset passed)
+            return []
         if _participle_category(c.text):
             return []  # 'Campaigns to purchased lists need review': an open class, kept as text
         if c.review or c.negated or c.allow:
@@ -5637,6 +5646,9 @@ class ActionRecogniser(Recogniser):
             if terms or alts:
                 return [ActionRule(c.index, c.source, c.effect, terms, alts)]
         return []
+
+
+_NOT_WORD = re.compile(r"\bnot\b|n't\b", re.I)
 
 
 # 'to purchased lists', 'for terminated employees', 'from rented databases': a participle used
