@@ -2133,6 +2133,7 @@ OUTSIDE = re.compile(
     re.I,
 )
 
+
 def _without_outside_negations(text: str) -> str:
     """`text` without the negations that belong to an exclusion marker ('vendors not on the
     list (RU, BY) are fine'): they say which values the rule speaks of, not that it forbids."""
@@ -5056,7 +5057,9 @@ def _outside_right_before(text: str, start: int) -> bool:
     )
 
 
-_HEADED_GAP = re.compile(r"(?:(?:the|our|these|those)\s+)?(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*:\s*", re.I)
+_HEADED_GAP = re.compile(
+    r"(?:(?:the|our|these|those)\s+)?(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*:\s*", re.I
+)
 
 
 def _named_list_check(
