@@ -180,6 +180,7 @@ def test_negated_headings_and_notation_read_exactly(rule, reading):
         "Roles not in [viewer, editor] need approval.",
         "Datasets not classified public must not be exported.",
         "Payments to countries that are not sanctioned are fine.",
+        "Payouts outside US/CA: forbidden.",  # the verdict after the colon is no list
     ],
 )
 def test_an_unsure_scope_is_not_understood(rule):

@@ -8894,6 +8894,11 @@ _NAME_JOINED = re.compile(
 )
 
 
+_VERDICT_WORD = re.compile(
+    r"(?:forbidden|prohibited|banned|blocked|denied|deny|refused|rejected|disallowed|"
+    r"not\s+allowed|not\s+permitted|allowed|permitted|fine|ok|okay|review|needs?\s+review)",
+    re.I,
+)
 _BARE_NOT_BEFORE = re.compile(r"(?:^|[,;(]\s*|\b(?:and|but)\s+)not\s+(?:the\s+)?$", re.I)
 
 
@@ -8911,6 +8916,10 @@ def _value_list_check(
         # 'Only US payees, not CA payees, may be paid without review': a list under a bare
         # 'not' beside 'only' is the one held out, or the one named; no reading here is sure
         # which (read as the allow-list, CA was approved)
+        return None
+    if items and all(_VERDICT_WORD.fullmatch(i.strip(" .")) for i in items):
+        # 'Payouts outside US/CA: forbidden': what follows the colon is the verdict, not the
+        # values (read as the list 'forbidden', US was denied with every other country)
         return None
     if items and re.search(
         r"(?:^|[,;]|\b(?:and|but|or)\b)\s*(?:(?:but|and)\s+)?(?:not|never)\s+",
