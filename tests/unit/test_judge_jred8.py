@@ -120,6 +120,58 @@ def test_the_rule_speaks_of_the_values_outside_the_list(
     assert _judge([rule], tool, listed) == exp_in
 
 
+# ---- 'without an X address', 'not ending in X', 'apart from … is off-limits': the outside
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (
+            "Invites to users without an acme.com address need approval.",
+            "users.invite",
+            {"email": "a@gmail.com"},
+            "pending_review",
+        ),
+        (
+            "Invites to users without an acme.com address need approval.",
+            "users.invite",
+            {"email": "a@acme.com"},
+            "approved",
+        ),
+        (
+            "Invites to addresses not ending in acme.com need approval.",
+            "users.invite",
+            {"email": "a@gmail.com"},
+            "pending_review",
+        ),
+        (
+            "Invites to addresses not ending in acme.com need approval.",
+            "users.invite",
+            {"email": "a@acme.com"},
+            "approved",
+        ),
+        (
+            "Every country apart from US and CA is off-limits.",
+            "payments.send",
+            {"country": "MX", "amount": 5},
+            "denied",
+        ),
+        (
+            "Every country apart from US and CA is off-limits.",
+            "payments.send",
+            {"country": "US", "amount": 5},
+            "approved",
+        ),
+        (
+            "Use USD or EUR, never anything else.",
+            "payments.send",
+            {"currency": "GBP", "amount": 5},
+            "pending_review",
+        ),
+    ],
+)
+def test_without_and_not_ending_in_speak_of_the_outside(rule, tool, args, expected):
+    assert _judge([rule], tool, args) == expected
+
+
 # ---- a permission of what lies outside a list: the listed are what it does not allow
 @pytest.mark.parametrize(
     ("rule", "tool", "args", "expected"),

@@ -2125,6 +2125,9 @@ OUTSIDE = re.compile(
     r"|(?<=[A-Za-z]\s)besides\s+(?:the\s+)?"
     # 'currencies not listed (USD, EUR)', 'payments not to US or CA': the values outside
     r"|(?:not|n't)\s+(?:listed|named|included|mentioned)(?:\s+(?:here|below|above))?\s*:?\s*(?=[(\[{:]|(?-i:[A-Z]{2,3})\b)"
+    # 'addresses not ending in acme.com', 'users without an acme.com address'
+    r"|without\s+(?:an?\s+|any\s+)?(?=@?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b)"
+    r"|(?:not|n't)\s+(?:ending|end|ends)\s+(?:in|with)\s+"
     r"|(?<=[a-z]\s)not\s+(?:to|from|in)\s+(?=(?:the\s+)?(?-i:[A-Z]{2,3})\b)"
     r"|(?:that|which|who)\s+(?:(?:is|are)\s+not|isn't|aren't)\s+"
     # ('that are not sanctioned', 'that are not in the registry': a state, not a list)
@@ -5071,6 +5074,8 @@ def _named_list_check(
     if found is None:
         return None
     noun, items, start, end = found
+    if items and all(_VERDICT_WORD.fullmatch(i.strip(" .")) for i in items):
+        return None  # 'Every country apart from US and CA is off-limits': a verdict, no value
     rest = text[:start] + " " + text[end:]
     terms, _ = _action_terms(rest, review)
     item_stems = _item_stems(items)
@@ -8895,8 +8900,13 @@ _NAME_JOINED = re.compile(
 
 
 _VERDICT_WORD = re.compile(
-    r"(?:forbidden|prohibited|banned|blocked|denied|deny|refused|rejected|disallowed|"
+    r"(?:forbidden|prohibited|banned|blocked|denied|deny|refused|rejected|disallowed|off[- ]limits|"
     r"not\s+allowed|not\s+permitted|allowed|permitted|fine|ok|okay|review|needs?\s+review)",
+    re.I,
+)
+_ELSE_AFTER = re.compile(
+    r"\b(?:(?:any|every|no|some)(?:thing|one|where)\s+else|nothing\s+else|no\s+others?|"
+    r"(?:any|all|every)\s+others?)\b",
     re.I,
 )
 _BARE_NOT_BEFORE = re.compile(r"(?:^|[,;(]\s*|\b(?:and|but)\s+)not\s+(?:the\s+)?$", re.I)
@@ -8920,6 +8930,10 @@ def _value_list_check(
     if items and all(_VERDICT_WORD.fullmatch(i.strip(" .")) for i in items):
         # 'Payouts outside US/CA: forbidden': what follows the colon is the verdict, not the
         # values (read as the list 'forbidden', US was denied with every other country)
+        return None
+    if items and _ELSE_AFTER.search(clause[region_end:]) and not only:
+        # 'Use USD or EUR, never anything else': the negation governs what lies outside the
+        # list (read as a deny-list, GBP was approved); no reading here turns it
         return None
     if items and re.search(
         r"(?:^|[,;]|\b(?:and|but|or)\b)\s*(?:(?:but|and)\s+)?(?:not|never)\s+",
