@@ -172,6 +172,49 @@ def test_without_and_not_ending_in_speak_of_the_outside(rule, tool, args, expect
     assert _judge([rule], tool, args) == expected
 
 
+# ---- 'non-' before a place, a group of places or a currency code: the outside of it
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (
+            "Payments to non-EU countries are forbidden.",
+            "payments.send",
+            {"country": "US"},
+            "denied",
+        ),
+        (
+            "Payments to non-EU countries are forbidden.",
+            "payments.send",
+            {"country": "DE"},
+            "approved",
+        ),
+        ("Never pay non-US vendors.", "payments.send", {"country": "CA"}, "denied"),
+        ("Never pay non-US vendors.", "payments.send", {"country": "US"}, "approved"),
+        (
+            "Refunds in non-USD currencies need review.",
+            "refund.issue",
+            {"currency": "EUR"},
+            "pending_review",
+        ),
+        (
+            "Refunds in non-USD currencies need review.",
+            "refund.issue",
+            {"currency": "USD"},
+            "approved",
+        ),
+        # a 'non-' word that names no place or currency stays partly understood
+        (
+            "Non-production deploys need no approval.",
+            "deploy.run",
+            {"environment": "prod"},
+            "pending_review",
+        ),
+    ],
+)
+def test_non_before_a_code_is_the_outside_of_it(rule, tool, args, expected):
+    assert _judge([rule], tool, {**args, "amount": 5}) == expected
+
+
 # ---- a permission of what lies outside a list: the listed are what it does not allow
 @pytest.mark.parametrize(
     ("rule", "tool", "args", "expected"),

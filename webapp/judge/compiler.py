@@ -384,7 +384,7 @@ def _compile_prose(
     # What to do instead ('- send the customer to Finance') and how strictly ('no exceptions')
     # bind nothing: set aside before the clauses are read, so they are neither the rule's subject
     # nor unaccounted for.
-    clean = _set_aside(_normalise(text))
+    clean = _non_code(_set_aside(_normalise(text)))
     checks: list[Check] = []
     uncompiled = False
     normative_seen = False
@@ -2721,6 +2721,23 @@ _HEADED_REFERENCE = re.compile(
 # (not before a binding in notation, 'Where account_kind = guest, …', read whole by
 # _WHERE_ALLOW_LIST with its own 'where')
 _WHERE_OPENS = re.compile(r"^Where\s+(?=[^,;:=]+,\s)", re.I)
+
+
+_NON_CODE = re.compile(r"(?<=\s)non-(?=(?P<code>(?-i:[A-Z]{2,3}))\b(?!-))", re.I)
+
+
+def _non_code(t: str) -> str:
+    """'Payments to non-EU countries', 'non-US vendors', 'non-USD currencies': the places or
+    currencies outside a named one, which the exclusion markers read ('outside EU'); kept as a
+    word, the rule was partly understood. (Rules only: a scope statement reads 'non-US' itself.)"""
+    return _NON_CODE.sub(
+        lambda m: (
+            "outside "
+            if _place(m.group("code")) or m.group("code") in CURRENCY_CODES
+            else m.group(0)
+        ),
+        t,
+    )
 
 
 @lru_cache(maxsize=8192)
