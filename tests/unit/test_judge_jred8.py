@@ -317,6 +317,12 @@ def test_a_plain_deny_list_is_unchanged():
     assert _judge([rule], "transfer.create", {"country": "DE", "amount": 1}) == "approved"
 
 
+def test_places_excepted_from_a_permission_after_a_preposition_are_its_deny_list():
+    rule = "Wires may go anywhere except to IR, KP or SY."
+    assert _judge([rule], "wire.send", {"country": "IR", "amount": 5}) == "denied"
+    assert _judge([rule], "wire.send", {"country": "DE", "amount": 5}) == "approved"
+
+
 def test_an_exception_to_a_permission_stays_a_deny_list():
     rule = "Cache purges are allowed in all regions except ap-south-2."
     assert _judge([rule], "run_cache_purge", {"region": "ap-south-2"}) == "denied"

@@ -2109,7 +2109,9 @@ ONLY = re.compile(
     re.I,
 )
 OUTSIDE = re.compile(
-    r"\b(?:outside (?:of )?(?:the )?|other than (?:the )?|except (?:for )?(?:the )?|apart from (?:the )?|"
+    r"\b(?:outside (?:of )?(?:the )?|other than (?:the )?|"
+    # 'Wires may go anywhere except to IR, KP or SY': a preposition before codes
+    r"except\s+(?:to|in|into|from)\s+(?=(?:the\s+)?(?-i:[A-Z]{2,3})\b)|except (?:for )?(?:the )?|apart from (?:the )?|"
     r"(?:any|every)(?:thing|where|one)?\s+(?:(?!(?:may|can|must|is|are)\b)[a-z][\w-]*\s+)?but (?:the )?|not (?:one )?of (?:the )?following:?\s*"
     # 'from a domain not on our allowlist (northwind.com, …)', 'countries not in (US, CA)': the
     # values outside the list (read as the list itself, it reviewed the listed domains and
@@ -9045,9 +9047,14 @@ def _value_list_check(
     item_stems = _item_stems(items)
     kind = [k for k in kind if k not in item_stems]
     if _MARKER_STEMS & set(kind):
-        # 'require a CAB ticket, except for hotfixes': the word before the list is the marker
-        # of an exception to another obligation, not the argument the list constrains
-        return None
+        if match == "place" and _excepted_from_permission(clause, region_start, negated):
+            # 'Wires may go anywhere except to IR, KP or SY': places excepted from a permission
+            # are its deny-list, read on the request's place arguments
+            kind = [k for k in kind if k not in _MARKER_STEMS]
+        else:
+            # 'require a CAB ticket, except for hotfixes': the word before the list is the
+            # marker of an exception to another obligation, not the argument it constrains
+            return None
     predicate_at = _predicate_position(clause)
     if (
         predicate_at is not None
