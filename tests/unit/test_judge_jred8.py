@@ -384,3 +384,17 @@ def test_a_negation_before_a_list_turns_the_rule_or_leaves_it_unread(
         assert got_in != "denied" or got_out != "approved", turned
     if base_in == "denied" and base_out == "approved":
         assert (got_in, got_out) != (base_in, base_out), turned
+
+
+def test_a_code_after_a_capitalised_verb_is_still_listed():
+    # 'Exclude RU and BY from all payouts': read as the phrase 'Exclude RU', RU was lost
+    rule = "Exclude RU and BY from all payouts."
+    assert _judge([rule], "payout.create", {"country": "RU", "amount": 5}) == "denied"
+    assert _judge([rule], "payout.create", {"country": "DE", "amount": 5}) == "approved"
+    # a demonym after a capitalised word is no code ('North American' is no US)
+    checks = compile_rule(
+        0,
+        "c:r0",
+        "Territory grants cannot include US or CA - those rights sit with our North American distributor.",
+    ).checks
+    assert all(list(getattr(c, "values", ())).count("US") <= 1 for c in checks)

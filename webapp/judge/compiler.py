@@ -9195,6 +9195,14 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
                 # 'Belarusian IBANs': the place is the first word of a capitalised phrase
                 first = m.group(0).split()[0]
                 spans.append((first, m.start(), m.start() + len(first)))
+            elif " " in m.group(0):
+                # 'Exclude RU and BY from all payouts': a capitalised word before the place
+                # (read as one phrase, RU was lost and a payout to RU approved)
+                phrase = m.group(0)
+                for cut in [k.end() for k in re.finditer(r" ", phrase)]:
+                    if re.fullmatch(r"[A-Z]{2,3}", phrase[cut:]) and _place(phrase[cut:]):
+                        spans.append((phrase[cut:], m.start() + cut, m.end()))
+                        break
         if spans:
             return [n for n, _, _ in spans], spans[0][1], spans[-1][2]
     # Currencies named in a prohibition without list punctuation ('Trades in RUB or BYN are
