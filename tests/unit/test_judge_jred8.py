@@ -276,6 +276,8 @@ def test_negated_headings_and_notation_read_exactly(rule, reading):
         "Datasets not classified public must not be exported.",
         "Payments to countries that are not sanctioned are fine.",
         "Payouts outside US/CA: forbidden.",  # the verdict after the colon is no list
+        "Access for users not in group admins is forbidden.",
+        "Contractors, not employees, need manager approval for access.",
     ],
 )
 def test_an_unsure_scope_is_not_understood(rule):

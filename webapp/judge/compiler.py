@@ -5656,6 +5656,11 @@ class ActionRecogniser(Recogniser):
     def recognise(self, c: Clause) -> list[Check] | None:
         if c.only and not c.review:
             return []
+        if (c.review or c.negated) and _NOT_SCOPE.search(c.text):
+            # 'Access for users not in group admins is forbidden', 'Contractors, not employees,
+            # need approval': a 'not' that narrows who or what the rule speaks of, which action
+            # words cannot read (as words, an admin's access was denied)
+            return []
         if c.review and OUTSIDE.search(c.text):
             # 'Roles not in [viewer, editor] need approval': an exclusion no list read narrows
             # the action (read as words, 'viewer' and 'editor' had to appear and owner passed)
@@ -5675,6 +5680,10 @@ class ActionRecogniser(Recogniser):
         return []
 
 
+_NOT_SCOPE = re.compile(
+    r"\b(?:not|n't)\s+(?:in|on|among|within|from|part\s+of|one\s+of|listed)\b|,\s*not\s+[a-z]+\s*,",
+    re.I,
+)
 _NOT_WORD = re.compile(r"\bnot\b|n't\b", re.I)
 
 
