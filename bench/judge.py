@@ -63,7 +63,8 @@ HOLDOUT_SETS = (
 # "paid")') and their near-misses; dev_jsat conditions clearly false for the request; dev_jstate
 # states, holds on named values and except-lists; dev_jred4 a red team of rules labelled
 # understood but misread; dev_jauto thresholds stated as what the agent may do alone, tiers and caps
-# keyed by another argument. Their first runs are recorded in bench/README.md.
+# keyed by another argument; dev_jred8 a red team of the scope of a negation or an exclusion
+# ('not on our allowlist', 'other than', 'non-EU', 'country not in {US, CA}'). Their first runs are recorded in bench/README.md.
 APART_SETS = (
     "dev_11",
     "dev_mis",
@@ -87,6 +88,7 @@ APART_SETS = (
     "dev_jfield",
     "dev_jred6",
     "dev_jred7",
+    "dev_jred8",
 )
 
 

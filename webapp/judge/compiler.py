@@ -397,7 +397,7 @@ def _compile_prose(
     # What to do instead ('- send the customer to Finance') and how strictly ('no exceptions')
     # bind nothing: set aside before the clauses are read, so they are neither the rule's subject
     # nor unaccounted for.
-    clean = _set_aside(_normalise(text))
+    clean = _non_code(_set_aside(_normalise(text)))
     checks: list[Check] = []
     uncompiled = False
     normative_seen = False
@@ -2122,16 +2122,43 @@ ONLY = re.compile(
     re.I,
 )
 OUTSIDE = re.compile(
-    r"\b(?:outside (?:of )?(?:the )?|other than (?:the )?|except (?:for )?(?:the )?|apart from (?:the )?|"
-    r"anything but (?:the )?|not (?:one )?of (?:the )?following:?\s*"
+    r"\b(?:outside (?:of )?(?:the )?|other than (?:the )?|"
+    # 'Wires may go anywhere except to IR, KP or SY': a preposition before codes
+    r"except\s+(?:to|in|into|from)\s+(?=(?:the\s+)?(?-i:[A-Z]{2,3})\b)|except (?:for )?(?:the )?|apart from (?:the )?|"
+    r"(?:any|every)(?:thing|where|one)?\s+(?:(?!(?:may|can|must|is|are)\b)[a-z][\w-]*\s+)?but (?:the )?|not (?:one )?of (?:the )?following:?\s*"
     # 'from a domain not on our allowlist (northwind.com, …)', 'countries not in (US, CA)': the
     # values outside the list (read as the list itself, it reviewed the listed domains and
     # approved every other one)
     r"|(?:not|n't|never)\s+(?:on|in|among|within|part\s+of|from)\s+(?:(?:the|our|an?|its|their)\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?:allow-?list|white-?list|safe-?list|approved\s+list|list|set)\b:?\s*"
-    r"|(?:not|n't)\s+in\s*(?=[(\[{]))",
+    r"|(?:not|n't)\s+in\s*(?=[(\[{])"
+    # 'countries not among US, CA, GB', 'a domain that is not one of acme.com or acme.io', 'regions
+    # excluding eu-west-1', 'countries that are not US or CA', 'country !in [US, CA]': the values
+    # outside the list that follows (read as the list itself, every other value was approved)
+    r"|(?:not|n't)\s+(?:among|one\s+of)\s+(?:the\s+)?|excluding\s+(?:the\s+)?"
+    # 'no roles besides read-only' (a sentence that opens 'Besides RU, …' adds, it excludes nothing)
+    r"|(?<=[A-Za-z]\s)besides\s+(?:the\s+)?"
+    # 'currencies not listed (USD, EUR)', 'payments not to US or CA': the values outside
+    r"|(?:not|n't)\s+(?:listed|named|included|mentioned)(?:\s+(?:here|below|above))?\s*:?\s*(?=[(\[{:]|(?-i:[A-Z]{2,3})\b)"
+    # 'addresses not ending in acme.com', 'users without an acme.com address'
+    r"|without\s+(?:an?\s+|any\s+)?(?=@?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b)"
+    r"|(?:not|n't)\s+(?:ending|end|ends)\s+(?:in|with)\s+"
+    r"|(?<=[a-z]\s)not\s+(?:to|from|in)\s+(?=(?:the\s+)?(?-i:[A-Z]{2,3})\b)"
+    r"|(?:that|which|who)\s+(?:(?:is|are)\s+not|isn't|aren't)\s+"
+    # ('that are not sanctioned', 'that are not in the registry': a state, not a list)
+    r"(?!(?:yet|already|a|an|the|in|on|at|from|part|[a-z]+ed)\b)"
+    r"|!\s*in\s*(?=[(\[{]))",
     re.I,
 )
+
+
+def _without_outside_negations(text: str) -> str:
+    """`text` without the negations that belong to an exclusion marker ('vendors not on the
+    list (RU, BY) are fine'): they say which values the rule speaks of, not that it forbids."""
+    if "not" not in text.lower() and "n't" not in text.lower():
+        return text
+    return OUTSIDE.sub(lambda m: " " if NEGATION.search(m.group(0)) else m.group(0), text)
+
 
 # A cap stated with no modal ('Renewal rent increase max 5%', 'Single disbursement cap 250,000
 # USD'): beside 'anything more goes to the regional manager' it is what the agent may do alone,
@@ -2617,6 +2644,12 @@ _KIND_SKIP = frozenset(
         "begin",
         "exclud",
         "includ",
+        # 'anything but the approved regions: …', 'roles besides read-only': the words of an
+        # exclusion are no kind of value (read as one, no argument matched and the listed value
+        # was denied)
+        "but",
+        "besid",
+        "among",
     }
 )
 _KIND_NOUNS = frozenset(
@@ -2703,6 +2736,23 @@ _HEADED_REFERENCE = re.compile(
 # (not before a binding in notation, 'Where account_kind = guest, …', read whole by
 # _WHERE_ALLOW_LIST with its own 'where')
 _WHERE_OPENS = re.compile(r"^Where\s+(?=[^,;:=]+,\s)", re.I)
+
+
+_NON_CODE = re.compile(r"(?<=\s)non-(?=(?P<code>(?-i:[A-Z]{2,3}))\b(?!-))", re.I)
+
+
+def _non_code(t: str) -> str:
+    """'Payments to non-EU countries', 'non-US vendors', 'non-USD currencies': the places or
+    currencies outside a named one, which the exclusion markers read ('outside EU'); kept as a
+    word, the rule was partly understood. (Rules only: a scope statement reads 'non-US' itself.)"""
+    return _NON_CODE.sub(
+        lambda m: (
+            "outside "
+            if _place(m.group("code")) or m.group("code") in CURRENCY_CODES
+            else m.group(0)
+        ),
+        t,
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -2933,6 +2983,11 @@ def _headed_list(t: str) -> str:
         if parts is None:
             return t
         kind = (m.group("kind") or m.group("kind2")).strip()
+        if NEGATION.search(kind):
+            # 'Not allowed: RU, BY', 'Countries not permitted: RU, BY': the heading is negated,
+            # the list is what is refused (rewritten as 'Not must be one of RU or BY', only the
+            # listed countries were approved); the prose reading reads it
+            return t
         listed = ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
         cond = m.groupdict().get("cond")
         if cond:
@@ -3276,6 +3331,9 @@ def _obligations(clauses: list[str]) -> list[str]:
 
 def split_clauses(text: str) -> list[str]:
     """Sentences and clauses joined by ';' or ', but' are judged separately."""
+    # 'anything but the approved regions', 'any country but Germany', 'nothing but viewer': an
+    # exclusion, not a second clause (cut there, 'Never deploy to anything' denied every deploy)
+    text = _EXCLUSION_BUT.sub(lambda m: m.group(0)[: -len(m.group("but"))] + "\x00", text)
     parts = re.split(
         r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|;\s*|,?\s+but\s+|,\s*(?:while|whereas|however)\s+"
         # '… can be done by the agent. anything above that needs …': a sentence in lower case
@@ -3285,8 +3343,16 @@ def split_clauses(text: str) -> list[str]:
     )
     out: list[str] = []
     for p in parts:
-        out.extend(_tiers(p))
+        out.extend(_tiers(p.replace("\x00", "but ")))
     return [p.strip().rstrip(".").strip() for p in out if p and p.strip(" .")]
+
+
+_EXCLUSION_BUT = re.compile(
+    r"\b(?:any(?:thing|one|where)?|every(?:thing|one|where)?|nothing|none|all|no)"
+    r"(?:\s+(?!(?:may|can|must|should|shall|will|is|are|was|were|need|needs|require|requires|"
+    r"get|gets|go|goes)\b)[a-z][\w-]*)?\s+(?P<but>but\s+)",
+    re.I,
+)
 
 
 # 'Card limits over 10k need risk review, over 50k are not allowed', 'journal entries over 50k
@@ -3402,9 +3468,11 @@ class Clause:
         c.review = bool(REVIEW.search(text)) and not c.auto
         c.negated = bool(
             NEGATION.search(
-                text
-                if alone is None
-                else text[: alone.start("alone")] + " " + text[alone.end("alone") :]
+                _without_outside_negations(
+                    text
+                    if alone is None
+                    else text[: alone.start("alone")] + " " + text[alone.end("alone") :]
+                )
             )
         )
         c.allow = (bool(ALLOW.search(text)) or c.auto) and not c.negated and not c.review
@@ -4996,13 +5064,37 @@ _NOUNISH_ABOUT = frozenset(stem(w) for w in "name names named value values calle
 def _excepted_from_permission(clause: str, list_start: int, negated: bool) -> bool:
     """'Deploys are allowed in all regions except us-east-1': a list after 'except' / 'other
     than' in a permission (no 'only', no negation) is what the permission does not allow, a
-    deny-list, never the only values allowed."""
+    deny-list, never the only values allowed. The permission may close the clause ('Roles other
+    than admin may be granted freely', 'vendors not on the list (RU, BY) are fine'): read as an
+    allow-list, only admin was approved and every other role denied."""
     return (
         not negated
-        and bool(ALLOW.search(clause[:list_start]))
+        and bool(
+            ALLOW.search(clause[:list_start])
+            or (_outside_right_before(clause, list_start) and ALLOW.search(clause[list_start:]))
+        )
         and not ONLY.search(clause)
         and any(m.end() <= list_start for m in OUTSIDE.finditer(clause))
     )
+
+
+def _outside_right_before(text: str, start: int) -> bool:
+    """Whether an exclusion marker ('other than', 'excluding', 'not among', 'that are not')
+    ends right before a list, so that the rule speaks of the values outside it."""
+    return any(
+        m.end() <= start
+        and (
+            not re.search(r"[^\s(\[{:]", text[m.end() : start])
+            # 'anything but the approved regions: us-east-1, eu-west-1': a heading, then the list
+            or bool(_HEADED_GAP.fullmatch(text[m.end() : start]))
+        )
+        for m in OUTSIDE.finditer(text)
+    )
+
+
+_HEADED_GAP = re.compile(
+    r"(?:(?:the|our|these|those)\s+)?(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*:\s*", re.I
+)
 
 
 def _named_list_check(
@@ -5014,6 +5106,8 @@ def _named_list_check(
     if found is None:
         return None
     noun, items, start, end = found
+    if items and all(_VERDICT_WORD.fullmatch(i.strip(" .")) for i in items):
+        return None  # 'Every country apart from US and CA is off-limits': a verdict, no value
     rest = text[:start] + " " + text[end:]
     terms, _ = _action_terms(rest, review)
     item_stems = _item_stems(items)
@@ -5029,6 +5123,11 @@ def _named_list_check(
     mode = "allow" if only and not negated else "deny"
     if mode == "allow" and _excepted_from_permission(text, start, negated):
         mode = "deny"
+    if mode == "deny" and (negated or review) and _outside_right_before(text, start):
+        # 'Exports to regions excluding eu-west-1 … are prohibited', 'roles other than viewer
+        # need approval': what the prohibition names is every value but the list (read as the
+        # list, the listed were denied and every other value approved)
+        mode = "allow"
     kind = (noun,) if noun else ()
     # 'Weekend deploys to prod-eu or prod-us': a word that qualifies the subject ('weekend') is
     # a subject word the request must show (or rule out), never a word the list accounts for
@@ -5570,6 +5669,20 @@ class ActionRecogniser(Recogniser):
     def recognise(self, c: Clause) -> list[Check] | None:
         if c.only and not c.review:
             return []
+        if (c.review or c.negated) and _NOT_SCOPE.search(c.text):
+            # 'Access for users not in group admins is forbidden', 'Contractors, not employees,
+            # need approval': a 'not' that narrows who or what the rule speaks of, which action
+            # words cannot read (as words, an admin's access was denied)
+            return []
+        if c.review and OUTSIDE.search(c.text):
+            # 'Roles not in [viewer, editor] need approval': an exclusion no list read narrows
+            # the action (read as words, 'viewer' and 'editor' had to appear and owner passed)
+            return []
+        if len(_NOT_WORD.findall(_without_outside_negations(c.text))) > 1 and not c.allow:
+            # 'Datasets not classified public must not be exported': a second negation turns a
+            # qualifier of the action (read as words, 'classified public' had to appear and an
+            # internal dataset passed)
+            return []
         if _participle_category(c.text):
             return []  # 'Campaigns to purchased lists need review': an open class, kept as text
         if c.review or c.negated or c.allow:
@@ -5578,6 +5691,13 @@ class ActionRecogniser(Recogniser):
             if terms or alts:
                 return [ActionRule(c.index, c.source, c.effect, terms, alts)]
         return []
+
+
+_NOT_SCOPE = re.compile(
+    r"\b(?:not|n't)\s+(?:in|on|among|within|from|part\s+of|one\s+of|listed)\b|,\s*not\s+[a-z]+\s*,",
+    re.I,
+)
+_NOT_WORD = re.compile(r"\bnot\b|n't\b", re.I)
 
 
 # 'to purchased lists', 'for terminated employees', 'from rented databases': a participle used
@@ -7092,7 +7212,11 @@ FREEZE_WORDS = (
 
 # 'other than', 'outside (of) the', 'except', 'apart from' right before a category phrase
 _OUTSIDE_BEFORE = re.compile(
-    r"\b(?:outside(?: of)?|other than|except(?: for)?|apart from|anything but)\s+(?:the\s+|our\s+)?$",
+    r"\b(?:outside(?: of)?|other than|except(?: for)?|apart from|anything but|excluding|"
+    # 'roles that are not standard roles', 'vendors not among the preferred vendors': the
+    # negation is the exclusion's own, no second turn of the rule
+    r"(?P<neg>(?:that|which|who)\s+(?:(?:is|are)\s+not|isn't|aren't)|"
+    r"(?:not|n't)\s+(?:among|in|on|one\s+of|part\s+of)))\s+(?:the\s+|our\s+|an?\s+)?$",
     re.I,
 )
 
@@ -7127,7 +7251,14 @@ def _category_checks(
     for start, end, phrase in phrases:
         # 'domains other than client domains', 'vendors outside the approved vendors': the rule
         # speaks of what is not in the category (an allow-list of it)
-        outside = bool(_OUTSIDE_BEFORE.search(clause[:start]))
+        outside_at = _OUTSIDE_BEFORE.search(clause[:start])
+        outside = bool(outside_at)
+        if outside_at and outside_at.group("neg"):
+            # the clause is negated elsewhere only if a negation stands outside the marker
+            rest_of = clause[: outside_at.start()] + " " + clause[outside_at.end() :]
+            negated = bool(NEGATION.search(rest_of)) or bool(
+                re.search(r"\b(?:nobody|no one|none)\b", rest_of, re.I)
+            )
         if outside and negated:
             return []  # 'not … other than …': a double turn no reading here is sure of
         members = glossary.lookup(phrase) if glossary else None
@@ -8809,11 +8940,50 @@ _NAME_JOINED = re.compile(
 )
 
 
+_VERDICT_WORD = re.compile(
+    r"(?:forbidden|prohibited|banned|blocked|denied|deny|refused|rejected|disallowed|off[- ]limits|"
+    r"not\s+allowed|not\s+permitted|allowed|permitted|fine|ok|okay|review|needs?\s+review)",
+    re.I,
+)
+_ELSE_AFTER = re.compile(
+    r"\b(?:(?:any|every|no|some)(?:thing|one|where)\s+else|nothing\s+else|no\s+others?|"
+    r"(?:any|all|every)\s+others?)\b",
+    re.I,
+)
+_BARE_NOT_BEFORE = re.compile(r"(?:^|[,;(]\s*|\b(?:and|but)\s+)not\s+(?:the\s+)?$", re.I)
+
+
 def _value_list_check(
     index: int, source: str, clause: str, effect: str, review: bool, negated: bool, only: bool
 ) -> Check | None:
     low = clause.lower()
     items, region_start, region_end = _list_items(clause, only)
+    if (
+        items
+        and only
+        and _BARE_NOT_BEFORE.search(clause[:region_start])
+        and not _outside_right_before(clause, region_start)
+    ):
+        # 'Only US payees, not CA payees, may be paid without review': a list under a bare
+        # 'not' beside 'only' is the one held out, or the one named; no reading here is sure
+        # which (read as the allow-list, CA was approved)
+        return None
+    if items and all(_VERDICT_WORD.fullmatch(i.strip(" .")) for i in items):
+        # 'Payouts outside US/CA: forbidden': what follows the colon is the verdict, not the
+        # values (read as the list 'forbidden', US was denied with every other country)
+        return None
+    if items and _ELSE_AFTER.search(clause[region_end:]) and not only:
+        # 'Use USD or EUR, never anything else': the negation governs what lies outside the
+        # list (read as a deny-list, GBP was approved); no reading here turns it
+        return None
+    if items and re.search(
+        r"(?:^|[,;]|\b(?:and|but|or)\b)\s*(?:(?:but|and)\s+)?(?:not|never)\s+",
+        clause[region_start:region_end],
+        re.I,
+    ):
+        # 'We only pay US and CA, not MX': a negation inside the list holds a value out of it
+        # (read as one list, MX was allowed with US and CA)
+        return None
     if not items:
         return None
     joined = _NAME_JOINED.search(clause[:region_start])
@@ -8899,9 +9069,14 @@ def _value_list_check(
     item_stems = _item_stems(items)
     kind = [k for k in kind if k not in item_stems]
     if _MARKER_STEMS & set(kind):
-        # 'require a CAB ticket, except for hotfixes': the word before the list is the marker
-        # of an exception to another obligation, not the argument the list constrains
-        return None
+        if match == "place" and _excepted_from_permission(clause, region_start, negated):
+            # 'Wires may go anywhere except to IR, KP or SY': places excepted from a permission
+            # are its deny-list, read on the request's place arguments
+            kind = [k for k in kind if k not in _MARKER_STEMS]
+        else:
+            # 'require a CAB ticket, except for hotfixes': the word before the list is the
+            # marker of an exception to another obligation, not the argument it constrains
+            return None
     predicate_at = _predicate_position(clause)
     if (
         predicate_at is not None
@@ -9042,6 +9217,14 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
                 # 'Belarusian IBANs': the place is the first word of a capitalised phrase
                 first = m.group(0).split()[0]
                 spans.append((first, m.start(), m.start() + len(first)))
+            elif " " in m.group(0):
+                # 'Exclude RU and BY from all payouts': a capitalised word before the place
+                # (read as one phrase, RU was lost and a payout to RU approved)
+                phrase = m.group(0)
+                for cut in [k.end() for k in re.finditer(r" ", phrase)]:
+                    if re.fullmatch(r"[A-Z]{2,3}", phrase[cut:]) and _place(phrase[cut:]):
+                        spans.append((phrase[cut:], m.start() + cut, m.end()))
+                        break
         if spans:
             return [n for n, _, _ in spans], spans[0][1], spans[-1][2]
     # Currencies named in a prohibition without list punctuation ('Trades in RUB or BYN are

@@ -53,7 +53,7 @@ _NUMBER = r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*[kKmM]?(?![A-Za-z0-9_])"
 _TOKEN = re.compile(
     r"\s*(?:"
     r"(?P<and>&&|\band\b)|(?P<or>\|\||\bor\b)"
-    r"|(?P<notin>\bnot\s+in\b)|(?P<in>\bin\b)"
+    r"|(?P<notin>\bnot\s+in\b|!\s*in\b)|(?P<in>\bin\b)"  # '!in': 'not in' (read as 'in', it denied the listed)
     r"|(?P<op>==|!=|>=|<=|=<|=|>|<|\u2265|\u2264|\u2260)"
     r"|(?P<set>\{[^{}()\[\]]*\}|\[[^{}()\[\]]*\])"
     r"|(?P<lpar>\()|(?P<rpar>\))"
