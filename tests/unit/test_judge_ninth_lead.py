@@ -254,3 +254,12 @@ def test_earlier_things_of_another_kind_are_not_this_request():
     rule = "Accounts with more than 3 failed logins may not be unlocked by an agent."
     args = {"account_id": "A-1", "failed_logins_last_hour": 3}
     assert outcome_beside_ticket(rule, "account_unlock", args) != "denied"
+
+
+def test_an_argument_name_after_with_a_is_not_a_value():
+    # holdout_22: 'only with a dpia_ref' had been "Deny unless an argument is dpia_ref", which
+    # denied every export (no argument holds the text 'dpia_ref')
+    rule = "Bulk exports of customer records: up to 10 000 rows per job. Above that only with a dpia_ref."
+    assert not compile_rule(0, "c:r0", rule).decides
+    args = {"row_count": 10_000, "fields": ["customer_id"]}
+    assert outcome_beside_ticket(rule, "customer_bulk_export", args) != "denied"

@@ -311,6 +311,19 @@ def _guarded_prose(
 ) -> CompiledRule:
     """The reading in words, with what notation in it no prose reading reads left unaccounted."""
     rule = _compile_prose(index, chunk_id, text, glossary)
+    named_args = [
+        v
+        for c in _all_checks(list(rule.checks))
+        if isinstance(c, ValueList) and c.mode == "allow"
+        for v in c.values
+        if _ARGUMENT_SHAPE.fullmatch(v)
+        and re.search(rf"\bwith\s+(?:an?|the|its)\s+{re.escape(v)}\b", text, re.I)
+    ]
+    if named_args:
+        # 'Above that only with a dpia_ref.' read as "Deny unless an argument is dpia_ref": a
+        # name shaped like an argument's after 'with a' is an argument the request must carry,
+        # not a value (every export was denied); and what it is required for is not read here
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *named_args))))
     kinds = _KIND_OF_PLAN.search(text)
     if kinds and any(
         c.kind == "action" and c.effect != "allow" and getattr(c, "alternatives", ())
@@ -3379,6 +3392,8 @@ def _tiers(part: str) -> list[str]:
     return [part[: m.start()], part[m.end() :]]
 
 
+# an argument's name as staff write it in a rule: lower-case words joined by '_' ('dpia_ref')
+_ARGUMENT_SHAPE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 # 'on a reseller or wholesale plan', 'on an enterprise tier': kinds of a plan named by words
 _KIND_OF_PLAN = re.compile(
     r"\b(?:on|under)\s+(?:an?|the|any)\s+[\w-]+(?:\s*(?:,|or)\s*[\w-]+)+\s+"
