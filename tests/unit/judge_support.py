@@ -16,10 +16,22 @@ from webapp.judge.types import ClearanceQuery, PolicyVersion
 TICKET = "Every request must include a ticket_id."
 
 
-def policy(rules: list[str]) -> PolicyVersion:
-    """A policy version of `rules` for every tool, its id and hash taken from the rules' text."""
-    digest = hashlib.sha256("|".join(rules).encode()).hexdigest()
-    return PolicyVersion("p", f"pv_{digest[:12]}", digest, "", tuple(rules), ())
+def policy(rules: list[str], description: str = "") -> PolicyVersion:
+    """A policy version of `rules` for every tool, its id and hash taken from its text."""
+    digest = hashlib.sha256((description + "\x00" + "|".join(rules)).encode()).hexdigest()
+    return PolicyVersion("p", f"pv_{digest[:12]}", digest, description, tuple(rules), ())
+
+
+def outcome(rules: list[str], tool: str, args: dict, description: str = "") -> str:
+    """The clearance status of `tool(args)` under a policy of `rules` (and `description`) alone."""
+    v = evaluate(
+        ClearanceQuery(tool, args, "agent"),
+        [policy(rules, description)],
+        StaticHistory.from_dict(None),
+    )
+    if v.decision == "deny":
+        return "denied"
+    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
 
 
 def outcome_beside_ticket(rule: str, tool: str, args: dict) -> str:

@@ -8,30 +8,13 @@ either read exactly or left partly understood (review); near-misses keep decidin
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.unit.judge_support import outcome as _judge
 from webapp.judge.compiler import compile_rule
 from webapp.judge.coverage import misread_traps
-from webapp.judge.engine import evaluate
-from webapp.judge.history import StaticHistory
-from webapp.judge.types import ClearanceQuery, PolicyVersion
-
-
-def _pv(rules: list[str]) -> PolicyVersion:
-    digest = hashlib.sha256(repr(("jred6", rules)).encode()).hexdigest()
-    return PolicyVersion("p", f"pv_{digest[:12]}", digest, "", tuple(rules), ())
-
-
-def _judge(rules: list[str], tool: str, args: dict) -> str:
-    v = evaluate(ClearanceQuery(tool, args, "agent"), [_pv(rules)], StaticHistory())
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
-
 
 MISREAD = [
     # a numbered grade of the subject

@@ -10,29 +10,12 @@ values outside the list) or left partly understood (review); near-misses keep de
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.unit.judge_support import outcome as _judge
 from webapp.judge.compiler import compile_rule, split_clauses
-from webapp.judge.engine import evaluate
-from webapp.judge.history import StaticHistory
-from webapp.judge.types import ClearanceQuery, PolicyVersion
-
-
-def _pv(rules: list[str]) -> PolicyVersion:
-    digest = hashlib.sha256(repr(("jred8", rules)).encode()).hexdigest()
-    return PolicyVersion("p", f"pv_{digest[:12]}", digest, "", tuple(rules), ())
-
-
-def _judge(rules: list[str], tool: str, args: dict) -> str:
-    v = evaluate(ClearanceQuery(tool, args, "agent"), [_pv(rules)], StaticHistory())
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
-
 
 # ---- the values outside the list: (rule, tool, args of an outside value, expected, args of a
 # listed value, expected)

@@ -8,36 +8,22 @@ still compared by a human (issue #10, 'units').
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.unit.judge_support import outcome_beside_ticket
+from tests.unit.judge_support import outcome, outcome_beside_ticket, policy
 from webapp.judge.compiler import compile_rule
 from webapp.judge.engine import compiled_for, evaluate
 from webapp.judge.history import StaticHistory
 from webapp.judge.quantities import single_currency
-from webapp.judge.types import ClearanceQuery, PolicyVersion
+from webapp.judge.types import ClearanceQuery
 
 CAP = "reserve increases > 50k -> claims manager approval"
 
 
-def _policy(description: str, rules: list[str]) -> PolicyVersion:
-    digest = hashlib.sha256((description + "|".join(rules)).encode()).hexdigest()
-    return PolicyVersion("p", f"pv_{digest[:12]}", digest, description, tuple(rules), ())
-
-
 def _status(description: str, rules: list[str], args: dict) -> str:
-    v = evaluate(
-        ClearanceQuery("claims.reserve.adjust", args, "agent"),
-        [_policy(description, rules)],
-        StaticHistory.from_dict(None),
-    )
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+    return outcome(rules, "claims.reserve.adjust", args, description)
 
 
 @pytest.mark.parametrize(
@@ -63,7 +49,7 @@ def test_the_one_currency_a_policy_names(text, currency):
 
 
 def test_a_bound_without_currency_takes_the_policy_currency_and_says_so():
-    cp = compiled_for(_policy("US book. All amounts USD.", [CAP]))
+    cp = compiled_for(policy([CAP], "US book. All amounts USD."))
     (check,) = cp.rules[0].checks
     assert check.currency == "USD"
     assert "50,000 USD (the policy's currency)" in check.reading()
@@ -208,7 +194,7 @@ def test_a_count_of_earlier_things_gets_this_request_added(earlier):
 )
 def test_scope_words_joined_by_and_are_alternatives(description, tool, governs):
     args = {"employee_id": "E1", "environment": "staging", "new_base": 10}
-    pv = _policy(description, ["Every request must include a ticket_id."])
+    pv = policy(["Every request must include a ticket_id."], description)
     v = evaluate(
         ClearanceQuery(tool, {**args, "ticket_id": "T"}, "a"), [pv], StaticHistory.from_dict(None)
     )
