@@ -358,6 +358,13 @@ def _guarded_prose(
         # rule's list (every panel firm was denied); the names stay unaccounted
         names = tuple(w.lower() for w in words(listed.group("names"))[:3])
         return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *names))))
+    examples = _examples_read_as_list(text, rule.checks)
+    if examples:
+        # 'Exports of sensitive tables (e.g. payroll, ssn_records) require DPO approval' read as
+        # a review of those two tables: values after 'e.g.', 'such as', 'for example' are
+        # examples of a class the rule does not enumerate (medical_claims was approved); the
+        # marker stays unaccounted, so a human decides
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *examples))))
     glossed = _GLOSSED_ITEM.search(text)
     if rule.checks and glossed and "," in text[glossed.start() :]:
         gloss = tuple(w for w in glossed.group("gloss").split() if w not in STOPWORDS)
@@ -384,6 +391,33 @@ def _guarded_prose(
         ops = tuple(dict.fromkeys(_UNREAD_NOTATION.findall(text)))
         return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *ops))))
     return rule
+
+
+# 'e.g. payroll, ssn_records)', 'such as RU or BY;': the stretch a marker of examples opens, up to
+# the bracket, sentence or clause that closes it
+_EXAMPLES = re.compile(
+    r"\b(?P<marker>e\.\s?g\b\.?|eg\b|for example|for instance|such as|like|including|incl\b\.?)"
+    r"[:,]?\s*(?P<items>[^()\[\];.!?]*(?:\.[a-z0-9_][^()\[\];!?]*)*?)(?=[)\];!?]|\.(?:\s|$)|$)",
+    re.I,
+)
+
+
+def _examples_read_as_list(text: str, checks) -> tuple[str, ...]:
+    """The markers of examples ('e.g.', 'such as') whose examples a value list took as its list."""
+    values = [
+        v.lower()
+        for c in _all_checks(list(checks))
+        if isinstance(c, ValueList)
+        for v in c.values
+    ]
+    if not values:
+        return ()
+    found = []
+    for m in _EXAMPLES.finditer(text):
+        items = m.group("items").lower()
+        if any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", items) for v in values):
+            found.append(m.group("marker").lower())
+    return tuple(dict.fromkeys(found))
 
 
 _ARROW_REFUSES = re.compile(
