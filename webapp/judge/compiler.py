@@ -470,10 +470,7 @@ _EXAMPLES = re.compile(
 def _examples_read_as_list(text: str, checks) -> tuple[str, ...]:
     """The markers of examples ('e.g.', 'such as') whose examples a value list took as its list."""
     values = [
-        v.lower()
-        for c in _all_checks(list(checks))
-        if isinstance(c, ValueList)
-        for v in c.values
+        v.lower() for c in _all_checks(list(checks)) if isinstance(c, ValueList) for v in c.values
     ]
     if not values:
         return ()
