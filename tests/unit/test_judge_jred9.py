@@ -131,3 +131,10 @@ def test_a_marker_of_examples_before_a_list_leaves_the_rule_partly_understood(ma
     assert not compile_rule(0, "c", plain).unaccounted
     assert compile_rule(0, "c", marked).unaccounted
     assert _judge([marked], "data.export", {"table": "medical_claims"}) == "pending_review"
+
+
+@pytest.mark.parametrize(("amount", "expected"), [(250, "approved"), (251, "pending_review")])
+def test_an_adverb_after_the_amount_names_no_measure(amount, expected):
+    # 'up to $250 automatically' was read as "the number of automatically" (never in a request)
+    rule = "Accept chargebacks up to $250 automatically; larger ones go to review."
+    assert _judge([rule], "chargebacks.accept", {"amount": amount}) == expected
