@@ -138,3 +138,14 @@ def test_an_adverb_after_the_amount_names_no_measure(amount, expected):
     # 'up to $250 automatically' was read as "the number of automatically" (never in a request)
     rule = "Accept chargebacks up to $250 automatically; larger ones go to review."
     assert _judge([rule], "chargebacks.accept", {"amount": amount}) == expected
+
+
+@pytest.mark.parametrize(
+    "rest",
+    ["Payouts anywhere else need treasury sign-off.", "Elsewhere, payouts need treasury review."],
+)
+def test_a_headed_list_with_the_rest_to_review_is_not_a_refusal(rest):
+    # the unlisted countries go to review: read as a refusal of them beside a review of every
+    # payout, FR was denied and GB sent to review
+    rule = f"Approved payout countries: US, CA, GB, DE. {rest}"
+    assert _judge([rule], "payouts.create", {"amount": 100, "country": "FR"}) != "denied"

@@ -388,6 +388,20 @@ def _guarded_prose(
         word = (party.group("party") or party.group("party2")).lower()
         return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
     examples = _examples_read_as_list(text, rule.checks)
+    rest = _THE_REST.search(text)
+    every = _all_checks(list(rule.checks))
+    if (
+        rest
+        and any(
+            isinstance(c, ValueList) and c.mode == "allow" and c.effect == "deny" for c in every
+        )
+        and any(c.kind == "action" and c.effect == "review" for c in every)
+    ):
+        # 'Approved payout countries: US, CA, GB, DE. Payouts anywhere else need treasury
+        # sign-off.' read as a refusal of the unlisted countries and a review of every payout:
+        # the rest go to review, which neither reading says (FR was denied, GB sent to review)
+        word = rest.group(0).lower()
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
     if examples:
         # 'Exports of sensitive tables (e.g. payroll, ssn_records) require DPO approval' read as
         # a review of those two tables: values after 'e.g.', 'such as', 'for example' are
@@ -422,6 +436,12 @@ def _guarded_prose(
     return rule
 
 
+# what a list leaves over: 'anywhere else', 'elsewhere', 'all other', 'otherwise'
+_THE_REST = re.compile(
+    r"\b(?:anywhere|anything|everything|anyone|everyone|any\s+\w+|all)\s+else\b|\belsewhere\b"
+    r"|\b(?:any|all)\s+others?\b|\botherwise\b",
+    re.I,
+)
 _PARTIES = (
     r"customers?|accounts?|users?|clients?|merchants?|members?|cardholders?|households?|"
     r"employees?|vendors?|payees?|beneficiar(?:y|ies)|recipients?|suppliers?|tenants?|sellers?"
