@@ -149,3 +149,14 @@ def test_a_headed_list_with_the_rest_to_review_is_not_a_refusal(rest):
     # payout, FR was denied and GB sent to review
     rule = f"Approved payout countries: US, CA, GB, DE. {rest}"
     assert _judge([rule], "payouts.create", {"amount": 100, "country": "FR"}) != "denied"
+
+
+@pytest.mark.parametrize(
+    ("rule", "country", "expected"),
+    [
+        ("Blocked payout countries include RU and BY.", "IR", "pending_review"),
+        ("Blocked payout countries are RU and BY.", "IR", "approved"),
+    ],
+)
+def test_a_list_that_includes_values_holds_others(rule, country, expected):
+    assert _judge([rule], "payouts.create", {"country": country, "amount": 5}) == expected

@@ -481,7 +481,12 @@ def _per_transaction_amounts(text: str) -> set[float]:
 # 'e.g. payroll, ssn_records)', 'such as RU or BY;': the stretch a marker of examples opens, up to
 # the bracket, sentence or clause that closes it
 _EXAMPLES = re.compile(
-    r"\b(?P<marker>e\.\s?g\b\.?|eg\b|for example|for instance|such as|like|including|incl\b\.?)"
+    r"\b(?P<marker>e\.\s?g\b\.?|eg\b|for example|for instance|such as|like|including|incl\b\.?"
+    # 'Blocked payout countries include RU and BY': a list that includes them holds others; only
+    # after the list's noun, never a requirement ('must include a ticket_id') nor what a thing
+    # holds ('evidence that includes card numbers')
+    r"|(?<=countries )include[sd]?\b|(?<=list )includes?\b|(?<=tables )include\b"
+    r"|(?<=domains )include\b|(?<=currencies )include\b|(?<=regions )include\b)"
     r"[:,]?\s*(?P<items>[^()\[\];.!?]*(?:\.[a-z0-9_][^()\[\];!?]*)*?)(?=[)\];!?]|\.(?:\s|$)|$)",
     re.I,
 )
