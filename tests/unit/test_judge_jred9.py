@@ -82,6 +82,7 @@ PER_PARTY = [
     "Max $500 refund per account.",
     "Refunds: max $500 per customer.",
     "No customer may receive more than $200 in credits.",
+    "Per-customer refund limit: $500.",
 ]
 
 

@@ -448,7 +448,7 @@ _PARTIES = (
 )
 # a total kept for each party: 'per customer', 'each account may', 'no user may receive more'
 _PER_PARTY = re.compile(
-    rf"\b(?:per|(?:for|to)\s+(?:each|every|any\s+one|a\s+single))\s+(?P<party>{_PARTIES})\b"
+    rf"\b(?:per|(?:for|to)\s+(?:each|every|any\s+one|a\s+single))[\s-]+(?P<party>{_PARTIES})\b"
     rf"|\b(?:each|every|no|any|a\s+single)\s+(?P<party2>{_PARTIES})\s+(?:may|can|must|is|shall|"
     r"should|gets?|receives?|will)\b",
     re.I,
