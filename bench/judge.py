@@ -65,7 +65,9 @@ HOLDOUT_SETS = (
 # states, holds on named values and except-lists; dev_jred4 a red team of rules labelled
 # understood but misread; dev_jauto thresholds stated as what the agent may do alone, tiers and caps
 # keyed by another argument; dev_jred8 a red team of the scope of a negation or an exclusion
-# ('not on our allowlist', 'other than', 'non-EU', 'country not in {US, CA}'). Their first runs are recorded in bench/README.md.
+# ('not on our allowlist', 'other than', 'non-EU', 'country not in {US, CA}'); dev_jred9 a red team
+# of everyday payment, refund, chargeback, SSO, export and deploy rules (two caps, headed lists,
+# thresholds with requirements, 'or higher', time windows, '10k'/'1.5m'). Their first runs are recorded in bench/README.md.
 APART_SETS = (
     "dev_11",
     "dev_mis",
@@ -90,6 +92,7 @@ APART_SETS = (
     "dev_jred6",
     "dev_jred7",
     "dev_jred8",
+    "dev_jred9",
 )
 
 

@@ -358,6 +358,56 @@ def _guarded_prose(
         # rule's list (every panel firm was denied); the names stay unaccounted
         names = tuple(w.lower() for w in words(listed.group("names"))[:3])
         return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *names))))
+    if rule.checks and any(c.kind == "numeric_limit" and c.window for c in rule.checks):
+        # 'Refunds: up to $100 per transaction, max $300 per day': the day belongs to the second
+        # amount; the first, per transaction, is a cap on this request (read as a day's total
+        # under $100, a second small refund in a day was denied)
+        single = _per_transaction_amounts(text)
+        if single:
+            rule = replace(
+                rule,
+                checks=tuple(
+                    replace(c, window=None)
+                    if c.kind == "numeric_limit" and c.window and c.threshold in single
+                    else c
+                    for c in rule.checks
+                ),
+            )
+    party = _PER_PARTY.search(text)
+    if party and any(
+        isinstance(c, NumericLimit)
+        and c.currency  # money: a count of earlier things is read from its own argument
+        and not c.window
+        and not c.per
+        and not c.counts_calls
+        for c in _all_checks(list(rule.checks))
+    ):
+        # 'Credits are limited to $100 per customer', 'Each customer may receive at most $200 in
+        # credits': a total for each customer, which one request's amount does not show (read as
+        # a cap on this credit, a second $100 credit to the same customer was approved)
+        word = (party.group("party") or party.group("party2")).lower()
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
+    examples = _examples_read_as_list(text, rule.checks)
+    rest = _THE_REST.search(text)
+    every = _all_checks(list(rule.checks))
+    if (
+        rest
+        and any(
+            isinstance(c, ValueList) and c.mode == "allow" and c.effect == "deny" for c in every
+        )
+        and any(c.kind == "action" and c.effect == "review" for c in every)
+    ):
+        # 'Approved payout countries: US, CA, GB, DE. Payouts anywhere else need treasury
+        # sign-off.' read as a refusal of the unlisted countries and a review of every payout:
+        # the rest go to review, which neither reading says (FR was denied, GB sent to review)
+        word = rest.group(0).lower()
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
+    if examples:
+        # 'Exports of sensitive tables (e.g. payroll, ssn_records) require DPO approval' read as
+        # a review of those two tables: values after 'e.g.', 'such as', 'for example' are
+        # examples of a class the rule does not enumerate (medical_claims was approved); the
+        # marker stays unaccounted, so a human decides
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *examples))))
     glossed = _GLOSSED_ITEM.search(text)
     if rule.checks and glossed and "," in text[glossed.start() :]:
         gloss = tuple(w for w in glossed.group("gloss").split() if w not in STOPWORDS)
@@ -384,6 +434,77 @@ def _guarded_prose(
         ops = tuple(dict.fromkeys(_UNREAD_NOTATION.findall(text)))
         return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *ops))))
     return rule
+
+
+# what a list leaves over: 'anywhere else', 'elsewhere', 'all other', 'otherwise'
+_THE_REST = re.compile(
+    r"\b(?:anywhere|anything|everything|anyone|everyone|any\s+\w+|all)\s+else\b|\belsewhere\b"
+    r"|\b(?:any|all)\s+others?\b|\botherwise\b",
+    re.I,
+)
+_PARTIES = (
+    r"customers?|accounts?|users?|clients?|merchants?|members?|cardholders?|households?|"
+    r"employees?|vendors?|payees?|beneficiar(?:y|ies)|recipients?|suppliers?|tenants?|sellers?"
+)
+# a total kept for each party: 'per customer', 'each account may', 'no user may receive more'
+_PER_PARTY = re.compile(
+    rf"\b(?:per|(?:for|to)\s+(?:each|every|any\s+one|a\s+single))[\s-]+(?P<party>{_PARTIES})\b"
+    rf"|\b(?:each|every|no|any|a\s+single)\s+(?P<party2>{_PARTIES})\s+(?:may|can|must|is|shall|"
+    r"should|gets?|receives?|will)\b",
+    re.I,
+)
+_PER_SINGLE = re.compile(
+    r"(?P<amount>[$\u20ac\u00a3]?\s?\d[\d,]*(?:\.\d+)?\s?(?:k|m)?)\s*(?:usd|eur|gbp)?\s*"
+    r"(?:per|a|an|each|/)\s*(?:single\s+)?(?:transactions?|txns?|refunds?|payouts?|requests?|"
+    r"orders?|charges?|payments?|credits?|transfers?|wires?|calls?)\b",
+    re.I,
+)
+
+
+def _per_transaction_amounts(text: str) -> set[float]:
+    """The amounts a rule caps per transaction ('$100 per transaction', '10k/payout')."""
+    out = set()
+    for m in _PER_SINGLE.finditer(text):
+        raw = re.sub(r"[$\u20ac\u00a3,\s]", "", m.group("amount").lower())
+        factor = 1.0
+        if raw.endswith("k"):
+            raw, factor = raw[:-1], 1e3
+        elif raw.endswith("m"):
+            raw, factor = raw[:-1], 1e6
+        try:
+            out.add(float(raw) * factor)
+        except ValueError:
+            continue
+    return out
+
+
+# 'e.g. payroll, ssn_records)', 'such as RU or BY;': the stretch a marker of examples opens, up to
+# the bracket, sentence or clause that closes it
+_EXAMPLES = re.compile(
+    r"\b(?P<marker>e\.\s?g\b\.?|eg\b|for example|for instance|such as|like|including|incl\b\.?"
+    # 'Blocked payout countries include RU and BY': a list that includes them holds others; only
+    # after the list's noun, never a requirement ('must include a ticket_id') nor what a thing
+    # holds ('evidence that includes card numbers')
+    r"|(?<=countries )include[sd]?\b|(?<=list )includes?\b|(?<=tables )include\b"
+    r"|(?<=domains )include\b|(?<=currencies )include\b|(?<=regions )include\b)"
+    r"[:,]?\s*(?P<items>[^()\[\];.!?]*(?:\.[a-z0-9_][^()\[\];!?]*)*?)(?=[)\];!?]|\.(?:\s|$)|$)",
+    re.I,
+)
+
+
+def _examples_read_as_list(text: str, checks) -> tuple[str, ...]:
+    """The markers of examples ('e.g.', 'such as') whose examples a value list took as its list."""
+    values = [
+        v.lower() for c in _all_checks(list(checks)) if isinstance(c, ValueList) for v in c.values
+    ]
+    if not values:
+        return ()
+    found = []
+    for m in _EXAMPLES.finditer(text):
+        items = m.group("items").lower()
+        if any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", items) for v in values):
+            found.append(m.group("marker").lower())
+    return tuple(dict.fromkeys(found))
 
 
 _ARROW_REFUSES = re.compile(

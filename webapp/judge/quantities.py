@@ -167,7 +167,9 @@ _WORD_NUMBERS = {
 
 _NOT_NOUNS = frozenset(
     "need needs needed require requires required go goes are is be get gets per total in "
-    "total daily require must without except unless excluding other apart save".split()
+    "total daily require must without except unless excluding other apart save "
+    # adverbs of manner: 'up to $250 automatically' names no measure
+    "automatically manually immediately instantly directly freely".split()
 )
 _PRE = r"(?P<pre>US\$|C\$|A\$|[$€£¥₹]|(?:" + "|".join(sorted(CURRENCY_CODES)) + r")\b)?\s?"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3}){2,}|\d{1,3}(?: \d{3})+(?!\d)|\d+(?:\.\d+)?)"
