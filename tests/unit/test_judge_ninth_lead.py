@@ -249,3 +249,17 @@ def test_an_argument_name_after_with_a_is_not_a_value():
     assert not compile_rule(0, "c:r0", rule).decides
     args = {"row_count": 10_000, "fields": ["customer_id"]}
     assert outcome_beside_ticket(rule, "customer_bulk_export", args) != "denied"
+
+
+@pytest.mark.parametrize("replicas", [0, 3])
+def test_a_number_written_as_a_word_in_the_act_is_not_passed_by(replicas):
+    # holdout_23: 'to zero replicas' read as words the request must show; `replicas: 0` does not
+    # spell 'zero', so scaling production to zero was approved
+    rule = "Do not scale any production deployment to zero replicas."
+    assert not compile_rule(0, "c:r0", rule).decides
+    args = {"cluster": "prod-eu-1", "deployment": "web", "replicas": replicas}
+    assert outcome_beside_ticket(rule, "k8s.scale_deployment", args) == "pending_review"
+
+
+def test_no_one_is_nobody_not_a_number():
+    assert compile_rule(0, "c:r0", "No one may export customer PII.").decides

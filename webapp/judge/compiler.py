@@ -311,6 +311,18 @@ def _guarded_prose(
 ) -> CompiledRule:
     """The reading in words, with what notation in it no prose reading reads left unaccounted."""
     rule = _compile_prose(index, chunk_id, text, glossary)
+    counted = [
+        t
+        for c in _all_checks(list(rule.checks))
+        if c.kind == "action"
+        for t in c.terms
+        if t in _NUMBER_WORD_STEMS
+    ]
+    if counted:
+        # 'Do not scale any production deployment to zero replicas' read as words the request
+        # must show: `replicas: 0` does not spell 'zero', so the rule passed it by. A number
+        # written as a word inside the act is a bound no action check reads.
+        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *counted))))
     named_args = [
         v
         for c in _all_checks(list(rule.checks))
@@ -3513,6 +3525,15 @@ def _tiers(part: str) -> list[str]:
     return [part[: m.start()], part[m.end() :]]
 
 
+# numbers written as words ('zero replicas', 'two approvers'), as the engine stems them; not
+# 'one' ('No one may …' is nobody)
+_NUMBER_WORD_STEMS = frozenset(
+    stem(w)
+    for w in (
+        "zero two three four five six seven eight nine ten eleven twelve twenty "
+        "thirty fifty hundred thousand"
+    ).split()
+)
 # an argument's name as staff write it in a rule: lower-case words joined by '_' ('dpia_ref')
 _ARGUMENT_SHAPE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 # 'on a reseller or wholesale plan', 'on an enterprise tier': kinds of a plan named by words
