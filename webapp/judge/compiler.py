@@ -309,99 +309,140 @@ def compile_rule(
 def _guarded_prose(
     index: int, chunk_id: str, text: str, glossary: Glossary | None = None
 ) -> CompiledRule:
-    """The reading in words, with what notation in it no prose reading reads left unaccounted."""
+    """The reading in words, with what it misreads as a whole left unaccounted: the first
+    fail-safe of _AS_WRITTEN that finds a misreading in the rule as written names its words."""
     rule = _compile_prose(index, chunk_id, text, glossary)
-    counted = [
-        t
-        for c in _all_checks(list(rule.checks))
-        if c.kind == "action"
-        for t in c.terms
-        if t in _NUMBER_WORD_STEMS
+    for fail_safe in _AS_WRITTEN_BEFORE_CAPS:
+        left = fail_safe(rule, text)
+        if left:
+            return _leave_unread(rule, left)
+    rule = _per_transaction_caps(rule, text)
+    for fail_safe in _AS_WRITTEN:
+        left = fail_safe(rule, text)
+        if left:
+            return _leave_unread(rule, left)
+    return rule
+
+
+def _leave_unread(rule: CompiledRule, left: Sequence[str]) -> CompiledRule:
+    """`rule` with the words `left` unaccounted for: partly understood, it never decides."""
+    return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *left))))
+
+
+def _every(rule: CompiledRule) -> list[Check]:
+    return _all_checks(list(rule.checks))
+
+
+def _number_words_in_act(rule: CompiledRule, text: str) -> list[str]:
+    """'Do not scale any production deployment to zero replicas' read as words the request must
+    show: `replicas: 0` does not spell 'zero', so the rule passed it by. A number written as a
+    word inside the act is a bound no action check reads."""
+    return [
+        t for c in _every(rule) if c.kind == "action" for t in c.terms if t in _NUMBER_WORD_STEMS
     ]
-    if counted:
-        # 'Do not scale any production deployment to zero replicas' read as words the request
-        # must show: `replicas: 0` does not spell 'zero', so the rule passed it by. A number
-        # written as a word inside the act is a bound no action check reads.
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *counted))))
-    named_args = [
+
+
+def _argument_named_as_value(rule: CompiledRule, text: str) -> list[str]:
+    """'Above that only with a dpia_ref.' read as "Deny unless an argument is dpia_ref": a name
+    shaped like an argument's after 'with a' is an argument the request must carry, not a value
+    (every export was denied); and what it is required for is not read here."""
+    return [
         v
-        for c in _all_checks(list(rule.checks))
+        for c in _every(rule)
         if isinstance(c, ValueList) and c.mode == "allow"
         for v in c.values
         if _ARGUMENT_SHAPE.fullmatch(v)
         and re.search(rf"\bwith\s+(?:an?|the|its)\s+{re.escape(v)}\b", text, re.I)
     ]
-    if named_args:
-        # 'Above that only with a dpia_ref.' read as "Deny unless an argument is dpia_ref": a
-        # name shaped like an argument's after 'with a' is an argument the request must carry,
-        # not a value (every export was denied); and what it is required for is not read here
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *named_args))))
+
+
+def _kinds_of_plan(rule: CompiledRule, text: str) -> list[str]:
+    """'Goodwill credits must not be given to customers on a reseller or wholesale plan' and
+    `plan: "partner_pro"`: kinds of plan named by a word are open classes, which a plan's name may
+    belong to without spelling the word (read as words the request must show, partner_pro was
+    approved); no vocabulary defines them, so a human decides."""
     kinds = _KIND_OF_PLAN.search(text)
     if kinds and any(
         c.kind == "action" and c.effect != "allow" and getattr(c, "alternatives", ())
-        for c in _all_checks(list(rule.checks))
+        for c in _every(rule)
     ):
-        # 'Goodwill credits must not be given to customers on a reseller or wholesale plan' and
-        # `plan: "partner_pro"`: kinds of plan named by a word are open classes, which a plan's
-        # name may belong to without spelling the word (read as words the request must show,
-        # partner_pro was approved); no vocabulary defines them, so a human decides
-        word = kinds.group("noun").lower()
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
-    if _MUST_EXCLUDE.search(text) and any(
-        isinstance(c, ValueList)
-        and c.mode == "deny"
-        and set(c.kind_words) & _AUDIENCE_KINDS  # 'must exclude ssn (field)' is a deny-list
-        for c in _all_checks(list(rule.checks))
+        return [kinds.group("noun").lower()]
+    return []
+
+
+def _list_to_exclude(rule: CompiledRule, text: str) -> list[str]:
+    """'Every promotional send must exclude the global_unsubscribe list' read as "Deny when
+    `list` is global_unsubscribe": the value must be held out, which a deny-list of it does not
+    check (a send that left it out of every argument passed). 'must exclude ssn (field)' is a
+    deny-list, rightly."""
+    held_out = _MUST_EXCLUDE.search(text)
+    if held_out and any(
+        isinstance(c, ValueList) and c.mode == "deny" and set(c.kind_words) & _AUDIENCE_KINDS
+        for c in _every(rule)
     ):
-        # 'Every promotional send must exclude the global_unsubscribe list' read as "Deny when
-        # `list` is global_unsubscribe": the value must be held out, which a deny-list of it does
-        # not check (a send that left it out of every argument passed)
-        word = _MUST_EXCLUDE.search(text).group("verb").lower()
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
+        return [held_out.group("verb").lower()]
+    return []
+
+
+def _colon_names_lost(rule: CompiledRule, text: str) -> list[str]:
+    """'Only panel firms may be paid: Clifford Chance, Linklaters, …' read as "`firms` is
+    panel": a list of values whose names are not the ones the colon lists is not the rule's list
+    (every panel firm was denied); the names stay unaccounted."""
     listed = _COLON_NAMES.search(text)
     if listed and any(
         isinstance(c, ValueList)
         and c.values
         and not any(v.lower() in listed.group("names").lower() for v in c.values)
-        for c in _all_checks(list(rule.checks))
+        for c in _every(rule)
     ):
-        # 'Only panel firms may be paid: Clifford Chance, Linklaters, …' read as "`firms` is
-        # panel": a list of values whose names are not the ones the colon lists is not the
-        # rule's list (every panel firm was denied); the names stay unaccounted
-        names = tuple(w.lower() for w in words(listed.group("names"))[:3])
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *names))))
-    if rule.checks and any(c.kind == "numeric_limit" and c.window for c in rule.checks):
-        # 'Refunds: up to $100 per transaction, max $300 per day': the day belongs to the second
-        # amount; the first, per transaction, is a cap on this request (read as a day's total
-        # under $100, a second small refund in a day was denied)
-        single = _per_transaction_amounts(text)
-        if single:
-            rule = replace(
-                rule,
-                checks=tuple(
-                    replace(c, window=None)
-                    if c.kind == "numeric_limit" and c.window and c.threshold in single
-                    else c
-                    for c in rule.checks
-                ),
-            )
+        return [w.lower() for w in words(listed.group("names"))[:3]]
+    return []
+
+
+def _per_transaction_caps(rule: CompiledRule, text: str) -> CompiledRule:
+    """'Refunds: up to $100 per transaction, max $300 per day': the day belongs to the second
+    amount; the first, per transaction, is a cap on this request (read as a day's total under
+    $100, a second small refund in a day was denied)."""
+    if not (rule.checks and any(c.kind == "numeric_limit" and c.window for c in rule.checks)):
+        return rule
+    single = _per_transaction_amounts(text)
+    if not single:
+        return rule
+    return replace(
+        rule,
+        checks=tuple(
+            replace(c, window=None)
+            if c.kind == "numeric_limit" and c.window and c.threshold in single
+            else c
+            for c in rule.checks
+        ),
+    )
+
+
+def _per_party_total(rule: CompiledRule, text: str) -> list[str]:
+    """'Credits are limited to $100 per customer', 'Each customer may receive at most $200 in
+    credits': a total for each customer, which one request's amount does not show (read as a cap
+    on this credit, a second $100 credit to the same customer was approved). Money only: a count
+    of earlier things is read from its own argument."""
     party = _PER_PARTY.search(text)
     if party and any(
         isinstance(c, NumericLimit)
-        and c.currency  # money: a count of earlier things is read from its own argument
+        and c.currency
         and not c.window
         and not c.per
         and not c.counts_calls
-        for c in _all_checks(list(rule.checks))
+        for c in _every(rule)
     ):
-        # 'Credits are limited to $100 per customer', 'Each customer may receive at most $200 in
-        # credits': a total for each customer, which one request's amount does not show (read as
-        # a cap on this credit, a second $100 credit to the same customer was approved)
-        word = (party.group("party") or party.group("party2")).lower()
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
-    examples = _examples_read_as_list(text, rule.checks)
+        return [(party.group("party") or party.group("party2")).lower()]
+    return []
+
+
+def _rest_of_a_list(rule: CompiledRule, text: str) -> list[str]:
+    """'Approved payout countries: US, CA, GB, DE. Payouts anywhere else need treasury
+    sign-off.' read as a refusal of the unlisted countries and a review of every payout: the rest
+    go to review, which neither reading says (FR was denied, GB sent to review)."""
     rest = _THE_REST.search(text)
-    every = _all_checks(list(rule.checks))
+    every = _every(rule)
     if (
         rest
         and any(
@@ -409,43 +450,70 @@ def _guarded_prose(
         )
         and any(c.kind == "action" and c.effect == "review" for c in every)
     ):
-        # 'Approved payout countries: US, CA, GB, DE. Payouts anywhere else need treasury
-        # sign-off.' read as a refusal of the unlisted countries and a review of every payout:
-        # the rest go to review, which neither reading says (FR was denied, GB sent to review)
-        word = rest.group(0).lower()
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
-    if examples:
-        # 'Exports of sensitive tables (e.g. payroll, ssn_records) require DPO approval' read as
-        # a review of those two tables: values after 'e.g.', 'such as', 'for example' are
-        # examples of a class the rule does not enumerate (medical_claims was approved); the
-        # marker stays unaccounted, so a human decides
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *examples))))
+        return [rest.group(0).lower()]
+    return []
+
+
+def _examples_as_the_list(rule: CompiledRule, text: str) -> list[str]:
+    """'Exports of sensitive tables (e.g. payroll, ssn_records) require DPO approval' read as a
+    review of those two tables: values after 'e.g.', 'such as', 'for example' are examples of a
+    class the rule does not enumerate (medical_claims was approved); the marker stays
+    unaccounted, so a human decides."""
+    return list(_examples_read_as_list(text, rule.checks))
+
+
+def _glossed_listed_name(rule: CompiledRule, text: str) -> list[str]:
+    """'one of: Mercer, Aon, Legal & General (pensions)': the gloss of one listed name (_GLOSSED_ITEM)."""
     glossed = _GLOSSED_ITEM.search(text)
     if rule.checks and glossed and "," in text[glossed.start() :]:
-        gloss = tuple(w for w in glossed.group("gloss").split() if w not in STOPWORDS)
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *gloss))))
+        return [w for w in glossed.group("gloss").split() if w not in STOPWORDS]
+    return []
+
+
+def _review_spared_above(rule: CompiledRule, text: str) -> list[str]:
+    """'amount > 500 -> no review needed' (alone_permission): its sparing stays unread, so no
+    reading of the rest (a review above 500) is labelled understood."""
     spared = NO_REVIEW_NEEDED.search(text)
     if rule.checks and spared and _FLOOR_SPARED.search(text[: spared.start("alone")]):
-        # 'amount > 500 -> no review needed' (alone_permission): its sparing stays unread, so no
-        # reading of the rest (a review above 500) is labelled understood
-        word = spared.group("alone").lower()
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
+        return [spared.group("alone").lower()]
+    return []
+
+
+def _arrow_refusal_unread(rule: CompiledRule, text: str) -> list[str]:
+    """'Card limits > 10k -> risk review, > 50k => blocked': a refusal after an arrow that no
+    check denies was read as something else (review above 50k)."""
     refused = _ARROW_REFUSES.search(text)
-    if (
-        rule.checks
-        and refused
-        and not any(c.effect == "deny" for c in _all_checks(list(rule.checks)))
-    ):
-        # 'Card limits > 10k -> risk review, > 50k => blocked': a refusal after an arrow that no
-        # check denies was read as something else (review above 50k)
-        word = refused.group("word").lower()
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, word))))
+    if rule.checks and refused and not any(c.effect == "deny" for c in _every(rule)):
+        return [refused.group("word").lower()]
+    return []
+
+
+def _notation_unread(rule: CompiledRule, text: str) -> list[str]:
+    """'downgrade && seats_in_use > …' the grammar did not read: no other reading joins
+    conditions written so, whatever it made of the words."""
     if rule.checks and _UNREAD_NOTATION.search(text):
-        # 'downgrade && seats_in_use > …' the grammar did not read: no other reading joins
-        # conditions written so, whatever it made of the words
-        ops = tuple(dict.fromkeys(_UNREAD_NOTATION.findall(text)))
-        return replace(rule, unaccounted=tuple(dict.fromkeys((*rule.unaccounted, *ops))))
-    return rule
+        return list(dict.fromkeys(_UNREAD_NOTATION.findall(text)))
+    return []
+
+
+# Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
+# clauses inside it), in the order they are tried: the first that names words decides them.
+_AS_WRITTEN_BEFORE_CAPS = (
+    _number_words_in_act,
+    _argument_named_as_value,
+    _kinds_of_plan,
+    _list_to_exclude,
+    _colon_names_lost,
+)
+_AS_WRITTEN = (
+    _per_party_total,
+    _rest_of_a_list,
+    _examples_as_the_list,
+    _glossed_listed_name,
+    _review_spared_above,
+    _arrow_refusal_unread,
+    _notation_unread,
+)
 
 
 # what a list leaves over: 'anywhere else', 'elsewhere', 'all other', 'otherwise'
