@@ -50,7 +50,7 @@ from webapp.judge.coverage import (
     unaccounted_words,
 )
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
-from webapp.judge.places import country_code, find_places, region_name
+from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
     CURRENCY_CODES,
     Quantity,
@@ -1863,6 +1863,10 @@ def _value_stems(checks: list[Check]) -> set[str]:
                 name_ = region_name(str(v))
                 if name_:
                     out.update(stem(w.lower()) for w in words(name_))
+                # 'accounts in the United States': the country's name is the value US too, so
+                # a restriction naming it is read by the check
+                for country in country_names(str(v)):
+                    out.update(stem(w) for w in words(country))
     return out
 
 

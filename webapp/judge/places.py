@@ -187,6 +187,11 @@ def country_code(text: str) -> str | None:
     return None
 
 
+def country_names(code: str) -> tuple[str, ...]:
+    """Every name the built-in vocabulary knows country `code` by ('united states', 'usa' …)."""
+    return tuple(n for n, c in COUNTRY_NAMES.items() if c == code.upper())
+
+
 def region_name(text: str) -> str | None:
     """Canonical name of a region ('EMEA', 'EU' …) named by `text`, else None."""
     return REGION_ALIASES.get(text.strip().lower().removeprefix("the "))
