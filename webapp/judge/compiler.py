@@ -5566,7 +5566,7 @@ _NOUN_MUST_BE = re.compile(
 )
 # 'Deploy only from the main branch', 'Deploys must use the main branch', 'Exports must be
 # written to the analytics-exports bucket', 'All shipments must use ground service'
-_ONLY_THE_NOUN = re.compile(
+_VALUE_BEFORE_NOUN = re.compile(
     rf"^\s*{_LEAD}\s+(?P<prep>from|via|through|to|into|on|in|using|with|use|uses)\s+(?:the\s+)?"
     rf"(?P<value>{_PLAIN_WORD}(?:\s+{_PLAIN_WORD})?)\s+(?P<noun>{_VALUE_NOUN})"
     r"(?P<only>\s+only)?\s*\.?\s*$",
@@ -5627,7 +5627,7 @@ def _one_plain_value(c: Clause) -> tuple[str, str, str, str] | None:
     m = _NOUN_MUST_BE.match(text)
     if m:
         return m.group("lead"), m.group("value"), m.group("noun"), "be"
-    m = _ONLY_THE_NOUN.match(text)
+    m = _VALUE_BEFORE_NOUN.match(text)
     if m and (
         re.search(r"\bonly\b", m.group("lead"), re.I)
         or m.group("only")
