@@ -764,7 +764,8 @@ def is_the_word(value: str, want: str) -> bool | None:
     """Whether an argument's value is the plain word a rule requires: the same word whatever its
     case or separators ('Store Credit' is 'store_credit'), or a location whose bucket or host is
     it; a value sharing a word with it ('main-backup', 'feature/main', 'portal' for 'secure
-    portal') is neither plainly it nor plainly another value (None)."""
+    portal') or holding it written together ('mainline') is neither plainly it nor plainly
+    another value (None)."""
     v = value.strip()
     host = _URI_HOST.match(v)
     if host and normalise_value(host.group("host")) == normalise_value(want):
@@ -773,7 +774,14 @@ def is_the_word(value: str, want: str) -> bool | None:
         return True
     if {w.lower() for w in words(v)} & {w.lower() for w in words(want)}:
         return None
+    # '#oncall' for 'on-call', 'mainline' for 'main': written together, the word is inside it
+    if _compact(want) and _compact(want) in _compact(v):
+        return None
     return False
+
+
+def _compact(value: str) -> str:
+    return re.sub(r"[\W_]+", "", value.lower())
 
 
 def _not_applicable_or_satisfied(anchored: bool) -> Outcome:

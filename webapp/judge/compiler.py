@@ -5663,10 +5663,13 @@ def _required_word_check(index: int, source: str, c: Clause) -> ValueList | None
         return None  # 'SPLUNK-EU', 'compact or intermediate': a code or a list, not one word
     value_words = [w.lower() for w in value.split()]
     state = noun.lower() == "status"
-    if any(w in _RELATION_WORDS for w in value_words) or (
-        not state and all(w in _CLASS_WORDS for w in value_words)
-    ):
-        return None  # 'via the secure channel', 'to the original method': a class, not a name
+    if any(w in _RELATION_WORDS for w in value_words):
+        return None  # 'to the original method', 'through the treasury team': no one value
+    # 'the secure channel', 'the standard payout method': before a noun of its own, a word of a
+    # class qualifies the noun; a name without one ('through the secure portal') is a thing
+    classed = [w in _CLASS_WORDS for w in value_words]
+    if not state and (all(classed) or (noun and any(classed))):
+        return None
     if value_words[-1].endswith("s") and not value_words[-1].endswith("ss") and "-" not in value:
         return None  # 'only to verified sellers': a plural names a class of things
     if any(stem(w) in _COUNTERPARTY_STEMS for w in value_words) or value_words[0] in STOPWORDS:
@@ -5679,6 +5682,8 @@ def _required_word_check(index: int, source: str, c: Clause) -> ValueList | None
         # 'go only to store credit': what a thing is sent to is its means or its destination
         kind = (*_MEANS_KINDS, stem("destination")) if how in ("to", "headed") else _MEANS_KINDS
     noun_stems = {stem(w.lower()) for w in words(noun)}
+    if {stem(w) for w in value_words} & set(_terms(lead_words, cut_review=False)):
+        return None  # 'Payouts must use the payout method': the subject again, no value
     lead_stems = [
         t for t in _terms(lead_words, cut_review=False) if t not in noun_stems and t not in kind
     ]
