@@ -136,6 +136,18 @@ VECTORS = [
         "pending_review",
     ),
     ("Service level must be ground.", "shipments.create", {"service_level": "Ground"}, "approved"),
+    (
+        "Exports may only be written to the analytics-exports bucket.",
+        "exports.write",
+        {"destination": "s3://other-bucket/x.csv"},
+        "denied",
+    ),
+    (
+        "Deploys can come from the main branch only.",
+        DEPLOY,
+        {"branch": "mainline"},
+        "pending_review",
+    ),
 ]
 
 
@@ -171,6 +183,8 @@ def test_refund_method_is_no_flag():
         "Refunds must go to the original method only.",
         "Payments go through the treasury team only.",
         "Payouts go only to verified sellers.",
+        "Only admins can deploy from the main branch.",
+        "Payouts must use the standard payout method.",
     ],
 )
 def test_near_misses_are_not_one_plain_word(rule):

@@ -5656,7 +5656,12 @@ def _required_word_check(index: int, source: str, c: Clause) -> ValueList | None
     if found is None:
         return None
     lead, value, noun, how = found
-    lead_words = re.sub(rf"{_MUST}|\bonly\b|\bbe\b|\b(?:are|is)\b", " ", lead, flags=re.I)
+    first = re.match(r"\s*only\s+(?P<w>[A-Za-z]+)", lead, re.I)
+    if first and (stem(first["w"].lower()) not in VERBS or first["w"].lower().endswith("s")):
+        return None  # 'Only admins deploy from the main branch': 'only' restricts who acts
+    # 'may only', 'can … only': a permission limited to the value is the same restriction
+    modal = r"\b(?:may|can)\b" if re.search(r"\bonly\b", c.text, re.I) else _MUST
+    lead_words = re.sub(rf"{_MUST}|{modal}|\bonly\b|\bbe\b|\b(?:are|is)\b", " ", lead, flags=re.I)
     if _LEAD_REFUSED.search(lead_words) or REVIEW.search(lead):
         return None
     if not all(_PLAIN_CASED.fullmatch(w) for w in value.split()):
