@@ -161,6 +161,21 @@ def test_vectors_beside_a_satisfied_rule(rule, tool, args, expected):
     assert outcome_beside_ticket(rule, tool, args) == expected
 
 
+def test_one_word_with_no_noun_is_not_compared_with_every_argument():
+    """'Payouts: weekly only' had been 'Deny unless an argument is weekly', which denied a
+    payout by ACH; which argument the word is of is not read: review."""
+    assert outcome(["Payouts: weekly only."], "payouts.create", {"payout_method": "ach"}) == (
+        "pending_review"
+    )
+
+
+def test_reading_names_the_rules_noun():
+    (via,) = compile_rule(0, "c", "Payments via wire only.").checks
+    assert "channel or method is wire" in via.reading()
+    (method,) = compile_rule(0, "c", "Refund method must be card.").checks
+    assert "named for the method is card" in method.reading()
+
+
 def test_refund_method_is_no_flag():
     """'Refund method must be card' was read as "`card` is on"; it is the method's value."""
     rule = compile_rule(0, "c", "Refund method must be card.")
@@ -185,6 +200,9 @@ def test_refund_method_is_no_flag():
         "Payouts go only to verified sellers.",
         "Only admins can deploy from the main branch.",
         "Payouts must use the standard payout method.",
+        "The branch must be protected.",
+        "The branch must be green.",
+        "The method must be documented.",
     ],
 )
 def test_near_misses_are_not_one_plain_word(rule):

@@ -756,6 +756,10 @@ _UNBOUND = Outcome(UNBOUND)
 _SATISFIED = Outcome(SATISFIED)
 
 
+# The arguments a means of sending is held in ('via the secure portal', 'via SFTP only')
+MEANS_KINDS = tuple(
+    stem(w) for w in "channel method protocol delivery transport medium via".split()
+)
 # 's3://analytics-exports/subs/…': a location names its bucket or host right after the scheme
 _URI_HOST = re.compile(r"^[a-z][a-z0-9+.\-]*://(?P<host>[^/?#\s]+)", re.I)
 
@@ -1574,7 +1578,9 @@ class ValueList(Check):
     def _word_noun(self) -> str:
         """The rule's own noun for the argument a plain word is read on ('branch', 'bucket'), or
         the means a rule without one names ('only through the secure portal')."""
-        return surface_words(self.source, self.kind_words) or "channel or method"
+        # ('via' names the argument `via`, but in a rule it is the preposition, not the noun)
+        own = tuple(k for k in self.kind_words if k != "via")
+        return surface_words(self.source, own) or "channel or method"
 
     def _named_and_listed(self, view: RequestView) -> str:
         """The path of an argument named for the list's kind (`scopes` for 'these scopes') that

@@ -12,6 +12,7 @@ from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.checks import (
     APPROVAL_STEMS,
+    MEANS_KINDS,
     ActionRule,
     AllConditions,
     AnyReference,
@@ -5582,7 +5583,7 @@ _HEADED_ONE = re.compile(
 # 'Responses are sent only through the secure portal', 'Refunds go only to store credit': the
 # means named without a noun for it, read on the request's channel or method argument
 _ONLY_THE_MEANS = re.compile(
-    rf"^\s*{_LEAD}\s+(?P<prep>via|through|using|to)\s+(?:the\s+)?"
+    rf"^\s*{_LEAD}\s+(?P<prep>via|through|to)\s+(?:the\s+)?"
     rf"(?P<value>{_PLAIN_WORD}(?:\s+{_PLAIN_WORD}){{0,2}})(?P<only>\s+only)?\s*\.?\s*$",
     re.I,
 )
@@ -5604,6 +5605,11 @@ _CLASS_WORDS = frozenset(
     """secure encrypted approved authorised authorized official internal external private public
     trusted verified registered sanctioned compliant safe standard preferred designated allowed
     permitted whitelisted dedicated corporate company""".split()
+)
+# States a thing is in ('the branch must be green'), said of it rather than held by it
+_STATE_OF_A_THING = frozenset(
+    "green red amber clean dirty stable healthy live active inactive open closed empty full idle "
+    "up down available unavailable locked unlocked visible hidden".split()
 )
 # A value naming a relation or a party ('the original method', 'the treasury team') is read
 # through something the rule does not state: never one value
@@ -5635,7 +5641,9 @@ def _one_plain_value(c: Clause) -> tuple[str, str, str, str] | None:
     ):
         return m.group("lead"), m.group("value"), m.group("noun"), m.group("prep")
     m = _HEADED_ONE.match(text)
-    if m:
+    if m and (m.group("noun") or " " in m.group("value").strip()):
+        # without a noun, only a name of two or three words ('Refunds: store credit only') is
+        # taken for a means; one word ('Payouts: weekly only') may say anything of the subject
         return m.group("lead"), m.group("value"), m.group("noun") or "", "headed"
     m = _ONLY_THE_MEANS.match(text)
     if (
@@ -5672,6 +5680,12 @@ def _required_word_check(index: int, source: str, c: Clause) -> ValueList | None
         return None  # 'to the original method', 'through the treasury team': no one value
     # 'the secure channel', 'the standard payout method': before a noun of its own, a word of a
     # class qualifies the noun; a name without one ('through the secure portal') is a thing
+    if not state and (
+        any(w.endswith(("ed", "ing")) for w in value_words) or set(value_words) & _STATE_OF_A_THING
+    ):
+        # 'The branch must be protected / green', 'The method must be documented': a state the
+        # thing is in or an act done to it, not the value it holds (only a status holds states)
+        return None
     classed = [w in _CLASS_WORDS for w in value_words]
     if not state and (all(classed) or (noun and any(classed))):
         return None
@@ -9384,9 +9398,7 @@ _PLACE_OR_CURRENCY_KINDS = frozenset(
 )
 
 
-_MEANS_KINDS = tuple(
-    stem(w) for w in "channel method protocol delivery transport medium via".split()
-)
+_MEANS_KINDS = MEANS_KINDS
 
 
 # A day of the week or the weekend, as staff write them ('Fri', 'sat/sun', 'weekends').
@@ -9558,6 +9570,18 @@ def _value_list_check(
     # A list's own values never name the argument it constrains ('prod, pci and billing_owner').
     item_stems = _item_stems(items)
     kind = [k for k in kind if k not in item_stems]
+    if (
+        mode == "allow"
+        and match == "exact"
+        and not kind
+        and len(values) == 1
+        and _PLAIN_CASED.fullmatch(values[0])
+        and clause[:region_start].rstrip().endswith(":")
+    ):
+        # 'Payouts: weekly only': one plain word with no noun naming its argument is compared
+        # with every argument written alike (`payout_method: "ach"` was denied); which argument
+        # the word is of is not read, so no list is made (text: review)
+        return None
     if _MARKER_STEMS & set(kind):
         if match == "place" and _excepted_from_permission(clause, region_start, negated):
             # 'Wires may go anywhere except to IR, KP or SY': places excepted from a permission
