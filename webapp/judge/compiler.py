@@ -5658,7 +5658,7 @@ def _one_plain_value(c: Clause) -> tuple[str, str, str, str] | None:
 
 def _required_word_check(index: int, source: str, c: Clause) -> ValueList | None:
     """The check of a clause requiring one plain word of one argument (see _VALUE_NOUNS)."""
-    if c.negated or c.auto or c.allow and not c.only:
+    if c.negated or c.auto or (c.allow and not c.only):
         return None
     found = _one_plain_value(c)
     if found is None:
