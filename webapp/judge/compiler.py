@@ -5719,7 +5719,9 @@ def _required_word_check(index: int, source: str, c: Clause) -> ValueList | None
         "allow",
         (value,),
         "word",
-        tuple(dict.fromkeys((*(s for s in noun_stems if s not in kind), *kind))),
+        # the argument is named as the table says ('service level' is `service_level` or
+        # `service`, never any `…_level`); the noun's other words are read by `about`
+        tuple(kind),
         about_words=about,
     )
 
