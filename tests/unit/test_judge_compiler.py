@@ -187,7 +187,8 @@ def test_limits_across_calls(text, window, counts_calls):
             "exact",
             ("eu-prod-1", "eu-staging-1"),
         ),
-        ("Only the main branch may be deployed to production.", "allow", "exact", ("main",)),
+        # one plain word of the argument its noun names: compared as a word (test_judge_jvalue)
+        ("Only the main branch may be deployed to production.", "allow", "word", ("main",)),
         ("Security groups must not be opened to 0.0.0.0/0.", "deny", "contains", ("0.0.0.0/0",)),
         ("Data exports to regions outside the EU are prohibited.", "allow", "place", ("EU",)),
     ],

@@ -756,6 +756,38 @@ _UNBOUND = Outcome(UNBOUND)
 _SATISFIED = Outcome(SATISFIED)
 
 
+# The arguments a means of sending is held in ('via the secure portal', 'via SFTP only')
+MEANS_KINDS = tuple(
+    stem(w) for w in "channel method protocol delivery transport medium via".split()
+)
+# 's3://analytics-exports/subs/…': a location names its bucket or host right after the scheme
+_URI_HOST = re.compile(r"^[a-z][a-z0-9+.\-]*://(?P<host>[^/?#\s]+)", re.I)
+
+
+def is_the_word(value: str, want: str) -> bool | None:
+    """Whether an argument's value is the plain word a rule requires: the same word whatever its
+    case or separators ('Store Credit' is 'store_credit'), or a location whose bucket or host is
+    it; a value sharing a word with it ('main-backup', 'feature/main', 'portal' for 'secure
+    portal') or holding it written together ('mainline') is neither plainly it nor plainly
+    another value (None)."""
+    v = value.strip()
+    host = _URI_HOST.match(v)
+    if host and normalise_value(host.group("host")) == normalise_value(want):
+        return True
+    if normalise_value(v) == normalise_value(want):
+        return True
+    if {w.lower() for w in words(v)} & {w.lower() for w in words(want)}:
+        return None
+    # '#oncall' for 'on-call', 'mainline' for 'main': written together, the word is inside it
+    if _compact(want) and _compact(want) in _compact(v):
+        return None
+    return False
+
+
+def _compact(value: str) -> str:
+    return re.sub(r"[\W_]+", "", value.lower())
+
+
 def _not_applicable_or_satisfied(anchored: bool) -> Outcome:
     return _SATISFIED if anchored else _NOT_APPLICABLE
 
@@ -1314,6 +1346,12 @@ class ValueList(Check):
         return d
 
     def reading(self) -> str:
+        if self.match == "word":
+            return (
+                f"{_VERB[self.effect]} unless the argument named for the {self._word_noun()} is "
+                f"{self.values[0]} (a value merely containing it, or no or several such "
+                f"arguments: review){self._about()}"
+            )
         if self.match == "consumer_mail":
             shown = ", ".join(self.values[:4])
             verb = _VERB[self.effect]
@@ -1383,6 +1421,8 @@ class ValueList(Check):
         )
 
     def evaluate(self, view: RequestView) -> Outcome:
+        if self.match == "word":
+            return self._one_word(view)
         if self._taken_away(view):
             return _NOT_APPLICABLE
         applies, anchored = self.applicability(view)
@@ -1486,6 +1526,61 @@ class ValueList(Check):
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _one_word(self, view: RequestView) -> Outcome:
+        """'The branch must be release', 'Deploy only from the main branch', 'Exports must be
+        written to the analytics-exports bucket' (match 'word'): one value written as a plain
+        word, read only on the one argument named for the rule's noun (`kind_words`). Unlike a
+        list of codes, a plain word is written alike in many arguments (`service: "web"`), so
+        no other argument is compared: none or several named for the noun, or a value that only
+        holds the word (`main-backup`, `feature/main`), leave it to a human."""
+        applies, anchored = self.applicability(view)
+        if applies == "absent":
+            return _not_applicable_or_satisfied(anchored)
+        want = self.values[0]
+        kind = set(self.kind_words)
+        named = [
+            lf
+            for lf in view.leaves
+            if lf.last_keys & kind
+            and not lf.last_keys & _ID_KEYS
+            and not isinstance(lf.value, (bool, dict))
+        ]
+        noun = self._word_noun()
+        if not named:
+            return Outcome(
+                UNKNOWN, f"no argument names the {noun}: whether it is {want} is not shown"
+            )
+        paths = tuple(lf.path for lf in named)
+        if len(named) > 1:
+            return Outcome(
+                UNKNOWN,
+                f"{', '.join(paths)} could each be the {noun}: which one the rule speaks of is "
+                "unclear",
+                paths,
+            )
+        leaf = named[0]
+        doubt: Outcome | None = None
+        for v in scalars(leaf.value):
+            same = is_the_word(v, want) if isinstance(v, str) else None
+            if same is False:
+                return self.fire(applies, f"{leaf.path} = {v!r} is not {want}", paths)
+            if same is None:
+                doubt = doubt or Outcome(
+                    UNKNOWN, f"{leaf.path} = {v!r} is not plainly {want}", paths
+                )
+        if doubt is not None:
+            return doubt
+        if leaf.value in (None, "", [], ()):
+            return Outcome(UNKNOWN, f"{leaf.path} is empty: whether it is {want} is not shown")
+        return Outcome(SATISFIED, f"{leaf.path} is {want}", paths)
+
+    def _word_noun(self) -> str:
+        """The rule's own noun for the argument a plain word is read on ('branch', 'bucket'), or
+        the means a rule without one names ('only through the secure portal')."""
+        # ('via' names the argument `via`, but in a rule it is the preposition, not the noun)
+        own = tuple(k for k in self.kind_words if k != "via")
+        return surface_words(self.source, own) or "channel or method"
 
     def _named_and_listed(self, view: RequestView) -> str:
         """The path of an argument named for the list's kind (`scopes` for 'these scopes') that

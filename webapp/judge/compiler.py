@@ -12,6 +12,7 @@ from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.checks import (
     APPROVAL_STEMS,
+    MEANS_KINDS,
     ActionRule,
     AllConditions,
     AnyReference,
@@ -5535,6 +5536,247 @@ class RequiredCurrencyRecogniser(Recogniser):
         ]
 
 
+# A single required value written as a plain word, read on the argument the rule's noun names
+# ('The branch must be release', 'Deploy only from the main branch', 'Exports must be written to
+# the analytics-exports bucket', 'Refund method must be card'). Each noun, and the stems of the
+# argument names it is written as (a bucket is where a `destination` URI points).
+_VALUE_NOUNS: dict[str, tuple[str, ...]] = {
+    "service level": (stem("service"),),
+    "service": (stem("service"),),
+    "branch": (stem("branch"),),
+    "bucket": (stem("bucket"), stem("destination")),
+    "destination": (stem("destination"),),
+    "status": (stem("status"),),
+    "channel": (stem("channel"),),
+    "method": (stem("method"),),
+    "carrier": (stem("carrier"),),
+    "mode": (stem("mode"),),
+    "queue": (stem("queue"),),
+    "tier": (stem("tier"),),
+}
+_VALUE_NOUN = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in _VALUE_NOUNS)
+# a plain word, capitalised or not, maybe hyphenated ('main', 'analytics-exports'); no code
+_PLAIN_WORD = r"(?!only\b)[A-Za-z][a-z]*(?:-[a-z0-9]+)*"
+# each word of a value as written: lower case or capitalised, never a code, never a joiner
+_PLAIN_CASED = re.compile(
+    r"(?!(?:or|and|nor|not|but|then|than|of|for)$)[A-Za-z][a-z]*(?:-[a-z0-9]+)*"
+)
+_LEAD = r"(?P<lead>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,5}?)"
+_MUST = r"\b(?:must|shall|should|has\s+to|have\s+to|needs?\s+to)\b"
+# 'Refund method must be card', 'The branch must be release'
+_NOUN_MUST_BE = re.compile(
+    rf"^\s*(?P<lead>(?:the\s+)?(?:[A-Za-z][\w\-]*\s+){{0,2}}?)(?P<noun>{_VALUE_NOUN})\s+"
+    rf"{_MUST}\s+(?:always\s+)?be\s+(?P<value>{_PLAIN_WORD})\s*\.?\s*$",
+    re.I,
+)
+# 'Deploy only from the main branch', 'Deploys must use the main branch', 'Exports must be
+# written to the analytics-exports bucket', 'All shipments must use ground service'
+_VALUE_BEFORE_NOUN = re.compile(
+    rf"^\s*{_LEAD}\s+(?P<prep>from|via|through|to|into|on|in|using|with|use|uses)\s+(?:the\s+)?"
+    rf"(?P<value>{_PLAIN_WORD}(?:\s+{_PLAIN_WORD})?)\s+(?P<noun>{_VALUE_NOUN})"
+    r"(?P<only>\s+only)?\s*\.?\s*$",
+    re.I,
+)
+# 'deploys: main branch only', 'Refunds: store credit only'
+_HEADED_ONE = re.compile(
+    rf"^\s*(?P<lead>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){{0,2}})\s*:\s*(?:the\s+)?"
+    rf"(?P<value>{_PLAIN_WORD}(?:\s+{_PLAIN_WORD}){{0,2}}?)(?:\s+(?P<noun>{_VALUE_NOUN}))?"
+    r"\s+only\s*\.?\s*$",
+    re.I,
+)
+# 'Responses are sent only through the secure portal', 'Refunds go only to store credit': the
+# means named without a noun for it, read on the request's channel or method argument
+_ONLY_THE_MEANS = re.compile(
+    rf"^\s*{_LEAD}\s+(?P<prep>via|through|to)\s+(?:the\s+)?"
+    rf"(?P<value>{_PLAIN_WORD}(?:\s+{_PLAIN_WORD}){{0,2}})(?P<only>\s+only)?\s*\.?\s*$",
+    re.I,
+)
+# 'go to': what a thing is sent to is a means only after a verb of sending
+_SENT_TO = re.compile(
+    r"\b(?:go|goes|be\s+(?:sent|issued|paid|refunded|credited|returned)|are\s+(?:sent|issued|"
+    r"paid|refunded|credited|returned)|is\s+(?:sent|issued|paid|refunded|credited|returned))"
+    r"(?:\s+only)?$",
+    re.I,
+)
+# Verbs that only say the thing goes somewhere or uses something: read by the value, never
+# asked of the request (the subject's own act, 'deploys', stays a word the request must show)
+_GOING_VERBS = frozenset(
+    stem(w) for w in "use uses used go goes come comes written write sent send stored saved".split()
+)
+# Words that make the value a class, not a name ('a secure channel', 'the approved carrier'):
+# a value of nothing but these is no one value the request can be compared with
+_CLASS_WORDS = frozenset(
+    """secure encrypted approved authorised authorized official internal external private public
+    trusted verified registered sanctioned compliant safe standard preferred designated allowed
+    permitted whitelisted dedicated corporate company""".split()
+)
+# States a thing is in ('the branch must be green'), said of it rather than held by it
+_STATE_OF_A_THING = frozenset(
+    "green red amber clean dirty stable healthy live active inactive open closed empty full idle "
+    "up down available unavailable locked unlocked visible hidden".split()
+)
+# A value naming a relation or a party ('the original method', 'the treasury team') is read
+# through something the rule does not state: never one value
+_RELATION_WORDS = frozenset(
+    """original same different other previous prior current default existing usual own primary
+    secondary appropriate correct proper valid any all every each one no some either customer
+    customers team desk department manager lead officer staff group committee owner admin
+    person people""".split()
+)
+# A lead that states anything but the subject and a restriction: a condition, a bound, a negation
+_LEAD_REFUSED = re.compile(
+    r"\b(?:unless|except|if|when|whenever|while|after|before|once|for|over|under|above|below|"
+    r"without|and|or|but|not|never|no|nor|may|can|could|might|than|per|each|any)\b|\d",
+    re.I,
+)
+
+
+def _one_plain_value(c: Clause) -> tuple[str, str, str, str] | None:
+    """(lead, value, noun, how) of a clause requiring one plain word, or None."""
+    text = c.text.strip()
+    m = _NOUN_MUST_BE.match(text)
+    if m:
+        return m.group("lead"), m.group("value"), m.group("noun"), "be"
+    m = _VALUE_BEFORE_NOUN.match(text)
+    if m and (
+        re.search(r"\bonly\b", m.group("lead"), re.I)
+        or m.group("only")
+        or re.search(_MUST, m.group("lead"), re.I)
+    ):
+        return m.group("lead"), m.group("value"), m.group("noun"), m.group("prep")
+    m = _HEADED_ONE.match(text)
+    if m and (m.group("noun") or " " in m.group("value").strip()):
+        # without a noun, only a name of two or three words ('Refunds: store credit only') is
+        # taken for a means; one word ('Payouts: weekly only') may say anything of the subject
+        return m.group("lead"), m.group("value"), m.group("noun") or "", "headed"
+    m = _ONLY_THE_MEANS.match(text)
+    if (
+        m
+        and (re.search(r"\bonly\b", m.group("lead"), re.I) or m.group("only"))
+        and (m.group("prep").lower() != "to" or _SENT_TO.search(m.group("lead")))
+        and not re.search(rf"\b(?:{_VALUE_NOUN})$", m.group("value"), re.I)
+    ):
+        return m.group("lead"), m.group("value"), "", m.group("prep")
+    return None
+
+
+def _required_word_check(index: int, source: str, c: Clause) -> ValueList | None:
+    """The check of a clause requiring one plain word of one argument (see _VALUE_NOUNS)."""
+    if c.negated or c.auto or (c.allow and not c.only):
+        return None
+    found = _one_plain_value(c)
+    if found is None:
+        return None
+    lead, value, noun, how = found
+    first = re.match(r"\s*only\s+(?P<w>[A-Za-z]+)", lead, re.I)
+    if first and (stem(first["w"].lower()) not in VERBS or first["w"].lower().endswith("s")):
+        return None  # 'Only admins deploy from the main branch': 'only' restricts who acts
+    # 'may only', 'can … only': a permission limited to the value is the same restriction
+    modal = r"\b(?:may|can)\b" if re.search(r"\bonly\b", c.text, re.I) else _MUST
+    lead_words = re.sub(rf"{_MUST}|{modal}|\bonly\b|\bbe\b|\b(?:are|is)\b", " ", lead, flags=re.I)
+    if _LEAD_REFUSED.search(lead_words) or REVIEW.search(lead):
+        return None
+    if not all(_PLAIN_CASED.fullmatch(w) for w in value.split()):
+        return None  # 'SPLUNK-EU', 'compact or intermediate': a code or a list, not one word
+    value_words = [w.lower() for w in value.split()]
+    state = noun.lower() == "status"
+    if any(w in _RELATION_WORDS for w in value_words):
+        return None  # 'to the original method', 'through the treasury team': no one value
+    # 'the secure channel', 'the standard payout method': before a noun of its own, a word of a
+    # class qualifies the noun; a name without one ('through the secure portal') is a thing
+    if not state and (
+        any(w.endswith(("ed", "ing")) for w in value_words) or set(value_words) & _STATE_OF_A_THING
+    ):
+        # 'The branch must be protected / green', 'The method must be documented': a state the
+        # thing is in or an act done to it, not the value it holds (only a status holds states)
+        return None
+    classed = [w in _CLASS_WORDS for w in value_words]
+    if not state and (all(classed) or (noun and any(classed))):
+        return None
+    if value_words[-1].endswith("s") and not value_words[-1].endswith("ss") and "-" not in value:
+        return None  # 'only to verified sellers': a plural names a class of things
+    if any(stem(w) in _COUNTERPARTY_STEMS for w in value_words) or value_words[0] in STOPWORDS:
+        return None
+    if value.lower() in ("on", "off", "enabled", "disabled", "true", "false", "set", "empty"):
+        return None
+    if noun:
+        kind = _VALUE_NOUNS[re.sub(r"\s+", " ", noun.lower())]
+    else:
+        # 'go only to store credit': what a thing is sent to is its means or its destination
+        kind = (*_MEANS_KINDS, stem("destination")) if how in ("to", "headed") else _MEANS_KINDS
+    noun_stems = {stem(w.lower()) for w in words(noun)}
+    if {stem(w) for w in value_words} & set(_terms(lead_words, cut_review=False)):
+        return None  # 'Payouts must use the payout method': the subject again, no value
+    lead_stems = [
+        t for t in _terms(lead_words, cut_review=False) if t not in noun_stems and t not in kind
+    ]
+    terms = tuple(t for t in lead_stems if t not in _GOING_VERBS)
+    # 'must use the main branch': the verb before the value is read by it, as the noun is
+    verb = (stem(how.lower()),) if how.lower() in ("use", "uses", "using") else ()
+    about = tuple(t for t in lead_stems if t in _GOING_VERBS) + verb + tuple(noun_stems)
+    return ValueList(
+        index,
+        source,
+        "deny",
+        _subject_terms(terms),
+        (),
+        "allow",
+        (value,),
+        "word",
+        # the argument is named as the table says ('service level' is `service_level` or
+        # `service`, never any `…_level`); the noun's other words are read by `about`
+        tuple(kind),
+        about_words=about,
+    )
+
+
+# 'Shipments containing lithium batteries (contains_lithium = true) must use ground service': the
+# required word holds where the bracket's binding does (WhenBound)
+_GLOSSED_CONDITION = re.compile(
+    r"^\s*(?P<subject>[A-Za-z][\w\-]*)(?P<gloss>(?:\s+[A-Za-z][\w\-]*){0,4})\s*"
+    r"\(\s*(?P<name>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\s*=\s*(?P<value>true|false|[a-z][a-z0-9_\-]*)"
+    r"\s*\)\s*(?P<rest>.+)$",
+)
+
+
+class RequiredWordRecogniser(Recogniser):
+    """One required value written as a plain word, bound to the argument the rule's noun names
+    (ValueList, match 'word'); under a glossed binding, only where the binding holds."""
+
+    kind = "required_word"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        g = _GLOSSED_CONDITION.match(c.text)
+        if g is None:
+            made = _required_word_check(c.index, c.source, c)
+            return [made] if made else None
+        if _LEAD_REFUSED.search(g.group("gloss")):
+            return None
+        inner = Clause.read(
+            c.index, c.source, f"{g.group('subject')} {g.group('rest')}", c.previous, c.carry
+        )
+        body = _required_word_check(c.index, c.source, inner)
+        if body is None:
+            return None
+        subject = g.group("subject") + g.group("gloss")
+        condition = Binding(
+            c.index,
+            c.source,
+            "deny",
+            (),
+            (),
+            path=g.group("name"),
+            op="eq",
+            value=_binding_value(g.group("value")),
+            gloss=subject.strip(),
+            written=c.text[: g.start("rest")].strip(),
+            reads=tuple(content_stems(subject)),
+        )
+        return [
+            WhenBound(c.index, c.source, "deny", body.terms, (), condition=condition, body=body)
+        ]
+
+
 class ValueListRecogniser(Recogniser):
     """Allow-lists and deny-lists of literal values: countries, currencies, domains, prefixes."""
 
@@ -6853,6 +7095,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     BracketedMembersRecogniser(),
     BindingRecogniser(),
     SettingStateRecogniser(),
+    RequiredWordRecogniser(),
     _ALL_CONDITIONS,
     DateWindowRecogniser(),
     TimeOfDayRecogniser(),
@@ -7625,7 +7868,7 @@ def _category_beyond_amount(
 
 
 _CONDITIONAL = re.compile(
-    r"^(?P<main>.+?)\s*,?\s+(?P<marker>unless|only if|only when|except if|except when|provided that|provided|as long as)\s+"
+    r"^(?P<main>.+?)\s*,?\s+(?P<marker>unless|only if|only when|only once|except if|except when|provided that|provided|as long as)\s+"
     r"(?P<cond>.+)$",
     re.I,
 )
@@ -7691,7 +7934,8 @@ _CONDITION_NEVER = re.compile(
 # the markers under which 'A and B' asks for both conditions: the base check is excepted only
 # when every one holds, which is one excepted check per condition (any that fails keeps it)
 _BOTH_MARKERS = frozenset(
-    "unless|only if|only when|except if|except when|provided that|provided|as long as".split("|")
+    "unless|only if|only when|only once|except if|except when|provided that|provided|"
+    "as long as".split("|")
 )
 
 
@@ -7863,7 +8107,16 @@ def _conditional_checks(
     if not bind:
         return None
     main = m.group("main")
-    permission = marker in ("only if", "only when", "provided that", "provided", "as long as")
+    # 'only once its status is approved': the act waits for the condition, which is what 'only
+    # if' says of it
+    permission = marker in (
+        "only if",
+        "only when",
+        "only once",
+        "provided that",
+        "provided",
+        "as long as",
+    )
     made, _, _ = compile_clause(index, source, main, previous, carry)
     imperative = _IMPERATIVE.match(main)
     if (
@@ -9151,9 +9404,7 @@ _PLACE_OR_CURRENCY_KINDS = frozenset(
 )
 
 
-_MEANS_KINDS = tuple(
-    stem(w) for w in "channel method protocol delivery transport medium via".split()
-)
+_MEANS_KINDS = MEANS_KINDS
 
 
 # A day of the week or the weekend, as staff write them ('Fri', 'sat/sun', 'weekends').
@@ -9290,6 +9541,34 @@ def _value_list_check(
             # after it, so it is read on the arguments named for that noun, never on any
             # argument ('patient_status: registered' satisfied the rule)
             kind = [stem(y.group("kind").lower())]
+    one = _ONLY_ONE_KIND.search(clause) if only and len(items) == 1 else None
+    if (
+        one
+        and one.start("one") == region_start
+        and one.group("kind").lower() in _VALUE_NOUNS
+        and re.fullmatch(r"[a-z]+(?:-[a-z]+)*", items[0])
+        and not (negated or review)
+    ):
+        # 'Only the main branch may be deployed': one plain word of the argument the noun names,
+        # compared as a word (`feature/main` only holds main; read as a list, it was approved)
+        noun = _VALUE_NOUNS[one.group("kind").lower()]
+        spans = [(region_start, region_end), one.span("kind")]
+        terms = tuple(
+            t
+            for t in _terms(clause, cut_review=False, drop_spans=spans)
+            if t not in _KIND_SKIP and t not in noun
+        )
+        return ValueList(
+            index,
+            source,
+            "deny",
+            _subject_terms(terms),
+            (),
+            "allow",
+            (items[0],),
+            "word",
+            tuple(dict.fromkeys((*kind, *noun))),
+        )
     if re.search(r"\b(?:via|through|using)\s+$", clause[:region_start], re.I):
         # 'Reports via courier or SFTP only': the values are means of sending, whatever the
         # subject ('reports' is not the argument `report` they constrain)
@@ -9297,6 +9576,18 @@ def _value_list_check(
     # A list's own values never name the argument it constrains ('prod, pci and billing_owner').
     item_stems = _item_stems(items)
     kind = [k for k in kind if k not in item_stems]
+    if (
+        mode == "allow"
+        and match == "exact"
+        and not kind
+        and len(values) == 1
+        and _PLAIN_CASED.fullmatch(values[0])
+        and clause[:region_start].rstrip().endswith(":")
+    ):
+        # 'Payouts: weekly only': one plain word with no noun naming its argument is compared
+        # with every argument written alike (`payout_method: "ach"` was denied); which argument
+        # the word is of is not read, so no list is made (text: review)
+        return None
     if _MARKER_STEMS & set(kind):
         if match == "place" and _excepted_from_permission(clause, region_start, negated):
             # 'Wires may go anywhere except to IR, KP or SY': places excepted from a permission
