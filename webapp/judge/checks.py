@@ -4463,13 +4463,69 @@ class StateFlag(Check):
         )
 
 
+# The reference side of a relation: 'the original payment method', 'the charge currency'. Any of
+# these words in an argument's name says it holds the value the request started from (a refund's
+# charge, an address change's current address), so they form one qualifier, not one each.
+ORIGIN_WORDS = frozenset(
+    stem(w)
+    for w in "original orig initial charge charged previous prior existing current old "
+    "captured source".split()
+)
+# Words an argument of the request's own side may carry beside the attribute: the act itself
+# (`refund_method`, `payout_currency`), where the value goes (`refund_to`, `destination`), what is
+# being set (`new_owner`) and identifier suffixes (`destination_payment_method_id`).
+_OWN_SIDE_WORDS = (
+    frozenset(
+        stem(w)
+        for w in "refund payout payment withdrawal transfer disbursement credit debit "
+        "id ref reference token code".split()
+    )
+    | _TARGET_KEYS
+    | _NEW_WORDS
+)
+
+
+def _qualifier_groups(words_: tuple[str, ...]) -> list[frozenset[str]]:
+    """The qualifiers of one side, each a set of stems any of which names it; every origin
+    word is one qualifier ('original charge currency' is qualified once)."""
+    groups: list[frozenset[str]] = []
+    for w in words_:
+        g = ORIGIN_WORDS if w in ORIGIN_WORDS else frozenset({w})
+        if g not in groups:
+            groups.append(g)
+    return groups
+
+
+def _covered(keys: frozenset[str], groups: list[frozenset[str]]) -> int:
+    return sum(1 for g in groups if keys & g)
+
+
+def _names_origin(value: Any, attribute: frozenset[str]) -> bool:
+    """`refund_to: "original_payment_method"`: the value names the reference itself."""
+    if not isinstance(value, str):
+        return False
+    said = {stem(w) for w in words(value.replace("_", " ").replace("-", " ").lower())}
+    return bool(said & ORIGIN_WORDS) and said <= ORIGIN_WORDS | attribute | {"same", "one"}
+
+
+_ID_SUFFIX_WORDS = frozenset(stem(w) for w in "id ref reference token code".split())
+
+
 @dataclass(frozen=True)
 class SameValue(Check):
-    """'No withdrawals to a payment method different from the deposit method', 'The payout
-    currency must match the invoice currency': two arguments that must hold the same value.
+    """Two arguments that must hold the same value: 'No withdrawals to a payment method different
+    from the deposit method', 'The payout currency must match the invoice currency', 'Refunds go
+    back to the original payment method only', 'Credit notes must be in the invoice currency',
+    'Account owner changes are only allowed between reps in the same sales region'.
 
-    Each side binds to the one argument its words name best (`right` first, then `left` among
-    the others); a tie or a missing side leaves it to a human. Values compare without case or
+    `attribute` is what both sides are (currency, payment method, country); `right` names the
+    reference side by its qualifiers (original, invoice, customer's billing), `left` the
+    request's own side. The reference binds to the one argument carrying the attribute and the
+    most of its qualifiers, with no other word in its name; the request's side to the one
+    argument carrying the attribute (or, for `mode="to"`, a destination) that names no
+    qualifier of the reference. A tie, a missing side or a name with words of something else
+    leaves it to a human. `mode="between"` compares the only two arguments carrying the
+    attribute ('between reps in the same sales region'). Values compare without case or
     separator noise.
     """
 
@@ -4477,17 +4533,36 @@ class SameValue(Check):
     right: tuple[str, ...] = ()
     left_phrase: str = ""  # as written, for readings
     right_phrase: str = ""
+    attribute: tuple[str, ...] = ()  # () = the words the two sides share
+    mode: str = "match"  # match | to | between
+    about_words: tuple[str, ...] = ()  # connective words the recogniser read ('go back to')
     kind: str = field(default="same_value", init=False)
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
-        d.update(left=list(self.left), right=list(self.right))
+        d.update(left=list(self.left), right=list(self.right), mode=self.mode)
         return d
 
     def reading(self) -> str:
         left = self.left_phrase or surface_words(self.source, self.left) or "the value"
         right = self.right_phrase or surface_words(self.source, self.right) or "the other value"
-        return f"{_VERB[self.effect]} when the {left} differs from the {right}{self._about()}"
+        if self.mode == "between":
+            return (
+                f"{_VERB[self.effect]} when the two arguments giving the {right} (one for each "
+                f"of the {left}) differ; unless exactly two are sent, review{self._about()}"
+            )
+        extra = "; a destination naming the original holds" if self.mode == "to" else ""
+        return (
+            f"{_VERB[self.effect]} when the {left} differs from the {right} (both must be sent, "
+            f"each in one argument named for it{extra}){self._about()}"
+        )
+
+    @cached_property
+    def _attribute(self) -> tuple[str, ...]:
+        if self.attribute:
+            return self.attribute
+        shared = set(self.left) & set(self.right)
+        return tuple(w for w in self.right if w in shared)
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
@@ -4498,10 +4573,32 @@ class SameValue(Check):
             for lf in view.leaves
             if isinstance(lf.value, (str, int, float)) and not isinstance(lf.value, bool)
         ]
-        right = _only_best(scalars_, self.right, None)
-        left = _only_best(scalars_, self.left, right)
-        if right is None or left is None:
+        attribute = self._attribute
+        if not attribute:
             return Outcome(UNKNOWN, "the two values this rule compares are not both clear")
+        if self.mode == "between":
+            both = [lf for lf in scalars_ if attribute[-1] in lf.keys]
+            if len(both) != 2:
+                return Outcome(UNKNOWN, f"not exactly two arguments give the {self.right_phrase}")
+            left, right = both
+        else:
+            right = self._reference(scalars_)
+            left = self._own_side(scalars_, right)
+            if (
+                left is not None
+                and self.mode == "to"
+                and _names_origin(left.value, frozenset(attribute))
+            ):
+                return Outcome(
+                    SATISFIED, f"{left.path} = {left.value!r} names the original", (left.path,)
+                )
+            if right is None or left is None:
+                missing = self.right_phrase if right is None else self.left_phrase
+                return Outcome(
+                    UNKNOWN,
+                    f"no one argument clearly gives the {missing}; the two values this rule "
+                    "compares are not both clear",
+                )
         args = (left.path, right.path)
         ln, rn = parse_number_value(left.value), parse_number_value(right.value)
         same = (
@@ -4517,21 +4614,69 @@ class SameValue(Check):
             )
         return Outcome(SATISFIED, f"{left.path} and {right.path} are the same", args)
 
+    def _reference(self, leaves: list[Leaf]) -> Leaf | None:
+        """The one argument carrying the attribute and the most of the reference's qualifiers,
+        whose name says nothing else ('customer.preferred_currency' is not the billing one)."""
+        attribute = frozenset(self._attribute)
+        groups = _qualifier_groups(tuple(w for w in self.right if w not in attribute))
+        if not groups:
+            return None
+        named = attribute | _ID_SUFFIX_WORDS | frozenset().union(*groups)
+        scored = [
+            (_covered(lf.keys, groups), lf)
+            for lf in leaves
+            if self._attribute[-1] in lf.keys and lf.keys <= named
+        ]
+        return _only_top(scored)
 
-def _only_best(leaves: list[Leaf], wanted: tuple[str, ...], exclude: Leaf | None) -> Leaf | None:
-    """The one leaf whose name shares the most of `wanted` (at least one word), or None on a tie."""
-    want = set(wanted)
-    best: list[Leaf] = []
-    top = 0
-    for lf in leaves:
-        if exclude is not None and lf.path == exclude.path:
-            continue
-        score = len(want & lf.keys)
-        if score > top:
-            best, top = [lf], score
-        elif score == top and score:
-            best.append(lf)
-    return best[0] if len(best) == 1 else None
+    def _own_side(self, leaves: list[Leaf], reference: Leaf | None) -> Leaf | None:
+        """The one argument of the request's own side: it carries the attribute (or, for a
+        destination, is named for one), none of the reference's qualifiers unless it names
+        what is new ('new_assignee' beside 'current_assignee'), and the most of the left
+        side's qualifiers; with none of them, the one whose name says nothing else."""
+        attribute = frozenset(self._attribute)
+        groups = _qualifier_groups(tuple(w for w in self.left if w not in attribute))
+        own = frozenset().union(*groups) if groups else frozenset()
+        theirs = frozenset(w for w in self.right if w not in attribute and w not in own)
+        theirs_named = theirs - ORIGIN_WORDS
+        head = self._attribute[-1]
+        candidates = []
+        for lf in leaves:
+            if reference is not None and lf.path == reference.path:
+                continue
+            counterpart = bool(lf.keys & _NEW_WORDS)
+            if lf.keys & (ORIGIN_WORDS | (frozenset() if counterpart else theirs)):
+                continue
+            if (
+                head in lf.keys
+                or (self.mode == "to" and lf.last_keys & _TARGET_KEYS)
+                # 'bank_account_holder' for 'the bank account holder name': every qualifier
+                # and nothing else
+                or (
+                    len(groups) >= 2
+                    and _covered(lf.keys, groups) == len(groups)
+                    and lf.keys <= own | _ID_SUFFIX_WORDS
+                )
+            ):
+                candidates.append(lf)
+        if groups:
+            top = _only_top([(_covered(lf.keys, groups), lf) for lf in candidates])
+            if top is not None or any(_covered(lf.keys, groups) for lf in candidates):
+                return top
+        plain = attribute | own | _OWN_SIDE_WORDS | frozenset(self.terms) | theirs_named
+        clean = [
+            lf
+            for lf in candidates
+            if lf.keys <= plain and (lf.keys & _NEW_WORDS or not lf.keys & theirs_named)
+        ]
+        return clean[0] if len(clean) == 1 else None
+
+
+def _only_top(scored: list[tuple[int, Leaf]]) -> Leaf | None:
+    """The one leaf of the highest score (at least one), or None on a tie or with none."""
+    top = max((s for s, _ in scored), default=0)
+    best = [lf for s, lf in scored if s == top]
+    return best[0] if top and len(best) == 1 else None
 
 
 @dataclass(frozen=True)
