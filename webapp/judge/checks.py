@@ -4500,12 +4500,20 @@ def _covered(keys: frozenset[str], groups: list[frozenset[str]]) -> int:
     return sum(1 for g in groups if keys & g)
 
 
+# What a value naming the original destination may say beside 'original': the means of paying
+# ('original_payment_method', 'original_payment', 'same_card', 'original_source').
+_MEANS_WORDS = frozenset(
+    stem(w) for w in "same one payment method card account instrument means source funding".split()
+)
+
+
 def _names_origin(value: Any, attribute: frozenset[str]) -> bool:
-    """`refund_to: "original_payment_method"`: the value names the reference itself."""
+    """`refund_to: "original_payment_method"`: the value names the reference itself (an origin
+    word, and nothing but the means of paying beside it)."""
     if not isinstance(value, str):
         return False
     said = {stem(w) for w in words(value.replace("_", " ").replace("-", " ").lower())}
-    return bool(said & ORIGIN_WORDS) and said <= ORIGIN_WORDS | attribute | {"same", "one"}
+    return bool(said & ORIGIN_WORDS) and said <= ORIGIN_WORDS | attribute | _MEANS_WORDS
 
 
 _ID_SUFFIX_WORDS = frozenset(stem(w) for w in "id ref reference token code".split())

@@ -646,6 +646,8 @@ def _compile_prose(
             not NORMATIVE.search(clause)
             and not any(rx.search(clause) for rx in _HOLDS)
             and _freeze_check(0, clause, clause) is None
+            # 'Refunds go back to the original payment method': a policy's present tense
+            and not _BACK_TO_ORIGINAL.match(clause)
         ):
             continue  # a hold ('… are suspended pending …') states an obligation without a modal
         normative_seen = True
@@ -686,6 +688,20 @@ def _compile_prose(
             # 'others' made a review of every refund.
             dropped_words.update(stem(w) for w in words(_COMPLEMENT.match(clause).group(0)))
             checks.append(replace(checks[-1], effect="review"))
+            continue
+        if (
+            _COMPLEMENT.match(clause)
+            and REVIEW.search(clause)
+            and checks
+            and isinstance(checks[-1], SameValue)
+            and checks[-1].effect == "deny"
+        ):
+            # 'Refunds go back to the original payment method; anything else needs a finance
+            # review': another destination goes to review, not refused
+            dropped_words.update(stem(w) for w in words(_COMPLEMENT.match(clause).group(0)))
+            checks[-1] = replace(
+                checks[-1], effect="review", about_words=(*checks[-1].about_words, "else")
+            )
             continue
         pronoun = _pronoun_action(clause, checks)
         if pronoun is not None:
@@ -1538,6 +1554,8 @@ def _unread_else_branch(text: str, checks: list[Check]) -> list[str]:
     for c in _all_checks(checks):
         if isinstance(c, WhenListed) or (isinstance(c, NumericLimit) and c.effect == "allow"):
             return []
+        if isinstance(c, SameValue) and "else" in c.about_words:
+            return []  # '…; anything else needs a finance review': the relation's review
     return [m.group("branch").lower() for m in _ELSE_BRANCH.finditer(text)]
 
 
@@ -8039,6 +8057,56 @@ _PRESENT_VERBS = frozenset(
 )
 
 
+# '… other than the original one unless the original card is expired or closed': the thing and
+# the states (each a word of the closed class of states) that lift a relation
+_UNLESS_THING_STATE = re.compile(
+    r"^(?P<main>.+?)\s+(?P<marker>unless|except\s+when|except\s+if)\s+(?:the\s+|its\s+)?"
+    r"(?P<thing>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+(?:is|are|has\s+been|was)\s+"
+    r"(?P<states>[a-z]+(?:\s*,\s*[a-z]+)*(?:\s*,?\s+or\s+[a-z]+)?)\s*\.?$",
+    re.I,
+)
+
+
+def _relation_unless_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """'Refunds may not be issued to a payment method other than the original one unless the
+    original card is expired or closed': the relation (SameValue), lifted while a state
+    argument or a flag of the thing (`original_card_status: "expired"`) shows one of the
+    states; a state it cannot read, or none sent, is for a human (Unless, test "state")."""
+    m = _UNLESS_THING_STATE.match(clause)
+    if m is None:
+        return None
+    states = [w.lower() for w in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", m.group("states")) if w]
+    if not states or not all(w in _STATE_WORDS for w in states):
+        return None
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if len(made) != 1 or not isinstance(made[0], SameValue) or made[0].effect == "allow":
+        return None
+    thing = _side_stems(m.group("thing"))
+    if not thing:
+        return None
+    marker = re.sub(r"\s+", " ", m.group("marker").lower())
+    phrase = f"the {m.group('thing')} is {' or '.join(states)}"
+    base = made[0]
+    return [
+        Unless(
+            index,
+            source,
+            base.effect,
+            base.terms,
+            (),
+            base=base,
+            marker=marker,
+            bind_words=thing,
+            test="state",
+            value=states[0],
+            phrase=phrase,
+            values=tuple(states),
+        )
+    ], marker
+
+
 def _conditional_checks(
     index: int, source: str, clause: str, previous: Quantity | None, carry: str
 ) -> tuple[list[Check], str] | None:
@@ -8085,6 +8153,9 @@ def _conditional_checks(
     amount = _except_amount(index, source, clause, previous, carry)
     if amount is not None:
         return amount
+    relation = _relation_unless_state(index, source, clause, previous, carry)
+    if relation is not None:
+        return relation
     split = _ONLY_SPLIT.match(clause)
     if split:
         # 'X can only be cancelled if C' says the same as 'X can be cancelled only if C'.
