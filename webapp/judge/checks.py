@@ -4586,12 +4586,12 @@ class SameValue(Check):
             return Outcome(UNKNOWN, "the two values this rule compares are not both clear")
         if self.mode == "between":
             both = [lf for lf in scalars_ if attribute[-1] in lf.keys]
-            if len(both) != 2:
+            if len(both) != 2 or not _two_sides_of_a_change(*both):
                 return Outcome(UNKNOWN, f"not exactly two arguments give the {self.right_phrase}")
             left, right = both
         else:
             right = self._reference(scalars_)
-            left = self._own_side(scalars_, right)
+            left = self._own_side(scalars_, right, view.tool_stems)
             if (
                 left is not None
                 and self.mode == "to"
@@ -4637,7 +4637,9 @@ class SameValue(Check):
         ]
         return _only_top(scored)
 
-    def _own_side(self, leaves: list[Leaf], reference: Leaf | None) -> Leaf | None:
+    def _own_side(
+        self, leaves: list[Leaf], reference: Leaf | None, tool: frozenset[str]
+    ) -> Leaf | None:
         """The one argument of the request's own side: it carries the attribute (or, for a
         destination, is named for one), none of the reference's qualifiers unless it names
         what is new ('new_assignee' beside 'current_assignee'), and the most of the left
@@ -4671,6 +4673,10 @@ class SameValue(Check):
             top = _only_top([(_covered(lf.keys, groups), lf) for lf in candidates])
             if top is not None or any(_covered(lf.keys, groups) for lf in candidates):
                 return top
+        if any(not g & (tool | _OWN_SIDE_WORDS) for g in groups):
+            # 'Shipping country must match the billing country' and a bare `country`: the
+            # request's own value only when the tool (or the act) is what qualifies it
+            return None
         plain = attribute | own | _OWN_SIDE_WORDS | frozenset(self.terms) | theirs_named
         clean = [
             lf
@@ -4678,6 +4684,19 @@ class SameValue(Check):
             if lf.keys <= plain and (lf.keys & _NEW_WORDS or not lf.keys & theirs_named)
         ]
         return clean[0] if len(clean) == 1 else None
+
+
+_CHANGE_SIDE_WORDS = ORIGIN_WORDS | _NEW_WORDS | _TARGET_KEYS | frozenset({"from"})
+
+
+def _two_sides_of_a_change(a: Leaf, b: Leaf) -> bool:
+    """`from_owner_region` and `to_owner_region`, `current_owner.sales_region` and
+    `new_owner.sales_region`: one name but for the side of the change ('account_region' beside
+    a rep's region is another thing)."""
+    return (
+        a.keys - _CHANGE_SIDE_WORDS == b.keys - _CHANGE_SIDE_WORDS
+        and a.keys & _CHANGE_SIDE_WORDS != b.keys & _CHANGE_SIDE_WORDS
+    )
 
 
 def _only_top(scored: list[tuple[int, Leaf]]) -> Leaf | None:

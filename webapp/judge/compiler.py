@@ -4548,6 +4548,18 @@ _SAME_AS = re.compile(
     r"\s+as\s+(?:the|its|their)\s+(?P<ref>" + _SIDE + r")\s*\.?$",
     re.I,
 )
+# 'Tickets may only be reassigned to agents in the same team as the current assignee'
+_TO_SAME_AS = re.compile(
+    r"^"
+    + _RELATION_SUBJECT
+    + r"\s+"
+    + _RELATION_MODAL
+    + r"\s+only\s+be\s+(?P<verb>[a-z]+ed)\s+to\s+(?P<whom>[a-z]+)\s+(?:in|of|from|within)\s+"
+    r"the\s+same\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+as\s+(?:the|its|their)\s+(?P<ref>"
+    + _SIDE
+    + r")\s*\.?$",
+    re.I,
+)
 # 'Account owner changes are only allowed between reps in the same sales region'
 _BETWEEN_SAME = re.compile(
     r"^"
@@ -4749,22 +4761,24 @@ def _in_currency_of(c: Clause) -> list[Check] | None:
 
 
 def _same_as(c: Clause) -> list[Check] | None:
-    """'New address must be in the same country as the original address'."""
-    m = _SAME_AS.match(c.text)
+    """'New address must be in the same country as the original address', 'Tickets may only be
+    reassigned to agents in the same team as the current assignee'."""
+    m = _SAME_AS.match(c.text) or _TO_SAME_AS.match(c.text)
     if m is None or c.negated or c.review:
         return None
     attribute = _side_stems(m.group("attr"))
     subject = m.group("subject")
-    left = (*_side_stems(subject), *attribute)
+    whom = m.groupdict().get("whom")
+    left = (*_side_stems(whom or subject), *attribute)
     return _same_value(
         c,
         _relation_terms(subject),
         left,
         (*_side_stems(m.group("ref")), *attribute),
-        f"{m.group('attr')} of the {_bare(subject)}",
+        f"{m.group('attr')} of the {whom or _bare(subject)}",
         f"{m.group('attr')} of the {m.group('ref')}",
         attribute=attribute,
-        about_words=_read_words(m.group("verb"), "same as"),
+        about_words=_read_words(m.group("verb"), "same as only to", whom),
     )
 
 
