@@ -1204,6 +1204,26 @@ def _unread_whose(r: _Reading) -> list[str]:
 _OWN = re.compile(r"\b(?:their|his|her|its|your|my|our|one's)\s+own\b", re.I)
 
 
+# A relation between two of the request's values, written in words no other check reads: 'in
+# the currency of the original charge', 'back to the original …', 'other than the original',
+# 'the same country as …'. Read as a list or as subject words ('Refunds must be issued in the
+# currency of the original charge, not USD' read as "deny USD"), a refund in EUR of a GBP
+# charge passed.
+_RELATION_PHRASE = re.compile(
+    r"\b(?:in\s+the\s+currency\s+of|back\s+to\s+the\s+original|other\s+than\s+the\s+original|"
+    r"the\s+same\s+[a-z]+(?:\s+[a-z]+)?\s+as)\b",
+    re.I,
+)
+
+
+def _unread_relations(r: _Reading) -> list[str]:
+    """'in the currency of …', 'back to the original …': unaccounted unless a check compares
+    two arguments."""
+    if any(isinstance(c, (SameValue, ArgumentComparison)) for c in r.every):
+        return []
+    return [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATION_PHRASE.finditer(r.text)]
+
+
 def _self_references(r: _Reading) -> list[str]:
     """'their own access': unaccounted unless a check compares two arguments."""
     if not _OWN.search(r.text):
@@ -1368,6 +1388,7 @@ _FAIL_SAFES = (
     _else_branches,
     _unread_whose,
     _self_references,
+    _unread_relations,
 )
 
 
@@ -4688,7 +4709,11 @@ def _back_to_original(c: Clause) -> list[Check] | None:
     """'Refunds go back to the original payment method only': the destination must be the
     original."""
     m = _BACK_TO_ORIGINAL.match(c.text) or _ORIGINAL_ONLY.match(c.text)
-    if m is None or c.negated or c.review or not _restricts(c, c.text):
+    if m is not None and c.negated:
+        # 'Refunds must not go back to the original payment method': read as subject words it
+        # approved a refund to the original; the reverse relation is left to a human (text)
+        return []
+    if m is None or c.review or not _restricts(c, c.text):
         return None
     attr, ref = _original_ref(m)
     attribute = _side_stems(attr)
