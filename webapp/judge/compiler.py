@@ -1210,7 +1210,8 @@ _OWN = re.compile(r"\b(?:their|his|her|its|your|my|our|one's)\s+own\b", re.I)
 # currency of the original charge, not USD' read as "deny USD"), a refund in EUR of a GBP
 # charge passed.
 _RELATION_PHRASE = re.compile(
-    r"\b(?:in\s+the\s+currency\s+of|back\s+to\s+the\s+original|other\s+than\s+the\s+original|"
+    r"\b(?:(?:must|should|shall)\s+(?:always\s+)?(?:match|equal)\s+(?:the|its|their)|in\s+the\s+currency\s+of|in\s+the\s+[a-z]+(?:'s)?(?:\s+[a-z]+)?\s+currency|(?:back|only)\s+to\s+the\s+original|"
+    r"other\s+than\s+the\s+original|original\s+[a-z]+(?:\s+[a-z]+)?\s+only|(?:they|it)\s+came\s+from|"
     r"the\s+same\s+[a-z]+(?:\s+[a-z]+)?\s+as)\b",
     re.I,
 )
