@@ -4608,6 +4608,13 @@ class SameValue(Check):
                     "compares are not both clear",
                 )
         args = (left.path, right.path)
+        blank = [
+            lf.path for lf in (left, right) if placeholder(lf.value) or not str(lf.value).strip()
+        ]
+        if blank:
+            # `original_payment_method: ""` beside `refund_method: ""`: two stand-ins agree on
+            # nothing
+            return Outcome(UNKNOWN, f"{blank[0]} gives no value to compare", args)
         ln, rn = parse_number_value(left.value), parse_number_value(right.value)
         same = (
             ln == rn
@@ -4683,7 +4690,9 @@ class SameValue(Check):
             for lf in candidates
             if lf.keys <= plain and (lf.keys & _NEW_WORDS or not lf.keys & theirs_named)
         ]
-        return clean[0] if len(clean) == 1 else None
+        # 'destination_account' or 'settlement_currency' beside the one plain name: either may
+        # be where the value goes, so a human decides
+        return clean[0] if len(clean) == 1 and len(candidates) == 1 else None
 
 
 _CHANGE_SIDE_WORDS = ORIGIN_WORDS | _NEW_WORDS | _TARGET_KEYS | frozenset({"from"})
