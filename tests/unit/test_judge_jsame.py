@@ -61,6 +61,8 @@ UNDERSTOOD = [
     "Refunds go back to the original payment method; anything else needs a finance review.",
     "The refund currency must match the original charge currency.",
     "Payouts must use the same currency as the invoice.",
+    "Refunds to a different payment method than the original are forbidden.",
+    "Transfers are only allowed between accounts in the same currency.",
 ]
 
 
@@ -122,6 +124,9 @@ def test_each_phrasing_is_one_relation_fully_understood(rule):
         (ADDRESS, "customers.change_address", {"new_address": {"country": "US"}, "original_address": {"country": "FR"}}, "denied"),
         (ADDRESS, "customers.change_address", {"new_address": {"country": "fr"}, "original_address": {"country": "FR"}}, "approved"),
         (TEAM, "tickets.reassign", {"current_assignee": {"team": "billing"}, "new_assignee": {"team": "tech"}}, "denied"),
+        ("Refunds to a different payment method than the original are forbidden.", "refunds.create", {"original_payment_method": "pm_1", "refund_method": "pm_2"}, "denied"),
+        ("Transfers are only allowed between accounts in the same currency.", "transfers.create", {"source_account_currency": "EUR", "destination_account_currency": "eur"}, "approved"),
+        ("Transfers are only allowed between accounts in the same currency.", "transfers.create", {"from_account": {"currency": "EUR"}, "to_account": {"currency": "USD"}}, "denied"),
         # the two sides of one change
         (REGION, "crm.change_account_owner", {"from_owner_region": "EMEA", "to_owner_region": "emea"}, "approved"),
         (REGION, "crm.change_account_owner", {"from_owner_region": "EMEA", "to_owner_region": "APAC"}, "denied"),

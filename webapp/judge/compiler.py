@@ -4541,12 +4541,13 @@ _ORIGINAL_ONLY = re.compile(
     re.I,
 )
 # 'Refunds may not be issued to a payment method other than the original one', 'No refunds to
-# any payment method other than the original', '… other than the original one need Payments
+# any payment method other than the original', 'to a different card than the original', '… other than the original one need Payments
 # team approval', 'Refunds shall not be issued to any card other than the card used for the
 # original payment'
 _OTHER_THAN_ORIGINAL = re.compile(
-    r"^(?P<head>.*?\b(?:to|into|onto)\s+(?:a|an|any)\s+)(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+"
-    r"(?:other\s+than|besides)\s+(?:the\s+)?(?:original(?:\s+one|\s+(?P=attr))?|"
+    r"^(?P<head>.*?\b(?:to|into|onto)\s+(?:a|an|any)\s+)(?P<different>different\s+)?"
+    r"(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+"
+    r"(?:other\s+than|besides|(?(different)(?:than|from)|(?!)))\s+(?:the\s+)?(?:original(?:\s+one|\s+(?P=attr))?|"
     r"(?P<attr3>[a-z]+(?:\s+[a-z]+)?)\s+used\s+(?:for|on|in)\s+the\s+original\s+(?P<of>[a-z]+))"
     r"(?P<tail>\s+(?:are|is)\s+(?:not\s+(?:permitted|allowed)|forbidden|prohibited)|"
     r"\s+(?:need|needs|require|requires)\s+[a-z][a-z\s']*)?\s*\.?$",
@@ -4761,7 +4762,9 @@ def _other_than_original(c: Clause) -> list[Check] | None:
         effect="review" if review else "deny",
         attribute=attribute,
         mode="to",
-        about_words=_read_words(head, "other than besides original one used", m.group("of")),
+        about_words=_read_words(
+            head, "other than besides different from original one used", m.group("of")
+        ),
     )
 
 
