@@ -127,6 +127,12 @@ def test_each_phrasing_is_one_relation_fully_understood(rule):
         ("Refunds to a different payment method than the original are forbidden.", "refunds.create", {"original_payment_method": "pm_1", "refund_method": "pm_2"}, "denied"),
         ("Transfers are only allowed between accounts in the same currency.", "transfers.create", {"source_account_currency": "EUR", "destination_account_currency": "eur"}, "approved"),
         ("Transfers are only allowed between accounts in the same currency.", "transfers.create", {"from_account": {"currency": "EUR"}, "to_account": {"currency": "USD"}}, "denied"),
+        ("Leads can only be transferred between reps in the same territory.", "crm.transfer_lead", {"from_rep": {"territory": "North"}, "to_rep": {"territory": "South"}}, "denied"),
+        ("Leads can only be transferred between reps in the same territory.", "crm.transfer_lead", {"from_rep": {"territory": "North"}, "to_rep": {"territory": "north"}}, "approved"),
+        # two sides that share no word ('holder', 'legal name'): what both are is unsaid
+        ("The payroll bank account holder must match the employee's legal name.", "hr.update_bank_details", {"employee": {"legal_name": "Ana Ruiz"}, "bank_account_holder": "Carlos Ruiz"}, "pending_review"),
+        # a subject word the request does not show, with both sides there and differing
+        ("Chargeback refunds must be sent back to the original funding source.", "refunds.create", {"original_funding_source": "fs_1", "refund_destination": "fs_2"}, "pending_review"),
         # the two sides of one change
         (REGION, "crm.change_account_owner", {"from_owner_region": "EMEA", "to_owner_region": "emea"}, "approved"),
         (REGION, "crm.change_account_owner", {"from_owner_region": "EMEA", "to_owner_region": "APAC"}, "denied"),

@@ -4583,13 +4583,14 @@ _TO_SAME_AS = re.compile(
     + r")\s*\.?$",
     re.I,
 )
-# 'Account owner changes are only allowed between reps in the same sales region'
+# 'Account owner changes are only allowed between reps in the same sales region', 'Leads can
+# only be transferred between reps in the same territory'
 _BETWEEN_SAME = re.compile(
     r"^"
     + _RELATION_SUBJECT
     + r"\s+(?:(?:are|is)\s+only\s+(?:allowed|permitted)|"
     + _RELATION_MODAL
-    + r"\s+only\s+be\s+(?:made|done))\s+between\s+(?P<whom>[a-z]+)\s+"
+    + r"\s+only\s+be\s+(?P<verb>made|done|[a-z]+ed))\s+between\s+(?P<whom>[a-z]+)\s+"
     r"(?:in|of|from|within)\s+the\s+same\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s*\.?$",
     re.I,
 )
@@ -4651,6 +4652,8 @@ def _same_value(
 ) -> list[Check] | None:
     if not left or not right or set(left) == set(right):
         return None
+    if not kw.get("attribute") and not set(left) & set(right):
+        return None  # 'the bank account holder' and 'the legal name': what both are is unsaid
     return [
         SameValue(
             c.index,
@@ -4826,7 +4829,7 @@ def _between_same(c: Clause) -> list[Check] | None:
         m.group("attr"),
         attribute=attribute,
         mode="between",
-        about_words=_read_words("between same made done only", m.group("whom")),
+        about_words=_read_words("between same only", m.group("verb"), m.group("whom")),
     )
 
 
