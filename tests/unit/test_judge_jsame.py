@@ -108,6 +108,12 @@ def test_each_phrasing_is_one_relation_fully_understood(rule):
         (UNLESS, "refunds.create", {"original_method": "card", "refund_method": "bank", "original_card_status": "active"}, "denied"),
         (UNLESS, "refunds.create", {"original_method": "card", "refund_method": "bank"}, "pending_review"),
         (UNLESS, "refunds.create", {"original_method": "card", "refund_method": "card"}, "approved"),
+        # the exception is the original card's: not a new card's, and not when its flags disagree
+        (UNLESS, "refunds.create", {"original_method": "card", "refund_method": "bank", "new_card_status": "expired"}, "pending_review"),
+        (UNLESS, "refunds.create", {"original_method": "card", "refund_method": "bank", "original_card_status": "expired", "original_card_expired": False}, "pending_review"),
+        (UNLESS, "refunds.create", {"original_method": "card", "refund_method": "bank", "original_card_status": "active", "original_card_expired": True}, "pending_review"),
+        (UNLESS, "refunds.create", {"original_method": "card", "refund_method": "bank", "original_card_expired": True}, "approved"),
+        (UNLESS, "refunds.create", {"original_method": "card", "refund_method": "bank", "original_card_status": "lost"}, "denied"),
         # the request's currency against another thing's
         (CHARGE_CCY, "refunds.create", {"currency": "eur", "charge_currency": "EUR"}, "approved"),
         (CHARGE_CCY, "refunds.create", {"currency": "USD", "charge_currency": "EUR"}, "denied"),

@@ -3639,10 +3639,13 @@ class Unless(Check):
         leaves = [lf for lf in view.leaves if head in lf.last_keys] or [
             lf for lf in view.leaves if head in lf.keys
         ]
+        origin = words_ & ORIGIN_WORDS
         for lf in leaves or view.leaves:
             score = len(words_ & lf.keys)
             if self.test == "passed" and not lf.last_keys & (_PASS_STEMS | words_):
                 continue
+            if origin and not lf.keys & origin and lf.keys & (_NEW_WORDS | _TARGET_KEYS):
+                continue  # 'unless the original card is expired': not `new_card_status`
             if self.test in ("state", "not_state") and not (
                 isinstance(lf.value, bool)
                 or lf.last_keys & (_STATE_KEYS | {stem(self.value)} if self.value else _STATE_KEYS)
@@ -3704,6 +3707,15 @@ class Unless(Check):
                 if isinstance(lf.value, str) and _state_word(lf.value):
                     other = self._holds(lf.value)
                     if other is None or other != all(results):
+                        return None, lf.path
+                if isinstance(lf.value, bool) and self.values:
+                    # `original_card_status: "expired"` beside `original_card_expired: false`
+                    # (or a flag on for a state the status does not show): they disagree
+                    flagged = {stem(x) for x in self.values} & lf.last_keys
+                    shown = {stem(t) for b in best for t in normalise_value(str(b.value)).split()}
+                    if flagged and (
+                        (lf.value and not all(results)) or (not lf.value and flagged & shown)
+                    ):
                         return None, lf.path
                 some = lf.value if isinstance(lf.value, (list, tuple)) else None
                 if isinstance(lf.value, (int, float)) and not isinstance(lf.value, bool):
