@@ -95,6 +95,7 @@ APART_SETS = (
     "dev_jred8",
     "dev_jred9",
     "dev_jvalue",
+    "dev_jsame",
 )
 
 

@@ -3734,10 +3734,13 @@ class Unless(Check):
         leaves = [lf for lf in view.leaves if head in lf.last_keys] or [
             lf for lf in view.leaves if head in lf.keys
         ]
+        origin = words_ & ORIGIN_WORDS
         for lf in leaves or view.leaves:
             score = len(words_ & lf.keys)
             if self.test == "passed" and not lf.last_keys & (_PASS_STEMS | words_):
                 continue
+            if origin and not lf.keys & origin and lf.keys & (_NEW_WORDS | _TARGET_KEYS):
+                continue  # 'unless the original card is expired': not `new_card_status`
             if self.test in ("state", "not_state") and not (
                 isinstance(lf.value, bool)
                 or lf.last_keys & (_STATE_KEYS | {stem(self.value)} if self.value else _STATE_KEYS)
@@ -3799,6 +3802,15 @@ class Unless(Check):
                 if isinstance(lf.value, str) and _state_word(lf.value):
                     other = self._holds(lf.value)
                     if other is None or other != all(results):
+                        return None, lf.path
+                if isinstance(lf.value, bool) and self.values:
+                    # `original_card_status: "expired"` beside `original_card_expired: false`
+                    # (or a flag on for a state the status does not show): they disagree
+                    flagged = {stem(x) for x in self.values} & lf.last_keys
+                    shown = {stem(t) for b in best for t in normalise_value(str(b.value)).split()}
+                    if flagged and (
+                        (lf.value and not all(results)) or (not lf.value and flagged & shown)
+                    ):
                         return None, lf.path
                 some = lf.value if isinstance(lf.value, (list, tuple)) else None
                 if isinstance(lf.value, (int, float)) and not isinstance(lf.value, bool):
@@ -4558,13 +4570,77 @@ class StateFlag(Check):
         )
 
 
+# The reference side of a relation: 'the original payment method', 'the charge currency'. Any of
+# these words in an argument's name says it holds the value the request started from (a refund's
+# charge, an address change's current address), so they form one qualifier, not one each.
+ORIGIN_WORDS = frozenset(
+    stem(w)
+    for w in "original orig initial charge charged previous prior existing current old "
+    "captured source".split()
+)
+# Words an argument of the request's own side may carry beside the attribute: the act itself
+# (`refund_method`, `payout_currency`), where the value goes (`refund_to`, `destination`), what is
+# being set (`new_owner`) and identifier suffixes (`destination_payment_method_id`).
+_OWN_SIDE_WORDS = (
+    frozenset(
+        stem(w)
+        for w in "refund payout payment withdrawal transfer disbursement credit debit "
+        "id ref reference token code".split()
+    )
+    | _TARGET_KEYS
+    | _NEW_WORDS
+)
+
+
+def _qualifier_groups(words_: tuple[str, ...]) -> list[frozenset[str]]:
+    """The qualifiers of one side, each a set of stems any of which names it; every origin
+    word is one qualifier ('original charge currency' is qualified once)."""
+    groups: list[frozenset[str]] = []
+    for w in words_:
+        g = ORIGIN_WORDS if w in ORIGIN_WORDS else frozenset({w})
+        if g not in groups:
+            groups.append(g)
+    return groups
+
+
+def _covered(keys: frozenset[str], groups: list[frozenset[str]]) -> int:
+    return sum(1 for g in groups if keys & g)
+
+
+# What a value naming the original destination may say beside 'original': the means of paying
+# ('original_payment_method', 'original_payment', 'same_card', 'original_source').
+_MEANS_WORDS = frozenset(
+    stem(w) for w in "same one payment method card account instrument means source funding".split()
+)
+
+
+def _names_origin(value: Any, attribute: frozenset[str]) -> bool:
+    """`refund_to: "original_payment_method"`: the value names the reference itself (an origin
+    word, and nothing but the means of paying beside it)."""
+    if not isinstance(value, str):
+        return False
+    said = {stem(w) for w in words(value.replace("_", " ").replace("-", " ").lower())}
+    return bool(said & ORIGIN_WORDS) and said <= ORIGIN_WORDS | attribute | _MEANS_WORDS
+
+
+_ID_SUFFIX_WORDS = frozenset(stem(w) for w in "id ref reference token code".split())
+
+
 @dataclass(frozen=True)
 class SameValue(Check):
-    """'No withdrawals to a payment method different from the deposit method', 'The payout
-    currency must match the invoice currency': two arguments that must hold the same value.
+    """Two arguments that must hold the same value: 'No withdrawals to a payment method different
+    from the deposit method', 'The payout currency must match the invoice currency', 'Refunds go
+    back to the original payment method only', 'Credit notes must be in the invoice currency',
+    'Account owner changes are only allowed between reps in the same sales region'.
 
-    Each side binds to the one argument its words name best (`right` first, then `left` among
-    the others); a tie or a missing side leaves it to a human. Values compare without case or
+    `attribute` is what both sides are (currency, payment method, country); `right` names the
+    reference side by its qualifiers (original, invoice, customer's billing), `left` the
+    request's own side. The reference binds to the one argument carrying the attribute and the
+    most of its qualifiers, with no other word in its name; the request's side to the one
+    argument carrying the attribute (or, for `mode="to"`, a destination) that names no
+    qualifier of the reference. A tie, a missing side or a name with words of something else
+    leaves it to a human. `mode="between"` compares the only two arguments carrying the
+    attribute ('between reps in the same sales region'). Values compare without case or
     separator noise.
     """
 
@@ -4572,32 +4648,89 @@ class SameValue(Check):
     right: tuple[str, ...] = ()
     left_phrase: str = ""  # as written, for readings
     right_phrase: str = ""
+    attribute: tuple[str, ...] = ()  # () = the words the two sides share
+    mode: str = "match"  # match | to | between
+    about_words: tuple[str, ...] = ()  # connective words the recogniser read ('go back to')
     kind: str = field(default="same_value", init=False)
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
-        d.update(left=list(self.left), right=list(self.right))
+        d.update(left=list(self.left), right=list(self.right), mode=self.mode)
         return d
 
     def reading(self) -> str:
         left = self.left_phrase or surface_words(self.source, self.left) or "the value"
         right = self.right_phrase or surface_words(self.source, self.right) or "the other value"
-        return f"{_VERB[self.effect]} when the {left} differs from the {right}{self._about()}"
+        if self.mode == "between":
+            return (
+                f"{_VERB[self.effect]} when the two arguments giving the {right} (one for each "
+                f"of the {left}) differ; unless exactly two are sent, review{self._about()}"
+            )
+        extra = "; a destination naming the original holds" if self.mode == "to" else ""
+        return (
+            f"{_VERB[self.effect]} when the {left} differs from the {right} (both must be sent, "
+            f"each in one argument named for it{extra}){self._about()}"
+        )
+
+    @cached_property
+    def _attribute(self) -> tuple[str, ...]:
+        if self.attribute:
+            return self.attribute
+        shared = set(self.left) & set(self.right)
+        return tuple(w for w in self.right if w in shared)
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
-        if applies == "absent":
+        if applies != "absent":
+            return self._compare(view, applies)
+        # 'The payroll bank account holder must match …' on `hr.update_bank_details`: a word of
+        # the subject the request does not show is no proof the rule is about another request
+        # when both of its sides are there and differ; a human decides
+        said = self._compare(view, "unknown")
+        if said.status == SATISFIED or not said.args:
             return _not_applicable_or_satisfied(anchored)
+        return Outcome(UNKNOWN, said.message, said.args)
+
+    def _compare(self, view: RequestView, applies: str) -> Outcome:
         scalars_ = [
             lf
             for lf in view.leaves
             if isinstance(lf.value, (str, int, float)) and not isinstance(lf.value, bool)
         ]
-        right = _only_best(scalars_, self.right, None)
-        left = _only_best(scalars_, self.left, right)
-        if right is None or left is None:
+        attribute = self._attribute
+        if not attribute:
             return Outcome(UNKNOWN, "the two values this rule compares are not both clear")
+        if self.mode == "between":
+            both = [lf for lf in scalars_ if attribute[-1] in lf.keys]
+            if len(both) != 2 or not _two_sides_of_a_change(*both):
+                return Outcome(UNKNOWN, f"not exactly two arguments give the {self.right_phrase}")
+            left, right = both
+        else:
+            right = self._reference(scalars_)
+            left = self._own_side(scalars_, right, view.tool_stems)
+            if (
+                left is not None
+                and self.mode == "to"
+                and _names_origin(left.value, frozenset(attribute))
+            ):
+                return Outcome(
+                    SATISFIED, f"{left.path} = {left.value!r} names the original", (left.path,)
+                )
+            if right is None or left is None:
+                missing = self.right_phrase if right is None else self.left_phrase
+                return Outcome(
+                    UNKNOWN,
+                    f"no one argument clearly gives the {missing}; the two values this rule "
+                    "compares are not both clear",
+                )
         args = (left.path, right.path)
+        blank = [
+            lf.path for lf in (left, right) if placeholder(lf.value) or not str(lf.value).strip()
+        ]
+        if blank:
+            # `original_payment_method: ""` beside `refund_method: ""`: two stand-ins agree on
+            # nothing
+            return Outcome(UNKNOWN, f"{blank[0]} gives no value to compare", args)
         ln, rn = parse_number_value(left.value), parse_number_value(right.value)
         same = (
             ln == rn
@@ -4612,21 +4745,90 @@ class SameValue(Check):
             )
         return Outcome(SATISFIED, f"{left.path} and {right.path} are the same", args)
 
+    def _reference(self, leaves: list[Leaf]) -> Leaf | None:
+        """The one argument carrying the attribute and the most of the reference's qualifiers,
+        whose name says nothing else ('customer.preferred_currency' is not the billing one)."""
+        attribute = frozenset(self._attribute)
+        groups = _qualifier_groups(tuple(w for w in self.right if w not in attribute))
+        if not groups:
+            return None
+        named = attribute | _ID_SUFFIX_WORDS | frozenset().union(*groups)
+        scored = [
+            (_covered(lf.keys, groups), lf)
+            for lf in leaves
+            if self._attribute[-1] in lf.keys and lf.keys <= named
+        ]
+        return _only_top(scored)
 
-def _only_best(leaves: list[Leaf], wanted: tuple[str, ...], exclude: Leaf | None) -> Leaf | None:
-    """The one leaf whose name shares the most of `wanted` (at least one word), or None on a tie."""
-    want = set(wanted)
-    best: list[Leaf] = []
-    top = 0
-    for lf in leaves:
-        if exclude is not None and lf.path == exclude.path:
-            continue
-        score = len(want & lf.keys)
-        if score > top:
-            best, top = [lf], score
-        elif score == top and score:
-            best.append(lf)
-    return best[0] if len(best) == 1 else None
+    def _own_side(
+        self, leaves: list[Leaf], reference: Leaf | None, tool: frozenset[str]
+    ) -> Leaf | None:
+        """The one argument of the request's own side: it carries the attribute (or, for a
+        destination, is named for one), none of the reference's qualifiers unless it names
+        what is new ('new_assignee' beside 'current_assignee'), and the most of the left
+        side's qualifiers; with none of them, the one whose name says nothing else."""
+        attribute = frozenset(self._attribute)
+        groups = _qualifier_groups(tuple(w for w in self.left if w not in attribute))
+        own = frozenset().union(*groups) if groups else frozenset()
+        theirs = frozenset(w for w in self.right if w not in attribute and w not in own)
+        theirs_named = theirs - ORIGIN_WORDS
+        head = self._attribute[-1]
+        candidates = []
+        for lf in leaves:
+            if reference is not None and lf.path == reference.path:
+                continue
+            counterpart = bool(lf.keys & _NEW_WORDS)
+            if lf.keys & (ORIGIN_WORDS | (frozenset() if counterpart else theirs)):
+                continue
+            if (
+                head in lf.keys
+                or (self.mode == "to" and lf.last_keys & _TARGET_KEYS)
+                # 'bank_account_holder' for 'the bank account holder name': every qualifier
+                # and nothing else
+                or (
+                    len(groups) >= 2
+                    and _covered(lf.keys, groups) == len(groups)
+                    and lf.keys <= own | _ID_SUFFIX_WORDS
+                )
+            ):
+                candidates.append(lf)
+        if groups:
+            top = _only_top([(_covered(lf.keys, groups), lf) for lf in candidates])
+            if top is not None or any(_covered(lf.keys, groups) for lf in candidates):
+                return top
+        if any(not g & (tool | _OWN_SIDE_WORDS) for g in groups):
+            # 'Shipping country must match the billing country' and a bare `country`: the
+            # request's own value only when the tool (or the act) is what qualifies it
+            return None
+        plain = attribute | own | _OWN_SIDE_WORDS | frozenset(self.terms) | theirs_named
+        clean = [
+            lf
+            for lf in candidates
+            if lf.keys <= plain and (lf.keys & _NEW_WORDS or not lf.keys & theirs_named)
+        ]
+        # 'destination_account' or 'settlement_currency' beside the one plain name: either may
+        # be where the value goes, so a human decides
+        return clean[0] if len(clean) == 1 and len(candidates) == 1 else None
+
+
+_CHANGE_SIDE_WORDS = ORIGIN_WORDS | _NEW_WORDS | _TARGET_KEYS | frozenset({"from"})
+
+
+def _two_sides_of_a_change(a: Leaf, b: Leaf) -> bool:
+    """`from_owner_region` and `to_owner_region`, `current_owner.sales_region` and
+    `new_owner.sales_region`: one name but for the side of the change ('account_region' beside
+    a rep's region is another thing)."""
+    return (
+        a.keys - _CHANGE_SIDE_WORDS == b.keys - _CHANGE_SIDE_WORDS
+        and a.keys & _CHANGE_SIDE_WORDS != b.keys & _CHANGE_SIDE_WORDS
+    )
+
+
+def _only_top(scored: list[tuple[int, Leaf]]) -> Leaf | None:
+    """The one leaf of the highest score (at least one), or None on a tie or with none."""
+    top = max((s for s, _ in scored), default=0)
+    best = [lf for s, lf in scored if s == top]
+    return best[0] if top and len(best) == 1 else None
 
 
 @dataclass(frozen=True)

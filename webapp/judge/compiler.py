@@ -39,6 +39,7 @@ from webapp.judge.checks import (
     WhenBound,
     WhenListed,
     evidenced,
+    surface_words,
 )
 from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
@@ -646,6 +647,8 @@ def _compile_prose(
             not NORMATIVE.search(clause)
             and not any(rx.search(clause) for rx in _HOLDS)
             and _freeze_check(0, clause, clause) is None
+            # 'Refunds go back to the original payment method': a policy's present tense
+            and not _BACK_TO_ORIGINAL.match(clause)
         ):
             continue  # a hold ('… are suspended pending …') states an obligation without a modal
         normative_seen = True
@@ -686,6 +689,20 @@ def _compile_prose(
             # 'others' made a review of every refund.
             dropped_words.update(stem(w) for w in words(_COMPLEMENT.match(clause).group(0)))
             checks.append(replace(checks[-1], effect="review"))
+            continue
+        if (
+            _COMPLEMENT.match(clause)
+            and REVIEW.search(clause)
+            and checks
+            and isinstance(checks[-1], SameValue)
+            and checks[-1].effect == "deny"
+        ):
+            # 'Refunds go back to the original payment method; anything else needs a finance
+            # review': another destination goes to review, not refused
+            dropped_words.update(stem(w) for w in words(_COMPLEMENT.match(clause).group(0)))
+            checks[-1] = replace(
+                checks[-1], effect="review", about_words=(*checks[-1].about_words, "else")
+            )
             continue
         pronoun = _pronoun_action(clause, checks)
         if pronoun is not None:
@@ -1188,6 +1205,27 @@ def _unread_whose(r: _Reading) -> list[str]:
 _OWN = re.compile(r"\b(?:their|his|her|its|your|my|our|one's)\s+own\b", re.I)
 
 
+# A relation between two of the request's values, written in words no other check reads: 'in
+# the currency of the original charge', 'back to the original …', 'other than the original',
+# 'the same country as …'. Read as a list or as subject words ('Refunds must be issued in the
+# currency of the original charge, not USD' read as "deny USD"), a refund in EUR of a GBP
+# charge passed.
+_RELATION_PHRASE = re.compile(
+    r"\b(?:(?:must|should|shall)\s+(?:always\s+)?(?:match|equal)\s+(?:the|its|their)|in\s+the\s+currency\s+of|in\s+the\s+[a-z]+(?:'s)?(?:\s+[a-z]+)?\s+currency|(?:back|only)\s+to\s+the\s+original|"
+    r"other\s+than\s+the\s+original|original\s+[a-z]+(?:\s+[a-z]+)?\s+only|(?:they|it)\s+came\s+from|"
+    r"the\s+same\s+[a-z]+(?:\s+[a-z]+)?\s+as)\b",
+    re.I,
+)
+
+
+def _unread_relations(r: _Reading) -> list[str]:
+    """'in the currency of …', 'back to the original …': unaccounted unless a check compares
+    two arguments."""
+    if any(isinstance(c, (SameValue, ArgumentComparison)) for c in r.every):
+        return []
+    return [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATION_PHRASE.finditer(r.text)]
+
+
 def _self_references(r: _Reading) -> list[str]:
     """'their own access': unaccounted unless a check compares two arguments."""
     if not _OWN.search(r.text):
@@ -1352,6 +1390,7 @@ _FAIL_SAFES = (
     _else_branches,
     _unread_whose,
     _self_references,
+    _unread_relations,
 )
 
 
@@ -1538,6 +1577,8 @@ def _unread_else_branch(text: str, checks: list[Check]) -> list[str]:
     for c in _all_checks(checks):
         if isinstance(c, WhenListed) or (isinstance(c, NumericLimit) and c.effect == "allow"):
             return []
+        if isinstance(c, SameValue) and "else" in c.about_words:
+            return []  # '…; anything else needs a finance review': the relation's review
     return [m.group("branch").lower() for m in _ELSE_BRANCH.finditer(text)]
 
 
@@ -1857,6 +1898,9 @@ def _value_stems(checks: list[Check]) -> set[str]:
         if isinstance(c, StateFlag):
             # 'registered in the staff database': the flag named for it reads the restriction
             out.update(stem(w) for w in words(c.phrase))
+        if isinstance(c, SameValue):
+            # 'between reps in the same sales region': the two sides are what it compares
+            out.update((*c.left, *c.right))
         for v in getattr(c, "values", ()) or ():
             out.update(stem(w.lower()) for w in words(str(v)))
             out.update(w.lower() for w in words(str(v)))
@@ -2213,6 +2257,8 @@ def _consumed_conditions(text: str, checks: list[Check]) -> tuple[str, ...]:
         consumed += [m.group(1).lower() for m in _HOLDS_NAMES.finditer(text)]
     if allow_list or any(isinstance(c, StateFlag) and not c.forbid for c in flat):
         consumed.append("only")
+    elif any(isinstance(c, SameValue) and "only" in c.about_words for c in flat):
+        consumed.append("only")  # 'go back only to the original …': the relation restricts
     elif any(isinstance(c, NumericLimit) for c in flat) and _only_bound_permission(text):
         consumed.append("only")  # the bound it restricts to is the limit's own
     # 'without X' is read by a required flag ('without MFA enabled') or is the review itself
@@ -4428,6 +4474,9 @@ class ComparisonRecogniser(Recogniser):
 
 
 _PHRASE3 = r"(?:[a-z]+\s+){0,2}[a-z]+"
+# What one side of a relation is called: 'the bank account holder name', "the supplier's legal
+# name" (a possessive names whose it is).
+_SIDE = r"[a-z][a-z\-]*(?:'s)?(?:\s+[a-z][a-z\-]*(?:'s)?){0,3}"
 # 'No withdrawals to a payment method different from the deposit method'
 _DIFFERENT = re.compile(
     r"^(?P<head>.*?\b(?:to|with|from|on|for|in|into|using)\s+(?:a|an|any)\s+)(?P<left>"
@@ -4439,9 +4488,9 @@ _DIFFERENT = re.compile(
 # 'The payout currency must match the invoice currency'
 _MATCH = re.compile(
     r"^(?:the\s+|a\s+|an\s+|each\s+|every\s+)?(?P<left>"
-    + _PHRASE3
+    + _SIDE
     + r")\s+(?:must|should|shall|has to|have to)\s+(?:always\s+)?(?:match|equal|be the same as)\s+"
-    r"(?:the|its|their)\s+(?P<right>" + _PHRASE3 + r")\s*\.?$",
+    r"(?:the|its|their)\s+(?P<right>" + _SIDE + r")\s*\.?$",
     re.I,
 )
 SAME_WORDS = frozenset(
@@ -4449,41 +4498,354 @@ SAME_WORDS = frozenset(
 )
 
 
+# the subject's words stop at its verb: 'card refunds only go back …'
+_SUBJECT_WORD = (
+    r"(?!(?:only|must|shall|should|will|may|can|has|have|is|are|needs?|go|goes|be|in|to)\b)"
+    r"[a-z][a-z\-]*"
+)
+_RELATION_SUBJECT = (
+    r"(?P<subject>(?:(?:the|a|an|each|every|all|any)\s+)?"
+    + _SUBJECT_WORD
+    + r"(?:\s+"
+    + _SUBJECT_WORD
+    + r"){0,2})"
+)
+_RELATION_MODAL = r"(?:must|shall|should|will|may|can|has to|have to|is to|are to|needs? to)"
+# 'the original payment method', 'the card they came from', 'the card used for the original
+# payment': the reference side, named by where the value came from
+_ORIGINAL_REF = (
+    r"(?:(?:original|initial)\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)"
+    r"|(?P<attr2>[a-z]+(?:\s+[a-z]+)?)\s+(?:they|it)\s+came\s+from"
+    r"|(?P<attr3>[a-z]+(?:\s+[a-z]+)?)\s+used\s+(?:for|on|in)\s+the\s+original\s+(?P<of>[a-z]+))"
+)
+_BACK_VERB = (
+    r"(?:go|goes|be\s+paid|be\s+refunded|be\s+returned|be\s+issued|be\s+sent|be\s+made|"
+    r"be\s+credited|paid|refunded|returned|issued|sent|credited)"
+)
+# 'Refunds go back only to the original payment method', 'A refund must be paid back to the
+# original payment method', 'card refunds only go back to the card they came from'
+_BACK_TO_ORIGINAL = re.compile(
+    r"^"
+    + _RELATION_SUBJECT
+    + r"(?:\s+"
+    + _RELATION_MODAL
+    + r")?(?:\s+only)?\s+"
+    + _BACK_VERB
+    + r"(?:\s+back)?(?:\s+only)?\s+to\s+(?:the\s+)?"
+    + _ORIGINAL_REF
+    + r"(?:\s+only)?\s*\.?$",
+    re.I,
+)
+# 'Refunds: original payment method only', 'Refunds only to the original payment method'
+_ORIGINAL_ONLY = re.compile(
+    r"^"
+    + _RELATION_SUBJECT
+    + r"\s*(?::\s*|\s+only\s+)(?:to\s+)?(?:the\s+)?"
+    + _ORIGINAL_REF
+    + r"(?:\s+only)?\s*\.?$",
+    re.I,
+)
+# 'Refunds may not be issued to a payment method other than the original one', 'No refunds to
+# any payment method other than the original', 'to a different card than the original', '… other than the original one need Payments
+# team approval', 'Refunds shall not be issued to any card other than the card used for the
+# original payment'
+_OTHER_THAN_ORIGINAL = re.compile(
+    r"^(?P<head>.*?\b(?:to|into|onto)\s+(?:a|an|any)\s+)(?P<different>different\s+)?"
+    r"(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+"
+    r"(?:other\s+than|besides|(?(different)(?:than|from)|(?!)))\s+(?:the\s+)?(?:original(?:\s+one|\s+(?P=attr))?|"
+    r"(?P<attr3>[a-z]+(?:\s+[a-z]+)?)\s+used\s+(?:for|on|in)\s+the\s+original\s+(?P<of>[a-z]+))"
+    r"(?P<tail>\s+(?:are|is)\s+(?:not\s+(?:permitted|allowed)|forbidden|prohibited)|"
+    r"\s+(?:need|needs|require|requires)\s+[a-z][a-z\s']*)?\s*\.?$",
+    re.I,
+)
+# 'Credit notes must be in the invoice currency', "Quotes must be in the customer's billing
+# currency", "Orders shall be issued in the currency of the supplier's contract", 'refunds only
+# in the charge currency'
+_IN_CURRENCY_OF = re.compile(
+    r"^" + _RELATION_SUBJECT + r"(?:\s+" + _RELATION_MODAL + r")?(?:\s+only)?(?:\s+be)?"
+    r"(?:\s+(?P<verb>issued|made|paid|stated|denominated|raised|billed|quoted|invoiced|settled|"
+    r"priced|booked))?(?:\s+only)?\s+in\s+(?:the\s+)?(?:(?P<ref>" + _SIDE + r")\s+currency|"
+    r"currency\s+of\s+(?:the\s+|its\s+|their\s+)?(?P<ref2>" + _SIDE + r"))(?:\s+only)?\s*\.?$",
+    re.I,
+)
+# 'New address must be in the same country as the original address', 'Payouts must use the same
+# currency as the invoice'
+_SAME_AS = re.compile(
+    r"^" + _RELATION_SUBJECT + r"\s+" + _RELATION_MODAL + r"\s+(?P<verb>use|be\s+in|be\s+paid\s+in|"
+    r"be\s+made\s+in|be\s+issued\s+in|have|be\s+of)\s+the\s+same\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)"
+    r"\s+as\s+(?:the|its|their)\s+(?P<ref>" + _SIDE + r")\s*\.?$",
+    re.I,
+)
+# 'Tickets may only be reassigned to agents in the same team as the current assignee'
+_TO_SAME_AS = re.compile(
+    r"^"
+    + _RELATION_SUBJECT
+    + r"\s+"
+    + _RELATION_MODAL
+    + r"\s+only\s+be\s+(?P<verb>[a-z]+ed)\s+to\s+(?P<whom>[a-z]+)\s+(?:in|of|from|within)\s+"
+    r"the\s+same\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+as\s+(?:the|its|their)\s+(?P<ref>"
+    + _SIDE
+    + r")\s*\.?$",
+    re.I,
+)
+# 'Account owner changes are only allowed between reps in the same sales region', 'Leads can
+# only be transferred between reps in the same territory'
+_BETWEEN_SAME = re.compile(
+    r"^"
+    + _RELATION_SUBJECT
+    + r"\s+(?:(?:are|is)\s+only\s+(?:allowed|permitted)|"
+    + _RELATION_MODAL
+    + r"\s+only\s+be\s+(?P<verb>made|done|[a-z]+ed))\s+between\s+(?P<whom>[a-z]+)\s+"
+    r"(?:in|of|from|within)\s+the\s+same\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s*\.?$",
+    re.I,
+)
+# Words that say which side is the request's own ('new address'), kept though generic elsewhere.
+_OWN_SIDE_NAMES = frozenset({"new"})
+_RELATION_VERB = re.compile(
+    r"\s+(?:" + _RELATION_MODAL + r"|may not|must not|shall not|cannot|can't|are|is|go|goes|"
+    r"only)\b.*$",
+    re.I,
+)
+
+
+def _side_stems(phrase: str) -> tuple[str, ...]:
+    """The stems naming one side of a relation ('the customer's billing currency')."""
+    return tuple(
+        s
+        for s in content_stems(re.sub(r"'s\b", "", phrase))
+        if s not in GENERIC or s in _OWN_SIDE_NAMES
+    )
+
+
+def _relation_terms(subject: str) -> tuple[str, ...]:
+    """What a relation rule is about: its subject noun phrase, without the verb after it."""
+    head = _RELATION_VERB.sub("", re.sub(r"^\s*no\s+", "", subject, flags=re.I))
+    return _subject_terms(_terms(head, cut_review=False))
+
+
 class SameValueRecogniser(Recogniser):
-    """Two arguments that must hold the same value (a relation, not a list or a limit)."""
+    """Two arguments that must hold the same value (a relation, not a list or a limit): one
+    class, a table of the ways staff write it (`_SHAPES`)."""
 
     kind = "same_value"
 
     def recognise(self, c: Clause) -> list[Check] | None:
-        if c.review or c.quantities:
+        if c.quantities:
             return None
-        m = _DIFFERENT.match(c.text)
-        if m is not None and NEGATION.search(m.group("head")):
-            terms = _terms(m.group("head"), cut_review=False)
-        else:
-            m = _MATCH.match(c.text)
-            if m is None or c.negated:
-                return None
-            terms = ()
-        left = tuple(s for s in content_stems(m.group("left")) if s not in GENERIC)
-        right = tuple(s for s in content_stems(m.group("right")) if s not in GENERIC)
-        if not left or not right or set(left) == set(right):
+        for shape in _SHAPES:
+            made = shape(c)
+            if made:
+                return made
+        return None
+
+
+def _restricts(c: Clause, text: str) -> bool:
+    """An obligation or an 'only', not a bare permission ('may be refunded to …')."""
+    if re.search(r"\bonly\b", text, re.I):
+        return True
+    return not re.search(r"\b(?:may|can)\b", text, re.I)
+
+
+def _same_value(
+    c: Clause,
+    terms: tuple[str, ...],
+    left: tuple[str, ...],
+    right: tuple[str, ...],
+    left_phrase: str,
+    right_phrase: str,
+    **kw: Any,
+) -> list[Check] | None:
+    if not left or not right or set(left) == set(right):
+        return None
+    if not kw.get("attribute") and not set(left) & set(right):
+        return None  # 'the bank account holder' and 'the legal name': what both are is unsaid
+    return [
+        SameValue(
+            c.index,
+            c.source,
+            kw.pop("effect", "deny"),
+            terms,
+            (),
+            left,
+            right,
+            left_phrase,
+            right_phrase,
+            **kw,
+        )
+    ]
+
+
+def _bare(subject: str) -> str:
+    """'the refunds' -> 'refunds', for readings."""
+    return re.sub(r"^(?:the|a|an|each|every|all|any)\s+", "", subject.strip(), flags=re.I)
+
+
+def _read_words(*parts: str | None) -> tuple[str, ...]:
+    return tuple(stem(w) for p in parts if p for w in words(p))
+
+
+def _matching_sides(c: Clause) -> list[Check] | None:
+    """'The payout currency must match the invoice currency', 'No withdrawals to a payment
+    method different from the deposit method'."""
+    if c.review:
+        return None
+    m = _DIFFERENT.match(c.text)
+    if m is not None and NEGATION.search(m.group("head")):
+        terms = _terms(m.group("head"), cut_review=False)
+    else:
+        m = _MATCH.match(c.text)
+        if m is None or c.negated:
             return None
-        if not terms:
-            terms = left  # 'the payout currency …': what the rule is about
-        return [
-            SameValue(
-                c.index,
-                c.source,
-                "deny",
-                _subject_terms(terms),
-                (),
-                left,
-                right,
-                m.group("left").strip(),
-                m.group("right").strip(),
-            )
-        ]
+        terms = ()
+    left = _side_stems(m.group("left"))
+    right = _side_stems(m.group("right"))
+    return _same_value(
+        c,
+        _subject_terms(terms or left),  # 'the payout currency …': what the rule is about
+        left,
+        right,
+        re.sub(r"^(?:the|a|an|each|every)\s+", "", m.group("left").strip(), flags=re.I),
+        m.group("right").strip(),
+    )
+
+
+def _original_ref(m: re.Match[str]) -> tuple[str, str]:
+    """(the attribute as written, the reference as written) of an `_ORIGINAL_REF` match."""
+    attr = m.group("attr") or m.group("attr2") or m.group("attr3") or ""
+    return attr, f"original {attr}"
+
+
+def _back_to_original(c: Clause) -> list[Check] | None:
+    """'Refunds go back to the original payment method only': the destination must be the
+    original."""
+    m = _BACK_TO_ORIGINAL.match(c.text) or _ORIGINAL_ONLY.match(c.text)
+    if m is not None and c.negated:
+        # 'Refunds must not go back to the original payment method': read as subject words it
+        # approved a refund to the original; the reverse relation is left to a human (text)
+        return []
+    if m is None or c.review or not _restricts(c, c.text):
+        return None
+    attr, ref = _original_ref(m)
+    attribute = _side_stems(attr)
+    subject = m.group("subject")
+    return _same_value(
+        c,
+        _relation_terms(subject),
+        attribute,
+        ("origin", *attribute),
+        f"{attr} the {_bare(subject)} go to",
+        ref,
+        attribute=attribute,
+        mode="to",
+        about_words=_read_words(
+            c.text[m.end("subject") : m.start("attr") if m.group("attr") else len(c.text)],
+            "original back came used they it only",
+            m.group("of"),
+        ),
+    )
+
+
+def _other_than_original(c: Clause) -> list[Check] | None:
+    """'Refunds may not be issued to a payment method other than the original one' (deny), '…
+    need Payments team approval' (review)."""
+    m = _OTHER_THAN_ORIGINAL.match(c.text)
+    if m is None:
+        return None
+    tail = m.group("tail") or ""
+    review = c.review and bool(re.match(r"\s+(?:need|require)", tail, re.I))
+    if not review and not (NEGATION.search(m.group("head")) or NEGATION.search(tail)):
+        return None
+    attr = m.group("attr")
+    attribute = _side_stems(attr)
+    if m.group("attr3") and _side_stems(m.group("attr3")) != attribute:
+        return None  # 'to any card other than the account used for …': two things
+    head = re.sub(r"\b(?:to|into|onto)\s+(?:a|an|any)\s+$", "", m.group("head"), flags=re.I)
+    return _same_value(
+        c,
+        _relation_terms(head),
+        attribute,
+        ("origin", *attribute),
+        f"{attr} the {surface_words(c.source, _relation_terms(head)) or 'request'} go to",
+        f"original {attr}",
+        effect="review" if review else "deny",
+        attribute=attribute,
+        mode="to",
+        about_words=_read_words(
+            head, "other than besides different from original one used", m.group("of")
+        ),
+    )
+
+
+def _in_currency_of(c: Clause) -> list[Check] | None:
+    """'Credit notes must be in the invoice currency', "Orders shall be issued in the currency
+    of the supplier's contract": the request's currency is the other thing's."""
+    m = _IN_CURRENCY_OF.match(c.text)
+    if m is None or c.negated or c.review or not _restricts(c, c.text):
+        return None
+    ref = m.group("ref") or m.group("ref2")
+    if _CURRENCY_NAMES.get(" ".join(ref.lower().split())) or ref.upper() in CURRENCY_CODES:
+        return None  # 'in the euro currency': a list, RequiredCurrencyRecogniser's
+    return _same_value(
+        c,
+        _relation_terms(m.group("subject")),
+        ("currency",),
+        (*_side_stems(ref), "currency"),
+        f"currency of the {_bare(m.group('subject'))}",
+        f"{ref} currency",
+        attribute=("currency",),
+        about_words=_read_words(m.group("verb"), "only"),
+    )
+
+
+def _same_as(c: Clause) -> list[Check] | None:
+    """'New address must be in the same country as the original address', 'Tickets may only be
+    reassigned to agents in the same team as the current assignee'."""
+    m = _SAME_AS.match(c.text) or _TO_SAME_AS.match(c.text)
+    if m is None or c.negated or c.review:
+        return None
+    attribute = _side_stems(m.group("attr"))
+    subject = m.group("subject")
+    whom = m.groupdict().get("whom")
+    left = (*_side_stems(whom or subject), *attribute)
+    return _same_value(
+        c,
+        _relation_terms(subject),
+        left,
+        (*_side_stems(m.group("ref")), *attribute),
+        f"{m.group('attr')} of the {whom or _bare(subject)}",
+        f"{m.group('attr')} of the {m.group('ref')}",
+        attribute=attribute,
+        about_words=_read_words(m.group("verb"), "same as only to", whom),
+    )
+
+
+def _between_same(c: Clause) -> list[Check] | None:
+    """'Account owner changes are only allowed between reps in the same sales region'."""
+    m = _BETWEEN_SAME.match(c.text)
+    if m is None or c.negated or c.review:
+        return None
+    attribute = _side_stems(m.group("attr"))
+    return _same_value(
+        c,
+        _relation_terms(m.group("subject")),
+        _side_stems(m.group("whom")),
+        attribute,
+        m.group("whom"),
+        m.group("attr"),
+        attribute=attribute,
+        mode="between",
+        about_words=_read_words("between same only", m.group("verb"), m.group("whom")),
+    )
+
+
+_SHAPES = (
+    _matching_sides,
+    _back_to_original,
+    _other_than_original,
+    _in_currency_of,
+    _same_as,
+    _between_same,
+)
 
 
 # 'Never include psychotherapy notes in a shared record': what a request carries, listed in
@@ -7989,6 +8351,56 @@ _PRESENT_VERBS = frozenset(
 )
 
 
+# '… other than the original one unless the original card is expired or closed': the thing and
+# the states (each a word of the closed class of states) that lift a relation
+_UNLESS_THING_STATE = re.compile(
+    r"^(?P<main>.+?)\s+(?P<marker>unless|except\s+when|except\s+if)\s+(?:the\s+|its\s+)?"
+    r"(?P<thing>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+(?:is|are|has\s+been|was)\s+"
+    r"(?P<states>[a-z]+(?:\s*,\s*[a-z]+)*(?:\s*,?\s+or\s+[a-z]+)?)\s*\.?$",
+    re.I,
+)
+
+
+def _relation_unless_state(
+    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+) -> tuple[list[Check], str] | None:
+    """'Refunds may not be issued to a payment method other than the original one unless the
+    original card is expired or closed': the relation (SameValue), lifted while a state
+    argument or a flag of the thing (`original_card_status: "expired"`) shows one of the
+    states; a state it cannot read, or none sent, is for a human (Unless, test "state")."""
+    m = _UNLESS_THING_STATE.match(clause)
+    if m is None:
+        return None
+    states = [w.lower() for w in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", m.group("states")) if w]
+    if not states or not all(w in _STATE_WORDS for w in states):
+        return None
+    made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+    if len(made) != 1 or not isinstance(made[0], SameValue) or made[0].effect == "allow":
+        return None
+    thing = _side_stems(m.group("thing"))
+    if not thing:
+        return None
+    marker = re.sub(r"\s+", " ", m.group("marker").lower())
+    phrase = f"the {m.group('thing')} is {' or '.join(states)}"
+    base = made[0]
+    return [
+        Unless(
+            index,
+            source,
+            base.effect,
+            base.terms,
+            (),
+            base=base,
+            marker=marker,
+            bind_words=thing,
+            test="state",
+            value=states[0],
+            phrase=phrase,
+            values=tuple(states),
+        )
+    ], marker
+
+
 def _conditional_checks(
     index: int, source: str, clause: str, previous: Quantity | None, carry: str
 ) -> tuple[list[Check], str] | None:
@@ -8035,6 +8447,9 @@ def _conditional_checks(
     amount = _except_amount(index, source, clause, previous, carry)
     if amount is not None:
         return amount
+    relation = _relation_unless_state(index, source, clause, previous, carry)
+    if relation is not None:
+        return relation
     split = _ONLY_SPLIT.match(clause)
     if split:
         # 'X can only be cancelled if C' says the same as 'X can be cancelled only if C'.
@@ -8678,7 +9093,9 @@ def _except_kind(
     any subject word), rules it out; otherwise a human decides.
     """
     m = _EXCEPT_KIND.match(clause)
-    if m is None:
+    if m is None or _OTHER_THAN_ORIGINAL.match(clause):
+        # 'to any payment method other than the original': not a kind of payment method the
+        # values spell, but the one the request started from (SameValueRecogniser)
         return None
     phrase = m.group("phrase")
     parts = [p.strip() for p in re.split(r"\s*,?\s+or\s+", phrase) if p.strip()]
