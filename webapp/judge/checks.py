@@ -33,7 +33,7 @@ from webapp.judge.request_view import (
     truthy,
 )
 from webapp.judge.text import content_stems, normalise_value, stem, words
-from webapp.judge.vocabulary import near
+from webapp.judge.vocabulary import ReferenceBrand, near, reference_brands
 
 # Outcomes of one check against one request.
 SATISFIED = "satisfied"  # the rule speaks to the request and holds
@@ -2227,6 +2227,11 @@ class RequiredArgument(Check):
             if self.unverifiable
             else ""
         )
+        for brand in self._brands:
+            extra += (
+                f"; a value not shaped like a {brand.label}, in an argument not named for it, goes "
+                "to review"
+            )
         return f"{_VERB[self.effect]} when `{name}` is missing or empty{extra}{self._about()}"
 
     def evaluate(self, view: RequestView) -> Outcome:
@@ -2256,7 +2261,7 @@ class RequiredArgument(Check):
         ):
             if self.unverifiable:
                 return self._judge_state(view, leaf, applies)
-            doubt = _doubted(view, leaf)
+            doubt = _doubted(view, leaf) or self._off_brand(leaf)
             if doubt is not None:
                 return doubt
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
@@ -2309,6 +2314,27 @@ class RequiredArgument(Check):
                         (lf.path,),
                     )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    @cached_property
+    def _brands(self) -> tuple[ReferenceBrand, ...]:
+        # read once per compiled check: the systems the reference lives in ('the Zendesk ticket')
+        return reference_brands(self.source, self.arg_words)
+
+    def _off_brand(self, leaf: Leaf) -> Outcome | None:
+        """'the Zendesk ticket number' and `ticket_id: "PAY-4411"`: an argument not named for the
+        system holds its reference only when the value is shaped like one; any other value may
+        be another system's reference (a Jira key), so a human decides."""
+        for brand in self._brands:
+            if leaf.keys & brand.key_words:
+                continue
+            values = [str(v).strip() for v in scalars(leaf.value) if v is not None]
+            if not values or not all(brand.shape.fullmatch(v) for v in values):
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} = {leaf.value!r} does not look like a {brand.label}",
+                    (leaf.path,),
+                )
+        return None
 
     @cached_property
     def _initials(self) -> str:
@@ -5384,7 +5410,10 @@ class AllConditions(Binding):
 # Words of an argument's name that say it holds no identifier ('charge_date' is not 'the
 # original charge identifier'; 'refund_amount' is not 'a refund number')
 _NOT_AN_IDENTIFIER = frozenset(
-    stem(w) for w in ("date", "time", "timestamp", "amount", "count", "total", "days", "day")
+    stem(w)
+    for w in ("date", "time", "timestamp", "amount", "count", "total", "days", "day")
+    # 'ticket_type: "refund"', 'ticket_status' say what kind a thing is, not which one
+    + ("type", "kind", "category", "status")
 )
 # Words of an argument's name that say it holds an approval ('treasury_approval_id',
 # 'manager_approval', 'security_signoff_ref', 'sre_approver', 'tm_ok_ref').

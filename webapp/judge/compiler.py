@@ -2114,6 +2114,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
     given_as = _REQUIRED_AS.search(text)
     if given_as and any(isinstance(c, RequiredArgument) for c in flat):
         out.update(stem(w) for w in words(text[given_as.start() : given_as.start("arg")]))
+    # 'must quote the PO number', 'must record the ticket number': the verb of giving is the
+    # obligation the required argument reads (as 'must include' is)
+    giving = _REQUIRED.search(text)
+    if giving and any(isinstance(c, RequiredArgument) for c in flat):
+        out.update(stem(w) for w in words(text[giving.start() : giving.start("arg")]))
     # 'must list the services touched': the closing participle only points back at the argument
     pointer = re.search(
         r"\s(touched|affected|impacted|involved|concerned|changed)\s*\.?$", text, re.I
@@ -2969,6 +2974,237 @@ def _non_code(t: str) -> str:
     )
 
 
+# --- Required arguments in the phrasings staff use ----------------------------------------------
+# Each rewrite below turns one way staff write "this argument must be given" into the sentence
+# the required-argument reading knows ("<subject> must include <thing>", "<thing> is required"),
+# keeping every word it does not itself stand for, so an unread condition or qualifier stays
+# unaccounted (partly understood, review). None applies to a rule that asks a person (REVIEW) or
+# is negated ('No ticket needed for password resets' is an exemption, not a requirement).
+#
+# 'Always include the Zendesk ticket number.', 'Record the ticket number on every unlock.',
+# 'Quote the PO number on every purchase': a bare imperative states the obligation. Only a verb of
+# giving a reference, and only with 'always', a scope of every/each/all or a thing that ends in a
+# word for an identifier ('Record calls' is an act, never a required argument).
+_GIVING_VERBS = {
+    "include": "include",
+    "record": "include",  # 'must record' is read as an act elsewhere; the reference is included
+    "attach": "include",
+    "enter": "include",
+    "quote": "quote",
+    "cite": "cite",
+    "reference": "reference",
+    "specify": "specify",
+    "state": "state",
+    "provide": "provide",
+    "supply": "supply",
+    "give": "give",
+}
+_EVERY_SCOPE = (
+    r"(?:on|in|with|for|to)\s+(?P<every>every|each|all|any)\s+"
+    r"(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})"
+)
+# (an article only before the thing: 'Share the minimum fields needed' is an act, not a thing)
+_THING = (
+    r"(?P<arg>(?:(?:a|an|the|its|their)\s+)?[A-Za-z][\w\-]*"
+    r"(?:\s+(?!(?:a|an|the|its|their)\b)[A-Za-z][\w\-.]*){0,4}?(?:\s+\([a-z][a-z0-9_]*\))?)"
+)
+_IMPERATIVE_REFERENCE = re.compile(
+    r"^(?P<always>(?:please\s+)?always\s+)?(?P<verb>"
+    + "|".join(_GIVING_VERBS)
+    + r")\s+"
+    + _THING
+    + r"(?:\s+"
+    + _EVERY_SCOPE
+    + r")?\s*\.?$",
+    re.I,
+)
+# 'offboarding reason mandatory', 'Cost center needed on all expense claims', 'Justification:
+# required.', 'payout_reference required (AP invoice or PO no.)': a thing and the word that it is
+# required, with no verb.
+_TERSE_REQUIRED = re.compile(
+    r"^" + _THING + r"\s*(?::\s*|\s+-\s+|\s+)(?:is\s+|are\s+)?(?:always\s+)?"
+    r"(?P<word>required|mandatory|compulsory|needed)(?P<rest>.*)$",
+    re.I,
+)
+# 'The approver must be set on every access grant', 'A justification must be given for each
+# firewall exception', 'The cost centre field must be filled in on every PO': being given is being
+# required ('must be set to …', 'given as …', 'given by …' say something else).
+_MUST_BE_GIVEN = re.compile(
+    r"^" + _THING + r"\s+(?:must|shall|should|has to|have to|needs? to)\s+(?:always\s+)?be\s+"
+    r"(?:given|populated|filled(?:\s+(?:in|out))?|provided|supplied|entered|specified|recorded|"
+    r"set|stated|included|captured)(?!\s+(?:as|to|by|from|at|when|if|unless|only)\b)(?P<rest>.*)$",
+    re.I,
+)
+# 'make sure beneficial_owner is populated', 'ensure the cost centre is filled in'
+_MAKE_SURE_GIVEN = re.compile(
+    r"(?P<why>^.*?,\s*(?:so\s+)?)?\b(?:make\s+sure|ensure)\s+(?:that\s+)?"
+    + _THING
+    + r"\s+(?:is|are)\s+"
+    r"(?:populated|filled(?:\s+(?:in|out))?|set|given|provided|supplied|entered|recorded|present)"
+    r"(?!\s+(?:as|to|by|from|at)\b)(?P<rest>.*)$",
+    re.I,
+)
+# 'Compliance will also want the beneficial owner on file, …': who wants the thing, and the thing
+# itself, restate the requirement that follows (read only when the thing is the same words)
+_WANTS_IT = re.compile(
+    r"^(?P<who>[A-Z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s+(?:will|would|do|does)?\s*(?:also\s+)?"
+    r"(?:want|wants|need|needs|expect|expects)\s+(?P<what>.+?)(?:\s+on\s+file)?\s*,\s*(?:so\s+)?$",
+    re.I,
+)
+# 'Keys are always bound to a named owner (owner_email)', 'Contractors are added with a
+# contractor flag and an end date': what a thing always carries, or is made with, is required of
+# it ('<subject> <act> must have …').
+_ALWAYS_BOUND = re.compile(
+    r"^(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})\s+(?:is|are)\s+always\s+"
+    r"(?:bound|tied|linked|assigned|attached)\s+to\s+(?P<rest>.+)$",
+    re.I,
+)
+_MADE_WITH = re.compile(
+    r"^(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})\s+(?:is|are)\s+(?:always\s+)?"
+    r"(?P<act>added|created|opened|issued|raised|filed|submitted|onboarded|registered|set up)\s+"
+    r"with\s+(?P<rest>(?:a|an|the|their|its)\s+.+)$",
+    re.I,
+)
+# 'A reason must be given: offboarding, contract_end or security_incident', 'Payee type must be
+# given on every payout: 'individual' or 'company'', 'priority required - low, medium or high',
+# 'Every incident needs a severity of sev1, sev2 or sev3': the thing is required and its value is
+# one of a closed list (the list reading's 'must be one of').
+_VALUE_ITEM = r"'?[A-Za-z0-9][\w\-]*'?"
+_VALUE_CHOICES = (
+    r"(?P<items>"
+    + _VALUE_ITEM
+    + r"(?:\s*,\s*"
+    + _VALUE_ITEM
+    + r"){0,8},?\s+(?:or|and)\s+"
+    + _VALUE_ITEM
+    + r")"
+)
+_REQUIRED_FROM_LIST = re.compile(
+    r"^(?P<head>.+?)\s*(?::|\s-)\s*(?:one\s+of\s+)?" + _VALUE_CHOICES + r"\s*\.?$", re.I
+)
+_NEEDS_ONE_OF = re.compile(
+    r"^(?P<every>every|each|all|any)\s+(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s+"
+    r"(?:needs|requires|must\s+have)\s+(?:a|an)\s+(?P<arg>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*)?)\s+"
+    r"(?:of|from)\s+(?:one\s+of\s+)?" + _VALUE_CHOICES + r"\s*\.?$",
+    re.I,
+)
+_NOT_REQUIRED = re.compile(r"^(?:no|not|never|none|nothing|without)\b", re.I)
+
+
+def _bare_thing(arg: str) -> str:
+    """The thing without its article: 'the ticket number' -> 'ticket number'."""
+    return re.sub(r"^(?:a|an|the|its|their)\s+", "", arg.strip(), flags=re.I)
+
+
+def _required_with_scope(arg: str, rest: str) -> str | None:
+    """'<arg> required on every unlock' -> 'Every unlock must include <arg>'; '<arg> required' ->
+    '<arg> is required.'; None for any other tail (left as written)."""
+    rest = rest.strip()
+    if not rest or rest == ".":
+        return f"The {_bare_thing(arg)} is required."
+    scope = re.fullmatch(_EVERY_SCOPE + r"\s*\.?", rest, re.I)
+    if scope:
+        return f"{scope.group('every').capitalize()} {scope.group('subj')} must include the {_bare_thing(arg)}."
+    return None
+
+
+def _required_value_list(t: str) -> str | None:
+    """'A reason must be given: offboarding, contract_end or security_incident' -> 'The reason is
+    required; the reason must be one of offboarding, contract_end or security_incident.'"""
+    m = _NEEDS_ONE_OF.match(t)
+    if m:
+        thing = _bare_thing(m.group("arg"))
+        return (
+            f"{m.group('every').capitalize()} {m.group('subj')} must include the {thing}; the "
+            f"{thing} must be one of {m.group('items')}."
+        )
+    m = _REQUIRED_FROM_LIST.match(t)
+    if not m:
+        return None
+    head = m.group("head").strip()
+    required = _required_phrasing(head)
+    if required is None:
+        return None
+    thing = _REQUIRED_THING.search(required)
+    if thing is None:
+        return None
+    return f"{required.rstrip('.')}; the {thing.group('thing')} must be one of {m.group('items')}."
+
+
+_REQUIRED_THING = re.compile(
+    r"(?:must include the|^The)\s+(?P<thing>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3}?)"
+    r"(?:\s+is required)?\.?$",
+    re.I,
+)
+
+
+def _required_phrasing(t: str) -> str | None:
+    """The sentence the required-argument reading knows for one of the phrasings above, or None."""
+    m = _IMPERATIVE_REFERENCE.match(t)
+    if m:
+        arg = m.group("arg")
+        if not (
+            m.group("always")
+            or m.group("every")
+            or _ENDS_IN_REFERENCE.search(re.sub(r"\s*\([^)]*\)$", "", arg))
+        ):
+            return None
+        verb = _GIVING_VERBS[m.group("verb").lower()]
+        subject = (
+            f"{m.group('every').capitalize()} {m.group('subj')} must"
+            if m.group("every")
+            else "Must"
+        )
+        always = " always" if m.group("always") else ""
+        return f"{subject}{always} {verb} {arg}."
+    m = _TERSE_REQUIRED.match(t)
+    if m and not _NOT_REQUIRED.match(m.group("arg")):
+        rest = m.group("rest")
+        gloss = re.match(r"\s*\((?P<gloss>[^)]*)\)\s*\.?\s*$", rest)
+        if gloss and _IDENTIFIER.fullmatch(m.group("arg").strip()):
+            # 'payout_reference required (AP invoice or PO no.)': the bracket says what the named
+            # argument holds; kept as a remark the coverage reads ('(i.e. …)')
+            return f"{m.group('arg')} is required (that is, {gloss.group('gloss')})."
+        return _required_with_scope(m.group("arg"), rest)
+    m = _MUST_BE_GIVEN.match(t)
+    if m:
+        return _required_with_scope(m.group("arg"), m.group("rest"))
+    m = _MAKE_SURE_GIVEN.search(t)
+    if m:
+        why = m.group("why")
+        if why:
+            wants = _WANTS_IT.match(why)
+            said = {stem(w) for w in words(wants.group("what"))} - {"file"} if wants else None
+            named = {stem(w) for w in words(m.group("arg").replace("_", " "))}
+            if not said or not said <= named | {stem(w) for w in STOPWORDS}:
+                return None
+        return _required_with_scope(m.group("arg"), m.group("rest"))
+    m = _ALWAYS_BOUND.match(t)
+    if m:
+        return f"{m.group('subj')} must have {m.group('rest')}"
+    m = _MADE_WITH.match(t)
+    if m:
+        return f"{m.group('subj')} {m.group('act')} must have {m.group('rest')}"
+    return None
+
+
+def _required_phrasings(t: str) -> str:
+    """A rule written in one of the phrasings above, rewritten as the required-argument reading
+    knows it; any other rule as written."""
+    # ('the approver must be set' names a field holding a person, not a person's approval; 'the PO
+    # no.' abbreviates a number, no negation)
+    plain = _NUMBER_ABBREVIATION.sub(" number", re.sub(r"\bapprovers?\b(?!\s+approval)", "", t))
+    if REVIEW.search(plain) or NEGATION.search(plain):
+        return t
+    listed = _required_value_list(t)
+    if listed is not None:
+        return listed
+    return _required_phrasing(t) or t
+
+
+_AT_SLASH = re.compile(r"\bat\s*/\s*(above|over|below|under)\b", re.I)
+
+
 @lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
@@ -2987,6 +3223,12 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
+    # 'POs at/above $10k': at or above the bound, inclusive as 'at least' is (read as 'above',
+    # exactly $10k had passed a review threshold)
+    t = _AT_SLASH.sub(
+        lambda m: "at least" if m.group(1).lower() in ("above", "over") else "at most", t
+    )
+    t = _required_phrasings(t)
     # 'Where the refund amount is at least 750 USD, the refund needs …': a sentence opened by
     # 'Where' and a comma states its condition first, as 'If' does (read as the subject, the
     # bound had become a floor: 'below 750' went to review and 900 passed)
