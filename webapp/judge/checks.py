@@ -2211,6 +2211,8 @@ class RequiredArgument(Check):
     unverifiable: tuple[str, ...] = ()  # 'approved', 'valid': the value cannot prove these
     # the phrase's noun when a closing participle follows it ('the policy sections violated')
     head_word: str = ""
+    # what the value must say ('what the work was for'): a word or two cannot say it (review)
+    says: str = ""
     kind: str = field(default="required_argument", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -2227,6 +2229,8 @@ class RequiredArgument(Check):
             if self.unverifiable
             else ""
         )
+        if self.says:
+            extra += f"; a value of fewer than three words may not say {self.says} (review)"
         for brand in self._brands:
             extra += (
                 f"; a value not shaped like a {brand.label}, in an argument not named for it, goes "
@@ -2261,7 +2265,7 @@ class RequiredArgument(Check):
         ):
             if self.unverifiable:
                 return self._judge_state(view, leaf, applies)
-            doubt = _doubted(view, leaf) or self._off_brand(leaf)
+            doubt = _doubted(view, leaf) or self._off_brand(leaf) or self._says_too_little(leaf)
             if doubt is not None:
                 return doubt
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
@@ -2314,6 +2318,18 @@ class RequiredArgument(Check):
                         (lf.path,),
                     )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    def _says_too_little(self, leaf: Leaf) -> Outcome | None:
+        """'Payout memo has to say what the work was for' and `memo: "misc"`: a value of fewer
+        than three words names something but cannot say what the rule asks it to say."""
+        if not self.says:
+            return None
+        text = " ".join(str(v) for v in scalars(leaf.value) if v is not None)
+        if len(words(text)) >= 3:
+            return None
+        return Outcome(
+            UNKNOWN, f"{leaf.path} = {leaf.value!r} may not say {self.says}", (leaf.path,)
+        )
 
     @cached_property
     def _brands(self) -> tuple[ReferenceBrand, ...]:

@@ -496,6 +496,29 @@ def _notation_unread(rule: CompiledRule, text: str) -> list[str]:
     return []
 
 
+# 'No ticket needed for password resets under 3 per day', 'Refunds do not require a receipt when
+# …': an exemption from a thing (not from a person's review, which NO_REVIEW_NEEDED reads)
+_EXEMPTED_THING = re.compile(
+    r"\b(?:no\s+(?P<a>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})\s+(?:is\s+|are\s+)?"
+    r"(?:needed|required|necessary)|(?:do|does)\s*(?:not|n't)\s+(?:need|require)\s+"
+    r"(?P<b>(?:a|an|any|the)\s+[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})|"
+    r"(?:is|are)\s+not\s+(?:needed|required|necessary))\b",
+    re.I,
+)
+
+
+def _exemption_unread(rule: CompiledRule, text: str) -> list[str]:
+    """An exemption the reading did not make a permission of (_exemption reads the plain ones)
+    was read as something that restricts: a count, a requirement. Left unread, it never
+    decides."""
+    found = _EXEMPTED_THING.search(text)
+    if not found or REVIEW.search(found.group(0)):
+        return []
+    if any(c.effect != "allow" for c in _every(rule)):
+        return [w.lower() for w in words(found.group(0))]
+    return []
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
@@ -513,6 +536,7 @@ _AS_WRITTEN = (
     _review_spared_above,
     _arrow_refusal_unread,
     _notation_unread,
+    _exemption_unread,
 )
 
 
@@ -2009,6 +2033,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(v))
         # the state a required thing must have ('a successful test run'), read from its value
         out.update(stem(w) for st in getattr(c, "unverifiable", ()) or () for w in words(st))
+        # what the value must say ('what the work was for'), read from the value's length
+        out.update(stem(w) for w in words(getattr(c, "says", "") or ""))
         exact = getattr(c, "exact_name", "")
         if exact:
             out.update(stem(w) for w in words(exact))
@@ -3089,6 +3115,48 @@ _NEEDS_ONE_OF = re.compile(
     re.I,
 )
 _NOT_REQUIRED = re.compile(r"^(?:no|not|never|none|nothing|without)\b", re.I)
+# 'Payout memo has to say what the work was for': the thing is required and its value must say
+# something, which a value of a word or two cannot (RequiredArgument.says: review)
+_MUST_SAY = re.compile(
+    r"^" + _THING + r"\s+(?:has to|have to|must|should|needs? to)\s+(?:always\s+)?"
+    r"(?:say|state|explain|describe)\s+(?P<what>(?:what|why|who|which|how|where)\b[^.;:,()]+?)"
+    r"\s*\.?$",
+    re.I,
+)
+SAYS_REMARK = re.compile(r"\(it must say (?P<what>[^)]+)\)", re.I)
+# 'No ticket needed for password resets', 'Password resets do not need a ticket', 'A ticket is
+# not required for password resets': an exemption from a requirement permits the act it names
+# ('<subject> are allowed'); never a requirement (read as one, it denied every reset without a
+# ticket). Only a plain subject: a number or a condition in it is left as written.
+_SUBJECT = r"(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})"
+_EXEMPTIONS = (
+    re.compile(
+        r"^no\s+"
+        + _THING
+        + r"\s+(?:is\s+|are\s+)?(?:needed|required|necessary)\s+(?:for|on)\s+"
+        + _SUBJECT
+        + r"\s*\.?$",
+        re.I,
+    ),
+    re.compile(
+        r"^"
+        + _SUBJECT
+        + r"\s+(?:do|does)\s*(?:not|n't)\s+(?:need|require)\s+(?:(?:a|an|any)\s+)?"
+        + _THING
+        + r"\s*\.?$",
+        re.I,
+    ),
+    re.compile(
+        r"^" + _THING + r"\s+(?:is|are)\s+(?:not|never)\s+(?:needed|required|necessary)\s+"
+        r"(?:for|on)\s+" + _SUBJECT + r"\s*\.?$",
+        re.I,
+    ),
+)
+_CONDITION_WORDS = re.compile(
+    r"\b(?:if|when|unless|except|only|over|under|above|below|more|less|than|up|least|most|"
+    r"without|where|whose|that|which|who|after|before|during|within)\b|\d",
+    re.I,
+)
 
 
 def _bare_thing(arg: str) -> str:
@@ -3188,9 +3256,28 @@ def _required_phrasing(t: str) -> str | None:
     return None
 
 
+def _exemption(t: str) -> str | None:
+    """'No ticket needed for password resets' -> 'Password resets are allowed.', or None."""
+    for rx in _EXEMPTIONS:
+        m = rx.match(t)
+        if m and not _CONDITION_WORDS.search(m.group("subj") + " " + m.group("arg")):
+            subj = m.group("subj")
+            return f"{subj[0].upper()}{subj[1:]} are allowed."
+    return None
+
+
 def _required_phrasings(t: str) -> str:
     """A rule written in one of the phrasings above, rewritten as the required-argument reading
     knows it; any other rule as written."""
+    if not REVIEW.search(t):
+        exempt = _exemption(t)
+        if exempt is not None:
+            return exempt
+    said = _MUST_SAY.match(t)
+    if said and not REVIEW.search(t) and not NEGATION.search(t):
+        return (
+            f"The {_bare_thing(said.group('arg'))} is required (it must say {said.group('what')})."
+        )
     # ('the approver must be set' names a field holding a person, not a person's approval; 'the PO
     # no.' abbreviates a number, no negation)
     plain = _NUMBER_ABBREVIATION.sub(" number", re.sub(r"\bapprovers?\b(?!\s+approval)", "", t))
@@ -9986,7 +10073,14 @@ _ARG_LIST = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
 
 
 def _required_checks(index: int, source: str, clause: str, review: bool) -> list[Check]:
-    """Required arguments; 'must include a legal_basis and a requester_id' requires both."""
+    """Required arguments; 'must include a legal_basis and a requester_id' requires both;
+    '… is required (it must say what the work was for)' requires a value that can say it."""
+    says = SAYS_REMARK.search(clause)
+    if says:
+        made = _required_checks(index, source, SAYS_REMARK.sub("", clause), review)
+        if len(made) == 1 and type(made[0]) is RequiredArgument:
+            return [replace(made[0], says=says.group("what").strip())]
+        return []
     m = _REQUIRED.search(_FIELD_NAME.sub("", clause).strip())
     if m and not _FIELD_NAME.search(clause):
         head = clause[: m.start("arg")]
