@@ -10155,6 +10155,7 @@ def _either_reference(index: int, source: str, clause: str, review: bool) -> Che
     )
 
 
+_FLAG_WORDS = frozenset({"flag", "checkbox", "toggle"})
 _CLOSING_PARTICIPLE = re.compile(r"\b(?P<noun>[A-Za-z]{3,}[^s\W]s)\s+[a-z]{3,}ed\s*$")
 
 
@@ -10189,6 +10190,16 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         )
         arg_phrase = re.sub(r"\b\d+\([a-z0-9]\)(?:\([a-z0-9]\))*", " ", arg_phrase)  # '501(c)(3)'
         raw = [w for w in words(arg_phrase) if w not in STOPWORDS and w not in _FIELD_WORDS]
+        if len(raw) > 1 and raw[-1] in _FLAG_WORDS and not exact and not outcomes:
+            # 'a contractor flag': a yes/no argument named by the words before it must be on
+            # (`contractor: true`); read as a name, no argument was called 'contractor flag'
+            subject = text[: m.start()] if m.re is not _REQUIRED_IS else ""
+            # ('Contractors … a contractor flag': the subject names the flag, so the flag off
+            # says the request is no contractor's and the rule does not apply; its words stay
+            # subject words)
+            flag = tuple(stem(w) for w in raw)
+            terms = _subject_terms(_terms(subject, cut_review=False))
+            return RequiredFlag(index, source, "deny", terms, (), flag)
         unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE) + tuple(outcomes)
         if on_file:
             unverifiable += ("on file",)
