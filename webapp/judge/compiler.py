@@ -5651,6 +5651,13 @@ _HEADED_GAP = re.compile(
 )
 
 
+_VALUE_IS_ONE_OF = re.compile(
+    r"^(?:(?:the|a|an|its|their)\s+)?(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s+"
+    r"(?:must|shall|should|has to|needs? to)\s+be\s+one\s+of\b",
+    re.I,
+)
+
+
 def _named_list_check(
     index: int, source: str, text: str, review: bool, negated: bool, only: bool
 ) -> ValueList | None:
@@ -5683,6 +5690,13 @@ def _named_list_check(
         # list, the listed were denied and every other value approved)
         mode = "allow"
     kind = (noun,) if noun else ()
+    subject_is_value = _VALUE_IS_ONE_OF.match(text)
+    if mode == "allow" and not kind and subject_is_value and len(items) > 1:
+        # 'The reason must be one of offboarding, contract_end or security_incident': the subject
+        # is the value the list constrains, so it is read on the argument named for it
+        # (`reason`, `reason_code`); read on any argument, a listed value in a note had passed
+        # a reason outside the list ('Link must be view-only' is a state, one value: as before)
+        kind = tuple(stem(w) for w in words(subject_is_value.group("subj")) if w not in STOPWORDS)
     # 'Weekend deploys to prod-eu or prod-us': a word that qualifies the subject ('weekend') is
     # a subject word the request must show (or rule out), never a word the list accounts for
     # without reading it
