@@ -2234,7 +2234,8 @@ class RequiredArgument(Check):
         for brand in self._brands:
             extra += (
                 f"; a value not shaped like a {brand.label}, in an argument not named for it, goes "
-                "to review"
+                "to review (in an argument named for a ticket or a reference, a value so shaped "
+                "gives it)"
             )
         return f"{_VERB[self.effect]} when `{name}` is missing or empty{extra}{self._about()}"
 
@@ -2269,6 +2270,10 @@ class RequiredArgument(Check):
             if doubt is not None:
                 return doubt
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
+        if leaf is None and self._brands:
+            branded = self._branded_elsewhere(view)
+            if branded is not None:
+                return branded
         if leaf is None and not self.exact_name:
             either = self._either_identifier(view)
             if either is not None:
@@ -2335,6 +2340,33 @@ class RequiredArgument(Check):
     def _brands(self) -> tuple[ReferenceBrand, ...]:
         # read once per compiled check: the systems the reference lives in ('the Zendesk ticket')
         return reference_brands(self.source, self.arg_words)
+
+    def _branded_elsewhere(self, view: RequestView) -> Outcome | None:
+        """'a Jira key' and `ticket: "OPS-12"`: an argument named for a ticket or a reference
+        (never `order_id`) whose value is shaped like the system's references is that reference;
+        one holding any other value may be it too (`ticket: "12345"`): a human decides."""
+        other: Outcome | None = None
+        for brand in self._brands:
+            for lf in view.leaves:
+                if (
+                    not lf.last_keys & _TICKET_KEYS
+                    or lf.last_keys & _NOT_AN_IDENTIFIER  # `ticket_type`, `ticket_status`
+                    or not truthy(lf.value)
+                ):
+                    continue
+                values = [str(v).strip() for v in scalars(lf.value) if v is not None]
+                if values and all(brand.shape.fullmatch(v) for v in values):
+                    return _doubted(view, lf) or Outcome(
+                        SATISFIED,
+                        f"{lf.path} = {lf.value!r} is shaped like a {brand.label}",
+                        (lf.path,),
+                    )
+                other = other or Outcome(
+                    UNKNOWN,
+                    f"{lf.path} = {lf.value!r} may be the {brand.label} the rule asks for",
+                    (lf.path,),
+                )
+        return other
 
     def _off_brand(self, leaf: Leaf) -> Outcome | None:
         """'the Zendesk ticket number' and `ticket_id: "PAY-4411"`: an argument not named for the
@@ -5423,6 +5455,11 @@ class AllConditions(Binding):
         )
 
 
+# Words of an argument's name that say it holds a ticket or a reference of another system
+# ('ticket', 'issue_key', 'change_ref'): where a branded reference may be written
+_TICKET_KEYS = frozenset(
+    stem(w) for w in "ticket issue case change incident request ref reference key".split()
+)
 # Words of an argument's name that say it holds no identifier ('charge_date' is not 'the
 # original charge identifier'; 'refund_amount' is not 'a refund number')
 _NOT_AN_IDENTIFIER = frozenset(

@@ -3164,10 +3164,30 @@ def _bare_thing(arg: str) -> str:
     return re.sub(r"^(?:a|an|the|its|their)\s+", "", arg.strip(), flags=re.I)
 
 
+def _names_an_act(arg: str) -> bool:
+    """'Refund must be given: full or partial', 'Payout required': a thing whose head noun is an
+    act is the request itself, not an argument it carries (left as written)."""
+    head = words(re.sub(r"\([^)]*\)", " ", arg))
+    return not head or stem(head[-1]) in VERBS
+
+
+# 'Payout memo has to say …', 'The justification must explain why …': only a text an argument
+# holds can say something ('Tickets must state which customer …' asks the ticket, an act's object)
+_TEXT_FIELDS = frozenset(
+    stem(w)
+    for w in (
+        "memo note notes description reason justification comment comments summary purpose "
+        "narrative message explanation rationale details remark remarks"
+    ).split()
+)
+
+
 def _required_with_scope(arg: str, rest: str) -> str | None:
     """'<arg> required on every unlock' -> 'Every unlock must include <arg>'; '<arg> required' ->
     '<arg> is required.'; None for any other tail (left as written)."""
     rest = rest.strip()
+    if _names_an_act(arg):
+        return None
     if not rest or rest == ".":
         return f"The {_bare_thing(arg)} is required."
     scope = re.fullmatch(_EVERY_SCOPE + r"\s*\.?", rest, re.I)
@@ -3274,7 +3294,14 @@ def _required_phrasings(t: str) -> str:
         if exempt is not None:
             return exempt
     said = _MUST_SAY.match(t)
-    if said and not REVIEW.search(t) and not NEGATION.search(t):
+    head = words(said.group("arg")) if said else []
+    if (
+        said
+        and head
+        and stem(head[-1]) in _TEXT_FIELDS
+        and not REVIEW.search(t + " ")
+        and not NEGATION.search(t)
+    ):
         return (
             f"The {_bare_thing(said.group('arg'))} is required (it must say {said.group('what')})."
         )
