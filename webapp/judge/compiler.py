@@ -345,15 +345,26 @@ def _number_words_in_act(rule: CompiledRule, text: str) -> list[str]:
 def _argument_named_as_value(rule: CompiledRule, text: str) -> list[str]:
     """'Above that only with a dpia_ref.' read as "Deny unless an argument is dpia_ref": a name
     shaped like an argument's after 'with a' is an argument the request must carry, not a value
-    (every export was denied); and what it is required for is not read here."""
+    (every export was denied); and what it is required for is not read here. So is one said to
+    be required or populated ('make sure beneficial_owner is populated only for enterprise
+    customers' had read "Deny unless an argument is beneficial_owner", labelled understood)."""
     return [
         v
         for c in _every(rule)
         if isinstance(c, ValueList) and c.mode == "allow"
         for v in c.values
         if _ARGUMENT_SHAPE.fullmatch(v)
-        and re.search(rf"\bwith\s+(?:an?|the|its)\s+{re.escape(v)}\b", text, re.I)
+        and (
+            re.search(rf"\bwith\s+(?:an?|the|its)\s+{re.escape(v)}\b", text, re.I)
+            or re.search(rf"\b{re.escape(v)}\s+{_SAID_REQUIRED}", text, re.I)
+        )
     ]
+
+
+_SAID_REQUIRED = (
+    r"(?:is|are|must\s+be|should\s+be)\s+(?:always\s+)?(?:required|mandatory|compulsory|"
+    r"populated|filled|given|provided|set|present|supplied|entered)\b"
+)
 
 
 def _kinds_of_plan(rule: CompiledRule, text: str) -> list[str]:
