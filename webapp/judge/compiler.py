@@ -3057,9 +3057,9 @@ _IMPERATIVE_REFERENCE = re.compile(
 )
 # 'offboarding reason mandatory', 'Cost center needed on all expense claims', 'Justification:
 # required.', 'payout_reference required (AP invoice or PO no.)': a thing and the word that it is
-# required, with no verb.
+# required, with no verb ('X is required …' is read as written by _REQUIRED_IS and its siblings).
 _TERSE_REQUIRED = re.compile(
-    r"^" + _THING + r"\s*(?::\s*|\s+-\s+|\s+)(?:is\s+|are\s+)?(?:always\s+)?"
+    r"^" + _THING + r"\s*(?::\s*|\s+-\s+|\s+)(?:always\s+)?"
     r"(?P<word>required|mandatory|compulsory|needed)(?P<rest>.*)$",
     re.I,
 )
