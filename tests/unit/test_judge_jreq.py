@@ -142,6 +142,69 @@ VECTORS = [
 ]
 
 
+# headings, shorthand and possessives: (rule, tool, args that give it, args that lack it)
+SHORTHAND = [
+    (
+        "Refunds - always include the Zendesk ticket number.",
+        "support.refund",
+        {"amount": 1, "ticket_id": "ZD-1"},
+        {"amount": 1},
+    ),
+    (
+        "Unlocks: record the ticket number.",
+        "iam.unlock",
+        {"user": "a", "ticket_number": "T-1"},
+        {"user": "a"},
+    ),
+    ("ticket # mandatory", "iam.unlock", {"user": "a", "ticket_number": "T-1"}, {"user": "a"}),
+    ("PO number needed.", "proc.buy", {"po_number": "PO-1"}, {"vendor": "v"}),
+    (
+        "Please always attach the change ticket.",
+        "deploy.run",
+        {"change_ticket": "CHG0001234"},
+        {"service": "x"},
+    ),
+    (
+        "Ticket number must be provided on every unlock.",
+        "iam.unlock",
+        {"user": "a", "ticket_number": "T-1"},
+        {"user": "a"},
+    ),
+    (
+        "The requester's manager must be filled in.",
+        "iam.grant",
+        {"requester_manager": "bob"},
+        {"user": "a"},
+    ),
+    (
+        "Severity must be set: sev1, sev2 or sev3.",
+        "inc.open",
+        {"severity": "sev1"},
+        {"severity": "sev9"},
+    ),
+    (
+        "Payee type required: individual or company.",
+        "payouts.create",
+        {"payee_type": "company"},
+        {"payee_type": "trust"},
+    ),
+    (
+        "Cost centre: mandatory on every PO.",
+        "proc.create_po",
+        {"cost_centre": "CC-1"},
+        {"vendor": "v"},
+    ),
+    ("Always fill in the cost center.", "proc.create_po", {"cost_center": "CC-1"}, {"vendor": "v"}),
+]
+
+
+@pytest.mark.parametrize(("rule", "tool", "good", "bad"), SHORTHAND)
+def test_shorthand(rule: str, tool: str, good: dict, bad: dict) -> None:
+    assert compile_rule(0, "c:r0", rule).understanding == "understood", rule
+    assert outcome([rule], tool, good) == "approved"
+    assert outcome([rule], tool, bad) == "denied"
+
+
 @pytest.mark.parametrize(("rules", "tool", "args", "expected"), VECTORS)
 def test_vectors(rules: list[str], tool: str, args: dict, expected: str) -> None:
     assert outcome(rules, tool, args) == expected

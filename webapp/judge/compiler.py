@@ -3035,6 +3035,8 @@ _GIVING_VERBS = {
     "provide": "provide",
     "supply": "supply",
     "give": "give",
+    "fill in": "fill in",
+    "fill out": "fill in",
 }
 _EVERY_SCOPE = (
     r"(?:on|in|with|for|to)\s+(?P<every>every|each|all|any)\s+"
@@ -3042,11 +3044,14 @@ _EVERY_SCOPE = (
 )
 # (an article only before the thing: 'Share the minimum fields needed' is an act, not a thing)
 _THING = (
-    r"(?P<arg>(?:(?:a|an|the|its|their)\s+)?[A-Za-z][\w\-]*"
-    r"(?:\s+(?!(?:a|an|the|its|their)\b)[A-Za-z][\w\-.]*){0,4}?(?:\s+\([a-z][a-z0-9_]*\))?)"
+    r"(?P<arg>(?:(?:a|an|the|its|their)\s+)?[A-Za-z][\w\-]*(?:'s)?"
+    r"(?:\s+(?!(?:a|an|the|its|their)\b)[A-Za-z][\w\-.]*(?:'s)?){0,4}?"
+    r"(?:\s+\([a-z][a-z0-9_]*\))?)"
 )
 _IMPERATIVE_REFERENCE = re.compile(
-    r"^(?P<always>(?:please\s+)?always\s+)?(?P<verb>"
+    # 'Refunds - always include …', 'Unlocks: record …': a heading names what it is required of
+    r"^(?:(?P<head>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s*(?::|\s-)\s*)?"
+    r"(?P<always>(?:please\s+)?always\s+)?(?P<verb>"
     + "|".join(_GIVING_VERBS)
     + r")\s+"
     + _THING
@@ -3207,6 +3212,16 @@ def _required_with_scope(arg: str, rest: str) -> str | None:
     return None
 
 
+def _quoted_items(items: str) -> str:
+    """'individual or company' -> "'individual' or 'company'": plain words in a list of values
+    are values once quoted (the list reading leaves plain words as prose)."""
+    return re.sub(
+        r"(?<!['\w])([A-Za-z][\w\-]*)(?!['\w])",
+        lambda m: m.group(1) if m.group(1).lower() in ("or", "and") else f"'{m.group(1)}'",
+        items,
+    )
+
+
 def _required_value_list(t: str) -> str | None:
     """'A reason must be given: offboarding, contract_end or security_incident' -> 'The reason is
     required; the reason must be one of offboarding, contract_end or security_incident.'"""
@@ -3215,7 +3230,7 @@ def _required_value_list(t: str) -> str | None:
         thing = _bare_thing(m.group("arg"))
         return (
             f"{m.group('every').capitalize()} {m.group('subj')} must include the {thing}; the "
-            f"{thing} must be one of {m.group('items')}."
+            f"{thing} must be one of {_quoted_items(m.group('items'))}."
         )
     m = _REQUIRED_FROM_LIST.match(t)
     if not m:
@@ -3227,7 +3242,10 @@ def _required_value_list(t: str) -> str | None:
     thing = _REQUIRED_THING.search(required)
     if thing is None:
         return None
-    return f"{required.rstrip('.')}; the {thing.group('thing')} must be one of {m.group('items')}."
+    return (
+        f"{required.rstrip('.')}; the {thing.group('thing')} must be one of "
+        f"{_quoted_items(m.group('items'))}."
+    )
 
 
 _REQUIRED_THING = re.compile(
@@ -3252,6 +3270,8 @@ def _required_phrasing(t: str) -> str | None:
         subject = (
             f"{m.group('every').capitalize()} {m.group('subj')} must"
             if m.group("every")
+            else f"{m.group('head')} must"
+            if m.group("head")
             else "Must"
         )
         always = " always" if m.group("always") else ""
@@ -3318,6 +3338,8 @@ def _required_phrasings(t: str) -> str:
         )
     # ('the approver must be set' names a field holding a person, not a person's approval; 'the PO
     # no.' abbreviates a number, no negation)
+    # ('ticket # mandatory': the number sign is read as the word first)
+    t = _NUMBER_SIGN.sub(lambda m: " numbers" if m.group(1) else " number", t)
     plain = _NUMBER_ABBREVIATION.sub(" number", re.sub(r"\bapprovers?\b(?!\s+approval)", "", t))
     if REVIEW.search(plain) or NEGATION.search(plain):
         return t
@@ -10208,6 +10230,10 @@ def _either_reference(index: int, source: str, clause: str, review: bool) -> Che
 
 
 _FLAG_WORDS = frozenset({"flag", "checkbox", "toggle"})
+_GIVEN_WORDS = frozenset(
+    "populated filled provided supplied entered specified given stated included captured "
+    "recorded".split()
+)
 _CLOSING_PARTICIPLE = re.compile(r"\b(?P<noun>[A-Za-z]{3,}[^s\W]s)\s+[a-z]{3,}ed\s*$")
 
 
@@ -10286,6 +10312,11 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         )
         return _state_flag(index, source, terms, arg_words, unverifiable, arg_phrase, required)
     f = _FLAG.search(clause)
+    if f and f.group("adj").lower() in _GIVEN_WORDS:
+        # 'beneficial_owner must be populated', 'the manager must be filled in': being given is
+        # no yes/no state (read as a flag 'populated', it sent every request to review and was
+        # labelled understood); _required_phrasings reads the plain ones as required arguments
+        return None
     if f and not review and f.group("adj").lower() in _FLAGGABLE:
         # 'Identity must be verified (before releasing data)': a yes/no argument shows it
         subject = _terms(clause[: f.start()], cut_review=False)
