@@ -3258,7 +3258,7 @@ _REQUIRED_THING = re.compile(
 def _required_phrasing(t: str) -> str | None:
     """The sentence the required-argument reading knows for one of the phrasings above, or None."""
     m = _IMPERATIVE_REFERENCE.match(t)
-    if m:
+    if m and not _HEADED_REFERENCE.match(t):  # ('credits: cite a ticket id …' is read there)
         arg = m.group("arg")
         if not (
             m.group("always")
@@ -3275,7 +3275,7 @@ def _required_phrasing(t: str) -> str | None:
             else "Must"
         )
         always = " always" if m.group("always") else ""
-        return f"{subject}{always} {verb} {arg}."
+        return f"{subject}{always} {verb} {arg}" + ("" if arg.endswith(".") else ".")
     m = _TERSE_REQUIRED.match(t)
     if m and not _NOT_REQUIRED.match(m.group("arg")):
         rest = m.group("rest")
