@@ -96,6 +96,7 @@ APART_SETS = (
     "dev_jred9",
     "dev_jvalue",
     "dev_jsame",
+    "dev_jreq",
 )
 
 

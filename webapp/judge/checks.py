@@ -33,7 +33,7 @@ from webapp.judge.request_view import (
     truthy,
 )
 from webapp.judge.text import content_stems, normalise_value, stem, words
-from webapp.judge.vocabulary import near
+from webapp.judge.vocabulary import ReferenceBrand, near, reference_brands
 
 # Outcomes of one check against one request.
 SATISFIED = "satisfied"  # the rule speaks to the request and holds
@@ -2306,6 +2306,8 @@ class RequiredArgument(Check):
     unverifiable: tuple[str, ...] = ()  # 'approved', 'valid': the value cannot prove these
     # the phrase's noun when a closing participle follows it ('the policy sections violated')
     head_word: str = ""
+    # what the value must say ('what the work was for'): a word or two cannot say it (review)
+    says: str = ""
     kind: str = field(default="required_argument", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -2322,6 +2324,14 @@ class RequiredArgument(Check):
             if self.unverifiable
             else ""
         )
+        if self.says:
+            extra += f"; a value of fewer than three words may not say {self.says} (review)"
+        for brand in self._brands:
+            extra += (
+                f"; a value not shaped like a {brand.label}, in an argument not named for it, goes "
+                "to review (in an argument named for a ticket or a reference, a value so shaped "
+                "gives it)"
+            )
         return f"{_VERB[self.effect]} when `{name}` is missing or empty{extra}{self._about()}"
 
     def evaluate(self, view: RequestView) -> Outcome:
@@ -2351,10 +2361,14 @@ class RequiredArgument(Check):
         ):
             if self.unverifiable:
                 return self._judge_state(view, leaf, applies)
-            doubt = _doubted(view, leaf)
+            doubt = _doubted(view, leaf) or self._off_brand(leaf) or self._says_too_little(leaf)
             if doubt is not None:
                 return doubt
             return Outcome(SATISFIED, f"{leaf.path} is given", (leaf.path,))
+        if leaf is None and self._brands:
+            branded = self._branded_elsewhere(view)
+            if branded is not None:
+                return branded
         if leaf is None and not self.exact_name:
             either = self._either_identifier(view)
             if either is not None:
@@ -2404,6 +2418,66 @@ class RequiredArgument(Check):
                         (lf.path,),
                     )
         return self.fire(applies, f"required argument '{name}' is missing or empty")
+
+    def _says_too_little(self, leaf: Leaf) -> Outcome | None:
+        """'Payout memo has to say what the work was for' and `memo: "misc"`: a value of fewer
+        than three words names something but cannot say what the rule asks it to say."""
+        if not self.says:
+            return None
+        text = " ".join(str(v) for v in scalars(leaf.value) if v is not None)
+        if len(words(text)) >= 3:
+            return None
+        return Outcome(
+            UNKNOWN, f"{leaf.path} = {leaf.value!r} may not say {self.says}", (leaf.path,)
+        )
+
+    @cached_property
+    def _brands(self) -> tuple[ReferenceBrand, ...]:
+        # read once per compiled check: the systems the reference lives in ('the Zendesk ticket')
+        return reference_brands(self.source, self.arg_words)
+
+    def _branded_elsewhere(self, view: RequestView) -> Outcome | None:
+        """'a Jira key' and `ticket: "OPS-12"`: an argument named for a ticket or a reference
+        (never `order_id`) whose value is shaped like the system's references is that reference;
+        one holding any other value may be it too (`ticket: "12345"`): a human decides."""
+        other: Outcome | None = None
+        for brand in self._brands:
+            for lf in view.leaves:
+                if (
+                    not lf.last_keys & _TICKET_KEYS
+                    or lf.last_keys & _NOT_AN_IDENTIFIER  # `ticket_type`, `ticket_status`
+                    or not truthy(lf.value)
+                ):
+                    continue
+                values = [str(v).strip() for v in scalars(lf.value) if v is not None]
+                if values and all(brand.shape.fullmatch(v) for v in values):
+                    return _doubted(view, lf) or Outcome(
+                        SATISFIED,
+                        f"{lf.path} = {lf.value!r} is shaped like a {brand.label}",
+                        (lf.path,),
+                    )
+                other = other or Outcome(
+                    UNKNOWN,
+                    f"{lf.path} = {lf.value!r} may be the {brand.label} the rule asks for",
+                    (lf.path,),
+                )
+        return other
+
+    def _off_brand(self, leaf: Leaf) -> Outcome | None:
+        """'the Zendesk ticket number' and `ticket_id: "PAY-4411"`: an argument not named for the
+        system holds its reference only when the value is shaped like one; any other value may
+        be another system's reference (a Jira key), so a human decides."""
+        for brand in self._brands:
+            if leaf.keys & brand.key_words:
+                continue
+            values = [str(v).strip() for v in scalars(leaf.value) if v is not None]
+            if not values or not all(brand.shape.fullmatch(v) for v in values):
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} = {leaf.value!r} does not look like a {brand.label}",
+                    (leaf.path,),
+                )
+        return None
 
     @cached_property
     def _initials(self) -> str:
@@ -5678,10 +5752,18 @@ class AllConditions(Binding):
         )
 
 
+# Words of an argument's name that say it holds a ticket or a reference of another system
+# ('ticket', 'issue_key', 'change_ref'): where a branded reference may be written
+_TICKET_KEYS = frozenset(
+    stem(w) for w in "ticket issue case change incident request ref reference key".split()
+)
 # Words of an argument's name that say it holds no identifier ('charge_date' is not 'the
 # original charge identifier'; 'refund_amount' is not 'a refund number')
 _NOT_AN_IDENTIFIER = frozenset(
-    stem(w) for w in ("date", "time", "timestamp", "amount", "count", "total", "days", "day")
+    stem(w)
+    for w in ("date", "time", "timestamp", "amount", "count", "total", "days", "day")
+    # 'ticket_type: "refund"', 'ticket_status' say what kind a thing is, not which one
+    + ("type", "kind", "category", "status")
 )
 # Words of an argument's name that say it holds an approval ('treasury_approval_id',
 # 'manager_approval', 'security_signoff_ref', 'sre_approver', 'tm_ok_ref').

@@ -347,15 +347,26 @@ def _number_words_in_act(rule: CompiledRule, text: str) -> list[str]:
 def _argument_named_as_value(rule: CompiledRule, text: str) -> list[str]:
     """'Above that only with a dpia_ref.' read as "Deny unless an argument is dpia_ref": a name
     shaped like an argument's after 'with a' is an argument the request must carry, not a value
-    (every export was denied); and what it is required for is not read here."""
+    (every export was denied); and what it is required for is not read here. So is one said to
+    be required or populated ('make sure beneficial_owner is populated only for enterprise
+    customers' had read "Deny unless an argument is beneficial_owner", labelled understood)."""
     return [
         v
         for c in _every(rule)
         if isinstance(c, ValueList) and c.mode == "allow"
         for v in c.values
         if _ARGUMENT_SHAPE.fullmatch(v)
-        and re.search(rf"\bwith\s+(?:an?|the|its)\s+{re.escape(v)}\b", text, re.I)
+        and (
+            re.search(rf"\bwith\s+(?:an?|the|its)\s+{re.escape(v)}\b", text, re.I)
+            or re.search(rf"\b{re.escape(v)}\s+{_SAID_REQUIRED}", text, re.I)
+        )
     ]
+
+
+_SAID_REQUIRED = (
+    r"(?:is|are|must\s+be|should\s+be)\s+(?:always\s+)?(?:required|mandatory|compulsory|"
+    r"populated|filled|given|provided|set|present|supplied|entered)\b"
+)
 
 
 def _kinds_of_plan(rule: CompiledRule, text: str) -> list[str]:
@@ -498,6 +509,29 @@ def _notation_unread(rule: CompiledRule, text: str) -> list[str]:
     return []
 
 
+# 'No ticket needed for password resets under 3 per day', 'Refunds do not require a receipt when
+# …': an exemption from a thing (not from a person's review, which NO_REVIEW_NEEDED reads)
+_EXEMPTED_THING = re.compile(
+    r"\b(?:no\s+(?P<a>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})\s+(?:is\s+|are\s+)?"
+    r"(?:needed|required|necessary)|(?:do|does)\s*(?:not|n't)\s+(?:need|require)\s+"
+    r"(?P<b>(?:a|an|any|the)\s+[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})|"
+    r"(?:is|are)\s+not\s+(?:needed|required|necessary))\b",
+    re.I,
+)
+
+
+def _exemption_unread(rule: CompiledRule, text: str) -> list[str]:
+    """An exemption the reading did not make a permission of (_exemption reads the plain ones)
+    was read as something that restricts: a count, a requirement. Left unread, it never
+    decides."""
+    found = _EXEMPTED_THING.search(text)
+    if not found or REVIEW.search(found.group(0)):
+        return []
+    if any(c.effect != "allow" for c in _every(rule)):
+        return [w.lower() for w in words(found.group(0))]
+    return []
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
@@ -515,6 +549,7 @@ _AS_WRITTEN = (
     _review_spared_above,
     _arrow_refusal_unread,
     _notation_unread,
+    _exemption_unread,
 )
 
 
@@ -2058,6 +2093,8 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(v))
         # the state a required thing must have ('a successful test run'), read from its value
         out.update(stem(w) for st in getattr(c, "unverifiable", ()) or () for w in words(st))
+        # what the value must say ('what the work was for'), read from the value's length
+        out.update(stem(w) for w in words(getattr(c, "says", "") or ""))
         exact = getattr(c, "exact_name", "")
         if exact:
             out.update(stem(w) for w in words(exact))
@@ -2163,6 +2200,11 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
     given_as = _REQUIRED_AS.search(text)
     if given_as and any(isinstance(c, RequiredArgument) for c in flat):
         out.update(stem(w) for w in words(text[given_as.start() : given_as.start("arg")]))
+    # 'must quote the PO number', 'must record the ticket number': the verb of giving is the
+    # obligation the required argument reads (as 'must include' is)
+    giving = _REQUIRED.search(text)
+    if giving and any(isinstance(c, RequiredArgument) for c in flat):
+        out.update(stem(w) for w in words(text[giving.start() : giving.start("arg")]))
     # 'must list the services touched': the closing participle only points back at the argument
     pointer = re.search(
         r"\s(touched|affected|impacted|involved|concerned|changed)\s*\.?$", text, re.I
@@ -3020,6 +3062,347 @@ def _non_code(t: str) -> str:
     )
 
 
+# --- Required arguments in the phrasings staff use ----------------------------------------------
+# Each rewrite below turns one way staff write "this argument must be given" into the sentence
+# the required-argument reading knows ("<subject> must include <thing>", "<thing> is required"),
+# keeping every word it does not itself stand for, so an unread condition or qualifier stays
+# unaccounted (partly understood, review). None applies to a rule that asks a person (REVIEW) or
+# is negated ('No ticket needed for password resets' is an exemption, not a requirement).
+#
+# 'Always include the Zendesk ticket number.', 'Record the ticket number on every unlock.',
+# 'Quote the PO number on every purchase': a bare imperative states the obligation. Only a verb of
+# giving a reference, and only with 'always', a scope of every/each/all or a thing that ends in a
+# word for an identifier ('Record calls' is an act, never a required argument).
+_GIVING_VERBS = {
+    "include": "include",
+    "record": "include",  # 'must record' is read as an act elsewhere; the reference is included
+    "attach": "include",
+    "enter": "include",
+    "quote": "quote",
+    "cite": "cite",
+    "reference": "reference",
+    "specify": "specify",
+    "state": "state",
+    "provide": "provide",
+    "supply": "supply",
+    "give": "give",
+    "fill in": "fill in",
+    "fill out": "fill in",
+}
+_EVERY_SCOPE = (
+    r"(?:on|in|with|for|to)\s+(?P<every>every|each|all|any)\s+"
+    r"(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})"
+)
+# (an article only before the thing: 'Share the minimum fields needed' is an act, not a thing)
+_THING = (
+    r"(?P<arg>(?:(?:a|an|the|its|their)\s+)?[A-Za-z][\w\-]*(?:'s)?"
+    r"(?:\s+(?!(?:a|an|the|its|their)\b)[A-Za-z][\w\-.]*(?:'s)?){0,4}?"
+    r"(?:\s+\([a-z][a-z0-9_]*\))?)"
+)
+_IMPERATIVE_REFERENCE = re.compile(
+    # 'Refunds - always include …', 'Unlocks: record …': a heading names what it is required of
+    r"^(?:(?P<head>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s*(?::|\s-)\s*)?"
+    r"(?P<always>(?:please\s+)?always\s+)?(?P<verb>"
+    + "|".join(_GIVING_VERBS)
+    + r")\s+"
+    + _THING
+    + r"(?:\s+"
+    + _EVERY_SCOPE
+    + r")?\s*\.?$",
+    re.I,
+)
+# 'offboarding reason mandatory', 'Cost center needed on all expense claims', 'Justification:
+# required.', 'payout_reference required (AP invoice or PO no.)': a thing and the word that it is
+# required, with no verb ('X is required …' is read as written by _REQUIRED_IS and its siblings).
+_TERSE_REQUIRED = re.compile(
+    r"^" + _THING + r"\s*(?::\s*|\s+-\s+|\s+)(?:always\s+)?"
+    r"(?P<word>required|mandatory|compulsory|needed)(?P<rest>.*)$",
+    re.I,
+)
+# 'The approver must be set on every access grant', 'A justification must be given for each
+# firewall exception', 'The cost centre field must be filled in on every PO': being given is being
+# required ('must be set to …', 'given as …', 'given by …' say something else).
+_MUST_BE_GIVEN = re.compile(
+    r"^" + _THING + r"\s+(?:must|shall|should|has to|have to|needs? to)\s+(?:always\s+)?be\s+"
+    r"(?:given|populated|filled(?:\s+(?:in|out))?|provided|supplied|entered|specified|recorded|"
+    r"set|stated|included|captured)(?!\s+(?:as|to|by|from|at|when|if|unless|only)\b)(?P<rest>.*)$",
+    re.I,
+)
+# 'make sure beneficial_owner is populated', 'ensure the cost centre is filled in'
+_MAKE_SURE_GIVEN = re.compile(
+    r"(?P<why>^.*?,\s*(?:so\s+)?)?\b(?:make\s+sure|ensure)\s+(?:that\s+)?"
+    + _THING
+    + r"\s+(?:is|are)\s+"
+    r"(?:populated|filled(?:\s+(?:in|out))?|set|given|provided|supplied|entered|recorded|present)"
+    r"(?!\s+(?:as|to|by|from|at)\b)(?P<rest>.*)$",
+    re.I,
+)
+# 'Compliance will also want the beneficial owner on file, …': who wants the thing, and the thing
+# itself, restate the requirement that follows (read only when the thing is the same words)
+_WANTS_IT = re.compile(
+    r"^(?P<who>[A-Z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s+(?:will|would|do|does)?\s*(?:also\s+)?"
+    r"(?:want|wants|need|needs|expect|expects)\s+(?P<what>.+?)(?:\s+on\s+file)?\s*,\s*(?:so\s+)?$",
+    re.I,
+)
+# 'Keys are always bound to a named owner (owner_email)', 'Contractors are added with a
+# contractor flag and an end date': what a thing always carries, or is made with, is required of
+# it ('<subject> <act> must have …').
+_ALWAYS_BOUND = re.compile(
+    r"^(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})\s+(?:is|are)\s+always\s+"
+    r"(?:bound|tied|linked|assigned|attached)\s+to\s+(?P<rest>.+)$",
+    re.I,
+)
+_MADE_WITH = re.compile(
+    r"^(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})\s+(?:is|are)\s+(?:always\s+)?"
+    r"(?P<act>added|created|opened|issued|raised|filed|submitted|onboarded|registered|set up)\s+"
+    r"with\s+(?P<rest>(?:a|an|the|their|its)\s+.+)$",
+    re.I,
+)
+# 'A reason must be given: offboarding, contract_end or security_incident', 'Payee type must be
+# given on every payout: 'individual' or 'company'', 'priority required - low, medium or high',
+# 'Every incident needs a severity of sev1, sev2 or sev3': the thing is required and its value is
+# one of a closed list (the list reading's 'must be one of').
+_VALUE_ITEM = r"'?[A-Za-z0-9][\w\-]*'?"
+_VALUE_CHOICES = (
+    r"(?P<items>"
+    + _VALUE_ITEM
+    + r"(?:\s*,\s*"
+    + _VALUE_ITEM
+    + r"){0,8},?\s+(?:or|and)\s+"
+    + _VALUE_ITEM
+    + r")"
+)
+_REQUIRED_FROM_LIST = re.compile(
+    r"^(?P<head>.+?)\s*(?::|\s-)\s*(?:one\s+of\s+)?" + _VALUE_CHOICES + r"\s*\.?$", re.I
+)
+_NEEDS_ONE_OF = re.compile(
+    r"^(?P<every>every|each|all|any)\s+(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s+"
+    r"(?:needs|requires|must\s+have)\s+(?:a|an)\s+(?P<arg>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*)?)\s+"
+    r"(?:of|from)\s+(?:one\s+of\s+)?" + _VALUE_CHOICES + r"\s*\.?$",
+    re.I,
+)
+_NOT_REQUIRED = re.compile(r"^(?:no|not|never|none|nothing|without)\b", re.I)
+# 'Payout memo has to say what the work was for': the thing is required and its value must say
+# something, which a value of a word or two cannot (RequiredArgument.says: review)
+_MUST_SAY = re.compile(
+    r"^" + _THING + r"\s+(?:has to|have to|must|should|needs? to)\s+(?:always\s+)?"
+    r"(?:say|state|explain|describe)\s+(?P<what>(?:what|why|who|which|how|where)\b[^.;:,()]+?)"
+    r"\s*\.?$",
+    re.I,
+)
+SAYS_REMARK = re.compile(r"\(it must say (?P<what>[^)]+)\)", re.I)
+# 'No ticket needed for password resets', 'Password resets do not need a ticket', 'A ticket is
+# not required for password resets': an exemption from a requirement permits the act it names
+# ('<subject> are allowed'); never a requirement (read as one, it denied every reset without a
+# ticket). Only a plain subject: a number or a condition in it is left as written.
+_SUBJECT = r"(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3})"
+_EXEMPTIONS = (
+    re.compile(
+        r"^no\s+"
+        + _THING
+        + r"\s+(?:is\s+|are\s+)?(?:needed|required|necessary)\s+(?:for|on)\s+"
+        + _SUBJECT
+        + r"\s*\.?$",
+        re.I,
+    ),
+    re.compile(
+        r"^"
+        + _SUBJECT
+        + r"\s+(?:do|does)\s*(?:not|n't)\s+(?:need|require)\s+(?:(?:a|an|any)\s+)?"
+        + _THING
+        + r"\s*\.?$",
+        re.I,
+    ),
+    re.compile(
+        r"^" + _THING + r"\s+(?:is|are)\s+(?:not|never)\s+(?:needed|required|necessary)\s+"
+        r"(?:for|on)\s+" + _SUBJECT + r"\s*\.?$",
+        re.I,
+    ),
+)
+_CONDITION_WORDS = re.compile(
+    r"\b(?:if|when|unless|except|only|over|under|above|below|more|less|than|up|least|most|"
+    r"without|where|whose|that|which|who|after|before|during|within)\b|\d",
+    re.I,
+)
+
+
+def _bare_thing(arg: str) -> str:
+    """The thing without its article: 'the ticket number' -> 'ticket number'."""
+    return re.sub(r"^(?:a|an|the|its|their)\s+", "", arg.strip(), flags=re.I)
+
+
+def _names_an_act(arg: str) -> bool:
+    """'Refund must be given: full or partial', 'Payout required': a thing whose head noun is an
+    act is the request itself, not an argument it carries (left as written)."""
+    head = words(re.sub(r"\([^)]*\)", " ", arg))
+    return not head or stem(head[-1]) in VERBS
+
+
+# 'Payout memo has to say …', 'The justification must explain why …': only a text an argument
+# holds can say something ('Tickets must state which customer …' asks the ticket, an act's object)
+_TEXT_FIELDS = frozenset(
+    stem(w)
+    for w in (
+        "memo note notes description reason justification comment comments summary purpose "
+        "narrative message explanation rationale details remark remarks"
+    ).split()
+)
+
+
+def _required_with_scope(arg: str, rest: str) -> str | None:
+    """'<arg> required on every unlock' -> 'Every unlock must include <arg>'; '<arg> required' ->
+    '<arg> is required.'; None for any other tail (left as written)."""
+    rest = rest.strip()
+    if _names_an_act(arg):
+        return None
+    if not rest or rest == ".":
+        return f"The {_bare_thing(arg)} is required."
+    scope = re.fullmatch(_EVERY_SCOPE + r"\s*\.?", rest, re.I)
+    if scope:
+        return f"{scope.group('every').capitalize()} {scope.group('subj')} must include the {_bare_thing(arg)}."
+    return None
+
+
+def _quoted_items(items: str) -> str:
+    """'individual or company' -> "'individual' or 'company'": plain words in a list of values
+    are values once quoted (the list reading leaves plain words as prose)."""
+    return re.sub(
+        r"(?<!['\w])([A-Za-z][\w\-]*)(?!['\w])",
+        lambda m: m.group(1) if m.group(1).lower() in ("or", "and") else f"'{m.group(1)}'",
+        items,
+    )
+
+
+def _required_value_list(t: str) -> str | None:
+    """'A reason must be given: offboarding, contract_end or security_incident' -> 'The reason is
+    required; the reason must be one of offboarding, contract_end or security_incident.'"""
+    m = _NEEDS_ONE_OF.match(t)
+    if m:
+        thing = _bare_thing(m.group("arg"))
+        return (
+            f"{m.group('every').capitalize()} {m.group('subj')} must include the {thing}; the "
+            f"{thing} must be one of {_quoted_items(m.group('items'))}."
+        )
+    m = _REQUIRED_FROM_LIST.match(t)
+    if not m:
+        return None
+    head = m.group("head").strip()
+    required = _required_phrasing(head)
+    if required is None:
+        return None
+    thing = _REQUIRED_THING.search(required)
+    if thing is None:
+        return None
+    return (
+        f"{required.rstrip('.')}; the {thing.group('thing')} must be one of "
+        f"{_quoted_items(m.group('items'))}."
+    )
+
+
+_REQUIRED_THING = re.compile(
+    r"(?:must include the|^The)\s+(?P<thing>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3}?)"
+    r"(?:\s+is required)?\.?$",
+    re.I,
+)
+
+
+def _required_phrasing(t: str) -> str | None:
+    """The sentence the required-argument reading knows for one of the phrasings above, or None."""
+    m = _IMPERATIVE_REFERENCE.match(t)
+    if m and not _HEADED_REFERENCE.match(t):  # ('credits: cite a ticket id …' is read there)
+        arg = m.group("arg")
+        if not (
+            m.group("always")
+            or m.group("every")
+            or _ENDS_IN_REFERENCE.search(re.sub(r"\s*\([^)]*\)$", "", arg))
+        ):
+            return None
+        verb = _GIVING_VERBS[m.group("verb").lower()]
+        subject = (
+            f"{m.group('every').capitalize()} {m.group('subj')} must"
+            if m.group("every")
+            else f"{m.group('head')} must"
+            if m.group("head")
+            else "Must"
+        )
+        always = " always" if m.group("always") else ""
+        return f"{subject}{always} {verb} {arg}" + ("" if arg.endswith(".") else ".")
+    m = _TERSE_REQUIRED.match(t)
+    if m and not _NOT_REQUIRED.match(m.group("arg")):
+        rest = m.group("rest")
+        gloss = re.match(r"\s*\((?P<gloss>[^)]*)\)\s*\.?\s*$", rest)
+        if gloss and _IDENTIFIER.fullmatch(m.group("arg").strip()):
+            # 'payout_reference required (AP invoice or PO no.)': the bracket says what the named
+            # argument holds; kept as a remark the coverage reads ('(i.e. …)')
+            return f"{m.group('arg')} is required (that is, {gloss.group('gloss')})."
+        return _required_with_scope(m.group("arg"), rest)
+    m = _MUST_BE_GIVEN.match(t)
+    if m:
+        return _required_with_scope(m.group("arg"), m.group("rest"))
+    m = _MAKE_SURE_GIVEN.search(t)
+    if m:
+        why = m.group("why")
+        if why:
+            wants = _WANTS_IT.match(why)
+            said = {stem(w) for w in words(wants.group("what"))} - {"file"} if wants else None
+            named = {stem(w) for w in words(m.group("arg").replace("_", " "))}
+            if not said or not said <= named | {stem(w) for w in STOPWORDS}:
+                return None
+        return _required_with_scope(m.group("arg"), m.group("rest"))
+    m = _ALWAYS_BOUND.match(t)
+    if m:
+        return f"{m.group('subj')} must have {m.group('rest')}"
+    m = _MADE_WITH.match(t)
+    if m:
+        return f"{m.group('subj')} {m.group('act')} must have {m.group('rest')}"
+    return None
+
+
+def _exemption(t: str) -> str | None:
+    """'No ticket needed for password resets' -> 'Password resets are allowed.', or None."""
+    for rx in _EXEMPTIONS:
+        m = rx.match(t)
+        if m and not _CONDITION_WORDS.search(m.group("subj") + " " + m.group("arg")):
+            subj = m.group("subj")
+            return f"{subj[0].upper()}{subj[1:]} are allowed."
+    return None
+
+
+def _required_phrasings(t: str) -> str:
+    """A rule written in one of the phrasings above, rewritten as the required-argument reading
+    knows it; any other rule as written."""
+    if not REVIEW.search(t):
+        exempt = _exemption(t)
+        if exempt is not None:
+            return exempt
+    said = _MUST_SAY.match(t)
+    head = words(said.group("arg")) if said else []
+    if (
+        said
+        and head
+        and stem(head[-1]) in _TEXT_FIELDS
+        and not REVIEW.search(t + " ")
+        and not NEGATION.search(t)
+    ):
+        return (
+            f"The {_bare_thing(said.group('arg'))} is required (it must say {said.group('what')})."
+        )
+    # ('the approver must be set' names a field holding a person, not a person's approval; 'the PO
+    # no.' abbreviates a number, no negation)
+    # ('ticket # mandatory': the number sign is read as the word first)
+    t = _NUMBER_SIGN.sub(lambda m: " numbers" if m.group(1) else " number", t)
+    plain = _NUMBER_ABBREVIATION.sub(" number", re.sub(r"\bapprovers?\b(?!\s+approval)", "", t))
+    if REVIEW.search(plain) or NEGATION.search(plain):
+        return t
+    listed = _required_value_list(t)
+    if listed is not None:
+        return listed
+    return _required_phrasing(t) or t
+
+
+_AT_SLASH = re.compile(r"\bat\s*/\s*(above|over|below|under)\b", re.I)
+
+
 @lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
@@ -3038,6 +3421,12 @@ def _normalise(text: str) -> str:
     # a list of the values allowed.
     t = _FORMAT_HINT.sub("", t)
     t = re.sub(r"\s+", " ", t).strip()
+    # 'POs at/above $10k': at or above the bound, inclusive as 'at least' is (read as 'above',
+    # exactly $10k had passed a review threshold)
+    t = _AT_SLASH.sub(
+        lambda m: "at least" if m.group(1).lower() in ("above", "over") else "at most", t
+    )
+    t = _required_phrasings(t)
     # 'Where the refund amount is at least 750 USD, the refund needs …': a sentence opened by
     # 'Where' and a comma states its condition first, as 'If' does (read as the subject, the
     # bound had become a floor: 'below 750' went to review and 900 passed)
@@ -5689,6 +6078,13 @@ _HEADED_GAP = re.compile(
 )
 
 
+_VALUE_IS_ONE_OF = re.compile(
+    r"^(?:(?:the|a|an|its|their)\s+)?(?P<subj>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s+"
+    r"(?:must|shall|should|has to|needs? to)\s+be\s+one\s+of\b",
+    re.I,
+)
+
+
 def _named_list_check(
     index: int, source: str, text: str, review: bool, negated: bool, only: bool
 ) -> ValueList | None:
@@ -5721,6 +6117,13 @@ def _named_list_check(
         # list, the listed were denied and every other value approved)
         mode = "allow"
     kind = (noun,) if noun else ()
+    subject_is_value = _VALUE_IS_ONE_OF.match(text)
+    if mode == "allow" and not kind and subject_is_value and len(items) > 1:
+        # 'The reason must be one of offboarding, contract_end or security_incident': the subject
+        # is the value the list constrains, so it is read on the argument named for it
+        # (`reason`, `reason_code`); read on any argument, a listed value in a note had passed
+        # a reason outside the list ('Link must be view-only' is a state, one value: as before)
+        kind = tuple(stem(w) for w in words(subject_is_value.group("subj")) if w not in STOPWORDS)
     # 'Weekend deploys to prod-eu or prod-us': a word that qualifies the subject ('weekend') is
     # a subject word the request must show (or rule out), never a word the list accounts for
     # without reading it
@@ -10456,7 +10859,14 @@ _ARG_LIST = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
 
 
 def _required_checks(index: int, source: str, clause: str, review: bool) -> list[Check]:
-    """Required arguments; 'must include a legal_basis and a requester_id' requires both."""
+    """Required arguments; 'must include a legal_basis and a requester_id' requires both;
+    '… is required (it must say what the work was for)' requires a value that can say it."""
+    says = SAYS_REMARK.search(clause)
+    if says:
+        made = _required_checks(index, source, SAYS_REMARK.sub("", clause), review)
+        if len(made) == 1 and type(made[0]) is RequiredArgument:
+            return [replace(made[0], says=says.group("what").strip())]
+        return []
     m = _REQUIRED.search(_FIELD_NAME.sub("", clause).strip())
     if m and not _FIELD_NAME.search(clause):
         head = clause[: m.start("arg")]
@@ -10531,6 +10941,11 @@ def _either_reference(index: int, source: str, clause: str, review: bool) -> Che
     )
 
 
+_FLAG_WORDS = frozenset({"flag", "checkbox", "toggle"})
+_GIVEN_WORDS = frozenset(
+    "populated filled provided supplied entered specified given stated included captured "
+    "recorded".split()
+)
 _CLOSING_PARTICIPLE = re.compile(r"\b(?P<noun>[A-Za-z]{3,}[^s\W]s)\s+[a-z]{3,}ed\s*$")
 
 
@@ -10565,6 +10980,16 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         )
         arg_phrase = re.sub(r"\b\d+\([a-z0-9]\)(?:\([a-z0-9]\))*", " ", arg_phrase)  # '501(c)(3)'
         raw = [w for w in words(arg_phrase) if w not in STOPWORDS and w not in _FIELD_WORDS]
+        if len(raw) > 1 and raw[-1] in _FLAG_WORDS and not exact and not outcomes:
+            # 'a contractor flag': a yes/no argument named by the words before it must be on
+            # (`contractor: true`); read as a name, no argument was called 'contractor flag'
+            subject = text[: m.start()] if m.re is not _REQUIRED_IS else ""
+            # ('Contractors … a contractor flag': the subject names the flag, so the flag off
+            # says the request is no contractor's and the rule does not apply; its words stay
+            # subject words)
+            flag = tuple(stem(w) for w in raw)
+            terms = _subject_terms(_terms(subject, cut_review=False))
+            return RequiredFlag(index, source, "deny", terms, (), flag)
         unverifiable = tuple(w for w in raw if w in _UNVERIFIABLE) + tuple(outcomes)
         if on_file:
             unverifiable += ("on file",)
@@ -10599,6 +11024,11 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         )
         return _state_flag(index, source, terms, arg_words, unverifiable, arg_phrase, required)
     f = _FLAG.search(clause)
+    if f and f.group("adj").lower() in _GIVEN_WORDS:
+        # 'beneficial_owner must be populated', 'the manager must be filled in': being given is
+        # no yes/no state (read as a flag 'populated', it sent every request to review and was
+        # labelled understood); _required_phrasings reads the plain ones as required arguments
+        return None
     if f and not review and f.group("adj").lower() in _FLAGGABLE:
         # 'Identity must be verified (before releasing data)': a yes/no argument shows it
         subject = _terms(clause[: f.start()], cut_review=False)

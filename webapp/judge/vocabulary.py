@@ -147,3 +147,52 @@ def builtin_category(phrase: str) -> str | None:
     if _CONSUMER_MAIL_PHRASE.match(re.sub(r"\s+", " ", phrase.strip().lower())):
         return "consumer_mail"
     return None
+
+
+# Built-in vocabulary of branded references: a rule asking for 'the Zendesk ticket number', 'a
+# Jira key' or 'the ServiceNow change' names the system the reference lives in. An argument
+# named for the system (`zendesk_ticket`, `jira_key`) is that reference; an argument named only
+# for the thing (`ticket_id`, `change_ref`) is it only when its value is shaped like the system's
+# references (a Jira key 'PAY-4411' in `ticket_id` is no Zendesk ticket: review, never approval).
+# Each entry: the stems of the rule's words that name the system, the stems an argument's name
+# uses for it, a readable name, and the shape of its references.
+@dataclass(frozen=True)
+class ReferenceBrand:
+    rule_words: tuple[str, ...]
+    key_words: frozenset[str]
+    label: str
+    shape: re.Pattern[str]
+
+
+REFERENCE_BRANDS: tuple[ReferenceBrand, ...] = (
+    ReferenceBrand(
+        ("zendesk",),
+        frozenset({"zendesk", "zd"}),
+        "Zendesk ticket",
+        re.compile(r"(?:zd|zen|zendesk)?[\s#\-]*\d{1,12}", re.I),
+    ),
+    ReferenceBrand(
+        ("jira",),
+        frozenset({"jira"}),
+        "Jira key",
+        re.compile(r"[A-Z][A-Z0-9_]{1,9}-\d{1,7}", re.I),
+    ),
+    ReferenceBrand(
+        ("servicenow",),
+        frozenset({"servicenow", "snow"}),
+        "ServiceNow record",
+        re.compile(r"(?:CHG|INC|RITM|REQ|PRB|TASK|CTASK|SCTASK|STRY|CS)\d{4,12}", re.I),
+    ),
+)
+
+
+def reference_brands(source: str, arg_words: tuple[str, ...]) -> tuple[ReferenceBrand, ...]:
+    """The systems a required reference names: a brand word among the argument's words, or
+    'ServiceNow' written in the rule (split by case as 'service now') before them."""
+    flat = re.sub(r"[\s\-]+", "", source.lower())
+    return tuple(
+        b
+        for b in REFERENCE_BRANDS
+        if any(w in arg_words for w in b.rule_words)
+        or (b.rule_words == ("servicenow",) and "servicenow" in flat and "servic" in arg_words)
+    )
