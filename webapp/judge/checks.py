@@ -2611,7 +2611,9 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
             for lf, v in view.numeric_leaves()
             if lf.path == path or lf.path.endswith("." + path)
         )
-    money = check.currency is not None or (check.unit_family is None and not check.noun)
+    money = check.currency is not None or (
+        check.unit_family is None and not check.noun and not _on_a_scale(check)
+    )
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
     measure = view.key_stems.intersection(check.measure)
@@ -2620,6 +2622,17 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
     if hit is None:
         hit = view.bind_memo[key] = _bind_measure(view, measure, check, money)
     return hit
+
+
+# The nouns of a measure on a scale of its own: 'whose risk score is 7 or higher', 'applicants
+# with a credit score below 600'. A bare number beside one is a point on that scale, never money,
+# so the amount of the request is no candidate (it had been compared: a 599 credit score with a
+# 1,000 loan amount passed 'below 600').
+_SCALE_STEMS = frozenset(stem(w) for w in "score rating grade rank ranking band".split())
+
+
+def _on_a_scale(check: NumericLimit) -> bool:
+    return check.currency is None and bool(_SCALE_STEMS.intersection(check.measure))
 
 
 def _bind_measure(
@@ -3221,6 +3234,14 @@ def _measure_words(check: NumericLimit) -> str:
         return f"the length{(' of ' + words_) if words_ else ''}"
     if check.unit_family == "speed":
         return f"the speed{(' of ' + words_) if words_ else ''}"
+    if not words_ and _on_a_scale(check):
+        # 'whose screening risk score is 7 or higher': the measure's own words up to its noun
+        ms = list(check.measure)
+        last = max(i for i, m in enumerate(ms) if m in _SCALE_STEMS)
+        first = last
+        while first > 0 and ms[first - 1] not in check.terms[:1]:
+            first -= 1
+        return "the " + surface_words(check.source, tuple(ms[max(first, 1) : last + 1]))
     return words_ or "the amount"
 
 

@@ -38,6 +38,7 @@ from webapp.judge.checks import (
     When,
     WhenBound,
     WhenListed,
+    _on_a_scale,
     evidenced,
 )
 from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
@@ -605,6 +606,13 @@ _UNREAD_NOTATION = re.compile(
 )
 
 
+# '(scale 0-10)', '(on a 0-100 scale)', '(scale of 1 to 5)': the scale a score is on
+_SCALE_NOTE = re.compile(
+    r"\(\s*(?:on\s+a\s+)?(?:scale\s+(?:of\s+)?)?\d+\s*(?:[-\u2013]|to)\s*\d+(?:\s+scale)?\s*\)",
+    re.I,
+)
+
+
 def _compile_prose(
     index: int, chunk_id: str, text: str, glossary: Glossary | None = None
 ) -> CompiledRule:
@@ -748,6 +756,12 @@ def _compile_prose(
                 for v in (stem(w) for w in words(cap.source[: cap.source.find(";")]))
                 if v in VERBS
             )
+    scale = _SCALE_NOTE.search(clean)
+    if scale and any(isinstance(c, NumericLimit) and _on_a_scale(c) for c in checks):
+        # 'whose screening risk score is 7 or higher (scale 0-10)': the scale the score is on
+        # says how to read the bound, nothing the request must show; read with the bound
+        dropped_words.update(stem(w) for w in words(scale.group(0)))
+        dropped_words.update(w for w in re.findall(r"[\w\-]+", scale.group(0)))
     frozen = _freeze_match(clean)
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
@@ -1090,8 +1104,12 @@ def _outside_kinds(r: _Reading) -> list[str]:
 
 def _ranges(r: _Reading) -> list[str]:
     """'11 to 50 seats need manager approval', 'Seats: 11-50 …': a range whose two ends no check
-    compares reads as subject words or a literal."""
-    return _unread_ranges(r.text, r.checks)
+    compares reads as subject words or a literal. The scale a score is on ('(scale 0-10)')
+    is read with the score's bound."""
+    text = r.text
+    if any(isinstance(c, NumericLimit) and _on_a_scale(c) for c in r.every):
+        text = _SCALE_NOTE.sub(lambda m: " " * len(m.group(0)), text)
+    return _unread_ranges(text, r.checks)
 
 
 def _during(r: _Reading) -> list[str]:
@@ -1183,10 +1201,33 @@ def _unread_whose(r: _Reading) -> list[str]:
         return []  # 'whose name starts with Admin' is read by its own recogniser
     if any(isinstance(c, Unless) and c.marker == "whose" for c in r.every):
         return []
-    left = ["whose"]
+    left = []
     for m in _WHOSE_STATES.finditer(r.text):
+        if _whose_measure_read(r, m):
+            continue
         left += [w.lower() for w in re.findall(r"[\w\-]+", m.group("states"))]
-    return [w for w in dict.fromkeys(left) if w not in ("or", "and")]
+    if not left:
+        return []
+    return [w for w in dict.fromkeys(["whose", *left]) if w not in ("or", "and")]
+
+
+# 'whose risk score is above 80', 'whose credit score is 7 or more': a bound on a measure of the
+# subject, not a state
+_WHOSE_BOUND = re.compile(
+    r"^(?:over|above|more than|greater than|exceeding|in excess of|at least|under|below|"
+    r"less than|at most|up to|no more than|\d[\d,.]*\s+or\s+(?:more|higher|above|less|lower|"
+    r"below|greater|fewer))\b",
+    re.I,
+)
+
+
+def _whose_measure_read(r: _Reading, m: re.Match[str]) -> bool:
+    """Whether a numeric check compares the measure a 'whose … is <bound> N' names (its measure
+    words hold every word of the attribute): then that check reads the clause."""
+    if not _WHOSE_BOUND.match(r.text[m.start("states") :]):
+        return False
+    what = {stem(w) for w in words(m.group("what"))} - STOPWORDS
+    return any(isinstance(c, NumericLimit) and what <= set(c.measure) for c in r.every)
 
 
 # Every fail-safe, in the order its unaccounted words are listed; a new one is a function here.
