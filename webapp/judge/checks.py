@@ -4300,7 +4300,11 @@ class PartyState(Unless):
     def evaluate(self, view: RequestView) -> Outcome:
         assert self.base is not None
         outcome = self.base.evaluate(view)
-        if outcome.status == NOT_APPLICABLE:
+        if outcome.status == NOT_APPLICABLE or (
+            # 'Purchase orders may only be raised …' on po_create: satisfied only because the
+            # act's words name another act ('raise' is not 'create'), not by what it compares
+            outcome.status == SATISFIED and self.base.applicability(view)[0] == "absent"
+        ):
             # 'Goodwill credits must not be given to customers on a reseller plan' and
             # support_issue_credit with `plan`: the act's words are a vocabulary that is never
             # complete, but the request carries the party's very state argument. When it shows

@@ -249,6 +249,7 @@ def _in_policy_currency(rule: CompiledRule, currency: str) -> CompiledRule:
         and check.unit_family is None
         and not check.noun
         and not check.counts_calls
+        and not _on_a_scale(check)  # 'a credit score below 600' is no money of the policy's
         else check
         for check in rule.checks
     )
@@ -8076,6 +8077,9 @@ def _conditional_checks(
     cond = m.group("cond").strip().rstrip(".")
     # 'unless balance == 0': the sign of equality written as code says 'is'
     cond = re.sub(r"(?<=[\w`'\"])\s*==\s*(?=[\w`'\"])", " is ", cond)
+    # 'unless the user's email is verified': the owner's noun names the argument with the thing
+    # (`user_email_verified`, `user.email_verified`), as 'the user email' does
+    cond = re.sub(r"(?<=[a-z])['\u2019]s\s+(?=[a-z])", " ", cond, flags=re.I)
     if marker in ("unless", "except if", "except when") and _APPROVED_BY.match(cond):
         # '4h max unless approved by security': beyond the limit a person decides, so the
         # limit asks for review instead of refusing.
