@@ -4364,8 +4364,11 @@ class PartyState(Unless):
                 shown = _one_of_states(lf, self.states)
                 if shown is False and not isinstance(lf.value, bool):
                     plain = _PLAIN_STATUS_WORDS if attribute & _STATUS_NAMES else _PLAIN_PLAN_WORDS
-                    if not {stem(t) for t in normalise_value(str(lf.value)).split()} <= plain:
-                        shown = None  # not plainly another state: maybe the rule's, renamed
+                    said = {stem(t) for t in normalise_value(str(lf.value)).split()}
+                    if not said <= plain or said & _NEGATING:
+                        # not plainly another state ('partner_pro' beside 'reseller'), or a
+                        # negated one ('not_inactive'): maybe the rule's state, renamed
+                        shown = None
                 results.append((shown, lf.path))
                 continue
             for w in wanted:

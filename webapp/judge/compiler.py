@@ -641,7 +641,7 @@ def _compile_prose(
             continue
         # 'only to vendors whose status is Active', 'for deactivated users': the party's state,
         # before the readings that take 'only … is Active' for a binding or the state for a word
-        party = _party_state(index, text, clause, previous, subject_carry)
+        party = _party_state(index, text, clause, previous, subject_carry, only=True)
         if party is not None:
             normative_seen = True
             consumed_markers.extend(x for x in party[1].split("|") if x)
@@ -7831,9 +7831,10 @@ _ONLY_WHO_HAVE = re.compile(
     re.I,
 )
 # 'Keys may not be created for deactivated users', 'Do not issue refunds to suspended accounts'
+# (not 'blocked', 'banned', 'unverified': a list or a category a glossary may define)
 _PARTY_ADJECTIVES = (
-    r"deactivated|suspended|inactive|blocked|terminated|closed|frozen|disabled|dormant|locked|"
-    r"banned|archived|cancelled|canceled|expired|delinquent|offboarded|unverified"
+    r"deactivated|suspended|inactive|terminated|closed|frozen|disabled|dormant|locked|"
+    r"archived|cancelled|canceled|expired|delinquent|offboarded"
 )
 _ADJECTIVE_PARTY = re.compile(
     r"\b(?:for|to|from|of|with|on|by)\s+(?:(?:any|the)\s+)?(?P<adj>" + _PARTY_ADJECTIVES + r")\s+"
@@ -7862,21 +7863,26 @@ _CONDITION_PARTY_STATE = re.compile(
 def _negated_only(head: str) -> str | None:
     """'Payments may only be released to' → 'Payments may not be released to'; 'Only pay' → 'Do
     not pay'; 'Invoices may be paid only to' → 'Invoices may not be paid to'. None when the head
-    has no 'only' to turn into a prohibition of the rest."""
-    m = re.match(r"^(?P<a>.*?\b(?:may|can|must|shall|should))\s+only\s+(?P<b>.+)$", head, re.I)
-    if m:
-        return f"{m.group('a')} not {m.group('b')}"
-    m = re.match(r"^only\s+(?P<b>[a-z].+)$", head, re.I)
-    if m:
-        return f"Do not {m.group('b')}"
-    m = re.match(
-        r"^(?P<a>.*?\b(?:may|can|shall|should))\s+(?P<mid>be\s+[a-z]+)\s+only\s+(?P<b>.+)$",
-        head,
-        re.I,
+    has no 'only' to turn into a prohibition of the rest, or when 'only' may bound more than the
+    party: who acts ('Only senior agents may pay', 'released only by Treasury to') or a longer
+    act."""
+    m = (
+        re.match(r"^(?P<a>.*?\b(?:may|can|must|shall|should))\s+only\s+(?P<b>.+)$", head, re.I)
+        or re.match(r"^(?P<a>)only\s+(?P<b>[a-z].*)$", head, re.I)
+        or re.match(
+            r"^(?P<a>.*?\b(?:may|can|shall|should))\s+(?P<mid>be\s+[a-z]+)\s+only\s+(?P<b>.+)$",
+            head,
+            re.I,
+        )
     )
-    if m:
-        return f"{m.group('a')} not {m.group('mid')} {m.group('b')}"
-    return None
+    if m is None:
+        return None
+    act = f"{m.groupdict().get('mid') or ''} {m.group('b')}".split()
+    if len(act) > 5 or NORMATIVE.search(" ".join(act)) or re.search(r"\bby\b", head, re.I):
+        return None
+    if not m.group("a"):
+        return f"Do not {' '.join(act)}"
+    return f"{m.group('a')} not {' '.join(act)}"
 
 
 def _party_state_checks(
@@ -7930,9 +7936,17 @@ def _split_states(written: str) -> list[str] | None:
 
 
 def _party_state(
-    index: int, source: str, clause: str, previous: Quantity | None, carry: str
+    index: int,
+    source: str,
+    clause: str,
+    previous: Quantity | None,
+    carry: str,
+    only: bool = False,
 ) -> tuple[list[Check], str] | None:
-    """A state of the party written as a relative clause or a prepositional phrase."""
+    """A state of the party written as a relative clause or a prepositional phrase. `only`: the
+    allow-only forms alone ('may only … whose status is Active'), read before the readings that
+    take 'only … is Active' for a binding; the others are read with the conditions, after the
+    categories a glossary defines ('blocked vendors')."""
     m = _ONLY_WHOSE.match(clause) or _ONLY_WHO_HAVE.match(clause)
     rest = m.group("head") if m else clause
     if condition_spans(rest) or re.search(
@@ -7986,7 +8000,7 @@ def _party_state(
             of=of,
         )
         return (checks, f"{m.group('phrase').split()[0].lower()}|only") if checks else None
-    if not NEGATION.search(clause):
+    if only or not NEGATION.search(clause):
         return None
     m = _ON_PLAN.search(clause) or _ADJECTIVE_PARTY.search(clause)
     if m is None or len(_ON_PLAN.findall(clause)) + len(_ADJECTIVE_PARTY.findall(clause)) != 1:
@@ -8031,6 +8045,9 @@ def _conditional_checks(
         m = _NAME_PREFIX_WHEN.match(clause)
         assert m is not None
         return named, f"{m.group('marker').lower()}|whose|with"
+    party = _party_state(index, source, clause, previous, carry)
+    if party is not None:
+        return party
     several = _any_state(index, source, clause, previous, carry)
     if several is not None:
         return several
