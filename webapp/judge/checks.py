@@ -209,13 +209,19 @@ class Check:
                 m = view.term_matches(t)
             if m:
                 return False
-        if not _initialled_terms(self.terms, view.tool_stems).isdisjoint(words):
-            return False  # 'purchase orders' on po_create
+        initials = self._term_initials
+        if initials and not view.tool_stems.isdisjoint(initials):
+            if not _initialled_terms(self.terms, view.tool_stems).isdisjoint(words):
+                return False  # 'purchase orders' on po_create
         if not view._empty_keys.isdisjoint(words) and not _SWITCHING_OFF.isdisjoint(words):
             # 'MFA may not be disabled' and `mfa_required: "off"`: a flag named for the rule's
             # thing that is off is the rule's act, not a sign the request is about another thing
             return False
         return True
+
+    @cached_property
+    def _term_initials(self) -> dict[str, frozenset[str]]:
+        return _term_initials(self.terms)
 
     @cached_property
     def _memo_key(self) -> tuple:
@@ -530,19 +536,25 @@ def _applicability(
 
 
 @lru_cache(maxsize=65536)
-def _initialled_terms(terms: tuple[str, ...], tool: frozenset[str]) -> frozenset[str]:
-    """The rule's words that a tool's short word stands for by their initials: 'purchase
-    orders' on `po_create` (the reverse of the tool acronyms a rule's 'POs' reads). Only two
-    or three consecutive words of the subject and a tool word of as many letters that is no
-    word of the rule itself."""
-    out: set[str] = set()
+def _term_initials(terms: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """The initials of two or three consecutive words of a rule's subject ('purchas', 'order':
+    'po'), each with the words it stands for; never a word of the subject itself."""
+    out: dict[str, set[str]] = {}
     for n in (2, 3):
         for i in range(len(terms) - n + 1):
             run = terms[i : i + n]
-            initials = "".join(t[0] for t in run)
-            if initials in tool and initials not in terms and all(len(t) >= 3 for t in run):
-                out.update(run)
-    return frozenset(out)
+            if all(len(t) >= 3 for t in run):
+                out.setdefault("".join(t[0] for t in run), set()).update(run)
+    return {k: frozenset(v) for k, v in out.items() if k not in terms}
+
+
+def _initialled_terms(terms: tuple[str, ...], tool: frozenset[str]) -> frozenset[str]:
+    """The rule's words that a tool's short word stands for by their initials: 'purchase
+    orders' on `po_create` (the reverse of the tool acronyms a rule's 'POs' reads)."""
+    initials = _term_initials(terms)
+    if not initials or tool.isdisjoint(initials):
+        return _EMPTY
+    return frozenset(t for k, run in initials.items() if k in tool for t in run)
 
 
 def _run_program(
@@ -560,7 +572,7 @@ def _run_program(
     status = "matched"
     performed = view.argument_acts()
     generic_change = False
-    initialled = _initialled_terms(terms, tool)
+    initialled: frozenset[str] | None = None  # built only when a group is not matched
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
     # subject of every request, and most groups hold a single word. The view's memos are read in
     # place; a term not yet asked about is answered by the view (which fills them).
@@ -574,6 +586,13 @@ def _run_program(
                 hit = True
                 if anchor or t in tool:
                     anchored = True
+        if not hit and initialled is None:
+            initials = _term_initials(terms)
+            initialled = (
+                _initialled_terms(terms, tool)
+                if initials and not tool.isdisjoint(initials)
+                else _EMPTY
+            )
         if not hit and initialled:
             for t, _ in words_anchoring:
                 if t in initialled:
@@ -831,6 +850,11 @@ class NumericLimit(Check):
     # GBP'): a bound with no currency against an amount with none is not surely like for like
     currency_open: bool = False
     kind: str = field(default="numeric_limit", init=False)
+
+    @cached_property
+    def on_a_scale(self) -> bool:
+        """A bound on a score's own scale ('a credit score below 600'), never money."""
+        return _on_a_scale(self)
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
@@ -2612,7 +2636,7 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
             if lf.path == path or lf.path.endswith("." + path)
         )
     money = check.currency is not None or (
-        check.unit_family is None and not check.noun and not _on_a_scale(check)
+        check.unit_family is None and not check.noun and not check.on_a_scale
     )
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
