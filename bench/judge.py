@@ -97,6 +97,7 @@ APART_SETS = (
     "dev_jvalue",
     "dev_jsame",
     "dev_jreq",
+    "dev_jwhose",
 )
 
 

@@ -225,14 +225,20 @@ def test_a_listed_value_held_out_of_the_act_is_no_sign_of_it():
     assert outcome_beside_ticket(rule, "comms_send_campaign", included) == "denied"
 
 
-@pytest.mark.parametrize("plan", ["partner_pro", "reseller", "standard"])
-def test_kinds_of_plan_named_by_words_are_open_classes(plan):
+@pytest.mark.parametrize(
+    ("plan", "expected"),
+    [("partner_pro", "pending_review"), ("reseller", "pending_review"), ("standard", "approved")],
+)
+def test_kinds_of_plan_named_by_words_are_open_classes(plan, expected):
     # no vocabulary says whether partner_pro is a reseller plan: a human decides (it had been
-    # approved, the words not shown); a plan spelled like the kind is no exception to that
+    # approved, the words not shown). Since jwhose the rule is read on the customer's `plan`
+    # (PartyState): a plan made only of plain plan words ('standard') is plainly another; the
+    # plan the rule names, beside a tool whose act ('issue') is not the rule's ('given'), is
+    # for a human.
     rule = "Goodwill credits must not be given to customers on a reseller or wholesale plan."
-    assert not compile_rule(0, "c:r0", rule).decides
+    assert compile_rule(0, "c:r0", rule).decides
     args = {"plan": plan, "amount": 10, "currency": "GBP"}
-    assert outcome_beside_ticket(rule, "support_issue_credit", args) == "pending_review"
+    assert outcome_beside_ticket(rule, "support_issue_credit", args) == expected
 
 
 def test_earlier_things_of_another_kind_are_not_this_request():

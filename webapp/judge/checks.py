@@ -209,11 +209,19 @@ class Check:
                 m = view.term_matches(t)
             if m:
                 return False
+        initials = self._term_initials
+        if initials and not view.tool_stems.isdisjoint(initials):
+            if not _initialled_terms(self.terms, view.tool_stems).isdisjoint(words):
+                return False  # 'purchase orders' on po_create
         if not view._empty_keys.isdisjoint(words) and not _SWITCHING_OFF.isdisjoint(words):
             # 'MFA may not be disabled' and `mfa_required: "off"`: a flag named for the rule's
             # thing that is off is the rule's act, not a sign the request is about another thing
             return False
         return True
+
+    @cached_property
+    def _term_initials(self) -> dict[str, frozenset[str]]:
+        return _term_initials(self.terms)
 
     @cached_property
     def _memo_key(self) -> tuple:
@@ -527,6 +535,28 @@ def _applicability(
     return _run_program(view, terms, *_program(terms, alternatives, names))
 
 
+@lru_cache(maxsize=65536)
+def _term_initials(terms: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """The initials of two or three consecutive words of a rule's subject ('purchas', 'order':
+    'po'), each with the words it stands for; never a word of the subject itself."""
+    out: dict[str, set[str]] = {}
+    for n in (2, 3):
+        for i in range(len(terms) - n + 1):
+            run = terms[i : i + n]
+            if all(len(t) >= 3 for t in run):
+                out.setdefault("".join(t[0] for t in run), set()).update(run)
+    return {k: frozenset(v) for k, v in out.items() if k not in terms}
+
+
+def _initialled_terms(terms: tuple[str, ...], tool: frozenset[str]) -> frozenset[str]:
+    """The rule's words that a tool's short word stands for by their initials: 'purchase
+    orders' on `po_create` (the reverse of the tool acronyms a rule's 'POs' reads)."""
+    initials = _term_initials(terms)
+    if not initials or tool.isdisjoint(initials):
+        return _EMPTY
+    return frozenset(t for k, run in initials.items() if k in tool for t in run)
+
+
 def _run_program(
     view: RequestView,
     terms: tuple[str, ...],
@@ -542,6 +572,7 @@ def _run_program(
     status = "matched"
     performed = view.argument_acts()
     generic_change = False
+    initialled: frozenset[str] | None = None  # built only when a group is not matched
     # Plain loops rather than comprehensions and any()/all(): this runs for every distinct rule
     # subject of every request, and most groups hold a single word. The view's memos are read in
     # place; a term not yet asked about is answered by the view (which fills them).
@@ -555,6 +586,18 @@ def _run_program(
                 hit = True
                 if anchor or t in tool:
                     anchored = True
+        if not hit and initialled is None:
+            initials = _term_initials(terms)
+            initialled = (
+                _initialled_terms(terms, tool)
+                if initials and not tool.isdisjoint(initials)
+                else _EMPTY
+            )
+        if not hit and initialled:
+            for t, _ in words_anchoring:
+                if t in initialled:
+                    hit = anchored = True  # 'purchase orders' on po_create: the tool's initials
+                    break
         if hit:
             continue
         if universal and not (universal.isdisjoint(tool) and universal.isdisjoint(view.key_stems)):
@@ -839,6 +882,11 @@ class NumericLimit(Check):
     # GBP'): a bound with no currency against an amount with none is not surely like for like
     currency_open: bool = False
     kind: str = field(default="numeric_limit", init=False)
+
+    @cached_property
+    def on_a_scale(self) -> bool:
+        """A bound on a score's own scale ('a credit score below 600'), never money."""
+        return _on_a_scale(self)
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
@@ -2756,7 +2804,9 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
             for lf, v in view.numeric_leaves()
             if lf.path == path or lf.path.endswith("." + path)
         )
-    money = check.currency is not None or (check.unit_family is None and not check.noun)
+    money = check.currency is not None or (
+        check.unit_family is None and not check.noun and not check.on_a_scale
+    )
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
     measure = view.key_stems.intersection(check.measure)
@@ -2765,6 +2815,17 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
     if hit is None:
         hit = view.bind_memo[key] = _bind_measure(view, measure, check, money)
     return hit
+
+
+# The nouns of a measure on a scale of its own: 'whose risk score is 7 or higher', 'applicants
+# with a credit score below 600'. A bare number beside one is a point on that scale, never money,
+# so the amount of the request is no candidate (it had been compared: a 599 credit score with a
+# 1,000 loan amount passed 'below 600').
+_SCALE_STEMS = frozenset(stem(w) for w in "score rating grade rank ranking band".split())
+
+
+def _on_a_scale(check: NumericLimit) -> bool:
+    return check.currency is None and bool(_SCALE_STEMS.intersection(check.measure))
 
 
 def _bind_measure(
@@ -3366,6 +3427,14 @@ def _measure_words(check: NumericLimit) -> str:
         return f"the length{(' of ' + words_) if words_ else ''}"
     if check.unit_family == "speed":
         return f"the speed{(' of ' + words_) if words_ else ''}"
+    if not words_ and _on_a_scale(check):
+        # 'whose screening risk score is 7 or higher': the measure's own words up to its noun
+        ms = list(check.measure)
+        last = max(i for i, m in enumerate(ms) if m in _SCALE_STEMS)
+        first = last
+        while first > 0 and ms[first - 1] not in check.terms[:1]:
+            first -= 1
+        return "the " + surface_words(check.source, tuple(ms[max(first, 1) : last + 1]))
     return words_ or "the amount"
 
 
@@ -4357,6 +4426,169 @@ class AnyState(Unless):
         if not results or any(held is None for held, _ in results):
             return None, results[0][1] if results else ""
         return False, results[0][1]
+
+
+# Words an argument's name may add to the attribute it holds: `plan_name`, `status_code`.
+_ATTRIBUTE_EXTRA = frozenset(stem(w) for w in "name code value current".split())
+# The words a value of a party's status or plan may be made of to be plainly another state than
+# the rule's ('Inactive', 'consumer_plus'); a value with any other word ('partner_pro' beside
+# 'a reseller or wholesale plan') may be the rule's state under another name: a human decides.
+_PLAIN_STATUS_WORDS = _STATE_STEMS | frozenset(
+    stem(w)
+    for w in """blocked deactivated locked banned archived frozen onboarding offboarded rejected
+    approved verified unverified new deleted hold on review trial churned""".split()
+)
+_PLAIN_PLAN_WORDS = frozenset(
+    stem(w)
+    for w in """free basic starter standard plus pro professional premium business enterprise
+    team personal individual consumer family student trial legacy annual monthly growth scale
+    essentials advanced ultimate lite light gold silver bronze platinum""".split()
+)
+
+
+@dataclass(frozen=True)
+class PartyState(Unless):
+    """'Payments may only be released to vendors whose status is Active', 'Goodwill credits must
+    not be given to customers on a reseller or wholesale plan', 'Keys may not be created for
+    deactivated users', 'A refill may only be authorised if the prescription is still active':
+    the state of one party of the request, read on the one argument named for it.
+
+    `required`: the base check holds unless the party is in one of `states` (an allow-only: 'only
+    … whose status is Active', 'unless MFA is enrolled'); otherwise it holds while the party is in
+    one of them (a deny-list: 'on a reseller plan', 'deactivated users').
+
+    The argument is the party's own: at the top of the request or under the party's name, named
+    for the attribute (`status`, `vendor_status`, `supplier.status`, `plan`) and nothing but the
+    party's words, or a yes/no named for the state (`mfa_enrolled`, `opted_in`,
+    `has_active_encounter`). Its value is compared word by word in any case (`_one_of_states`):
+    another plain state word rules the state out, a value adding a word to it
+    (`pending_activation`, `not active`) or a yes/no written as text is for a human. No such
+    argument, arguments that disagree, or a bare `status` on a tool named for another thing (it may
+    be the request's own status) leave the decision to a human.
+    """
+
+    states: tuple[str, ...] = ()  # the states as written, lower case ('active', 'reseller')
+    thing: tuple[str, ...] = ()  # stems of the party and what the state is of ('vendor', 'master')
+    attribute: tuple[str, ...] = ()  # the attribute's own name as written ('status', 'plan')
+    required: bool = False
+    of: str = ""  # what of the party is in the state, as written ('encounter', 'MFA')
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d["condition"] = {
+            "marker": self.marker,
+            "test": "party_state",
+            "states": list(self.states),
+            "required": self.required,
+        }
+        return d
+
+    def reading(self) -> str:
+        base = self.base.reading() if self.base else "Deny"
+        party = surface_words(self.source, self.thing[:1]) or "party"
+        party = re.sub(r"(?<=[^s])s$", "", party)
+        states = " or ".join(f"'{s}'" for s in self.states)
+        named = "/".join(f"`{a}`" for a in self.attribute) or "`status`"
+        how = (
+            f"read from the {party}'s {named} argument, or a yes/no named for the state; when "
+            "neither is sent, or the value is not plainly one state or another, review"
+        )
+        attribute = " ".join(self.attribute)
+        if self.of:
+            party = f"{party}'s {self.of}"
+        elif attribute not in ("status", "state", "stage", "standing", ""):
+            party = f"{party}'s {attribute}"
+        if self.required:
+            return f"{base}, unless the {party} is {states} ({how})"
+        return f"{base}, only when the {party} is {states} ({how})"
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.base is not None
+        outcome = self.base.evaluate(view)
+        if outcome.status == NOT_APPLICABLE or (
+            # 'Purchase orders may only be raised …' on po_create: satisfied only because the
+            # act's words name another act ('raise' is not 'create'), not by what it compares
+            outcome.status == SATISFIED and self.base.applicability(view)[0] == "absent"
+        ):
+            # 'Goodwill credits must not be given to customers on a reseller plan' and
+            # support_issue_credit with `plan`: the act's words are a vocabulary that is never
+            # complete, but the request carries the party's very state argument. When it shows
+            # the state the rule forbids (or cannot say), a human decides rather than the rule
+            # passing by unread.
+            held, path = self._in_state(view)
+            if path and held is not self.required:
+                return Outcome(
+                    UNKNOWN,
+                    f"{path} is the argument this rule reads for {self.phrase}; whether this tool "
+                    "is the act it speaks of is not clear",
+                    (path,),
+                )
+            return outcome
+        if outcome.status not in (VIOLATED, UNKNOWN, REVIEW):
+            return outcome
+        held, path = self._in_state(view)
+        if held is None:
+            return Outcome(
+                UNKNOWN,
+                f"{outcome.message}; the arguments cannot show whether {self.phrase}",
+                outcome.args + ((path,) if path else ()),
+            )
+        if held == self.required:
+            return Outcome(SATISFIED, f"{path}: {self.phrase}", (path,))
+        said = "not " if self.required else ""
+        message = f"{path} shows {said}{self.phrase}"
+        if outcome.status == UNKNOWN and self.base.applicability(view) == ("unknown", True):
+            return Outcome(VIOLATED if self.base.effect == "deny" else REVIEW, message, (path,))
+        return Outcome(outcome.status, f"{outcome.message}; {message}", outcome.args + (path,))
+
+    def _in_state(self, view: RequestView) -> tuple[bool | None, str]:
+        thing = set(self.thing)
+        attribute = {stem(a) for a in self.attribute}
+        if attribute <= _STATUS_NAMES:
+            attribute = set(_STATUS_NAMES)  # 'whose status', `user_state`, `account_stage`
+        wanted = [
+            frozenset(w for w in content_stems(s) if w not in _BROAD_STATE_WORDS)
+            for s in self.states
+        ]
+        results: list[tuple[bool | None, str]] = []
+        for lf in view.leaves:
+            parents = {s for p in lf.path.split(".")[:-1] for s in content_stems(p)}
+            if not parents <= thing:
+                continue  # another party's (`referrer.status`, `invoice.status`)
+            keys = lf.last_keys
+            if keys & attribute and not keys - attribute - thing - _ATTRIBUTE_EXTRA:
+                if (
+                    not parents
+                    and not keys & thing
+                    and attribute <= _STATUS_NAMES
+                    and not thing & view.tool_stems
+                ):
+                    # a bare `status` on a tool for another thing may be the request's own
+                    results.append((None, lf.path))
+                    continue
+                shown = _one_of_states(lf, self.states)
+                if shown is False and not isinstance(lf.value, bool):
+                    plain = _PLAIN_STATUS_WORDS if attribute & _STATUS_NAMES else _PLAIN_PLAN_WORDS
+                    said = {stem(t) for t in normalise_value(str(lf.value)).split()}
+                    if not said <= plain or said & _NEGATING:
+                        # not plainly another state ('partner_pro' beside 'reseller'), or a
+                        # negated one ('not_inactive'): maybe the rule's state, renamed
+                        shown = None
+                results.append((shown, lf.path))
+                continue
+            for w in wanted:
+                if w and w <= keys and not keys - w - thing - _STATE_FLAG_EXTRA - {"in"}:
+                    # `mfa_enrolled`, `opted_in`, `has_active_encounter`: a yes/no for the state
+                    value = lf.value if isinstance(lf.value, bool) else None
+                    if value is False and len(wanted) > 1:
+                        value = None  # `is_reseller: false` leaves 'or wholesale' open
+                    results.append((value, lf.path))
+                    break
+        if not results:
+            return None, ""
+        if any(held is None for held, _ in results) or len({h for h, _ in results}) > 1:
+            return None, next((p for h, p in results if h is None), results[0][1])
+        return results[0][0], results[0][1]
 
 
 @dataclass(frozen=True)

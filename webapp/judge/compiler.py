@@ -25,6 +25,7 @@ from webapp.judge.checks import (
     FirstTimeCounterparty,
     KeyedLimit,
     NumericLimit,
+    PartyState,
     PrefixedCount,
     RequiredArgument,
     RequiredFlag,
@@ -38,6 +39,7 @@ from webapp.judge.checks import (
     When,
     WhenBound,
     WhenListed,
+    _on_a_scale,
     evidenced,
     surface_words,
 )
@@ -249,6 +251,7 @@ def _in_policy_currency(rule: CompiledRule, currency: str) -> CompiledRule:
         and check.unit_family is None
         and not check.noun
         and not check.counts_calls
+        and not _on_a_scale(check)  # 'a credit score below 600' is no money of the policy's
         else check
         for check in rule.checks
     )
@@ -641,6 +644,13 @@ _UNREAD_NOTATION = re.compile(
 )
 
 
+# '(scale 0-10)', '(on a 0-100 scale)', '(scale of 1 to 5)': the scale a score is on
+_SCALE_NOTE = re.compile(
+    r"\(\s*(?:on\s+a\s+)?(?:scale\s+(?:of\s+)?)?\d+\s*(?:[-\u2013]|to)\s*\d+(?:\s+scale)?\s*\)",
+    re.I,
+)
+
+
 def _compile_prose(
     index: int, chunk_id: str, text: str, glossary: Glossary | None = None
 ) -> CompiledRule:
@@ -665,6 +675,14 @@ def _compile_prose(
         sc = scope_of(clause)
         if sc:
             scope += list(sc)
+            continue
+        # 'only to vendors whose status is Active', 'for deactivated users': the party's state,
+        # before the readings that take 'only … is Active' for a binding or the state for a word
+        party = _party_state(index, text, clause, previous, subject_carry, only=True)
+        if party is not None:
+            normative_seen = True
+            consumed_markers.extend(x for x in party[1].split("|") if x)
+            checks.extend(party[0])
             continue
         gated = _bound_allow_list(index, text, clause)
         if gated:
@@ -792,6 +810,12 @@ def _compile_prose(
                 for v in (stem(w) for w in words(cap.source[: cap.source.find(";")]))
                 if v in VERBS
             )
+    scale = _SCALE_NOTE.search(clean)
+    if scale and any(isinstance(c, NumericLimit) and _on_a_scale(c) for c in checks):
+        # 'whose screening risk score is 7 or higher (scale 0-10)': the scale the score is on
+        # says how to read the bound, nothing the request must show; read with the bound
+        dropped_words.update(stem(w) for w in words(scale.group(0)))
+        dropped_words.update(w for w in re.findall(r"[\w\-]+", scale.group(0)))
     frozen = _freeze_match(clean)
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(frozen.group("duration").split()[0].lower())  # 'until …'
@@ -1134,8 +1158,12 @@ def _outside_kinds(r: _Reading) -> list[str]:
 
 def _ranges(r: _Reading) -> list[str]:
     """'11 to 50 seats need manager approval', 'Seats: 11-50 …': a range whose two ends no check
-    compares reads as subject words or a literal."""
-    return _unread_ranges(r.text, r.checks)
+    compares reads as subject words or a literal. The scale a score is on ('(scale 0-10)')
+    is read with the score's bound."""
+    text = r.text
+    if any(isinstance(c, NumericLimit) and _on_a_scale(c) for c in r.every):
+        text = _SCALE_NOTE.sub(lambda m: " " * len(m.group(0)), text)
+    return _unread_ranges(text, r.checks)
 
 
 def _during(r: _Reading) -> list[str]:
@@ -1227,10 +1255,33 @@ def _unread_whose(r: _Reading) -> list[str]:
         return []  # 'whose name starts with Admin' is read by its own recogniser
     if any(isinstance(c, Unless) and c.marker == "whose" for c in r.every):
         return []
-    left = ["whose"]
+    left = []
     for m in _WHOSE_STATES.finditer(r.text):
+        if _whose_measure_read(r, m):
+            continue
         left += [w.lower() for w in re.findall(r"[\w\-]+", m.group("states"))]
-    return [w for w in dict.fromkeys(left) if w not in ("or", "and")]
+    if not left:
+        return []
+    return [w for w in dict.fromkeys(["whose", *left]) if w not in ("or", "and")]
+
+
+# 'whose risk score is above 80', 'whose credit score is 7 or more': a bound on a measure of the
+# subject, not a state
+_WHOSE_BOUND = re.compile(
+    r"^(?:over|above|more than|greater than|exceeding|in excess of|at least|under|below|"
+    r"less than|at most|up to|no more than|\d[\d,.]*\s+or\s+(?:more|higher|above|less|lower|"
+    r"below|greater|fewer))\b",
+    re.I,
+)
+
+
+def _whose_measure_read(r: _Reading, m: re.Match[str]) -> bool:
+    """Whether a numeric check compares the measure a 'whose … is <bound> N' names (its measure
+    words hold every word of the attribute): then that check reads the clause."""
+    if not _WHOSE_BOUND.match(r.text[m.start("states") :]):
+        return False
+    what = {stem(w) for w in words(m.group("what"))} - STOPWORDS
+    return any(isinstance(c, NumericLimit) and what <= set(c.measure) for c in r.every)
 
 
 # Every fail-safe, in the order its unaccounted words are listed; a new one is a function here.
@@ -1930,8 +1981,9 @@ def _value_stems(checks: list[Check]) -> set[str]:
             inner = getattr(c, name, None)
             if isinstance(inner, Check):
                 todo.append(inner)
-        if isinstance(c, StateFlag):
-            # 'registered in the staff database': the flag named for it reads the restriction
+        if isinstance(c, StateFlag | PartyState):
+            # 'registered in the staff database', 'whose status in the vendor master is
+            # Active': the argument named for it reads the restriction
             out.update(stem(w) for w in words(c.phrase))
         if isinstance(c, SameValue):
             # 'between reps in the same sales region': the two sides are what it compares
@@ -8762,6 +8814,67 @@ _UNLESS_THING_STATE = re.compile(
     r"(?P<states>[a-z]+(?:\s*,\s*[a-z]+)*(?:\s*,?\s+or\s+[a-z]+)?)\s*\.?$",
     re.I,
 )
+# The state of one party, bound to the one argument named for it (`PartyState`).
+# 'Payments may only be released to vendors whose status in the vendor master is Active',
+# 'Only pay vendors whose status is Active': an allow-only on the party's state.
+_PARTY_ATTRIBUTES = r"status|state|stage|standing|plan|tier"
+_PARTY_STATE_WORD = r"(?!or\b|and\b|not\b)[A-Za-z][\w\-]*"
+_PARTY_STATES = (
+    r"(?P<states>"
+    + _PARTY_STATE_WORD
+    + r"(?:\s*,\s*"
+    + _PARTY_STATE_WORD
+    + r")*(?:\s*,?\s+or\s+"
+    + _PARTY_STATE_WORD
+    + r")?)"
+)
+# ('whose vendor master status is active' reaches here as 'with vendor master status active',
+# _normalise's _WHOSE_STATE)
+_ONLY_WHOSE = re.compile(
+    r"^(?P<head>.+?)\s+(?P<noun>[a-z]+s)\s+(?P<phrase>(?:whose\s+(?P<attr>(?:[a-z]+\s+){0,3}?"
+    r"(?P<name>" + _PARTY_ATTRIBUTES + r"))(?:\s+in\s+the\s+(?P<src>(?:[a-z]+\s+){0,2}[a-z]+))?"
+    r"\s+is\s+(?:(?:still|currently|now)\s+)?|with\s+(?P<wattr>(?:[a-z]+\s+){0,2}"
+    r"(?P<wname>status|state|stage))\s+)" + _PARTY_STATES + r")\s*\.?$",
+    re.I,
+)
+# 'Agents may only open the charts of patients who have an active encounter', 'Marketing emails
+# may only be sent to contacts who have opted in', '… that have opted in to marketing'
+_PARTY_DONE = r"opted[\s\-]in|consented|enrolled|subscribed|registered|onboarded"
+_ONLY_WHO_HAVE = re.compile(
+    r"^(?P<head>.+?)\s+(?P<noun>[a-z]+s)\s+(?P<phrase>(?:who|that)\s+(?:have|has)\s+"
+    r"(?:(?:an?|a\s+current)\s+(?P<adj>active|open|valid|current|live)\s+(?P<obj>[a-z]+)"
+    r"|(?:already\s+)?(?P<done>" + _PARTY_DONE + r")(?:\s+(?:to|for|in)\s+(?P<to>[a-z]+))?))"
+    r"\s*\.?$",
+    re.I,
+)
+# 'Keys may not be created for deactivated users', 'Do not issue refunds to suspended accounts'
+# (not 'blocked', 'banned', 'unverified': a list or a category a glossary may define)
+_PARTY_ADJECTIVES = (
+    r"deactivated|suspended|inactive|terminated|closed|frozen|disabled|dormant|locked|"
+    r"archived|cancelled|canceled|expired|delinquent|offboarded"
+)
+_ADJECTIVE_PARTY = re.compile(
+    r"\b(?:for|to|from|of|with|on|by)\s+(?:(?:any|the)\s+)?(?P<adj>" + _PARTY_ADJECTIVES + r")\s+"
+    r"(?P<noun>[a-z]+s)\b",
+    re.I,
+)
+# 'Goodwill credits must not be given to customers on a reseller or wholesale plan'
+_ON_PLAN = re.compile(
+    r"\b(?P<noun>[a-z]+s)\s+(?P<phrase>on\s+(?:a|an|the)\s+" + _PARTY_STATES + r"\s+"
+    r"(?P<name>plan|tier))\b",
+    re.I,
+)
+# 'if the prescription is still active', 'unless MFA is enrolled on their account', 'unless the
+# user has MFA enrolled': a state of the thing named (a word of the closed class of states)
+_PARTY_CONDITION_STATES = r"active|open|valid|current|live|enrolled|enabled|in force"
+_CONDITION_PARTY_STATE = re.compile(
+    r"^(?:(?:the|its|their|his|her)\s+)?(?:(?P<owner>[a-z]+)(?:'s|\s+has)\s+)?"
+    r"(?P<what>(?!it\b|they\b|no\b|not\b|none\b|there\b|any\b|all\b)[a-z][\w\-]*(?:\s+(?!is\b|are\b|has\b)[a-z][\w\-]*)?)\s+"
+    r"(?:(?:is|are)\s+)?"
+    r"(?:(?:still|currently|now)\s+)?(?P<state>" + _PARTY_CONDITION_STATES + r")"
+    r"(?:\s+(?:on|for|in)\s+(?:their|its|the|his|her)\s+(?P<on>[a-z]+))?$",
+    re.I,
+)
 
 
 def _relation_unless_state(
@@ -8804,6 +8917,178 @@ def _relation_unless_state(
     ], marker
 
 
+def _negated_only(head: str) -> str | None:
+    """'Payments may only be released to' → 'Payments may not be released to'; 'Only pay' → 'Do
+    not pay'; 'Invoices may be paid only to' → 'Invoices may not be paid to'. None when the head
+    has no 'only' to turn into a prohibition of the rest, or when 'only' may bound more than the
+    party: who acts ('Only senior agents may pay', 'released only by Treasury to') or a longer
+    act."""
+    m = (
+        re.match(r"^(?P<a>.*?\b(?:may|can|must|shall|should))\s+only\s+(?P<b>.+)$", head, re.I)
+        or re.match(r"^(?P<a>)only\s+(?P<b>[a-z].*)$", head, re.I)
+        or re.match(
+            r"^(?P<a>.*?\b(?:may|can|shall|should))\s+(?P<mid>be\s+[a-z]+)\s+only\s+(?P<b>.+)$",
+            head,
+            re.I,
+        )
+    )
+    if m is None:
+        return None
+    act = f"{m.groupdict().get('mid') or ''} {m.group('b')}".split()
+    if len(act) > 5 or NORMATIVE.search(" ".join(act)) or re.search(r"\bby\b", head, re.I):
+        return None
+    if not m.group("a"):
+        return f"Do not {' '.join(act)}"
+    return f"{m.group('a')} not {' '.join(act)}"
+
+
+def _party_state_checks(
+    made: list[Check],
+    index: int,
+    source: str,
+    *,
+    marker: str,
+    phrase: str,
+    states: list[str],
+    thing: str,
+    attribute: str,
+    required: bool,
+    of: str = "",
+) -> list[Check] | None:
+    """The main clause's deny or review checks, each bound to the party's state."""
+    if not made or any(c.effect == "allow" or isinstance(c, Unless) for c in made):
+        return None
+    # the party's own noun is kept even when generic ('agents', 'users'): it names the argument
+    things = tuple(dict.fromkeys(stem(w) for w in words(thing) if w not in STOPWORDS))
+    return [
+        PartyState(
+            index,
+            source,
+            c.effect,
+            c.terms,
+            c.alternatives,
+            base=c,
+            marker=marker,
+            bind_words=things,
+            phrase=re.sub(r"\s+", " ", phrase.strip()),
+            states=tuple(states),
+            thing=things,
+            attribute=tuple(w.lower() for w in words(attribute)),
+            required=required,
+            of=of,
+        )
+        for c in made
+    ]
+
+
+def _split_states(written: str) -> list[str] | None:
+    states = [
+        re.sub(r"[\s\-]+", " ", x.strip().lower())
+        for x in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", written)
+        if x.strip()
+    ]
+    if not states or any(x in STOPWORDS or NORMATIVE.fullmatch(x) for x in states):
+        return None
+    return states
+
+
+def _party_state(
+    index: int,
+    source: str,
+    clause: str,
+    previous: Quantity | None,
+    carry: str,
+    only: bool = False,
+) -> tuple[list[Check], str] | None:
+    """A state of the party written as a relative clause or a prepositional phrase. `only`: the
+    allow-only forms alone ('may only … whose status is Active'), read before the readings that
+    take 'only … is Active' for a binding; the others are read with the conditions, after the
+    categories a glossary defines ('blocked vendors')."""
+    m = _ONLY_WHOSE.match(clause) or _ONLY_WHO_HAVE.match(clause)
+    rest = m.group("head") if m else clause
+    if condition_spans(rest) or re.search(
+        r"\b(?:unless|except|if|when|while|who|whose|that)\b", rest, re.I
+    ):
+        return None  # a second condition is never composed with this one
+    m = _ONLY_WHOSE.match(clause)
+    if m:
+        main = _negated_only(m.group("head"))
+        states = _split_states(m.group("states"))
+        if main is None or states is None or find_quantities(m.group("phrase")):
+            return None
+        attr_words = [w for w in words(m.group("attr") or m.group("wattr")) if w not in STOPWORDS]
+        thing = " ".join([m.group("noun"), *attr_words[:-1], m.group("src") or ""])
+        made, _, _ = compile_clause(index, source, f"{main} {m.group('noun')}", previous, carry)
+        checks = _party_state_checks(
+            made,
+            index,
+            source,
+            marker="whose",
+            phrase=m.group("phrase"),
+            states=states,
+            thing=thing,
+            attribute=m.group("name") or m.group("wname"),
+            required=True,
+        )
+        return (checks, "whose|with|only") if checks else None
+    m = _ONLY_WHO_HAVE.match(clause)
+    if m:
+        main = _negated_only(m.group("head"))
+        if main is None:
+            return None
+        of = ""
+        if m.group("adj"):
+            states, thing = [m.group("adj").lower()], f"{m.group('noun')} {m.group('obj')}"
+            of = m.group("obj")
+        else:
+            done = re.sub(r"[\s\-]+", " ", m.group("done").lower())
+            states, thing = [done], f"{m.group('noun')} {m.group('to') or ''}"
+        made, _, _ = compile_clause(index, source, f"{main} {m.group('noun')}", previous, carry)
+        checks = _party_state_checks(
+            made,
+            index,
+            source,
+            marker=m.group("phrase").split()[0].lower(),
+            phrase=m.group("phrase"),
+            states=states,
+            thing=thing,
+            attribute="status",
+            required=True,
+            of=of,
+        )
+        return (checks, f"{m.group('phrase').split()[0].lower()}|only") if checks else None
+    if only or not NEGATION.search(clause):
+        return None
+    m = _ON_PLAN.search(clause) or _ADJECTIVE_PARTY.search(clause)
+    if m is None or len(_ON_PLAN.findall(clause)) + len(_ADJECTIVE_PARTY.findall(clause)) != 1:
+        return None
+    if clause[m.end() :].lstrip().startswith(("(", ":")):
+        return None  # 'frozen environments (prod, staging)': the kind's members are listed
+    if m.re is _ON_PLAN:
+        states = _split_states(m.group("states"))
+        if states is None:
+            return None
+        main = f"{clause[: m.end('noun')]}{clause[m.end() :]}"
+        phrase, attribute = m.group("phrase"), m.group("name")
+    else:
+        states = [m.group("adj").lower()]
+        main = f"{clause[: m.start('adj')]}{clause[m.end('adj') :]}"
+        phrase, attribute = m.group("adj"), "status"
+    made, _, _ = compile_clause(index, source, re.sub(r"\s+", " ", main), previous, carry)
+    checks = _party_state_checks(
+        made,
+        index,
+        source,
+        marker="who",
+        phrase=phrase,
+        states=states,
+        thing=m.group("noun"),
+        attribute=attribute,
+        required=False,
+    )
+    return (checks, "") if checks else None
+
+
 def _conditional_checks(
     index: int, source: str, clause: str, previous: Quantity | None, carry: str
 ) -> tuple[list[Check], str] | None:
@@ -8817,6 +9102,9 @@ def _conditional_checks(
         m = _NAME_PREFIX_WHEN.match(clause)
         assert m is not None
         return named, f"{m.group('marker').lower()}|whose|with"
+    party = _party_state(index, source, clause, previous, carry)
+    if party is not None:
+        return party
     several = _any_state(index, source, clause, previous, carry)
     if several is not None:
         return several
@@ -8866,6 +9154,9 @@ def _conditional_checks(
     cond = m.group("cond").strip().rstrip(".")
     # 'unless balance == 0': the sign of equality written as code says 'is'
     cond = re.sub(r"(?<=[\w`'\"])\s*==\s*(?=[\w`'\"])", " is ", cond)
+    # 'unless the user's email is verified': the owner's noun names the argument with the thing
+    # (`user_email_verified`, `user.email_verified`), as 'the user email' does
+    cond = re.sub(r"(?<=[a-z])['\u2019]s\s+(?=[a-z])", " ", cond, flags=re.I)
     if marker in ("unless", "except if", "except when") and _APPROVED_BY.match(cond):
         # '4h max unless approved by security': beyond the limit a person decides, so the
         # limit asks for review instead of refusing.
@@ -8875,6 +9166,33 @@ def _conditional_checks(
     both = _conditions_joined(index, source, m.group("main"), marker, cond, previous, carry)
     if both is not None:
         return both, (f"{marker}|{split.group('marker').lower()}|only" if split else marker)
+    party = _CONDITION_PARTY_STATE.match(cond) if not _CONDITION_TEST.match(cond) else None
+    if party is not None and marker in ("unless", "only if", "only when", "provided that"):
+        # 'only if the prescription is still active', 'unless MFA is enrolled on their account':
+        # the state of the thing named, read on the one argument named for it (`PartyState`)
+        permission = marker != "unless"
+        made, _, _ = compile_clause(index, source, m.group("main"), previous, carry)
+        if made and all(c.effect == ("allow" if permission else "deny") for c in made):
+            made = [replace(c, effect="deny") for c in made]
+            what = party.group("what")
+            owner = party.group("owner") or party.group("on") or ""
+            thing = f"{owner} {what}"
+            checks = _party_state_checks(
+                made,
+                index,
+                source,
+                marker=marker,
+                phrase=cond,
+                states=[party.group("state").lower()],
+                thing=thing,
+                attribute="status",
+                required=True,
+                of=what if owner else "",
+            )
+            if checks:
+                return checks, (
+                    f"{marker}|{split.group('marker').lower()}|only" if split else marker
+                )
     test, value = "", ""
     t = _CONDITION_TEST.match(cond)
     none = _CONDITION_NONE.match(cond) if not t else None
