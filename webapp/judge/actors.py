@@ -1,0 +1,282 @@
+"""Who may do an act: rules that name the requesting agent, or reserve an act to people.
+
+'Only the payouts-orchestrator agent may initiate vendor payouts; other agents may only read
+payout status', 'Migrations must be run by the migration-runner agent', 'Only agents with an id
+beginning with support- may issue refunds', 'Password resets - agent ids prefixed helpdesk- only'
+name a closed list of agent ids or id prefixes (the request's `agent_id`). 'Rotation of root or
+master credentials is performed by humans only', 'Reserve holds are set by Risk only', 'Emergency
+break-glass access is out of scope for agents' reserve an act to people: no agent may do it.
+'Civil subpoenas are handled by outside counsel' (no 'only', no 'never') sends the act to review.
+
+Such a rule is read by its own grammar, whole or not at all (like notation.py): every word is
+either a form word of the pattern, the agent ids, the holder, or a word of the act (verb, nouns,
+qualifiers), which `checks.ReservedAct` compares with the request. A rule with anything else (a
+condition, an amount, a bracket, a second sentence) is not read here and keeps its reading.
+"""
+
+from __future__ import annotations
+
+import re
+
+from webapp.judge.checks import NOMINAL_ACTS, ReservedAct
+from webapp.judge.request_view import ACT_STEMS, MONEY_GENERIC, MONEY_SPECIFIC, same_action
+from webapp.judge.text import content_stems, stem
+
+_ID = r"[`'\"]?(?P<id>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)[`'\"]?"
+_PREFIX = r"[`'\"]?(?P<prefix>[a-z][a-z0-9]*[-_])[`'\"]?"
+_BEGIN = r"(?:beginning|starting|that\s+(?:begins?|starts?)|which\s+(?:begins?|starts?))\s+with"
+# The agents a rule names: one id ('the payouts-orchestrator agent', 'agent payroll-bot-uk'), or
+# an id prefix ('agents with an id beginning with support-', 'agent ids prefixed helpdesk-').
+_WHO = (
+    r"(?:(?:the\s+)?(?:agent\s+)?" + _ID + r"(?:\s+(?:agent|bot))?"
+    r"|agents?\s+(?:with\s+(?:an?\s+)?(?:agent\s+)?ids?|whose\s+(?:agent\s+)?ids?)\s+"
+    r"(?:" + _BEGIN + r"|begins?\s+with|starts?\s+with|(?:is|are\s+)?prefixed(?:\s+with|\s+by)?)"
+    r"\s+" + _PREFIX + r"|agents?\s+in\s+the\s+(?P<pool>[a-z0-9]+)\s+pool\s+\(agent\s+ids?\s+"
+    r"prefix(?:ed)?(?:\s+with)?\s+" + _PREFIX.replace("prefix>", "pool_prefix>") + r"\)"
+    r"|agent\s+ids?\s+(?:prefixed(?:\s+with|\s+by)?|"
+    + _BEGIN
+    + r")\s+"
+    + _PREFIX.replace("prefix>", "id_prefix>")
+    + r")"
+)
+_HUMANS = r"(?P<humans>humans?|people|a\s+person|persons|staff)"
+_TEAM = r"(?:the\s+)?(?P<team>(?-i:[A-Z][\w&]*)(?:\s+(?-i:[A-Z][\w&]*)){0,2})(?:\s+(?:team|desk|department|dept))?"
+_TEAM_ANY = (
+    r"(?:the\s+)?(?P<team>[a-z][\w&]*(?:\s+[a-z][\w&]*){0,2}?)(?:\s+(?:team|desk|department|dept))?"
+)
+_HOLDER = r"(?:" + _HUMANS + r"|" + _TEAM + r")"
+_NP = r"(?P<np>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,5}?)"
+_VP = r"(?P<verb>[a-z]+)\s+(?P<obj>(?:(?:a|an|the)\s+)?[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3}?)"
+_PARTICIPLE = r"(?P<part>[a-z]+(?:ed|en)|run|done|set|made|sent|put|held|kept)"
+_ONLY = r"(?:\s+only)?"
+_AGENTS = r"(?:the\s+)?(?:an?\s+)?(?:ai\s+)?(?:agents?|bots?|automation)"
+_END = r"\s*\.?\s*$"
+
+# Each form: (pattern, effect). Agent forms carry _WHO, reserved forms _HOLDER.
+_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.I), effect)
+    for p, effect in (
+        # 'Only the ap-release-bot agent may release a payment; other agents may create drafts only'
+        (
+            r"^only\s+"
+            + _WHO
+            + r"\s+(?:may|can|is\s+allowed\s+to|are\s+allowed\s+to)\s+"
+            + _VP
+            + r"(?:\s*[;,.]\s*(?P<tail>other\s+agents\s+.+?))?"
+            + _END,
+            "deny",
+        ),
+        # 'Migrations must be run by the migration-runner agent', 'Payroll runs are submitted by
+        # payroll-agent only', 'Goodwill credits can only be issued by the support-tier2 agent'
+        (
+            r"^" + _NP + r"\s+(?:(?:must|shall|should|can|may)\s+(?:only\s+)?be|is|are)\s+"
+            r"(?:only\s+)?" + _PARTICIPLE + r"\s+(?:only\s+)?by\s+" + _WHO + _ONLY + _END,
+            "deny",
+        ),
+        # 'Feature flag toggles: release-bot only', 'Password resets - agent ids prefixed helpdesk- only'
+        (r"^" + _NP + r"\s*(?::|\s-|->)\s*" + _WHO + r"\s+only" + _END, "deny"),
+        # 'Reserve holds are set by Risk only', 'Rotation of … is performed by humans only'
+        (
+            r"^"
+            + _NP
+            + r"\s+(?:(?:must|shall|can|may)\s+(?:only\s+)?be|is|are)\s+(?:only\s+)?"
+            + _PARTICIPLE
+            + r"\s+(?:only\s+)?by\s+"
+            + _HOLDER
+            + r"\s+only"
+            + _END,
+            "deny",
+        ),
+        (
+            r"^"
+            + _NP
+            + r"\s+(?:must|shall|can|may)\s+only\s+be\s+"
+            + _PARTICIPLE
+            + r"\s+by\s+"
+            + _HOLDER
+            + _END,
+            "deny",
+        ),
+        # 'Termination for cause is never served by the agent - Legal only'
+        (
+            r"^"
+            + _NP
+            + r"\s+(?:is|are)\s+never\s+"
+            + _PARTICIPLE
+            + r"\s+by\s+"
+            + _AGENTS
+            + r"(?:\s*(?:-|:|;|,)\s*"
+            + _HOLDER
+            + r"\s+only)?"
+            + _END,
+            "deny",
+        ),
+        # 'Emergency break-glass access is out of scope for agents'
+        (r"^" + _NP + r"\s+(?:is|are)\s+out\s+of\s+scope\s+for\s+" + _AGENTS + _END, "deny"),
+        # 'car allowance changes -> Reward team only', 'Account closures: humans only'
+        (r"^" + _NP + r"\s*(?::|\s-|->)\s*" + _HOLDER + r"\s+only" + _END, "deny"),
+        # 'Civil subpoenas are handled by outside counsel': another party handles it, review
+        (
+            r"^"
+            + _NP
+            + r"\s+(?:is|are)\s+(?P<part>handled|maintained|managed|owned)\s+by\s+"
+            + _TEAM_ANY
+            + _END,
+            "review",
+        ),
+    )
+)
+# What other agents may do instead: 'other agents may only read payout status', 'other agents may
+# create drafts only', 'other agents may read but not erase' (the 'not' restates the act).
+_TAIL = re.compile(
+    r"^other\s+agents\s+(?:may|can)\s+(?:only\s+)?(?:(?P<read>read|view)\s+but\s+not\s+"
+    r"(?P<restated>[a-z]+)|" + _VP + r"(?:\s+only)?)$",
+    re.I,
+)
+_FORM_WORDS = frozenset("a an the of for or and any".split())
+# Verbs that say only that the act is done ('performed', 'run', 'handled'): the act is then the
+# noun phrase's own act word ('Rotation', 'Migrations'), or any act on its thing.
+_LIGHT = frozenset(
+    stem(w)
+    for w in "perform performed do done carry carried conduct conducted handle handled run "
+    "execute executed process processed serve served make made maintain maintained manage "
+    "managed own owned".split()
+)
+_PARTICIPLE_BASE = {"run": "run", "done": "do", "set": "set", "made": "make", "sent": "send"}
+_NOT_ACT_PHRASE = frozenset(
+    "only never not no must may can should shall will would agent agents bot bots".split()
+)
+_MONEY_NOUNS = MONEY_GENERIC | MONEY_SPECIFIC
+_ACT_WORDS = ACT_STEMS | NOMINAL_ACTS
+
+
+def _verb_stem(word: str) -> str:
+    w = word.lower()
+    return stem(_PARTICIPLE_BASE.get(w, w))
+
+
+def _groups(np: str) -> tuple[tuple[str, ...], ...] | None:
+    """The nouns and qualifiers of a noun phrase, one group each, words joined by 'or' in one
+    group ('root or master credentials' -> (root, master), (credenti,)); None when a word is not
+    a plain word of an act phrase."""
+    groups: list[list[str]] = []
+    joined = False
+    for token in np.split():
+        low = token.lower()
+        if low in _NOT_ACT_PHRASE:
+            return None
+        if low == "or":
+            joined = bool(groups)
+            continue
+        if low in _FORM_WORDS:
+            continue
+        stems = list(content_stems(low))
+        if not stems:
+            return None
+        if joined:
+            groups[-1].extend(stems)
+            joined = False
+        else:
+            groups.extend([s] for s in stems)
+    return tuple(tuple(g) for g in groups) if groups else None
+
+
+def _act(
+    verb: str, np: str, light: bool
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
+    """(act stems, thing groups) of `verb` + `np`: a light verb leaves the act to the noun phrase
+    ('Rotation of …', 'Migrations'), money nouns there being things ('vendor payouts')."""
+    groups = _groups(np)
+    if groups is None:
+        return None
+    if not light:
+        return (_verb_stem(verb),), groups
+    acts = tuple(
+        g[0] for g in groups if len(g) == 1 and g[0] in _ACT_WORDS and g[0] not in _MONEY_NOUNS
+    )
+    things = tuple(g for g in groups if not (len(g) == 1 and g[0] in acts))
+    return acts, things
+
+
+def _agents(m: re.Match[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    d = m.groupdict()
+    if d.get("id"):
+        return (d["id"].lower(),), ()
+    if d.get("pool_prefix"):
+        # 'the tier2 pool (agent id prefix tier2-)': the pool is named by its prefix
+        if d["pool"].lower() != d["pool_prefix"].lower().rstrip("-_"):
+            return None
+        return (), (d["pool_prefix"].lower(),)
+    prefix = d.get("prefix") or d.get("id_prefix")
+    return ((), (prefix.lower(),)) if prefix else None
+
+
+def reserved_act_rule(index: int, source: str, text: str) -> list[ReservedAct] | None:
+    """The rule `text` read as who may do its act, or None when it is not wholly of that shape."""
+    clean = re.sub(r"\s+", " ", text.replace("\u2013", "-").replace("\u2014", "-")).strip()
+    clean = clean.replace("\u2019", "'")
+    for pattern, effect in _FORMS:
+        m = pattern.match(clean)
+        if m is None:
+            continue
+        d = m.groupdict()
+        if d.get("verb"):
+            read = _act(d["verb"], d["obj"], stem(d["verb"].lower()) in _LIGHT)
+            phrase = f"{d['verb']} {d['obj']}".lower()
+        else:
+            part = d.get("part") or ""
+            light = not part or _verb_stem(part) in _LIGHT
+            read = _act(part, d["np"], light)
+            phrase = d["np"].lower() + (f" ({part.lower()})" if part else "")
+        if read is None:
+            return None
+        acts, groups = read
+        if not groups and not acts:
+            return None
+        agents, prefixes = (), ()
+        if "id" in d or "prefix" in d:
+            who = _agents(m)
+            if who is None:
+                return None
+            agents, prefixes = who
+        if not agents and not prefixes and not (d.get("humans") or d.get("team")):
+            if "out of scope" not in clean.lower() and "never" not in clean.lower():
+                return None
+        holder = (d.get("humans") and "people") or (d.get("team") or "").strip() or "people"
+        if d.get("team") and re.search(r"\b(?:agents?|bots?|automation)\b", d["team"], re.I):
+            return None  # 'handled by the agent': not another party
+        permitted: tuple = ()
+        permitted_phrase = ""
+        if d.get("tail"):
+            tail = _TAIL.match(d["tail"].strip())
+            if tail is None:
+                return None
+            if tail.group("read"):
+                restated = _verb_stem(tail.group("restated"))
+                if not any(same_action(restated, a) for a in acts):
+                    return None  # 'read but not erase' must restate the rule's own act
+                permitted = (((stem("read"),), groups),)
+                permitted_phrase = f"read but not {tail.group('restated').lower()}"
+            else:
+                other = _act(tail.group("verb"), tail.group("obj"), False)
+                if other is None:
+                    return None
+                permitted = (other,)
+                permitted_phrase = f"only {tail.group('verb')} {tail.group('obj')}".lower()
+        return [
+            ReservedAct(
+                index,
+                source,
+                effect,
+                tuple(w for g in groups for w in g) + acts,
+                agents=agents,
+                prefixes=prefixes,
+                holder=holder if not (agents or prefixes) else "",
+                acts=acts,
+                groups=groups,
+                act_phrase=phrase,
+                permitted=permitted,
+                permitted_phrase=permitted_phrase,
+            )
+        ]
+    return None
