@@ -39,7 +39,7 @@ _WHO = (
     + _PREFIX.replace("prefix>", "id_prefix>")
     + r")"
 )
-_HUMANS = r"(?P<humans>humans?|people|a\s+person|persons|staff)"
+_HUMANS = r"(?P<humans>(?:a\s+)?humans?|people|a\s+person|persons|staff)"
 _TEAM = r"(?:the\s+)?(?P<team>(?-i:[A-Z][\w&]*)(?:\s+(?-i:[A-Z][\w&]*)){0,2})(?:\s+(?:team|desk|department|dept))?"
 _TEAM_ANY = (
     r"(?:the\s+)?(?P<team>[a-z][\w&]*(?:\s+[a-z][\w&]*){0,2}?)(?:\s+(?:team|desk|department|dept))?"
@@ -143,8 +143,19 @@ _LIGHT = frozenset(
     "managed own owned".split()
 )
 _PARTICIPLE_BASE = {"run": "run", "done": "do", "set": "set", "made": "make", "sent": "send"}
+# Words an act phrase never holds: a modal, a negation, a condition or a comparison ('without
+# approval', 'unless …', 'over …'), the actor. A rule carrying one is not read here.
 _NOT_ACT_PHRASE = frozenset(
-    "only never not no must may can should shall will would agent agents bot bots".split()
+    "only never not no must may can should shall will would agent agents bot bots also ever "
+    "still just without unless if when while except once before after until over under above "
+    "below more less than outside within during per each every all other non first".split()
+)
+# An approval by someone ('must be approved by payouts-approver', 'signed off by Risk'): a
+# review of the act, not who does it; the rule keeps its other reading.
+_APPROVING = frozenset(
+    stem(w)
+    for w in "approved reviewed signed authorised authorized checked verified validated "
+    "countersigned confirmed cleared vetted accepted endorsed".split()
 )
 _MONEY_NOUNS = MONEY_GENERIC | MONEY_SPECIFIC
 _ACT_WORDS = ACT_STEMS | NOMINAL_ACTS
@@ -182,20 +193,25 @@ def _groups(np: str) -> tuple[tuple[str, ...], ...] | None:
 
 
 def _act(
-    verb: str, np: str, light: bool
+    verb: str, np: str, passive: bool
 ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
-    """(act stems, thing groups) of `verb` + `np`: a light verb leaves the act to the noun phrase
-    ('Rotation of …', 'Migrations'), money nouns there being things ('vendor payouts')."""
+    """(act stems, thing groups) of `verb` + `np`. A light verb ('performed', 'run') leaves the
+    act to the noun phrase's own act words ('Rotation of …', 'Migrations'; money nouns there are
+    things: 'vendor payouts'); with none, a light verb of a passive ('handled by …') is any act
+    on the thing, and one of an active ('run reports') is the verb itself."""
     groups = _groups(np)
-    if groups is None:
+    low = verb.lower()
+    if groups is None or low in _NOT_ACT_PHRASE or _verb_stem(low) in _APPROVING:
         return None
-    if not light:
-        return (_verb_stem(verb),), groups
-    acts = tuple(
-        g[0] for g in groups if len(g) == 1 and g[0] in _ACT_WORDS and g[0] not in _MONEY_NOUNS
-    )
-    things = tuple(g for g in groups if not (len(g) == 1 and g[0] in acts))
-    return acts, things
+    if _verb_stem(low) in _LIGHT or not low:
+        acts = tuple(
+            g[0] for g in groups if len(g) == 1 and g[0] in _ACT_WORDS and g[0] not in _MONEY_NOUNS
+        )
+        if acts:
+            return acts, tuple(g for g in groups if not (len(g) == 1 and g[0] in acts))
+        if passive or not low:
+            return (), groups
+    return (_verb_stem(low),), groups
 
 
 def _agents(m: re.Match[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
@@ -221,12 +237,11 @@ def reserved_act_rule(index: int, source: str, text: str) -> list[ReservedAct] |
             continue
         d = m.groupdict()
         if d.get("verb"):
-            read = _act(d["verb"], d["obj"], stem(d["verb"].lower()) in _LIGHT)
+            read = _act(d["verb"], d["obj"], passive=False)
             phrase = f"{d['verb']} {d['obj']}".lower()
         else:
             part = d.get("part") or ""
-            light = not part or _verb_stem(part) in _LIGHT
-            read = _act(part, d["np"], light)
+            read = _act(part, d["np"], passive=True)
             phrase = d["np"].lower() + (f" ({part.lower()})" if part else "")
         if read is None:
             return None
@@ -258,7 +273,7 @@ def reserved_act_rule(index: int, source: str, text: str) -> list[ReservedAct] |
                 permitted = (((stem("read"),), groups),)
                 permitted_phrase = f"read but not {tail.group('restated').lower()}"
             else:
-                other = _act(tail.group("verb"), tail.group("obj"), False)
+                other = _act(tail.group("verb"), tail.group("obj"), passive=False)
                 if other is None:
                     return None
                 permitted = (other,)

@@ -15,6 +15,7 @@ from webapp.judge.boundaries import NEGATE, OP_WORDS
 from webapp.judge.places import country_code, location_regions
 from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
+    _ACTION_KEYS,
     _VALUE_CLASSES_OF,
     _VERB_SYNONYMS,
     ACT_STEMS,
@@ -5892,6 +5893,21 @@ def _shown(view: RequestView, word: str) -> bool:
     return any(view.term_matches(w) or w in view.key_stems for w in kin)
 
 
+def _shown_surely(view: RequestView, word: str) -> bool:
+    """`word` (or its kin noun) is in the tool name, an argument's name, or the value of an
+    argument naming a kind or the act (`credential_type: root`, `termination_type: for_cause`):
+    not merely inside an id, a path or free text ('root-key' may be any key's name)."""
+    kin = _KIN_THINGS.get(word, frozenset({word}))
+    if not kin.isdisjoint(view.tool_stems) or not kin.isdisjoint(view.key_stems):
+        return True
+    return any(
+        isinstance(lf.value, str)
+        and lf.last_keys & (_KIND_KEYS | _ACTION_KEYS)
+        and not kin.isdisjoint(content_stems(lf.value[:200]))
+        for lf in view.leaves
+    )
+
+
 def _kind_says_other(view: RequestView, rule_words: frozenset[str]) -> bool:
     """An argument naming a kind holds a value showing none of the rule's words ('non_renewal'
     for 'termination for cause', 'api_key' for 'root or master credentials'): another kind."""
@@ -5925,7 +5941,11 @@ def act_relation(
     shown = [any(_shown(view, w) for w in g) for g in groups]
     # the act named in the tool ('rotate_secret', 'send_termination_notice'), not a verb that
     # only says something changes or is done ('update_base_salary' for 'car allowance changes')
-    named = any(a in view.tool_stems for a in acts if a not in _GENERIC_ACTS)
+    named = any(
+        not _VERB_SYNONYMS.get(a, frozenset({a})).union((a,)).isdisjoint(view.tool_stems)
+        for a in acts
+        if a not in _GENERIC_ACTS
+    )
     if groups and not any(shown) and not named and view.tool_stems - tool_acts:
         return "other"  # the tool names its own thing and none of the rule's (base salary)
     if not all(shown) and _kind_says_other(view, things):
@@ -5935,7 +5955,12 @@ def act_relation(
         for g in groups
         for w in g
     )
-    if strict and all(shown) and in_tool and (not acts or tool_acts or asked):
+    if (
+        strict
+        and in_tool
+        and (not acts or tool_acts or asked)
+        and all(any(_shown_surely(view, w) for w in g) for g in groups)
+    ):
         return "definite"
     return "possible"
 
