@@ -97,6 +97,42 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             + _END,
             "deny",
         ),
+        # 'TSRs may only be lifted by the Route Asset Mgr, never by automation'
+        (
+            r"^"
+            + _NP
+            + r"\s+(?:must|shall|can|may)\s+only\s+be\s+"
+            + _PARTICIPLE
+            + r"\s+by\s+"
+            + _HOLDER
+            + r"\s*[,;]\s*never\s+(?:by|via)\s+"
+            + _AGENTS
+            + _END,
+            "deny",
+        ),
+        # 'Reversal of a completed payout is handled by Treasury, not by agents'
+        (
+            r"^"
+            + _NP
+            + r"\s+(?:is|are)\s+(?P<part>handled|done|performed|managed|owned)\s+by\s+"
+            + _TEAM
+            + r"\s*,\s*not\s+by\s+"
+            + _AGENTS
+            + _END,
+            "deny",
+        ),
+        # 'deleting secrets: never by an agent, a person has to do it', 'Org Owner: never via
+        # automation. Humans only, via the admin console'
+        (
+            r"^"
+            + _NP
+            + r"\s*(?::|\s-)\s*never\s+(?:by|via)\s+"
+            + _AGENTS
+            + r"(?:\s*[,;.]\s*(?:a\s+person|a\s+human|someone|people|humans?|staff)\s+"
+            r"(?:has|have|must|needs?)\s+to\s+do\s+it|\s*[,;.]\s*" + _HOLDER + r"\s+only"
+            r"(?:\s*,\s*via\s+the\s+[a-z]+(?:\s+[a-z]+){0,2})?)?" + _END,
+            "deny",
+        ),
         # 'Termination for cause is never served by the agent - Legal only'
         (
             r"^"

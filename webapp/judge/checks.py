@@ -5862,14 +5862,17 @@ _MAKING_ACTS = frozenset(
 _GENERIC_ACTS = _MAKING_ACTS | BROAD_ACTIONS
 # Stems read as an act word of a rule's noun phrase beside the lexicon's ('closures', 'resets',
 # 'waivers'): what the phrase does, not the thing it does it to.
-NOMINAL_ACTS = frozenset(stem(w) for w in "closure reset waiver waive initiation".split())
+NOMINAL_ACTS = frozenset(
+    stem(w)
+    for w in "closure reset waiver waive initiation reversal reverse lift cancel cancellation".split()
+)
 # Nouns one domain writes two ways: a credential is a secret, a key, a password or a token.
 _KIN_THINGS: dict[str, frozenset[str]] = {
     stem("credential"): frozenset(stem(w) for w in "secret key password token credential".split()),
 }
 # Argument names that hold the kind of the thing acted on ('termination_type', 'credential_type',
 # 'po_type', 'category'): a value there that shows none of the rule's qualifiers is another kind.
-_KIND_KEYS = frozenset(stem(w) for w in "type kind category class tier level".split())
+_KIND_KEYS = frozenset(stem(w) for w in "type kind category class".split())
 
 
 def _tool_acts(view: RequestView, things: frozenset[str]) -> frozenset[str]:
@@ -5908,13 +5911,20 @@ def _shown_surely(view: RequestView, word: str) -> bool:
     )
 
 
-def _kind_says_other(view: RequestView, rule_words: frozenset[str]) -> bool:
-    """An argument naming a kind holds a value showing none of the rule's words ('non_renewal'
-    for 'termination for cause', 'api_key' for 'root or master credentials'): another kind."""
+def _kind_says_other(view: RequestView, rule_words: frozenset[str], acts: tuple[str, ...]) -> bool:
+    """An argument naming the kind of the rule's thing (`type`, or named for one of the rule's
+    words: `termination_type`, `credential_type`, `fee_type`) holds a value showing none of the
+    rule's words ('non_renewal' for 'termination for cause', 'api_key' for 'root or master
+    credentials'): another kind. The kind of something else (`contract_type` beside 'termination
+    for cause') says nothing."""
+    kin = rule_words.union(acts, *(_KIN_THINGS.get(w, ()) for w in rule_words))
     for lf in view.leaves:
         if not isinstance(lf.value, str) or not lf.value.strip():
             continue
-        if lf.last_keys & _KIND_KEYS and rule_words.isdisjoint(content_stems(lf.value[:200])):
+        name = set(content_stems(lf.path.rsplit(".", 1)[-1]))
+        if not name & _KIND_KEYS or (name - _KIND_KEYS and kin.isdisjoint(name)):
+            continue
+        if rule_words.isdisjoint(content_stems(lf.value[:200])):
             return True
     return False
 
@@ -5935,9 +5945,11 @@ def act_relation(
     strict = not acts or any(
         a in view.tool_stems or any(_same_act(a, t) for t in tool_acts | asked) for a in acts
     )
-    if not strict and (tool_acts or asked):
-        if not any(same_action(a, t) for a in acts for t in tool_acts | asked):
-            return "other"  # the tool's verb is another act ('create_draft' for 'release')
+    # another act: the tool's own verbs, none of one family with the rule's ('create_draft' for
+    # 'release'); not the acts a tool's verb implies ('rotate' retires the old secret: it does not
+    # delete it)
+    if not strict and tool_acts and not any(same_action(a, t) for a in acts for t in tool_acts):
+        return "other"
     shown = [any(_shown(view, w) for w in g) for g in groups]
     # the act named in the tool ('rotate_secret', 'send_termination_notice'), not a verb that
     # only says something changes or is done ('update_base_salary' for 'car allowance changes')
@@ -5948,7 +5960,7 @@ def act_relation(
     )
     if groups and not any(shown) and not named and view.tool_stems - tool_acts:
         return "other"  # the tool names its own thing and none of the rule's (base salary)
-    if not all(shown) and _kind_says_other(view, things):
+    if not all(shown) and _kind_says_other(view, things, acts):
         return "other"
     in_tool = named or any(
         not _KIN_THINGS.get(w, frozenset({w})).isdisjoint(view.tool_stems)
