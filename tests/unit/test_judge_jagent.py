@@ -48,6 +48,9 @@ CAUSE = "Termination for cause is never served by the agent \u2013 Legal only."
 ALLOWANCE = "car allowance changes -> Reward team only"
 SUBPOENAS = "Civil subpoenas are handled by outside counsel."
 BOUNDARIES = "Permission boundaries are maintained by the Identity team."
+SECRETS = "deleting secrets: never by an agent, a person has to do it"
+TSRS = "TSRs may only be lifted by the Route Asset Mgr, never by automation."
+REVERSAL = "Reversal of a completed payout is handled by Treasury, not by agents."
 
 VECTORS = [
     # a named agent: the id itself, another agent, an id that only resembles it, another act
@@ -84,6 +87,15 @@ VECTORS = [
     (CAUSE, "send_termination_notice", {"termination_type": "for_cause"}, "clm", "denied"),
     (CAUSE, "send_termination_notice", {"termination_type": "non_renewal"}, "clm", "approved"),
     (CAUSE, "send_termination_notice", {"reason": "breach"}, "clm", "pending_review"),
+    # the kind of another thing says nothing of the termination's kind
+    (CAUSE, "send_termination_notice", {"contract_type": "saas"}, "clm", "pending_review"),
+    (SECRETS, "secrets.delete", {"secret_path": "staging/smtp"}, "cleanup-agent", "denied"),
+    (SECRETS, "secrets.rotate", {"secret_path": "staging/smtp"}, "rotation-agent", "approved"),
+    (TSRS, "tsr.lift", {"tsr_id": "TSR-1"}, "ops-agent", "denied"),
+    # 'impose' is no verb the lexicon knows: it may be the act, a human decides
+    (TSRS, "tsr.impose", {"speed_mph": 20}, "ops-agent", "pending_review"),
+    (REVERSAL, "payouts_create", {"amount": 5}, "payout-bot", "approved"),
+    (REVERSAL, "payouts_reverse", {"payout_id": "p1"}, "payout-bot", "pending_review"),
     (ALLOWANCE, "workday_update_car_allowance", {"new_amount": 600}, "hr-bot", "denied"),
     (ALLOWANCE, "workday_update_base_salary", {"new_base": 88000}, "hr-bot", "approved"),
     # handled by another party, no 'only': review, never a denial
@@ -106,7 +118,22 @@ def test_who_may_do_the_act(rule: str, tool: str, args: dict, agent: str, expect
 
 @pytest.mark.parametrize(
     "rule",
-    [PAYOUTS, REFUNDS, WAIVERS, MIGRATIONS, RELEASE, ROOT, HOLDS, CAUSE, ALLOWANCE, SUBPOENAS],
+    [
+        PAYOUTS,
+        REFUNDS,
+        WAIVERS,
+        MIGRATIONS,
+        RELEASE,
+        ROOT,
+        HOLDS,
+        CAUSE,
+        ALLOWANCE,
+        SUBPOENAS,
+        BOUNDARIES,
+        SECRETS,
+        TSRS,
+        REVERSAL,
+    ],
 )
 def test_read_in_full(rule: str) -> None:
     compiled = compile_rule(0, "c:r0", rule)
