@@ -84,6 +84,16 @@ VECTORS = [
     (HOLDS, "payouts_set_reserve_hold", {"seller_id": "s1"}, "payout-bot", "denied"),
     (HOLDS, "reserve_hold_get", {"seller_id": "s1"}, "payout-bot", "approved"),
     (HOLDS, "payouts_create", {"seller_id": "s1", "amount": 5}, "payout-bot", "approved"),
+    # a verb that only says something is applied is no proof of another act: review
+    (HOLDS, "apply_reserve_hold", {"seller_id": "s1"}, "payout-bot", "pending_review"),
+    # an act the lexicon does not know ('closures') beside another verb: review, never approval
+    (
+        "Account closures are performed by humans only.",
+        "offboard_customer_account",
+        {"account_id": "A1"},
+        "care-bot",
+        "pending_review",
+    ),
     (CAUSE, "send_termination_notice", {"termination_type": "for_cause"}, "clm", "denied"),
     (CAUSE, "send_termination_notice", {"termination_type": "non_renewal"}, "clm", "approved"),
     (CAUSE, "send_termination_notice", {"reason": "breach"}, "clm", "pending_review"),

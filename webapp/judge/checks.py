@@ -5929,6 +5929,26 @@ def _kind_says_other(view: RequestView, rule_words: frozenset[str], acts: tuple[
     return False
 
 
+def _another_act(acts: tuple[str, ...], tool_acts: frozenset[str]) -> bool:
+    """The tool's own verbs are surely another act than the rule's (not the acts they imply:
+    'rotate' retires the old secret, it does not delete it). Either the tool only makes something
+    and the rule's act is a specific one ('create_draft' for 'release', 'payouts_create' for
+    'reversal'), or both are specific acts the lexicon knows, of no one family ('rotate' for
+    'deleting'). A verb that only says something is set, applied or done ('Reserve holds are set
+    …' and `apply_reserve`), or a rule's act the lexicon does not know ('closures' and
+    `offboard_customer`), is no proof of another act."""
+    if not tool_acts or not acts or any(a in _GENERIC_ACTS for a in acts):
+        return False
+    if tool_acts <= _MAKING_ACTS:
+        return True
+    specific = tool_acts - _GENERIC_ACTS
+    return (
+        bool(specific)
+        and all(a in ACT_STEMS for a in acts)
+        and not any(same_action(a, t) for a in acts for t in tool_acts)
+    )
+
+
 def act_relation(
     view: RequestView, acts: tuple[str, ...], groups: tuple[tuple[str, ...], ...]
 ) -> str:
@@ -5945,10 +5965,7 @@ def act_relation(
     strict = not acts or any(
         a in view.tool_stems or any(_same_act(a, t) for t in tool_acts | asked) for a in acts
     )
-    # another act: the tool's own verbs, none of one family with the rule's ('create_draft' for
-    # 'release'); not the acts a tool's verb implies ('rotate' retires the old secret: it does not
-    # delete it)
-    if not strict and tool_acts and not any(same_action(a, t) for a in acts for t in tool_acts):
+    if not strict and _another_act(acts, tool_acts):
         return "other"
     shown = [any(_shown(view, w) for w in g) for g in groups]
     # the act named in the tool ('rotate_secret', 'send_termination_notice'), not a verb that
@@ -5958,7 +5975,9 @@ def act_relation(
         for a in acts
         if a not in _GENERIC_ACTS
     )
-    if groups and not any(shown) and not named and view.tool_stems - tool_acts:
+    # a money word of a tool name is its thing as often as its act ('payouts_create')
+    own_things = view.tool_stems - (tool_acts - MONEY_GENERIC - MONEY_SPECIFIC)
+    if groups and not any(shown) and not named and own_things:
         return "other"  # the tool names its own thing and none of the rule's (base salary)
     if not all(shown) and _kind_says_other(view, things, acts):
         return "other"
