@@ -108,6 +108,33 @@ VECTORS = [
     (REVERSAL, "payouts_reverse", {"payout_id": "p1"}, "payout-bot", "pending_review"),
     (ALLOWANCE, "workday_update_car_allowance", {"new_amount": 600}, "hr-bot", "denied"),
     (ALLOWANCE, "workday_update_base_salary", {"new_base": 88000}, "hr-bot", "approved"),
+    # the same acts in other shapes: 'Only <holder> may …', '… is reserved for …', '<holder> only: …'
+    ("Only Risk may set reserve holds.", "payouts_set_reserve_hold", {"s": "1"}, "bot", "denied"),
+    ("Only Risk may set reserve holds.", "reserve_hold_get", {"s": "1"}, "bot", "approved"),
+    (
+        "Rotating root credentials is reserved for humans.",
+        "rotate_secret",
+        {"credential_type": "api_key"},
+        "secrets-rotator",
+        "approved",
+    ),
+    ("Humans only: account closures", "accounts_close", {"account_id": "A1"}, "bot", "denied"),
+    (
+        "release-bot only: feature flag toggles",
+        "flags.toggle",
+        {"flag": "f"},
+        "release-bot",
+        "approved",
+    ),
+    # a class of agents no id names ('support agents'): review, never a denial of every request
+    (
+        "Only support agents may issue refunds.",
+        "refund_create",
+        {"amount": 5},
+        "bot",
+        "pending_review",
+    ),
+    ("Only support agents may issue refunds.", "refund_get", {"refund_id": "r"}, "bot", "approved"),
     # handled by another party, no 'only': review, never a denial
     (
         SUBPOENAS,

@@ -66,6 +66,8 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             + _END,
             "deny",
         ),
+        # 'release-bot only: feature flag toggles'
+        (r"^" + _WHO + r"\s+only\s*(?::|\s-)\s*" + _NP + _END, "deny"),
         # 'Migrations must be run by the migration-runner agent', 'Payroll runs are submitted by
         # payroll-agent only', 'Goodwill credits can only be issued by the support-tier2 agent'
         (
@@ -75,6 +77,21 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         # 'Feature flag toggles: release-bot only', 'Password resets - agent ids prefixed helpdesk- only'
         (r"^" + _NP + r"\s*(?::|\s-|->)\s*" + _WHO + r"\s+only" + _END, "deny"),
+        # 'Only Risk may set reserve holds', 'Only humans may rotate root credentials'
+        (
+            r"^only\s+"
+            + _HOLDER
+            + r"\s+(?:may|can|is\s+allowed\s+to|are\s+allowed\s+to)\s+"
+            + _VP
+            + _END,
+            "deny",
+        ),
+        # 'Rotating root credentials is reserved for humans', 'Humans only: account closures'
+        (
+            r"^" + _NP + r"\s+(?:is|are)\s+reserved\s+(?:for|to)\s+" + _HOLDER + _ONLY + _END,
+            "deny",
+        ),
+        (r"^" + _HOLDER + r"\s+only\s*(?::|\s-)\s*" + _NP + _END, "deny"),
         # 'Reserve holds are set by Risk only', 'Rotation of … is performed by humans only'
         (
             r"^"
@@ -151,6 +168,13 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^" + _NP + r"\s+(?:is|are)\s+out\s+of\s+scope\s+for\s+" + _AGENTS + _END, "deny"),
         # 'car allowance changes -> Reward team only', 'Account closures: humans only'
         (r"^" + _NP + r"\s*(?::|\s-|->)\s*" + _HOLDER + r"\s+only" + _END, "deny"),
+        # 'Only support agents may issue refunds': a class of agents no id names; whether the
+        # requesting agent is one is not known, so the act goes to review
+        (
+            r"^only\s+(?P<cls>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?\s+(?:agents|bots))\s+"
+            r"(?:may|can|are\s+allowed\s+to)\s+" + _VP + _END,
+            "review",
+        ),
         # 'Civil subpoenas are handled by outside counsel': another party handles it, review
         (
             r"^"
@@ -290,10 +314,19 @@ def reserved_act_rule(index: int, source: str, text: str) -> list[ReservedAct] |
             if who is None:
                 return None
             agents, prefixes = who
-        if not agents and not prefixes and not (d.get("humans") or d.get("team")):
+        if d.get("cls") and (
+            _groups(d["cls"].rsplit(None, 1)[0]) is None or d["cls"].split()[0].lower() == "the"
+        ):
+            return None  # 'Only the agents …', 'Only no agents …': not a class of agents
+        if not agents and not prefixes and not (d.get("humans") or d.get("team") or d.get("cls")):
             if "out of scope" not in clean.lower() and "never" not in clean.lower():
                 return None
-        holder = (d.get("humans") and "people") or (d.get("team") or "").strip() or "people"
+        holder = (
+            (d.get("humans") and "people")
+            or (d.get("team") or "").strip()
+            or (d.get("cls") or "").strip().lower()
+            or "people"
+        )
         if d.get("team") and re.search(r"\b(?:agents?|bots?|automation)\b", d["team"], re.I):
             return None  # 'handled by the agent': not another party
         permitted: tuple = ()

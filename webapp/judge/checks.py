@@ -6038,6 +6038,12 @@ class ReservedAct(Check):
                 text += f"; other agents may {self.permitted_phrase}"
             return text + "; review when the request may be that act"
         who = self.holder or "people"
+        if self.effect == "review" and who.endswith(("agents", "bots")):
+            # 'Only support agents may issue refunds': no id says whether the agent is one
+            return (
+                f"Send to review a request for: {self.act_phrase} (only {who} may; no agent id "
+                "says whether the requesting agent is one)"
+            )
         if self.effect == "review":
             return f"Send to review a request for: {self.act_phrase} (handled by {who})"
         return (
