@@ -126,6 +126,21 @@ VECTORS = [
         "release-bot",
         "approved",
     ),
+    # the named id carried by an argument may be a system the act goes through: review
+    (
+        "Refunds are issued by stripe-connect only.",
+        "refund_create",
+        {"amount": 5, "provider": "stripe-connect"},
+        "refund-bot",
+        "pending_review",
+    ),
+    (
+        "Refunds are issued by stripe-connect only.",
+        "refund_create",
+        {"amount": 5},
+        "refund-bot",
+        "denied",
+    ),
     # a class of agents no id names ('support agents'): review, never a denial of every request
     (
         "Only support agents may issue refunds.",

@@ -6061,12 +6061,24 @@ class ReservedAct(Check):
             "groups": [list(g) for g in self.groups],
         }
 
+    def _named_as_value(self, view: RequestView) -> bool:
+        """An argument carries a named id ('Refunds are issued by stripe-connect only' and
+        `provider: "stripe-connect"`): the name may be a system the act goes through, not the
+        agent asking; a human decides rather than a denial."""
+        for lf in view.leaves:
+            for v in scalars(lf.value):
+                if isinstance(v, str):
+                    low = v.strip().lower()
+                    if low in self.agents or any(low.startswith(p) for p in self.prefixes):
+                        return True
+        return False
+
     def evaluate(self, view: RequestView) -> Outcome:
         relation = act_relation(view, self.acts, self.groups)
         if self.agents or self.prefixes:
             if self.allowed_agent(view.agent_id):
                 return _NOT_APPLICABLE if relation == "other" else _SATISFIED
-            if relation == "definite":
+            if relation == "definite" and not self._named_as_value(view):
                 return Outcome(
                     VIOLATED,
                     f"only {self._who()} may do this: {self.act_phrase}; the requesting agent is "
