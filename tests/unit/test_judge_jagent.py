@@ -48,6 +48,11 @@ CAUSE = "Termination for cause is never served by the agent \u2013 Legal only."
 ALLOWANCE = "car allowance changes -> Reward team only"
 SUBPOENAS = "Civil subpoenas are handled by outside counsel."
 BOUNDARIES = "Permission boundaries are maintained by the Identity team."
+CHAT = (
+    "The chat assistant (agent id support-chat-agent) may issue account credits only. It may "
+    "never issue cash refunds."
+)
+INTAKE = "The intake bot (agent id intake-bot) can only create tickets."
 SECRETS = "deleting secrets: never by an agent, a person has to do it"
 TSRS = "TSRs may only be lifted by the Route Asset Mgr, never by automation."
 REVERSAL = "Reversal of a completed payout is handled by Treasury, not by agents."
@@ -141,6 +146,13 @@ VECTORS = [
         "refund-bot",
         "denied",
     ),
+    # what one named agent may do ('may … only. It may never …'): only its requests are governed
+    (CHAT, "billing.refund_order", {"amount": 18}, "support-chat-agent", "denied"),
+    (CHAT, "billing.issue_account_credit", {"amount": 18}, "support-chat-agent", "approved"),
+    (CHAT, "billing.refund_order", {"amount": 18}, "billing-ops-2", "approved"),
+    (CHAT, "billing.get_invoice", {"invoice_id": "i"}, "support-chat-agent", "pending_review"),
+    (INTAKE, "tickets.delete", {"ticket_id": "T-9"}, "intake-bot", "denied"),
+    (INTAKE, "tickets.create", {"subject": "x"}, "intake-bot", "approved"),
     # a class of agents no id names ('support agents'): review, never a denial of every request
     (
         "Only support agents may issue refunds.",

@@ -126,6 +126,7 @@ _KINDS = {
     "argument_comparison": "comparison",
     "action": "action",
     "reserved_act": "who may act",
+    "agent_scope": "what one agent may do",
 }
 
 
@@ -148,7 +149,7 @@ def check_summary(described: dict[str, Any]) -> str:
         detail = (
             f"needs {described.get('exact_name') or ' '.join(described.get('arg_words') or [])}"
         )
-    elif kind == "reserved_act":
+    elif kind in ("reserved_act", "agent_scope"):
         # 'deny if vendor payout initi by an agent other than payouts-orchestrator'
         who = [
             *(described.get("agents") or []),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from webapp.judge.checks import NOMINAL_ACTS, ReservedAct
+from webapp.judge.checks import NOMINAL_ACTS, AgentScope, ReservedAct
 from webapp.judge.request_view import ACT_STEMS, MONEY_GENERIC, MONEY_SPECIFIC, same_action
 from webapp.judge.text import content_stems, stem
 
@@ -287,10 +287,63 @@ def _agents(m: re.Match[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     return ((), (prefix.lower(),)) if prefix else None
 
 
-def reserved_act_rule(index: int, source: str, text: str) -> list[ReservedAct] | None:
+# 'The chat assistant (agent id support-chat-agent) may issue account credits only. It may never
+# issue cash refunds.': what one named agent may do (its name glossed by its id), and never do.
+_SCOPE = re.compile(
+    r"^(?:the\s+)?(?P<name>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2})\s+\(agent\s+id\s+" + _ID + r"\)"
+    r"\s+(?:may|can)\s+(?:only\s+)?(?P<verb>[a-z]+)\s+(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3}?)"
+    r"(?:\s+only)?(?:\s*[.;]\s*(?:it|the\s+agent|this\s+agent|the\s+(?P=name))\s+"
+    r"(?:may|must|can|shall)\s+never\s+(?P<verb2>[a-z]+)\s+"
+    r"(?P<obj2>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3}?))?" + _END,
+    re.I,
+)
+
+
+def _agent_scope(index: int, source: str, clean: str) -> list[AgentScope] | None:
+    m = _SCOPE.match(clean)
+    if m is None or not re.search(r"\bonly\b", clean[: m.end("obj") + 6], re.I):
+        return None
+    if _groups(m.group("name")) is None and m.group("name").lower().split()[-1] not in (
+        "agent",
+        "bot",
+        "assistant",
+    ):
+        return None
+    allowed = _act(m.group("verb"), m.group("obj"), passive=False)
+    forbidden = ((), ())
+    forbidden_phrase = ""
+    if m.group("verb2"):
+        barred = _act(m.group("verb2"), m.group("obj2"), passive=False)
+        if barred is None:
+            return None
+        forbidden = barred
+        forbidden_phrase = f"{m.group('verb2')} {m.group('obj2')}".lower()
+    if allowed is None:
+        return None
+    return [
+        AgentScope(
+            index,
+            source,
+            "deny",
+            tuple(w for g in allowed[1] for w in g),
+            agent=m.group("id").lower(),
+            allowed=allowed,
+            forbidden=forbidden,
+            allowed_phrase=f"{m.group('verb')} {m.group('obj')}".lower(),
+            forbidden_phrase=forbidden_phrase,
+        )
+    ]
+
+
+def reserved_act_rule(
+    index: int, source: str, text: str
+) -> list[ReservedAct] | list[AgentScope] | None:
     """The rule `text` read as who may do its act, or None when it is not wholly of that shape."""
     clean = re.sub(r"\s+", " ", text.replace("\u2013", "-").replace("\u2014", "-")).strip()
     clean = clean.replace("\u2019", "'")
+    scoped = _agent_scope(index, source, clean)
+    if scoped is not None:
+        return scoped
     for pattern, effect in _FORMS:
         m = pattern.match(clean)
         if m is None:

@@ -5933,14 +5933,15 @@ def _another_act(acts: tuple[str, ...], tool_acts: frozenset[str]) -> bool:
     """The tool's own verbs are surely another act than the rule's (not the acts they imply:
     'rotate' retires the old secret, it does not delete it). Either the tool only makes something
     and the rule's act is a specific one ('create_draft' for 'release', 'payouts_create' for
-    'reversal'), or both are specific acts the lexicon knows, of no one family ('rotate' for
-    'deleting'). A verb that only says something is set, applied or done ('Reserve holds are set
-    …' and `apply_reserve`), or a rule's act the lexicon does not know ('closures' and
-    `offboard_customer`), is no proof of another act."""
-    if not tool_acts or not acts or any(a in _GENERIC_ACTS for a in acts):
+    'reversal'), or the tool's is a specific act the lexicon knows, of no one family with the
+    rule's known act ('rotate' for 'deleting', 'delete_ticket' for 'create tickets'). A verb that
+    only says something is set, applied or done ('Reserve holds are set …' and `apply_reserve`),
+    or a rule's act the lexicon does not know ('closures' and `offboard_customer`), is no proof
+    of another act."""
+    if not tool_acts or not acts or any(a in BROAD_ACTIONS for a in acts):
         return False
     if tool_acts <= _MAKING_ACTS:
-        return True
+        return not any(a in _MAKING_ACTS for a in acts)
     specific = tool_acts - _GENERIC_ACTS
     return (
         bool(specific)
@@ -6104,5 +6105,51 @@ class ReservedAct(Check):
         return Outcome(
             UNKNOWN,
             f"only {self.holder} may do this: {self.act_phrase}; the request may be it "
+            "(a human should decide)",
+        )
+
+
+@dataclass(frozen=True)
+class AgentScope(Check):
+    """'The chat assistant (agent id support-chat-agent) may issue account credits only. It may
+    never issue cash refunds.': what one named agent may do. Only that agent's requests are
+    governed: its allowed act is satisfied; an act it may never do, or surely another act than
+    the allowed one, is denied; a read or an act that may be either goes to review."""
+
+    agent: str = ""
+    allowed: tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] = ((), ())
+    forbidden: tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] = ((), ())
+    allowed_phrase: str = ""
+    forbidden_phrase: str = ""
+    kind: str = field(default="agent_scope", init=False)
+
+    def reading(self) -> str:
+        text = f"When the requesting agent is `{self.agent}`: allow only {self.allowed_phrase}"
+        if self.forbidden_phrase:
+            text += f", deny {self.forbidden_phrase}"
+        return text + "; deny any surely other act, review one that may be either"
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "agents": [self.agent], "holder": ""}
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        if (view.agent_id or "").strip().lower() != self.agent:
+            return _NOT_APPLICABLE
+        barred = (
+            act_relation(view, *self.forbidden) if self.forbidden[0] or self.forbidden[1] else ""
+        )
+        if barred == "definite":
+            return Outcome(VIOLATED, f"`{self.agent}` may never {self.forbidden_phrase}")
+        relation = act_relation(view, *self.allowed)
+        if relation == "definite" and barred != "possible":
+            return _SATISFIED
+        tool_acts = _tool_acts(view, frozenset())
+        if relation == "other" and not (tool_acts and tool_acts <= _READING_ACTS):
+            return Outcome(
+                VIOLATED, f"`{self.agent}` may only {self.allowed_phrase}: this is another act"
+            )
+        return Outcome(
+            UNKNOWN,
+            f"`{self.agent}` may only {self.allowed_phrase}; the request may be another act "
             "(a human should decide)",
         )
