@@ -149,7 +149,9 @@ def check_summary(described: dict[str, Any]) -> str:
         detail = (
             f"needs {described.get('exact_name') or ' '.join(described.get('arg_words') or [])}"
         )
-    elif kind in ("reserved_act", "agent_scope"):
+    elif kind == "agent_scope":
+        detail = f"{', '.join(described.get('agents') or [])} does anything but {subject}"
+    elif kind == "reserved_act":
         # 'deny if vendor payout initi by an agent other than payouts-orchestrator'
         who = [
             *(described.get("agents") or []),
