@@ -52,6 +52,7 @@ CHAT = (
     "The chat assistant (agent id support-chat-agent) may issue account credits only. It may "
     "never issue cash refunds."
 )
+OWNER = "Org Owner: never via automation. Humans only, via the admin console."
 INTAKE = "The intake bot (agent id intake-bot) can only create tickets."
 SECRETS = "deleting secrets: never by an agent, a person has to do it"
 TSRS = "TSRs may only be lifted by the Route Asset Mgr, never by automation."
@@ -113,6 +114,10 @@ VECTORS = [
     (REVERSAL, "payouts_reverse", {"payout_id": "p1"}, "payout-bot", "pending_review"),
     (ALLOWANCE, "workday_update_car_allowance", {"new_amount": 600}, "hr-bot", "denied"),
     (ALLOWANCE, "workday_update_base_salary", {"new_base": 88000}, "hr-bot", "approved"),
+    # any act on a thing the rule names, shown by the argument that says what is granted
+    (OWNER, "user_role_assign", {"role": "org_owner"}, "it-access-agent", "denied"),
+    (OWNER, "user_role_assign", {"role": "viewer"}, "it-access-agent", "approved"),
+    (OWNER, "org_list_members", {"filter": "owner"}, "it-access-agent", "pending_review"),
     # the same acts in other shapes: 'Only <holder> may …', '… is reserved for …', '<holder> only: …'
     ("Only Risk may set reserve holds.", "payouts_set_reserve_hold", {"s": "1"}, "bot", "denied"),
     ("Only Risk may set reserve holds.", "reserve_hold_get", {"s": "1"}, "bot", "approved"),

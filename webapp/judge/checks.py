@@ -5873,6 +5873,9 @@ _KIN_THINGS: dict[str, frozenset[str]] = {
 # Argument names that hold the kind of the thing acted on ('termination_type', 'credential_type',
 # 'po_type', 'category'): a value there that shows none of the rule's qualifiers is another kind.
 _KIND_KEYS = frozenset(stem(w) for w in "type kind category class".split())
+# Arguments whose value names the thing acted on itself: its kind, the act, or what is granted
+# (`role: "org_owner"` for 'Org Owner: never via automation').
+_SURE_VALUE_KEYS = _KIND_KEYS | _ACTION_KEYS | frozenset(stem(w) for w in "role privilege".split())
 
 
 def _tool_acts(view: RequestView, things: frozenset[str]) -> frozenset[str]:
@@ -5905,8 +5908,17 @@ def _shown_surely(view: RequestView, word: str) -> bool:
         return True
     return any(
         isinstance(lf.value, str)
-        and lf.last_keys & (_KIND_KEYS | _ACTION_KEYS)
+        and lf.last_keys & _SURE_VALUE_KEYS
         and not kin.isdisjoint(content_stems(lf.value[:200]))
+        for lf in view.leaves
+    )
+
+
+def _in_sure_value(view: RequestView, word: str) -> bool:
+    return any(
+        isinstance(lf.value, str)
+        and lf.last_keys & _SURE_VALUE_KEYS
+        and word in content_stems(lf.value[:200])
         for lf in view.leaves
     )
 
@@ -5982,10 +5994,16 @@ def act_relation(
         return "other"  # the tool names its own thing and none of the rule's (base salary)
     if not all(shown) and _kind_says_other(view, things, acts):
         return "other"
-    in_tool = named or any(
-        not _KIN_THINGS.get(w, frozenset({w})).isdisjoint(view.tool_stems)
-        for g in groups
-        for w in g
+    in_tool = (
+        named
+        or any(
+            not _KIN_THINGS.get(w, frozenset({w})).isdisjoint(view.tool_stems)
+            for g in groups
+            for w in g
+        )
+        # any act on the thing ('Org Owner: never via automation'): the thing named by the
+        # value of the argument that says what is acted on (`role: "org_owner"`)
+        or (not acts and all(any(_in_sure_value(view, w) for w in g) for g in groups))
     )
     if (
         strict
