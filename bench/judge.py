@@ -98,6 +98,7 @@ APART_SETS = (
     "dev_jsame",
     "dev_jreq",
     "dev_jwhose",
+    "dev_jagent",
 )
 
 

@@ -125,6 +125,8 @@ _KINDS = {
     "first_time_counterparty": "new counterparty",
     "argument_comparison": "comparison",
     "action": "action",
+    "reserved_act": "who may act",
+    "agent_scope": "what one agent may do",
 }
 
 
@@ -146,6 +148,19 @@ def check_summary(described: dict[str, Any]) -> str:
     elif kind == "required_argument":
         detail = (
             f"needs {described.get('exact_name') or ' '.join(described.get('arg_words') or [])}"
+        )
+    elif kind == "agent_scope":
+        detail = f"{', '.join(described.get('agents') or [])} does anything but {subject}"
+    elif kind == "reserved_act":
+        # 'deny if vendor payout initi by an agent other than payouts-orchestrator'
+        who = [
+            *(described.get("agents") or []),
+            *(f"{p}*" for p in described.get("prefixes") or []),
+        ]
+        detail = (
+            f"{subject} by an agent other than {', '.join(who)}"
+            if who
+            else f"{subject} (reserved to {described.get('holder') or 'people'})"
         )
     else:
         detail = subject

@@ -15,7 +15,11 @@ from webapp.judge.boundaries import NEGATE, OP_WORDS
 from webapp.judge.places import country_code, location_regions
 from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
+    _ACTION_KEYS,
     _VALUE_CLASSES_OF,
+    _VERB_SYNONYMS,
+    ACT_STEMS,
+    BROAD_ACTIONS,
     KEY_NAME,
     KEY_SAME_CLASS,
     KEY_STATE,
@@ -26,9 +30,11 @@ from webapp.judge.request_view import (
     MONEY_SPECIFIC,
     THING_KINDS,
     THING_NOUNS,
+    VERB_GROUPS,
     VERBS,
     Leaf,
     RequestView,
+    same_action,
     scalars,
     truthy,
 )
@@ -6445,4 +6451,334 @@ class KeyedLimit(Check):
             UNKNOWN,
             f"the rule sets a limit only where an argument says {listed}, and the request shows "
             "none of them",
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Who may do an act: the requesting agent's id (a closed list of ids or id prefixes), or an act
+# reserved to humans or to another team ('Reserve holds are set by Risk only'). Read by
+# `actors.reserved_act_rule`; the act is compared with the request by `act_relation`.
+_READING_ACTS = VERB_GROUPS["read"] | frozenset(
+    stem(w) for w in "status lookup inspect preview check audit report".split()
+)
+# Verbs that say an act is done without naming which ('initiate', 'issue', 'submit', 'raise',
+# 'open', 'place', 'run'): any of them is the tool's own making verb ('initiate vendor payouts' on
+# vendor_payout_create, 'serve notices' on send_notice).
+_MAKING_ACTS = frozenset(
+    stem(w)
+    for w in "initiate issue submit create raise open place make start launch run perform do "
+    "execute process serve send conduct new add book file lodge".split()
+)
+# Verbs that say only that something changes or is done: they name no act of their own.
+_GENERIC_ACTS = _MAKING_ACTS | BROAD_ACTIONS
+# Stems read as an act word of a rule's noun phrase beside the lexicon's ('closures', 'resets',
+# 'waivers'): what the phrase does, not the thing it does it to.
+NOMINAL_ACTS = frozenset(
+    stem(w)
+    for w in "closure reset waiver waive initiation reversal reverse lift cancel cancellation".split()
+)
+# Nouns one domain writes two ways: a credential is a secret, a key, a password or a token.
+_KIN_THINGS: dict[str, frozenset[str]] = {
+    stem("credential"): frozenset(stem(w) for w in "secret key password token credential".split()),
+}
+# Argument names that hold the kind of the thing acted on ('termination_type', 'credential_type',
+# 'po_type', 'category'): a value there that shows none of the rule's qualifiers is another kind.
+_KIND_KEYS = frozenset(stem(w) for w in "type kind category class".split())
+# Arguments whose value names the thing acted on itself: its kind, the act, or what is granted
+# (`role: "org_owner"` for 'Org Owner: never via automation').
+_SURE_VALUE_KEYS = _KIND_KEYS | _ACTION_KEYS | frozenset(stem(w) for w in "role privilege".split())
+
+
+def _tool_acts(view: RequestView, things: frozenset[str]) -> frozenset[str]:
+    """The verbs of the tool name (not the rule's own nouns: 'payout' in vendor_payout_create)."""
+    known = ACT_STEMS | _MAKING_ACTS | _READING_ACTS | NOMINAL_ACTS
+    return frozenset(s for s in view.tool_stems if s in known and s not in things)
+
+
+def _same_act(rule_act: str, tool_act: str) -> bool:
+    """Strictly one act: the same stem, synonyms, or two verbs that only say it is done."""
+    return (
+        rule_act == tool_act
+        or tool_act in _VERB_SYNONYMS.get(rule_act, ())
+        or (rule_act in _MAKING_ACTS and tool_act in _MAKING_ACTS)
+    )
+
+
+def _shown(view: RequestView, word: str) -> bool:
+    """The request shows `word` (tool name, an argument's name or value), or its kin noun."""
+    kin = _KIN_THINGS.get(word, frozenset({word}))
+    return any(view.term_matches(w) or w in view.key_stems for w in kin)
+
+
+def _shown_surely(view: RequestView, word: str) -> bool:
+    """`word` (or its kin noun) is in the tool name, an argument's name, or the value of an
+    argument naming a kind or the act (`credential_type: root`, `termination_type: for_cause`):
+    not merely inside an id, a path or free text ('root-key' may be any key's name)."""
+    kin = _KIN_THINGS.get(word, frozenset({word}))
+    if not kin.isdisjoint(view.tool_stems) or not kin.isdisjoint(view.key_stems):
+        return True
+    return any(
+        isinstance(lf.value, str)
+        and lf.last_keys & _SURE_VALUE_KEYS
+        and not kin.isdisjoint(content_stems(lf.value[:200]))
+        for lf in view.leaves
+    )
+
+
+def _in_sure_value(view: RequestView, word: str) -> bool:
+    return any(
+        isinstance(lf.value, str)
+        and lf.last_keys & _SURE_VALUE_KEYS
+        and word in content_stems(lf.value[:200])
+        for lf in view.leaves
+    )
+
+
+def _kind_says_other(view: RequestView, rule_words: frozenset[str], acts: tuple[str, ...]) -> bool:
+    """An argument naming the kind of the rule's thing (`type`, or named for one of the rule's
+    words: `termination_type`, `credential_type`, `fee_type`) holds a value showing none of the
+    rule's words ('non_renewal' for 'termination for cause', 'api_key' for 'root or master
+    credentials'): another kind. The kind of something else (`contract_type` beside 'termination
+    for cause') says nothing."""
+    kin = rule_words.union(acts, *(_KIN_THINGS.get(w, ()) for w in rule_words))
+    for lf in view.leaves:
+        if not isinstance(lf.value, str) or not lf.value.strip():
+            continue
+        name = set(content_stems(lf.path.rsplit(".", 1)[-1]))
+        if not name & _KIND_KEYS or (name - _KIND_KEYS and kin.isdisjoint(name)):
+            continue
+        if rule_words.isdisjoint(content_stems(lf.value[:200])):
+            return True
+    return False
+
+
+def _another_act(acts: tuple[str, ...], tool_acts: frozenset[str]) -> bool:
+    """The tool's own verbs are surely another act than the rule's (not the acts they imply:
+    'rotate' retires the old secret, it does not delete it). Either the tool only makes something
+    and the rule's act is a specific one ('create_draft' for 'release', 'payouts_create' for
+    'reversal'), or the tool's is a specific act the lexicon knows, of no one family with the
+    rule's known act ('rotate' for 'deleting', 'delete_ticket' for 'create tickets'). A verb that
+    only says something is set, applied or done ('Reserve holds are set …' and `apply_reserve`),
+    or a rule's act the lexicon does not know ('closures' and `offboard_customer`), is no proof
+    of another act."""
+    if not tool_acts or not acts or any(a in BROAD_ACTIONS for a in acts):
+        return False
+    if tool_acts <= _MAKING_ACTS:
+        return not any(a in _MAKING_ACTS for a in acts)
+    specific = tool_acts - _GENERIC_ACTS
+    return (
+        bool(specific)
+        and all(a in ACT_STEMS for a in acts)
+        and not any(same_action(a, t) for a in acts for t in tool_acts)
+    )
+
+
+def act_relation(
+    view: RequestView, acts: tuple[str, ...], groups: tuple[tuple[str, ...], ...]
+) -> str:
+    """'definite' when the request is unmistakably the act (its verb in the tool name or an
+    action argument, every noun and qualifier shown, the thing in the tool name), 'other' when it
+    shows another act or another kind, else 'possible' (a human decides)."""
+    things = frozenset(w for g in groups for w in g)
+    tool_acts = _tool_acts(view, things)
+    asked = view.request_actions()
+    rule_reads = any(a in _READING_ACTS for a in acts)
+    own = tool_acts.difference(acts)
+    if acts and not rule_reads and own and own <= _READING_ACTS:
+        return "other"  # reading status is not initiating, rotating or setting
+    strict = not acts or any(
+        a in view.tool_stems or any(_same_act(a, t) for t in tool_acts | asked) for a in acts
+    )
+    if not strict and _another_act(acts, tool_acts):
+        return "other"
+    shown = [any(_shown(view, w) for w in g) for g in groups]
+    # the act named in the tool ('rotate_secret', 'send_termination_notice'), not a verb that
+    # only says something changes or is done ('update_base_salary' for 'car allowance changes')
+    named = any(
+        not _VERB_SYNONYMS.get(a, frozenset({a})).union((a,)).isdisjoint(view.tool_stems)
+        for a in acts
+        if a not in _GENERIC_ACTS
+    )
+    # a money word of a tool name is its thing as often as its act ('payouts_create')
+    own_things = view.tool_stems - (tool_acts - MONEY_GENERIC - MONEY_SPECIFIC)
+    if groups and not any(shown) and not named and own_things:
+        return "other"  # the tool names its own thing and none of the rule's (base salary)
+    if not all(shown) and _kind_says_other(view, things, acts):
+        return "other"
+    in_tool = (
+        named
+        or any(
+            not _KIN_THINGS.get(w, frozenset({w})).isdisjoint(view.tool_stems)
+            for g in groups
+            for w in g
+        )
+        # any act on the thing ('Org Owner: never via automation'): the thing named by the
+        # value of the argument that says what is acted on (`role: "org_owner"`)
+        or (not acts and all(any(_in_sure_value(view, w) for w in g) for g in groups))
+    )
+    if (
+        strict
+        and in_tool
+        and (not acts or tool_acts or asked)
+        and all(any(_shown_surely(view, w) for w in g) for g in groups)
+    ):
+        return "definite"
+    return "possible"
+
+
+@dataclass(frozen=True)
+class ReservedAct(Check):
+    """'Only the payouts-orchestrator agent may initiate vendor payouts', 'Only agents with an id
+    beginning with support- may issue refunds', 'Reserve holds are set by Risk only', 'Civil
+    subpoenas are handled by outside counsel' (review).
+
+    The act is `acts` (verb stems; empty: any act on the thing) on the thing `groups` (each group
+    one noun or qualifier, or words joined by 'or'). `agents` and `prefixes` are a closed list of
+    requesting agent ids; without them the act is reserved to `holder` (humans, a team) and no
+    agent may do it. `permitted` is what other agents may do instead ('other agents may only read
+    payout status'), as (acts, groups) pairs. A request that is unmistakably the act by another
+    agent is denied; one that may be it goes to review; another act is not governed."""
+
+    agents: tuple[str, ...] = ()
+    prefixes: tuple[str, ...] = ()
+    holder: str = ""
+    acts: tuple[str, ...] = ()
+    groups: tuple[tuple[str, ...], ...] = ()
+    act_phrase: str = ""
+    permitted: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = ()
+    permitted_phrase: str = ""
+    kind: str = field(default="reserved_act", init=False)
+
+    def allowed_agent(self, agent_id: str) -> bool:
+        """The requesting agent is one the rule names: the exact id, or an id with the prefix."""
+        got = (agent_id or "").strip().lower()
+        return bool(got) and (got in self.agents or any(got.startswith(p) for p in self.prefixes))
+
+    def _who(self) -> str:
+        names = [f"`{a}`" for a in self.agents] + [f"an id starting `{p}`" for p in self.prefixes]
+        return " or ".join(names)
+
+    def reading(self) -> str:
+        if self.agents or self.prefixes:
+            text = (
+                f"Deny when an agent other than {self._who()} (the requesting agent's id) asks "
+                f"for: {self.act_phrase}"
+            )
+            if self.permitted_phrase:
+                text += f"; other agents may {self.permitted_phrase}"
+            return text + "; review when the request may be that act"
+        who = self.holder or "people"
+        if self.effect == "review" and who.endswith(("agents", "bots")):
+            # 'Only support agents may issue refunds': no id says whether the agent is one
+            return (
+                f"Send to review a request for: {self.act_phrase} (only {who} may; no agent id "
+                "says whether the requesting agent is one)"
+            )
+        if self.effect == "review":
+            return f"Send to review a request for: {self.act_phrase} (handled by {who})"
+        return (
+            f"Deny a request for: {self.act_phrase} (reserved to {who}); review when the "
+            "request may be that act"
+        )
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            **super().describe(),
+            "agents": list(self.agents),
+            "prefixes": list(self.prefixes),
+            "holder": self.holder,
+            "acts": list(self.acts),
+            "groups": [list(g) for g in self.groups],
+        }
+
+    def _named_as_value(self, view: RequestView) -> bool:
+        """An argument carries a named id ('Refunds are issued by stripe-connect only' and
+        `provider: "stripe-connect"`): the name may be a system the act goes through, not the
+        agent asking; a human decides rather than a denial."""
+        for lf in view.leaves:
+            for v in scalars(lf.value):
+                if isinstance(v, str):
+                    low = v.strip().lower()
+                    if low in self.agents or any(low.startswith(p) for p in self.prefixes):
+                        return True
+        return False
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        relation = act_relation(view, self.acts, self.groups)
+        if self.agents or self.prefixes:
+            if self.allowed_agent(view.agent_id):
+                return _NOT_APPLICABLE if relation == "other" else _SATISFIED
+            if relation == "definite" and not self._named_as_value(view):
+                return Outcome(
+                    VIOLATED,
+                    f"only {self._who()} may do this: {self.act_phrase}; the requesting agent is "
+                    f"`{view.agent_id}`",
+                )
+            if any(act_relation(view, a, g) == "definite" for a, g in self.permitted):
+                return _NOT_APPLICABLE  # what other agents may do ('read payout status')
+            if relation == "other" and not (
+                self.permitted and any(_shown(view, w) for g in self.groups for w in g)
+            ):
+                return _NOT_APPLICABLE
+            return Outcome(
+                UNKNOWN,
+                f"only {self._who()} may do this: {self.act_phrase}; the request may be it and "
+                f"comes from `{view.agent_id}` (a human should decide)",
+            )
+        if relation == "other":
+            return _NOT_APPLICABLE
+        if self.effect == "review":
+            return Outcome(REVIEW, f"{self.act_phrase}: handled by {self.holder}")
+        if relation == "definite":
+            return Outcome(VIOLATED, f"only {self.holder} may do this: {self.act_phrase}")
+        return Outcome(
+            UNKNOWN,
+            f"only {self.holder} may do this: {self.act_phrase}; the request may be it "
+            "(a human should decide)",
+        )
+
+
+@dataclass(frozen=True)
+class AgentScope(Check):
+    """'The chat assistant (agent id support-chat-agent) may issue account credits only. It may
+    never issue cash refunds.': what one named agent may do. Only that agent's requests are
+    governed: its allowed act is satisfied; an act it may never do, or surely another act than
+    the allowed one, is denied; a read or an act that may be either goes to review."""
+
+    agent: str = ""
+    allowed: tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] = ((), ())
+    forbidden: tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] = ((), ())
+    allowed_phrase: str = ""
+    forbidden_phrase: str = ""
+    kind: str = field(default="agent_scope", init=False)
+
+    def reading(self) -> str:
+        text = f"When the requesting agent is `{self.agent}`: allow only {self.allowed_phrase}"
+        if self.forbidden_phrase:
+            text += f", deny {self.forbidden_phrase}"
+        return text + "; deny any surely other act, review one that may be either"
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "agents": [self.agent], "holder": ""}
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        if (view.agent_id or "").strip().lower() != self.agent:
+            return _NOT_APPLICABLE
+        barred = (
+            act_relation(view, *self.forbidden) if self.forbidden[0] or self.forbidden[1] else ""
+        )
+        if barred == "definite":
+            return Outcome(VIOLATED, f"`{self.agent}` may never {self.forbidden_phrase}")
+        relation = act_relation(view, *self.allowed)
+        if relation == "definite" and barred != "possible":
+            return _SATISFIED
+        tool_acts = _tool_acts(view, frozenset())
+        if relation == "other" and not (tool_acts and tool_acts <= _READING_ACTS):
+            return Outcome(
+                VIOLATED, f"`{self.agent}` may only {self.allowed_phrase}: this is another act"
+            )
+        return Outcome(
+            UNKNOWN,
+            f"`{self.agent}` may only {self.allowed_phrase}; the request may be another act "
+            "(a human should decide)",
         )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
+from webapp.judge.actors import reserved_act_rule
 from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.checks import (
@@ -204,9 +205,9 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
     defines = _defines(policy)
     for i, text in enumerate(policy.rules):
         chunk_id = f"{policy.policy_version_id}:r{i}"
-        if text in defines:
+        if text in defines or TOPIC_HEADING.match(text):
             # 'Privileged roles = Owner, Org Admin': a definition read as the policy's own
-            # vocabulary, no obligation of its own
+            # vocabulary, no obligation of its own; 'Who can waive fees': a heading
             rules.append(CompiledRule(i, chunk_id, text, (), False, informational=True))
             continue
         try:
@@ -267,6 +268,19 @@ _DESCRIPTION_OBLIGATION = re.compile(
 )
 
 
+# A heading that names the policy's topic as an indirect question ('Who may release what.',
+# 'Which agents may move money to vendors', 'Who can waive fees'): it states no obligation. Read
+# as one ('may move money'), it sent every request of the policy to review. Not a heading: an
+# answer after a colon or dash, a limit word or number ('Who may release what: the controller
+# only'), a second sentence.
+TOPIC_HEADING = re.compile(
+    r"^\s*(?:who|which\s+[a-z]+|what)\s+(?:[a-z]+\s+)?(?:may|can|is\s+allowed\s+to|are\s+allowed\s+to)"
+    r"\s+(?!.*\b(?:only|never|not|no|must|unless|without|except|over|under|above|below)\b)"
+    r"[a-z][a-z\s\-]*?[.?]?\s*$",
+    re.I,
+)
+
+
 def _description_rules(description: str) -> list[str]:
     """The sentences of a policy description that state an obligation (not a scope statement)."""
     if not description:
@@ -276,6 +290,8 @@ def _description_rules(description: str) -> list[str]:
         clean = _normalise(sentence)
         if not _DESCRIPTION_OBLIGATION.search(clean) or SCOPE.search(clean):
             continue
+        if TOPIC_HEADING.match(sentence):
+            continue  # 'Who may release what.': the topic, no obligation
         if re.search(r"\bappl(?:y|ies|icable)\b", clean, re.I):
             continue  # 'Cross-border only: applies when the bank is abroad' states a scope
         if any(SCOPE.search(c) for c in split_clauses(clean)):
@@ -298,6 +314,11 @@ def compile_rule(
         given = _evidenced_approval(index, chunk_id, text, glossary)
         if given is not None:
             return given
+    # 'Only the ap-release-bot agent may release a payment', 'Reserve holds are set by Risk
+    # only': who may do the act, read by its own grammar, whole or not at all (actors.py)
+    reserved = reserved_act_rule(index, text, text)
+    if reserved is not None:
+        return CompiledRule(index, chunk_id, text, tuple(reserved), False, False, (), ())
     # 'amount > 5000 -> fraud team review', 'currency in {EUR, GBP}; anything else -> deny': a
     # rule written in notation is read by its own grammar (notation.py), whole or not at all
     noted = notation_checks(index, text)
