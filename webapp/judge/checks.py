@@ -105,6 +105,8 @@ _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "recipient": frozenset({"recipient", "to", "cc", "bcc", "address", "email"}),
     "instanc": frozenset({"instanc", "count", "vm", "node", "replica", "machin"}),
     "user": frozenset({"user", "member", "account", "seat"}),
+    # 'limited to 50 accounts per call' and `user_ids`: the accounts of users
+    "account": frozenset({"account", "user", "member"}),
     "attach": frozenset({"attach", "file"}),
     "item": frozenset({"item", "line", "product"}),
 }
@@ -1089,6 +1091,8 @@ class NumericLimit(Check):
             wanted = _TIME_KEYS  # 'valid for more than 90 days' and a `ttl_days`
         elif self.unit_family == "bytes":
             wanted = _BYTES_KEYS
+        elif _sized_quantity(self):
+            wanted = frozenset(_SIZE_WORDS)  # 'Max order size' and a `quantity`
         return bool(wanted) and all(lf.keys & wanted for lf, _ in bound)
 
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
@@ -2587,15 +2591,39 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
             for lf, v in view.numeric_leaves()
             if lf.path == path or lf.path.endswith("." + path)
         )
-    money = check.currency is not None or (check.unit_family is None and not check.noun)
+    sized = _sized_quantity(check)
+    money = check.currency is not None or (
+        check.unit_family is None and not check.noun and not sized
+    )
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
-    measure = view.key_stems.intersection(check.measure)
+    measure = view.key_stems.intersection(check.measure + sized)
     key = (measure, check.noun, check.unit_family, money)
     hit = view.bind_memo.get(key)
     if hit is None:
         hit = view.bind_memo[key] = _bind_measure(view, measure, check, money)
     return hit
+
+
+# 'Max order size: 500,000', 'Trade size must not exceed 500,000': with no currency, the size of
+# an order or a trade is how much of the instrument it moves, read from an argument named for
+# its quantity (`quantity`, `qty`, `shares`, `units`, `size`); never from its notional or amount,
+# which is money the rule gives no currency for (no such argument: the rule cannot be verified).
+_SIZED_THINGS = frozenset(stem(w) for w in "order trade block position".split())
+_SIZE_WORDS = tuple(stem(w) for w in "quantity qty shares units lots volume size".split())
+
+
+def _sized_quantity(check: NumericLimit) -> tuple[str, ...]:
+    """The argument words of an order's or a trade's size, when the rule bounds one with no unit."""
+    if (
+        check.currency is None
+        and check.unit_family is None
+        and not check.noun
+        and stem("size") in check.measure
+        and _SIZED_THINGS.intersection(check.measure)
+    ):
+        return _SIZE_WORDS
+    return ()
 
 
 def _bind_measure(
@@ -3197,6 +3225,8 @@ def _measure_words(check: NumericLimit) -> str:
         return f"the length{(' of ' + words_) if words_ else ''}"
     if check.unit_family == "speed":
         return f"the speed{(' of ' + words_) if words_ else ''}"
+    if _sized_quantity(check):
+        return "the quantity (order or trade size, no currency)"
     return words_ or "the amount"
 
 
