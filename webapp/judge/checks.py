@@ -847,6 +847,10 @@ class NumericLimit(Check):
             if applies == "matched" and anchored:
                 return Outcome(UNKNOWN, "the amount this rule limits is not among the arguments")
             return _UNBOUND
+        if _sized_quantity(self):
+            two_ways = self._size_read_two_ways(view, bound)
+            if two_ways is not None:
+                return two_ways
         if applies == "unknown" and anchored and self._named_by_unit(bound):
             # 'at most 50,000 recipients' and a `recipient_count`: the argument is named after the
             # counted noun (or the unit's quantity), so the rule speaks of it.
@@ -872,6 +876,24 @@ class NumericLimit(Check):
         if worst.status in (SATISFIED, PERMITTED):
             return self._other_measure(view, bound, applies) or worst
         return worst
+
+    def _size_read_two_ways(
+        self, view: RequestView, bound: tuple[tuple[Leaf, float], ...]
+    ) -> Outcome | None:
+        """'Max order size: 500,000' beside both a `quantity` and a `notional`: the rule gives no
+        unit, so when the money the order moves would be judged otherwise than its quantity,
+        the rule's meaning decides the request and a person reads it."""
+        fires = _OPS[self.op]
+        by_quantity = {fires(v, self.threshold) for _, v in bound}
+        for leaf, value in view.numeric_leaves():
+            if leaf.last_keys & _SIZE_IN_MONEY and {fires(value, self.threshold)} != by_quantity:
+                return Outcome(
+                    UNKNOWN,
+                    f"the size is read as the quantity, but {leaf.path} = {_fmt(value)} would be "
+                    f"judged otherwise and the rule names no unit",
+                    (leaf.path,),
+                )
+        return None
 
     def _per_thing(
         self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
@@ -2611,6 +2633,8 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
 # which is money the rule gives no currency for (no such argument: the rule cannot be verified).
 _SIZED_THINGS = frozenset(stem(w) for w in "order trade block position".split())
 _SIZE_WORDS = tuple(stem(w) for w in "quantity qty shares units lots volume size".split())
+# the size of an order in money, which a bound with no unit might mean as well
+_SIZE_IN_MONEY = frozenset(stem(w) for w in "notional amount value total".split())
 
 
 def _sized_quantity(check: NumericLimit) -> tuple[str, ...]:
@@ -2679,7 +2703,9 @@ def _bind_measure(
             # 'at most 10,000 shares', 'max 5 nights': a `limit_price` or a `nightly_rate` is
             # money, never the count of the noun
             continue
-        if keys & _ID_WORDS and not overlap:
+        if keys & _ID_WORDS and not overlap and not (is_list and keys & noun_syn):
+            # an id is no measure; a list of ids of the counted noun ('50 accounts' and
+            # `user_ids`) is counted by its length
             continue
         extra = len(
             leaf.last_keys

@@ -7185,6 +7185,10 @@ def _numeric_checks(
             # 'Daily credit budget: 1,000 USD': the budget is the bound (read by the measure), the
             # credits are the subject
             terms = tuple(t for t in terms if t != stem("budget"))
+        if noun_stem and _BATCH_SIZE_HEAD.search(clause[: q.start]):
+            # 'Batch size: up to 25 users per request': the size of the batch is the count the
+            # bound reads (of the counted noun), not a thing the request must be about
+            terms = tuple(t for t in terms if t not in _BATCH_WORDS)
         per = _per_thing(clause)
         if (
             per
@@ -7280,6 +7284,12 @@ _EACH_LINE = re.compile(
     re.I,
 )
 LINE_THINGS = frozenset({"line", "item", "row", "line item"})
+_BATCH_SIZE_HEAD = re.compile(
+    r"^\s*(?:max(?:imum)?\s+)?(?:batch|bulk|page|request|call)\s+size\s*(?:limit\s*)?"
+    r"(?:of|is|:|=|-)?\s*(?:up\s+to|at\s+most|no\s+more\s+than|max(?:imum)?|limit(?:ed)?\s+to)?\s*$",
+    re.I,
+)
+_BATCH_WORDS = frozenset(stem(w) for w in "batch bulk page request call size limit".split())
 # Things one request is, when a count is 'per' them ('shares per order', 'users per batch').
 _REQUEST_THINGS = frozenset(stem(w) for w in "order trade request batch submission job".split())
 # counted nouns a request holds that the lexicon also knows as acts ('share' a file)
