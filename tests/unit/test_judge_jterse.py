@@ -56,7 +56,26 @@ def _users(n: int) -> list[str]:
          {"amount": 1000, "currency": "USD"}, "pending_review"),  # inclusive
         ("Write-offs of $1,000 or more: finance approval.", "ar.write_off",
          {"amount": 999.99, "currency": "USD"}, "approved"),
+        ("Discounts 25%+: deal desk.", "crm.apply_discount", {"discount_percent": 25},
+         "pending_review"),  # '+' is 'or more'
+        ("Discounts 25%+: deal desk.", "crm.apply_discount", {"discount_percent": 24}, "approved"),
+        ("Credits up to $50: agent discretion; above that: team lead.", "support.issue_credit",
+         {"amount": 50, "currency": "USD"}, "approved"),
+        ("Credits up to $50: agent discretion; above that: team lead.", "support.issue_credit",
+         {"amount": 51, "currency": "USD"}, "pending_review"),
+        ("Credits up to $50: agent discretion; above that: team lead.", "support.issue_credit",
+         {"amount": 5, "currency": "EUR"}, "pending_review"),
+        ("Refunds over $100: manager, over $1,000: director.", "payments.refund",
+         {"amount": 50, "currency": "USD"}, "approved"),
+        ("Refunds over $100: manager, over $1,000: director.", "payments.refund",
+         {"amount": 101, "currency": "USD"}, "pending_review"),
         # headed caps and floors
+        ("Refund cap: $250/refund.", "payments.refund", {"amount": 250, "currency": "USD"},
+         "approved"),
+        ("Refund cap: $250/refund.", "payments.refund", {"amount": 251, "currency": "USD"},
+         "denied"),
+        ("Key TTL: 90d max.", "iam.create_key", {"ttl_days": 91}, "denied"),
+        ("Key TTL: 90d max.", "iam.create_key", {"ttl_days": 90}, "approved"),
         (REFUND, "payments.refund", {"amount": 250, "currency": "USD"}, "approved"),
         (REFUND, "payments.refund", {"amount": 251, "currency": "USD"}, "denied"),
         (REFUND, "payments.refund", {"amount": 100, "currency": "GBP"}, "pending_review"),
@@ -174,3 +193,13 @@ def test_a_negated_expiry_is_a_floor():
     rule = "API keys must not have an expiry of 90 days or less."
     assert outcome([rule], "iam.create_api_key", {"expires_in_days": 30}) == "denied"
     assert outcome([rule], "iam.create_api_key", {"expires_in_days": 120}) == "approved"
+
+
+def test_an_amount_glued_to_a_slash_is_never_dropped():
+    """'$200/night' was not found as an amount at all: the rule was understood as its count of
+    nights alone and approved 201 a night. The amount per night is now seen, and as no check
+    reads it the rule is partly understood (review)."""
+    rule = "Reimbursement for site visits: max 3 nights lodging, $200/night or less."
+    assert compile_rule(0, "c", rule).unaccounted
+    args = {"nights": 3, "nightly_rate_usd": 201}
+    assert outcome([rule], "reimburse_travel", args) == "pending_review"

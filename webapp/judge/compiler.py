@@ -3435,6 +3435,12 @@ _SPELLED_TWICE = re.compile(
     r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[\s-][a-z]+){0,2}\s*\((?P<n>\d[\d,]*)\)",
     re.I,
 )
+# '$250/refund', '$200/night', '50 USD/day': a slash glued to an amount is 'per' (the amount
+# was not found at all before, so '… $200/night or less' was understood without its bound and
+# approved 201 a night); a rate such as 'req/s' or '10k/day' is read where it is
+_SLASH_PER = re.compile(r"(?:(?<=\d)|(?<=%)|(?<=\b[A-Z]{3}))\s*/\s*(?=[a-z]{3,}\b)")
+# '90d max', '24h or less': a number and a day or hour letter
+_COMPACT_DURATION = re.compile(r"(?<![\w.,])(?P<n>\d+)\s?(?P<u>d|h|hrs?)(?![\w/])")
 _EXPIRY_OR_LESS = re.compile(
     r"^(?P<subj>[^:;.]*?)\s+(?:must\s+(?:have|carry)\s+(?:an?\s+)?(?P<m>expiry|lifetime|ttl|validity)"
     r"\s+of|(?:must\s+)?expire\s+(?:in|after))\s+(?P<q>\d[\d,]*)\s+(?P<unit>days?|hours?|weeks?|"
@@ -3445,6 +3451,10 @@ _EXPIRY_OR_LESS = re.compile(
 
 def _terse_caps(t: str) -> str:
     t = _SPELLED_TWICE.sub(lambda m: m.group("n"), t)
+    t = _SLASH_PER.sub(" per ", t)
+    t = _COMPACT_DURATION.sub(
+        lambda m: f"{m.group('n')} {'days' if m.group('u') == 'd' else 'hours'}", t
+    )
     t = _FOR_AGENTS_HEADING.sub(lambda m: m.group("head"), t)
     m = _EXPIRY_OR_LESS.match(t)
     if m:
@@ -3484,11 +3494,14 @@ def _terse_caps(t: str) -> str:
 # is rewritten as one and read by `_arrows`. Only after a bound, never after a heading ('Refund
 # limit: 250 USD' keeps its colon) and never before a number (the colon of a headed cap).
 _TERSE_GATE = re.compile(
-    r"(?:^|(?<=[;.]\s))(?P<gate>[^;:.]*?\b(?:over|above|more than|greater than|exceeding|"
-    r"in excess of|at least|under|below|less than|fewer than)\s+"
+    r"(?:^|(?<=[;.,]\s))(?P<gate>[^;:.,]*?\b(?:over|above|more than|greater than|exceeding|"
+    r"in excess of|at least|under|below|less than|fewer than|up to|at most|no more than)\s+"
     r"(?:[$\u20ac\u00a3]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?)\s?(?:[kKmM]\b)?\s?"
     r"(?:%|[A-Z]{3}\b|[a-z]+\b)?(?:\s+or\s+(?:more|less|above|below|higher|fewer))?"
-    r"|[^;:.]*?\b(?:over|above|under|below|less than|more than)\s+(?:that|this|those|it))"
+    # 'Discounts 25%+: deal desk': the plus is 'or more'
+    r"|[^;:.,]*?(?<![\w.,])(?:[$\u20ac\u00a3]\s?)?\d[\d,]*(?:\.\d+)?\s?(?:[kKmM]\b)?\s?"
+    r"(?:%|[A-Z]{3}\b)?\+"
+    r"|[^;:.,]*?\b(?:over|above|under|below|less than|more than)\s+(?:that|this|those|it))"
     r"(?:\s+-\s+|:\s+)(?=[A-Za-z])",
     re.I,
 )
