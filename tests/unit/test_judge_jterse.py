@@ -23,6 +23,7 @@ CREDITS = "Credits over $500: manager sign-off; credits below that: agent discre
 REFUND = "Per-refund limit for agents: 250 USD."
 ORDER = "Max order size: 500,000 per order."
 SHARES = "Max shares per order: 10,000."
+BLOCK = "Block trades are limited to 500,000 per ticket."
 INSTANCES = "Min instances for prod services: 2."
 REPLICAS = "Minimum replicas: 3."
 DEPROVISION = "Bulk deprovisioning is limited to 50 accounts per call."
@@ -86,6 +87,13 @@ def _users(n: int) -> list[str]:
         # the size read as the quantity, but the notional would be judged otherwise
         (ORDER, "trading.place_order", {"quantity": 1000, "notional": 9_000_000}, "pending_review"),
         (ORDER, "trading.place_order", {"quantity": 1000, "notional": 90_000}, "approved"),
+        (BLOCK, "trading.block_trade", {"symbol": "X", "quantity": 500_001}, "denied"),
+        (BLOCK, "trading.block_trade", {"symbol": "X", "quantity": 500_000}, "approved"),
+        (BLOCK, "trading.block_trade", {"symbol": "X", "notional": 100}, "pending_review"),
+        (BLOCK, "trading.block_trade", {"quantity": 1000, "notional": 4_000_000}, "pending_review"),
+        # a support ticket is not the request: the cap is per credit, as without the words
+        ("Max credit per ticket: 100 EUR.", "support.issue_credit",
+         {"ticket_id": "T-1", "amount": 100.01, "currency": "EUR"}, "denied"),
         (SHARES, "trading.place_order", {"symbol": "X", "shares": 10001}, "denied"),
         (SHARES, "trading.place_order", {"symbol": "X", "shares": 10000}, "approved"),
         (INSTANCES, "cloud.scale_service", {"env": "prod", "min_instances": 1}, "denied"),
@@ -159,6 +167,7 @@ def test_readings_say_the_bound(rule, reading):
 TERSE = [
     (WAIVER, "billing.issue_waiver", {"amount": 150, "currency": "USD"}),
     (ORDER, "trading.place_order", {"quantity": 600_000}),
+    (BLOCK, "trading.block_trade", {"quantity": 600_000}),
     (INSTANCES, "cloud.scale_service", {"env": "prod", "min_instances": 1}),
     (API_KEYS, "iam.create_api_key", {"expires_in_days": 120}),
     (ROWS, "data.export_table", {"limit": 2_000_000}),

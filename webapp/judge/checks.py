@@ -2632,6 +2632,7 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
 # its quantity (`quantity`, `qty`, `shares`, `units`, `size`); never from its notional or amount,
 # which is money the rule gives no currency for (no such argument: the rule cannot be verified).
 _SIZED_THINGS = frozenset(stem(w) for w in "order trade block position".split())
+_TRADES = frozenset({stem("trade")})
 _SIZE_WORDS = tuple(stem(w) for w in "quantity qty shares units lots volume size".split())
 # the size of an order in money, which a bound with no unit might mean as well
 _SIZE_IN_MONEY = frozenset(stem(w) for w in "notional amount value total".split())
@@ -2643,8 +2644,12 @@ def _sized_quantity(check: NumericLimit) -> tuple[str, ...]:
         check.currency is None
         and check.unit_family is None
         and not check.noun
-        and stem("size") in check.measure
-        and _SIZED_THINGS.intersection(check.measure)
+        and (
+            (stem("size") in check.measure and _SIZED_THINGS.intersection(check.measure))
+            # 'Block trades are limited to 500,000 per ticket': a trade's bound with no unit is
+            # its size (an order's is often its total in money: 'Orders must not exceed 10,000')
+            or _TRADES.intersection(check.measure)
+        )
     ):
         return _SIZE_WORDS
     return ()

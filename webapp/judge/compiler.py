@@ -7220,6 +7220,11 @@ def _numeric_checks(
             # (the order, the batch it sends); a count of acts per thing ('max 2 refunds per
             # order') stays a count across requests
             per = ""
+        elif per == "ticket" and _TRADE_STEMS.intersection(measure):
+            # 'Block trades are limited to 500,000 per ticket': a trade's or an order's ticket
+            # is the request itself (a support ticket is not: 'Max credit per ticket')
+            per = ""
+            terms = tuple(t for t in terms if t != stem("ticket"))
         head = _COUNTED_HEAD.match(clause)
         counted_head = False
         if (
@@ -7305,6 +7310,7 @@ _BATCH_SIZE_HEAD = re.compile(
 _BATCH_WORDS = frozenset(stem(w) for w in "batch bulk page request call size limit".split())
 # Things one request is, when a count is 'per' them ('shares per order', 'users per batch').
 _REQUEST_THINGS = frozenset(stem(w) for w in "order trade request batch submission job".split())
+_TRADE_STEMS = frozenset(stem(w) for w in "trade order".split())
 # counted nouns a request holds that the lexicon also knows as acts ('share' a file)
 _HELD_IN_A_REQUEST = frozenset(
     stem(w) for w in "shares units lots rows records users accounts seats devices files".split()
