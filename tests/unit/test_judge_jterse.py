@@ -212,3 +212,16 @@ def test_an_amount_glued_to_a_slash_is_never_dropped():
     assert compile_rule(0, "c", rule).unaccounted
     args = {"nights": 3, "nightly_rate_usd": 201}
     assert outcome([rule], "reimburse_travel", args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("rule", "days", "expected"),
+    [
+        ("Max lifetime one hundred and twenty (120) days.", 121, "denied"),
+        ("Max lifetime twenty-five (25) days.", 25, "approved"),
+        # words and figures that disagree are not read as either
+        ("Max lifetime ninety (60) days from issue.", 75, "pending_review"),
+    ],
+)
+def test_a_number_in_words_and_figures(rule, days, expected):
+    assert outcome([rule], "kms.issue_key", {"lifetime_days": days}) == expected

@@ -3411,7 +3411,10 @@ _COUNTED = (
 _CAP_NUMBER = r"(?P<q>[$\u20ac\u00a3]?\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?)"
 _CAP_UNIT = r"(?:\s*(?P<unit>%|(?-i:[A-Z]{3})\b|[a-z]+))?"
 _HEADED_MAX = re.compile(
-    r"^(?P<kind>max(?:imum)?|min(?:imum)?)\.?\s+(?P<measure>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,4}?)"
+    # the measure's words never hold 'per' ('Max users per seat plan: 10' is a total a plan
+    # keeps across requests, not read here)
+    r"^(?P<kind>max(?:imum)?|min(?:imum)?)\.?\s+"
+    r"(?P<measure>(?!per\b)[A-Za-z][\w\-]*(?:\s+(?!per\b)[A-Za-z][\w\-]*){0,4}?)"
     r"(?:\s+per\s+(?P<per1>[a-z]+))?\s*:\s*"
     + _CAP_NUMBER
     + _CAP_UNIT
@@ -3430,11 +3433,50 @@ _FOR_AGENTS_HEADING = re.compile(
     r"(?:(?:all|our|ai)\s+)?agents?\s*(?=:)",
     re.I,
 )
+_UNITS_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen".split()
+    )
+}
+_TENS_WORDS = {
+    w: 10 * i
+    for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split())
+    if w != "_"
+}
 _SPELLED_TWICE = re.compile(
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-    r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[\s-][a-z]+){0,2}\s*\((?P<n>\d[\d,]*)\)",
+    r"\b(?P<words>(?:" + "|".join([*_UNITS_WORDS, *_TENS_WORDS, "hundred", "thousand"]) + r")"
+    r"(?:[\s-](?:and[\s-])?(?:"
+    + "|".join([*_UNITS_WORDS, *_TENS_WORDS, "hundred", "thousand"])
+    + r")){0,4})\s*\((?P<n>\d[\d,]*)\)",
     re.I,
 )
+
+
+def _spelled_value(text: str) -> int | None:
+    """'ninety' 90, 'twenty-five' 25, 'one hundred and twenty' 120; None when not a number."""
+    total, part = 0, 0
+    for w in re.split(r"[\s-]+", text.lower()):
+        if w == "and":
+            continue
+        if w in _UNITS_WORDS:
+            part += _UNITS_WORDS[w]
+        elif w in _TENS_WORDS:
+            part += _TENS_WORDS[w]
+        elif w == "hundred":
+            part = (part or 1) * 100
+        elif w == "thousand":
+            total, part = total + (part or 1) * 1000, 0
+        else:
+            return None
+    return total + part
+
+
+def _figure(raw: str) -> int:
+    return int(raw.replace(",", ""))
+
+
 # '$250/refund', '$200/night', '50 USD/day': a slash glued to an amount is 'per' (the amount
 # was not found at all before, so '… $200/night or less' was understood without its bound and
 # approved 201 a night); a rate such as 'req/s' or '10k/day' is read where it is
@@ -3450,7 +3492,14 @@ _EXPIRY_OR_LESS = re.compile(
 
 
 def _terse_caps(t: str) -> str:
-    t = _SPELLED_TWICE.sub(lambda m: m.group("n"), t)
+    t = _SPELLED_TWICE.sub(
+        lambda m: (
+            m.group("n")
+            if _spelled_value(m.group("words")) == _figure(m.group("n"))
+            else m.group(0)
+        ),
+        t,
+    )
     t = _SLASH_PER.sub(" per ", t)
     t = _COMPACT_DURATION.sub(
         lambda m: f"{m.group('n')} {'days' if m.group('u') == 'd' else 'hours'}", t
