@@ -3491,7 +3491,17 @@ _EXPIRY_OR_LESS = re.compile(
 )
 
 
+# 'Exports: 50k rows max.', 'Replicas: 2 min.': the bound word after the number, at the end of a
+# headed cap, said before it ('max 50k rows'), where the cap reading finds it
+_BOUND_AFTER = re.compile(
+    r"(?<=:\s)(?P<q>[$\u20ac\u00a3]?\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?"
+    r"(?:\s?(?:%|(?-i:[A-Z]{3})\b|[a-z]+))?)\s+(?P<b>max(?:imum)?|min(?:imum)?)\s*(?=\.?$)",
+    re.I,
+)
+
+
 def _terse_caps(t: str) -> str:
+    t = _BOUND_AFTER.sub(lambda m: f"{m.group('b')} {m.group('q')}", t)
     t = _SPELLED_TWICE.sub(
         lambda m: (
             m.group("n")
@@ -3543,7 +3553,7 @@ def _terse_caps(t: str) -> str:
 # is rewritten as one and read by `_arrows`. Only after a bound, never after a heading ('Refund
 # limit: 250 USD' keeps its colon) and never before a number (the colon of a headed cap).
 _TERSE_GATE = re.compile(
-    r"(?:^|(?<=[;.,]\s))(?P<gate>[^;:.,]*?\b(?:over|above|more than|greater than|exceeding|"
+    r"(?:^|(?<=[;.,:]\s))(?P<gate>[^;:.,]*?\b(?:over|above|more than|greater than|exceeding|"
     r"in excess of|at least|under|below|less than|fewer than|up to|at most|no more than)\s+"
     r"(?:[$\u20ac\u00a3]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?)\s?(?:[kKmM]\b)?\s?"
     r"(?:%|[A-Z]{3}\b|[a-z]+\b)?(?:\s+or\s+(?:more|less|above|below|higher|fewer))?"
