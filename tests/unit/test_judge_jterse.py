@@ -213,12 +213,17 @@ def test_a_negated_expiry_is_a_floor():
 
 def test_an_amount_glued_to_a_slash_is_never_dropped():
     """'$200/night' was not found as an amount at all: the rule was understood as its count of
-    nights alone and approved 201 a night. The amount per night is now seen, and as no check
-    reads it the rule is partly understood (review)."""
+    nights alone and approved 201 a night. The amount per night is now read as a cap ('up to
+    $200 per night'); the tool does not name the lodging, so over it a person decides."""
     rule = "Reimbursement for site visits: max 3 nights lodging, $200/night or less."
-    assert compile_rule(0, "c", rule).unaccounted
+    compiled = compile_rule(0, "c", rule)
+    assert any(getattr(c, "threshold", None) == 200 for c in compiled.checks)
     args = {"nights": 3, "nightly_rate_usd": 201}
     assert outcome([rule], "reimburse_travel", args) == "pending_review"
+    args["nightly_rate_usd"] = 200
+    assert outcome([rule], "reimburse_travel", args) == "approved"
+    args["nights"] = 4
+    assert outcome([rule], "reimburse_travel", args) == "denied"
 
 
 @pytest.mark.parametrize(

@@ -3477,10 +3477,24 @@ def _figure(raw: str) -> int:
     return int(raw.replace(",", ""))
 
 
-# '$250/refund', '$200/night', '50 USD/day': a slash glued to an amount is 'per' (the amount
-# was not found at all before, so '… $200/night or less' was understood without its bound and
-# approved 201 a night); a rate such as 'req/s' or '10k/day' is read where it is
-_SLASH_PER = re.compile(r"(?:(?<=\d)|(?<=%)|(?<=\b[A-Z]{3}))\s*/\s*(?=[a-z]{3,}\b)")
+# '$250/refund', '$200/night', '50 USD/day': a slash glued to an amount of money is 'per' (the
+# amount was not found at all before, so '… $200/night or less' was understood without its
+# bound and approved 201 a night); a rate of another unit ('50 MME/day', 'req/s') and names
+# ('pkg-line-1 / pkg-line-2') are read where they are
+_SLASH_PER = re.compile(
+    r"(?P<a>[$\u20ac\u00a3]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?"
+    r"|\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?\s?(?-i:(?:"
+    + "|".join(sorted(CURRENCY_CODES))
+    + r")\b))/(?=[a-z]{3,}\b)"
+)
+# '$200 per night or less': the bound after the rate, said before it ('up to $200 per night')
+_RATE_OR_LESS = re.compile(
+    r"(?P<a>[$\u20ac\u00a3]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?"
+    r"|\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?\s?(?-i:[A-Z]{3})\b)"
+    r"\s+per\s+(?P<u>[a-z]{3,})\s+or\s+(?P<b>less|under|below|lower|more|over|above|higher)\b",
+    re.I,
+)
+_OR_LESS_WORDS = frozenset({"less", "under", "below", "lower"})
 # '90d max', '24h or less': a number and a day or hour letter
 _COMPACT_DURATION = re.compile(r"(?<![\w.,])(?P<n>\d+)\s?(?P<u>d|h|hrs?)(?![\w/])")
 _EXPIRY_OR_LESS = re.compile(
@@ -3510,7 +3524,14 @@ def _terse_caps(t: str) -> str:
         ),
         t,
     )
-    t = _SLASH_PER.sub(" per ", t)
+    t = _SLASH_PER.sub(lambda m: f"{m.group('a')} per ", t)
+    t = _RATE_OR_LESS.sub(
+        lambda m: (
+            f"{'up to' if m.group('b').lower() in _OR_LESS_WORDS else 'at least'} "
+            f"{m.group('a')} per {m.group('u')}"
+        ),
+        t,
+    )
     t = _COMPACT_DURATION.sub(
         lambda m: f"{m.group('n')} {'days' if m.group('u') == 'd' else 'hours'}", t
     )
