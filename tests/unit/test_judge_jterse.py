@@ -187,6 +187,9 @@ INSERTED = [
     "when the customer is in EMEA",
     "without a ticket",
     "in EU regions",
+    "sensitive",
+    "blacklisted",
+    "privileged",
 ]
 
 

@@ -3507,9 +3507,11 @@ _EXPIRY_OR_LESS = re.compile(
 
 # 'Exports: 50k rows max.', 'Replicas: 2 min.': the bound word after the number, at the end of a
 # headed cap, said before it ('max 50k rows'), where the cap reading finds it
+# (a counted noun or a bare number only: 'Session duration: 12 hours max' is read as written, and
+# 'Replicas: 2 min' is no two minutes)
 _BOUND_AFTER = re.compile(
-    r"(?<=:\s)(?P<q>[$\u20ac\u00a3]?\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?"
-    r"(?:\s?(?:%|(?-i:[A-Z]{3})\b|[a-z]+))?)\s+(?P<b>max(?:imum)?|min(?:imum)?)\s*(?=\.?$)",
+    r"(?<=:\s)(?P<q>\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?(?:\s" + _COUNTED + r")?)"
+    r"\s+(?P<b>max(?:imum)?|min(?:imum)?)\s*(?=\.?$)",
     re.I,
 )
 
