@@ -2620,7 +2620,7 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
     measure = view.key_stems.intersection(check.measure + sized)
-    key = (measure, check.noun, check.unit_family, money)
+    key = (measure, check.noun, check.unit_family, money, bool(sized))
     hit = view.bind_memo.get(key)
     if hit is None:
         hit = view.bind_memo[key] = _bind_measure(view, measure, check, money)
@@ -2633,6 +2633,7 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
 # which is money the rule gives no currency for (no such argument: the rule cannot be verified).
 _SIZED_THINGS = frozenset(stem(w) for w in "order trade block position".split())
 _TRADES = frozenset({stem("trade")})
+_SIZE = stem("size")
 _SIZE_WORDS = tuple(stem(w) for w in "quantity qty shares units lots volume size".split())
 # the size of an order in money, which a bound with no unit might mean as well
 _SIZE_IN_MONEY = frozenset(stem(w) for w in "notional amount value total".split())
@@ -2645,7 +2646,7 @@ def _sized_quantity(check: NumericLimit) -> tuple[str, ...]:
         and check.unit_family is None
         and not check.noun
         and (
-            (stem("size") in check.measure and _SIZED_THINGS.intersection(check.measure))
+            (_SIZE in check.measure and _SIZED_THINGS.intersection(check.measure))
             # 'Block trades are limited to 500,000 per ticket': a trade's bound with no unit is
             # its size (an order's is often its total in money: 'Orders must not exceed 10,000')
             or _TRADES.intersection(check.measure)
