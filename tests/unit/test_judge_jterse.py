@@ -74,6 +74,12 @@ def _users(n: int) -> list[str]:
          "pending_review"),
         ("Refunds: >500 EUR - finance.", "payments.refund", {"amount": 500, "currency": "EUR"},
          "approved"),
+        ("Transfers under $10k - auto-approved; over: treasury.", "payments.transfer",
+         {"amount": 9_999, "currency": "USD"}, "approved"),
+        ("Transfers under $10k - auto-approved; over: treasury.", "payments.transfer",
+         {"amount": 10_000, "currency": "USD"}, "pending_review"),  # neither under nor over
+        ("Refunds up to $200: agent; anything above - CFO.", "payments.refund",
+         {"amount": 201, "currency": "USD"}, "pending_review"),
         # headed caps and floors
         ("Exports: 50k rows max.", "data.export", {"row_count": 50_001}, "denied"),
         ("Exports: 50k rows max.", "data.export", {"row_count": 50_000}, "approved"),

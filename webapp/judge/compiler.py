@@ -3583,7 +3583,9 @@ _TERSE_GATE = re.compile(
     # 'Discounts 25%+: deal desk': the plus is 'or more'
     r"|[^;:.,]*?(?<![\w.,])(?:[$\u20ac\u00a3]\s?)?\d[\d,]*(?:\.\d+)?\s?(?:[kKmM]\b)?\s?"
     r"(?:%|[A-Z]{3}\b)?\+"
-    r"|[^;:.,]*?\b(?:over|above|under|below|less than|more than)\s+(?:that|this|those|it))"
+    r"|[^;:.,]*?\b(?:over|above|under|below|less than|more than)\s+(?:that|this|those|it)"
+    # '…; over: treasury', '…; anything above - CFO': the bound of the clause before
+    r"|(?:(?:anything|everything|all|any)\s+)?(?:over|above|under|below|beyond|more|less))"
     r"(?:\s+-\s+|:\s+)(?=[A-Za-z])",
     re.I,
 )
