@@ -99,6 +99,7 @@ APART_SETS = (
     "dev_jreq",
     "dev_jwhose",
     "dev_jagent",
+    "dev_jterse",
 )
 
 

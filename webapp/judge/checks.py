@@ -111,6 +111,8 @@ _NOUN_SYNONYMS: dict[str, frozenset[str]] = {
     "recipient": frozenset({"recipient", "to", "cc", "bcc", "address", "email"}),
     "instanc": frozenset({"instanc", "count", "vm", "node", "replica", "machin"}),
     "user": frozenset({"user", "member", "account", "seat"}),
+    # 'limited to 50 accounts per call' and `user_ids`: the accounts of users
+    "account": frozenset({"account", "user", "member"}),
     "attach": frozenset({"attach", "file"}),
     "item": frozenset({"item", "line", "product"}),
 }
@@ -931,6 +933,10 @@ class NumericLimit(Check):
             if applies == "matched" and anchored:
                 return Outcome(UNKNOWN, "the amount this rule limits is not among the arguments")
             return _UNBOUND
+        if _sized_quantity(self):
+            two_ways = self._size_read_two_ways(view, bound)
+            if two_ways is not None:
+                return two_ways
         if applies == "unknown" and anchored and self._named_by_unit(bound):
             # 'at most 50,000 recipients' and a `recipient_count`: the argument is named after the
             # counted noun (or the unit's quantity), so the rule speaks of it.
@@ -956,6 +962,24 @@ class NumericLimit(Check):
         if worst.status in (SATISFIED, PERMITTED):
             return self._other_measure(view, bound, applies) or worst
         return worst
+
+    def _size_read_two_ways(
+        self, view: RequestView, bound: tuple[tuple[Leaf, float], ...]
+    ) -> Outcome | None:
+        """'Max order size: 500,000' beside both a `quantity` and a `notional`: the rule gives no
+        unit, so when the money the order moves would be judged otherwise than its quantity,
+        the rule's meaning decides the request and a person reads it."""
+        fires = _OPS[self.op]
+        by_quantity = {fires(v, self.threshold) for _, v in bound}
+        for leaf, value in view.numeric_leaves():
+            if leaf.last_keys & _SIZE_IN_MONEY and {fires(value, self.threshold)} != by_quantity:
+                return Outcome(
+                    UNKNOWN,
+                    f"the size is read as the quantity, but {leaf.path} = {_fmt(value)} would be "
+                    f"judged otherwise and the rule names no unit",
+                    (leaf.path,),
+                )
+        return None
 
     def _per_thing(
         self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
@@ -1175,6 +1199,8 @@ class NumericLimit(Check):
             wanted = _TIME_KEYS  # 'valid for more than 90 days' and a `ttl_days`
         elif self.unit_family == "bytes":
             wanted = _BYTES_KEYS
+        elif _sized_quantity(self):
+            wanted = frozenset(_SIZE_WORDS)  # 'Max order size' and a `quantity`
         return bool(wanted) and all(lf.keys & wanted for lf, _ in bound)
 
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
@@ -2810,13 +2836,14 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
             for lf, v in view.numeric_leaves()
             if lf.path == path or lf.path.endswith("." + path)
         )
+    sized = _sized_quantity(check)
     money = check.currency is not None or (
-        check.unit_family is None and not check.noun and not check.on_a_scale
+        check.unit_family is None and not check.noun and not check.on_a_scale and not sized
     )
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
-    measure = view.key_stems.intersection(check.measure)
-    key = (measure, check.noun, check.unit_family, money)
+    measure = view.key_stems.intersection(check.measure + sized)
+    key = (measure, check.noun, check.unit_family, money, bool(sized))
     hit = view.bind_memo.get(key)
     if hit is None:
         hit = view.bind_memo[key] = _bind_measure(view, measure, check, money)
@@ -2832,6 +2859,35 @@ _SCALE_STEMS = frozenset(stem(w) for w in "score rating grade rank ranking band"
 
 def _on_a_scale(check: NumericLimit) -> bool:
     return check.currency is None and bool(_SCALE_STEMS.intersection(check.measure))
+
+
+# 'Max order size: 500,000', 'Trade size must not exceed 500,000': with no currency, the size of
+# an order or a trade is how much of the instrument it moves, read from an argument named for
+# its quantity (`quantity`, `qty`, `shares`, `units`, `size`); never from its notional or amount,
+# which is money the rule gives no currency for (no such argument: the rule cannot be verified).
+_SIZED_THINGS = frozenset(stem(w) for w in "order trade block position".split())
+_TRADES = frozenset({stem("trade")})
+_SIZE = stem("size")
+_SIZE_WORDS = tuple(stem(w) for w in "quantity qty shares units lots volume size".split())
+# the size of an order in money, which a bound with no unit might mean as well
+_SIZE_IN_MONEY = frozenset(stem(w) for w in "notional amount value total".split())
+
+
+def _sized_quantity(check: NumericLimit) -> tuple[str, ...]:
+    """The argument words of an order's or a trade's size, when the rule bounds one with no unit."""
+    if (
+        check.currency is None
+        and check.unit_family is None
+        and not check.noun
+        and (
+            (_SIZE in check.measure and _SIZED_THINGS.intersection(check.measure))
+            # 'Block trades are limited to 500,000 per ticket': a trade's bound with no unit is
+            # its size (an order's is often its total in money: 'Orders must not exceed 10,000')
+            or _TRADES.intersection(check.measure)
+        )
+    ):
+        return _SIZE_WORDS
+    return ()
 
 
 def _bind_measure(
@@ -2887,7 +2943,9 @@ def _bind_measure(
             # 'at most 10,000 shares', 'max 5 nights': a `limit_price` or a `nightly_rate` is
             # money, never the count of the noun
             continue
-        if keys & _ID_WORDS and not overlap:
+        if keys & _ID_WORDS and not overlap and not (is_list and keys & noun_syn):
+            # an id is no measure; a list of ids of the counted noun ('50 accounts' and
+            # `user_ids`) is counted by its length
             continue
         extra = len(
             leaf.last_keys
@@ -3441,6 +3499,8 @@ def _measure_words(check: NumericLimit) -> str:
         while first > 0 and ms[first - 1] not in check.terms[:1]:
             first -= 1
         return "the " + surface_words(check.source, tuple(ms[max(first, 1) : last + 1]))
+    if _sized_quantity(check):
+        return "the quantity (order or trade size, no currency)"
     return words_ or "the amount"
 
 

@@ -3554,7 +3554,7 @@ def _normalise(text: str) -> str:
     # stand for ('refunds >500 EUR -> manager'), and the ways staff say a person decides are the
     # one phrase the review reading knows ('Finance must approve X' is 'X must be approved by
     # Finance'). Each rewrite keeps every word it does not itself stand for.
-    t = _effect_phrases(_arrows(_comparison_signs(t)))
+    t = _effect_phrases(_arrows(_terse_effects(_comparison_signs(_terse_caps(t)))))
     t = _DEFINITION.sub(r"\g<what> \g<then>", t)
     t = _INFORMAL_APPROVAL.sub(lambda m: m.group("head") + "approval", t)
     # 'a student whose SAP status is Suspended' is 'a student with SAP status Suspended': the
@@ -3903,6 +3903,235 @@ def _arrows(t: str) -> str:
                 last = m.end() + said.end()
     out.append(t[last:])
     return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+# Caps and floors written as a heading and a number, with no verb, said again as the sentence the
+# numeric reading knows. Each keeps every word it does not itself stand for:
+# - 'Max order size: 500,000 per order.' -> 'Order size must not exceed 500,000.' (the 'per'
+#   thing is the measure's own noun: it says nothing more); 'Min instances for prod services: 2.'
+#   -> 'Min 2 instances for prod services.'; 'Max shares per order: 10,000.' -> 'Max 10,000
+#   shares per order.'; 'Row limit per export: 1,000,000.' -> 'Max 1,000,000 rows per export.'
+#   (a counted noun goes after its number, where the count reading finds it);
+# - 'Per-refund limit for agents: 250 USD.': 'for agents' names who every request comes from
+#   (an agent): it narrows nothing, so the heading is read without it;
+# - 'ninety (90) days': a number written in words and again in figures is the figures;
+# - 'API keys must have an expiry of 90 days or less', 'Service-account keys expire in 30 days
+#   or less': the key's expiry is the measure -> '… expiry must be at most 90 days'.
+_COUNTED = (
+    r"(?:rows?|records?|users?|accounts?|seats?|instances?|replicas?|recipients?|items?|"
+    r"lines?|shares?|devices?|files?|units?|nodes?|members?)"
+)
+_CAP_NUMBER = r"(?P<q>[$\u20ac\u00a3]?\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?)"
+_CAP_UNIT = r"(?:\s*(?P<unit>%|(?-i:[A-Z]{3})\b|[a-z]+))?"
+_HEADED_MAX = re.compile(
+    # the measure's words never hold 'per' ('Max users per seat plan: 10' is a total a plan
+    # keeps across requests, not read here)
+    r"^(?P<kind>max(?:imum)?|min(?:imum)?)\.?\s+"
+    r"(?P<measure>(?!per\b)[A-Za-z][\w\-]*(?:\s+(?!per\b)[A-Za-z][\w\-]*){0,4}?)"
+    r"(?:\s+per\s+(?P<per1>[a-z]+))?\s*:\s*"
+    + _CAP_NUMBER
+    + _CAP_UNIT
+    + r"(?:\s+per\s+(?P<per2>[a-z]+))?\s*\.?$",
+    re.I,
+)
+_HEADED_LIMIT = re.compile(
+    r"^(?P<measure>" + _COUNTED + r")\s+(?P<kind>limit|cap|ceiling|floor)"
+    r"(?:\s+per\s+(?P<per1>[a-z]+))?\s*:\s*"
+    + _CAP_NUMBER
+    + r"(?:\s+per\s+(?P<per2>[a-z]+))?\s*\.?$",
+    re.I,
+)
+_FOR_AGENTS_HEADING = re.compile(
+    r"^(?P<head>[^:;.]*?\b(?:limit|cap|max(?:imum)?|min(?:imum)?|ceiling))\s+for\s+"
+    r"(?:(?:all|our|ai)\s+)?agents?\s*(?=:)",
+    re.I,
+)
+_UNITS_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen".split()
+    )
+}
+_TENS_WORDS = {
+    w: 10 * i
+    for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split())
+    if w != "_"
+}
+_SPELLED_TWICE = re.compile(
+    r"\b(?P<words>(?:" + "|".join([*_UNITS_WORDS, *_TENS_WORDS, "hundred", "thousand"]) + r")"
+    r"(?:[\s-](?:and[\s-])?(?:"
+    + "|".join([*_UNITS_WORDS, *_TENS_WORDS, "hundred", "thousand"])
+    + r")){0,4})\s*\((?P<n>\d[\d,]*)\)",
+    re.I,
+)
+
+
+def _spelled_value(text: str) -> int | None:
+    """'ninety' 90, 'twenty-five' 25, 'one hundred and twenty' 120; None when not a number."""
+    total, part = 0, 0
+    for w in re.split(r"[\s-]+", text.lower()):
+        if w == "and":
+            continue
+        if w in _UNITS_WORDS:
+            part += _UNITS_WORDS[w]
+        elif w in _TENS_WORDS:
+            part += _TENS_WORDS[w]
+        elif w == "hundred":
+            part = (part or 1) * 100
+        elif w == "thousand":
+            total, part = total + (part or 1) * 1000, 0
+        else:
+            return None
+    return total + part
+
+
+def _figure(raw: str) -> int:
+    return int(raw.replace(",", ""))
+
+
+# '$250/refund', '$200/night', '50 USD/day': a slash glued to an amount of money is 'per' (the
+# amount was not found at all before, so '… $200/night or less' was understood without its
+# bound and approved 201 a night); a rate of another unit ('50 MME/day', 'req/s') and names
+# ('pkg-line-1 / pkg-line-2') are read where they are
+_SLASH_PER = re.compile(
+    r"(?P<a>[$\u20ac\u00a3]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?"
+    r"|\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?\s?(?-i:(?:"
+    + "|".join(sorted(CURRENCY_CODES))
+    + r")\b))/(?=[a-z]{3,}\b)"
+)
+# '$200 per night or less': the bound after the rate, said before it ('up to $200 per night')
+_RATE_OR_LESS = re.compile(
+    r"(?P<a>[$\u20ac\u00a3]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?"
+    r"|\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?\s?(?-i:[A-Z]{3})\b)"
+    r"\s+per\s+(?P<u>[a-z]{3,})\s+or\s+(?P<b>less|under|below|lower|more|over|above|higher)\b",
+    re.I,
+)
+_OR_LESS_WORDS = frozenset({"less", "under", "below", "lower"})
+# '90d max', '24h or less': a number and a day or hour letter
+_COMPACT_DURATION = re.compile(r"(?<![\w.,])(?P<n>\d+)\s?(?P<u>d|h|hrs?)(?![\w/])")
+_EXPIRY_OR_LESS = re.compile(
+    r"^(?P<subj>[^:;.]*?)\s+(?:must\s+(?:have|carry)\s+(?:an?\s+)?(?P<m>expiry|lifetime|ttl|validity)"
+    r"\s+of|(?:must\s+)?expire\s+(?:in|after))\s+(?P<q>\d[\d,]*)\s+(?P<unit>days?|hours?|weeks?|"
+    r"months?|minutes?)\s+or\s+(?:less|fewer|sooner)\s*\.?$",
+    re.I,
+)
+
+
+# 'Exports: 50k rows max.', 'Replicas: 2 min.': the bound word after the number, at the end of a
+# headed cap, said before it ('max 50k rows'), where the cap reading finds it
+# (a counted noun or a bare number only: 'Session duration: 12 hours max' is read as written, and
+# 'Replicas: 2 min' is no two minutes)
+_BOUND_AFTER = re.compile(
+    r"(?<=:\s)(?P<q>\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![a-z]))?(?:\s" + _COUNTED + r")?)"
+    r"\s+(?P<b>max(?:imum)?|min(?:imum)?)\s*(?=\.?$)",
+    re.I,
+)
+
+
+def _terse_caps(t: str) -> str:
+    t = _BOUND_AFTER.sub(lambda m: f"{m.group('b')} {m.group('q')}", t)
+    t = _SPELLED_TWICE.sub(
+        lambda m: (
+            m.group("n")
+            if _spelled_value(m.group("words")) == _figure(m.group("n"))
+            else m.group(0)
+        ),
+        t,
+    )
+    t = _SLASH_PER.sub(lambda m: f"{m.group('a')} per ", t)
+    t = _RATE_OR_LESS.sub(
+        lambda m: (
+            f"{'up to' if m.group('b').lower() in _OR_LESS_WORDS else 'at least'} "
+            f"{m.group('a')} per {m.group('u')}"
+        ),
+        t,
+    )
+    t = _COMPACT_DURATION.sub(
+        lambda m: f"{m.group('n')} {'days' if m.group('u') == 'd' else 'hours'}", t
+    )
+    t = _FOR_AGENTS_HEADING.sub(lambda m: m.group("head"), t)
+    m = _EXPIRY_OR_LESS.match(t)
+    if m:
+        what = (m.group("m") or "expiry").lower()
+        return f"{m.group('subj')} {what} must be at most {m.group('q')} {m.group('unit')}."
+    m = _HEADED_LIMIT.match(t)
+    if m:
+        noun = m.group("measure")
+        noun = noun if noun.lower().endswith("s") else noun + "s"
+        per = m.group("per1") or m.group("per2")
+        bound = "Min" if m.group("kind").lower() == "floor" else "Max"
+        return f"{bound} {m.group('q')} {noun}" + (f" per {per}" if per else "") + "."
+    m = _HEADED_MAX.match(t)
+    if not m or (m.group("per1") and m.group("per2")):
+        return t
+    measure, unit = m.group("measure"), m.group("unit")
+    per = m.group("per1") or m.group("per2")
+    floor = m.group("kind").lower().startswith("min")
+    head = re.match(_COUNTED + r"\b", measure, re.I)
+    if unit is None and head:
+        # a counted noun: after its number ('Min 2 instances for prod services')
+        return (
+            f"{'Min' if floor else 'Max'} {m.group('q')} {measure}"
+            + (f" per {per}" if per else "")
+            + "."
+        )
+    if per and stem(per) in {stem(w) for w in words(measure)}:
+        per = None  # 'Max order size: … per order': the order is the measure's own
+    verb = "must be at least" if floor else "must not exceed"
+    said = f"{measure[0].upper()}{measure[1:]} {verb} {m.group('q')}" + (f" {unit}" if unit else "")
+    return said + (f" per {per}" if per else "") + "."
+
+
+# 'Waivers over $100 - supervisor.', 'Above 25%: deal desk.', 'credits below that: agent
+# discretion': a gate (a boundary phrase and its bound) then a dash or a colon and the effect,
+# with no verb. The dash or colon stands where an arrow would ('over $100 -> supervisor'), so it
+# is rewritten as one and read by `_arrows`. Only after a bound, never after a heading ('Refund
+# limit: 250 USD' keeps its colon) and never before a number (the colon of a headed cap).
+_TERSE_GATE = re.compile(
+    r"(?:^|(?<=[;.,:]\s))(?P<gate>[^;:.,]*?\b(?:over|above|more than|greater than|exceeding|"
+    r"in excess of|at least|under|below|less than|fewer than|up to|at most|no more than)\s+"
+    r"(?:[$\u20ac\u00a3]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?)\s?(?:[kKmM]\b)?\s?"
+    r"(?:%|[A-Z]{3}\b|[a-z]+\b)?(?:\s+or\s+(?:more|less|above|below|higher|fewer))?"
+    # 'Discounts 25%+: deal desk': the plus is 'or more'
+    r"|[^;:.,]*?(?<![\w.,])(?:[$\u20ac\u00a3]\s?)?\d[\d,]*(?:\.\d+)?\s?(?:[kKmM]\b)?\s?"
+    r"(?:%|[A-Z]{3}\b)?\+"
+    r"|[^;:.,]*?\b(?:over|above|under|below|less than|more than)\s+(?:that|this|those|it)"
+    # '…; over: treasury', '…; anything above - CFO': the bound of the clause before
+    r"|(?:(?:anything|everything|all|any)\s+)?(?:over|above|under|below|beyond|more|less))"
+    r"(?:\s+-\s+|:\s+)(?=[A-Za-z])",
+    re.I,
+)
+# 'Agents cannot grant credits above $500 - escalate to a team lead': a gate with its own verb
+# is a sentence; what follows the dash is advice, read as it was
+_GATE_HAS_PREDICATE = re.compile(
+    r"\b(?:must|may|can|cannot|can't|could|should|shall|will|won't|not|no|never|don't|doesn't|"
+    r"do|does|need|needs|require|requires|is|are|be|only|allowed|permitted|forbidden)\b",
+    re.I,
+)
+# 'agent discretion', 'at the agent's discretion', 'agent decides': what the agent may do alone;
+# the permission the arrow reading knows ('-> ok')
+_AGENT_DISCRETION = re.compile(
+    r"(?:at\s+(?:the\s+)?)?(?:agents?|rep|reps)(?:'s|')?\s+(?:discretion|decides|call)"
+    r"(?=\s*(?:[.;]|$))",
+    re.I,
+)
+
+
+def _terse_effects(t: str) -> str:
+    if ":" not in t and " - " not in t:
+        return t
+    out = _TERSE_GATE.sub(
+        lambda m: (
+            m.group(0)
+            if _GATE_HAS_PREDICATE.search(m.group("gate"))
+            else m.group("gate").rstrip() + " -> "
+        ),
+        t,
+    )
+    if out == t:
+        return t
+    return re.sub(r"(?<=-> )" + _AGENT_DISCRETION.pattern, "ok", out, flags=re.I)
 
 
 # 'QA director must approve any public notice', 'Only a manager can approve refunds over 500
@@ -8138,6 +8367,10 @@ def _numeric_checks(
             # 'Daily credit budget: 1,000 USD': the budget is the bound (read by the measure), the
             # credits are the subject
             terms = tuple(t for t in terms if t != stem("budget"))
+        if noun_stem and _BATCH_SIZE_HEAD.search(clause[: q.start]):
+            # 'Batch size: up to 25 users per request': the size of the batch is the count the
+            # bound reads (of the counted noun), not a thing the request must be about
+            terms = tuple(t for t in terms if t not in _BATCH_WORDS)
         per = _per_thing(clause)
         if (
             per
@@ -8146,6 +8379,21 @@ def _numeric_checks(
         ):
             # '1M per transfer', '$500 per payment': the thing is the act, one per request
             per = ""
+        elif (
+            per
+            and stem(per.split()[-1]) in _REQUEST_THINGS
+            and noun_stem
+            and (noun_stem in _HELD_IN_A_REQUEST or not _names_action(noun_stem))
+        ):
+            # 'Max 10,000 shares per order', '50 accounts per batch': what one request holds
+            # (the order, the batch it sends); a count of acts per thing ('max 2 refunds per
+            # order') stays a count across requests
+            per = ""
+        elif per == "ticket" and _TRADE_STEMS.intersection(measure):
+            # 'Block trades are limited to 500,000 per ticket': a trade's or an order's ticket
+            # is the request itself (a support ticket is not: 'Max credit per ticket')
+            per = ""
+            terms = tuple(t for t in terms if t != stem("ticket"))
         head = _COUNTED_HEAD.match(clause)
         counted_head = False
         if (
@@ -8223,6 +8471,19 @@ _EACH_LINE = re.compile(
     re.I,
 )
 LINE_THINGS = frozenset({"line", "item", "row", "line item"})
+_BATCH_SIZE_HEAD = re.compile(
+    r"^\s*(?:max(?:imum)?\s+)?(?:batch|bulk|page|request|call)\s+size\s*(?:limit\s*)?"
+    r"(?:of|is|:|=|-)?\s*(?:up\s+to|at\s+most|no\s+more\s+than|max(?:imum)?|limit(?:ed)?\s+to)?\s*$",
+    re.I,
+)
+_BATCH_WORDS = frozenset(stem(w) for w in "batch bulk page request call size limit".split())
+# Things one request is, when a count is 'per' them ('shares per order', 'users per batch').
+_REQUEST_THINGS = frozenset(stem(w) for w in "order trade request batch submission job".split())
+_TRADE_STEMS = frozenset(stem(w) for w in "trade order".split())
+# counted nouns a request holds that the lexicon also knows as acts ('share' a file)
+_HELD_IN_A_REQUEST = frozenset(
+    stem(w) for w in "shares units lots rows records users accounts seats devices files".split()
+)
 # 'no-cost extensions: max one per grant': a plural noun phrase, a colon, then the cap
 _COUNTED_HEAD = re.compile(
     r"\s*(?:[A-Za-z][\w\-]*\s+){0,2}(?P<noun>[A-Za-z][a-z\-]*[a-z]s)\s*:", re.I
@@ -8269,7 +8530,9 @@ def _plain(q: Quantity) -> bool:
 _YEAR_SECONDS = 365 * 86400.0
 # a rate after a quantity (and its counted noun): 'requests per minute', 'writes/sec', 'rps'
 _RATE_AFTER = re.compile(
-    r"(?:\s*[a-z][a-z\-]*){0,2}?\s*(?:per|an?|each|every|/)\s*"
+    # whole words only: 'replicas' is not 'replic' + 'a' + 's' (a rate 'a second'), which left
+    # 'Min 3 replicas' unread
+    r"(?:\s+[a-z][a-z\-]*){0,2}?(?:\s*/\s*|\s+(?:per|an?|each|every)\s+)"
     r"(?:seconds?|secs?|s|minutes?|mins?|m)\b",
     re.I,
 )

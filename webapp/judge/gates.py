@@ -169,6 +169,12 @@ _REGION_PHRASE = re.compile(
     + _place(4)
     + r"(?=\s+(?i:countries|country|nations|jurisdictions|destinations)\b))(?![\w-])"
 )
+_CLOCK = r"\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?"
+_TIME_WINDOW = re.compile(
+    r"\s*\(\s*" + _CLOCK + r"\s*(?:-|to|until)\s*" + _CLOCK + r"(?:\s*(?-i:[A-Z]{2,4}))?\s*\)"
+    r"|\s+between\s+" + _CLOCK + r"\s+and\s+" + _CLOCK + r"(?:\s*(?-i:[A-Z]{2,4}))?(?=\s*$)",
+    re.I,
+)
 _ARGUMENT_NAMED = re.compile(r"\s*\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+\s*\)", re.I)
 # 'anything under /HR or /Finance', 'files in /Legal', 'in the /Board folder'
 _PATH_PHRASE = re.compile(
@@ -749,6 +755,9 @@ def _predicate_stays(predicate: str) -> bool:
     # '… require Legal sign-off (legal_signoff_ref)': the argument the obligation is checked on,
     # named in brackets, adds no subject
     predicate = _ARGUMENT_NAMED.sub("", predicate)
+    # '… must run off-peak (22:00-06:00 UTC)', '… only between 22:00 and 06:00 UTC': the hours of
+    # a time-of-day window are a term of the obligation, when it is met; they add no subject
+    predicate = _TIME_WINDOW.sub("", predicate)
     if _REACHING.search(predicate) or _RELIEVING.search(predicate):
         return False
     exception = _EXCEPTION_TAIL.search(predicate)

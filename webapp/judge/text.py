@@ -177,6 +177,9 @@ def stem(word: str) -> str:
         if len(base) < 3:
             continue
         w = base
+        if suffix in ("ing", "ings") and w.endswith("ion") and len(w) > 6:
+            # 'deprovisioning' meets 'deprovision' (-> 'deprovis'), 'versioning' 'version'
+            w = w[:-3]
         break
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "ls":
         w = w[:-1]  # 'skipp' -> 'skip', 'transferr' -> 'transfer'
