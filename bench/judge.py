@@ -94,6 +94,7 @@ APART_SETS = (
     "dev_jred7",
     "dev_jred8",
     "dev_jred9",
+    "dev_jfreeze",
 )
 
 
