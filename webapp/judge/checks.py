@@ -26,6 +26,7 @@ from webapp.judge.request_view import (
     MONEY_SPECIFIC,
     THING_KINDS,
     THING_NOUNS,
+    VERB_GROUPS,
     VERBS,
     Leaf,
     RequestView,
@@ -557,6 +558,14 @@ def _run_program(
                     anchored = True
         if hit:
             continue
+        if all(t in _CHANGE_WORDS for t, _ in words_anchoring):
+            # 'No changes to checkout-service': any act but a read is a change, though no
+            # tool is named for the word; a read changes nothing (the group is absent)
+            shown = _change_shown(view)
+            if shown:
+                if shown == "unknown" and status != "absent":
+                    status = "unknown"
+                continue
         if universal and not (universal.isdisjoint(tool) and universal.isdisjoint(view.key_stems)):
             continue  # 'MFA may not be disabled for any account' and a request about a user
         if performed:
@@ -1288,6 +1297,21 @@ _BROAD_ACTS = frozenset({"use", "utiliz", "employ"})
 _DIRECTION_KEYS = frozenset(
     {"from", "to", "sourc", "source", "target", "destin", "origin", "src", "dst", "dest"}
 )
+
+
+# Words for any change ('No changes to checkout-service'): every act but a read is one, so a
+# deploy, a write or a role assignment shows them; only a request whose acts are all reads
+# (`get_status`, `vault.read`) shows it changes nothing.
+_CHANGE_WORDS = frozenset({"chang", "modify", "alter", "edit"})
+
+
+def _change_shown(view: RequestView) -> str:
+    """How a request shows a word for any change: 'matched' when its acts are known and one is
+    not a read (a deploy is a change), 'unknown' when its acts are not known, '' for a read."""
+    acts = view.request_actions()
+    if not acts:
+        return "unknown"
+    return "" if acts <= VERB_GROUPS["read"] else "matched"
 
 
 @dataclass(frozen=True)
@@ -4670,12 +4694,18 @@ class DateWindow(_WhenTheRequestIs):
 
     start: tuple[int, int] = (1, 1)  # (month, day)
     end: tuple[int, int] = (12, 31)
+    # the years when the rule writes them ('from 2025-11-24 through 2025-12-02'): the window is
+    # then those days of those years only, never the same days of another year
+    start_year: int = 0
+    end_year: int = 0
     kind: str = field(default="date_window", init=False)
     outside_words = "is outside"
 
     def describe(self) -> dict[str, Any]:
         d = self.body.describe() if self.body else super().describe()
         d["window"] = {"start": list(self.start), "end": list(self.end)}
+        if self.start_year and self.end_year:
+            d["window"]["years"] = [self.start_year, self.end_year]
         return d
 
     def reading(self) -> str:
@@ -4692,7 +4722,11 @@ class DateWindow(_WhenTheRequestIs):
             if not m:
                 continue
             month, day = int(m.group(2)), int(m.group(3))
-            inside.add(self._contains((month, day)))
+            if self.start_year and self.end_year:
+                ymd = (int(m.group(1)), month, day)
+                inside.add((self.start_year, *self.start) <= ymd <= (self.end_year, *self.end))
+            else:
+                inside.add(self._contains((month, day)))
             paths.append(lf.path)
         if len(inside) != 1:
             return False, paths, "the request's date cannot be told"

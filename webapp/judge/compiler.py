@@ -5667,16 +5667,40 @@ _MONTHS = {
     for m in (ms,)
 }
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-# 'between Nov 1 and Mar 31', 'from 1 November to 31 March'
+# 'between Nov 1 and Mar 31', 'from 1 November to 31 March'; with years, 'from 2025-11-24
+# through 2025-12-02', 'from Nov 24 to Dec 2, 2025', and after a freeze word without 'from'
+# ('frozen 24 Nov - 2 Dec 2025'): the window is those days of those years
+_YEAR = r"(?:,?\s+(?P<{}>(?:19|20)\d\d))?"
 _DATE_WINDOW = re.compile(
-    r"\s*\b(?:between|from)\s+(?:(?P<m1>" + _MONTH + r")\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|"
-    r"(?P<d1b>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1b>" + _MONTH + r"))\s+(?:and|to|until|through|-)\s+"
+    r"\s*(?:\b(?:between|from)|(?<=\bfrozen)|(?<=\bfreeze))\s+"
+    r"(?:(?P<m1>" + _MONTH + r")\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?" + _YEAR.format("y1") + "|"
+    r"(?P<d1b>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1b>" + _MONTH + r")" + _YEAR.format("y1b") + "|"
+    r"(?P<iso1>(?:19|20)\d\d-[01]\d-[0-3]\d))"
+    r"\s+(?:and|to|until|till|through|thru|-|\u2013)\s+"
     r"(?:(?P<m2>"
     + _MONTH
-    + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?|(?P<d2b>\d{1,2})(?:st|nd|rd|th)?\s+"
-    r"(?P<m2b>" + _MONTH + r"))\b",
+    + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?"
+    + _YEAR.format("y2")
+    + r"|(?P<d2b>\d{1,2})(?:st|nd|rd|th)?\s+"
+    r"(?P<m2b>" + _MONTH + r")" + _YEAR.format("y2b") + "|"
+    r"(?P<iso2>(?:19|20)\d\d-[01]\d-[0-3]\d))(?![\w-])",
     re.I,
 )
+
+
+def _window_end(m: re.Match[str], n: str) -> tuple[int, int, int] | None:
+    """(year or 0, month, day) of the window's end `n` ('1' or '2'), as written."""
+    iso = m.group("iso" + n)
+    if iso:
+        y, mo, d = (int(x) for x in iso.split("-"))
+        return (y, mo, d) if 1 <= mo <= 12 else None
+    month = (m.group("m" + n) or m.group("m" + n + "b"))[:3].lower()
+    year = m.group("y" + n) or m.group("y" + n + "b")
+    return (
+        int(year) if year else 0,
+        _MONTHS[month],
+        int(m.group("d" + n) or m.group("d" + n + "b")),
+    )
 
 
 class DateWindowRecogniser(Recogniser):
@@ -5689,11 +5713,18 @@ class DateWindowRecogniser(Recogniser):
         m = _DATE_WINDOW.search(c.text)
         if not m or _DATE_WINDOW.search(c.text, m.end()):
             return None
-        m1 = (m.group("m1") or m.group("m1b"))[:3].lower()
-        m2 = (m.group("m2") or m.group("m2b"))[:3].lower()
-        d1, d2 = int(m.group("d1") or m.group("d1b")), int(m.group("d2") or m.group("d2b"))
-        if not (1 <= d1 <= 31 and 1 <= d2 <= 31):
+        first, last = _window_end(m, "1"), _window_end(m, "2")
+        if first is None or last is None or not (1 <= first[2] <= 31 and 1 <= last[2] <= 31):
             return None
+        y1, m1, d1 = first
+        y2, m2, d2 = last
+        if y1 and not y2:
+            return None  # 'from 24 Nov 2025 to 2 Dec': which year it ends is not written
+        y1 = y1 or y2  # 'Nov 24 to Dec 2, 2025': the year written once is the window's
+        if y1 and (y1, m1, d1) > (y2, m2, d2):
+            y1 -= 1 if y1 == y2 else 0  # 'Dec 20 - Jan 3, 2026' starts the year before
+            if (y1, m1, d1) > (y2, m2, d2):
+                return None
         rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
         made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
         if not made or any(x.effect == "allow" for x in made):
@@ -5706,8 +5737,10 @@ class DateWindowRecogniser(Recogniser):
                 b.effect,
                 b.terms,
                 b.alternatives,
-                start=(_MONTHS[m1], d1),
-                end=(_MONTHS[m2], d2),
+                start=(m1, d1),
+                end=(m2, d2),
+                start_year=y1,
+                end_year=y2,
                 phrase=phrase,
                 body=b,
             )
