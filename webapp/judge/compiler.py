@@ -8950,6 +8950,32 @@ FREEZE_NAMES_FIRST = re.compile(
 )
 
 
+# 'Code freeze: billing-api, ledger-writer (until the Q4 close)', 'billing-api and ledger-writer
+# are under change freeze until further notice': a freeze on several literal names, written
+# after the freeze or before its state; a reason or lifetime in brackets restricts nothing
+_FREEZE_ITEMS = (
+    r"(?P<name>" + _NAMED_ITEM + r"(?:\s*(?:,|;)\s*" + _NAMED_ITEM + r")*"
+    r"(?:\s*,?\s+(?:and|&)\s+" + _NAMED_ITEM + r")?)"
+)
+FREEZE_COLON_LIST = re.compile(
+    r"^(?:(?:change|code|deploy(?:ment)?|release)\s+)?freeze(?:\s+on)?\s*:\s*"
+    + _FREEZE_ITEMS
+    # '(until the Q4 close)' is the freeze's lifetime, any other bracket its reason
+    + r"(?:\s*\((?P<duration>(?:until|till|through|thru|pending)\s+[^()]+)\)"
+    r"|\s*\((?P<why>[^()]*)\))?\s*\.?\s*$",
+    re.I,
+)
+FREEZE_NAMES_STATE = re.compile(
+    r"^(?:the\s+)?"
+    + _FREEZE_ITEMS.replace(r")?)", r"))", 1)  # two names at least: 'A and B', 'A, B and C'
+    + r"\s+(?:are|have been|remain|stay)\s+(?:(?:currently|now|still)\s+)?"
+    r"(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|frozen)"
+    + _FREEZE_DURATION
+    + r"\s*\.?\s*$",
+    re.I,
+)
+
+
 # Holds on one named value, with the act they stop ('All payments to member M-44120 are
 # suspended pending death verification', 'Takedowns against channel UC-partner-7781 are on hold
 # (partner dispute)', 'Store #0412: all dispensing suspended pending DEA audit', 'Hiring in the
@@ -9011,6 +9037,8 @@ _FREEZES = (
     FREEZE_ON,
     FREEZE_COLON,
     FREEZE_NAMES_FIRST,
+    FREEZE_COLON_LIST,
+    FREEZE_NAMES_STATE,
     *_HOLDS,
 )
 
@@ -9040,14 +9068,16 @@ def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
         return _hold_check(index, source, m)
     if m.re is FREEZE_LIST:
         return _freeze_list_check(index, source, m)
-    if m.re is FREEZE_NAMES_FIRST:
+    if m.re in (FREEZE_NAMES_FIRST, FREEZE_COLON_LIST, FREEZE_NAMES_STATE):
         items = [
-            i.strip().rstrip(".") for i in re.split(r"\s*(?:/|,|&|\band\b)\s*", m.group("name"))
+            i.strip().rstrip(".") for i in re.split(r"\s*(?:/|,|;|&|\band\b)\s*", m.group("name"))
         ]
         if not items or not all(re.search(r"[-_.\d]", i) for i in items if i):
             return None  # only literal names ('fw-core-01'), never prose before a colon
+        # a change or code freeze stops changes: a read of a frozen service is outside it
+        changes = ("chang",) if m.re is not FREEZE_NAMES_FIRST else ()
         return ValueList(
-            index, source, "deny", (), (), "deny", tuple(i for i in items if i), "exact"
+            index, source, "deny", changes, (), "deny", tuple(i for i in items if i), "exact"
         )
     name = m.group("name")
     kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
