@@ -1833,7 +1833,9 @@ def _value_spans(text: str, checks: list[Check]) -> list[tuple[int, int]]:
     for v in _flat_values(checks):
         if not _IDENTIFIER_TOKEN.fullmatch(v):
             continue
-        for m in re.finditer(r"(?<![\w\-])" + re.escape(v) + r"(?![\w\-])", text):
+        # 'under secret/app/' is the glob 'secret/app/*' written without its star
+        pattern = re.escape(v.removesuffix("*")) + r"\*?" if v.endswith("/*") else re.escape(v)
+        for m in re.finditer(r"(?<![\w\-])" + pattern + r"(?![\w\-])", text):
             spans.append((m.start(), m.end()))
     return spans
 
@@ -2076,9 +2078,9 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(frozen.group("state")))
             out.update(stem(w) for w in words(frozen.group("why") or ""))
             out.update(stem(w) for w in words(frozen.groupdict().get("prep") or ""))
-        if frozen.re is FREEZE_NAMES_FIRST:
+        if frozen.re is FREEZE_NAMES_FIRST or frozen.re in _PATH_FREEZES:
             # 'in effect' says the freeze holds now; the reason in brackets restricts nothing
-            out.update(stem(w) for w in words(frozen.group("state") or ""))
+            out.update(stem(w) for w in words(frozen.groupdict().get("state") or ""))
             out.update(stem(w) for w in words(frozen.group("why") or ""))
     # A quantity is read only by a check that compares with a number; 'Refunds of 500 EUR are
     # fine' read as a plain permission would approve any refund, so its unit stays unaccounted.
@@ -8976,6 +8978,61 @@ FREEZE_NAMES_STATE = re.compile(
 )
 
 
+# A frozen path or path glob ('Vault path secret/payments-core/* is frozen for the PCI audit window
+# - no writes', 'secret/payments-core/* - frozen (PCI audit). Read-only.', 'No writes under
+# secret/payments-core/ during the PCI audit window', 'Freeze: Vault secrets at secret/app/*'):
+# a change to a value under it is refused, a value outside it is another path, a read changes
+# nothing. Only a path of two segments or more ending in '/' or '/*' is read this way.
+_PATH_GLOB = r"(?P<name>[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)+/\*?)"
+_PATH_TAIL = r"(?:\s*(?:-|\u2014|\u2013|:|;)\s*(?P<why>no\s+(?:writes|changes)|read-only))?"
+# how long a path stays frozen: up to a dash, which opens the restated freeze ('- no writes')
+_PATH_DURATION = (
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|pending)\s+"
+    r"[^,;.()\-\u2014\u2013]+?)?"
+)
+PATH_FROZEN = re.compile(
+    r"^(?P<label>(?:the\s+)?(?:vault\s+)?(?:path|prefix)\s+)?"
+    + _PATH_GLOB
+    + r"\s+(?:is|are)\s+(?:(?:currently|now|still)\s+)?(?P<state>frozen|locked|read-only)"
+    + _PATH_DURATION
+    + _PATH_TAIL
+    + r"\s*\.?\s*$",
+    re.I,
+)
+PATH_DASH_FROZEN = re.compile(
+    r"^"
+    + _PATH_GLOB
+    + r"\s*(?:-|\u2014|\u2013|:)\s*(?P<state>frozen|locked|read-only)(?P<duration>)"
+    r"(?:\s*\((?P<why>[^()]*)\))?(?:\s*\.\s*(?P<label>read-only))?\s*\.?\s*$",
+    re.I,
+)
+PATH_NO_WRITES = re.compile(
+    r"^(?P<label>no\s+(?:writes|changes)\s+(?:under|to|in|at)\s+)"
+    + _PATH_GLOB
+    + _PATH_DURATION
+    + r"(?P<why>)\s*\.?\s*$",
+    re.I,
+)
+PATH_FREEZE_COLON = re.compile(
+    r"^(?:(?:change|code)\s+)?freeze\s*:\s*"
+    r"(?P<label>(?:vault\s+)?(?:secrets?|paths?)\s+(?:at|under)\s+)?"
+    + _PATH_GLOB
+    + r"(?P<duration>)(?:\s*\((?P<why>[^()]*)\))?\s*\.?\s*$",
+    re.I,
+)
+_PATH_FREEZES = (PATH_FROZEN, PATH_DASH_FROZEN, PATH_NO_WRITES, PATH_FREEZE_COLON)
+
+
+def _path_freeze_check(index: int, source: str, m: re.Match[str]) -> Check:
+    """A deny-list of the frozen glob ('secret/app/' is 'secret/app/*': everything under it)
+    for any change, read on any argument holding a path."""
+    glob = m.group("name")
+    glob = glob + "*" if glob.endswith("/") else glob
+    # read on the argument holding a path (`path`, `secret_path`, `paths`): another path there
+    # is outside the glob
+    return ValueList(index, source, "deny", ("chang",), (), "deny", (glob,), "exact", ("path",))
+
+
 # Holds on one named value, with the act they stop ('All payments to member M-44120 are
 # suspended pending death verification', 'Takedowns against channel UC-partner-7781 are on hold
 # (partner dispute)', 'Store #0412: all dispensing suspended pending DEA audit', 'Hiring in the
@@ -9028,6 +9085,7 @@ HOLD_WORDS = ("all", "suspend", "hold", "paus", "halt", "stop", "embargo", "anyo
 
 
 _FREEZES = (
+    *_PATH_FREEZES,
     FREEZE_QUOTED,
     FREEZE_ON_KIND,
     FREEZE_KIND_FIRST,
@@ -9066,6 +9124,8 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
 def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
     if m.re in _HOLDS:
         return _hold_check(index, source, m)
+    if m.re in _PATH_FREEZES:
+        return _path_freeze_check(index, source, m)
     if m.re is FREEZE_LIST:
         return _freeze_list_check(index, source, m)
     if m.re in (FREEZE_NAMES_FIRST, FREEZE_COLON_LIST, FREEZE_NAMES_STATE):
