@@ -1529,6 +1529,8 @@ class ValueList(Check):
                     if isinstance(v, str) and self._in_list(v) is not True:
                         return leaf.path
             return ""
+        if self.terms and set(self.terms) <= _CHANGE_WORDS and not _change_shown(view):
+            return ""  # a freeze on any change, and a read: the request changes nothing
         # the kind: its own words, or the subject's nouns ('these scopes': `scop`)
         kind = set(self.kind_words) | set(self.about_words)
         kind |= {t for t in self.terms if t not in VERBS}

@@ -1238,7 +1238,18 @@ def _other_subjects(r: _Reading) -> list[str]:
     """'Auto-refill days supply: maintenance meds up to 90; all other drugs no more than 30': the
     second cap is for what the first subject leaves out. No check reads that complement, and read
     as its noun alone ('drugs') the 30-day cap held maintenance meds too."""
-    return [m.group("other").lower() for m in _OTHER_SUBJECT.finditer(r.text)]
+    # '… Other sites unaffected.' after a freeze that reads its values as sites: the complement
+    # is said to be outside the freeze, which is what the deny-list of the sites does
+    said = (
+        _OTHERS_UNAFFECTED.search(r.text)
+        if any(isinstance(c, ValueList) and c.kind_words for c in r.every)
+        else None
+    )
+    return [
+        m.group("other").lower()
+        for m in _OTHER_SUBJECT.finditer(r.text)
+        if not (said and said.start() <= m.start("other") < said.end())
+    ]
 
 
 def _unresolved_qualifiers(r: _Reading) -> list[str]:
@@ -2078,6 +2089,7 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(frozen.group("state")))
             out.update(stem(w) for w in words(frozen.group("why") or ""))
             out.update(stem(w) for w in words(frozen.groupdict().get("prep") or ""))
+        out.update(stem(w) for w in words(frozen.groupdict().get("others") or ""))
         if frozen.re is FREEZE_NAMES_FIRST or frozen.re in _PATH_FREEZES:
             # 'in effect' says the freeze holds now; the reason in brackets restricts nothing
             out.update(stem(w) for w in words(frozen.groupdict().get("state") or ""))
@@ -7433,9 +7445,14 @@ FREEZE_QUOTED = re.compile(
 )
 # 'Change freeze on workspace fin-ops (SOX audit): …': the kind before the name, and the reason
 # in brackets (which restricts nothing).
+# What a freeze stops, written as its label ('Stocktake freeze: DAL-2', 'Inventory freeze at site
+# DAL-2'): read as a freeze on every change naming the value (broader, never narrower).
+_FREEZE_LABEL = (
+    r"(?:(?:change|code|deploy(?:ment)?|release)\s+|(?P<label>stocktake|inventory|stock)\s+)?"
+)
 FREEZE_ON_KIND = re.compile(
-    r"^(?:(?:a|an|the)\s+)?(?:(?:change|code|deploy(?:ment)?|release)\s+)?(?:freeze|lock)\s+"
-    r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for)\s+(?:the\s+)?"
+    r"^(?:(?:a|an|the)\s+)?" + _FREEZE_LABEL + r"(?:freeze|lock)\s+"
+    r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for|at)\s+(?:the\s+)?"
     r"(?P<kind>[a-z]+)\s+(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]*\w)"
     r"(?:\s*\((?P<why>[^()]*)\))?"
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
@@ -8960,11 +8977,20 @@ _FREEZE_ITEMS = (
     r"(?:\s*,?\s+(?:and|&)\s+" + _NAMED_ITEM + r")?)"
 )
 FREEZE_COLON_LIST = re.compile(
-    r"^(?:(?:change|code|deploy(?:ment)?|release)\s+)?freeze(?:\s+on)?\s*:\s*"
+    r"^"
+    + _FREEZE_LABEL
+    + r"freeze(?:\s+on)?\s*:\s*"
     + _FREEZE_ITEMS
     # '(until the Q4 close)' is the freeze's lifetime, any other bracket its reason
     + r"(?:\s*\((?P<duration>(?:until|till|through|thru|pending)\s+[^()]+)\)"
-    r"|\s*\((?P<why>[^()]*)\))?\s*\.?\s*$",
+    r"|\s*\((?P<why>[^()]*)\))?"
+    r"(?:\s*\.\s*(?P<others>other\s+[a-z]+\s+(?:are\s+)?(?:unaffected|not\s+affected)))?"
+    r"\s*\.?\s*$",
+    re.I,
+)
+# '… Other sites unaffected.': the freeze's kind, said by the sentence that leaves the rest out
+_OTHERS_UNAFFECTED = re.compile(
+    r"(?:^|[.;]\s*)other\s+(?P<kind>[a-z]+)\s+(?:are\s+)?(?:unaffected|not\s+affected)\s*\.?\s*$",
     re.I,
 )
 FREEZE_NAMES_STATE = re.compile(
@@ -9136,8 +9162,11 @@ def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
             return None  # only literal names ('fw-core-01'), never prose before a colon
         # a change or code freeze stops changes: a read of a frozen service is outside it
         changes = ("chang",) if m.re is not FREEZE_NAMES_FIRST else ()
+        others = _OTHERS_UNAFFECTED.search(source) if m.re is FREEZE_COLON_LIST else None
+        # 'Other sites unaffected': the values are sites, read on the argument named for one
+        kind = (stem(others.group("kind").lower()),) if others else ()
         return ValueList(
-            index, source, "deny", changes, (), "deny", tuple(i for i in items if i), "exact"
+            index, source, "deny", changes, (), "deny", tuple(i for i in items if i), "exact", kind
         )
     name = m.group("name")
     kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
