@@ -745,6 +745,8 @@ def _compile_prose(
     restated = _FREEZE_RESTATED.match(clean[frozen.end() :]) if frozen else None
     if restated and restated.group("until") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(restated.group("until").lower())  # '… until the audit closes'
+    if frozen and frozen.groupdict().get("lifted") and any(c.kind == "value_list" for c in checks):
+        consumed_markers.append("until")  # '… Nothing goes out for these until lifted.'
     informational = not normative_seen and not scope
     if informational and not _STATES_NO_OBLIGATION.search(clean):
         # 'Any payment of $2,000 or more has to be signed off by finance', 'refunds >500 EUR ->
@@ -953,6 +955,8 @@ def _read_duration(frozen: re.Match[str] | None, checks: list[Check]) -> tuple[i
     freeze's lifetime."""
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         return frozen.span("duration")
+    if frozen and frozen.groupdict().get("lifted") and any(c.kind == "value_list" for c in checks):
+        return frozen.start("lifted"), frozen.end("others")  # '… until lifted'
     restated = _FREEZE_RESTATED.match(frozen.string[frozen.end() :]) if frozen else None
     if frozen and restated and restated.group("until"):
         # '…: no membership changes until the audit closes': the restated freeze's lifetime
@@ -8984,7 +8988,11 @@ FREEZE_COLON_LIST = re.compile(
     # '(until the Q4 close)' is the freeze's lifetime, any other bracket its reason
     + r"(?:\s*\((?P<duration>(?:until|till|through|thru|pending)\s+[^()]+)\)"
     r"|\s*\((?P<why>[^()]*)\))?"
-    r"(?:\s*\.\s*(?P<others>other\s+[a-z]+\s+(?:are\s+)?(?:unaffected|not\s+affected)))?"
+    # a second sentence restating the freeze: 'Other sites unaffected.' names the kind, 'Nothing
+    # goes out for these until lifted.' says it stops every change until staff lift it
+    r"(?:\s*\.\s*(?P<others>other\s+[a-z]+\s+(?:are\s+)?(?:unaffected|not\s+affected)|"
+    r"nothing\s+(?:goes\s+out|ships|is\s+deployed|gets\s+deployed)\s+(?:for|to)\s+(?:these|them)"
+    r"(?:\s+(?P<lifted>until)\s+(?:lifted|further\s+notice))?))?"
     r"\s*\.?\s*$",
     re.I,
 )
