@@ -19,6 +19,11 @@ LIST_STATE = "billing-api and ledger-writer are under change freeze until furthe
 DATED_ISO = "No changes to checkout-service between 2025-11-24 and 2025-12-02."
 DATED_YEAR = "Change freeze on checkout-service from Nov 24 to Dec 2, 2025."
 NO_CHANGES = "No changes to checkout-service."
+LIFTED = "Change freeze on: billing-api, ledger-writer. Nothing goes out for these until lifted."
+PATH = "Vault path secret/payments-core/* is frozen for the PCI audit window - no writes."
+PATH_DASH = "secret/payments-core/* - frozen (PCI audit)."
+STOCKTAKE = "Stocktake freeze: DAL-2 (all SKUs). Other sites unaffected."
+AT_SITE = "Inventory freeze at site DAL-2 for stocktake (all SKUs)."
 
 VECTORS = [
     (LIST_COLON, "deploy.release", {"service": "ledger-writer"}, "denied"),
@@ -53,6 +58,31 @@ VECTORS = [
         {"service": "checkout-service", "date": "2026-11-30"},
         "approved",
     ),
+    # a restating second sentence is read with the freeze
+    (LIFTED, "deploy.release", {"service": "billing-api"}, "denied"),
+    (LIFTED, "deploy.release", {"service": "search-api"}, "approved"),
+    # the frozen name only in free text: a human decides
+    (LIFTED, "deploy.release", {"summary": "bump billing-api client lib"}, "pending_review"),
+    # a path glob: under it (any depth) denied, a sibling prefix or another path approved,
+    # a read approved, the path in an argument not named for a path only when listed
+    (PATH, "vault.write", {"path": "secret/payments-core/db"}, "denied"),
+    (PATH, "vault.write", {"path": "secret/payments-core/api/stripe"}, "denied"),
+    (PATH, "vault.delete", {"path": "secret/payments-core/db"}, "denied"),
+    (PATH, "vault.write", {"path": "secret/payments-core-staging/db"}, "approved"),
+    (PATH, "vault.write", {"path": "secret/payments-edge/db"}, "approved"),
+    (PATH, "vault.read", {"path": "secret/payments-core/db"}, "approved"),
+    (PATH_DASH, "vault.write", {"paths": ["secret/x/y", "secret/payments-core/db"]}, "denied"),
+    (PATH_DASH, "vault.write", {"key": "secret/payments-edge/db"}, "pending_review"),
+    (PATH_DASH, "vault.write", {"note": "rotate secret/payments-core/db"}, "pending_review"),
+    # a site freeze: the site named denies (also as a transfer's source), another approves,
+    # a site extending the frozen one is close to it, a read of the levels changes nothing
+    (STOCKTAKE, "inventory.adjust_stock", {"site": "DAL-2", "delta": -3}, "denied"),
+    (STOCKTAKE, "inventory.transfer", {"from_site": "DAL-2", "to_site": "HOU-1"}, "denied"),
+    (STOCKTAKE, "inventory.adjust_stock", {"site": "DAL-3", "delta": -3}, "approved"),
+    (STOCKTAKE, "inventory.adjust_stock", {"site_id": "DAL-21", "delta": 1}, "pending_review"),
+    (STOCKTAKE, "inventory.get_levels", {"site": "DAL-2"}, "approved"),
+    (AT_SITE, "inventory.adjust_stock", {"site": "DAL-2", "delta": 5}, "denied"),
+    (AT_SITE, "inventory.adjust_stock", {"site": "DAL-3", "delta": 5}, "approved"),
 ]
 
 
@@ -61,7 +91,9 @@ def test_freeze_vectors(rule: str, tool: str, args: dict, expected: str) -> None
     assert outcome_beside_ticket(rule, tool, args) == expected
 
 
-@pytest.mark.parametrize("rule", [LIST_COLON, LIST_STATE, DATED_ISO, DATED_YEAR])
+@pytest.mark.parametrize(
+    "rule", [LIST_COLON, LIST_STATE, DATED_ISO, DATED_YEAR, LIFTED, PATH, PATH_DASH, STOCKTAKE]
+)
 def test_freezes_are_understood(rule: str) -> None:
     assert compile_rule(0, "c:r0", rule).understanding == "understood"
 
@@ -82,7 +114,7 @@ _QUALIFIERS = ("for privileged vendors", "unless the CAB approves", "only if ris
 
 @settings(max_examples=30, deadline=None)
 @given(
-    st.sampled_from([LIST_STATE, DATED_ISO, NO_CHANGES]),
+    st.sampled_from([LIST_STATE, DATED_ISO, NO_CHANGES, PATH, LIST_COLON]),
     st.sampled_from(_QUALIFIERS),
 )
 def test_an_inserted_condition_leaves_the_freeze_partly_understood(rule: str, extra: str) -> None:
@@ -97,3 +129,16 @@ def test_a_dated_freeze_never_approves_a_date_inside_its_window(day: str) -> Non
     )
     inside = "2025-11-24" <= day <= "2025-12-02"
     assert got == ("denied" if inside else "approved")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Change freeze on: billing-api, ledger-writer. Nothing goes out for these unless urgent.",
+        "Stocktake freeze: DAL-2 (all SKUs). Other sites unaffected unless the GM approves.",
+        "Vault path secret/payments-core/* is frozen for the audit window unless the CISO approves.",
+        "No writes under secret/payments-core/ during the PCI audit window.",
+    ],
+)
+def test_a_freeze_with_a_condition_or_an_unread_window_never_decides(rule: str) -> None:
+    assert_never_decides(rule)
