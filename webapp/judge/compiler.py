@@ -9191,7 +9191,12 @@ def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
         return None
     alias = m.groupdict().get("alias")
     values = (name, alias) if alias else (name,)
-    return ValueList(index, source, "deny", (), (), "deny", values, "exact", kind)
+    # 'under change freeze', 'Code freeze on …': changes are stopped, a read is outside it
+    changes = ("chang",) if _CHANGE_FREEZE.search(m.group(0)) else ()
+    return ValueList(index, source, "deny", changes, (), "deny", values, "exact", kind)
+
+
+_CHANGE_FREEZE = re.compile(r"\b(?:change|code|deploy(?:ment)?|release)\s+freeze\b", re.I)
 
 
 def _hold_check(index: int, source: str, m: re.Match[str]) -> Check | None:
