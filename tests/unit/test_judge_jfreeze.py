@@ -58,6 +58,20 @@ VECTORS = [
         {"service": "checkout-service", "date": "2026-11-30"},
         "approved",
     ),
+    # a read of a value under a change freeze is outside it; a change or an unknown act is not
+    (
+        "The billing-api is under change freeze.",
+        "deploy.get_status",
+        {"service": "billing-api"},
+        "approved",
+    ),
+    (
+        "The billing-api is under change freeze.",
+        "deploy.release",
+        {"service": "billing-api"},
+        "denied",
+    ),
+    ("The billing-api is under change freeze.", "run", {"service": "billing-api"}, "denied"),
     # a restating second sentence is read with the freeze
     (LIFTED, "deploy.release", {"service": "billing-api"}, "denied"),
     (LIFTED, "deploy.release", {"service": "search-api"}, "approved"),
