@@ -1470,6 +1470,11 @@ def _unread_numbers(text: str, checks: list[Check]) -> list[str]:
     skip = [m.span() for m in _QUORUM.finditer(text)] + [
         m.span() for m in _DATE_LIKE.finditer(text)
     ]
+    frozen = _freeze_match(text)
+    restated = _FREEZE_RESTATED.match(text[frozen.end() :]) if frozen else None
+    if restated and restated.group("event") and any(c.kind == "value_list" for c in checks):
+        # '… until SOC 2 audit fieldwork ends': a number naming the event a freeze lasts until
+        skip.append((frozen.end() + restated.start("event"), frozen.end() + restated.end("event")))
     held = _numbers_read(checks)
     listed = " ".join(str(v).lower() for v in _flat_values(checks))
     out = []
@@ -7418,8 +7423,11 @@ FREEZE_KIND_FIRST = re.compile(
     # 'Account 999900001111 (payments-prod) is frozen': the name and its alias
     r"(?:\s*\((?P<alias>[\w.\-/:@+]+)\))?"
     r"\s+(?:is|are|has been|have been|stays|remains)\s+"
-    r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
-    r"release\s+)?freeze|frozen|locked|" + _HELD_STATES + r")\b"
+    # 'under an identity change freeze': what the freeze is on, read as every change (broader)
+    r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:an?\s+)?(?:(?P<label>identity|access)\s+)?"
+    r"(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|frozen|locked|"
+    + _HELD_STATES
+    + r")\b"
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
     r"because of)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
