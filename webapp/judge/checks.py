@@ -1302,7 +1302,7 @@ _DIRECTION_KEYS = frozenset(
 # Words for any change ('No changes to checkout-service'): every act but a read is one, so a
 # deploy, a write or a role assignment shows them; only a request whose acts are all reads
 # (`get_status`, `vault.read`) shows it changes nothing.
-_CHANGE_WORDS = frozenset({"chang", "modify", "alter", "edit"})
+_CHANGE_WORDS = frozenset({"chang", "modify", "alter"})
 
 
 def _change_shown(view: RequestView) -> str:
