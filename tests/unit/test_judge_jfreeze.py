@@ -72,6 +72,25 @@ VECTORS = [
         "denied",
     ),
     ("The billing-api is under change freeze.", "run", {"service": "billing-api"}, "denied"),
+    # a read tool carrying a write is no mere read: the freeze reaches it
+    (
+        "The billing-db is under change freeze.",
+        "db.query",
+        {"database": "billing-db", "sql": "DROP TABLE invoices"},
+        "denied",
+    ),
+    (
+        "The billing-db is under change freeze.",
+        "db.query",
+        {"database": "billing-db", "sql": "SELECT * FROM invoices"},
+        "approved",
+    ),
+    (
+        "No changes to billing-db.",
+        "db.query",
+        {"database": "billing-db", "statement": "UPDATE invoices SET paid = true"},
+        "denied",
+    ),
     # a restating second sentence is read with the freeze
     (LIFTED, "deploy.release", {"service": "billing-api"}, "denied"),
     (LIFTED, "deploy.release", {"service": "search-api"}, "approved"),

@@ -1313,7 +1313,23 @@ def _change_shown(view: RequestView) -> str:
         return "unknown"
     # the namespace names the system, not the act ('deploy.get_status' reads a deploy's status)
     namespace = frozenset(stem(w) for w in words(view.tool_name.rpartition(".")[0]))
-    return "" if (acts - namespace or acts) <= VERB_GROUPS["read"] else "matched"
+    if not (acts - namespace or acts) <= VERB_GROUPS["read"]:
+        return "matched"
+    for lf in view.leaves:
+        # a read tool carrying a write ('db.query' with `sql: "DROP TABLE …"`, a `statement`
+        # that updates): the request may change the frozen thing; a human decides
+        if isinstance(lf.value, str) and not _WRITE_WORDS.isdisjoint(content_stems(lf.value[:500])):
+            return "unknown"
+    return ""
+
+
+# Commands a read tool's argument may carry out ('DROP', 'UPDATE … SET', 'truncate', 'upsert'):
+# the verbs of writing and removing only, never a noun that shares a stem ('payments', 'posts')
+_WRITE_WORDS = (
+    VERB_GROUPS["delete"]
+    | frozenset(stem(w) for w in "update insert alter truncate create grant revoke write".split())
+    | frozenset(stem(w) for w in "upsert merge replace rename overwrite modify change".split())
+)
 
 
 @dataclass(frozen=True)
