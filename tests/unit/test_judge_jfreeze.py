@@ -105,6 +105,11 @@ VECTORS = [
     (PATH, "vault.write", {"path": "secret/payments-edge/db"}, "approved"),
     (PATH, "vault.read", {"path": "secret/payments-core/db"}, "approved"),
     (PATH_DASH, "vault.write", {"paths": ["secret/x/y", "secret/payments-core/db"]}, "denied"),
+    # the folder written from another root, through '..', or the folder itself: a human decides
+    (PATH, "vault.write", {"path": "/secret/payments-core/db"}, "pending_review"),
+    (PATH, "vault.write", {"path": "secret/data/payments-core/db"}, "pending_review"),
+    (PATH, "vault.write", {"path": "secret/other/../payments-core/db"}, "pending_review"),
+    (PATH, "vault.write", {"path": "secret/payments-core"}, "pending_review"),
     (PATH_DASH, "vault.write", {"key": "secret/payments-edge/db"}, "pending_review"),
     (PATH_DASH, "vault.write", {"note": "rotate secret/payments-core/db"}, "pending_review"),
     # a site freeze: the site named denies (also as a transfer's source), another approves,

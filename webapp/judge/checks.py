@@ -1934,6 +1934,8 @@ class ValueList(Check):
                 return True
         if self.mode == "deny" and self.match == "exact":
             low = v.lower()
+            if patterns and self._near_a_listed_folder(low, patterns):
+                return None
             # 'p5' against 'p5.48xlarge', 'prod' against 'prod-eu': a listed value that starts a
             # longer one before a separator names its family, however short: a human decides.
             if any(
@@ -1960,6 +1962,22 @@ class ValueList(Check):
                 # 'audit-logs': the listed name in another form (number, case, separators)
                 # names the same thing; read as another value, the prohibition passed it.
                 return None
+        return False
+
+    @staticmethod
+    def _near_a_listed_folder(low: str, patterns: tuple[str, ...] | list[str]) -> bool:
+        """Whether a path not under a listed folder glob ('secret/payments-core/*') may still
+        name a thing in it: written from another root ('/secret/…', 'v1/secret/…',
+        'secret/data/payments-core/…'), through '..', or the folder itself. A human decides."""
+        segments = [x for x in re.split(r"/+", low) if x]
+        for x in patterns:
+            if not x.endswith("/*"):
+                continue
+            folder = x[:-2]
+            if ".." in segments or low.rstrip("/") == folder:
+                return True
+            if folder.rsplit("/", 1)[-1] in segments:
+                return True
         return False
 
     @cached_property
