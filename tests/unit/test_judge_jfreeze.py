@@ -51,6 +51,20 @@ VECTORS = [
     (DATED_ISO, "deploy.release", {"service": "cart-service", "date": "2025-11-30"}, "approved"),
     (DATED_YEAR, "deploy.release", {"service": "checkout-service"}, "pending_review"),
     (DATED_YEAR, "deploy.release", {"service": "checkout-service", "date": "2025-11-24"}, "denied"),
+    # the later date written first: the days between them
+    (
+        "No changes to checkout-service between 2025-12-02 and 2025-11-24.",
+        "deploy.release",
+        {"service": "checkout-service", "date": "2025-11-30"},
+        "denied",
+    ),
+    # a window over the new year, its year written once at the end
+    (
+        "No changes to checkout-service from Dec 20 to Jan 3, 2026.",
+        "deploy.release",
+        {"service": "checkout-service", "date": "2025-12-25"},
+        "denied",
+    ),
     # the same days of another year are outside a window whose year is written
     (
         DATED_YEAR,

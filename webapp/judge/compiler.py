@@ -5743,11 +5743,14 @@ class DateWindowRecogniser(Recogniser):
         y2, m2, d2 = last
         if y1 and not y2:
             return None  # 'from 24 Nov 2025 to 2 Dec': which year it ends is not written
-        y1 = y1 or y2  # 'Nov 24 to Dec 2, 2025': the year written once is the window's
+        if y2 and not y1:
+            # 'Nov 24 to Dec 2, 2025': the year written once is the window's; 'Dec 20 - Jan 3,
+            # 2026' starts the year before
+            y1 = y2 if (m1, d1) <= (m2, d2) else y2 - 1
         if y1 and (y1, m1, d1) > (y2, m2, d2):
-            y1 -= 1 if y1 == y2 else 0  # 'Dec 20 - Jan 3, 2026' starts the year before
-            if (y1, m1, d1) > (y2, m2, d2):
-                return None
+            # both years written, the later first ('between 2025-12-02 and 2025-11-24'): the
+            # days between them
+            (y1, m1, d1), (y2, m2, d2) = (y2, m2, d2), (y1, m1, d1)
         rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
         made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
         if not made or any(x.effect == "allow" for x in made):
