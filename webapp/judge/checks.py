@@ -608,6 +608,14 @@ def _run_program(
                     break
         if hit:
             continue
+        if all(t in _CHANGE_WORDS for t, _ in words_anchoring):
+            # 'No changes to checkout-service': any act but a read is a change, though no
+            # tool is named for the word; a read changes nothing (the group is absent)
+            shown = _change_shown(view)
+            if shown:
+                if shown == "unknown" and status != "absent":
+                    status = "unknown"
+                continue
         if universal and not (universal.isdisjoint(tool) and universal.isdisjoint(view.key_stems)):
             continue  # 'MFA may not be disabled for any account' and a request about a user
         if performed:
@@ -1402,6 +1410,39 @@ _DIRECTION_KEYS = frozenset(
 )
 
 
+# Words for any change ('No changes to checkout-service'): every act but a read is one, so a
+# deploy, a write or a role assignment shows them; only a request whose acts are all reads
+# (`get_status`, `vault.read`) shows it changes nothing.
+_CHANGE_WORDS = frozenset({"chang", "modify", "alter"})
+
+
+def _change_shown(view: RequestView) -> str:
+    """How a request shows a word for any change: 'matched' when its acts are known and one is
+    not a read (a deploy is a change), 'unknown' when its acts are not known, '' for a read."""
+    acts = view.request_actions()
+    if not acts:
+        return "unknown"
+    # the namespace names the system, not the act ('deploy.get_status' reads a deploy's status)
+    namespace = frozenset(stem(w) for w in words(view.tool_name.rpartition(".")[0]))
+    if not (acts - namespace or acts) <= VERB_GROUPS["read"]:
+        return "matched"
+    for lf in view.leaves:
+        # a read tool carrying a write ('db.query' with `sql: "DROP TABLE …"`, a `statement`
+        # that updates): the request may change the frozen thing; a human decides
+        if isinstance(lf.value, str) and not _WRITE_WORDS.isdisjoint(content_stems(lf.value[:500])):
+            return "unknown"
+    return ""
+
+
+# Commands a read tool's argument may carry out ('DROP', 'UPDATE … SET', 'truncate', 'upsert'):
+# the verbs of writing and removing only, never a noun that shares a stem ('payments', 'posts')
+_WRITE_WORDS = (
+    VERB_GROUPS["delete"]
+    | frozenset(stem(w) for w in "update insert alter truncate create grant revoke write".split())
+    | frozenset(stem(w) for w in "upsert merge replace rename overwrite modify change".split())
+)
+
+
 @dataclass(frozen=True)
 class ValueList(Check):
     """Allow-lists and deny-lists of argument values: countries, currencies, domains, IBAN prefixes."""
@@ -1678,6 +1719,8 @@ class ValueList(Check):
                     if isinstance(v, str) and self._in_list(v) is not True:
                         return leaf.path
             return ""
+        if self.terms and set(self.terms) <= _CHANGE_WORDS and not _change_shown(view):
+            return ""  # a freeze on any change, and a read: the request changes nothing
         # the kind: its own words, or the subject's nouns ('these scopes': `scop`)
         kind = set(self.kind_words) | set(self.about_words)
         kind |= {t for t in self.terms if t not in VERBS}
@@ -2065,6 +2108,8 @@ class ValueList(Check):
                 return True
         if self.mode == "deny" and self.match == "exact":
             low = v.lower()
+            if patterns and self._near_a_listed_folder(low, patterns):
+                return None
             # 'p5' against 'p5.48xlarge', 'prod' against 'prod-eu': a listed value that starts a
             # longer one before a separator names its family, however short: a human decides.
             if any(
@@ -2091,6 +2136,22 @@ class ValueList(Check):
                 # 'audit-logs': the listed name in another form (number, case, separators)
                 # names the same thing; read as another value, the prohibition passed it.
                 return None
+        return False
+
+    @staticmethod
+    def _near_a_listed_folder(low: str, patterns: tuple[str, ...] | list[str]) -> bool:
+        """Whether a path not under a listed folder glob ('secret/payments-core/*') may still
+        name a thing in it: written from another root ('/secret/…', 'v1/secret/…',
+        'secret/data/payments-core/…'), through '..', or the folder itself. A human decides."""
+        segments = [x for x in re.split(r"/+", low) if x]
+        for x in patterns:
+            if not x.endswith("/*"):
+                continue
+            folder = x[:-2]
+            if ".." in segments or low.rstrip("/") == folder:
+                return True
+            if folder.rsplit("/", 1)[-1] in segments:
+                return True
         return False
 
     @cached_property
@@ -5339,12 +5400,18 @@ class DateWindow(_WhenTheRequestIs):
 
     start: tuple[int, int] = (1, 1)  # (month, day)
     end: tuple[int, int] = (12, 31)
+    # the years when the rule writes them ('from 2025-11-24 through 2025-12-02'): the window is
+    # then those days of those years only, never the same days of another year
+    start_year: int = 0
+    end_year: int = 0
     kind: str = field(default="date_window", init=False)
     outside_words = "is outside"
 
     def describe(self) -> dict[str, Any]:
         d = self.body.describe() if self.body else super().describe()
         d["window"] = {"start": list(self.start), "end": list(self.end)}
+        if self.start_year and self.end_year:
+            d["window"]["years"] = [self.start_year, self.end_year]
         return d
 
     def reading(self) -> str:
@@ -5361,7 +5428,11 @@ class DateWindow(_WhenTheRequestIs):
             if not m:
                 continue
             month, day = int(m.group(2)), int(m.group(3))
-            inside.add(self._contains((month, day)))
+            if self.start_year and self.end_year:
+                ymd = (int(m.group(1)), month, day)
+                inside.add((self.start_year, *self.start) <= ymd <= (self.end_year, *self.end))
+            else:
+                inside.add(self._contains((month, day)))
             paths.append(lf.path)
         if len(inside) != 1:
             return False, paths, "the request's date cannot be told"

@@ -843,6 +843,8 @@ def _compile_prose(
     restated = _FREEZE_RESTATED.match(clean[frozen.end() :]) if frozen else None
     if restated and restated.group("until") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append(restated.group("until").lower())  # '… until the audit closes'
+    if frozen and frozen.groupdict().get("lifted") and any(c.kind == "value_list" for c in checks):
+        consumed_markers.append("until")  # '… Nothing goes out for these until lifted.'
     informational = not normative_seen and not scope
     if informational and not _STATES_NO_OBLIGATION.search(clean):
         # 'Any payment of $2,000 or more has to be signed off by finance', 'refunds >500 EUR ->
@@ -1051,6 +1053,8 @@ def _read_duration(frozen: re.Match[str] | None, checks: list[Check]) -> tuple[i
     freeze's lifetime."""
     if frozen and frozen.group("duration") and any(c.kind == "value_list" for c in checks):
         return frozen.span("duration")
+    if frozen and frozen.groupdict().get("lifted") and any(c.kind == "value_list" for c in checks):
+        return frozen.start("lifted"), frozen.end("others")  # '… until lifted'
     restated = _FREEZE_RESTATED.match(frozen.string[frozen.end() :]) if frozen else None
     if frozen and restated and restated.group("until"):
         # '…: no membership changes until the audit closes': the restated freeze's lifetime
@@ -1384,7 +1388,18 @@ def _other_subjects(r: _Reading) -> list[str]:
     """'Auto-refill days supply: maintenance meds up to 90; all other drugs no more than 30': the
     second cap is for what the first subject leaves out. No check reads that complement, and read
     as its noun alone ('drugs') the 30-day cap held maintenance meds too."""
-    return [m.group("other").lower() for m in _OTHER_SUBJECT.finditer(r.text)]
+    # '… Other sites unaffected.' after a freeze that reads its values as sites: the complement
+    # is said to be outside the freeze, which is what the deny-list of the sites does
+    said = (
+        _OTHERS_UNAFFECTED.search(r.text)
+        if any(isinstance(c, ValueList) and c.kind_words for c in r.every)
+        else None
+    )
+    return [
+        m.group("other").lower()
+        for m in _OTHER_SUBJECT.finditer(r.text)
+        if not (said and said.start() <= m.start("other") < said.end())
+    ]
 
 
 def _unresolved_qualifiers(r: _Reading) -> list[str]:
@@ -1602,6 +1617,11 @@ def _unread_numbers(text: str, checks: list[Check]) -> list[str]:
     skip = [m.span() for m in _QUORUM.finditer(text)] + [
         m.span() for m in _DATE_LIKE.finditer(text)
     ]
+    frozen = _freeze_match(text)
+    restated = _FREEZE_RESTATED.match(text[frozen.end() :]) if frozen else None
+    if restated and restated.group("event") and any(c.kind == "value_list" for c in checks):
+        # '… until SOC 2 audit fieldwork ends': a number naming the event a freeze lasts until
+        skip.append((frozen.end() + restated.start("event"), frozen.end() + restated.end("event")))
     held = _numbers_read(checks)
     listed = " ".join(str(v).lower() for v in _flat_values(checks))
     out = []
@@ -1982,7 +2002,9 @@ def _value_spans(text: str, checks: list[Check]) -> list[tuple[int, int]]:
     for v in _flat_values(checks):
         if not _IDENTIFIER_TOKEN.fullmatch(v):
             continue
-        for m in re.finditer(r"(?<![\w\-])" + re.escape(v) + r"(?![\w\-])", text):
+        # 'under secret/app/' is the glob 'secret/app/*' written without its star
+        pattern = re.escape(v.removesuffix("*")) + r"\*?" if v.endswith("/*") else re.escape(v)
+        for m in re.finditer(r"(?<![\w\-])" + pattern + r"(?![\w\-])", text):
             spans.append((m.start(), m.end()))
     return spans
 
@@ -2231,9 +2253,10 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             out.update(stem(w) for w in words(frozen.group("state")))
             out.update(stem(w) for w in words(frozen.group("why") or ""))
             out.update(stem(w) for w in words(frozen.groupdict().get("prep") or ""))
-        if frozen.re is FREEZE_NAMES_FIRST:
+        out.update(stem(w) for w in words(frozen.groupdict().get("others") or ""))
+        if frozen.re is FREEZE_NAMES_FIRST or frozen.re in _PATH_FREEZES:
             # 'in effect' says the freeze holds now; the reason in brackets restricts nothing
-            out.update(stem(w) for w in words(frozen.group("state") or ""))
+            out.update(stem(w) for w in words(frozen.groupdict().get("state") or ""))
             out.update(stem(w) for w in words(frozen.group("why") or ""))
     # A quantity is read only by a check that compares with a number; 'Refunds of 500 EUR are
     # fine' read as a plain permission would approve any refund, so its unit stays unaccounted.
@@ -6976,16 +6999,40 @@ _MONTHS = {
     for m in (ms,)
 }
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-# 'between Nov 1 and Mar 31', 'from 1 November to 31 March'
+# 'between Nov 1 and Mar 31', 'from 1 November to 31 March'; with years, 'from 2025-11-24
+# through 2025-12-02', 'from Nov 24 to Dec 2, 2025', and after a freeze word without 'from'
+# ('frozen 24 Nov - 2 Dec 2025'): the window is those days of those years
+_YEAR = r"(?:,?\s+(?P<{}>(?:19|20)\d\d))?"
 _DATE_WINDOW = re.compile(
-    r"\s*\b(?:between|from)\s+(?:(?P<m1>" + _MONTH + r")\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|"
-    r"(?P<d1b>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1b>" + _MONTH + r"))\s+(?:and|to|until|through|-)\s+"
+    r"\s*(?:\b(?:between|from)|(?<=\bfrozen)|(?<=\bfreeze))\s+"
+    r"(?:(?P<m1>" + _MONTH + r")\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?" + _YEAR.format("y1") + "|"
+    r"(?P<d1b>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1b>" + _MONTH + r")" + _YEAR.format("y1b") + "|"
+    r"(?P<iso1>(?:19|20)\d\d-[01]\d-[0-3]\d))"
+    r"\s+(?:and|to|until|till|through|thru|-|\u2013)\s+"
     r"(?:(?P<m2>"
     + _MONTH
-    + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?|(?P<d2b>\d{1,2})(?:st|nd|rd|th)?\s+"
-    r"(?P<m2b>" + _MONTH + r"))\b",
+    + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?"
+    + _YEAR.format("y2")
+    + r"|(?P<d2b>\d{1,2})(?:st|nd|rd|th)?\s+"
+    r"(?P<m2b>" + _MONTH + r")" + _YEAR.format("y2b") + "|"
+    r"(?P<iso2>(?:19|20)\d\d-[01]\d-[0-3]\d))(?![\w-])",
     re.I,
 )
+
+
+def _window_end(m: re.Match[str], n: str) -> tuple[int, int, int] | None:
+    """(year or 0, month, day) of the window's end `n` ('1' or '2'), as written."""
+    iso = m.group("iso" + n)
+    if iso:
+        y, mo, d = (int(x) for x in iso.split("-"))
+        return (y, mo, d) if 1 <= mo <= 12 else None
+    month = (m.group("m" + n) or m.group("m" + n + "b"))[:3].lower()
+    year = m.group("y" + n) or m.group("y" + n + "b")
+    return (
+        int(year) if year else 0,
+        _MONTHS[month],
+        int(m.group("d" + n) or m.group("d" + n + "b")),
+    )
 
 
 class DateWindowRecogniser(Recogniser):
@@ -6998,11 +7045,21 @@ class DateWindowRecogniser(Recogniser):
         m = _DATE_WINDOW.search(c.text)
         if not m or _DATE_WINDOW.search(c.text, m.end()):
             return None
-        m1 = (m.group("m1") or m.group("m1b"))[:3].lower()
-        m2 = (m.group("m2") or m.group("m2b"))[:3].lower()
-        d1, d2 = int(m.group("d1") or m.group("d1b")), int(m.group("d2") or m.group("d2b"))
-        if not (1 <= d1 <= 31 and 1 <= d2 <= 31):
+        first, last = _window_end(m, "1"), _window_end(m, "2")
+        if first is None or last is None or not (1 <= first[2] <= 31 and 1 <= last[2] <= 31):
             return None
+        y1, m1, d1 = first
+        y2, m2, d2 = last
+        if y1 and not y2:
+            return None  # 'from 24 Nov 2025 to 2 Dec': which year it ends is not written
+        if y2 and not y1:
+            # 'Nov 24 to Dec 2, 2025': the year written once is the window's; 'Dec 20 - Jan 3,
+            # 2026' starts the year before
+            y1 = y2 if (m1, d1) <= (m2, d2) else y2 - 1
+        if y1 and (y1, m1, d1) > (y2, m2, d2):
+            # both years written, the later first ('between 2025-12-02 and 2025-11-24'): the
+            # days between them
+            (y1, m1, d1), (y2, m2, d2) = (y2, m2, d2), (y1, m1, d1)
         rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
         made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
         if not made or any(x.effect == "allow" for x in made):
@@ -7015,8 +7072,10 @@ class DateWindowRecogniser(Recogniser):
                 b.effect,
                 b.terms,
                 b.alternatives,
-                start=(_MONTHS[m1], d1),
-                end=(_MONTHS[m2], d2),
+                start=(m1, d1),
+                end=(m2, d2),
+                start_year=y1,
+                end_year=y2,
                 phrase=phrase,
                 body=b,
             )
@@ -8711,8 +8770,11 @@ FREEZE_KIND_FIRST = re.compile(
     # 'Account 999900001111 (payments-prod) is frozen': the name and its alias
     r"(?:\s*\((?P<alias>[\w.\-/:@+]+)\))?"
     r"\s+(?:is|are|has been|have been|stays|remains)\s+"
-    r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|"
-    r"release\s+)?freeze|frozen|locked|" + _HELD_STATES + r")\b"
+    # 'under an identity change freeze': what the freeze is on, read as every change (broader)
+    r"(?:(?:currently|now|still)\s+)?(?:(?:under|in)\s+(?:an?\s+)?(?:(?P<label>identity|access)\s+)?"
+    r"(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|frozen|locked|"
+    + _HELD_STATES
+    + r")\b"
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
     r"because of)\s+" + _DURATION_TEXT + r""
     r"|\s+(?:this|next)\s+(?:week|month|quarter|year))?",
@@ -8742,9 +8804,14 @@ FREEZE_QUOTED = re.compile(
 )
 # 'Change freeze on workspace fin-ops (SOX audit): …': the kind before the name, and the reason
 # in brackets (which restricts nothing).
+# What a freeze stops, written as its label ('Stocktake freeze: DAL-2', 'Inventory freeze at site
+# DAL-2'): read as a freeze on every change naming the value (broader, never narrower).
+_FREEZE_LABEL = (
+    r"(?:(?:change|code|deploy(?:ment)?|release)\s+|(?P<label>stocktake|inventory|stock)\s+)?"
+)
 FREEZE_ON_KIND = re.compile(
-    r"^(?:(?:a|an|the)\s+)?(?:(?:change|code|deploy(?:ment)?|release)\s+)?(?:freeze|lock)\s+"
-    r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for)\s+(?:the\s+)?"
+    r"^(?:(?:a|an|the)\s+)?" + _FREEZE_LABEL + r"(?:freeze|lock)\s+"
+    r"(?:(?:is\s+)?(?:now\s+)?in\s+(?:place|effect|force)\s+)?(?:on|for|at)\s+(?:the\s+)?"
     r"(?P<kind>[a-z]+)\s+(?P<name>(?=[\w.\-/:@+]*[\d\-_.])[\w.\-/:@+]*\w)"
     r"(?:\s*\((?P<why>[^()]*)\))?"
     r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|over|pending|due to|"
@@ -10592,6 +10659,100 @@ FREEZE_NAMES_FIRST = re.compile(
 )
 
 
+# 'Code freeze: billing-api, ledger-writer (until the Q4 close)', 'billing-api and ledger-writer
+# are under change freeze until further notice': a freeze on several literal names, written
+# after the freeze or before its state; a reason or lifetime in brackets restricts nothing
+_FREEZE_ITEMS = (
+    r"(?P<name>" + _NAMED_ITEM + r"(?:\s*(?:,|;)\s*" + _NAMED_ITEM + r")*"
+    r"(?:\s*,?\s+(?:and|&)\s+" + _NAMED_ITEM + r")?)"
+)
+FREEZE_COLON_LIST = re.compile(
+    r"^"
+    + _FREEZE_LABEL
+    + r"freeze(?:\s+on)?\s*:\s*"
+    + _FREEZE_ITEMS
+    # '(until the Q4 close)' is the freeze's lifetime, any other bracket its reason
+    + r"(?:\s*\((?P<duration>(?:until|till|through|thru|pending)\s+[^()]+)\)"
+    r"|\s*\((?P<why>[^()]*)\))?"
+    # a second sentence restating the freeze: 'Other sites unaffected.' names the kind, 'Nothing
+    # goes out for these until lifted.' says it stops every change until staff lift it
+    r"(?:\s*\.\s*(?P<others>other\s+[a-z]+\s+(?:are\s+)?(?:unaffected|not\s+affected)|"
+    r"nothing\s+(?:goes\s+out|ships|is\s+deployed|gets\s+deployed)\s+(?:for|to)\s+(?:these|them)"
+    r"(?:\s+(?P<lifted>until)\s+(?:lifted|further\s+notice))?))?"
+    r"\s*\.?\s*$",
+    re.I,
+)
+# '… Other sites unaffected.': the freeze's kind, said by the sentence that leaves the rest out
+_OTHERS_UNAFFECTED = re.compile(
+    r"(?:^|[.;]\s*)other\s+(?P<kind>[a-z]+)\s+(?:are\s+)?(?:unaffected|not\s+affected)\s*\.?\s*$",
+    re.I,
+)
+FREEZE_NAMES_STATE = re.compile(
+    r"^(?:the\s+)?"
+    + _FREEZE_ITEMS.replace(r")?)", r"))", 1)  # two names at least: 'A and B', 'A, B and C'
+    + r"\s+(?:are|have been|remain|stay)\s+(?:(?:currently|now|still)\s+)?"
+    r"(?:(?:under|in)\s+(?:a\s+)?(?:change\s+|code\s+|deploy(?:ment)?\s+|release\s+)?freeze|frozen)"
+    + _FREEZE_DURATION
+    + r"\s*\.?\s*$",
+    re.I,
+)
+
+
+# A frozen path or path glob ('Vault path secret/payments-core/* is frozen for the PCI audit window
+# - no writes', 'secret/payments-core/* - frozen (PCI audit). Read-only.', 'No writes under
+# secret/payments-core/ during the PCI audit window', 'Freeze: Vault secrets at secret/app/*'):
+# a change to a value under it is refused, a value outside it is another path, a read changes
+# nothing. Only a path of two segments or more ending in '/' or '/*' is read this way.
+_PATH_GLOB = r"(?P<name>[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)+/\*?)"
+_PATH_TAIL = r"(?:\s*(?:-|\u2014|\u2013|:|;)\s*(?P<why>no\s+(?:writes|changes)|read-only))?"
+# how long a path stays frozen: up to a dash, which opens the restated freeze ('- no writes')
+_PATH_DURATION = (
+    r"(?P<duration>\s+(?:until|till|through|thru|during|throughout|for|pending)\s+"
+    r"[^,;.()\-\u2014\u2013]+?)?"
+)
+PATH_FROZEN = re.compile(
+    r"^(?P<label>(?:the\s+)?(?:vault\s+)?(?:path|prefix)\s+)?"
+    + _PATH_GLOB
+    + r"\s+(?:is|are)\s+(?:(?:currently|now|still)\s+)?(?P<state>frozen|locked|read-only)"
+    + _PATH_DURATION
+    + _PATH_TAIL
+    + r"\s*\.?\s*$",
+    re.I,
+)
+PATH_DASH_FROZEN = re.compile(
+    r"^"
+    + _PATH_GLOB
+    + r"\s*(?:-|\u2014|\u2013|:)\s*(?P<state>frozen|locked|read-only)(?P<duration>)"
+    r"(?:\s*\((?P<why>[^()]*)\))?(?:\s*\.\s*(?P<label>read-only))?\s*\.?\s*$",
+    re.I,
+)
+PATH_NO_WRITES = re.compile(
+    r"^(?P<label>no\s+(?:writes|changes)\s+(?:under|to|in|at)\s+)"
+    + _PATH_GLOB
+    + _PATH_DURATION
+    + r"(?P<why>)\s*\.?\s*$",
+    re.I,
+)
+PATH_FREEZE_COLON = re.compile(
+    r"^(?:(?:change|code)\s+)?freeze\s*:\s*"
+    r"(?P<label>(?:vault\s+)?(?:secrets?|paths?)\s+(?:at|under)\s+)?"
+    + _PATH_GLOB
+    + r"(?P<duration>)(?:\s*\((?P<why>[^()]*)\))?\s*\.?\s*$",
+    re.I,
+)
+_PATH_FREEZES = (PATH_FROZEN, PATH_DASH_FROZEN, PATH_NO_WRITES, PATH_FREEZE_COLON)
+
+
+def _path_freeze_check(index: int, source: str, m: re.Match[str]) -> Check:
+    """A deny-list of the frozen glob ('secret/app/' is 'secret/app/*': everything under it)
+    for any change, read on any argument holding a path."""
+    glob = m.group("name")
+    glob = glob + "*" if glob.endswith("/") else glob
+    # read on the argument holding a path (`path`, `secret_path`, `paths`): another path there
+    # is outside the glob
+    return ValueList(index, source, "deny", ("chang",), (), "deny", (glob,), "exact", ("path",))
+
+
 # Holds on one named value, with the act they stop ('All payments to member M-44120 are
 # suspended pending death verification', 'Takedowns against channel UC-partner-7781 are on hold
 # (partner dispute)', 'Store #0412: all dispensing suspended pending DEA audit', 'Hiring in the
@@ -10644,6 +10805,7 @@ HOLD_WORDS = ("all", "suspend", "hold", "paus", "halt", "stop", "embargo", "anyo
 
 
 _FREEZES = (
+    *_PATH_FREEZES,
     FREEZE_QUOTED,
     FREEZE_ON_KIND,
     FREEZE_KIND_FIRST,
@@ -10653,6 +10815,8 @@ _FREEZES = (
     FREEZE_ON,
     FREEZE_COLON,
     FREEZE_NAMES_FIRST,
+    FREEZE_COLON_LIST,
+    FREEZE_NAMES_STATE,
     *_HOLDS,
 )
 
@@ -10680,16 +10844,23 @@ def _freeze_check(index: int, source: str, clause: str) -> Check | None:
 def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
     if m.re in _HOLDS:
         return _hold_check(index, source, m)
+    if m.re in _PATH_FREEZES:
+        return _path_freeze_check(index, source, m)
     if m.re is FREEZE_LIST:
         return _freeze_list_check(index, source, m)
-    if m.re is FREEZE_NAMES_FIRST:
+    if m.re in (FREEZE_NAMES_FIRST, FREEZE_COLON_LIST, FREEZE_NAMES_STATE):
         items = [
-            i.strip().rstrip(".") for i in re.split(r"\s*(?:/|,|&|\band\b)\s*", m.group("name"))
+            i.strip().rstrip(".") for i in re.split(r"\s*(?:/|,|;|&|\band\b)\s*", m.group("name"))
         ]
         if not items or not all(re.search(r"[-_.\d]", i) for i in items if i):
             return None  # only literal names ('fw-core-01'), never prose before a colon
+        # a change or code freeze stops changes: a read of a frozen service is outside it
+        changes = ("chang",) if m.re is not FREEZE_NAMES_FIRST else ()
+        others = _OTHERS_UNAFFECTED.search(source) if m.re is FREEZE_COLON_LIST else None
+        # 'Other sites unaffected': the values are sites, read on the argument named for one
+        kind = (stem(others.group("kind").lower()),) if others else ()
         return ValueList(
-            index, source, "deny", (), (), "deny", tuple(i for i in items if i), "exact"
+            index, source, "deny", changes, (), "deny", tuple(i for i in items if i), "exact", kind
         )
     name = m.group("name")
     kind = tuple(stem(w) for w in m.group("kind").lower().split()) if m.group("kind") else ()
@@ -10706,7 +10877,12 @@ def _freeze_from(index: int, source: str, m: re.Match[str]) -> Check | None:
         return None
     alias = m.groupdict().get("alias")
     values = (name, alias) if alias else (name,)
-    return ValueList(index, source, "deny", (), (), "deny", values, "exact", kind)
+    # 'under change freeze', 'Code freeze on …': changes are stopped, a read is outside it
+    changes = ("chang",) if _CHANGE_FREEZE.search(m.group(0)) else ()
+    return ValueList(index, source, "deny", changes, (), "deny", values, "exact", kind)
+
+
+_CHANGE_FREEZE = re.compile(r"\b(?:change|code|deploy(?:ment)?|release)\s+freeze\b", re.I)
 
 
 def _hold_check(index: int, source: str, m: re.Match[str]) -> Check | None:
