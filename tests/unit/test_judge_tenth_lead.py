@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.judge_support import outcome_beside_ticket
+from tests.unit.judge_support import TICKET, outcome_beside_ticket, policy
 from webapp.judge.compiler import compile_rule
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery
 
 ONLY_IN = (
     "Payouts above 5,000 USD may only be sent to bank accounts in the United States, Canada or "
@@ -36,3 +39,110 @@ def test_country_names_after_only_in_are_read() -> None:
 )
 def test_country_names_after_only_in_decide(args: dict, expected: str) -> None:
     assert outcome_beside_ticket(ONLY_IN, "payouts.create", args) == expected
+
+
+# The false denials of the tenth session's blind sets, each a class (docs/judge.md, "Tenth
+# session, the lead"). Phrased anew here; the blind cases themselves are in holdout_24 … 27.
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        # a number inside one of the counted things is an attribute of it, not how many
+        ({"tests": [{"cpt": "80053"}, {"cpt": "85025"}], "ticket_id": "T"}, "approved"),
+        ({"tests": [{"cpt": "80053"}] * 11}, "denied"),
+        ({"tests": [{"cpt": "80053"}] * 10}, "approved"),
+        ({"order": {"tests_count": 12}}, "denied"),
+    ],
+)
+def test_a_list_of_objects_is_counted_by_its_length(args: dict, expected: str) -> None:
+    assert outcome_beside_ticket("Max 10 tests per order.", "lab.order_create", args) == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Seller KYC status must be 'verified' - pending or failed KYC = no payout.",
+        "KYC status must be 'verified': no payout otherwise.",
+        'Account state must be "active" - anything else = no transfer.',
+    ],
+)
+def test_a_required_value_is_never_refused(rule: str) -> None:
+    compiled = compile_rule(0, "c:r0", rule)
+    assert not compiled.decides
+    args = {"kyc_status": "verified", "account_state": "active"}
+    assert outcome_beside_ticket(rule, "payouts.release", args) != "denied"
+
+
+def test_a_refused_value_after_a_dash_still_decides() -> None:
+    rule = "KYC status 'pending' - no payout."
+    assert compile_rule(0, "c:r0", rule).decides
+    assert outcome_beside_ticket(rule, "payouts.release", {"kyc_status": "pending"}) == "denied"
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Use AWS-managed or customer-managed policies only.",
+            "iam.attach_policy",
+            {"policy_arn": "arn:aws:iam::aws:policy/ReadOnlyAccess"},
+        ),
+        (
+            "Only vendor-issued certificates may be uploaded.",
+            "certificates.upload",
+            {"certificate": "cert-1", "vendor": "DigiCert"},
+        ),
+        ("Runners must be self-hosted or GitHub-hosted.", "ci.register", {"runners": "ubuntu-24"}),
+    ],
+)
+def test_kinds_named_by_who_manages_them_are_not_names(rule: str, tool: str, args: dict) -> None:
+    assert compile_rule(0, "c:r0", rule).understanding == "partly_understood"
+    assert outcome_beside_ticket(rule, tool, args) == "pending_review"
+
+
+NEXUS = {"nexus states": ["CA", "NY", "TX", "IL", "WA"]}
+STATE_PAYMENTS = "State estimated payments may be made only to nexus states."
+
+
+def _with_glossary(rule: str, args: dict) -> str:
+    v = evaluate(
+        ClearanceQuery("tax.estimated_payments.pay", {**args, "ticket_id": "T"}, "agent"),
+        [policy([rule, TICKET])],
+        StaticHistory.from_dict(None),
+        glossary=NEXUS,
+    )
+    if v.decision == "deny":
+        return "denied"
+    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        # a plain word ('federal') or a currency ('USD') in another argument is no state code
+        ({"level": "federal", "currency": "USD", "amount": 10}, "pending_review"),
+        ({"level": "state", "state": "CA"}, "approved"),
+        ({"level": "state", "state": "OR"}, "denied"),
+    ],
+)
+def test_an_allow_list_of_codes_reads_only_an_argument_written_like_them(
+    args: dict, expected: str
+) -> None:
+    assert _with_glossary(STATE_PAYMENTS, args) == expected
+
+
+EXPIRED = "Expired or recalled lots must never be dispensed or transferred to another store."
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"to_store": "S-2", "lot": {"status": "active", "expiry": "2026-08-31"}},
+        {"to_store": "S-2", "lot": {"status": "active", "expires_on": "2024-01-31"}},
+    ],
+)
+def test_a_date_named_for_a_state_neither_shows_nor_rules_it_out(args: dict) -> None:
+    # `expiry: <date>` says when, not whether: a human reads the date (it had denied an
+    # active lot, through the name 'expiry' showing 'expired')
+    assert outcome_beside_ticket(EXPIRED, "inventory.transfer", args) == "pending_review"

@@ -1901,6 +1901,12 @@ class ValueList(Check):
             # an allow-list whose members are all written alike ('k.osei', 'm.tanaka') also reads
             # an argument written the same way (`person: 'j.perez'`): failing it can only deny
             alike = self.mode == "allow" and len(self._value_shapes) == 1
+            # A plain word ('a') is how most arguments are written: only codes written in capitals
+            # like the members ('AMC' beside 'AAPL', 'MSFT') are alike; 'federal' in `level` is no
+            # nexus state (CA, NY, TX), and was denied as one.
+            plain = alike and self._value_shapes == frozenset({"a"})
+            cased = {_case_shape(x) for x in self.values} if plain else set()
+            lengths = {len(x.strip()) for x in self.values} if plain else set()
             # a glossary of countries is read from the request's country or region arguments
             places = all(_country_like(x) for x in self.values)
             if self.mode == "allow":
@@ -1918,7 +1924,20 @@ class ValueList(Check):
                 or any(
                     (domains and isinstance(v, str) and "@" in v)
                     or (isinstance(v, str) and _in_glossary(v, self.values) is not False)
-                    or (alike and isinstance(v, str) and _shape(v) in self._value_shapes)
+                    or (
+                        alike
+                        and isinstance(v, str)
+                        and _shape(v) in self._value_shapes
+                        and (
+                            not plain
+                            or (
+                                _case_shape(v) in cased
+                                and _case_shape(v) != "a"
+                                and len(v.strip()) in lengths
+                                and not lf.keys & _CURRENCY_KEYS  # 'USD' is no state code
+                            )
+                        )
+                    )
                     for v in scalars(lf.value)
                 )
             ]
@@ -2962,6 +2981,7 @@ def _bind_measure(
         candidates += [
             (lf, float(len(lf.value))) for lf in view.leaves if isinstance(lf.value, (list, tuple))
         ]
+        candidates += [(lf, float(len(lf.value))) for lf in view.object_lists()]
     for leaf, value in candidates:
         keys = leaf.keys
         score = 0.0
@@ -2980,6 +3000,16 @@ def _bind_measure(
                 continue  # a depth or a speed is never read from money or a count
             score += 3
         if noun:
+            if (
+                not is_list
+                and keys & noun_syn
+                and not leaf.last_keys & noun_syn
+                and not leaf.last_keys & _COUNT_KEYS
+            ):
+                # 'Max 10 tests per order' and `tests: [{"cpt": "80053"}, …]`: a number inside
+                # one of the counted things is an attribute of it (a code, a price), never how
+                # many there are; the list's length is
+                continue
             if keys & noun_syn:
                 score += 3
             elif keys & _COUNT_KEYS and not is_list:

@@ -556,10 +556,67 @@ def _exemption_unread(rule: CompiledRule, text: str) -> list[str]:
     return []
 
 
+def _required_value_refused(rule: CompiledRule, text: str) -> list[str]:
+    """ "Seller KYC status must be 'verified' - pending or failed KYC = no payout" read as "Deny
+    when KYC status is verified": the refusal after the dash took the value the rule requires for
+    one it refuses, and every verified seller was denied. A value the rule says something must be
+    is never one its check refuses."""
+    refused = [
+        *(
+            v
+            for c in _every(rule)
+            if isinstance(c, ValueList) and c.mode == "deny"
+            for v in c.values
+        ),
+        # 'Account state must be "active" - anything else = no transfer' read as "Deny requests
+        # about account state active transfer": the required value as a word of the refused act
+        *(t for c in rule.checks if c.kind == "action" and c.effect != "allow" for t in c.terms),
+    ]
+    return [
+        v
+        for v in refused
+        if re.search(
+            rf"\b(?:must|shall|should|has\s+to|have\s+to|needs?\s+to)\s+(?:always\s+)?be\s+"
+            rf"(?:set\s+to\s+)?['\"‘“]?{re.escape(v)}[\w\-]*",
+            text,
+            re.I,
+        )
+        and not re.search(
+            rf"\b(?:must|shall|should)\s+(?:not|never)\s+be\s+['\"‘“]?{re.escape(v)}[\w\-]*",
+            text,
+            re.I,
+        )
+    ]
+
+
+# 'AWS-managed', 'customer-owned', 'self-hosted', 'vendor-issued': a kind named by who manages,
+# owns or issues the thing, not a name a request spells
+_KIND_PARTICIPLE = re.compile(
+    r"^[A-Za-z0-9]+-(?:managed|owned|hosted|based|issued|signed|funded|operated|approved|"
+    r"controlled|provided|supplied)$",
+    re.I,
+)
+
+
+def _kinds_as_names(rule: CompiledRule, text: str) -> list[str]:
+    """'Use AWS-managed or customer-managed policies only' read as a list of names the request
+    must spell: `policy_arn: "arn:aws:iam::aws:policy/ReadOnlyAccess"` (an AWS-managed policy)
+    was denied. A listed kind belongs to no vocabulary; a human decides."""
+    return [
+        v
+        for c in _every(rule)
+        if isinstance(c, ValueList)
+        for v in c.values
+        if _KIND_PARTICIPLE.match(v)
+    ]
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
     _number_words_in_act,
+    _required_value_refused,
+    _kinds_as_names,
     _argument_named_as_value,
     _kinds_of_plan,
     _list_to_exclude,

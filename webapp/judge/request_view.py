@@ -575,9 +575,6 @@ class RequestView:
                 elif isinstance(v, bool) and v:
                     vals.update(leaf.last_keys)
         self.value_stems = frozenset(vals)
-        # Words a value shows only behind a modifier ('pre_collections', 'non-profit'): close
-        # to the rule's word but not it, so neither shown nor ruled out (see _modified_stems)
-        self.hedged_stems = frozenset(hedged - vals)
         self.value_norms = frozenset(norms)
         # Rules ask about the same few argument names over and over: answer from sets built once
         # per request instead of walking the leaves for every term of every rule.
@@ -585,7 +582,21 @@ class RequestView:
         present: set[str] = set()
         empty: set[str] = set()
         for lf in self.leaves:
+            if (
+                isinstance(lf.value, str)
+                and _DATE_VALUE.match(lf.value)
+                and not lf.last_keys.isdisjoint(_STATE_STEMS)
+            ):
+                # `lot.expiry: "2026-08-31"` says when, not whether: 'Expired lots …' is neither
+                # shown (an active lot was denied) nor ruled out by it (a human reads the date)
+                states = lf.last_keys & _STATE_STEMS
+                present.update(lf.keys - states)
+                hedged.update(states - vals)
+                continue
             (present if truthy(lf.value) and not _zero(lf.value) else empty).update(lf.keys)
+        # Words a value shows only behind a modifier ('pre_collections', 'non-profit'): close
+        # to the rule's word but not it, so neither shown nor ruled out (see _modified_stems)
+        self.hedged_stems = frozenset(hedged - vals)
         self._present_keys = frozenset(present)
         self._key_only: frozenset[str] | None = None  # see _key_only_stems
         self._empty_keys = frozenset(empty)
@@ -921,6 +932,25 @@ class RequestView:
             )
         return self._classes_shown
 
+    def object_lists(self) -> list[Leaf]:
+        """Arguments holding a list of objects (`tests: [{"cpt": …}, …]`), as leaves whose value
+        is the list: flattening reads their members' fields, so their count is kept here, for a
+        rule that counts them ('Max 10 tests per order')."""
+        out: list[Leaf] = []
+
+        def walk(value: Any, prefix: str) -> None:
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    walk(v, f"{prefix}.{k}" if prefix else str(k))
+            elif isinstance(value, (list, tuple)) and any(isinstance(v, dict) for v in value):
+                keys, last_keys, _ = _path_stems(prefix)
+                out.append(Leaf(prefix, keys, last_keys, list(value), None))
+                for v in value:
+                    walk(v, prefix)
+
+        walk(self.tool_args, "")
+        return out
+
     def numeric_leaves(self) -> list[tuple[Leaf, float]]:
         """Leaves holding a number (or a numeric string), with that number."""
         if self._numeric is not None:
@@ -1023,6 +1053,15 @@ def _category_like(leaf: Leaf) -> bool:
     if leaf.last_keys & _ID_KEYS or not isinstance(value, str):
         return False
     return bool(_ENUM_LIKE.match(value.strip())) and not any(ch.isdigit() for ch in value)
+
+
+# States a thing is in ('expired', 'recalled', 'closed'), as stems
+_STATE_STEMS = frozenset(
+    stem(w)
+    for w in "expired recalled suspended cancelled canceled closed revoked lapsed terminated "
+    "overdue delinquent frozen blocked".split()
+)
+_DATE_VALUE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}")
 
 
 def _flatten(value: Any, prefix: str, out: list[Leaf]) -> None:
