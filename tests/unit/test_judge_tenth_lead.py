@@ -146,3 +146,36 @@ def test_a_date_named_for_a_state_neither_shows_nor_rules_it_out(args: dict) -> 
     # `expiry: <date>` says when, not whether: a human reads the date (it had denied an
     # active lot, through the name 'expiry' showing 'expired')
     assert outcome_beside_ticket(EXPIRED, "inventory.transfer", args) == "pending_review"
+
+
+CRIMEA = "No payments to Cuba, Iran or the Crimea region."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        # a region under sanctions of its own, inside a country: the country alone may be in it
+        ({"country": "UA", "amount": 5}, "pending_review"),
+        ({"country": "UA", "region": "Crimea", "amount": 5}, "denied"),
+        ({"country": "UA", "city": "Sevastopol", "amount": 5}, "pending_review"),
+        ({"country": "CU", "amount": 5}, "denied"),
+        ({"country": "DE", "amount": 5}, "approved"),
+    ],
+)
+def test_sanctioned_regions_inside_a_country(args: dict, expected: str) -> None:
+    assert outcome_beside_ticket(CRIMEA, "payments.create", args) == expected
+
+
+def test_the_dnr_and_lnr_are_read_as_regions() -> None:
+    rule = "Vendors in Cuba, Syria, or the Crimea / DNR / LNR regions may not be onboarded."
+    assert compile_rule(0, "c:r0", rule).understanding == "understood"
+    assert outcome_beside_ticket(rule, "vendors.onboard", {"country": "UA"}) == "pending_review"
+
+
+@pytest.mark.parametrize(("country", "expected"), [("SY", "denied"), ("DE", "approved")])
+def test_onboarding_a_vendor_is_creating_its_record(country: str, expected: str) -> None:
+    # the rule had been ruled out by the tool's verb ('create' is not 'onboard'): a Syrian
+    # vendor was approved
+    rule = "Vendors incorporated in Cuba, Iran, North Korea or Syria may not be onboarded."
+    args = {"vendor": {"country": country}}
+    assert outcome_beside_ticket(rule, "vendor_master.create", args) == expected

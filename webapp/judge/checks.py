@@ -12,7 +12,7 @@ from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import NEGATE, OP_WORDS
-from webapp.judge.places import country_code, location_regions
+from webapp.judge.places import SUBNATIONAL, country_code, location_regions
 from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
     _ACTION_KEYS,
@@ -2061,7 +2061,11 @@ class ValueList(Check):
             if loc is None:
                 return None
             code, regions = loc
-            return any(x == code or x in regions for x in self.values)
+            if any(x == code or x in regions for x in self.values):
+                return True
+            if code and any(code in SUBNATIONAL.get(x, ()) for x in self.values):
+                return None  # 'UA' under a list naming Crimea: maybe in it, a human decides
+            return False
         if self.match == "currency":
             parts = re.split(r"[/\-: ]+", v.upper())
             if len(parts) == 1 and re.fullmatch(r"[A-Z]{6}", parts[0]):

@@ -156,6 +156,27 @@ REGION_ALIASES: dict[str, str] = {
     "middle east": "MIDDLE_EAST",
     "africa": "AFRICA",
     "oceania": "OCEANIA",
+    # Regions under sanctions of their own, inside a country ('the Crimea, DNR and LNR regions of
+    # Ukraine' in OFAC and EU programmes): see SUBNATIONAL
+    "crimea": "CRIMEA",
+    "the crimea": "CRIMEA",
+    "crimean peninsula": "CRIMEA",
+    "sevastopol": "CRIMEA",
+    "dnr": "DNR",
+    "donetsk": "DNR",
+    "donetsk people's republic": "DNR",
+    "lnr": "LNR",
+    "luhansk": "LNR",
+    "lugansk": "LNR",
+    "luhansk people's republic": "LNR",
+}
+# A region inside a country (or claimed by two): a request that names only the country may be in
+# it, so membership is for a human to decide (a payment to 'UA' under "No payments to … Crimea"
+# had been approved).
+SUBNATIONAL: dict[str, frozenset[str]] = {
+    "CRIMEA": frozenset({"UA", "RU"}),
+    "DNR": frozenset({"UA", "RU"}),
+    "LNR": frozenset({"UA", "RU"}),
 }
 # Cloud region prefixes ('eu-west-1', 'us-central1', 'europe-west4') and the regions they lie in.
 _CLOUD_PREFIXES = {

@@ -49,6 +49,9 @@ VERB_GROUPS: dict[str, frozenset[str]] = {
     ),
     "create": frozenset(
         {"cre", "add", "launch", "provision", "insert", "new", "open", "issu", "spin", "run"}
+        # 'Vendors … may not be onboarded' on vendor_master.create: onboarding a party is
+        # creating its record (it had ruled the rule out, and a Syrian vendor was approved)
+        | {"onboard", "register"}
     ),
     "read": frozenset(
         {"read", "get", "list", "describ", "view", "fetch", "show", "search", "query", "look"}
