@@ -51,7 +51,7 @@ VERB_GROUPS: dict[str, frozenset[str]] = {
         {"cre", "add", "launch", "provision", "insert", "new", "open", "issu", "spin", "run"}
         # 'Vendors … may not be onboarded' on vendor_master.create: onboarding a party is
         # creating its record (it had ruled the rule out, and a Syrian vendor was approved)
-        | {"onboard", "register"}
+        | {"onboard"}
     ),
     "read": frozenset(
         {"read", "get", "list", "describ", "view", "fetch", "show", "search", "query", "look"}
