@@ -556,6 +556,104 @@ def _exemption_unread(rule: CompiledRule, text: str) -> list[str]:
     return []
 
 
+# Stops of a party's name: what follows it in a rule is where, to whom or when, never the party.
+_PARTY_END = (
+    r"(?:to|for|from|on|in|at|into|with|whose|who|which|that|when|if|unless|under|over|above|"
+    r"below|and|or|but|after|before|within|during|up|no|only|never|except)"
+)
+# 'Payments may only be released by Treasury to vendors whose status is Active', 'Reserve holds
+# are set only by Risk for …', '… released by treasury-bot only': who may do the act, in a passive
+# 'only … by <party>'. actors.py reads it whole or not at all (a rule it read never reaches the
+# prose reading), so here the party was taken for a subject word that nothing matched.
+_ONLY_BY_PARTY = re.compile(
+    rf"\bonly\s+(?:be\s+)?(?:[a-z]+\s+)?(?P<by>by)\s+(?:the\s+|a\s+|an\s+|our\s+)?"
+    rf"(?P<who>[\w\-]+(?:\s+(?!{_PARTY_END}\b)[\w\-]+){{0,2}})"
+    r"|\b(?P<by2>by)\s+(?:the\s+|a\s+|an\s+|our\s+)?(?P<who2>[\w\-]+(?:\s+[\w\-]+)?)\s+only\b"
+    r"(?!\s+(?:if|when|after|once|while|where)\b)",
+    re.I,
+)
+# The party's whole phrase, with where it belongs ('by requesters in the hr-ops group', 'by
+# freight carriers DHL Freight or Kuehne+Nagel'): up to where the act's object or condition starts.
+_PARTY_PHRASE = re.compile(
+    r"[^,;.]*?(?=\s+(?:to|for|whose|who|which|when|if|unless)\b|[,;.]|$)", re.I
+)
+# 'Only senior agents may pay vendors whose status is Active', 'Only fin-bot may …': who may act,
+# opening the rule. Read by actors.py whole; a prose reading took 'senior' for a value of an
+# argument named for agents and the status for subject words.
+_ONLY_WHO = re.compile(
+    r"^\s*only\s+(?:the\s+)?(?P<who>(?:[\w\-]+\s+){0,2}?(?:agents?|bots?|staff|employees?|"
+    r"operators?|engineers?|admins?|analysts?|leads?|managers?|supervisors?|personnel|members?|"
+    r"teams?)|[a-z][a-z0-9]*[-_][\w\-]*(?:bot|agent|svc|service)\b)\s+(?:may|can|are\s+allowed\s+to|"
+    r"are\s+permitted\s+to|is\s+allowed\s+to|is\s+permitted\s+to)\b",
+    re.I,
+)
+
+
+def _party_unread(rule: CompiledRule, text: str) -> list[str]:
+    """Who may do the act, in a rule whose reading names no actor: the party's words stay
+    unread ('by Treasury'), so the rule never decides on the part it did read (the vendor's
+    status approved a payment whoever released it)."""
+    if not rule.checks:
+        return []
+    left: list[str] = []
+    listed = {str(v).lower() for v in _flat_values(list(rule.checks))}
+    for m in _ONLY_BY_PARTY.finditer(text):
+        start = m.start("by") if m.group("by") else m.start("by2")
+        phrase = _PARTY_PHRASE.match(text, start)
+        if phrase and any(v and v in phrase.group(0).lower() for v in listed):
+            continue  # the party is a list a check compares with (a carrier, a group): read
+        who = m.group("who") or m.group("who2")
+        left += ["by", *(w.lower() for w in words(who))]
+    m = _ONLY_WHO.match(text)
+    if m:
+        left += ["only", *(w.lower() for w in re.findall(r"[\w\-]+", m.group("who")))]
+    return list(dict.fromkeys(left))
+
+
+# 'Include no customer PII.', 'Replies must include no customer PII', 'should contain no health
+# data': what the content must not hold. Read as a prohibition of requests about the thing (the
+# verb is a function word) or as a required argument named for it (denied a reply without PII).
+_HOLDS_NONE = re.compile(
+    r"\b(?P<verb>include|includes|contain|contains|carry|carries|mention|mentions|hold|holds)\s+"
+    r"(?P<no>no)\b",
+    re.I,
+)
+
+
+def _holds_none_unread(rule: CompiledRule, text: str) -> list[str]:
+    """'… include no X' is read only by a deny-list of the names the content may not hold
+    ('must contain no ssn or dob columns'); any other reading leaves the verb unread."""
+    found = _HOLDS_NONE.search(text)
+    if not found or not rule.checks:
+        return []
+    if any(isinstance(c, ValueList) and c.mode == "deny" for c in _every(rule)):
+        return []
+    return [found.group("verb").lower(), "no"]
+
+
+# 'Waivers not over $100 - supervisor.', 'Credits not above 50 EUR: team lead': a bound negated
+# with no modal before it names the side up to the bound, and what follows says who handles it.
+# Read as the bound alone ('Deny when the amount is above 100 USD'), the negation was dropped.
+_BARE_NEGATED_BOUND = re.compile(
+    r"(?<!\bmust\s)(?<!\bmay\s)(?<!\bcan\s)(?<!\bshall\s)(?<!\bshould\s)(?<!\bwill\s)"
+    r"(?<!\bwould\s)(?<!\bdo\s)(?<!\bdoes\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bwas\s)"
+    r"(?<!\bwere\s)(?<!\bcannot\s)\bnot\s+(?:over|above|more\s+than|exceeding|in\s+excess\s+of|"
+    r"beyond|greater\s+than|under|below|less\s+than)\b",
+    re.I,
+)
+
+
+def _bare_negated_bound(rule: CompiledRule, text: str) -> list[str]:
+    """A bare 'not over $X' read as a limit that restricts the side above it: the negation and
+    the side it names were dropped; left unread, a human decides."""
+    found = _BARE_NEGATED_BOUND.search(text)
+    if not found:
+        return []
+    if any(isinstance(c, NumericLimit) and c.effect != "allow" for c in _every(rule)):
+        return ["not"]
+    return []
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
@@ -574,6 +672,9 @@ _AS_WRITTEN = (
     _arrow_refusal_unread,
     _notation_unread,
     _exemption_unread,
+    _party_unread,
+    _holds_none_unread,
+    _bare_negated_bound,
 )
 
 
