@@ -331,6 +331,16 @@ _AFTER_WORD = re.compile(
 # (a request about a user acts on an account); a class of what is acted on ('any subscription',
 # 'any PII table') or a word before the noun ('any admin account') still narrows the rule.
 KEY_ANY = "*"
+# A noun a preposition follows in the rule ('customers with open disputes', 'customers in the
+# trial tier', 'sellers with open chargebacks'): the words after it name the party's state,
+# never a kind of the noun. Read as 'customer disputes', an argument holding the dispute's state
+# ('dispute_status: open') ruled the customer out, and a refund to a disputed customer passed.
+KEY_HEAD = "@"
+_HEAD_BEFORE = re.compile(
+    r"\b(?P<w>[A-Za-z]+)\s+(?:with|having|in|on|under|holding)\s+(?:an?\s+|the\s+|their\s+|its\s+)?"
+    r"[A-Za-z]",
+    re.I,
+)
 _QUANTIFIED = re.compile(r"\b(?:any|all|every|each|a|an)\s+(?P<w>[A-Za-z]+)\b", re.I)
 _HOLDERS: dict[str, frozenset[str]] = {
     stem(noun): frozenset(stem(w) for w in shown.split())
@@ -384,6 +394,10 @@ def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
         s = stem(w)
         if s in THING_NOUNS and s in terms and (m.group("det") or _plural(w)):
             out.add(KEY_THING + s)
+    for m in _HEAD_BEFORE.finditer(source):
+        s = stem(m.group("w").lower())
+        if s in terms:
+            out.add(KEY_HEAD + s)
     for m in _QUANTIFIED.finditer(source):
         s = stem(m.group("w").lower())
         if s in _HOLDERS and s in terms:
@@ -460,7 +474,11 @@ def _groups(
                     if n.startswith(KEY_STATE) and n[1:].partition("|")[0] == t
                 )
             return _EMPTY
-        out = {terms[j] for j in (i + 1, i + 2) if j < len(terms)}
+        out = (
+            {terms[j] for j in (i + 1, i + 2) if j < len(terms)}
+            if KEY_HEAD + t not in names
+            else set()
+        )
         if i > 0:
             out.add(KEY_STATE + terms[i - 1])
         if t in names and i + 1 < len(terms):
