@@ -613,7 +613,7 @@ def _party_unread(rule: CompiledRule, text: str) -> list[str]:
 # 'Include no customer PII.', 'Replies must include no customer PII', 'should contain no health
 # data': what the content must not hold. Read as a prohibition of requests about the thing (the
 # verb is a function word) or as a required argument named for it (denied a reply without PII).
-_HOLDS_NONE = re.compile(
+HOLDS_NONE = re.compile(
     r"\b(?P<verb>include|includes|contain|contains|carry|carries|mention|mentions|hold|holds)\s+"
     r"(?P<no>no)\b",
     re.I,
@@ -623,7 +623,7 @@ _HOLDS_NONE = re.compile(
 def _holds_none_unread(rule: CompiledRule, text: str) -> list[str]:
     """'… include no X' is read only by a deny-list of the names the content may not hold
     ('must contain no ssn or dob columns'); any other reading leaves the verb unread."""
-    found = _HOLDS_NONE.search(text)
+    found = HOLDS_NONE.search(text)
     if not found or not rule.checks:
         return []
     if any(isinstance(c, ValueList) and c.mode == "deny" for c in _every(rule)):
