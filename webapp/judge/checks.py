@@ -2883,16 +2883,16 @@ def _only_reads_instead(view: RequestView, source: str, terms: tuple[str, ...]) 
     """Whether the request only reads the thing a prohibition forbids another act on: its tool
     verbs are reads (besides the rule's own subject words), the rule's act is not in the tool
     name and no argument performs it."""
-    verbs = view.tool_verbs
-    if not verbs or verbs.isdisjoint(_READ_ONLY_VERBS):
+    reads = view.tool_stems & _READ_ONLY_VERBS  # ('lookup' is a read, not in the verb lexicon)
+    if not reads:
         return False
-    if not (verbs - _READ_ONLY_VERBS).issubset(terms):
+    if not (view.tool_verbs - _READ_ONLY_VERBS).issubset(terms):
         return False  # another act besides the read
     act = _forbidden_act(source)
     if act is None or act in view.tool_stems or view.performs(act):
         return False
     # 'Never export PII' and query_pii: a read takes a copy, one family with exporting
-    return not any(same_action(act, v) for v in verbs & _READ_ONLY_VERBS)
+    return not any(same_action(act, v) for v in reads)
 
 
 # ---------------------------------------------------------------------------------------------

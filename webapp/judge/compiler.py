@@ -614,7 +614,8 @@ def _party_unread(rule: CompiledRule, text: str) -> list[str]:
 # data': what the content must not hold. Read as a prohibition of requests about the thing (the
 # verb is a function word) or as a required argument named for it (denied a reply without PII).
 HOLDS_NONE = re.compile(
-    r"\b(?P<verb>include|includes|contain|contains|carry|carries|mention|mentions|hold|holds)\s+"
+    r"\b(?P<verb>include|includes|contain|contains|carry|carries|mention|mentions|hold|holds|"
+    r"have|has)\s+"
     r"(?P<no>no)\b",
     re.I,
 )
