@@ -596,7 +596,14 @@ def _party_unread(rule: CompiledRule, text: str) -> list[str]:
     if not rule.checks:
         return []
     left: list[str] = []
-    listed = {str(v).lower() for v in _flat_values(list(rule.checks))}
+    # a list bound to an argument named for its kind ('carrier', 'group'); a name compared with
+    # any argument at all ('Deny unless an argument is treasury-bot') is the actor misread
+    listed = {
+        str(v).lower()
+        for c in _every(rule)
+        if isinstance(c, ValueList) and c.kind_words
+        for v in c.values
+    }
     for m in _ONLY_BY_PARTY.finditer(text):
         start = m.start("by") if m.group("by") else m.start("by2")
         phrase = _PARTY_PHRASE.match(text, start)
