@@ -16,14 +16,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from judge_support import outcome, outcome_beside_ticket
+from judge_support import outcome, outcome_beside_ticket, policy
 
 from webapp.judge.compiler import compile_rule
 from webapp.judge.engine import evaluate
 from webapp.judge.history import StaticHistory
 from webapp.judge.types import ClearanceQuery
-
-from judge_support import policy  # noqa: I001 - the shared helper module sits beside the tests
 
 TREASURY = "Payments may only be released by Treasury to vendors whose status is Active"
 SENIOR = "Only senior agents may pay vendors whose status is Active"
