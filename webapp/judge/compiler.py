@@ -319,6 +319,9 @@ def compile_rule(
     reserved = reserved_act_rule(index, text, text)
     if reserved is not None:
         return CompiledRule(index, chunk_id, text, tuple(reserved), False, False, (), ())
+    both = _agent_and_rest(index, chunk_id, text, glossary)
+    if both is not None:
+        return both
     # 'amount > 5000 -> fraud team review', 'currency in {EUR, GBP}; anything else -> deny': a
     # rule written in notation is read by its own grammar (notation.py), whole or not at all
     noted = notation_checks(index, text)
@@ -330,6 +333,35 @@ def compile_rule(
                 made = with_prose(made, prose.checks)
         return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), tuple(left))
     return _guarded_prose(index, chunk_id, text, glossary)
+
+
+# 'Payouts may only be released by treasury-bot to sellers whose status is Verified': the agent
+# the act is reserved to, then the rest of the restriction. Split at the party, each part is a
+# rule the engine reads: 'Payouts may only be released by treasury-bot' (actors.py) and 'Payouts
+# may only be released to sellers whose status is Verified'.
+_BY_AGENT_THEN = re.compile(
+    r"^(?P<head>.*?\bonly\s+(?:be\s+)?[a-z]+\s+)by\s+(?P<agent>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)"
+    r"(?P<tail>\s+(?:to|for|from|on|in)\s+[^,;]+?)\s*\.?\s*$",
+    re.I,
+)
+
+
+def _agent_and_rest(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None
+) -> CompiledRule | None:
+    """The rule read whole as the agent's reservation and the rest, both understood; None
+    when either part is not (the party is then left unread by `_party_unread`)."""
+    m = _BY_AGENT_THEN.match(text)
+    if m is None:
+        return None
+    head = m.group("head").rstrip()
+    actor = reserved_act_rule(index, text, f"{head} by {m.group('agent')}")
+    if actor is None or not all(c.agents or c.prefixes for c in actor):
+        return None  # a team or a person ('by Treasury'): not an agent id the request shows
+    rest = _guarded_prose(index, chunk_id, head + m.group("tail"), glossary)
+    if not rest.decides:
+        return None
+    return replace(rest, text=text, checks=(*actor, *rest.checks))
 
 
 def _guarded_prose(
@@ -645,7 +677,9 @@ def _holds_none_unread(rule: CompiledRule, text: str) -> list[str]:
 _BARE_NEGATED_BOUND = re.compile(
     r"(?<!\bmust\s)(?<!\bmay\s)(?<!\bcan\s)(?<!\bshall\s)(?<!\bshould\s)(?<!\bwill\s)"
     r"(?<!\bwould\s)(?<!\bdo\s)(?<!\bdoes\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bwas\s)"
-    r"(?<!\bwere\s)(?<!\bcannot\s)\bnot\s+(?:over|above|more\s+than|exceeding|in\s+excess\s+of|"
+    # right after the subject's word ('Per diem: not more than 70 EUR' is a headed cap)
+    r"(?<!\bwere\s)(?<!\bcannot\s)(?<=[A-Za-z]\s)\bnot\s+(?:over|above|more\s+than|exceeding|"
+    r"in\s+excess\s+of|"
     r"beyond|greater\s+than|under|below|less\s+than)\b",
     re.I,
 )
