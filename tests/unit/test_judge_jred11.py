@@ -73,6 +73,18 @@ def _as(agent: str, rules: list[str], tool: str, args: dict) -> str:
          {"amount": 500, "account_status": "probation"}, "denied"),
         ("Credits over $50 may not be issued to accounts on probation", "issue_credit",
          {"amount": 500, "account_status": "active"}, "approved"),
+        # the act carried into 'but not to <party>'
+        ("Agents may issue refunds up to $100 but not to customers flagged for fraud",
+         "issue_refund", {"amount": 50, "fraud_flag": True}, "denied"),
+        ("Agents may issue refunds up to $100 but not to customers flagged for fraud",
+         "issue_refund", {"amount": 50, "fraud_flag": False}, "approved"),
+        ("Agents may issue refunds up to $100 but not to customers flagged for fraud",
+         "issue_refund", {"amount": 150, "fraud_flag": False}, "denied"),
+        # a time next to an event, clock times as values
+        ("Trades over 1M are forbidden in the last hour before close", "place_trade",
+         {"notional": 2000000}, "pending_review"),
+        ("Deploys are allowed only on weekdays between 9:00 and 17:00", "deploy",
+         {"env": "prod", "time": "9:00"}, "pending_review"),
     ],
 )  # fmt: skip
 def test_no_part_of_a_compound_rule_is_dropped(rule, tool, args, expected):

@@ -375,11 +375,43 @@ def _guarded_prose(
         if left:
             return _leave_unread(rule, left)
     rule = _per_transaction_caps(rule, text)
+    rule = _act_carried_into_but_never(rule, text)
     for fail_safe in _AS_WRITTEN:
         left = fail_safe(rule, text)
         if left:
             return _leave_unread(rule, left)
     return rule
+
+
+# 'Agents may issue refunds up to $100, but never to customers flagged for fraud': the second
+# restriction is on the same act, named only in the first clause.
+_BUT_NEVER = re.compile(r"\bbut\s+(?:never|not)\b", re.I)
+
+
+def _act_carried_into_but_never(rule: CompiledRule, text: str) -> CompiledRule:
+    """The first clause's subject words carried into a 'but never …' clause that names only the
+    party: read alone, 'customers' was not shown by a refund tool with `fraud_flag: true`, the
+    prohibition did not apply and the refund to a flagged customer was approved."""
+    if len(rule.checks) < 2 or not _BUT_NEVER.search(text):
+        return rule
+    first = rule.checks[0]
+    if not first.terms:
+        return rule
+    checks = [first]
+    for c in rule.checks[1:]:
+        if c.effect != "allow" and set(c.terms).isdisjoint(first.terms):
+            c = _with_subject(c, first.terms)
+        checks.append(c)
+    return replace(rule, checks=tuple(checks))
+
+
+def _with_subject(check: Check, terms: tuple[str, ...]) -> Check:
+    """`check` (and the check it wraps, whose subject decides whether it applies) with `terms`
+    before its own subject words."""
+    base = getattr(check, "base", None)
+    if isinstance(base, Check):
+        check = replace(check, base=_with_subject(base, terms))
+    return replace(check, terms=tuple(dict.fromkeys((*terms, *check.terms))))
 
 
 def _leave_unread(rule: CompiledRule, left: Sequence[str]) -> CompiledRule:
@@ -696,6 +728,43 @@ def _bare_negated_bound(rule: CompiledRule, text: str) -> list[str]:
     return []
 
 
+# 'Trades over 1M are forbidden in the last hour before close', 'no releases in the first 30
+# minutes after open': a stretch of time next to an event, which only a time-of-day reading
+# reads. Read as a window of a count ('the number of requests per hour'), a 2M trade passed.
+_NEAR_AN_EVENT = re.compile(
+    r"\b(?:in|during|within|for)\s+the\s+(?P<edge>last|first|final|opening|closing)\s+"
+    r"(?:\d+\s+|few\s+|two\s+|three\s+)?(?P<unit>hours?|minutes?|mins?|days?|weeks?|seconds?)\b",
+    re.I,
+)
+
+
+def _time_near_an_event(rule: CompiledRule, text: str) -> list[str]:
+    """A stretch of time before or after an event that no time-of-day or date check reads."""
+    found = _NEAR_AN_EVENT.search(text)
+    if not found or not rule.checks:
+        return []
+    if any(isinstance(c, (TimeOfDay, DateWindow)) for c in _every(rule)):
+        return []
+    return [found.group("edge").lower(), found.group("unit").lower()]
+
+
+# '… only on weekdays between 9:00 and 17:00': the bounds of a time of day read as a list of two
+# values an argument must hold ('Deny unless an argument is 9:00 or 17:00'), the weekdays dropped.
+_CLOCK_TIME = re.compile(r"\d{1,2}(?::\d{2})?\s*(?:am|pm|h)?|\d{1,2}:\d{2}(?::\d{2})?", re.I)
+
+
+def _times_listed(rule: CompiledRule, text: str) -> list[str]:
+    """Clock times a list compares with as plain values: a time of day no list reads."""
+    return [
+        str(v)
+        for c in _every(rule)
+        if isinstance(c, ValueList)
+        and c.values
+        and all(_CLOCK_TIME.fullmatch(str(v).strip()) and ":" in str(v) for v in c.values)
+        for v in c.values
+    ]
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
@@ -717,6 +786,8 @@ _AS_WRITTEN = (
     _party_unread,
     _holds_none_unread,
     _bare_negated_bound,
+    _time_near_an_event,
+    _times_listed,
 )
 
 
