@@ -85,6 +85,13 @@ def _as(agent: str, rules: list[str], tool: str, args: dict) -> str:
          {"notional": 2000000}, "pending_review"),
         ("Deploys are allowed only on weekdays between 9:00 and 17:00", "deploy",
          {"env": "prod", "time": "9:00"}, "pending_review"),
+        # 'only' on the amount of what goes somewhere, not on the place
+        ("Only transfers under $1,000 may go to Belarus", "wire_transfer",
+         {"amount": 5000, "country": "BY"}, "pending_review"),
+        ("Only orders under $500 may ship to Mexico", "ship_order", {"amount": 900, "country": "MX"},
+         "pending_review"),
+        ("Orders under $500 may only ship to the US", "ship_order", {"amount": 300, "country": "MX"},
+         "denied"),
     ],
 )  # fmt: skip
 def test_no_part_of_a_compound_rule_is_dropped(rule, tool, args, expected):

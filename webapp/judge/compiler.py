@@ -765,6 +765,29 @@ def _times_listed(rule: CompiledRule, text: str) -> list[str]:
     ]
 
 
+# 'Only transfers under $1,000 may go to Belarus', 'Only orders under $500 may ship to Mexico':
+# 'only' restricts the amount of what goes there (to Belarus, only small transfers). Read as
+# 'Transfers under $1,000 may only go to Belarus' (a conditional allow-list), a 5,000 USD transfer
+# to Belarus was approved.
+_ONLY_BOUNDED_SUBJECT = re.compile(
+    r"^\s*only\s+(?:[a-z][\w\-]*\s+){1,3}?(?:under|below|less\s+than|up\s+to|at\s+most|"
+    r"no\s+more\s+than|not\s+over|over|above|more\s+than|at\s+least|exceeding)\s*"
+    r"(?:[$\u20ac\u00a3\u00a5]|[A-Z]{3}\s)?\s*\d[\d,.]*[^;.]*?\b(?:may|can|are\s+allowed\s+to|"
+    r"are\s+permitted\s+to)\b",
+    re.I,
+)
+
+
+def _only_on_the_amount(rule: CompiledRule, text: str) -> list[str]:
+    """'Only <things> <bound> may <go somewhere>' read as a conditional allow-list of the place:
+    the restriction is the other way round; left unread."""
+    if not _ONLY_BOUNDED_SUBJECT.match(text):
+        return []
+    if any(isinstance(c, (When, WhenBound, WhenListed)) for c in _every(rule)):
+        return ["only"]
+    return []
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
@@ -788,6 +811,7 @@ _AS_WRITTEN = (
     _bare_negated_bound,
     _time_near_an_event,
     _times_listed,
+    _only_on_the_amount,
 )
 
 
