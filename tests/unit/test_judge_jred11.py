@@ -132,6 +132,14 @@ def test_a_party_read_as_a_list_stays_read(rules, agent, args, expected):
     assert _as(agent, rules, "view_employee_record", args) == expected
 
 
+def test_contain_no_more_than_is_a_cap():
+    """'contain no more than N' is the limit, never a content restriction left unread."""
+    rule = "Exports must contain no more than 1,000 rows"
+    assert compile_rule(0, "c:r0", rule).understanding == "understood"
+    assert outcome([rule], "export_data", {"rows": 5000}) == "denied"
+    assert outcome([rule], "export_data", {"rows": 500}) == "approved"
+
+
 def test_readings_name_what_is_left():
     for rule, left in (
         (TREASURY, {"by", "treasury"}),

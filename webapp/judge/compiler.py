@@ -687,7 +687,9 @@ def _party_unread(rule: CompiledRule, text: str) -> list[str]:
 HOLDS_NONE = re.compile(
     r"\b(?P<verb>include|includes|contain|contains|carry|carries|mention|mentions|hold|holds|"
     r"have|has)\s+"
-    r"(?P<no>no)\b",
+    r"(?P<no>no)\b"
+    # 'must contain no more than 1,000 rows' is a cap, read by the limit
+    r"(?!\s+(?:more|less|fewer|greater|longer|larger|higher|lower|later|earlier)\b)",
     re.I,
 )
 
