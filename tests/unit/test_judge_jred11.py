@@ -85,6 +85,14 @@ def _as(agent: str, rules: list[str], tool: str, args: dict) -> str:
          {"notional": 2000000}, "pending_review"),
         ("Deploys are allowed only on weekdays between 9:00 and 17:00", "deploy",
          {"env": "prod", "time": "9:00"}, "pending_review"),
+        # the qualified party of a bounded permission
+        ("Support may refund up to $75 on orders placed with a credit card", "issue_refund",
+         {"amount": 50, "payment_method": "paypal"}, "pending_review"),
+        ("Waive late fees up to $30 for customers with no prior waivers", "waive_fee",
+         {"amount": 20, "prior_waivers": 3}, "pending_review"),
+        ("Bots may approve invoices up to $2,000 from approved vendors", "approve_invoice",
+         {"amount": 1000, "vendor_status": "pending"}, "pending_review"),
+        ("Agents may issue refunds up to $100", "issue_refund", {"amount": 50}, "approved"),
         # 'only' on the amount of what goes somewhere, not on the place
         ("Only transfers under $1,000 may go to Belarus", "wire_transfer",
          {"amount": 5000, "country": "BY"}, "pending_review"),

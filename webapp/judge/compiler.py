@@ -790,6 +790,41 @@ def _only_on_the_amount(rule: CompiledRule, text: str) -> list[str]:
     return []
 
 
+# 'Support may refund up to $75 on orders placed with a credit card', 'Waive late fees up to $30
+# for customers with no prior waivers', 'Bots may approve invoices up to $2,000 from approved
+# vendors': a permission whose bound is read (a cap), and whose party is qualified. The
+# qualifier narrows what the permission grants; read as subject words it was ruled out or not
+# shown, and a refund of a PayPal order under the bound was approved by the cap.
+_QUALIFIED_PARTY = re.compile(
+    r"\b(?:for|to|on|from|of)\s+(?:an?\s+|the\s+|their\s+)?(?:[a-z][a-z\-]*\s+)?"
+    r"(?:customers?|clients?|orders?|accounts?|vendors?|sellers?|suppliers?|payees?|users?|members?|"
+    r"merchants?|patients?|employees?|subscribers?|tenants?|invoices?)\s+"
+    r"(?P<q>(?:with|placed|in|having|without|under|paid|made|bought|purchased|booked|on)\b[^,;.]*)"
+    r"|\b(?:for|to|on|from|of)\s+(?P<q2>approved|verified|eligible|qualifying|existing|returning|"
+    r"new|active|trusted|preferred)\s+(?:customers|clients|orders|accounts|vendors|sellers|"
+    r"suppliers|payees|users|members|merchants)\b",
+    re.I,
+)
+_GRANTS = re.compile(
+    r"\b(?:may|can|are\s+allowed\s+to|is\s+allowed\s+to|are\s+permitted\s+to|"
+    r"auto-?approve)\b|^\s*(?:waive|refund|issue|grant|approve|credit)\b",
+    re.I,
+)
+
+
+def _permission_scope_unread(rule: CompiledRule, text: str) -> list[str]:
+    """The qualifier of the party a bounded permission grants to, when the rule's only reading
+    is the bound (and what a check compares with, a state it reads, leaves it read)."""
+    every = _every(rule)
+    if not every or not all(isinstance(c, NumericLimit) for c in every):
+        return []
+    found = _QUALIFIED_PARTY.search(text)
+    if not found or not _GRANTS.search(text) or NEGATION.search(text[: found.start()]):
+        return []  # (a negation inside the qualifier, 'with no prior waivers', is part of it)
+    phrase = found.group("q") or found.group("q2")
+    return [w.lower() for w in words(phrase) if w.lower() not in STOPWORDS][:4] or [phrase]
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
@@ -814,6 +849,7 @@ _AS_WRITTEN = (
     _time_near_an_event,
     _times_listed,
     _only_on_the_amount,
+    _permission_scope_unread,
 )
 
 
