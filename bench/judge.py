@@ -105,6 +105,7 @@ APART_SETS = (
     "dev_jagent",
     "dev_jterse",
     "dev_jfreeze",
+    "dev_jred11",
 )
 
 

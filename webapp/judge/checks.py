@@ -331,6 +331,16 @@ _AFTER_WORD = re.compile(
 # (a request about a user acts on an account); a class of what is acted on ('any subscription',
 # 'any PII table') or a word before the noun ('any admin account') still narrows the rule.
 KEY_ANY = "*"
+# A noun a preposition follows in the rule ('customers with open disputes', 'customers in the
+# trial tier', 'sellers with open chargebacks'): the words after it name the party's state,
+# never a kind of the noun. Read as 'customer disputes', an argument holding the dispute's state
+# ('dispute_status: open') ruled the customer out, and a refund to a disputed customer passed.
+KEY_HEAD = "@"
+_HEAD_BEFORE = re.compile(
+    r"\b(?P<w>[A-Za-z]+)\s+(?:with|having|in|on|under|holding)\s+(?:an?\s+|the\s+|their\s+|its\s+)?"
+    r"[A-Za-z]",
+    re.I,
+)
 _QUANTIFIED = re.compile(r"\b(?:any|all|every|each|a|an)\s+(?P<w>[A-Za-z]+)\b", re.I)
 _HOLDERS: dict[str, frozenset[str]] = {
     stem(noun): frozenset(stem(w) for w in shown.split())
@@ -384,6 +394,10 @@ def name_qualifiers(source: str, terms: tuple[str, ...]) -> frozenset[str]:
         s = stem(w)
         if s in THING_NOUNS and s in terms and (m.group("det") or _plural(w)):
             out.add(KEY_THING + s)
+    for m in _HEAD_BEFORE.finditer(source):
+        s = stem(m.group("w").lower())
+        if s in terms:
+            out.add(KEY_HEAD + s)
     for m in _QUANTIFIED.finditer(source):
         s = stem(m.group("w").lower())
         if s in _HOLDERS and s in terms:
@@ -460,7 +474,11 @@ def _groups(
                     if n.startswith(KEY_STATE) and n[1:].partition("|")[0] == t
                 )
             return _EMPTY
-        out = {terms[j] for j in (i + 1, i + 2) if j < len(terms)}
+        out = (
+            {terms[j] for j in (i + 1, i + 2) if j < len(terms)}
+            if KEY_HEAD + t not in names
+            else set()
+        )
         if i > 0:
             out.add(KEY_STATE + terms[i - 1])
         if t in names and i + 1 < len(terms):
@@ -2901,12 +2919,64 @@ class ActionRule(Check):
                 if self.effect != "deny"
                 else Outcome(UNKNOWN, "the rule may forbid this request")
             )
+        if self.effect != "allow" and _only_reads_instead(view, self.source, self.terms):
+            return _NOT_APPLICABLE  # 'never issue refunds' and refund_status_get: a read
         what = (
             "explicitly allowed"
             if self.effect == "allow"
             else ("needs review" if self.effect == "review" else "is forbidden")
         )
         return self.fire(applies, f"this request {what} by the rule")
+
+
+# The act a prohibition forbids, right after its negation ('must never issue refunds', 'may not
+# approve invoices', 'Never delete …'): the verb the rule's subject words may have dropped (an
+# effect word like 'issue', a review word like 'approve'), so a read of the thing matched it.
+_FORBIDDEN_ACT = re.compile(
+    r"(?:^\s*never\s+|\b(?:must|may|can|shall|should|will|do|does)\s*(?:not|n't|never)\s+|"
+    r"\bcannot\s+|\bcan't\s+|\bmustn't\s+)(?:never\s+|not\s+|ever\s+)?(?P<verb>[a-z]+)\s+"
+    r"(?=[a-z])",
+    re.I,
+)
+# Acts so general that a read may be one of them ('never access', 'may not use', 'do not handle')
+_MAY_BE_A_READ = frozenset(
+    stem(w)
+    for w in "access use handle manage process run execute perform do make operate invoke call "
+    "trigger request bypass skip touch open".split()
+)
+# Tool verbs that only read a thing. ('list' is not one: listing an item publishes it.)
+_READ_ONLY_VERBS = frozenset(
+    stem(w) for w in "get read view fetch show describe lookup search find query".split()
+)
+
+
+@lru_cache(maxsize=65536)
+def _forbidden_act(source: str) -> str | None:
+    """The stem of the act a prohibition names right after its negation, when it is a specific
+    verb that is not a read; None otherwise."""
+    m = _FORBIDDEN_ACT.search(source)
+    if m is None:
+        return None
+    act = stem(m.group("verb").lower())
+    if act not in VERBS or act in _MAY_BE_A_READ or act in _READ_ONLY_VERBS:
+        return None
+    return act
+
+
+def _only_reads_instead(view: RequestView, source: str, terms: tuple[str, ...]) -> bool:
+    """Whether the request only reads the thing a prohibition forbids another act on: its tool
+    verbs are reads (besides the rule's own subject words), the rule's act is not in the tool
+    name and no argument performs it."""
+    reads = view.tool_stems & _READ_ONLY_VERBS  # ('lookup' is a read, not in the verb lexicon)
+    if not reads:
+        return False
+    if not (view.tool_verbs - _READ_ONLY_VERBS).issubset(terms):
+        return False  # another act besides the read
+    act = _forbidden_act(source)
+    if act is None or act in view.tool_stems or view.performs(act):
+        return False
+    # 'Never export PII' and query_pii: a read takes a copy, one family with exporting
+    return not any(same_action(act, v) for v in reads)
 
 
 # ---------------------------------------------------------------------------------------------

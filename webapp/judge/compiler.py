@@ -319,6 +319,9 @@ def compile_rule(
     reserved = reserved_act_rule(index, text, text)
     if reserved is not None:
         return CompiledRule(index, chunk_id, text, tuple(reserved), False, False, (), ())
+    both = _agent_and_rest(index, chunk_id, text, glossary)
+    if both is not None:
+        return both
     # 'amount > 5000 -> fraud team review', 'currency in {EUR, GBP}; anything else -> deny': a
     # rule written in notation is read by its own grammar (notation.py), whole or not at all
     noted = notation_checks(index, text)
@@ -332,6 +335,35 @@ def compile_rule(
     return _guarded_prose(index, chunk_id, text, glossary)
 
 
+# 'Payouts may only be released by treasury-bot to sellers whose status is Verified': the agent
+# the act is reserved to, then the rest of the restriction. Split at the party, each part is a
+# rule the engine reads: 'Payouts may only be released by treasury-bot' (actors.py) and 'Payouts
+# may only be released to sellers whose status is Verified'.
+_BY_AGENT_THEN = re.compile(
+    r"^(?P<head>.*?\bonly\s+(?:be\s+)?[a-z]+\s+)by\s+(?P<agent>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)"
+    r"(?P<tail>\s+(?:to|for|from|on|in)\s+[^,;]+?)\s*\.?\s*$",
+    re.I,
+)
+
+
+def _agent_and_rest(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None
+) -> CompiledRule | None:
+    """The rule read whole as the agent's reservation and the rest, both understood; None
+    when either part is not (the party is then left unread by `_party_unread`)."""
+    m = _BY_AGENT_THEN.match(text)
+    if m is None:
+        return None
+    head = m.group("head").rstrip()
+    actor = reserved_act_rule(index, text, f"{head} by {m.group('agent')}")
+    if actor is None or not all(c.agents or c.prefixes for c in actor):
+        return None  # a team or a person ('by Treasury'): not an agent id the request shows
+    rest = _guarded_prose(index, chunk_id, head + m.group("tail"), glossary)
+    if not rest.decides:
+        return None
+    return replace(rest, text=text, checks=(*actor, *rest.checks))
+
+
 def _guarded_prose(
     index: int, chunk_id: str, text: str, glossary: Glossary | None = None
 ) -> CompiledRule:
@@ -343,11 +375,43 @@ def _guarded_prose(
         if left:
             return _leave_unread(rule, left)
     rule = _per_transaction_caps(rule, text)
+    rule = _act_carried_into_but_never(rule, text)
     for fail_safe in _AS_WRITTEN:
         left = fail_safe(rule, text)
         if left:
             return _leave_unread(rule, left)
     return rule
+
+
+# 'Agents may issue refunds up to $100, but never to customers flagged for fraud': the second
+# restriction is on the same act, named only in the first clause.
+_BUT_NEVER = re.compile(r"\bbut\s+(?:never|not)\b", re.I)
+
+
+def _act_carried_into_but_never(rule: CompiledRule, text: str) -> CompiledRule:
+    """The first clause's subject words carried into a 'but never …' clause that names only the
+    party: read alone, 'customers' was not shown by a refund tool with `fraud_flag: true`, the
+    prohibition did not apply and the refund to a flagged customer was approved."""
+    if len(rule.checks) < 2 or not _BUT_NEVER.search(text):
+        return rule
+    first = rule.checks[0]
+    if not first.terms:
+        return rule
+    checks = [first]
+    for c in rule.checks[1:]:
+        if c.effect != "allow" and set(c.terms).isdisjoint(first.terms):
+            c = _with_subject(c, first.terms)
+        checks.append(c)
+    return replace(rule, checks=tuple(checks))
+
+
+def _with_subject(check: Check, terms: tuple[str, ...]) -> Check:
+    """`check` (and the check it wraps, whose subject decides whether it applies) with `terms`
+    before its own subject words."""
+    base = getattr(check, "base", None)
+    if isinstance(base, Check):
+        check = replace(check, base=_with_subject(base, terms))
+    return replace(check, terms=tuple(dict.fromkeys((*terms, *check.terms))))
 
 
 def _leave_unread(rule: CompiledRule, left: Sequence[str]) -> CompiledRule:
@@ -596,6 +660,37 @@ _KIND_PARTICIPLE = re.compile(
     r"controlled|provided|supplied)$",
     re.I,
 )
+# Stops of a party's name: what follows it in a rule is where, to whom or when, never the party.
+_PARTY_END = (
+    r"(?:to|for|from|on|in|at|into|with|whose|who|which|that|when|if|unless|under|over|above|"
+    r"below|and|or|but|after|before|within|during|up|no|only|never|except)"
+)
+# 'Payments may only be released by Treasury to vendors whose status is Active', 'Reserve holds
+# are set only by Risk for …', '… released by treasury-bot only': who may do the act, in a passive
+# 'only … by <party>'. actors.py reads it whole or not at all (a rule it read never reaches the
+# prose reading), so here the party was taken for a subject word that nothing matched.
+_ONLY_BY_PARTY = re.compile(
+    rf"\bonly\s+(?:be\s+)?(?:[a-z]+\s+)?(?P<by>by)\s+(?:the\s+|a\s+|an\s+|our\s+)?"
+    rf"(?P<who>[\w\-]+(?:\s+(?!{_PARTY_END}\b)[\w\-]+){{0,2}})"
+    r"|\b(?P<by2>by)\s+(?:the\s+|a\s+|an\s+|our\s+)?(?P<who2>[\w\-]+(?:\s+[\w\-]+)?)\s+only\b"
+    r"(?!\s+(?:if|when|after|once|while|where)\b)",
+    re.I,
+)
+# The party's whole phrase, with where it belongs ('by requesters in the hr-ops group', 'by
+# freight carriers DHL Freight or Kuehne+Nagel'): up to where the act's object or condition starts.
+_PARTY_PHRASE = re.compile(
+    r"[^,;.]*?(?=\s+(?:to|for|whose|who|which|when|if|unless)\b|[,;.]|$)", re.I
+)
+# 'Only senior agents may pay vendors whose status is Active', 'Only fin-bot may …': who may act,
+# opening the rule. Read by actors.py whole; a prose reading took 'senior' for a value of an
+# argument named for agents and the status for subject words.
+_ONLY_WHO = re.compile(
+    r"^\s*only\s+(?:the\s+)?(?P<who>(?:[\w\-]+\s+){0,2}?(?:agents?|bots?|staff|employees?|"
+    r"operators?|engineers?|admins?|analysts?|leads?|managers?|supervisors?|personnel|members?|"
+    r"teams?)|[a-z][a-z0-9]*[-_][\w\-]*(?:bot|agent|svc|service)\b)\s+(?:may|can|are\s+allowed\s+to|"
+    r"are\s+permitted\s+to|is\s+allowed\s+to|is\s+permitted\s+to)\b",
+    re.I,
+)
 
 
 def _kinds_as_names(rule: CompiledRule, text: str) -> list[str]:
@@ -609,6 +704,178 @@ def _kinds_as_names(rule: CompiledRule, text: str) -> list[str]:
         for v in c.values
         if _KIND_PARTICIPLE.match(v)
     ]
+
+
+def _party_unread(rule: CompiledRule, text: str) -> list[str]:
+    """Who may do the act, in a rule whose reading names no actor: the party's words stay
+    unread ('by Treasury'), so the rule never decides on the part it did read (the vendor's
+    status approved a payment whoever released it)."""
+    if not rule.checks:
+        return []
+    left: list[str] = []
+    # a list bound to an argument named for its kind ('carrier', 'group'); a name compared with
+    # any argument at all ('Deny unless an argument is treasury-bot') is the actor misread
+    listed = {
+        str(v).lower()
+        for c in _every(rule)
+        if isinstance(c, ValueList) and c.kind_words
+        for v in c.values
+    }
+    for m in _ONLY_BY_PARTY.finditer(text):
+        start = m.start("by") if m.group("by") else m.start("by2")
+        phrase = _PARTY_PHRASE.match(text, start)
+        if phrase and any(v and v in phrase.group(0).lower() for v in listed):
+            continue  # the party is a list a check compares with (a carrier, a group): read
+        who = m.group("who") or m.group("who2")
+        left += ["by", *(w.lower() for w in words(who))]
+    m = _ONLY_WHO.match(text)
+    if m:
+        left += ["only", *(w.lower() for w in re.findall(r"[\w\-]+", m.group("who")))]
+    return list(dict.fromkeys(left))
+
+
+# 'Include no customer PII.', 'Replies must include no customer PII', 'should contain no health
+# data': what the content must not hold. Read as a prohibition of requests about the thing (the
+# verb is a function word) or as a required argument named for it (denied a reply without PII).
+HOLDS_NONE = re.compile(
+    r"\b(?P<verb>include|includes|contain|contains|carry|carries|mention|mentions|hold|holds|"
+    r"have|has)\s+"
+    r"(?P<no>no)\b"
+    # 'must contain no more than 1,000 rows' is a cap, read by the limit
+    r"(?!\s+(?:more|less|fewer|greater|longer|larger|higher|lower|later|earlier)\b)",
+    re.I,
+)
+
+
+def _holds_none_unread(rule: CompiledRule, text: str) -> list[str]:
+    """'… include no X' is read only by a deny-list of the names the content may not hold
+    ('must contain no ssn or dob columns'); any other reading leaves the verb unread."""
+    found = HOLDS_NONE.search(text)
+    if not found or not rule.checks:
+        return []
+    if any(isinstance(c, ValueList) and c.mode == "deny" for c in _every(rule)):
+        return []
+    return [found.group("verb").lower(), "no"]
+
+
+# 'Waivers not over $100 - supervisor.', 'Credits not above 50 EUR: team lead': a bound negated
+# with no modal before it names the side up to the bound, and what follows says who handles it.
+# Read as the bound alone ('Deny when the amount is above 100 USD'), the negation was dropped.
+_BARE_NEGATED_BOUND = re.compile(
+    r"(?<!\bmust\s)(?<!\bmay\s)(?<!\bcan\s)(?<!\bshall\s)(?<!\bshould\s)(?<!\bwill\s)"
+    r"(?<!\bwould\s)(?<!\bdo\s)(?<!\bdoes\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bwas\s)"
+    # right after the subject's word ('Per diem: not more than 70 EUR' is a headed cap)
+    r"(?<!\bwere\s)(?<!\bcannot\s)(?<=[A-Za-z]\s)\bnot\s+(?:over|above|more\s+than|exceeding|"
+    r"in\s+excess\s+of|"
+    r"beyond|greater\s+than|under|below|less\s+than)\b",
+    re.I,
+)
+
+
+def _bare_negated_bound(rule: CompiledRule, text: str) -> list[str]:
+    """A bare 'not over $X' read as a limit that restricts the side above it: the negation and
+    the side it names were dropped; left unread, a human decides."""
+    found = _BARE_NEGATED_BOUND.search(text)
+    if not found:
+        return []
+    if any(isinstance(c, NumericLimit) and c.effect != "allow" for c in _every(rule)):
+        return ["not"]
+    return []
+
+
+# 'Trades over 1M are forbidden in the last hour before close', 'no releases in the first 30
+# minutes after open': a stretch of time next to an event, which only a time-of-day reading
+# reads. Read as a window of a count ('the number of requests per hour'), a 2M trade passed.
+_NEAR_AN_EVENT = re.compile(
+    r"\b(?:in|during|within|for)\s+the\s+(?P<edge>last|first|final|opening|closing)\s+"
+    r"(?:\d+\s+|few\s+|two\s+|three\s+)?(?P<unit>hours?|minutes?|mins?|days?|weeks?|seconds?)\b",
+    re.I,
+)
+
+
+def _time_near_an_event(rule: CompiledRule, text: str) -> list[str]:
+    """A stretch of time before or after an event that no time-of-day or date check reads."""
+    found = _NEAR_AN_EVENT.search(text)
+    if not found or not rule.checks:
+        return []
+    if any(isinstance(c, (TimeOfDay, DateWindow)) for c in _every(rule)):
+        return []
+    return [found.group("edge").lower(), found.group("unit").lower()]
+
+
+# '… only on weekdays between 9:00 and 17:00': the bounds of a time of day read as a list of two
+# values an argument must hold ('Deny unless an argument is 9:00 or 17:00'), the weekdays dropped.
+_CLOCK_TIME = re.compile(r"\d{1,2}(?::\d{2})?\s*(?:am|pm|h)?|\d{1,2}:\d{2}(?::\d{2})?", re.I)
+
+
+def _times_listed(rule: CompiledRule, text: str) -> list[str]:
+    """Clock times a list compares with as plain values: a time of day no list reads."""
+    return [
+        str(v)
+        for c in _every(rule)
+        if isinstance(c, ValueList)
+        and c.values
+        and all(_CLOCK_TIME.fullmatch(str(v).strip()) and ":" in str(v) for v in c.values)
+        for v in c.values
+    ]
+
+
+# 'Only transfers under $1,000 may go to Belarus', 'Only orders under $500 may ship to Mexico':
+# 'only' restricts the amount of what goes there (to Belarus, only small transfers). Read as
+# 'Transfers under $1,000 may only go to Belarus' (a conditional allow-list), a 5,000 USD transfer
+# to Belarus was approved.
+_ONLY_BOUNDED_SUBJECT = re.compile(
+    r"^\s*only\s+(?:[a-z][\w\-]*\s+){1,3}?(?:under|below|less\s+than|up\s+to|at\s+most|"
+    r"no\s+more\s+than|not\s+over|over|above|more\s+than|at\s+least|exceeding)\s*"
+    r"(?:[$\u20ac\u00a3\u00a5]|[A-Z]{3}\s)?\s*\d[\d,.]*[^;.]*?\b(?:may|can|are\s+allowed\s+to|"
+    r"are\s+permitted\s+to)\b",
+    re.I,
+)
+
+
+def _only_on_the_amount(rule: CompiledRule, text: str) -> list[str]:
+    """'Only <things> <bound> may <go somewhere>' read as a conditional allow-list of the place:
+    the restriction is the other way round; left unread."""
+    if not _ONLY_BOUNDED_SUBJECT.match(text):
+        return []
+    if any(isinstance(c, (When, WhenBound, WhenListed)) for c in _every(rule)):
+        return ["only"]
+    return []
+
+
+# 'Support may refund up to $75 on orders placed with a credit card', 'Waive late fees up to $30
+# for customers with no prior waivers', 'Bots may approve invoices up to $2,000 from approved
+# vendors': a permission whose bound is read (a cap), and whose party is qualified. The
+# qualifier narrows what the permission grants; read as subject words it was ruled out or not
+# shown, and a refund of a PayPal order under the bound was approved by the cap.
+_QUALIFIED_PARTY = re.compile(
+    r"\b(?:for|to|on|from|of)\s+(?:an?\s+|the\s+|their\s+)?(?:[a-z][a-z\-]*\s+)?"
+    r"(?:customers?|clients?|orders?|accounts?|vendors?|sellers?|suppliers?|payees?|users?|members?|"
+    r"merchants?|patients?|employees?|subscribers?|tenants?|invoices?)\s+"
+    r"(?P<q>(?:with|placed|in|having|without|under|paid|made|bought|purchased|booked|on)\b[^,;.]*)"
+    r"|\b(?:for|to|on|from|of)\s+(?P<q2>approved|verified|eligible|qualifying|existing|returning|"
+    r"new|active|trusted|preferred)\s+(?:customers|clients|orders|accounts|vendors|sellers|"
+    r"suppliers|payees|users|members|merchants)\b",
+    re.I,
+)
+_GRANTS = re.compile(
+    r"\b(?:may|can|are\s+allowed\s+to|is\s+allowed\s+to|are\s+permitted\s+to|"
+    r"auto-?approve)\b|^\s*(?:waive|refund|issue|grant|approve|credit)\b",
+    re.I,
+)
+
+
+def _permission_scope_unread(rule: CompiledRule, text: str) -> list[str]:
+    """The qualifier of the party a bounded permission grants to, when the rule's only reading
+    is the bound (and what a check compares with, a state it reads, leaves it read)."""
+    every = _every(rule)
+    if not every or not all(isinstance(c, NumericLimit) for c in every):
+        return []
+    found = _QUALIFIED_PARTY.search(text)
+    if not found or not _GRANTS.search(text) or NEGATION.search(text[: found.start()]):
+        return []  # (a negation inside the qualifier, 'with no prior waivers', is part of it)
+    phrase = found.group("q") or found.group("q2")
+    return [w.lower() for w in words(phrase) if w.lower() not in STOPWORDS][:4] or [phrase]
 
 
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
@@ -631,6 +898,13 @@ _AS_WRITTEN = (
     _arrow_refusal_unread,
     _notation_unread,
     _exemption_unread,
+    _party_unread,
+    _holds_none_unread,
+    _bare_negated_bound,
+    _time_near_an_event,
+    _times_listed,
+    _only_on_the_amount,
+    _permission_scope_unread,
 )
 
 

@@ -139,6 +139,13 @@ _PREPOSITIONS = frozenset(
     "over under towards toward per".split()
 )
 _LIST_NOUNS = frozenset({"list", "lists", "register", "registry"})
+# The words that open a bound after a colon ('…: max 50k rows', '…: up to 2 per team', '…: at
+# most $1,000'): a limit, never the list defining the category before the colon.
+_BOUND_WORDS = (
+    r"(?:max|maximum|min|minimum|up\s+to|at\s+most|at\s+least|no\s+more|not\s+more|"
+    r"no\s+less|limit(?:ed)?|cap(?:ped)?|ceiling|floor|under|below|above|over|less\s+than|"
+    r"more\s+than|[<>\u2264\u2265])"
+)
 
 
 # 'an open MEL Cat A item', 'Class B drugs': a one-letter name of a class, never an article
@@ -435,9 +442,14 @@ def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, st
         skipped = all_words[: len(all_words) - len(noun_words)]
         end = m.start("noun") + len(" ".join(skipped + kept))
         # A list after a colon or in brackets defines the category; a number there is a limit
-        # ('sensitive session duration: 12 hours max'), not a list.
+        # ('sensitive session duration: 12 hours max'), not a list, and so is a bound word
+        # before one ('Blacklisted exports: max 50k rows': the category is still open).
         is_closed = bool(
-            re.match(r"(?:\s+[a-z\-]+){0,2}\s*[(:]\s*(?![$€£¥]?\s*\d)", text[end:], re.I)
+            re.match(
+                r"(?:\s+[a-z\-]+){0,2}\s*[(:]\s*(?![$€£¥]?\s*\d)(?!\s*" + _BOUND_WORDS + r")",
+                text[end:],
+                re.I,
+            )
         )
         if is_closed != closed:
             continue

@@ -31,7 +31,7 @@ from webapp.judge.checks import (
     Check,
     Outcome,
 )
-from webapp.judge.compiler import CompiledPolicy, CompiledRule, compile_policy
+from webapp.judge.compiler import HOLDS_NONE, CompiledPolicy, CompiledRule, compile_policy
 from webapp.judge.gates import obligations_met, out_of_reach
 from webapp.judge.governance import select_governing
 from webapp.judge.places import find_places, location_regions
@@ -329,7 +329,11 @@ def _evaluate(
                         bucketed += 1
                 held.clear()
             if as_text:
-                if request_terms.isdisjoint(rule_stems) and not _place_shown(rule.text, view):
+                if (
+                    request_terms.isdisjoint(rule_stems)
+                    and not _place_shown(rule.text, view)
+                    and not _content_restricted(rule.text, view)
+                ):
                     irrelevant_text += 1
                     continue
                 # A rule about another act than the request's (a tools glob covers several):
@@ -616,6 +620,24 @@ def _source_stems(source: str) -> frozenset[str]:
 @lru_cache(maxsize=4096)
 def _rule_places(text: str) -> frozenset[str]:
     return frozenset(canonical for _, canonical in find_places(text))
+
+
+@lru_cache(maxsize=65536)
+def _restricts_content(text: str) -> bool:
+    return HOLDS_NONE.search(text) is not None
+
+
+def _content_restricted(text: str, view: RequestView) -> bool:
+    """'Include no customer PII.' and a message whose body holds an SSN: a rule on what content
+    may hold speaks to every request carrying free text, whatever words they share (it had been
+    left out as irrelevant, and the message approved by the policy's other rules)."""
+    if not _restricts_content(text):
+        return False
+    return any(
+        isinstance(v, str) and len(v) > 12 and " " in v.strip()
+        for leaf in view.leaves
+        for v in scalars(leaf.value)
+    )
 
 
 def _place_shown(text: str, view: RequestView) -> bool:
