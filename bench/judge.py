@@ -100,6 +100,7 @@ APART_SETS = (
     "dev_jwhose",
     "dev_jagent",
     "dev_jterse",
+    "dev_jred10",
 )
 
 
