@@ -6821,6 +6821,20 @@ class AgentScope(Check):
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "agents": [self.agent], "holder": ""}
 
+    def _more_than_allowed(self, view: RequestView, tool_acts: frozenset[str]) -> bool:
+        """The request names an act beside the allowed one: a second verb of the tool
+        ('tickets.create_and_close', 'issue_account_credit_and_refund') or an action argument
+        naming another act (`action: "delete"`). The agent may do the one act only, so the
+        request is more than it may do; read as the allowed act alone, each was approved."""
+        allowed = self.allowed[0]
+        if not allowed:
+            return False
+        things = frozenset(w for g in self.allowed[1] for w in g)
+        return any(
+            t not in things and not any(_same_act(a, t) for a in allowed)
+            for t in tool_acts | view.request_actions()
+        )
+
     def evaluate(self, view: RequestView) -> Outcome:
         if (view.agent_id or "").strip().lower() != self.agent:
             return _NOT_APPLICABLE
@@ -6830,9 +6844,15 @@ class AgentScope(Check):
         if barred == "definite":
             return Outcome(VIOLATED, f"`{self.agent}` may never {self.forbidden_phrase}")
         relation = act_relation(view, *self.allowed)
-        if relation == "definite" and barred != "possible":
-            return _SATISFIED
         tool_acts = _tool_acts(view, frozenset())
+        if relation == "definite" and barred != "possible":
+            if self._more_than_allowed(view, tool_acts):
+                return Outcome(
+                    UNKNOWN,
+                    f"`{self.agent}` may only {self.allowed_phrase}; the request also asks for "
+                    "another act (a human should decide)",
+                )
+            return _SATISFIED
         if relation == "other" and not (tool_acts and tool_acts <= _READING_ACTS):
             return Outcome(
                 VIOLATED, f"`{self.agent}` may only {self.allowed_phrase}: this is another act"

@@ -6398,6 +6398,8 @@ def _named_list_check(
     noun, items, start, end = found
     if items and all(_VERDICT_WORD.fullmatch(i.strip(" .")) for i in items):
         return None  # 'Every country apart from US and CA is off-limits': a verdict, no value
+    if only and not negated and _names_who_acts(text, items, end):
+        return None  # who acts, not a value of an argument (see _value_list_check)
     rest = text[:start] + " " + text[end:]
     terms, _ = _action_terms(rest, review)
     item_stems = _item_stems(items)
@@ -10852,6 +10854,32 @@ _ELSE_AFTER = re.compile(
     r"(?:any|all|every)\s+others?)\b",
     re.I,
 )
+# An agent id as staff write one: lowercase words joined by '-' or '_' ('payroll-agent', 'ops_bot').
+_AGENT_ID_ITEM = re.compile(r"[`'\"]?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+[`'\"]?")
+# 'Only <list> [agent(s)|bot(s)] may <verb>' with an active verb: the list is the subject, who acts.
+_ACTOR_MODAL_AFTER = re.compile(
+    r"\s*(?:agents?|bots?|services?)?\s*(?:may|can|shall|is\s+allowed\s+to|are\s+allowed\s+to|"
+    r"is\s+permitted\s+to|are\s+permitted\s+to)\s+(?!be\b|not\b|never\b)[a-z]",
+    re.I,
+)
+
+
+def _names_who_acts(clause: str, items: list[str], region_end: int) -> bool:
+    """Whether an 'only' list is the subject of an active verb and made of agent ids: who does the
+    act ('Only the payroll-agent and the hr-agent may submit …'), not a value of an argument.
+    Country codes, currencies and plain words ('Only US customers may …') are no agent ids."""
+    if not (
+        items
+        and re.match(r"\s*only\b", clause, re.I)
+        and all(_AGENT_ID_ITEM.fullmatch(i.strip()) for i in items)
+    ):
+        return False
+    last = items[-1].strip().strip("`'\"").lower()
+    at = clause.lower().find(last)
+    # the list's region may run on past the ids: the modal must follow the last id itself
+    return at >= 0 and bool(_ACTOR_MODAL_AFTER.match(clause, at + len(last)))
+
+
 _BARE_NOT_BEFORE = re.compile(r"(?:^|[,;(]\s*|\b(?:and|but)\s+)not\s+(?:the\s+)?$", re.I)
 
 
@@ -10887,6 +10915,13 @@ def _value_list_check(
         # (read as one list, MX was allowed with US and CA)
         return None
     if not items:
+        return None
+    if only and _names_who_acts(clause, items, region_end):
+        # 'Only the payroll-agent and the hr-agent may submit payroll runs', 'Only the
+        # payroll-agent may submit payroll runs for the US entity': the list is who acts, the
+        # requesting agent, which actors.py reads when it takes the whole rule. Read here as an
+        # allow-list of any argument, `approver: "hr-agent"` let ops-bot's request pass (and the
+        # first id was dropped); left unread, the rule is partly understood.
         return None
     joined = _NAME_JOINED.search(clause[:region_start])
     if joined and joined.start("name") > 0:
