@@ -262,6 +262,25 @@ class Check:
         return Outcome(UNKNOWN, message + " (the rule may not apply; a human should decide)", args)
 
 
+_FLAG_FILLERS = frozenset({"is", "has", "flag"})
+
+
+def _qualifier_off(view: RequestView, terms: tuple[str, ...]) -> Leaf | None:
+    """A yes/no named only by a permission's subject words that says no (`payee_verified: false`
+    for 'auto-approved for verified payees'): the request is not one the permission names."""
+    if not terms:
+        return None
+    wanted = frozenset(terms) | _FLAG_FILLERS
+    for leaf in view.leaves:
+        value = leaf.value
+        off = value is False or (
+            isinstance(value, str) and value.strip().lower() in ("false", "no", "n")
+        )
+        if off and leaf.last_keys and leaf.last_keys <= wanted and len(leaf.last_keys) > 1:
+            return leaf
+    return None
+
+
 def applicability(
     view: RequestView,
     terms: tuple[str, ...],
@@ -923,6 +942,18 @@ class NumericLimit(Check):
             if change is not None and change.status == UNKNOWN:
                 return change
         if applies == "absent":
+            off = _qualifier_off(view, self.terms) if self.effect == "allow" else None
+            if off is not None:
+                # 'Transfers under $10k - auto-approved for verified payees' and
+                # `payee_verified: false`: the permission is for the qualified requests, and
+                # this one says it is not one; what the rule wants for it is not said (read as
+                # not applying, the rule's other bound passed it)
+                return Outcome(
+                    UNKNOWN,
+                    f"{off.path} = {off.value!r}: the rule permits only what its words qualify, "
+                    "and says nothing of this request (a human should decide)",
+                    (off.path,),
+                )
             return _not_applicable_or_satisfied(anchored)
         if self.counts_calls:
             return self._count_calls(view, applies, anchored)
@@ -1310,6 +1341,16 @@ class NumericLimit(Check):
                     REVIEW,
                     f"{what} = {_fmt(value)} is outside what the rule allows automatically",
                     (leaf.path,),
+                )
+            off = _qualifier_off(view, self.terms)
+            if off is not None:
+                # 'Transfers under $10k - auto-approved for verified payees' and
+                # `payee_verified: false`: inside the bound, but not one the permission names
+                return Outcome(
+                    UNKNOWN,
+                    f"{what} = {_fmt(value)} is within the bound, but {off.path} = "
+                    f"{off.value!r}: the rule permits only what its words qualify",
+                    (leaf.path, off.path),
                 )
             return Outcome(
                 PERMITTED if applies == "matched" else SATISFIED,
@@ -3560,7 +3601,9 @@ def placeholder(value: Any) -> bool:
     if not isinstance(value, str):
         return False
     v = re.sub(r"[\s_]+", "_", value.strip().lower())
-    return v in _PLACEHOLDERS or v.strip("_") in _PLACEHOLDERS
+    if v and not re.search(r"[^\W_]", v):
+        return True  # '.', '...', '#', '/': punctuation only, no value (a blank is the caller's)
+    return v in _PLACEHOLDERS or v.strip("_") in _PLACEHOLDERS or bool(re.fullmatch(r"0{2,}", v))
 
 
 # First words of a value that says a reference is not there yet ('none yet', 'to follow', 'not
@@ -3581,10 +3624,14 @@ def no_reference(value: Any, keys: frozenset[str] = frozenset()) -> bool:
         return bool(value) and (
             not any(truthy(v) for v in value) or any(no_reference(v, keys) for v in value)
         )
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value == 0  # ticket 0: no record is numbered zero
     if not isinstance(value, str):
         return False
     if placeholder(value) or outcome_stated(value) is False:
         return True
+    if re.search(r"\d", value) and not re.search(r"[1-9]", value) and len(value) <= 12:
+        return True  # 'ZD-0', 'PO-0000': a reference whose number is all zeros is a stand-in
     parts = [w for w in re.split(r"[\s,;:()]+", value.strip().lower()) if w and w != "-"]
     if parts and parts[0].strip(".") in _NOT_YET and (len(parts) > 1 or keys & _ID_WORDS):
         return True  # 'to follow', or 'skipped' given for a reference

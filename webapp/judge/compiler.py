@@ -10874,10 +10874,19 @@ def _names_who_acts(clause: str, items: list[str], region_end: int) -> bool:
         and all(_AGENT_ID_ITEM.fullmatch(i.strip()) for i in items)
     ):
         return False
+    low = clause.lower()
     last = items[-1].strip().strip("`'\"").lower()
-    at = clause.lower().find(last)
+    at = low.find(last)
     # the list's region may run on past the ids: the modal must follow the last id itself
-    return at >= 0 and bool(_ACTOR_MODAL_AFTER.match(clause, at + len(last)))
+    if at < 0 or not _ACTOR_MODAL_AFTER.match(clause, at + len(last)):
+        return False
+    # and the ids are the whole subject ('Only the payroll-agent and the hr-agent may'), never a
+    # value after an argument's name ('Only contacts with consent_status opted_in may receive')
+    subject = low[re.match(r"\s*only\b", low).end() : at + len(last)]
+    for item in items:
+        subject = subject.replace(item.strip().strip("`'\"").lower(), " ")
+    subject = re.sub(r"(?<![\w-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w-])", " ", subject)
+    return not re.sub(r"\b(?:the|agents?|bots?|and|or)\b|[,`'\"/&]", " ", subject).strip()
 
 
 _BARE_NOT_BEFORE = re.compile(r"(?:^|[,;(]\s*|\b(?:and|but)\s+)not\s+(?:the\s+)?$", re.I)
