@@ -1120,6 +1120,38 @@ class NumericLimit(Check):
             return self.fire(applies, f"{said}, {_OP_WORDS[self.op]} {_fmt(self.threshold)}%", args)
         return Outcome(SATISFIED, f"{said}, within {_fmt(self.threshold)}%", args)
 
+    def _subject_named_amount(
+        self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
+    ) -> Outcome | None:
+        """'Waivers over $100 - supervisor' with `amount: 80` beside `waived_amount: 150`: the
+        bound was read on the plain amount, but another sum is named for the rule's own thing
+        and the rule would not pass it, so which one the rule bounds is for a human (read on
+        `amount` alone, the waiver of 150 was approved)."""
+        if self.unit_family is not None or self.noun or not self.terms:
+            return None
+        chosen = {lf.path for lf, _ in bound}
+        if not all(lf.last_keys <= MONEY_KEYS for lf, _ in bound):
+            return None  # the chosen argument is itself named for something
+        subject = [t for t in self.terms if len(t) >= 4]
+        for leaf, value in view.numeric_leaves():
+            if leaf.path in chosen or leaf.last_keys.isdisjoint(MONEY_KEYS):
+                continue
+            own = leaf.last_keys - MONEY_KEYS
+            if not any(
+                len(w) >= 4 and (t.startswith(w) or w.startswith(t)) for w in own for t in subject
+            ):
+                continue
+            outcome = self._judge_value(view, leaf, value, applies)
+            if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
+                return Outcome(
+                    UNKNOWN,
+                    f"{' and '.join(sorted(chosen))} and {leaf.path} may each be what the rule "
+                    f"bounds; {leaf.path} = {_fmt(value)} is {_OP_WORDS[self.op]} "
+                    f"{_fmt(self.threshold)}",
+                    (*sorted(chosen), leaf.path),
+                )
+        return None
+
     def _other_measure(
         self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
     ) -> Outcome | None:
@@ -1147,6 +1179,9 @@ class NumericLimit(Check):
                         f"{_fmt(self.threshold)}",
                         (*sorted(chosen), leaf.path),
                     )
+        named = self._subject_named_amount(view, bound, applies)
+        if named is not None:
+            return named
         if self.op not in ("gt", "ge") or self.unit_family is not None or self.noun:
             return None
         for leaf, value in bound:
@@ -1664,7 +1699,8 @@ class ValueList(Check):
             lf
             for lf in view.leaves
             if lf.last_keys & kind
-            and not lf.last_keys & _ID_KEYS
+            # an identifier is never the value (`branch_id`), unless the table names it (`ref`)
+            and not (lf.last_keys & _ID_KEYS) - kind
             and not isinstance(lf.value, (bool, dict))
         ]
         noun = self._word_noun()

@@ -6612,7 +6612,9 @@ class RequiredCurrencyRecogniser(Recogniser):
 _VALUE_NOUNS: dict[str, tuple[str, ...]] = {
     "service level": (stem("service"),),
     "service": (stem("service"),),
-    "branch": (stem("branch"),),
+    # a git ref names the branch deployed as often as `branch` does ('ref: feature/x' beside
+    # 'branch: main' was not read, and the deploy passed): two such arguments are review
+    "branch": (stem("branch"), stem("ref")),
     "bucket": (stem("bucket"), stem("destination")),
     "destination": (stem("destination"),),
     "status": (stem("status"),),
@@ -9278,6 +9280,11 @@ def _split_states(written: str) -> list[str] | None:
     return states
 
 
+# Words naming the record that holds a party's own status ('vendor master status', 'current
+# status'), not another thing's status ('bank status', 'KYC status').
+_RECORD_OF_PARTY = frozenset(stem(w) for w in "vendor supplier master record current".split())
+
+
 def _party_state(
     index: int,
     source: str,
@@ -9303,6 +9310,12 @@ def _party_state(
         if main is None or states is None or find_quantities(m.group("phrase")):
             return None
         attr_words = [w for w in words(m.group("attr") or m.group("wattr")) if w not in STOPWORDS]
+        party = stem(m.group("noun").lower())
+        if any(stem(w) not in {party, *_RECORD_OF_PARTY} for w in attr_words[:-1]):
+            # 'vendors whose bank status is verified', '… whose KYC status is Active': the status
+            # of another thing than the party; bound to the party's own status argument
+            # (`vendor_status: "verified"`), the bank's went unread and the request passed
+            return None
         thing = " ".join([m.group("noun"), *attr_words[:-1], m.group("src") or ""])
         made, _, _ = compile_clause(index, source, f"{main} {m.group('noun')}", previous, carry)
         checks = _party_state_checks(
