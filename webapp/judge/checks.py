@@ -262,6 +262,16 @@ class Check:
         return Outcome(UNKNOWN, message + " (the rule may not apply; a human should decide)", args)
 
 
+_FOR_WHOM = re.compile(r"\bfor\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _permission_for(source: str) -> frozenset[str]:
+    """The stems a permission names its requests by after 'for' ('auto-approved for verified
+    payees'): the qualifier the request must show for the permission to be its."""
+    return frozenset(stem(w.lower()) for m in _FOR_WHOM.finditer(source) for w in words(m.group(1)))
+
+
 _FLAG_FILLERS = frozenset({"is", "has", "flag"})
 
 
@@ -943,6 +953,10 @@ class NumericLimit(Check):
                 return change
         if applies == "absent":
             off = _qualifier_off(view, self.terms) if self.effect == "allow" else None
+            if off is None and self.effect == "allow" and anchored:
+                unshown = self._permission_unshown(view)
+                if unshown is not None:
+                    return unshown
             if off is not None:
                 # 'Transfers under $10k - auto-approved for verified payees' and
                 # `payee_verified: false`: the permission is for the qualified requests, and
@@ -1119,6 +1133,23 @@ class NumericLimit(Check):
         if _OPS[self.op](share, self.threshold):
             return self.fire(applies, f"{said}, {_OP_WORDS[self.op]} {_fmt(self.threshold)}%", args)
         return Outcome(SATISFIED, f"{said}, within {_fmt(self.threshold)}%", args)
+
+    def _permission_unshown(self, view: RequestView) -> Outcome | None:
+        """A permission some of whose subject words the request shows and some not
+        ('auto-approved for verified payees' on a wire transfer that says nothing of the
+        payee): whether the request is one it permits is not shown. Read as not applying (or
+        as satisfied), the rule's other bound ('; over: treasury') passed the transfer."""
+        qualified = _permission_for(self.source)
+        if not qualified:
+            return None
+        unshown = [t for t in self.terms if not view.term_matches(t)]
+        if not unshown or len(unshown) == len(self.terms) or qualified.isdisjoint(unshown):
+            return None
+        return Outcome(
+            UNKNOWN,
+            f"the rule permits only {surface_words(self.source, self.terms)}; the request does "
+            "not show that it is one (a human should decide)",
+        )
 
     def _subject_named_amount(
         self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
@@ -1377,6 +1408,9 @@ class NumericLimit(Check):
                     f"{what} = {_fmt(value)} is outside what the rule allows automatically",
                     (leaf.path,),
                 )
+            unshown = self._permission_unshown(view) if applies != "matched" else None
+            if unshown is not None:
+                return unshown
             off = _qualifier_off(view, self.terms)
             if off is not None:
                 # 'Transfers under $10k - auto-approved for verified payees' and

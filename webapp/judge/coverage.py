@@ -193,8 +193,8 @@ _CLASS_LETTER = re.compile(
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
-            r"\b(?:agents?|reps?)(?:'s|')?\s+(?:discretion|decides|call)\s+(?:for|to|on|with|"
-            r"if|when|where|unless|except|only)\b"
+            r"\b(?:agents?|reps?)(?:'s|')?\s+(?:discretion|decides|call)\s*[,;]?\s+(?:for|to|"
+            r"on|with|if|when|where|unless|except|excluding|only|but|not)\b"
             r"|\b(?:for|to)\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*(?::|\s-|->)\s*"
             r"(?:at\s+(?:the\s+)?)?(?:agents?|reps?)(?:'s|')?\s+(?:discretion|decides|call)\b",
             re.I,
