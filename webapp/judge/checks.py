@@ -4724,6 +4724,23 @@ class PartyState(Unless):
             return Outcome(VIOLATED if self.base.effect == "deny" else REVIEW, message, (path,))
         return Outcome(outcome.status, f"{outcome.message}; {message}", outcome.args + (path,))
 
+    def _opposite_flags(self, view: RequestView) -> list[tuple[bool | None, str]]:
+        """A yes/no named for the opposite of a done state that says yes (`opted_out: true`,
+        `unsubscribed: true` for 'who have opted in' / 'subscribed'): the party is not in the
+        state, whatever `opted_in` says (beside `opted_in: true`, the two disagree: review)."""
+        found: list[tuple[bool | None, str]] = []
+        said = " ".join(self.states).lower()
+        for lf in view.leaves:
+            if not isinstance(lf.value, bool):
+                continue
+            name = lf.path.rsplit(".", 1)[-1].lower()
+            opposite = ("opt" in said and re.search(r"opt(?:ed)?[_\-]?out", name)) or (
+                "subscrib" in said and "unsubscrib" in name
+            )
+            if opposite:
+                found.append((not lf.value, lf.path))
+        return found
+
     def _in_state(self, view: RequestView) -> tuple[bool | None, str]:
         thing = set(self.thing)
         attribute = {stem(a) for a in self.attribute}
@@ -4767,6 +4784,7 @@ class PartyState(Unless):
                         value = None  # `is_reseller: false` leaves 'or wholesale' open
                     results.append((value, lf.path))
                     break
+        results += self._opposite_flags(view)
         if not results:
             return None, ""
         if any(held is None for held, _ in results) or len({h for h, _ in results}) > 1:
