@@ -1134,6 +1134,11 @@ class NumericLimit(Check):
             return self.fire(applies, f"{said}, {_OP_WORDS[self.op]} {_fmt(self.threshold)}%", args)
         return Outcome(SATISFIED, f"{said}, within {_fmt(self.threshold)}%", args)
 
+    @cached_property
+    def _subject_stems(self) -> tuple[str, ...]:
+        # the rule's own words long enough to name a sum ('waiver' for `waived_amount`)
+        return tuple(t for t in self.terms if len(t) >= 4)
+
     def _permission_unshown(self, view: RequestView) -> Outcome | None:
         """A permission some of whose subject words the request shows and some not
         ('auto-approved for verified payees' on a wire transfer that says nothing of the
@@ -1158,13 +1163,16 @@ class NumericLimit(Check):
         bound was read on the plain amount, but another sum is named for the rule's own thing
         and the rule would not pass it, so which one the rule bounds is for a human (read on
         `amount` alone, the waiver of 150 was approved)."""
-        if self.unit_family is not None or self.noun or not self.terms:
+        subject = self._subject_stems
+        if not subject or self.unit_family is not None or self.noun:
             return None
-        chosen = {lf.path for lf, _ in bound}
         if not all(lf.last_keys <= MONEY_KEYS for lf, _ in bound):
             return None  # the chosen argument is itself named for something
-        subject = [t for t in self.terms if len(t) >= 4]
-        for leaf, value in view.numeric_leaves():
+        numeric = view.numeric_leaves()
+        if len(numeric) <= len(bound):
+            return None  # no other number to be the bound's
+        chosen = {lf.path for lf, _ in bound}
+        for leaf, value in numeric:
             if leaf.path in chosen or leaf.last_keys.isdisjoint(MONEY_KEYS):
                 continue
             own = leaf.last_keys - MONEY_KEYS
