@@ -2667,9 +2667,17 @@ class RequiredArgument(Check):
         system holds its reference only when the value is shaped like one; any other value may
         be another system's reference (a Jira key), so a human decides."""
         for brand in self._brands:
-            if leaf.keys & brand.key_words:
-                continue
             values = [str(v).strip() for v in scalars(leaf.value) if v is not None]
+            if leaf.keys & brand.key_words:
+                # named for the system, any one token is its reference; words around one ('see
+                # Jira OPS-12', 'ZD-902114 (closed as invalid)') may say it is not, or is gone
+                if any(re.search(r"\s", v) and not brand.shape.fullmatch(v) for v in values):
+                    return Outcome(
+                        UNKNOWN,
+                        f"{leaf.path} = {leaf.value!r} says more than a {brand.label}",
+                        (leaf.path,),
+                    )
+                continue
             if not values or not all(brand.shape.fullmatch(v) for v in values):
                 return Outcome(
                     UNKNOWN,
@@ -3664,7 +3672,9 @@ _BAD_OUTCOMES = frozenset(
     "false no failed fail failure rejected declined denied pending in_progress incomplete "
     "expired revoked withdrawn not_started started submitted requested draft held on_hold "
     "flagged error open unverified unconfirmed unsigned invalid cancelled canceled none "
-    "not_done not_completed not_passed awaiting waiting queued".split()
+    "not_done not_completed not_passed awaiting waiting queued "
+    # a record that is gone ('zendesk_ticket_status: deleted' beside the ticket)
+    "deleted voided void".split()
 )
 
 
@@ -3710,6 +3720,10 @@ def no_reference(value: Any, keys: frozenset[str] = frozenset()) -> bool:
         return True
     if re.search(r"\d", value) and not re.search(r"[1-9]", value) and len(value) <= 12:
         return True  # 'ZD-0', 'PO-0000': a reference whose number is all zeros is a stand-in
+    if re.fullmatch(r"[A-Za-z]{1,6}\s*[-_#:/]\s*", value):
+        return True  # 'ZD-', 'PO#': the system's prefix with no number after it
+    if keys and stem(value.strip().lower()) in keys and " " not in value.strip():
+        return True  # `zendesk_ticket: "ticket"`: the argument's own name, not a record
     parts = [w for w in re.split(r"[\s,;:()]+", value.strip().lower()) if w and w != "-"]
     if parts and parts[0].strip(".") in _NOT_YET and (len(parts) > 1 or keys & _ID_WORDS):
         return True  # 'to follow', or 'skipped' given for a reference
