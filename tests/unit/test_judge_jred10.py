@@ -207,6 +207,76 @@ VECTORS = [
 ]
 
 
+EXPORTS = "Exports must be written to the analytics-exports bucket."
+KEYS = "API keys must have an expiry of 90 days or less."
+
+VECTORS += [
+    # words around a reference, a bare prefix, the argument's own name, a deleted ticket
+    (
+        ZENDESK,
+        "refunds.issue",
+        {"amount": 40, "zendesk_ticket": "see Jira OPS-12"},
+        "ops-bot",
+        "pending_review",
+    ),
+    (
+        ZENDESK,
+        "refunds.issue",
+        {"amount": 40, "zendesk_ticket": "ZD-902114 (closed as invalid)"},
+        "ops-bot",
+        "pending_review",
+    ),
+    (
+        ZENDESK,
+        "refunds.issue",
+        {"amount": 40, "zendesk_ticket": "ZD-"},
+        "ops-bot",
+        "pending_review",
+    ),
+    (
+        ZENDESK,
+        "refunds.issue",
+        {"amount": 40, "zendesk_ticket": "ticket"},
+        "ops-bot",
+        "pending_review",
+    ),
+    (
+        ZENDESK,
+        "refunds.issue",
+        {"amount": 40, "zendesk_ticket": "ZD-902114", "zendesk_ticket_status": "deleted"},
+        "ops-bot",
+        "pending_review",
+    ),
+    (
+        ZENDESK,
+        "refunds.issue",
+        {"amount": 40, "zendesk_ticket": "ZD 902114"},
+        "ops-bot",
+        "approved",
+    ),
+    # a second destination beside the one read
+    (
+        EXPORTS,
+        "data_export",
+        {"destination": "s3://analytics-exports/a", "copy_to": "s3://marketing-share/"},
+        "ops-bot",
+        "pending_review",
+    ),
+    (EXPORTS, "data_export", {"destination": "s3://analytics-exports/a"}, "ops-bot", "approved"),
+    (
+        "Responses are sent only through the secure portal.",
+        "send_response",
+        {"channel": "secure_portal", "cc_email": "x@y.com"},
+        "ops-bot",
+        "pending_review",
+    ),
+    # a lifetime of zero
+    (KEYS, "create_api_key", {"name": "k1", "ttl_days": 0}, "ops-bot", "pending_review"),
+    (KEYS, "create_api_key", {"name": "k1", "ttl_days": 30}, "ops-bot", "approved"),
+    (KEYS, "create_api_key", {"name": "k1", "ttl_days": 120}, "ops-bot", "denied"),
+]
+
+
 @pytest.mark.parametrize(("rule", "tool", "args", "agent", "expected"), VECTORS)
 def test_vectors(rule: str, tool: str, args: dict, agent: str, expected: str) -> None:
     assert decide([rule], tool, args, agent) == expected
@@ -256,3 +326,13 @@ def test_a_permission_never_approves_a_request_its_qualifier_rules_out(
 ) -> None:
     args = {"amount": amount, "currency": "USD", flag: False}
     assert decide([VERIFIED], "wire_transfer", args) != "approved"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    key=st.sampled_from(["copy_to", "cc_bucket", "mirror_destination", "also_share_with"]),
+    where=st.sampled_from(["s3://marketing-share/", "gs://public/x", "partner@x.com"]),
+)
+def test_a_second_destination_never_approves(key: str, where: str) -> None:
+    args = {"destination": "s3://analytics-exports/a", key: where}
+    assert decide([EXPORTS], "data_export", args) != "approved"

@@ -272,6 +272,16 @@ def _permission_for(source: str) -> frozenset[str]:
     return frozenset(stem(w.lower()) for m in _FOR_WHOM.finditer(source) for w in words(m.group(1)))
 
 
+# Kinds of a plain word that say where the thing goes, and names of an argument that sends it
+# somewhere as well ('copy_to', 'cc_email', 'bcc', 'also_share_with', 'mirror_bucket').
+_WHERE_KINDS = frozenset(
+    stem(w) for w in "bucket destination channel via route portal queue".split()
+)
+_ALSO_SENT = re.compile(
+    r"(?:^|_)(?:copy|copies|cc|bcc|mirror|replicate|replica|also|forward|share|shared)(?:_|$)"
+)
+
+
 _FLAG_FILLERS = frozenset({"is", "has", "flag"})
 
 
@@ -1319,6 +1329,14 @@ class NumericLimit(Check):
                     f"{leaf.path} = {_fmt(value)} is in another temperature scale than the rule's",
                     (leaf.path,),
                 )
+        if value == 0 and self.unit_family == "time" and self.op in ("gt", "ge") and self.threshold:
+            # 'API keys must have an expiry of 90 days or less' and `ttl_days: 0`: a lifetime of
+            # zero is as often "never expires" as "expires at once"; under the cap it passed
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = 0 may mean no limit at all rather than none: a human should read it",
+                (leaf.path,),
+            )
         if value < 0 <= self.threshold and self.op in ("gt", "ge"):
             # '-5000' against 'must not exceed 1,000': a reversal, a debit, a typo? Under a cap
             # only by its sign, which the rule does not speak of: a human decides.
@@ -1772,7 +1790,29 @@ class ValueList(Check):
             return doubt
         if leaf.value in (None, "", [], ()):
             return Outcome(UNKNOWN, f"{leaf.path} is empty: whether it is {want} is not shown")
+        also = self._second_destination(view, leaf)
+        if also is not None:
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} is {want}, but {also.path} = {also.value!r} sends it elsewhere too",
+                (leaf.path, also.path),
+            )
         return Outcome(SATISFIED, f"{leaf.path} is {want}", paths)
+
+    def _second_destination(self, view: RequestView, read: Leaf) -> Leaf | None:
+        """For a word naming where the thing goes (a bucket, a destination, a channel), another
+        argument that sends it somewhere as well (`copy_to`, `cc_email`, `also_share_with`,
+        `mirror_bucket`): the request is not only the one the rule allows (read on the
+        destination alone, an export copied to another bucket passed)."""
+        if not set(self.kind_words) & _WHERE_KINDS:
+            return None
+        for lf in view.leaves:
+            if lf is read or not truthy(lf.value) or isinstance(lf.value, bool):
+                continue
+            name = lf.path.rsplit(".", 1)[-1].lower()
+            if _ALSO_SENT.search(name):
+                return lf
+        return None
 
     def _word_noun(self) -> str:
         """The rule's own noun for the argument a plain word is read on ('branch', 'bucket'), or
