@@ -277,6 +277,50 @@ VECTORS += [
 ]
 
 
+SUSPENDED = "Do not issue refunds to suspended accounts."
+ACTIVE = "Only pay vendors whose status is Active."
+
+VECTORS += [
+    # the party's status under a longer name, a list of marks
+    (
+        ACTIVE,
+        "vendor_payment",
+        {"amount": 40, "vendor_status": "Active", "payee_vendor_status": "Suspended"},
+        "ops-bot",
+        "pending_review",
+    ),
+    (
+        ACTIVE,
+        "vendor_payment",
+        {"amount": 40, "vendor_status": "Active", "new_vendor_status": "Suspended"},
+        "ops-bot",
+        "pending_review",
+    ),
+    (ACTIVE, "vendor_payment", {"amount": 40, "vendor_status": "Active"}, "ops-bot", "approved"),
+    (
+        SUSPENDED,
+        "refunds.issue",
+        {"amount": 40, "account_status": "Active", "account_flags": ["suspended"]},
+        "ops-bot",
+        "pending_review",
+    ),
+    (
+        SUSPENDED,
+        "refunds.issue",
+        {"amount": 40, "account_flags": ["suspended", "vip"]},
+        "ops-bot",
+        "denied",
+    ),
+    (
+        SUSPENDED,
+        "refunds.issue",
+        {"amount": 40, "account_status": "active", "previous_account_status": "suspended"},
+        "ops-bot",
+        "approved",
+    ),
+]
+
+
 @pytest.mark.parametrize(("rule", "tool", "args", "agent", "expected"), VECTORS)
 def test_vectors(rule: str, tool: str, args: dict, agent: str, expected: str) -> None:
     assert decide([rule], tool, args, agent) == expected

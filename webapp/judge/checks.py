@@ -4838,6 +4838,33 @@ class PartyState(Unless):
                         shown = None
                 results.append((shown, lf.path))
                 continue
+            if (
+                keys & _STATE_LISTS
+                and keys - _STATE_LISTS <= thing
+                and isinstance(lf.value, (list, tuple))
+                and any(
+                    w and w <= frozenset(content_stems(str(m)))
+                    for m in lf.value
+                    if isinstance(m, str)
+                    for w in wanted
+                )
+            ):
+                # `account_flags: ["suspended"]`: a mark the party carries is its state
+                results.append((True, lf.path))
+                continue
+            if (
+                keys & attribute
+                and keys & thing
+                and not keys & ORIGIN_WORDS
+                and _one_of_states(lf, self.states) is False
+                and not isinstance(lf.value, bool)
+            ):
+                # `payee_vendor_status`, `new_vendor_status`, `vendor_status_next`: the party's
+                # status under a longer name, in another state than the rule's; beside a
+                # `vendor_status` in it, the two may disagree (a past one, `previous_…`, is not
+                # read). Not read, the payment to a vendor being suspended passed.
+                results.append((None, lf.path))
+                continue
             for w in wanted:
                 if w and w <= keys and not keys - w - thing - _STATE_FLAG_EXTRA - {"in"}:
                     # `mfa_enrolled`, `opted_in`, `has_active_encounter`: a yes/no for the state
