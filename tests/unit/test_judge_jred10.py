@@ -321,6 +321,26 @@ VECTORS += [
 ]
 
 
+VECTORS += [
+    # a switch or a next step naming another act than the one allowed
+    (
+        INTAKE,
+        "tickets.create",
+        {"title": "x", "close_after_create": True},
+        "intake-bot",
+        "pending_review",
+    ),
+    (INTAKE, "tickets.create", {"title": "x", "then": "close"}, "intake-bot", "pending_review"),
+    (
+        INTAKE,
+        "tickets.create",
+        {"title": "x", "assignee": "bob", "priority": "p1"},
+        "intake-bot",
+        "approved",
+    ),
+]
+
+
 @pytest.mark.parametrize(("rule", "tool", "args", "agent", "expected"), VECTORS)
 def test_vectors(rule: str, tool: str, args: dict, agent: str, expected: str) -> None:
     assert decide([rule], tool, args, agent) == expected

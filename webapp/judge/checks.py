@@ -282,6 +282,10 @@ _ALSO_SENT = re.compile(
 )
 
 
+# An argument naming what is done next ('then', 'next_step', 'after_create', 'followed_by').
+_NEXT_STEP = re.compile(r"(?:then|next|next_(?:step|action)|after\w*|followed_by|and_then)")
+
+
 _FLAG_FILLERS = frozenset({"is", "has", "flag"})
 
 
@@ -7054,10 +7058,16 @@ class AgentScope(Check):
         if not allowed:
             return False
         things = frozenset(w for g in self.allowed[1] for w in g)
-        return any(
-            t not in things and not any(_same_act(a, t) for a in allowed)
-            for t in tool_acts | view.request_actions()
-        )
+        named = set(tool_acts | view.request_actions())
+        known = ACT_STEMS | _MAKING_ACTS | _READING_ACTS | NOMINAL_ACTS | _VERB_SYNONYMS.keys()
+        for lf in view.leaves:
+            # `close_after_create: true`, `then: "close"`: a switch or a next step naming an act
+            last = lf.path.rsplit(".", 1)[-1]
+            if lf.value is True:
+                named.update(s for s in content_stems(last) if s in known)
+            elif isinstance(lf.value, str) and _NEXT_STEP.fullmatch(last.lower()):
+                named.update(s for s in content_stems(lf.value) if s in known)
+        return any(t not in things and not any(_same_act(a, t) for a in allowed) for t in named)
 
     def evaluate(self, view: RequestView) -> Outcome:
         if (view.agent_id or "").strip().lower() != self.agent:
