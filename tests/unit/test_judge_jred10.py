@@ -322,6 +322,21 @@ VECTORS += [
 
 
 VECTORS += [
+    # the same sum in the rule's currency
+    (
+        "Refunds over $500 - finance.",
+        "refunds.issue",
+        {"amount": 400, "currency": "USD", "amount_usd": 600},
+        "ops-bot",
+        "pending_review",
+    ),
+    (
+        "Refunds over $500 - finance.",
+        "refunds.issue",
+        {"amount": 400, "currency": "USD", "amount_usd": 400},
+        "ops-bot",
+        "approved",
+    ),
     # a switch or a next step naming another act than the one allowed
     (
         INTAKE,

@@ -1173,9 +1173,9 @@ class NumericLimit(Check):
     def _subject_named_amount(
         self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
     ) -> Outcome | None:
-        """'Waivers over $100 - supervisor' with `amount: 80` beside `waived_amount: 150`: the
-        bound was read on the plain amount, but another sum is named for the rule's own thing
-        and the rule would not pass it, so which one the rule bounds is for a human (read on
+        """'Waivers over $100 - supervisor' with `amount: 80` beside `waived_amount: 150` (or
+        `amount_usd: 600`): the bound was read on the plain amount, but another sum is named for
+        the rule's own thing or a currency, and the rule would not pass it, so which one the rule bounds is for a human (read on
         `amount` alone, the waiver of 150 was approved)."""
         subject = self._subject_stems
         if not subject or self.unit_family is not None or self.noun:
@@ -1190,7 +1190,8 @@ class NumericLimit(Check):
             if leaf.path in chosen or leaf.last_keys.isdisjoint(MONEY_KEYS):
                 continue
             own = leaf.last_keys - MONEY_KEYS
-            if not any(
+            # named for the rule's own thing, or the same sum in a currency (`amount_usd`)
+            if not (own and own <= _CURRENCY_WORDS_LOWER) and not any(
                 len(w) >= 4 and (t.startswith(w) or w.startswith(t)) for w in own for t in subject
             ):
                 continue
