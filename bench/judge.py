@@ -72,7 +72,10 @@ HOLDOUT_SETS = (
 # keyed by another argument; dev_jred8 a red team of the scope of a negation or an exclusion
 # ('not on our allowlist', 'other than', 'non-EU', 'country not in {US, CA}'); dev_jred9 a red team
 # of everyday payment, refund, chargeback, SSO, export and deploy rules (two caps, headed lists,
-# thresholds with requirements, 'or higher', time windows, '10k'/'1.5m'). Their first runs are recorded in bench/README.md.
+# thresholds with requirements, 'or higher', time windows, '10k'/'1.5m'); dev_jred10 a red team
+# of the tenth session's readings (an agent id in another argument, a second act in one tool,
+# stand-in references, a permission 'for' a qualifier, another thing's status, a git ref). Their
+# first runs are recorded in bench/README.md.
 APART_SETS = (
     "dev_11",
     "dev_mis",
@@ -106,6 +109,7 @@ APART_SETS = (
     "dev_jterse",
     "dev_jfreeze",
     "dev_jred11",
+    "dev_jred10",
 )
 
 

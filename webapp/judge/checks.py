@@ -262,6 +262,49 @@ class Check:
         return Outcome(UNKNOWN, message + " (the rule may not apply; a human should decide)", args)
 
 
+_FOR_WHOM = re.compile(r"\bfor\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _permission_for(source: str) -> frozenset[str]:
+    """The stems a permission names its requests by after 'for' ('auto-approved for verified
+    payees'): the qualifier the request must show for the permission to be its."""
+    return frozenset(stem(w.lower()) for m in _FOR_WHOM.finditer(source) for w in words(m.group(1)))
+
+
+# Kinds of a plain word that say where the thing goes, and names of an argument that sends it
+# somewhere as well ('copy_to', 'cc_email', 'bcc', 'also_share_with', 'mirror_bucket').
+_WHERE_KINDS = frozenset(
+    stem(w) for w in "bucket destination channel via route portal queue".split()
+)
+_ALSO_SENT = re.compile(
+    r"(?:^|_)(?:copy|copies|cc|bcc|mirror|replicate|replica|also|forward|share|shared)(?:_|$)"
+)
+
+
+# An argument naming what is done next ('then', 'next_step', 'after_create', 'followed_by').
+_NEXT_STEP = re.compile(r"(?:then|next|next_(?:step|action)|after\w*|followed_by|and_then)")
+
+
+_FLAG_FILLERS = frozenset({"is", "has", "flag"})
+
+
+def _qualifier_off(view: RequestView, terms: tuple[str, ...]) -> Leaf | None:
+    """A yes/no named only by a permission's subject words that says no (`payee_verified: false`
+    for 'auto-approved for verified payees'): the request is not one the permission names."""
+    if not terms:
+        return None
+    wanted = frozenset(terms) | _FLAG_FILLERS
+    for leaf in view.leaves:
+        value = leaf.value
+        off = value is False or (
+            isinstance(value, str) and value.strip().lower() in ("false", "no", "n")
+        )
+        if off and leaf.last_keys and leaf.last_keys <= wanted and len(leaf.last_keys) > 1:
+            return leaf
+    return None
+
+
 def applicability(
     view: RequestView,
     terms: tuple[str, ...],
@@ -949,6 +992,22 @@ class NumericLimit(Check):
             if change is not None and change.status == UNKNOWN:
                 return change
         if applies == "absent":
+            off = _qualifier_off(view, self.terms) if self.effect == "allow" else None
+            if off is None and self.effect == "allow" and anchored:
+                unshown = self._permission_unshown(view)
+                if unshown is not None:
+                    return unshown
+            if off is not None:
+                # 'Transfers under $10k - auto-approved for verified payees' and
+                # `payee_verified: false`: the permission is for the qualified requests, and
+                # this one says it is not one; what the rule wants for it is not said (read as
+                # not applying, the rule's other bound passed it)
+                return Outcome(
+                    UNKNOWN,
+                    f"{off.path} = {off.value!r}: the rule permits only what its words qualify, "
+                    "and says nothing of this request (a human should decide)",
+                    (off.path,),
+                )
             return _not_applicable_or_satisfied(anchored)
         if self.counts_calls:
             return self._count_calls(view, applies, anchored)
@@ -1115,6 +1174,64 @@ class NumericLimit(Check):
             return self.fire(applies, f"{said}, {_OP_WORDS[self.op]} {_fmt(self.threshold)}%", args)
         return Outcome(SATISFIED, f"{said}, within {_fmt(self.threshold)}%", args)
 
+    @cached_property
+    def _subject_stems(self) -> tuple[str, ...]:
+        # the rule's own words long enough to name a sum ('waiver' for `waived_amount`)
+        return tuple(t for t in self.terms if len(t) >= 4)
+
+    def _permission_unshown(self, view: RequestView) -> Outcome | None:
+        """A permission some of whose subject words the request shows and some not
+        ('auto-approved for verified payees' on a wire transfer that says nothing of the
+        payee): whether the request is one it permits is not shown. Read as not applying (or
+        as satisfied), the rule's other bound ('; over: treasury') passed the transfer."""
+        qualified = _permission_for(self.source)
+        if not qualified:
+            return None
+        unshown = [t for t in self.terms if not view.term_matches(t)]
+        if not unshown or len(unshown) == len(self.terms) or qualified.isdisjoint(unshown):
+            return None
+        return Outcome(
+            UNKNOWN,
+            f"the rule permits only {surface_words(self.source, self.terms)}; the request does "
+            "not show that it is one (a human should decide)",
+        )
+
+    def _subject_named_amount(
+        self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
+    ) -> Outcome | None:
+        """'Waivers over $100 - supervisor' with `amount: 80` beside `waived_amount: 150` (or
+        `amount_usd: 600`): the bound was read on the plain amount, but another sum is named for
+        the rule's own thing or a currency, and the rule would not pass it, so which one the rule bounds is for a human (read on
+        `amount` alone, the waiver of 150 was approved)."""
+        subject = self._subject_stems
+        if not subject or self.unit_family is not None or self.noun:
+            return None
+        if not all(lf.last_keys <= MONEY_KEYS for lf, _ in bound):
+            return None  # the chosen argument is itself named for something
+        numeric = view.numeric_leaves()
+        if len(numeric) <= len(bound):
+            return None  # no other number to be the bound's
+        chosen = {lf.path for lf, _ in bound}
+        for leaf, value in numeric:
+            if leaf.path in chosen or leaf.last_keys.isdisjoint(MONEY_KEYS):
+                continue
+            own = leaf.last_keys - MONEY_KEYS
+            # named for the rule's own thing, or the same sum in a currency (`amount_usd`)
+            if not (own and own <= _CURRENCY_WORDS_LOWER) and not any(
+                len(w) >= 4 and (t.startswith(w) or w.startswith(t)) for w in own for t in subject
+            ):
+                continue
+            outcome = self._judge_value(view, leaf, value, applies)
+            if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
+                return Outcome(
+                    UNKNOWN,
+                    f"{' and '.join(sorted(chosen))} and {leaf.path} may each be what the rule "
+                    f"bounds; {leaf.path} = {_fmt(value)} is {_OP_WORDS[self.op]} "
+                    f"{_fmt(self.threshold)}",
+                    (*sorted(chosen), leaf.path),
+                )
+        return None
+
     def _other_measure(
         self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
     ) -> Outcome | None:
@@ -1142,6 +1259,9 @@ class NumericLimit(Check):
                         f"{_fmt(self.threshold)}",
                         (*sorted(chosen), leaf.path),
                     )
+        named = self._subject_named_amount(view, bound, applies)
+        if named is not None:
+            return named
         if self.op not in ("gt", "ge") or self.unit_family is not None or self.noun:
             return None
         for leaf, value in bound:
@@ -1240,6 +1360,14 @@ class NumericLimit(Check):
                     f"{leaf.path} = {_fmt(value)} is in another temperature scale than the rule's",
                     (leaf.path,),
                 )
+        if value == 0 and self.unit_family == "time" and self.op in ("gt", "ge") and self.threshold:
+            # 'API keys must have an expiry of 90 days or less' and `ttl_days: 0`: a lifetime of
+            # zero is as often "never expires" as "expires at once"; under the cap it passed
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = 0 may mean no limit at all rather than none: a human should read it",
+                (leaf.path,),
+            )
         if value < 0 <= self.threshold and self.op in ("gt", "ge"):
             # '-5000' against 'must not exceed 1,000': a reversal, a debit, a typo? Under a cap
             # only by its sign, which the rule does not speak of: a human decides.
@@ -1336,6 +1464,19 @@ class NumericLimit(Check):
                     REVIEW,
                     f"{what} = {_fmt(value)} is outside what the rule allows automatically",
                     (leaf.path,),
+                )
+            unshown = self._permission_unshown(view) if applies != "matched" else None
+            if unshown is not None:
+                return unshown
+            off = _qualifier_off(view, self.terms)
+            if off is not None:
+                # 'Transfers under $10k - auto-approved for verified payees' and
+                # `payee_verified: false`: inside the bound, but not one the permission names
+                return Outcome(
+                    UNKNOWN,
+                    f"{what} = {_fmt(value)} is within the bound, but {off.path} = "
+                    f"{off.value!r}: the rule permits only what its words qualify",
+                    (leaf.path, off.path),
                 )
             return Outcome(
                 PERMITTED if applies == "matched" else SATISFIED,
@@ -1682,7 +1823,8 @@ class ValueList(Check):
             lf
             for lf in view.leaves
             if lf.last_keys & kind
-            and not lf.last_keys & _ID_KEYS
+            # an identifier is never the value (`branch_id`), unless the table names it (`ref`)
+            and not (lf.last_keys & _ID_KEYS) - kind
             and not isinstance(lf.value, (bool, dict))
         ]
         noun = self._word_noun()
@@ -1712,7 +1854,29 @@ class ValueList(Check):
             return doubt
         if leaf.value in (None, "", [], ()):
             return Outcome(UNKNOWN, f"{leaf.path} is empty: whether it is {want} is not shown")
+        also = self._second_destination(view, leaf)
+        if also is not None:
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} is {want}, but {also.path} = {also.value!r} sends it elsewhere too",
+                (leaf.path, also.path),
+            )
         return Outcome(SATISFIED, f"{leaf.path} is {want}", paths)
+
+    def _second_destination(self, view: RequestView, read: Leaf) -> Leaf | None:
+        """For a word naming where the thing goes (a bucket, a destination, a channel), another
+        argument that sends it somewhere as well (`copy_to`, `cc_email`, `also_share_with`,
+        `mirror_bucket`): the request is not only the one the rule allows (read on the
+        destination alone, an export copied to another bucket passed)."""
+        if not set(self.kind_words) & _WHERE_KINDS:
+            return None
+        for lf in view.leaves:
+            if lf is read or not truthy(lf.value) or isinstance(lf.value, bool):
+                continue
+            name = lf.path.rsplit(".", 1)[-1].lower()
+            if _ALSO_SENT.search(name):
+                return lf
+        return None
 
     def _word_noun(self) -> str:
         """The rule's own noun for the argument a plain word is read on ('branch', 'bucket'), or
@@ -2650,9 +2814,17 @@ class RequiredArgument(Check):
         system holds its reference only when the value is shaped like one; any other value may
         be another system's reference (a Jira key), so a human decides."""
         for brand in self._brands:
-            if leaf.keys & brand.key_words:
-                continue
             values = [str(v).strip() for v in scalars(leaf.value) if v is not None]
+            if leaf.keys & brand.key_words:
+                # named for the system, any one token is its reference; words around one ('see
+                # Jira OPS-12', 'ZD-902114 (closed as invalid)') may say it is not, or is gone
+                if any(re.search(r"\s", v) and not brand.shape.fullmatch(v) for v in values):
+                    return Outcome(
+                        UNKNOWN,
+                        f"{leaf.path} = {leaf.value!r} says more than a {brand.label}",
+                        (leaf.path,),
+                    )
+                continue
             if not values or not all(brand.shape.fullmatch(v) for v in values):
                 return Outcome(
                     UNKNOWN,
@@ -3710,7 +3882,9 @@ _BAD_OUTCOMES = frozenset(
     "false no failed fail failure rejected declined denied pending in_progress incomplete "
     "expired revoked withdrawn not_started started submitted requested draft held on_hold "
     "flagged error open unverified unconfirmed unsigned invalid cancelled canceled none "
-    "not_done not_completed not_passed awaiting waiting queued".split()
+    "not_done not_completed not_passed awaiting waiting queued "
+    # a record that is gone ('zendesk_ticket_status: deleted' beside the ticket)
+    "deleted voided void".split()
 )
 
 
@@ -3725,7 +3899,9 @@ def placeholder(value: Any) -> bool:
     if not isinstance(value, str):
         return False
     v = re.sub(r"[\s_]+", "_", value.strip().lower())
-    return v in _PLACEHOLDERS or v.strip("_") in _PLACEHOLDERS
+    if v and not re.search(r"[^\W_]", v):
+        return True  # '.', '...', '#', '/': punctuation only, no value (a blank is the caller's)
+    return v in _PLACEHOLDERS or v.strip("_") in _PLACEHOLDERS or bool(re.fullmatch(r"0{2,}", v))
 
 
 # First words of a value that says a reference is not there yet ('none yet', 'to follow', 'not
@@ -3746,10 +3922,18 @@ def no_reference(value: Any, keys: frozenset[str] = frozenset()) -> bool:
         return bool(value) and (
             not any(truthy(v) for v in value) or any(no_reference(v, keys) for v in value)
         )
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value == 0  # ticket 0: no record is numbered zero
     if not isinstance(value, str):
         return False
     if placeholder(value) or outcome_stated(value) is False:
         return True
+    if re.search(r"\d", value) and not re.search(r"[1-9]", value) and len(value) <= 12:
+        return True  # 'ZD-0', 'PO-0000': a reference whose number is all zeros is a stand-in
+    if re.fullmatch(r"[A-Za-z]{1,6}\s*[-_#:/]\s*", value):
+        return True  # 'ZD-', 'PO#': the system's prefix with no number after it
+    if keys and stem(value.strip().lower()) in keys and " " not in value.strip():
+        return True  # `zendesk_ticket: "ticket"`: the argument's own name, not a record
     parts = [w for w in re.split(r"[\s,;:()]+", value.strip().lower()) if w and w != "-"]
     if parts and parts[0].strip(".") in _NOT_YET and (len(parts) > 1 or keys & _ID_WORDS):
         return True  # 'to follow', or 'skipped' given for a reference
@@ -4772,6 +4956,23 @@ class PartyState(Unless):
             return Outcome(VIOLATED if self.base.effect == "deny" else REVIEW, message, (path,))
         return Outcome(outcome.status, f"{outcome.message}; {message}", outcome.args + (path,))
 
+    def _opposite_flags(self, view: RequestView) -> list[tuple[bool | None, str]]:
+        """A yes/no named for the opposite of a done state that says yes (`opted_out: true`,
+        `unsubscribed: true` for 'who have opted in' / 'subscribed'): the party is not in the
+        state, whatever `opted_in` says (beside `opted_in: true`, the two disagree: review)."""
+        found: list[tuple[bool | None, str]] = []
+        said = " ".join(self.states).lower()
+        for lf in view.leaves:
+            if not isinstance(lf.value, bool):
+                continue
+            name = lf.path.rsplit(".", 1)[-1].lower()
+            opposite = ("opt" in said and re.search(r"opt(?:ed)?[_\-]?out", name)) or (
+                "subscrib" in said and "unsubscrib" in name
+            )
+            if opposite:
+                found.append((not lf.value, lf.path))
+        return found
+
     def _in_state(self, view: RequestView) -> tuple[bool | None, str]:
         thing = set(self.thing)
         attribute = {stem(a) for a in self.attribute}
@@ -4807,6 +5008,33 @@ class PartyState(Unless):
                         shown = None
                 results.append((shown, lf.path))
                 continue
+            if (
+                keys & _STATE_LISTS
+                and keys - _STATE_LISTS <= thing
+                and isinstance(lf.value, (list, tuple))
+                and any(
+                    w and w <= frozenset(content_stems(str(m)))
+                    for m in lf.value
+                    if isinstance(m, str)
+                    for w in wanted
+                )
+            ):
+                # `account_flags: ["suspended"]`: a mark the party carries is its state
+                results.append((True, lf.path))
+                continue
+            if (
+                keys & attribute
+                and keys & thing
+                and not keys & ORIGIN_WORDS
+                and _one_of_states(lf, self.states) is False
+                and not isinstance(lf.value, bool)
+            ):
+                # `payee_vendor_status`, `new_vendor_status`, `vendor_status_next`: the party's
+                # status under a longer name, in another state than the rule's; beside a
+                # `vendor_status` in it, the two may disagree (a past one, `previous_…`, is not
+                # read). Not read, the payment to a vendor being suspended passed.
+                results.append((None, lf.path))
+                continue
             for w in wanted:
                 if w and w <= keys and not keys - w - thing - _STATE_FLAG_EXTRA - {"in"}:
                     # `mfa_enrolled`, `opted_in`, `has_active_encounter`: a yes/no for the state
@@ -4815,6 +5043,7 @@ class PartyState(Unless):
                         value = None  # `is_reseller: false` leaves 'or wholesale' open
                     results.append((value, lf.path))
                     break
+        results += self._opposite_flags(view)
         if not results:
             return None, ""
         if any(held is None for held, _ in results) or len({h for h, _ in results}) > 1:
@@ -6996,6 +7225,26 @@ class AgentScope(Check):
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "agents": [self.agent], "holder": ""}
 
+    def _more_than_allowed(self, view: RequestView, tool_acts: frozenset[str]) -> bool:
+        """The request names an act beside the allowed one: a second verb of the tool
+        ('tickets.create_and_close', 'issue_account_credit_and_refund') or an action argument
+        naming another act (`action: "delete"`). The agent may do the one act only, so the
+        request is more than it may do; read as the allowed act alone, each was approved."""
+        allowed = self.allowed[0]
+        if not allowed:
+            return False
+        things = frozenset(w for g in self.allowed[1] for w in g)
+        named = set(tool_acts | view.request_actions())
+        known = ACT_STEMS | _MAKING_ACTS | _READING_ACTS | NOMINAL_ACTS | _VERB_SYNONYMS.keys()
+        for lf in view.leaves:
+            # `close_after_create: true`, `then: "close"`: a switch or a next step naming an act
+            last = lf.path.rsplit(".", 1)[-1]
+            if lf.value is True:
+                named.update(s for s in content_stems(last) if s in known)
+            elif isinstance(lf.value, str) and _NEXT_STEP.fullmatch(last.lower()):
+                named.update(s for s in content_stems(lf.value) if s in known)
+        return any(t not in things and not any(_same_act(a, t) for a in allowed) for t in named)
+
     def evaluate(self, view: RequestView) -> Outcome:
         if (view.agent_id or "").strip().lower() != self.agent:
             return _NOT_APPLICABLE
@@ -7005,9 +7254,15 @@ class AgentScope(Check):
         if barred == "definite":
             return Outcome(VIOLATED, f"`{self.agent}` may never {self.forbidden_phrase}")
         relation = act_relation(view, *self.allowed)
-        if relation == "definite" and barred != "possible":
-            return _SATISFIED
         tool_acts = _tool_acts(view, frozenset())
+        if relation == "definite" and barred != "possible":
+            if self._more_than_allowed(view, tool_acts):
+                return Outcome(
+                    UNKNOWN,
+                    f"`{self.agent}` may only {self.allowed_phrase}; the request also asks for "
+                    "another act (a human should decide)",
+                )
+            return _SATISFIED
         if relation == "other" and not (tool_acts and tool_acts <= _READING_ACTS):
             return Outcome(
                 VIOLATED, f"`{self.agent}` may only {self.allowed_phrase}: this is another act"

@@ -6752,6 +6752,8 @@ def _named_list_check(
     noun, items, start, end = found
     if items and all(_VERDICT_WORD.fullmatch(i.strip(" .")) for i in items):
         return None  # 'Every country apart from US and CA is off-limits': a verdict, no value
+    if only and not negated and _names_who_acts(text, items, end):
+        return None  # who acts, not a value of an argument (see _value_list_check)
     rest = text[:start] + " " + text[end:]
     terms, _ = _action_terms(rest, review)
     item_stems = _item_stems(items)
@@ -6964,7 +6966,9 @@ class RequiredCurrencyRecogniser(Recogniser):
 _VALUE_NOUNS: dict[str, tuple[str, ...]] = {
     "service level": (stem("service"),),
     "service": (stem("service"),),
-    "branch": (stem("branch"),),
+    # a git ref names the branch deployed as often as `branch` does ('ref: feature/x' beside
+    # 'branch: main' was not read, and the deploy passed): two such arguments are review
+    "branch": (stem("branch"), stem("ref")),
     "bucket": (stem("bucket"), stem("destination")),
     "destination": (stem("destination"),),
     "status": (stem("status"),),
@@ -9674,6 +9678,11 @@ def _split_states(written: str) -> list[str] | None:
     return states
 
 
+# Words naming the record that holds a party's own status ('vendor master status', 'current
+# status'), not another thing's status ('bank status', 'KYC status').
+_RECORD_OF_PARTY = frozenset(stem(w) for w in "vendor supplier master record current".split())
+
+
 def _party_state(
     index: int,
     source: str,
@@ -9699,6 +9708,12 @@ def _party_state(
         if main is None or states is None or find_quantities(m.group("phrase")):
             return None
         attr_words = [w for w in words(m.group("attr") or m.group("wattr")) if w not in STOPWORDS]
+        party = stem(m.group("noun").lower())
+        if any(stem(w) not in {party, *_RECORD_OF_PARTY} for w in attr_words[:-1]):
+            # 'vendors whose bank status is verified', '… whose KYC status is Active': the status
+            # of another thing than the party; bound to the party's own status argument
+            # (`vendor_status: "verified"`), the bank's went unread and the request passed
+            return None
         thing = " ".join([m.group("noun"), *attr_words[:-1], m.group("src") or ""])
         made, _, _ = compile_clause(index, source, f"{main} {m.group('noun')}", previous, carry)
         checks = _party_state_checks(
@@ -11359,6 +11374,41 @@ _ELSE_AFTER = re.compile(
     r"(?:any|all|every)\s+others?)\b",
     re.I,
 )
+# An agent id as staff write one: lowercase words joined by '-' or '_' ('payroll-agent', 'ops_bot').
+_AGENT_ID_ITEM = re.compile(r"[`'\"]?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+[`'\"]?")
+# 'Only <list> [agent(s)|bot(s)] may <verb>' with an active verb: the list is the subject, who acts.
+_ACTOR_MODAL_AFTER = re.compile(
+    r"\s*(?:agents?|bots?|services?)?\s*(?:may|can|shall|is\s+allowed\s+to|are\s+allowed\s+to|"
+    r"is\s+permitted\s+to|are\s+permitted\s+to)\s+(?!be\b|not\b|never\b)[a-z]",
+    re.I,
+)
+
+
+def _names_who_acts(clause: str, items: list[str], region_end: int) -> bool:
+    """Whether an 'only' list is the subject of an active verb and made of agent ids: who does the
+    act ('Only the payroll-agent and the hr-agent may submit …'), not a value of an argument.
+    Country codes, currencies and plain words ('Only US customers may …') are no agent ids."""
+    if not (
+        items
+        and re.match(r"\s*only\b", clause, re.I)
+        and all(_AGENT_ID_ITEM.fullmatch(i.strip()) for i in items)
+    ):
+        return False
+    low = clause.lower()
+    last = items[-1].strip().strip("`'\"").lower()
+    at = low.find(last)
+    # the list's region may run on past the ids: the modal must follow the last id itself
+    if at < 0 or not _ACTOR_MODAL_AFTER.match(clause, at + len(last)):
+        return False
+    # and the ids are the whole subject ('Only the payroll-agent and the hr-agent may'), never a
+    # value after an argument's name ('Only contacts with consent_status opted_in may receive')
+    subject = low[re.match(r"\s*only\b", low).end() : at + len(last)]
+    for item in items:
+        subject = subject.replace(item.strip().strip("`'\"").lower(), " ")
+    subject = re.sub(r"(?<![\w-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w-])", " ", subject)
+    return not re.sub(r"\b(?:the|agents?|bots?|and|or)\b|[,`'\"/&]", " ", subject).strip()
+
+
 _BARE_NOT_BEFORE = re.compile(r"(?:^|[,;(]\s*|\b(?:and|but)\s+)not\s+(?:the\s+)?$", re.I)
 
 
@@ -11394,6 +11444,13 @@ def _value_list_check(
         # (read as one list, MX was allowed with US and CA)
         return None
     if not items:
+        return None
+    if only and _names_who_acts(clause, items, region_end):
+        # 'Only the payroll-agent and the hr-agent may submit payroll runs', 'Only the
+        # payroll-agent may submit payroll runs for the US entity': the list is who acts, the
+        # requesting agent, which actors.py reads when it takes the whole rule. Read here as an
+        # allow-list of any argument, `approver: "hr-agent"` let ops-bot's request pass (and the
+        # first id was dropped); left unread, the rule is partly understood.
         return None
     joined = _NAME_JOINED.search(clause[:region_start])
     if joined and joined.start("name") > 0:

@@ -194,7 +194,20 @@ _CLASS_LETTER = re.compile(
 # - a department's acronym that is also a country code, alone after a place preposition
 #   ('shared outside HR', 'must stay within IT'): read as Croatia or Italy, a share with a
 #   recipient there passed;
+# - a permission left to the agent with a qualifier ('Credits up to $50 for loyal customers:
+#   agent discretion', '… : agent discretion for loyal customers'): the qualifier was read as a
+#   subject word and the discretion as a cap, so a new customer's credit was approved.
 _TRAPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"\b(?:agents?|reps?)(?:'s|')?\s+(?:discretion|decides|call)\s*[,;]?\s+(?:for|to|"
+            r"on|with|if|when|where|unless|except|excluding|only|but|not)\b"
+            r"|\b(?:for|to)\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*(?::|\s-|->)\s*"
+            r"(?:at\s+(?:the\s+)?)?(?:agents?|reps?)(?:'s|')?\s+(?:discretion|decides|call)\b",
+            re.I,
+        ),
+        "discretion",
+    ),
     # a person present as the condition of an act ('up to $100 with a supervisor on the call'):
     # read as a subject word, a request naming a supervisor was cleared whoever was on the call
     (
