@@ -179,3 +179,27 @@ def test_onboarding_a_vendor_is_creating_its_record(country: str, expected: str)
     rule = "Vendors incorporated in Cuba, Iran, North Korea or Syria may not be onboarded."
     args = {"vendor": {"country": country}}
     assert outcome_beside_ticket(rule, "vendor_master.create", args) == expected
+
+
+# The first runs of holdout_28 and holdout_29 on the session's final engine: a false denial and
+# an approval lost, both from this session's relation reading.
+
+
+def test_an_exception_in_the_next_sentence_keeps_the_relation_from_deciding() -> None:
+    rule = (
+        "Refund goes back to the original payment method. Different method = not allowed, "
+        "except store credit."
+    )
+    assert not compile_rule(0, "c:r0", rule).decides
+    args = {"original_method": "card", "refund_method": "store_credit"}
+    assert outcome_beside_ticket(rule, "refunds.create", args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("refund_to", "expected"), [("original_method", "approved"), ("card", "pending_review")]
+)
+def test_a_relation_bound_to_the_value_naming_the_original(refund_to: str, expected: str) -> None:
+    rule = "Refund goes back to the original payment method only (refund_to = original_method)."
+    assert compile_rule(0, "c:r0", rule).understanding == "understood"
+    args = {"refund_to": refund_to, "amount": 5}
+    assert outcome_beside_ticket(rule, "billing.refund_order", args) == expected

@@ -878,6 +878,20 @@ def _permission_scope_unread(rule: CompiledRule, text: str) -> list[str]:
     return [w.lower() for w in words(phrase) if w.lower() not in STOPWORDS][:4] or [phrase]
 
 
+_EXCEPTION_MARKER = re.compile(r"\b(?:except|unless|apart\s+from|excluding|save\s+for)\b", re.I)
+
+
+def _relation_exception_lost(rule: CompiledRule, text: str) -> list[str]:
+    """'Refund goes back to the original payment method. Different method = not allowed,
+    except store credit': the relation was read from the first sentence and denied a refund to
+    store credit, the exception the second sentence makes. A relation that decides alone (no
+    exception wraps it) in a rule that states an exception leaves that exception unread."""
+    if not any(isinstance(c, SameValue) and c.effect != "allow" for c in rule.checks):
+        return []
+    found = _EXCEPTION_MARKER.search(text)
+    return [found.group(0).lower()] if found else []
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
@@ -905,6 +919,7 @@ _AS_WRITTEN = (
     _times_listed,
     _only_on_the_amount,
     _permission_scope_unread,
+    _relation_exception_lost,
 )
 
 
@@ -1664,6 +1679,13 @@ def _unread_relations(r: _Reading) -> list[str]:
     """'in the currency of …', 'back to the original …': unaccounted unless a check compares
     two arguments."""
     if any(isinstance(c, (SameValue, ArgumentComparison)) for c in r.every):
+        return []
+    if any(
+        isinstance(c, Binding) and c.op == "eq" and "original" in str(c.value).lower()
+        for c in r.every
+    ):
+        # '… the original payment method only (refund_to = original_method)': the rule binds
+        # the relation itself to the value that names the original
         return []
     return [re.sub(r"\s+", " ", m.group(0).lower()) for m in _RELATION_PHRASE.finditer(r.text)]
 
