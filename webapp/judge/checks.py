@@ -669,7 +669,11 @@ def _run_program(
                     break
         if hit:
             continue
-        if all(t in _CHANGE_WORDS for t, _ in words_anchoring):
+        if (
+            words_anchoring
+            and words_anchoring[0][0] in _CHANGE_WORDS
+            and all(t in _CHANGE_WORDS for t, _ in words_anchoring)
+        ):
             # 'No changes to checkout-service': any act but a read is a change, though no
             # tool is named for the word; a read changes nothing (the group is absent)
             shown = _change_shown(view)
@@ -965,6 +969,11 @@ class NumericLimit(Check):
         """A bound on a score's own scale ('a credit score below 600'), never money."""
         return _on_a_scale(self)
 
+    @cached_property
+    def sized(self) -> tuple[str, ...]:
+        """The argument words of an order's or a trade's size (`_sized_quantity`), read once."""
+        return _sized_quantity(self)
+
     def describe(self) -> dict[str, Any]:
         d = super().describe()
         d.update(
@@ -1018,7 +1027,7 @@ class NumericLimit(Check):
             if applies == "matched" and anchored:
                 return Outcome(UNKNOWN, "the amount this rule limits is not among the arguments")
             return _UNBOUND
-        if _sized_quantity(self):
+        if self.sized:
             two_ways = self._size_read_two_ways(view, bound)
             if two_ways is not None:
                 return two_ways
@@ -1203,19 +1212,26 @@ class NumericLimit(Check):
         `amount_usd: 600`): the bound was read on the plain amount, but another sum is named for
         the rule's own thing or a currency, and the rule would not pass it, so which one the rule bounds is for a human (read on
         `amount` alone, the waiver of 150 was approved)."""
+        # the sums named for something besides money (`waived_amount`, `amount_usd`), found once
+        # per request: most requests have none, and this runs for every money bound
+        named = view.bind_memo.get(("named sums",))
+        if named is None:
+            named = view.bind_memo[("named sums",)] = tuple(
+                (leaf, value, leaf.last_keys - MONEY_KEYS)
+                for leaf, value in view.numeric_leaves()
+                if not leaf.last_keys.isdisjoint(MONEY_KEYS) and leaf.last_keys - MONEY_KEYS
+            )
+        if not named:
+            return None
         subject = self._subject_stems
         if not subject or self.unit_family is not None or self.noun:
             return None
         if not all(lf.last_keys <= MONEY_KEYS for lf, _ in bound):
             return None  # the chosen argument is itself named for something
-        numeric = view.numeric_leaves()
-        if len(numeric) <= len(bound):
-            return None  # no other number to be the bound's
         chosen = {lf.path for lf, _ in bound}
-        for leaf, value in numeric:
-            if leaf.path in chosen or leaf.last_keys.isdisjoint(MONEY_KEYS):
+        for leaf, value, own in named:
+            if leaf.path in chosen:
                 continue
-            own = leaf.last_keys - MONEY_KEYS
             # named for the rule's own thing, or the same sum in a currency (`amount_usd`)
             if not (own and own <= _CURRENCY_WORDS_LOWER) and not any(
                 len(w) >= 4 and (t.startswith(w) or w.startswith(t)) for w in own for t in subject
@@ -1345,7 +1361,7 @@ class NumericLimit(Check):
             wanted = _TIME_KEYS  # 'valid for more than 90 days' and a `ttl_days`
         elif self.unit_family == "bytes":
             wanted = _BYTES_KEYS
-        elif _sized_quantity(self):
+        elif self.sized:
             wanted = frozenset(_SIZE_WORDS)  # 'Max order size' and a `quantity`
         return bool(wanted) and all(lf.keys & wanted for lf, _ in bound)
 
@@ -3162,7 +3178,7 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
             for lf, v in view.numeric_leaves()
             if lf.path == path or lf.path.endswith("." + path)
         )
-    sized = _sized_quantity(check)
+    sized = check.sized
     money = check.currency is not None or (
         check.unit_family is None and not check.noun and not check.on_a_scale and not sized
     )
@@ -3836,7 +3852,7 @@ def _measure_words(check: NumericLimit) -> str:
         while first > 0 and ms[first - 1] not in check.terms[:1]:
             first -= 1
         return "the " + surface_words(check.source, tuple(ms[max(first, 1) : last + 1]))
-    if _sized_quantity(check):
+    if check.sized:
         return "the quantity (order or trade size, no currency)"
     return words_ or "the amount"
 

@@ -939,6 +939,9 @@ class RequestView:
         """Arguments holding a list of objects (`tests: [{"cpt": …}, …]`), as leaves whose value
         is the list: flattening reads their members' fields, so their count is kept here, for a
         rule that counts them ('Max 10 tests per order')."""
+        hit = self.bind_memo.get(("object lists",))
+        if hit is not None:
+            return list(hit)
         out: list[Leaf] = []
 
         def walk(value: Any, prefix: str) -> None:
@@ -952,6 +955,7 @@ class RequestView:
                     walk(v, prefix)
 
         walk(self.tool_args, "")
+        self.bind_memo[("object lists",)] = tuple(out)
         return out
 
     def numeric_leaves(self) -> list[tuple[Leaf, float]]:
