@@ -34,12 +34,16 @@ def outcome(rules: list[str], tool: str, args: dict, description: str = "") -> s
     return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
 
 
-def outcome_beside_ticket(rule: str, tool: str, args: dict) -> str:
-    """The clearance status of `tool(args)` under `rule` beside the satisfied ticket rule."""
+def outcome_beside_ticket(
+    rule: str, tool: str, args: dict, glossary: dict[str, list[str]] | None = None
+) -> str:
+    """The clearance status of `tool(args)` under `rule` beside the satisfied ticket rule (with
+    the tenant's `glossary`, if given)."""
     v = evaluate(
         ClearanceQuery(tool, {**args, "ticket_id": "T-1"}, "agent"),
         [policy([rule, TICKET])],
         StaticHistory.from_dict(None),
+        glossary=glossary,
     )
     if v.decision == "deny":
         return "denied"

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.judge_support import TICKET, outcome_beside_ticket, policy
+from tests.unit.judge_support import outcome_beside_ticket
 from webapp.judge.compiler import compile_rule
-from webapp.judge.engine import evaluate
-from webapp.judge.history import StaticHistory
-from webapp.judge.types import ClearanceQuery
 
 ONLY_IN = (
     "Payouts above 5,000 USD may only be sent to bank accounts in the United States, Canada or "
@@ -105,18 +102,6 @@ NEXUS = {"nexus states": ["CA", "NY", "TX", "IL", "WA"]}
 STATE_PAYMENTS = "State estimated payments may be made only to nexus states."
 
 
-def _with_glossary(rule: str, args: dict) -> str:
-    v = evaluate(
-        ClearanceQuery("tax.estimated_payments.pay", {**args, "ticket_id": "T"}, "agent"),
-        [policy([rule, TICKET])],
-        StaticHistory.from_dict(None),
-        glossary=NEXUS,
-    )
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
-
-
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
@@ -129,7 +114,9 @@ def _with_glossary(rule: str, args: dict) -> str:
 def test_an_allow_list_of_codes_reads_only_an_argument_written_like_them(
     args: dict, expected: str
 ) -> None:
-    assert _with_glossary(STATE_PAYMENTS, args) == expected
+    assert (
+        outcome_beside_ticket(STATE_PAYMENTS, "tax.estimated_payments.pay", args, NEXUS) == expected
+    )
 
 
 EXPIRED = "Expired or recalled lots must never be dispensed or transferred to another store."

@@ -1239,14 +1239,18 @@ class NumericLimit(Check):
                 continue
             outcome = self._judge_value(view, leaf, value, applies)
             if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
-                return Outcome(
-                    UNKNOWN,
-                    f"{' and '.join(sorted(chosen))} and {leaf.path} may each be what the rule "
-                    f"bounds; {leaf.path} = {_fmt(value)} is {_OP_WORDS[self.op]} "
-                    f"{_fmt(self.threshold)}",
-                    (*sorted(chosen), leaf.path),
-                )
+                return self._either_measure(chosen, leaf, value)
         return None
+
+    def _either_measure(self, chosen: set[str], leaf: Leaf, value: float) -> Outcome:
+        """Unknown: the chosen argument(s) and `leaf` may each be what the rule bounds, and the
+        rule would not pass `leaf` (`_other_measure`, `_subject_named_amount`)."""
+        return Outcome(
+            UNKNOWN,
+            f"{' and '.join(sorted(chosen))} and {leaf.path} may each be what the rule bounds; "
+            f"{leaf.path} = {_fmt(value)} is {_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+            (*sorted(chosen), leaf.path),
+        )
 
     def _other_measure(
         self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
@@ -1268,13 +1272,7 @@ class NumericLimit(Check):
                     continue
                 outcome = self._judge_value(view, leaf, value, applies)
                 if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
-                    return Outcome(
-                        UNKNOWN,
-                        f"{' and '.join(sorted(chosen))} and {leaf.path} may each be what the "
-                        f"rule bounds; {leaf.path} = {_fmt(value)} is {_OP_WORDS[self.op]} "
-                        f"{_fmt(self.threshold)}",
-                        (*sorted(chosen), leaf.path),
-                    )
+                    return self._either_measure(chosen, leaf, value)
         named = self._subject_named_amount(view, bound, applies)
         if named is not None:
             return named
