@@ -60,6 +60,8 @@ HOLDOUT_SETS = (
     "holdout_27",
     "holdout_28",
     "holdout_29",
+    "holdout_30",
+    "holdout_31",
 )
 # Development sets run on their own (`--set dev_11`, `dev_12`, `dev_mis`, `dev_mis2`, `dev_red2`,
 # `dev_red3`, `dev_jann`) while their figures are far from the main set's: dev_11 and dev_12 were written

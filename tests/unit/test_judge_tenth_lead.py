@@ -190,3 +190,39 @@ def test_a_relation_bound_to_the_value_naming_the_original(refund_to: str, expec
     assert compile_rule(0, "c:r0", rule).understanding == "understood"
     args = {"refund_to": refund_to, "amount": 5}
     assert outcome_beside_ticket(rule, "billing.refund_order", args) == expected
+
+
+# holdout_31's first run on the final engine: an unsafe approval and a false denial, each a class.
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "prod-db-admin via break-glass = SEV1 incidents only.",
+        "payments-admin role = security team members only",
+    ],
+)
+def test_a_value_restricted_by_only_is_not_the_one_value_allowed(rule: str) -> None:
+    # read as "Deny unless an argument is prod-db-admin", a SEV2 grant of it was approved
+    assert not compile_rule(0, "c:r0", rule).decides
+    args = {"role": "prod-db-admin", "incident_severity": "SEV2"}
+    assert outcome_beside_ticket(rule, "access.grant_breakglass", args) != "approved"
+
+
+def test_a_value_on_the_right_of_an_equals_only_still_decides() -> None:
+    rule = "Region = eu-west-1 only."
+    assert compile_rule(0, "c:r0", rule).decides
+    assert outcome_beside_ticket(rule, "deploy", {"region": "eu-west-1"}) == "approved"
+
+
+OPEN_TICKET = "Every export must reference an open Zendesk ticket in `ticket_id`."
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [("open", "approved"), ("closed", "pending_review"), (None, "pending_review")],
+)
+def test_the_state_the_rule_asks_for_is_the_good_one(status: str | None, expected: str) -> None:
+    # 'open' states a bad outcome elsewhere ('an open dispute'); here it is what is asked for
+    args = {"ticket_id": "ZD-88231", **({"ticket_status": status} if status else {})}
+    assert outcome_beside_ticket(OPEN_TICKET, "support.export_customer_data", args) == expected

@@ -2898,8 +2898,17 @@ class RequiredArgument(Check):
         head = self.arg_words[-1] if self.arg_words else ""
         named = [leaf] + [lf for lf in view.leaves if lf is not leaf and head and head in lf.keys]
         best: Outcome | None = None
+        wanted = {stem(w.lower()) for s in self.unverifiable for w in words(s)}
         for lf in named:
             said = outcome_stated(lf.value)
+            if (
+                isinstance(lf.value, str)
+                and words(lf.value)
+                and {stem(w.lower()) for w in words(lf.value)} <= wanted
+            ):
+                # 'an open Zendesk ticket' and `ticket_status: "open"`: the very state the rule
+                # asks for, though 'open' states a bad outcome elsewhere ('an open dispute')
+                said = True
             if said is False:
                 return self.fire(
                     applies,

@@ -878,6 +878,21 @@ def _permission_scope_unread(rule: CompiledRule, text: str) -> list[str]:
     return [w.lower() for w in words(phrase) if w.lower() not in STOPWORDS][:4] or [phrase]
 
 
+def _restricted_value_as_list(rule: CompiledRule, text: str) -> list[str]:
+    """'prod-db-admin via break-glass = SEV1 incidents only' read as "Deny unless an argument is
+    prod-db-admin": the value on the left is what the right restricts (only for SEV1 incidents),
+    not the one value allowed; a SEV2 grant of it was approved. What 'only' restricts it to is
+    left unread."""
+    for c in _every(rule):
+        if not (isinstance(c, ValueList) and c.mode == "allow"):
+            continue
+        for v in c.values:
+            m = re.search(rf"{re.escape(v)}[^=;.]*?=\s*(?P<rhs>[^=;]*?\bonly\b)", text, re.I)
+            if m:
+                return [w.lower() for w in words(m.group("rhs"))]
+    return []
+
+
 _EXCEPTION_MARKER = re.compile(r"\b(?:except|unless|apart\s+from|excluding|save\s+for)\b", re.I)
 
 
@@ -920,6 +935,7 @@ _AS_WRITTEN = (
     _only_on_the_amount,
     _permission_scope_unread,
     _relation_exception_lost,
+    _restricted_value_as_list,
 )
 
 
