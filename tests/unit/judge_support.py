@@ -61,3 +61,18 @@ def assert_never_decides(text: str) -> None:
     compiled = compile_rule(0, "c:r0", text)
     assert compiled.understanding in ("partly_understood", "not_understood"), text
     assert not compiled.decides
+
+
+# Conditions and a category a property appends to an understood rule ('…, except on weekends'):
+# no recogniser reads them, so the rule must stay partly understood.
+APPENDED_QUALIFIERS = (
+    "unless a manager agrees otherwise",
+    "except on weekends",
+    "when the customer is a minor",
+    "for privileged vendors",
+)
+
+
+def assert_qualified_never_decides(rule: str, qualifier: str) -> None:
+    """`rule` with `qualifier` appended as a clause never decides on its own."""
+    assert_never_decides(f"{rule.rstrip('.')}, {qualifier}.")

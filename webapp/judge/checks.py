@@ -2101,8 +2101,7 @@ class ValueList(Check):
             # like the members ('AMC' beside 'AAPL', 'MSFT') are alike; 'federal' in `level` is no
             # nexus state (CA, NY, TX), and was denied as one.
             plain = alike and self._value_shapes == frozenset({"a"})
-            cased = {_case_shape(x) for x in self.values} if plain else set()
-            lengths = {len(x.strip()) for x in self.values} if plain else set()
+            cased, lengths = self._codes_written
             # a glossary of countries is read from the request's country or region arguments
             places = all(_country_like(x) for x in self.values)
             if self.mode == "allow":
@@ -2226,6 +2225,15 @@ class ValueList(Check):
                     if on:
                         return self.fire("matched", f"{lf.path} carries {x}", (lf.path,))
         return None
+
+    @cached_property
+    def _codes_written(self) -> tuple[frozenset[str], frozenset[int]]:
+        """How the members are written (`_case_shape`) and their lengths: an argument value is
+        written like them only if it shares both (`_candidates`)."""
+        return (
+            frozenset(_case_shape(x) for x in self.values),
+            frozenset(len(x.strip()) for x in self.values),
+        )
 
     @cached_property
     def _value_shapes(self) -> frozenset[str]:
@@ -2885,6 +2893,11 @@ class RequiredArgument(Check):
         return tuple(out)
 
     @cached_property
+    def _state_stems(self) -> frozenset[str]:
+        # the words of the states the rule asks for ('open'), read once per compiled check
+        return frozenset(stem(w.lower()) for s in self.unverifiable for w in words(s))
+
+    @cached_property
     def _state_prefixes(self) -> frozenset[str]:
         return frozenset(stem(w)[:5] for s in self.unverifiable for w in words(s) if len(w) > 4)
 
@@ -2898,7 +2911,7 @@ class RequiredArgument(Check):
         head = self.arg_words[-1] if self.arg_words else ""
         named = [leaf] + [lf for lf in view.leaves if lf is not leaf and head and head in lf.keys]
         best: Outcome | None = None
-        wanted = {stem(w.lower()) for s in self.unverifiable for w in words(s)}
+        wanted = self._state_stems
         for lf in named:
             said = outcome_stated(lf.value)
             if (

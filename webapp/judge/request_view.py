@@ -555,7 +555,8 @@ class RequestView:
             self.related_stems,
         ) = _tool_reading(tool_name)
         self.leaves: list[Leaf] = []
-        _flatten(tool_args, "", self.leaves)
+        self._object_lists: list[Leaf] = []
+        _flatten(tool_args, "", self.leaves, self._object_lists)
         self.key_stems = (
             frozenset().union(*(lf.keys for lf in self.leaves)) if self.leaves else frozenset()
         )
@@ -937,26 +938,9 @@ class RequestView:
 
     def object_lists(self) -> list[Leaf]:
         """Arguments holding a list of objects (`tests: [{"cpt": …}, …]`), as leaves whose value
-        is the list: flattening reads their members' fields, so their count is kept here, for a
-        rule that counts them ('Max 10 tests per order')."""
-        hit = self.bind_memo.get(("object lists",))
-        if hit is not None:
-            return list(hit)
-        out: list[Leaf] = []
-
-        def walk(value: Any, prefix: str) -> None:
-            if isinstance(value, dict):
-                for k, v in value.items():
-                    walk(v, f"{prefix}.{k}" if prefix else str(k))
-            elif isinstance(value, (list, tuple)) and any(isinstance(v, dict) for v in value):
-                keys, last_keys, _ = _path_stems(prefix)
-                out.append(Leaf(prefix, keys, last_keys, list(value), None))
-                for v in value:
-                    walk(v, prefix)
-
-        walk(self.tool_args, "")
-        self.bind_memo[("object lists",)] = tuple(out)
-        return out
+        is the list: flattening reads their members' fields, so their count is kept apart (by
+        the same walk), for a rule that counts them ('Max 10 tests per order')."""
+        return list(self._object_lists)
 
     def numeric_leaves(self) -> list[tuple[Leaf, float]]:
         """Leaves holding a number (or a numeric string), with that number."""
@@ -1071,15 +1055,18 @@ _STATE_STEMS = frozenset(
 _DATE_VALUE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}")
 
 
-def _flatten(value: Any, prefix: str, out: list[Leaf]) -> None:
+def _flatten(value: Any, prefix: str, out: list[Leaf], lists: list[Leaf]) -> None:
+    """The leaves of `value` into `out`; each list of objects, whole, into `lists`."""
     if isinstance(value, dict):
         for k, v in value.items():
-            _flatten(v, f"{prefix}.{k}" if prefix else str(k), out)
+            _flatten(v, f"{prefix}.{k}" if prefix else str(k), out, lists)
         return
     if isinstance(value, (list, tuple)) and any(isinstance(v, dict) for v in value):
+        keys, last_keys, _ = _path_stems(prefix)
+        lists.append(Leaf(prefix, keys, last_keys, list(value), None))
         for v in value:
             if isinstance(v, dict):
-                _flatten(v, prefix, out)
+                _flatten(v, prefix, out, lists)
         return
     keys, last_keys, unit = _path_stems(prefix)
     out.append(Leaf(prefix, keys, last_keys, value, unit))
