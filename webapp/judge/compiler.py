@@ -8667,6 +8667,27 @@ _COUNTERPARTY_STEMS = frozenset(
 )
 
 
+# 'within 24h of previous swap', 'within 30 days of the chargeback': a bare 'within' before a
+# quantity tied to an event; not 'must expire within', 'only within', 'stay within' (a cap)
+_WITHIN_BEFORE = re.compile(r"\bwithin\s*$", re.I)
+_WITHIN_AS_CAP = re.compile(
+    r"\b(?:must|should|shall|has to|have to|needs? to|only|expires?|expired|stays?|remains?|be)"
+    r"\s+(?:\w+\s+){0,2}?within\s*$",
+    re.I,
+)
+_EVENT_AFTER = re.compile(r"\s*(?:of|after|since|from)\b", re.I)
+
+
+def _within_of_event(clause: str, q: Quantity) -> bool:
+    """Whether `q` bounds the time since an event by a bare 'within' ('within 24h of the last swap')."""
+    before = clause[: q.start]
+    return bool(
+        _WITHIN_BEFORE.search(before)
+        and not _WITHIN_AS_CAP.search(before)
+        and _EVENT_AFTER.match(clause, q.end)
+    )
+
+
 def _numeric_checks(
     index: int,
     source: str,
@@ -8734,6 +8755,12 @@ def _numeric_checks(
                 kind, strict = "above", "ge"
             elif kind == "upper":
                 kind, strict = "below", "le" if not strict else ""
+        elif kind == "upper" and negated and not review and _within_of_event(clause, q):
+            # 'No swap within 24h of previous swap', 'Never refund within 24 hours of a
+            # chargeback': the time since the event is forbidden up to the bound, not above it
+            # (read as a cap it denied a swap 720 hours after the last one and approved one 3
+            # hours after it). 'within' is inclusive (boundaries.py).
+            kind, strict = "below", "le"
         op, eff = _op_and_effect(
             kind,
             strict,

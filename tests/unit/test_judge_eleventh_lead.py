@@ -1,0 +1,47 @@
+"""The lead's readings of the eleventh session.
+
+'No swap within 24h of previous swap' forbids the time since the event up to the bound: read as a
+cap ('the duration must stay within 24 hours') it denied a swap 720 hours after the last one and
+approved one 3 hours after it, labelled understood (holdout_33's false denials).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.unit.judge_support import outcome_beside_ticket
+
+SWAP = "No swaps within 24 hours of the previous swap."
+REFUND = "Never refund within 24 hours of a chargeback."
+LINKS = "Links must expire within 7 days of creation."
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (SWAP, "telecom.sim_swap", {"hours_since_last_swap": 3}, "denied"),
+        (SWAP, "telecom.sim_swap", {"hours_since_last_swap": 24}, "denied"),
+        (SWAP, "telecom.sim_swap", {"hours_since_last_swap": 25}, "approved"),
+        (REFUND, "issue_refund", {"hours_since_chargeback": 3}, "denied"),
+        (REFUND, "issue_refund", {"hours_since_chargeback": 30}, "approved"),
+        # a cap stays a cap: 'must expire within'
+        (LINKS, "create_share_link", {"expires_in_days": 3}, "approved"),
+        (LINKS, "create_share_link", {"expires_in_days": 9}, "denied"),
+        # nothing to measure the time since the event: not an approval
+        (SWAP, "telecom.sim_swap", {"msisdn": "+1"}, "pending_review"),
+    ],
+)
+def test_a_banned_band_after_an_event(rule: str, tool: str, args: dict, expected: str) -> None:
+    assert outcome_beside_ticket(rule, tool, args) == expected
+
+
+@given(bound=st.integers(min_value=1, max_value=400), since=st.integers(min_value=0, max_value=800))
+def test_within_an_event_is_forbidden_exactly_up_to_the_bound(bound: int, since: int) -> None:
+    got = outcome_beside_ticket(
+        f"No swap within {bound}h of previous swap - deny",
+        "telecom.sim_swap",
+        {"hours_since_last_swap": since},
+    )
+    assert got == ("denied" if since <= bound else "approved")
