@@ -11,7 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.unit.judge_support import outcome_beside_ticket
+from tests.unit.judge_support import (
+    APPENDED_QUALIFIERS,
+    assert_qualified_never_decides,
+    outcome_beside_ticket,
+)
 
 SWAP = "No swaps within 24 hours of the previous swap."
 REFUND = "Never refund within 24 hours of a chargeback."
@@ -45,3 +49,48 @@ def test_within_an_event_is_forbidden_exactly_up_to_the_bound(bound: int, since:
         {"hours_since_last_swap": since},
     )
     assert got == ("denied" if since <= bound else "approved")
+
+
+PLUS = "placement_id + invoice_number needed on every payment"
+
+
+# Required arguments as staff jot them: a '+' before the requirement joins what it asks for; 'on
+# the request' and a trailing 'always' are the whole scope; a heading names the act.
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (PLUS, "ap.pay_recruiter_fee", {"placement_id": "P1", "invoice_number": "I1"}, "approved"),
+        (PLUS, "ap.pay_recruiter_fee", {"placement_id": "P1"}, "denied"),
+        (PLUS, "ap.pay_recruiter_fee", {"invoice_number": "I1"}, "denied"),
+        ("port_pin required on the request.", "telecom.port_out", {"port_pin": "1234"}, "approved"),
+        ("port_pin required on the request.", "telecom.port_out", {"msisdn": "+1"}, "denied"),
+        ("consent_id required. always.", "bgcheck.order", {"consent_id": "C-1"}, "approved"),
+        ("consent_id required. always.", "bgcheck.order", {"candidate_id": "X"}, "denied"),
+        ("Refunds: receipt_id required.", "issue_refund", {"amount": 5}, "denied"),
+        ("Refunds: receipt_id required.", "issue_refund", {"receipt_id": "R-1"}, "approved"),
+        # a heading the subject reading would not keep whole ('out' is no subject word) is not
+        # read: 'Port-out' had covered port-ins
+        ("Port-out: port_pin required.", "telecom.port_in", {"msisdn": "+1"}, "pending_review"),
+        # a sum is not a list of requirements
+        (
+            "amount + fee needed to stay under 500",
+            "pay",
+            {"amount": 400, "fee": 200},
+            "pending_review",
+        ),
+    ],
+)
+def test_required_arguments_as_jotted(rule: str, tool: str, args: dict, expected: str) -> None:
+    assert outcome_beside_ticket(rule, tool, args) == expected
+
+
+@given(
+    rule=st.sampled_from(
+        [PLUS, "port_pin required on the request.", "Refunds: receipt_id required."]
+    ),
+    qualifier=st.sampled_from(APPENDED_QUALIFIERS),
+)
+def test_a_qualifier_after_a_jotted_requirement_is_never_read_away(
+    rule: str, qualifier: str
+) -> None:
+    assert_qualified_never_decides(rule, qualifier)

@@ -3714,13 +3714,27 @@ _TEXT_FIELDS = frozenset(
 )
 
 
+# 'port_pin required on the request', 'consent_id required. always.': the request itself, or an
+# emphasis that the requirement has no exception, is the whole scope
+_ON_THE_REQUEST = re.compile(
+    r"(?:(?:on|in|with)\s+(?:the|this|each|every|any|all)\s+(?:requests?|calls?)\s*\.?"
+    r"|\.?\s*(?:always|every\s+time|at\s+all\s+times)\s*[.!]?)",
+    re.I,
+)
+
+
+_HEADED_TERSE_REQUIRED = re.compile(
+    r"^(?P<head>[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2})\s*:\s+(?P<body>\S.*)$"
+)
+
+
 def _required_with_scope(arg: str, rest: str) -> str | None:
     """'<arg> required on every unlock' -> 'Every unlock must include <arg>'; '<arg> required' ->
     '<arg> is required.'; None for any other tail (left as written)."""
     rest = rest.strip()
     if _names_an_act(arg):
         return None
-    if not rest or rest == ".":
+    if not rest or rest == "." or _ON_THE_REQUEST.fullmatch(rest):
         return f"The {_bare_thing(arg)} is required."
     scope = re.fullmatch(_EVERY_SCOPE + r"\s*\.?", rest, re.I)
     if scope:
@@ -3792,6 +3806,23 @@ def _required_phrasing(t: str) -> str | None:
         )
         always = " always" if m.group("always") else ""
         return f"{subject}{always} {verb} {arg}" + ("" if arg.endswith(".") else ".")
+    headed = _HEADED_TERSE_REQUIRED.match(t)
+    if headed:
+        # 'Port-out: port_pin required on the request': the heading names the act it applies to
+        body = _TERSE_REQUIRED.match(headed.group("body"))
+        if (
+            body
+            # every word of the heading must be one the subject reading keeps ('Port-out' lost
+            # its 'out' and covered port-ins)
+            and not any(w.lower() in STOPWORDS for w in re.split(r"[\s\-]+", headed.group("head")))
+            and not _NOT_REQUIRED.match(body.group("arg"))
+            and _IDENTIFIER.fullmatch(body.group("arg").strip())
+            and (
+                not body.group("rest").strip(" .")
+                or _ON_THE_REQUEST.fullmatch(body.group("rest").strip())
+            )
+        ):
+            return f"Every {headed.group('head')} must include the {body.group('arg').strip()}."
     m = _TERSE_REQUIRED.match(t)
     if m and not _NOT_REQUIRED.match(m.group("arg")):
         rest = m.group("rest")
@@ -3891,7 +3922,7 @@ def _normalise(text: str) -> str:
     t = _AT_SLASH.sub(
         lambda m: "at least" if m.group(1).lower() in ("above", "over") else "at most", t
     )
-    t = _required_phrasings(t)
+    t = _required_phrasings(_plus_before_requirement(t))
     # 'Where the refund amount is at least 750 USD, the refund needs …': a sentence opened by
     # 'Where' and a comma states its condition first, as 'If' does (read as the subject, the
     # bound had become a floor: 'below 750' went to review and 900 passed)
@@ -4587,7 +4618,15 @@ _NUMBER_SIGN = re.compile(r"(?<=[A-Za-z])\s*#(s)?(?![\w#])")
 # 'requires shoring plan ref + competent person sign-off': a '+' between words after a word
 # that requires, in a clause that compares nothing after it.
 _PLUS_AFTER_REQUIREMENT = re.compile(
-    r"\b(?:need|needs|needed|require|requires|required|with|and)\b[^;.:+]*?[A-Za-z]\s+\+\s+(?=[A-Za-z])",
+    r"\b(?:need|needs|needed|require|requires|required|with|and|reference|references|cite|cites|"
+    r"include|includes|quote|quotes|specify|specifies)\b[^;.:+]*?[A-Za-z]\s+\+\s+(?=[A-Za-z])",
+    re.I,
+)
+# 'placement_id + invoice_number needed on every payment': the '+' joins what the requirement
+# after it asks for
+_PLUS_BEFORE_REQUIREMENT = re.compile(
+    r"(?<=[A-Za-z0-9_])\s+\+\s+(?=[A-Za-z][\w' ]{0,40}?\s(?:needed|required|mandatory|"
+    r"(?:is|are)\s+(?:needed|required|mandatory))\b)",
     re.I,
 )
 _COMPARES_AFTER = re.compile(
@@ -4595,6 +4634,13 @@ _COMPARES_AFTER = re.compile(
     r"above|below|up\s+to|max|min|limit|cap|[<>≤≥=])",
     re.I,
 )
+
+
+def _plus_before_requirement(t: str) -> str:
+    m = _PLUS_BEFORE_REQUIREMENT.search(t)
+    if m is not None and not _COMPARES_AFTER.match(t) and "+" not in t[m.end() :]:
+        t = t[: m.start()] + " and " + t[m.end() :]
+    return t
 
 
 def _joined_by_plus(t: str) -> str:
