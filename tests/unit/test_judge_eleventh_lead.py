@@ -13,9 +13,16 @@ from hypothesis import strategies as st
 
 from tests.unit.judge_support import (
     APPENDED_QUALIFIERS,
+    TICKET,
     assert_qualified_never_decides,
     outcome_beside_ticket,
+    policy,
 )
+from webapp.judge.compiler import compile_rule
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery
+from webapp.judge.vocabulary import Glossary
 
 SWAP = "No swaps within 24 hours of the previous swap."
 REFUND = "Never refund within 24 hours of a chargeback."
@@ -94,3 +101,35 @@ def test_a_qualifier_after_a_jotted_requirement_is_never_read_away(
     rule: str, qualifier: str
 ) -> None:
     assert_qualified_never_decides(rule, qualifier)
+
+
+OFFSHORE = {"offshore agents": ["cc-vendor-07", "cc-vendor-12"]}
+
+
+@pytest.mark.parametrize(
+    ("rule", "agent", "expected"),
+    [
+        ("Offshore agents may not do SIM swaps.", "cc-vendor-12", "denied"),
+        ("Offshore agents may not do SIM swaps.", "cc-store-114", "approved"),
+        # one character off a listed id: a human decides
+        ("Offshore agents may not do SIM swaps.", "cc-vendor-1", "pending_review"),
+        # 'port-outs' is read as 'port': the act is unclear, so the listed agent is not denied
+        ("Offshore agents may not do SIM swaps or port-outs.", "cc-vendor-12", "pending_review"),
+        ("Offshore agents may not do SIM swaps or port-outs.", "cc-store-114", "approved"),
+    ],
+)
+def test_a_glossary_of_agents_is_matched_with_the_requesting_agent(
+    rule: str, agent: str, expected: str
+) -> None:
+    # 'Offshore agents' lists agent ids; no argument names an agent, so the one asking is meant
+    v = evaluate(
+        ClearanceQuery("telecom.sim_swap", {"msisdn": "+1", "ticket_id": "T-1"}, agent),
+        [policy([rule, TICKET])],
+        StaticHistory.from_dict(None),
+        glossary=OFFSHORE,
+    )
+    got = {"deny": "denied", "review": "pending_review"}.get(v.decision, "approved")
+    assert got == expected, v.reason
+    assert (
+        "requesting agent" in compile_rule(0, "c", rule, Glossary.of(OFFSHORE)).checks[0].reading()
+    )

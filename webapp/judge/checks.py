@@ -1616,6 +1616,10 @@ _WRITE_WORDS = (
 )
 
 
+# 'port-outs', 'check-ins', 'sign-ups': an act told apart from another only by its particle
+_PARTICLE_COMPOUND = re.compile(r"[a-z]-(?:outs?|ins?|ups?|downs?)\b", re.I)
+
+
 @dataclass(frozen=True)
 class ValueList(Check):
     """Allow-lists and deny-lists of argument values: countries, currencies, domains, IBAN prefixes."""
@@ -1655,6 +1659,8 @@ class ValueList(Check):
             )
         if self.match in ("place", "currency", "domain"):
             what = _MATCH_NOUN[self.match]
+        elif self._lists_agents():
+            what = "the requesting agent (or an argument naming the agent)"
         else:
             what = surface_words(self.source, self.kind_words) or _MATCH_NOUN.get(self.match, "")
             what = f"`{what}`" if what and " " not in what else (what or "an argument")
@@ -1743,6 +1749,13 @@ class ValueList(Check):
         candidates = self._candidates(view)
         if applies == "unknown" and candidates and self._act_shown(view):
             applies = "matched"  # the listed kind of value is in the request: the list speaks of it
+        if (
+            self._lists_agents()
+            and view.agent_id
+            and not any("agent" in lf.path.lower() or "bot" in lf.last_keys for lf in candidates)
+        ):
+            # no argument names an agent: the one asking is the agent the list speaks of
+            return self._agent_listed(view, applies)
         if not candidates:
             if self.match == "consumer_mail":
                 elsewhere = _not_an_address(view)
@@ -1820,6 +1833,36 @@ class ValueList(Check):
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _lists_agents(self) -> bool:
+        """'Offshore agents may not do SIM swaps' with a glossary of offshore agents: the
+        members are agent ids, and the agent in question is the one asking."""
+        return (
+            self.match == "glossary"
+            and bool(self.kind_words)
+            and set(self.kind_words)
+            <= {
+                "agent",
+                "bot",
+            }
+        )
+
+    def _agent_listed(self, view: RequestView, applies: str) -> Outcome:
+        listed = ", ".join(self.values[:8]) + (", …" if len(self.values) > 8 else "")
+        hit = self._in_list(view.agent_id)
+        who = f"the requesting agent {view.agent_id!r}"
+        if hit is None:
+            return Outcome(UNKNOWN, f"cannot tell whether {who} is in ({listed})")
+        if (self.mode == "deny") == hit:
+            verb = "is" if hit else "is not"
+            if _PARTICLE_COMPOUND.search(self.source):
+                # 'may not do SIM swaps or port-outs': the subject reading keeps 'port' and not
+                # its 'out', so a port-in would be denied as a port-out; a human decides
+                return Outcome(UNKNOWN, f"{who} {verb} one of ({listed}); the act is unclear")
+            return self.fire(applies, f"{who} {verb} one of ({listed})")
+        if self.effect == "allow":
+            return Outcome(PERMITTED if applies == "matched" else SATISFIED, "")
+        return Outcome(SATISFIED, f"{who} checked against ({listed})")
 
     def _one_word(self, view: RequestView) -> Outcome:
         """'The branch must be release', 'Deploy only from the main branch', 'Exports must be
