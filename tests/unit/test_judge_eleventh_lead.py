@@ -133,3 +133,45 @@ def test_a_glossary_of_agents_is_matched_with_the_requesting_agent(
     assert (
         "requesting agent" in compile_rule(0, "c", rule, Glossary.of(OFFSHORE)).checks[0].reading()
     )
+
+
+MEMBERS = "Destination country must be US, CA, MX or an EU member state."
+
+
+@pytest.mark.parametrize(
+    ("country", "expected"),
+    [
+        ("DE", "approved"),
+        ("US", "approved"),
+        ("MX", "approved"),
+        ("BR", "denied"),
+        ("CH", "denied"),
+    ],
+)
+def test_a_region_named_by_its_members_is_the_region(country: str, expected: str) -> None:
+    assert (
+        outcome_beside_ticket(MEMBERS, "ship.create_shipment", {"dest_country": country})
+        == expected
+    )
+
+
+@given(
+    phrase=st.sampled_from(
+        ["an EU member state", "EU member states", "an EU country", "any EU country"]
+    )
+)
+def test_every_way_of_naming_the_members_reads_alike(phrase: str) -> None:
+    rule = f"Destination country must be US, CA or {phrase}."
+    assert compile_rule(0, "c", rule).understanding == "understood"
+    assert outcome_beside_ticket(rule, "ship.create_shipment", {"dest_country": "FR"}) == "approved"
+    assert outcome_beside_ticket(rule, "ship.create_shipment", {"dest_country": "NO"}) == "denied"
+
+
+@pytest.mark.parametrize("country", ["BR", "DE"])
+def test_an_unread_list_of_places_allowed_speaks_to_a_request_in_any_place(country: str) -> None:
+    # the rule is not read (its '-ish' list is no vocabulary); sharing no word with the request, it
+    # had been left out as irrelevant and the withdrawal to Brazil approved
+    rule = "Payees must be US, UK or EU-ish, roughly."
+    assert compile_rule(0, "c", rule).understanding != "understood"
+    got = outcome_beside_ticket(rule, "fiat.withdraw", {"bank_country": country})
+    assert got == "pending_review"

@@ -3896,6 +3896,11 @@ def _required_phrasings(t: str) -> str:
     return _required_phrasing(t) or t
 
 
+_REGION_MEMBERS = re.compile(
+    r"\b(?:an?|any|one)\s+(EU|EEA)\s+(?:member\s+(?:states?|countr(?:y|ies))|countr(?:y|ies))\b"
+    r"|\b(EU|EEA)\s+member\s+(?:states|countries)\b",
+    re.I,
+)
 _AT_SLASH = re.compile(r"\bat\s*/\s*(above|over|below|under)\b", re.I)
 
 
@@ -3923,6 +3928,10 @@ def _normalise(text: str) -> str:
         lambda m: "at least" if m.group(1).lower() in ("above", "over") else "at most", t
     )
     t = _required_phrasings(_plus_before_requirement(t))
+    # 'US, CA, MX or an EU member state', 'EU countries', 'an EEA country': the region's members,
+    # which the place vocabulary reads as the region's code (a list holding the phrase was not
+    # read at all)
+    t = _REGION_MEMBERS.sub(lambda m: (m.group(1) or m.group(2)).upper(), t)
     # 'Where the refund amount is at least 750 USD, the refund needs …': a sentence opened by
     # 'Where' and a comma states its condition first, as 'If' does (read as the subject, the
     # bound had become a floor: 'below 750' went to review and 900 passed)

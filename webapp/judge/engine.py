@@ -657,7 +657,19 @@ def _place_shown(text: str, view: RequestView) -> bool:
                     if loc is not None:
                         shown |= loc[1] | ({loc[0]} if loc[0] else set())
         view.applicability_memo[_PLACES_KEY] = shown = frozenset(shown)
+    if shown and _PLACES_ONLY.search(text):
+        # 'Payouts only to US, UK or EU member states' and `bank_country: "BR"`: a list of the
+        # places allowed speaks to a request in any place, above all one it does not list (left
+        # out as sharing no word with a withdrawal, the request to Brazil was approved)
+        return True
     return not places.isdisjoint(shown)
+
+
+_PLACES_ONLY = re.compile(
+    r"\bonly\b|\bmust\s+(?:be|stay|remain|go)\b|\boutside\b|\bother\s+than\b|\bexcept\b|"
+    r"\bnon-|\bnot\s+in\b|\belsewhere\b|\bothers?\b",
+    re.I,
+)
 
 
 _PLACES_KEY = ("__places_shown__",)
