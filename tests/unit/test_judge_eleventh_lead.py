@@ -175,3 +175,18 @@ def test_an_unread_list_of_places_allowed_speaks_to_a_request_in_any_place(count
     assert compile_rule(0, "c", rule).understanding != "understood"
     got = outcome_beside_ticket(rule, "fiat.withdraw", {"bank_country": country})
     assert got == "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"policy_number": "AU-1", "requested_by": "spouse"}, "pending_review"),
+        ({"policy_number": "AU-1", "line_items": [{"requested_by": "spouse"}]}, "pending_review"),
+        # a rule naming no argument of the request and sharing no word with it stays out
+        ({"policy_number": "AU-1", "submitted_via": "web"}, "approved"),
+    ],
+)
+def test_an_unread_rule_naming_an_argument_speaks_to_the_request(args: dict, expected: str) -> None:
+    rule = "Only the policyholder or their agent of record may request; requested_by anything else -> review"
+    assert compile_rule(0, "c", rule).understanding != "understood"
+    assert outcome_beside_ticket(rule, "policy.cancel", args) == expected

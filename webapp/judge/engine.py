@@ -333,6 +333,7 @@ def _evaluate(
                     request_terms.isdisjoint(rule_stems)
                     and not _place_shown(rule.text, view)
                     and not _content_restricted(rule.text, view)
+                    and not _argument_named(rule.text, view)
                 ):
                     irrelevant_text += 1
                     continue
@@ -637,6 +638,23 @@ def _content_restricted(text: str, view: RequestView) -> bool:
         isinstance(v, str) and len(v) > 12 and " " in v.strip()
         for leaf in view.leaves
         for v in scalars(leaf.value)
+    )
+
+
+_IDENTIFIER_IN_TEXT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+
+
+def _argument_named(text: str, view: RequestView) -> bool:
+    """'Only the policyholder or their agent of record may request; requested_by anything else ->
+    review' and `requested_by: "spouse"`: a text rule naming one of the request's arguments by
+    its exact name speaks to it, whatever other words they share (its stems were all generic, so
+    it had been left out as irrelevant and the request approved)."""
+    named = {m.group(0).lower() for m in _IDENTIFIER_IN_TEXT.finditer(text)}
+    if not named:
+        return False
+    return any(
+        re.sub(r"\[\d*\]", "", leaf.path.lower()).rsplit(".", 1)[-1] in named
+        for leaf in view.leaves
     )
 
 
