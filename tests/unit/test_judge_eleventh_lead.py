@@ -190,3 +190,11 @@ def test_an_unread_rule_naming_an_argument_speaks_to_the_request(args: dict, exp
     rule = "Only the policyholder or their agent of record may request; requested_by anything else -> review"
     assert compile_rule(0, "c", rule).understanding != "understood"
     assert outcome_beside_ticket(rule, "policy.cancel", args) == expected
+
+
+def test_an_unread_rule_naming_an_argument_by_a_plain_word_speaks_to_it() -> None:
+    # 'systems' stems to a generic word, so the rule had shared no word with the offboarding
+    rule = "okta has to be in the systems list (it cascades to the SSO apps). Requests without it are rejected."
+    args = {"employee_id": "E1", "systems": ["google_workspace", "slack"]}
+    assert compile_rule(0, "c", rule).understanding != "understood"
+    assert outcome_beside_ticket(rule, "hris.offboard_employee", args) == "pending_review"

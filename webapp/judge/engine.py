@@ -642,14 +642,20 @@ def _content_restricted(text: str, view: RequestView) -> bool:
 
 
 _IDENTIFIER_IN_TEXT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+# 'okta has to be in the systems list' and `systems: [...]`: a plain word that is an argument's
+# whole name ('systems' is a generic stem, so the rule had shared no word with the request)
+_ARGUMENT_WORD = re.compile(r"\b[a-z][a-z0-9]{3,}\b")
 
 
 def _argument_named(text: str, view: RequestView) -> bool:
     """'Only the policyholder or their agent of record may request; requested_by anything else ->
     review' and `requested_by: "spouse"`: a text rule naming one of the request's arguments by
-    its exact name speaks to it, whatever other words they share (its stems were all generic, so
-    it had been left out as irrelevant and the request approved)."""
-    named = {m.group(0).lower() for m in _IDENTIFIER_IN_TEXT.finditer(text)}
+    its exact name (an identifier, or a plain word that is the argument's whole name) speaks to
+    it, whatever other words they share (its stems were all generic, so it had been left out as
+    irrelevant and the request approved)."""
+    named = {m.group(0).lower() for m in _IDENTIFIER_IN_TEXT.finditer(text)} | {
+        w.lower() for w in _ARGUMENT_WORD.findall(text)
+    }
     if not named:
         return False
     return any(
