@@ -1,0 +1,483 @@
+"""Readings the checks give word by word that are wrong as a whole (issue #10, "readings labelled
+understood that are wrong").
+
+Each function here looks at a rule as written and every check compiled from it, and names the
+words of a phrasing the checks read wrongly. Those words stay unaccounted for, so the rule is
+partly understood: it never decides on its own (review, or the language model when one is
+configured). Each says which misreading it guards against; a recogniser that reads the phrasing
+right makes its guard find nothing (the guards look at what the checks read, not at the words
+alone).
+
+On the blind sets these rules were masked by another rule of the same policy that sent the
+request to review; the day that other rule is read, each would have become an unsafe approval or
+a false denial.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from webapp.judge.checks import (
+    ActionRule,
+    ArgumentComparison,
+    Binding,
+    Check,
+    NumericLimit,
+    RequiredArgument,
+    SameValue,
+    ValueList,
+)
+from webapp.judge.text import STOPWORDS, stem, words
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1}
+
+
+def _values(c: Check) -> list[str]:
+    out = [str(v) for v in getattr(c, "values", ()) or ()]
+    if isinstance(c, Binding) and isinstance(c.value, str):
+        out.append(c.value)
+    return out
+
+
+# -- a group of countries read as subject words ---------------------------------------------
+# 'Criminal record checks on candidates located in the EU -> DPO review first' read as "Send to
+# review requests about criminal record checks candidates located EU": a candidate in DE does not
+# spell 'EU', the rule did not apply and the check was approved. A group is a membership only a
+# place list reads.
+_PLACE_GROUP = re.compile(
+    r"\b(?:in|within|inside|from|to|of|across)\s+(?:the\s+)?(?P<w>EU|EEA|EMEA|APAC|LATAM|"
+    r"European\s+Union|European\s+Economic\s+Area|Schengen(?:\s+area)?)\b"
+)
+
+
+def _place_group_as_subject(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for m in _PLACE_GROUP.finditer(text):
+        group = m.group("w")
+        listed = any(
+            group.upper() in {v.upper() for v in _values(c)}
+            or (isinstance(c, ValueList) and c.match == "place")
+            for c in every
+        )
+        if listed:
+            continue
+        if any(_stems(group) & set(c.terms) for c in every):
+            out.append(group)
+    return out
+
+
+# -- two required things joined, one dropped or both read as one name -------------------------
+# 'quota bumps need a ticket + owning team' read as one argument `ticket owning team`; 'start_date
+# and expected_return_date are required' read as start_date alone; 'International trips need a
+# trip_id and the traveler's emergency contact' read as trip_id alone (a trip with no emergency
+# contact passed).
+_NEED_BEFORE = re.compile(
+    r"\b(?:needs?|requires?|must\s+(?:always\s+)?(?:include|have|carry|cite|give|state|specify|"
+    r"reference|provide|contain|quote|name|list|show)|(?:is|are)\s+required\s*:)\s+(?P<what>[^.;:]+)",
+    re.I,
+)
+_NEED_AFTER = re.compile(
+    r"(?:^|[:.;]\s*)(?P<what>[^.;:]+?)\s+(?:are|is)\s+(?:both\s+)?(?:required|mandatory)\b", re.I
+)
+_JOIN = re.compile(r"\s+(?:and|AND|\+|&)\s+|\s*\+\s*")
+_SECOND_PREDICATE = re.compile(
+    r"(?:must|may|shall|should|can|cannot|can't|will|not|never|stay|stays|remain|remains|be|"
+    r"is|are|do|does|keep|only)\b",
+    re.I,
+)
+_CLAUSE_VERB = re.compile(r"\b(?:is|are|was|be|been|gets?|goes|paid)\b", re.I)
+_TRIM = re.compile(
+    r"^(?:both|either|the|a|an|its|their|his|her|our|every|each|all|also|always|written)\s+", re.I
+)
+
+
+def _required_names(every: Sequence[Check]) -> list[tuple[set[str], bool]]:
+    """The words of every argument a check requires (stems as the checks keep them), and of
+    every argument a check binds (with its gloss; True: the binding reads the phrase whole)."""
+    out = []
+    for c in every:
+        if isinstance(c, RequiredArgument):
+            name = _stems(c.exact_name) if c.exact_name else set(c.arg_words) - STOPWORDS
+            out.append((name, False))
+        elif isinstance(c, Binding) and c.path:
+            out.append((_stems(c.path) | _stems(c.gloss), True))
+    return out
+
+
+def _conjuncts(what: str) -> list[str]:
+    # the object ends at a gloss, a dash or a condition
+    what = re.split(r"\s+[-\u2013\u2014]\s+|\(|\b(?:for|on|in|before|when|if|unless)\b", what)[0]
+    parts = [p.strip(" ,") for p in _JOIN.split(what) if p.strip(" ,")]
+    return parts if len(parts) >= 2 else []
+
+
+def _joined_requirements(text: str, every: Sequence[Check]) -> list[str]:
+    names = _required_names(every)
+    if not names:
+        return []
+    out: list[str] = []
+    spans = [m.group("what") for m in _NEED_BEFORE.finditer(text)]
+    spans += [m.group("what") for m in _NEED_AFTER.finditer(text)]
+    for what in spans:
+        parts = _conjuncts(what)
+        if not parts:
+            continue
+        # 'originator and beneficiary names': the last noun is every member's
+        head = _stems(parts[-1].split()[-1])
+        for i, part in enumerate(parts):
+            part = _TRIM.sub("", _TRIM.sub("", part))
+            if _SECOND_PREDICATE.match(part):
+                continue  # '… and must not exceed 20,000 EUR': its own obligation, read apart
+            mine = _stems(part)
+            if not mine:
+                continue
+            others = set().union(*(_stems(p) for j, p in enumerate(parts) if j != i)) - mine - head
+            if _CLAUSE_VERB.search(part):
+                # 'and the lienholder is paid first': a state, not an argument to give
+                out.append(part.split()[0])
+                continue
+            read = any(
+                n
+                and n & mine
+                and (mine <= n | {"id"} if whole else n <= mine | head | {"id", "number"})
+                and not (n & others)
+                for n, whole in names
+            )
+            if not read:
+                out.append(part.split()[0])
+    return list(dict.fromkeys(out))
+
+
+# -- a literal value to include read as an argument's name -------------------------------------
+# 'Alert recipients must include finops@acme.io.' read as a required argument `finops acme io`:
+# every request was denied, whatever its recipients.
+_LITERAL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|\b[\w\-]+(?:\.[a-z]{2,})+\b")
+
+
+def _literal_read_as_name(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for m in _LITERAL.finditer(text):
+        pieces = _stems(m.group(0))
+        if len(pieces) < 2:
+            continue
+        for c in every:
+            if isinstance(c, RequiredArgument) and not c.exact_name:
+                name = _stems(" ".join(c.arg_words))
+                if name and name <= pieces | {"id"}:
+                    out.append(m.group(0))
+                    break
+    return out
+
+
+# -- a month count written 'Nm' read as millions -----------------------------------------------
+# 'Fwds: max tenor 12m' read as "Deny when the amount is above 12,000,000": a forward of 18
+# months passed.
+_MONTHS_M = re.compile(
+    r"\b(?P<noun>tenor|term|maturity|duration|lifetime|horizon|period|retention|lookback|"
+    r"expiry|validity|lock-?up|vesting|tenure)s?\b[^.;,]{0,20}?\b(?P<n>\d+)\s*m\b"
+    r"|\b(?P<n2>\d+)\s*m\s+(?P<noun2>tenor|term|maturity|horizon|retention|lookback|lock-?up)\b",
+    re.I,
+)
+
+
+def _months_as_millions(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for m in _MONTHS_M.finditer(text):
+        n = int(m.group("n") or m.group("n2"))
+        if any(
+            isinstance(c, NumericLimit) and c.unit_family is None and c.threshold == n * 1_000_000
+            for c in every
+        ):
+            out.append(m.group("noun") or m.group("noun2"))
+    return out
+
+
+# -- a permission under a bound read as review under it -----------------------------------------
+# 'Claim total <= $500 -> may be approved by workflow' and 'max nodes up to 40. beyond that ->
+# page capacity on-call' read as "Send to review when the amount is at or below …": what lies
+# above the bound, the part that needs a person, was approved.
+_UPPER_BOUND = re.compile(
+    r"(?:<=|\u2264|=<|\bup\s+to\b|\bmax(?:imum)?\b|\bat\s+most\b|\bno\s+more\s+than\b|"
+    r"\bnot\s+(?:to\s+)?exceed\w*\b|\bunder\b|\bbelow\b|\bless\s+than\b|<)",
+    re.I,
+)
+
+
+def _review_below_upper_bound(text: str, every: Sequence[Check]) -> list[str]:
+    # 'extension of up to 2 hrs requires approval': review below the bound is meant; only a
+    # permission at the bound or a review said of what lies beyond it shows the inversion
+    if not (_PERMITS_BELOW.search(text) or _BEYOND.search(text)):
+        return []
+    limits = [c for c in every if isinstance(c, NumericLimit)]
+    for c in limits:
+        if c.effect == "review" and c.op in ("le", "lt") and not c.counts_calls:
+            if any(o.op in ("gt", "ge") and o.threshold < c.threshold for o in limits):
+                continue  # a band ('> $500 up to $5k -> approval')
+            m = _UPPER_BOUND.search(text)
+            if m:
+                return [m.group(0).strip()]
+    return []
+
+
+_PERMITS_BELOW = re.compile(
+    r"\b(?:may|can)\s+be\s+(?:approved|auto-?approved|processed|released)\b|\b(?:ok|okay|fine|"
+    r"auto-?approve[ds]?)\b|\bno\s+(?:approval|sign-?off|review)\b",
+    re.I,
+)
+_BEYOND = re.compile(
+    r"\b(?:beyond|above|over|more\s+than|exceeding)\s+(?:that|this|it|(?:[$\u20ac\u00a3]\s*)?\d)",
+    re.I,
+)
+
+
+# -- 'a != b' read as a value -----------------------------------------------------------------
+# 'Maker and checker must be different people (maker_id != checker_id)' read as "Deny when
+# `maker_id` is \"checker_id\"": the same person as maker and checker passed.
+_NOT_EQUAL = re.compile(r"\b(?P<a>[a-z][\w.]*)\s*(?P<op>!=|\u2260|<>|=/=)\s*(?P<b>[a-z][\w.]*)\b", re.I)
+
+
+def _not_equal_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
+    if any(isinstance(c, (SameValue, ArgumentComparison)) for c in every):
+        return []
+    # 'is_test != true', 'kyc_status != verified' compare with a value, read as such
+    return [
+        m.group("op")
+        for m in _NOT_EQUAL.finditer(text)
+        if re.search(r"[_.]", m.group("b")) and m.group("b").lower() not in ("true", "false")
+    ]
+
+
+# -- a list written with slashes, read in part or as one value --------------------------------
+# 'Source acct: TAX-EUR-01 / TAX-GBP-01 only' read as TAX-EUR-01 alone (TAX-GBP-01 was denied);
+# 'credits >= $50 need reason_code: OUTAGE / BILLING_ERROR / GOODWILL only' as BILLING_ERROR
+# alone; 'USD/EUR/GBP only' as the one value "USD/EUR/GBP". A pair ('EUR/USD') is one value.
+_SLASH_LIST = re.compile(r"\b[A-Z0-9][\w\-]*(?:\s*/\s*[A-Z0-9][\w\-]*)+")
+
+
+def _slash_list_in_part(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for m in _SLASH_LIST.finditer(text):
+        members = [p.strip() for p in m.group(0).split("/")]
+        joined = m.group(0)
+        compact = re.sub(r"\s+", "", joined)
+        values = {v.upper() for c in every for v in _values(c)}
+        upper = [p.upper() for p in members]
+        if compact.upper() in values or joined.upper() in values:
+            if len(members) >= 3:
+                out.append(joined)
+            continue
+        got = [p for p in upper if p in values]
+        if got and len(got) < len(upper):
+            out.append(joined)
+    return out
+
+
+# -- '&' inside a listed name, split ------------------------------------------------------------
+# 'Agency fees only to PSL agencies: Hays, Korn Ferry, Robert Half, Hunt & Partners' read as
+# "… Robert Half, Hunt or Partners": 'Hunt' alone passed, 'Hunt & Partners' did not.
+_AMP_NAME = re.compile(r"\b(?P<a>[A-Z][\w'\-]*)\s*&\s*(?P<b>[A-Z][\w'\-]*)")
+
+
+def _ampersand_split(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for m in _AMP_NAME.finditer(text):
+        a, b = m.group("a").lower(), m.group("b").lower()
+        for c in every:
+            vals = {v.lower() for v in _values(c)}
+            if any(v == a or v.endswith(" " + a) for v in vals) and b in vals:
+                out.append("&")
+                break
+    return out
+
+
+# -- 'needs no X', 'there is no X restriction' read as forbidding X ---------------------------
+# 'Virtual cards need no shipping address' read as "Deny requests about virtual cards shipping
+# address": a virtual card sent with an address was denied. 'Below that threshold there is no
+# corridor restriction' read as "Deny requests about threshold corridor".
+_NEEDS_NO = re.compile(
+    r"\b(?:needs?|requires?|takes?)\s+no\b|\b(?:don't|doesn't|do\s+not|does\s+not)\s+(?:need|require)\b"
+    r"|\bthere\s+(?:is|are)\s+no\b|\bno\s+(?:\w+\s+){0,2}?restrictions?\b|\b(?:is|are)\s+not\s+"
+    r"restricted\b|\bunrestricted\b",
+    re.I,
+)
+
+
+def _no_need_read_as_ban(text: str, every: Sequence[Check]) -> list[str]:
+    m = _NEEDS_NO.search(text)
+    if not m or re.search(r"\b(?:unless|except|if|when|provided|as\s+long\s+as)\b", text[: m.start()], re.I):
+        return []  # 'unless … there are no open orders': the condition's own words
+    if any(c.effect == "allow" for c in every):
+        return []  # read as the permission it is ('Overrides of 12 hours or less don't need …')
+    if any(isinstance(c, ActionRule) and c.effect in ("deny", "review") for c in every):
+        return [m.group(0).split()[-1]]
+    return []
+
+
+# -- a permission read as a prohibition or a review --------------------------------------------
+# 'Counterfeit and prohibited-item removals: agent may action directly' read as "Deny requests
+# about counterfeit removals" (the 'prohibited' of a compound); 'Single IP or a range up to /24:
+# OK, no approval' read as "Send to review requests about IP range".
+_PERMITS = re.compile(
+    r"\b(?:may|can)\s+(?!not\b|never\b|only\b|be\s+(?:denied|refused|rejected|blocked)\b)\w+"
+    r"|[:,\-]\s*(?:ok|okay|fine|allowed|permitted)\b|\bno\s+(?:approval|sign-?off|review)\b",
+    re.I,
+)
+_FORBIDS = re.compile(
+    r"\b(?:not|never|cannot|can't|don't|mustn't|won't|shan't|must|shall|should|needs?|requires?|"
+    r"required|only|except|unless|review|reviews|approval|approve|sign-?off|escalate|no)\b|->|\u2192"
+    r"|(?<![\w-])(?:prohibited|forbidden|banned|blocked|disallowed|denied|restricted)(?![\w-])",
+    re.I,
+)
+
+
+def _permission_read_as_ban(text: str, every: Sequence[Check]) -> list[str]:
+    m = _PERMITS.search(text)
+    if not m or not every:
+        return []
+    if any(c.effect == "allow" for c in every):
+        return []
+    if not all(isinstance(c, ActionRule) for c in every):
+        return []
+    rest = _PERMITS.sub(" ", text)
+    if _FORBIDS.search(rest):
+        return []
+    return [m.group(0).strip(":,- ").split()[0]]
+
+
+# -- a monthly amount read as a count of requests ------------------------------------------------
+# 'No monthly budget may be set above 50,000' and 'Monthly limit per virtual card: 1,000 max' read
+# as "Deny when the number of requests per month is above …": a budget of 80,000 passed when the
+# month's requests were few.
+_AMOUNT_NOUN = re.compile(
+    r"\b(?:monthly|daily|weekly|yearly|annual|quarterly)\s+(?:\w+\s+)?(?P<w>budgets?|limits?|spend|"
+    r"caps?|allowances?|quotas?|ceilings?|amounts?|totals?|fees?|costs?)\b",
+    re.I,
+)
+
+
+def _amount_read_as_rate(text: str, every: Sequence[Check]) -> list[str]:
+    m = _AMOUNT_NOUN.search(text)
+    if not m:
+        return []
+    if any(isinstance(c, NumericLimit) and c.counts_calls and not c.noun for c in every):
+        return [m.group("w")]
+    return []
+
+
+# -- '/mo (est.)' read as an argument and its value ---------------------------------------------
+# 'adds > $2,000/mo (est.) -> FinOps sign-off' read as "Send to review when `mo` is est".
+_UNIT_WORDS = frozenset(
+    "mo mos month months yr yrs year years wk wks week weeks hr hrs hour hours day days est "
+    "approx approximately estimated".split()
+)
+
+
+def _unit_read_as_argument(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for c in every:
+        path = getattr(c, "path", "") or ""
+        vals = [v.lower().strip(".") for v in _values(c)]
+        if isinstance(c, Binding) and (
+            path.lower() in _UNIT_WORDS or any(v in _UNIT_WORDS for v in vals)
+        ):
+            out.append(path or vals[0])
+        elif (
+            isinstance(c, ValueList)
+            and c.match == "exact"
+            and vals
+            and all(v in _UNIT_WORDS for v in vals)
+        ):
+            out.append(vals[0])
+    return out
+
+
+# -- a share of a base the check does not read -------------------------------------------------
+# 'Fee can't exceed 20% of candidate's first-year base' read as "Deny when the percentage is above
+# 20%": which percentage? A fee of 25,000 on a 100,000 base was not compared with the base.
+_SHARE_OF = re.compile(
+    r"\d\s*%\s+of\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?(?P<base>[\w'\-]+(?:\s+[\w'\-]+){0,3})",
+    re.I,
+)
+
+
+def _share_of_unread_base(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for m in _SHARE_OF.finditer(text):
+        base = _stems(m.group("base"))
+        if not base:
+            continue
+        for c in every:
+            if (
+                isinstance(c, NumericLimit)
+                and c.unit_family in ("percent", "pct", "percentage")
+                and not (set(c.measure) & base)
+            ):
+                out.append(m.group("base").split()[0])
+                break
+    return out
+
+
+# -- 'At least two X are required' read as one required argument --------------------------------
+# 'At least two independent valuations are required (valuations[])' read as "When the number of
+# independent is at or above 2: Deny when `independent valuations` is missing": one valuation
+# passed.
+_AT_LEAST_N = re.compile(
+    r"\bat\s+least\s+(?:two|three|four|five|[2-9]|\d{2,})\s+[^.;]*?\b(?:required|mandatory|needed)\b"
+    r"|\b(?:needs?|requires?|must\s+(?:have|include|cite|carry))\s+at\s+least\s+(?:two|three|four|"
+    r"five|[2-9]|\d{2,})\b",
+    re.I,
+)
+
+
+def _count_of_required(text: str, every: Sequence[Check]) -> list[str]:
+    if _AT_LEAST_N.search(text) and any(isinstance(c, RequiredArgument) for c in every):
+        return ["least"]
+    return []
+
+
+# -- the subject read as a value -------------------------------------------------------------
+# 'Write-offs over USD 1,000 are not permitted' read as "When the amount is above 1,000 USD: Deny
+# when an argument is Write-offs": no argument holds the word, the rule never denied.
+def _subject_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
+    first = re.match(r"\s*(?P<w>[A-Z][a-z]+(?:-[a-z]+)*)\b", text)
+    if not first:
+        return []
+    word = first.group("w")
+    for c in every:
+        if isinstance(c, ValueList) and not c.kind_words and list(_values(c)) == [word]:
+            return [word]
+    return []
+
+
+# Every guard, in the order its words are listed; a new one is a function here.
+GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
+    _place_group_as_subject,
+    _joined_requirements,
+    _literal_read_as_name,
+    _months_as_millions,
+    _review_below_upper_bound,
+    _not_equal_read_as_value,
+    _slash_list_in_part,
+    _ampersand_split,
+    _no_need_read_as_ban,
+    _permission_read_as_ban,
+    _amount_read_as_rate,
+    _unit_read_as_argument,
+    _share_of_unread_base,
+    _count_of_required,
+    _subject_read_as_value,
+)
+
+
+def misread_words(text: str, every: Sequence[Check]) -> list[str]:
+    """The words of `text` whose reading by the checks `every` is wrong as a whole."""
+    text = re.sub(r"\s+", " ", text.replace("\u2019", "'"))
+    out: list[str] = []
+    for guard in GUARDS:
+        for w in guard(text, every):
+            if w and w not in out:
+                out.append(w)
+    return out
