@@ -18,7 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from dataclasses import dataclass, field, replace
+from typing import Any
+
 from webapp.judge.checks import (
+    NOT_APPLICABLE,
+    SATISFIED,
+    UNKNOWN,
     ActionRule,
     ArgumentComparison,
     Binding,
@@ -28,6 +34,8 @@ from webapp.judge.checks import (
     SameValue,
     ValueList,
 )
+from webapp.judge.checks import Outcome
+from webapp.judge.request_view import RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 
 
@@ -240,7 +248,7 @@ _NOT_EQUAL = re.compile(r"\b(?P<a>[a-z][\w.]*)\s*(?P<op>!=|\u2260|<>|=/=)\s*(?P<
 
 
 def _not_equal_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
-    if any(isinstance(c, (SameValue, ArgumentComparison)) for c in every):
+    if any(isinstance(c, (SameValue, ArgumentComparison, DistinctArguments)) for c in every):
         return []
     # 'is_test != true', 'kyc_status != verified' compare with a value, read as such
     return [
@@ -452,6 +460,45 @@ def _subject_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
     return []
 
 
+# -- two places joined, the first read as the argument ------------------------------------------
+# 'Protection on default branches and on release/* must never be removed or weakened' read as
+# "Deny when default branches contains release/*": the default branch (main) passed.
+def _joined_place_as_argument(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for c in every:
+        if not isinstance(c, ValueList) or not c.kind_words:
+            continue
+        for v in c.values:
+            at = text.lower().find(str(v).lower())
+            if at <= 0:
+                continue
+            # '<kind words> and on <value>': the word before the join is the list's kind
+            m = re.search(
+                r"([\w'\-]+)\s+(?:and|or)\s+(?:on|to|in|for|from|at|of)\s+$",
+                text[max(0, at - 60) : at],
+                re.I,
+            )
+            if m and _stems(m.group(1)) & set(c.kind_words):
+                out.append(v)
+    return out
+
+
+# -- a duration read as a literal value --------------------------------------------------------
+# 'No restocking fee on any return made within the 14-day withdrawal period' read as "Deny when
+# fee return contains 14-day": no argument spells the period, the fee passed.
+_DURATION_VALUE = re.compile(r"^\d+[- ]?(?:day|hour|week|month|year|minute)s?$", re.I)
+
+
+def _duration_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
+    return [
+        str(v)
+        for c in every
+        if isinstance(c, ValueList)
+        for v in c.values
+        if _DURATION_VALUE.match(str(v))
+    ]
+
+
 # Every guard, in the order its words are listed; a new one is a function here.
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _place_group_as_subject,
@@ -469,6 +516,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _share_of_unread_base,
     _count_of_required,
     _subject_read_as_value,
+    _joined_place_as_argument,
+    _duration_read_as_value,
 )
 
 
@@ -481,3 +530,164 @@ def misread_words(text: str, every: Sequence[Check]) -> list[str]:
             if w and w not in out:
                 out.append(w)
     return out
+
+
+# -- readings made right ------------------------------------------------------------------------
+# Where the right reading is the checks' own with one part split or joined, the rule is read right
+# instead of left partly understood: each part is read by the recogniser that reads it alone.
+
+_IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+
+
+def mend(
+    text: str, checks: Sequence[Check], required_alone: Callable[[str], Check | None]
+) -> tuple[Check, ...] | None:
+    """`checks` read right, or None when no part needs mending. `required_alone(part)` is the
+    required-argument check the compiler reads from 'Requests must include <part>.'."""
+    text = re.sub(r"\s+", " ", text.replace("\u2019", "'"))
+    out = _mend_joined_requirements(text, list(checks), required_alone)
+    out = _mend_ampersand(text, out if out is not None else list(checks)) or out
+    out = _mend_not_equal(text, out if out is not None else list(checks)) or out
+    return tuple(out) if out is not None else None
+
+
+def _mend_joined_requirements(
+    text: str, checks: list[Check], required_alone: Callable[[str], Check | None]
+) -> list[Check] | None:
+    """'quota bumps need a ticket + owning team' (one argument `ticket owning team`) read as two
+    required arguments, `ticket` and `owning team`; 'start_date and expected_return_date are
+    required' (start_date alone) as both. Only a plain list of nouns or names is split: a part
+    with 'or', a clause, a gloss or a second predicate keeps the guard's reading."""
+    required = [c for c in checks if isinstance(c, RequiredArgument)]
+    if not required:
+        return None
+    spans = [m.group("what") for m in _NEED_BEFORE.finditer(text)]
+    spans += [m.group("what") for m in _NEED_AFTER.finditer(text)]
+    if len(spans) != 1:
+        return None
+    # '…, and may not exceed 200 units per line': a second obligation, read by its own check
+    what = re.split(
+        r",\s*(?:and|but)\s+(?=" + _SECOND_PREDICATE.pattern + ")", spans[0], flags=re.I
+    )[0]
+    if re.search(r"[(,]|\s[-\u2013\u2014]\s|\b(?:or|for|on|in|before|when|if|unless)\b", what, re.I):
+        return None
+    parts = [_TRIM.sub("", _TRIM.sub("", p.strip())) for p in _JOIN.split(what) if p.strip()]
+    if len(parts) < 2 or any(_SECOND_PREDICATE.match(p) or _CLAUSE_VERB.search(p) for p in parts):
+        return None
+    if any(len(p.split()) > 3 for p in parts):
+        return None  # 'supporting documentation attached and a description explaining …'
+    made: list[Check] = []
+    for part in parts:
+        alone = required_alone(part)
+        if not isinstance(alone, RequiredArgument):
+            return None
+        made.append(alone)
+    names = [_stems(c.exact_name) if c.exact_name else set(c.arg_words) for c in required]
+    wanted = [_stems(c.exact_name) if c.exact_name else set(c.arg_words) for c in made]
+    if sorted(map(sorted, names)) == sorted(map(sorted, wanted)):
+        return None  # read right already
+    base = required[0]
+    kept = [c for c in checks if not isinstance(c, RequiredArgument)]
+    return kept + [
+        replace(
+            base,
+            arg_words=m.arg_words,
+            exact_name=m.exact_name,
+            unverifiable=m.unverifiable,
+            head_word=m.head_word,
+            says=m.says,
+        )
+        for m in made
+    ]
+
+
+def _mend_ampersand(text: str, checks: list[Check]) -> list[Check] | None:
+    """'Hays, Korn Ferry, Robert Half, Hunt & Partners' read as '… Hunt or Partners': the two
+    names joined back into the one firm the list names."""
+    changed = False
+    out = []
+    for c in checks:
+        if isinstance(c, ValueList):
+            values = list(c.values)
+            for m in _AMP_NAME.finditer(text):
+                a, b = m.group("a"), m.group("b")
+                low = [v.lower() for v in values]
+                ia = next((i for i, v in enumerate(low) if v == a.lower() or v.endswith(" " + a.lower())), None)
+                if ia is not None and b.lower() in low:
+                    joined = f"{values[ia]} & {values[low.index(b.lower())]}"
+                    values = [v for i, v in enumerate(values) if i != ia and v.lower() != b.lower()]
+                    values.insert(ia, joined)
+                    changed = True
+            if changed:
+                c = replace(c, values=tuple(values))
+        out.append(c)
+    return out if changed else None
+
+
+@dataclass(frozen=True)
+class DistinctArguments(Check):
+    """'Maker and checker must be different people (maker_id != checker_id)': the two arguments
+    the rule names must not hold the same value (compared without case or surrounding space)."""
+
+    left: str = ""
+    right: str = ""
+    kind: str = field(default="distinct_arguments", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(left=self.left, right=self.right)
+        return d
+
+    def reading(self) -> str:
+        verb = {"deny": "Deny", "review": "Send to review"}.get(self.effect, "Deny")
+        return (
+            f"{verb} when `{self.left}` and `{self.right}` hold the same value (when one of them "
+            f"is not sent, review){self._about()}"
+        )
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        values = {lf.path: lf.value for lf in view.leaves}
+        names = (self.left, self.right)
+        if not any(n in values for n in names):
+            named = _stems(" ".join(names)) - {"id"}
+            if not any(lf.keys & named for lf in view.leaves):
+                return Outcome(NOT_APPLICABLE)
+        if not all(n in values for n in names):
+            return Outcome(UNKNOWN, f"{self.left} and {self.right} are not both sent", names)
+        a, b = (str(values[n]).strip().casefold() for n in names)
+        if not a or not b:
+            return Outcome(UNKNOWN, f"{self.left} or {self.right} is empty", names)
+        if a == b:
+            return self.fire("matched", f"{self.left} and {self.right} are both {values[self.left]!r}", names)
+        return Outcome(SATISFIED, f"{self.left} and {self.right} differ", names)
+
+
+def _mend_not_equal(text: str, checks: list[Check]) -> list[Check] | None:
+    """'(maker_id != checker_id)' read as "Deny when `maker_id` is \"checker_id\"": read as the
+    two arguments that must differ."""
+    found = [
+        m
+        for m in _NOT_EQUAL.finditer(text)
+        if _IDENTIFIER.match(m.group("a")) and _IDENTIFIER.match(m.group("b"))
+    ]
+    if len(found) != 1 or len(checks) != 1:
+        return None
+    m, c = found[0], checks[0]
+    if not (
+        isinstance(c, Binding)
+        and c.path == m.group("a")
+        and c.op in ("eq", "ne")
+        and str(c.value) == m.group("b")
+        and c.effect in ("deny", "review")
+    ):
+        return None
+    return [
+        DistinctArguments(
+            rule_index=c.rule_index,
+            source=c.source,
+            effect=c.effect,
+            terms=c.terms,
+            left=m.group("a"),
+            right=m.group("b"),
+        )
+    ]
