@@ -548,6 +548,7 @@ def mend(
     out = _mend_joined_requirements(text, list(checks), required_alone)
     out = _mend_ampersand(text, out if out is not None else list(checks)) or out
     out = _mend_not_equal(text, out if out is not None else list(checks)) or out
+    out = _mend_share_of(text, out if out is not None else list(checks)) or out
     return tuple(out) if out is not None else None
 
 
@@ -689,5 +690,101 @@ def _mend_not_equal(text: str, checks: list[Check]) -> list[Check] | None:
             terms=c.terms,
             left=m.group("a"),
             right=m.group("b"),
+        )
+    ]
+
+
+_SHARE_NAMED = re.compile(r"pct|percent|rate|share|ratio|margin", re.I)
+
+
+@dataclass(frozen=True)
+class ShareLimit(Check):
+    """'Fee can't exceed 20% of candidate's first-year base': the share of the base the thing is.
+    A percentage argument named for the thing is the share as it is (the bound it wraps reads
+    it); the thing and the base, each sent as an amount in one argument named for it, are
+    compared as a share; anything else is the wrapped bound's to decide (it sends an amount not
+    named as a percentage to review)."""
+
+    base: NumericLimit | None = None
+    thing: tuple[str, ...] = ()  # stems naming the thing measured ('fee')
+    of: tuple[str, ...] = ()  # stems naming the base ('candidate', 'first', 'year', 'base')
+    of_phrase: str = ""
+    kind: str = field(default="share_limit", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(thing=list(self.thing), of=list(self.of))
+        return d
+
+    def reading(self) -> str:
+        assert self.base is not None
+        verb = {"deny": "Deny", "review": "Send to review"}.get(self.effect, "Deny")
+        words_ = {"gt": "above", "ge": "at or above", "lt": "below", "le": "at or below"}
+        thing = " ".join(sorted(self.thing)) if not self.source else _surface(self.source, self.thing)
+        return (
+            f"{verb} when the {thing} is {words_.get(self.base.op, self.base.op)} "
+            f"{self.base.threshold:g}% of {self.of_phrase} (a percentage named for the {thing} is "
+            f"that share; the {thing} and the base, each an amount in one argument named for it, "
+            f"are compared as a share; anything else goes to review){self._about()}"
+        )
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        assert self.base is not None
+        thing, of = set(self.thing), set(self.of)
+        numeric = [(lf, v) for lf, v in view.numeric_leaves() if not _SHARE_NAMED.search(lf.path)]
+        things = [(lf, v) for lf, v in numeric if thing <= lf.keys and not (lf.keys & of)]
+        bases = [(lf, v) for lf, v in numeric if lf.keys & of and not (lf.keys & thing)]
+        if len(things) == 1 and len(bases) == 1 and bases[0][1] > 0:
+            (tl, tv), (bl, bv) = things[0], bases[0]
+            share = tv / bv * 100
+            names = (tl.path, bl.path)
+            ops = {"gt": share > self.base.threshold, "ge": share >= self.base.threshold,
+                   "lt": share < self.base.threshold, "le": share <= self.base.threshold}
+            said = f"{tl.path} = {tv:g} is {share:.1f}% of {bl.path} = {bv:g}"
+            if ops.get(self.base.op, False):
+                return self.fire("matched", said, names)
+            if any(_SHARE_NAMED.search(lf.path) and thing <= lf.keys for lf in view.leaves):
+                # a percentage sent beside the amounts must hold too
+                other = self.base.evaluate(view)
+                if other.status not in (SATISFIED, NOT_APPLICABLE):
+                    return other
+            return Outcome(SATISFIED, said, names)
+        return self.base.evaluate(view)
+
+
+def _surface(source: str, stems_: tuple[str, ...]) -> str:
+    got = [w for w in re.findall(r"[A-Za-z][\w'\-]*", source) if stem(w.lower()) in stems_]
+    return " ".join(dict.fromkeys(w.lower() for w in got)) or "amount"
+
+
+def _mend_share_of(text: str, checks: list[Check]) -> list[Check] | None:
+    """'Fee can't exceed 20% of candidate's first-year base' read as "Deny when the percentage is
+    above 20%": read as the share of the base the fee is."""
+    found = list(_SHARE_OF.finditer(text))
+    if len(found) != 1 or len(checks) != 1:
+        return None
+    c = checks[0]
+    if not (
+        isinstance(c, NumericLimit)
+        and c.unit_family == "percent"
+        and not c.named
+        and not c.window
+        and not c.counts_calls
+    ):
+        return None
+    of = _stems(found[0].group("base"))
+    thing = tuple(w for w in c.measure if w not in of)
+    if not of or not thing or not of & set(c.measure):
+        return None
+    return [
+        ShareLimit(
+            rule_index=c.rule_index,
+            source=c.source,
+            effect=c.effect,
+            terms=c.terms,
+            base=c,
+            thing=thing,
+            of=tuple(sorted(of)),
+            of_phrase=found[0].group("base"),
         )
     ]
