@@ -549,6 +549,7 @@ def mend(
     out = _mend_ampersand(text, out if out is not None else list(checks)) or out
     out = _mend_not_equal(text, out if out is not None else list(checks)) or out
     out = _mend_share_of(text, out if out is not None else list(checks)) or out
+    out = _mend_place_group(text, out if out is not None else list(checks)) or out
     return tuple(out) if out is not None else None
 
 
@@ -786,5 +787,41 @@ def _mend_share_of(text: str, checks: list[Check]) -> list[Check] | None:
             thing=thing,
             of=tuple(sorted(of)),
             of_phrase=found[0].group("base"),
+        )
+    ]
+
+
+_LOCATED_IN_GROUP = re.compile(
+    r"\b(?P<how>located|based|resident|residing|domiciled|living)\s+in\s+(?:the\s+)?"
+    r"(?P<w>EU|EEA)\b(?!\s*[/,]|\s+(?:or|and)\b)"
+)
+
+
+def _mend_place_group(text: str, checks: list[Check]) -> list[Check] | None:
+    """'Criminal record checks on candidates located in the EU -> DPO review first' read as
+    subject words: read as the place list the group is (the built-in vocabulary lists its
+    members), on the act the rest of the subject names."""
+    found = list(_LOCATED_IN_GROUP.finditer(text))
+    if len(found) != 1 or len(checks) != 1:
+        return None
+    c, m = checks[0], found[0]
+    if not (isinstance(c, ActionRule) and type(c) is ActionRule and c.effect in ("deny", "review")):
+        return None
+    group = m.group("w")
+    drop = _stems(group) | _stems(m.group("how"))
+    if not drop & set(c.terms):
+        return None
+    terms = tuple(t for t in c.terms if t not in drop)
+    if not terms:
+        return None
+    return [
+        ValueList(
+            rule_index=c.rule_index,
+            source=c.source,
+            effect=c.effect,
+            terms=terms,
+            mode="deny",
+            values=(group,),
+            match="place",
         )
     ]
