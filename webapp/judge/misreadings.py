@@ -550,6 +550,7 @@ def mend(
     out = _mend_not_equal(text, out if out is not None else list(checks)) or out
     out = _mend_share_of(text, out if out is not None else list(checks)) or out
     out = _mend_place_group(text, out if out is not None else list(checks)) or out
+    out = _mend_slash_list(text, out if out is not None else list(checks)) or out
     return tuple(out) if out is not None else None
 
 
@@ -825,3 +826,36 @@ def _mend_place_group(text: str, checks: list[Check]) -> list[Check] | None:
             match="place",
         )
     ]
+
+
+_CODE = re.compile(r"^[A-Z0-9][A-Z0-9_\-]*$")
+
+
+def _mend_slash_list(text: str, checks: list[Check]) -> list[Check] | None:
+    """'Source acct: TAX-EUR-01 / TAX-GBP-01 only' read as TAX-EUR-01 alone (the other member
+    read as subject words): every member of the slash list is in the allow-list."""
+    groups = []
+    for m in _SLASH_LIST.finditer(text):
+        members = [p.strip() for p in m.group(0).split("/")]
+        if len(members) >= 2 and all(_CODE.match(p) and not p.isdigit() for p in members):
+            groups.append(members)
+    if len(groups) != 1 or len(checks) != 1:
+        return None
+    members = groups[0]
+
+    def fix(c: Check) -> Check | None:
+        if isinstance(c, ValueList) and c.mode == "allow" and c.match == "exact":
+            have = [v for v in c.values if v.upper() in {p.upper() for p in members}]
+            if not have or len(have) != len(c.values) or len(have) == len(members):
+                return None
+            drop = set().union(*(_stems(p) for p in members))
+            terms = tuple(t for t in c.terms if t not in drop)
+            return replace(c, values=tuple(members), terms=terms)
+        inner = getattr(c, "body", None)
+        if isinstance(c, Check) and type(c).__name__ == "When" and isinstance(inner, Check):
+            fixed = fix(inner)
+            return replace(c, body=fixed) if fixed is not None else None
+        return None
+
+    got = fix(checks[0])
+    return [got] if got is not None else None
