@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -30,11 +29,11 @@ from webapp.judge.checks import (
     Binding,
     Check,
     NumericLimit,
+    Outcome,
     RequiredArgument,
     SameValue,
     ValueList,
 )
-from webapp.judge.checks import Outcome
 from webapp.judge.request_view import RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 
@@ -244,7 +243,9 @@ _BEYOND = re.compile(
 # -- 'a != b' read as a value -----------------------------------------------------------------
 # 'Maker and checker must be different people (maker_id != checker_id)' read as "Deny when
 # `maker_id` is \"checker_id\"": the same person as maker and checker passed.
-_NOT_EQUAL = re.compile(r"\b(?P<a>[a-z][\w.]*)\s*(?P<op>!=|\u2260|<>|=/=)\s*(?P<b>[a-z][\w.]*)\b", re.I)
+_NOT_EQUAL = re.compile(
+    r"\b(?P<a>[a-z][\w.]*)\s*(?P<op>!=|\u2260|<>|=/=)\s*(?P<b>[a-z][\w.]*)\b", re.I
+)
 
 
 def _not_equal_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
@@ -315,7 +316,9 @@ _NEEDS_NO = re.compile(
 
 def _no_need_read_as_ban(text: str, every: Sequence[Check]) -> list[str]:
     m = _NEEDS_NO.search(text)
-    if not m or re.search(r"\b(?:unless|except|if|when|provided|as\s+long\s+as)\b", text[: m.start()], re.I):
+    if not m or re.search(
+        r"\b(?:unless|except|if|when|provided|as\s+long\s+as)\b", text[: m.start()], re.I
+    ):
         return []  # 'unless … there are no open orders': the condition's own words
     if any(c.effect == "allow" for c in every):
         return []  # read as the permission it is ('Overrides of 12 hours or less don't need …')
@@ -572,7 +575,9 @@ def _mend_joined_requirements(
     what = re.split(
         r",\s*(?:and|but)\s+(?=" + _SECOND_PREDICATE.pattern + ")", spans[0], flags=re.I
     )[0]
-    if re.search(r"[(,]|\s[-\u2013\u2014]\s|\b(?:or|for|on|in|before|when|if|unless)\b", what, re.I):
+    if re.search(
+        r"[(,]|\s[-\u2013\u2014]\s|\b(?:or|for|on|in|before|when|if|unless)\b", what, re.I
+    ):
         return None
     parts = [_TRIM.sub("", _TRIM.sub("", p.strip())) for p in _JOIN.split(what) if p.strip()]
     if len(parts) < 2 or any(_SECOND_PREDICATE.match(p) or _CLAUSE_VERB.search(p) for p in parts):
@@ -615,7 +620,10 @@ def _mend_ampersand(text: str, checks: list[Check]) -> list[Check] | None:
             for m in _AMP_NAME.finditer(text):
                 a, b = m.group("a"), m.group("b")
                 low = [v.lower() for v in values]
-                ia = next((i for i, v in enumerate(low) if v == a.lower() or v.endswith(" " + a.lower())), None)
+                ia = next(
+                    (i for i, v in enumerate(low) if v == a.lower() or v.endswith(" " + a.lower())),
+                    None,
+                )
                 if ia is not None and b.lower() in low:
                     joined = f"{values[ia]} & {values[low.index(b.lower())]}"
                     values = [v for i, v in enumerate(values) if i != ia and v.lower() != b.lower()]
@@ -661,7 +669,9 @@ class DistinctArguments(Check):
         if not a or not b:
             return Outcome(UNKNOWN, f"{self.left} or {self.right} is empty", names)
         if a == b:
-            return self.fire("matched", f"{self.left} and {self.right} are both {values[self.left]!r}", names)
+            return self.fire(
+                "matched", f"{self.left} and {self.right} are both {values[self.left]!r}", names
+            )
         return Outcome(SATISFIED, f"{self.left} and {self.right} differ", names)
 
 
@@ -722,7 +732,9 @@ class ShareLimit(Check):
         assert self.base is not None
         verb = {"deny": "Deny", "review": "Send to review"}.get(self.effect, "Deny")
         words_ = {"gt": "above", "ge": "at or above", "lt": "below", "le": "at or below"}
-        thing = " ".join(sorted(self.thing)) if not self.source else _surface(self.source, self.thing)
+        thing = (
+            " ".join(sorted(self.thing)) if not self.source else _surface(self.source, self.thing)
+        )
         return (
             f"{verb} when the {thing} is {words_.get(self.base.op, self.base.op)} "
             f"{self.base.threshold:g}% of {self.of_phrase} (a percentage named for the {thing} is "
@@ -740,8 +752,12 @@ class ShareLimit(Check):
             (tl, tv), (bl, bv) = things[0], bases[0]
             share = tv / bv * 100
             names = (tl.path, bl.path)
-            ops = {"gt": share > self.base.threshold, "ge": share >= self.base.threshold,
-                   "lt": share < self.base.threshold, "le": share <= self.base.threshold}
+            ops = {
+                "gt": share > self.base.threshold,
+                "ge": share >= self.base.threshold,
+                "lt": share < self.base.threshold,
+                "le": share <= self.base.threshold,
+            }
             said = f"{tl.path} = {tv:g} is {share:.1f}% of {bl.path} = {bv:g}"
             if ops.get(self.base.op, False):
                 return self.fire("matched", said, names)
