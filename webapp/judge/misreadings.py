@@ -34,7 +34,7 @@ from webapp.judge.checks import (
     SameValue,
     ValueList,
 )
-from webapp.judge.request_view import RequestView
+from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 
 
@@ -502,6 +502,115 @@ def _duration_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
     ]
 
 
+# -- a word pointing at a list, or an approver, read as the value -------------------------------
+# 'Exports must not include any of the following columns: ssn, dob, …' read as "Deny when a
+# member of `columns` is following" (an export of ssn passed); 'SAML signing cert changes ->
+# security on-call has to approve' read as "Send to review when an argument is on-call" (a cert
+# change passed when no argument held the word).
+_POINTERS = frozenset("following below above these those listed".split())
+_APPROVERS = frozenset(
+    "on-call oncall manager lead owner supervisor officer director admin approver reviewer "
+    "team".split()
+)
+_APPROVES = re.compile(r"\b(?:approv\w*|sign(?:s|ed)?[- ]off|sign\s+off|ok)\b", re.I)
+
+
+def _pointer_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for c in every:
+        if not isinstance(c, ValueList):
+            continue
+        for v in c.values:
+            low = str(v).lower()
+            if low in _POINTERS or (
+                low in _APPROVERS and len(c.values) == 1 and _APPROVES.search(text)
+            ):
+                out.append(str(v))
+    return out
+
+
+# -- a count per hour read as a count per request -----------------------------------------------
+# 'max 3 unlocks/resets per agent per rolling hour' read as "Deny when the number of unlocks is
+# above 3": the fourth unlock of the hour, one per request, passed.
+_PER_WINDOW = re.compile(
+    r"\b(?:per|a|each|every|in\s+(?:a|any|one))\s+(?:rolling\s+|calendar\s+)?"
+    r"(?P<w>hour|day|week|month|year|24\s*h)\b",
+    re.I,
+)
+
+
+def _window_dropped(text: str, every: Sequence[Check]) -> list[str]:
+    limits = [c for c in every if isinstance(c, NumericLimit)]
+    if not limits or any(c.window or c.counts_calls for c in limits):
+        return []
+    m = _PER_WINDOW.search(text)
+    if m and any(c.noun for c in limits):
+        return [m.group("w")]
+    return []
+
+
+# -- 'within N hours of' read as more than N hours ------------------------------------------------
+# 'no swap within 24h of previous swap (hours_since_last_swap) - deny' read as "Deny when
+# `hours_since_last_swap` is above 24 hours": the swap an hour after the last one passed.
+_WITHIN_OF = re.compile(
+    r"\bwithin\s+\d+\s*(?:h|hrs?|hours?|d|days?|min|minutes?)\b\s+(?:of|after|since)\b", re.I
+)
+
+
+def _within_read_as_above(text: str, every: Sequence[Check]) -> list[str]:
+    # 'no swap within 24h of …': the act is forbidden inside the window ('must be filed within
+    # 30 days of …' bounds it from above, read right)
+    if not re.search(
+        r"\b(?:no|never|don't|do\s+not)\s+(?:[\w\-]+\s+){1,3}?" + _WITHIN_OF.pattern[2:], text, re.I
+    ):
+        return []
+    if any(
+        isinstance(c, NumericLimit) and c.effect == "deny" and c.op in ("gt", "ge") for c in every
+    ):
+        return ["within"]
+    return []
+
+
+# -- a verb read as a flag ------------------------------------------------------------------------
+# 'A verified DSAR ticket (dsar_ticket) must be referenced' read as "Deny unless `referenced` is
+# on": the ticket given, no argument named 'referenced', the erasure went to review or worse.
+_ACT_STEMS = frozenset(
+    stem(w)
+    for w in "referenced cited included provided attached specified quoted mentioned given supplied booked".split()
+)
+
+
+def _verb_read_as_flag(text: str, every: Sequence[Check]) -> list[str]:
+    return [
+        w
+        for c in every
+        if type(c).__name__ == "RequiredFlag"
+        for w in getattr(c, "flag_words", ())
+        if w in _ACT_STEMS
+    ]
+
+
+# -- a word that is not a counted thing read as one ----------------------------------------------
+# 'coupons above $100 off' read as "the number of off", 'between 2 and 50 inclusive' as "the number
+# of inclusive", 'Agent daily total max 250,000 USD incl. this one' as "the number of incl".
+_NOT_COUNTED = frozenset(
+    "off inclusive exclusive approving gross net incl including included total limit max min "
+    "est approx".split()
+)
+
+
+def _uncounted_noun(text: str, every: Sequence[Check]) -> list[str]:
+    return [
+        c.noun
+        for c in every
+        if isinstance(c, NumericLimit)
+        and c.noun
+        and c.noun.lower() in _NOT_COUNTED
+        and not c.currency  # 'above $100 off': the amount is compared, the word is a gloss
+        and not c.window
+    ]
+
+
 # Every guard, in the order its words are listed; a new one is a function here.
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _place_group_as_subject,
@@ -521,6 +630,11 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _subject_read_as_value,
     _joined_place_as_argument,
     _duration_read_as_value,
+    _pointer_read_as_value,
+    _window_dropped,
+    _within_read_as_above,
+    _verb_read_as_flag,
+    _uncounted_noun,
 )
 
 
@@ -554,6 +668,7 @@ def mend(
     out = _mend_share_of(text, out if out is not None else list(checks)) or out
     out = _mend_place_group(text, out if out is not None else list(checks)) or out
     out = _mend_slash_list(text, out if out is not None else list(checks)) or out
+    out = _mend_within(text, out if out is not None else list(checks)) or out
     return tuple(out) if out is not None else None
 
 
@@ -706,6 +821,9 @@ def _mend_not_equal(text: str, checks: list[Check]) -> list[Check] | None:
     ]
 
 
+_MONEY_WORDS = MONEY_KEYS | frozenset(
+    stem(w) for w in "usd eur gbp chf jpy cad aud sgd cents salary".split()
+)
 _SHARE_NAMED = re.compile(r"pct|percent|rate|share|ratio|margin", re.I)
 
 
@@ -746,6 +864,8 @@ class ShareLimit(Check):
         assert self.base is not None
         thing, of = set(self.thing), set(self.of)
         numeric = [(lf, v) for lf, v in view.numeric_leaves() if not _SHARE_NAMED.search(lf.path)]
+        # amounts of money only ('samples' of 'stock' may be counted in other units: review)
+        numeric = [(lf, v) for lf, v in numeric if lf.keys & _MONEY_WORDS]
         things = [(lf, v) for lf, v in numeric if thing <= lf.keys and not (lf.keys & of)]
         bases = [(lf, v) for lf, v in numeric if lf.keys & of and not (lf.keys & thing)]
         if len(things) == 1 and len(bases) == 1 and bases[0][1] > 0:
@@ -875,3 +995,15 @@ def _mend_slash_list(text: str, checks: list[Check]) -> list[Check] | None:
 
     got = fix(checks[0])
     return [got] if got is not None else None
+
+
+def _mend_within(text: str, checks: list[Check]) -> list[Check] | None:
+    """'no swap within 24h of previous swap (hours_since_last_swap) - deny' read as "Deny when
+    `hours_since_last_swap` is above 24 hours": read as the window it forbids, at or below 24
+    hours (the bound itself is inside the window)."""
+    if len(checks) != 1 or not _within_read_as_above(text, checks):
+        return None
+    c = checks[0]
+    if not (isinstance(c, NumericLimit) and c.named and c.op == "gt" and c.unit_family == "time"):
+        return None
+    return [replace(c, op="le")]
