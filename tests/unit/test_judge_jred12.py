@@ -177,6 +177,32 @@ def _readings(rule: str) -> list[str]:
             {"amount": 60, "reason_code": "PROMO"},
             "denied",
         ),
+        # the window a 'no … within' forbids
+        (
+            "no swap within 24h of previous swap (hours_since_last_swap) - deny",
+            "sim.swap",
+            {"hours_since_last_swap": 3},
+            "denied",
+        ),
+        (
+            "no swap within 24h of previous swap (hours_since_last_swap) - deny",
+            "sim.swap",
+            {"hours_since_last_swap": 72},
+            "approved",
+        ),
+        # an inclusive sign before a currency code
+        (
+            "payouts >= USD 10k: adjuster supervisor sign-off before release",
+            "claims.payout",
+            {"amount": 10000, "currency": "USD"},
+            "pending_review",
+        ),
+        (
+            "payouts >= USD 10k: adjuster supervisor sign-off before release",
+            "claims.payout",
+            {"amount": 9999, "currency": "USD"},
+            "approved",
+        ),
     ],
 )
 def test_read_right_beside_a_satisfied_rule(rule, tool, args, expected):
@@ -239,6 +265,12 @@ def test_readings_say_what_is_read():
         "explaining the business reason.",
         "Financed vehicles: the settlement must include the lienholder payoff and the lienholder "
         "is paid first.",
+        "Exports must not include any of the following columns: ssn, dob, card_pan.",
+        "SAML signing cert changes -> security on-call has to approve.",
+        "max 3 unlocks/resets per agent per rolling hour (including this one)",
+        "A verified DSAR ticket (dsar_ticket) must be referenced.",
+        "In the prod namespace, replica counts must stay between 2 and 50 inclusive.",
+        "Default branches require at least 2 approving reviews.",
     ],
 )
 def test_misread_whole_stays_partly_understood(rule):
@@ -293,6 +325,8 @@ _MENDED = (
     "Fee can't exceed 20% of candidate's first-year base",
     "Criminal record checks on candidates located in the EU -> DPO review first",
     "Source acct: TAX-EUR-01 / TAX-GBP-01 only",
+    "no swap within 24h of previous swap (hours_since_last_swap) - deny",
+    "payouts >= USD 10k: adjuster supervisor sign-off before release",
 )
 
 

@@ -669,6 +669,7 @@ def mend(
     out = _mend_place_group(text, out if out is not None else list(checks)) or out
     out = _mend_slash_list(text, out if out is not None else list(checks)) or out
     out = _mend_within(text, out if out is not None else list(checks)) or out
+    out = _mend_inclusive_sign(text, out if out is not None else list(checks)) or out
     return tuple(out) if out is not None else None
 
 
@@ -1007,3 +1008,36 @@ def _mend_within(text: str, checks: list[Check]) -> list[Check] | None:
     if not (isinstance(c, NumericLimit) and c.named and c.op == "gt" and c.unit_family == "time"):
         return None
     return [replace(c, op="le")]
+
+
+_SIGN_BOUND = re.compile(
+    r"(?P<sign>>=|=>|\u2265|<=|=<|\u2264)\s*(?:[A-Z]{3}\s*|[$\u20ac\u00a3]\s*)?\d"
+)
+_OTHER_BOUND = re.compile(
+    r"(?<![<>=])[<>](?!=)|\b(?:above|over|below|under|exceed\w*|more|less|fewer|greater|least|"
+    r"most|up\s+to|max\w*|min\w*|between)\b",
+    re.I,
+)
+
+
+def _mend_inclusive_sign(text: str, checks: list[Check]) -> list[Check] | None:
+    """'payouts >= USD 10k: adjuster supervisor sign-off' read as "above 10,000 USD" (the sign
+    before a currency code lost its '='): exactly 10,000 USD passed. A rule with one inclusive
+    sign and no other bound word keeps the sign's boundary."""
+    signs = list(_SIGN_BOUND.finditer(text))
+    if len(signs) != 1 or len(checks) != 1 or _OTHER_BOUND.search(_SIGN_BOUND.sub(" ", text)):
+        return None
+    c = checks[0]
+    want = {"gt": "ge", "lt": "le"}
+    inner = c
+    while not isinstance(inner, NumericLimit) and isinstance(getattr(inner, "base", None), Check):
+        inner = inner.base
+    if not isinstance(inner, NumericLimit) or inner.op not in want:
+        return None
+    up = signs[0].group("sign") in (">=", "=>", "\u2265")
+    if (inner.op == "gt") != up:
+        return None
+    fixed = replace(inner, op=want[inner.op])
+    if inner is c:
+        return [fixed]
+    return None
