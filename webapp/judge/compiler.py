@@ -54,6 +54,7 @@ from webapp.judge.coverage import (
     misread_traps,
     unaccounted_words,
 )
+from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
@@ -308,6 +309,35 @@ def compile_rule(
     evidence: bool = True,
 ) -> CompiledRule:
     """Compile one rule statement into zero or more checks; `glossary` resolves categories."""
+    rule = _compile_rule(index, chunk_id, text, glossary, evidence)
+    # phrasings every check reads word by word but wrongly as a whole (misreadings.py): read
+    # right where a part is read by the recogniser that reads it alone, else their words stay
+    # unaccounted, so the rule never decides on its own
+    if rule.checks and not rule.unaccounted and not rule.uncompiled:
+        mended = mend(text, rule.checks, _required_alone)
+        if mended is not None:
+            rule = replace(rule, checks=mended)
+        left = misread_words(text, _every(rule))
+        if left:
+            return _leave_unread(rule, left)
+    return rule
+
+
+def _required_alone(part: str) -> Check | None:
+    """The one check 'Requests must include <part>.' compiles to, when it is understood."""
+    alone = _guarded_prose(0, "", f"Requests must include {part}.", None)
+    if alone.unaccounted or alone.uncompiled or len(alone.checks) != 1:
+        return None
+    return alone.checks[0]
+
+
+def _compile_rule(
+    index: int,
+    chunk_id: str,
+    text: str,
+    glossary: Glossary | None,
+    evidence: bool,
+) -> CompiledRule:
     if evidence:
         # 'Wires over $25,000 need Treasury sign-off - put the approval ticket in
         # treasury_approval_id': the review is given when the request evidences the approval
