@@ -55,6 +55,7 @@ from webapp.judge.coverage import (
     unaccounted_words,
 )
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
+from webapp.judge.glosses import Glossed, glossed_checks
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
     CURRENCY_CODES,
@@ -1059,6 +1060,18 @@ def _compile_prose(
         if sc:
             scope += list(sc)
             continue
+        # ---- jgloss: a phrase glossed with the argument it means ('NO cancellation while
+        # claim(s) open (open_claims > 0)', 'All involuntary terminations (termination_type =
+        # involuntary) must be reviewed by HR Legal'), read whole or not at all (glosses.py)
+        glossed = glossed_checks(index, text, clause, glossary)
+        if glossed is not None:
+            normative_seen = True
+            checks.extend(glossed[0])
+            consumed_markers.extend(glossed[1])
+            resolved += glossed[2]
+            widened += glossed[3]
+            continue
+        # ---- end jgloss
         # 'only to vendors whose status is Active', 'for deactivated users': the party's state,
         # before the readings that take 'only … is Active' for a binding or the state for a word
         party = _party_state(index, text, clause, previous, subject_carry, only=True)
@@ -1241,10 +1254,12 @@ def _compile_prose(
         # found in the rule as written (normalising rewrites 'older than' as 'aged more than'
         # and moves a list's trailing 'for EU customers only' to the front)
         # ('domains other than partner domains' is read when the glossary resolved the term)
+        # (jgloss: an argument compared in a gloss, '(open_claims > 0)', is read by its check)
+        compared = {c.path for c in _all_checks(checks) if isinstance(c, Glossed)}
         left += [
             w
             for w in misread_traps(re.sub(r"\s+", " ", text.replace("\u2019", "'")))
-            if not any(w.lower() in words(phrase) for phrase in resolved)
+            if not any(w.lower() in words(phrase) for phrase in resolved) and w not in compared
         ]
         if left:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *left)))
@@ -2232,10 +2247,18 @@ def _unread_comparisons(
         if any(c.effect == "review" for c in every)
         else []
     )
+    # jgloss: '(open_claims > 0)' is compared by the check that reads the gloss
+    glossed = [
+        (at, at + len(c.written))
+        for c in every
+        if isinstance(c, Glossed) and c.written and (at := text.find(c.written)) >= 0
+    ]
     found = []
     for m in _COMPARISON.finditer(text):
         word = re.sub(r"\s+", " ", m.group(0).lower())
         if read_span is not None and read_span[0] <= m.start() < read_span[1]:
+            continue
+        if any(a <= m.start() < b for a, b in glossed):
             continue
         if any(a <= m.start() < b for a, b in before_act):
             continue
