@@ -54,8 +54,8 @@ from webapp.judge.coverage import (
     misread_traps,
     unaccounted_words,
 )
-from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.glosses import Glossed, glossed_checks
+from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
     CURRENCY_CODES,

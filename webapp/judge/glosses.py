@@ -278,12 +278,15 @@ _COPULA = frozenset("is are was were be being been currently".split())
 _LINKERS = frozenset("of in on with from at under".split())
 # What ends the phrase: a determiner or quantifier, a condition marker, a preposition the
 # phrase never crosses, a modal or a negation.
-_STOPS = frozenset(
-    """a an the all any every each no not never nor to for while when whenever if during until
+_STOPS = (
+    frozenset(
+        """a an the all any every each no not never nor to for while when whenever if during until
     by via against into onto after before unless except who whom whose which that where
     must shall should may might can cannot could will would need needs require requires and
     or but than over under above below per""".split()
-) - _LINKERS
+    )
+    - _LINKERS
+)
 _MARKERS = frozenset("while when whenever if during".split())
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'\-.]*(?:\(s\))?|,")
@@ -364,7 +367,9 @@ def _read_gloss(body: str) -> _Gloss | None:
         value = _value(m.group("value"))
         if isinstance(value, str) and value.lower() in ("required", "mandatory", "given", "set"):
             return None
-        vw = frozenset(stem(w) for w in words(str(value))) if isinstance(value, str) else frozenset()
+        vw = (
+            frozenset(stem(w) for w in words(str(value))) if isinstance(value, str) else frozenset()
+        )
         return _Gloss(m.group("name"), "is", members=(value,), value=value, value_words=vw)
     m = _BARE.match(body)
     if m:
