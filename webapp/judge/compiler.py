@@ -54,7 +54,7 @@ from webapp.judge.coverage import (
     misread_traps,
     unaccounted_words,
 )
-from webapp.judge.glosses import Glossed, glossed_checks
+from webapp.judge.glosses import Glossed, glossed_checks, values_read_as_names
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
@@ -301,6 +301,10 @@ def _description_rules(description: str) -> list[str]:
     return out
 
 
+# jgloss: a bracket opening with an argument's name ('(open_claims > 0)', '(mode = air)')
+_GLOSS_HINT = re.compile(r"\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*\s*(?:[=:<>!\u2264\u2265]|\))")
+
+
 def compile_rule(
     index: int,
     chunk_id: str,
@@ -323,6 +327,13 @@ def compile_rule(
     both = _agent_and_rest(index, chunk_id, text, glossary)
     if both is not None:
         return both
+    # ---- jgloss: 'Never ship to P.O. boxes (address_type = po_box)' is prose glossed with its
+    # argument, not notation: read by the gloss first when that reading takes the rule whole
+    if _GLOSS_HINT.search(text):
+        glossed = _guarded_prose(index, chunk_id, text, glossary)
+        if glossed.decides and any(isinstance(c, Glossed) for c in _all_checks(glossed.checks)):
+            return glossed
+    # ---- end jgloss
     # 'amount > 5000 -> fraud team review', 'currency in {EUR, GBP}; anything else -> deny': a
     # rule written in notation is read by its own grammar (notation.py), whole or not at all
     noted = notation_checks(index, text)
@@ -1261,6 +1272,8 @@ def _compile_prose(
             for w in misread_traps(re.sub(r"\s+", " ", text.replace("\u2019", "'")))
             if not any(w.lower() in words(phrase) for phrase in resolved) and w not in compared
         ]
+        # jgloss: a glossed argument compared as a value ('an argument is termination_type')
+        left += values_read_as_names(clean, reading.every)
         if left:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *left)))
     return CompiledRule(

@@ -49,7 +49,7 @@ from webapp.judge.checks import (
 )
 from webapp.judge.checks import SATISFIED as _SATISFIED_STATUS
 from webapp.judge.places import country_code
-from webapp.judge.request_view import RequestView
+from webapp.judge.request_view import VERBS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 from webapp.judge.vocabulary import Glossary, near
 
@@ -288,14 +288,24 @@ _STOPS = (
     - _LINKERS
 )
 _MARKERS = frozenset("while when whenever if during".split())
+_NEGATIONS = frozenset("no never not don't dont cannot can't".split())
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'\-.]*(?:\(s\))?|,")
 
-# The predicate after a gloss in the subject.
+# The predicate after a gloss in the subject: who reviews, and nothing more ('must be reviewed
+# by HR Legal', 'need Payroll Mgr sign-off', 'need a supervisor's approval', '-> compliance
+# review'). A word that could narrow or add ('for executives', 'over 10,000 USD', 'before
+# separation', 'or a manager') is not one of who reviews.
+_WHO_WORD = (
+    r"(?!(?:for|to|in|on|with|of|when|if|unless|over|under|above|below|except|only|or|and|"
+    r"before|after|from|at|by|not|no|never|without|within|per|than|while|once|until|who|"
+    r"whose|which|that|where)\b)[A-Za-z][\w&+\-]*(?:'s|\u2019s)?"
+)
+_WHO = rf"(?:(?:a|an|the|their|its)\s+)?{_WHO_WORD}(?:\s+{_WHO_WORD}){{0,3}}"
 _REVIEW_PRED = re.compile(
-    r"^\s*(?:(?:must|shall|should|will|are\s+to|is\s+to)\s+(?:always\s+)?(?:be|get)\s+"
-    r"(?:reviewed|approved|signed\s+off|escalated)\b|(?:needs?|requires?|must\s+(?:have|get|"
-    r"obtain))\b|(?:->|→|=>)\s*)",
+    r"^\s*(?:(?:(?:must|shall|should|will)\s+(?:always\s+)?be\s+(?:reviewed|approved|"
+    rf"signed\s+off|escalated)\s+(?:by|to)\s+{_WHO})|(?:(?:needs?|requires?|must\s+(?:have|"
+    rf"get|obtain))\s+{_WHO})|(?:(?:->|\u2192|=>)\s*{_WHO}))\s*\.?\s*$",
     re.I,
 )
 _DENY_PRED = re.compile(
@@ -486,6 +496,13 @@ def _phrase(pre: str, gloss: _Gloss) -> _Phrase | None:
             break  # the thing the phrase qualifies: the clause's subject
         if low in STOPWORDS:
             break
+        if (
+            i > 0
+            and tokens[i - 1].group(0).lower() in _NEGATIONS
+            and stem(low) in VERBS
+            and not unread
+        ):
+            break  # 'Never refund orders (…)': the act the negation forbids, not the phrase
         unread.append(w)
         start = t.start()
         i -= 1
@@ -506,6 +523,12 @@ def _phrase(pre: str, gloss: _Gloss) -> _Phrase | None:
         start += lead.end()
         read_from = max(read_from, start)
     return _Phrase(start, read_from, unread, restated, members, category)
+
+
+def _reviews(post: str) -> bool:
+    from webapp.judge.compiler import REVIEW  # the engine's words for a person who decides
+
+    return bool(REVIEW.search(post))
 
 
 def read_glossed(
@@ -534,6 +557,22 @@ def read_glossed(
     category = phrase.category
     if gloss.op == "bare" and not phrase.members and not category:
         return None  # a bare name with nothing the phrase lists: another reading's
+    said = [t.group(0) for t in _TOKEN.finditer(text[phrase.start : b.start()])]
+    if gloss.op == "is" and isinstance(gloss.value, str):
+        # 'All terminations (termination_type = involuntary)': the prose says every
+        # termination, the gloss one kind of it; read so, a voluntary one would pass
+        if not any(_restates(w, frozenset(), gloss.value_words) for w in said):
+            return None
+    if gloss.value is False:
+        # 'records of minors (include_minors = false)': the phrase must say the negation
+        # ('unverified sellers (seller_verified = false)'), else the gloss contradicts it
+        names = frozenset(stem(w) for w in words(gloss.name.replace(".", " ")) if len(w) > 1)
+        if not any(
+            re.match(r"(?:un|non-?)(?P<w>[a-z]{3,})$", w.lower())
+            and _restates(re.sub(r"^(?:un|non-?)", "", w.lower()), names, frozenset())
+            for w in said
+        ):
+            return None
     if post.strip():
         # the gloss in the subject, then one predicate
         if _HEAD_REFUSED.search(head) or re.search(r"\b(?:if|when|while|whenever)\b", head, re.I):
@@ -546,7 +585,7 @@ def read_glossed(
         if dm:
             effect = "deny"
             act = dm.group("act") or ""
-        elif _REVIEW_PRED.match(post) and not _PRED_REFUSED.search(post):
+        elif _REVIEW_PRED.match(post) and not _PRED_REFUSED.search(post) and _reviews(post):
             effect = "review"
         else:
             return None
@@ -570,6 +609,9 @@ def read_glossed(
         rest,
         re.I,
     )
+    if cm is None and re.fullmatch(r"[A-Za-z][\w\-]*", rest):
+        # 'Never refund orders (order_total > 500)': the act, then the glossed thing
+        return "deny", rest, "", gloss, phrase, b.start(), b.end(), marker, category
     if cm is None:
         return None
     if _HEAD_REFUSED.search(rest):
@@ -635,3 +677,29 @@ def glossed_checks(
         category=category,
     )
     return [check], [x for x in marker.split("|") if x], resolved, left
+
+
+def values_read_as_names(text: str, every: list[Any]) -> list[str]:
+    """The argument a gloss names with its condition ('(termination_type = involuntary)',
+    '(account_status != collections)') when a check compares it as a value instead ('Send to
+    review when an argument is termination_type'): no request carries an argument's name as a
+    value, so that check never fires. Left unaccounted, the rule stays partly understood."""
+    out: list[str] = []
+    for m in _BRACKET.finditer(text):
+        body = m.group(1).strip()
+        g = _read_gloss(body)
+        if g is None or g.op == "bare":
+            ne = re.match(rf"^(?P<name>{_NAME})\s*(?:!=|≠)\s*(?:{_VALUE})$", body)
+            if ne is None:
+                continue
+            name = ne.group("name")
+        else:
+            name = g.name
+        low = name.lower()
+        for c in every:
+            values = getattr(c, "values", None) or ()
+            if any(isinstance(v, str) and v.strip().lower() == low for v in values):
+                if name not in out:
+                    out.append(name)
+                break
+    return out
