@@ -561,7 +561,15 @@ def read_glossed(
     if gloss.op == "is" and isinstance(gloss.value, str):
         # 'All terminations (termination_type = involuntary)': the prose says every
         # termination, the gloss one kind of it; read so, a voluntary one would pass
-        if not any(_restates(w, frozenset(), gloss.value_words) for w in said):
+        names = frozenset(stem(w) for w in words(gloss.name.replace(".", " ")) if len(w) > 1)
+        in_state = re.search(
+            r"\b(?:in|on|under|at)\s+([A-Za-z][\w\-]*)\s*$", text[: b.start()], re.I
+        )
+        if not any(_restates(w, frozenset(), gloss.value_words) for w in said) and not (
+            in_state and _restates(in_state.group(1), names, frozenset())
+        ):
+            # ('a listing is in moderation (moderation_status = in_review)': the state the
+            # thing is in, named by the argument, is the value's own gloss)
             return None
     if gloss.value is False:
         # 'records of minors (include_minors = false)': the phrase must say the negation
@@ -676,6 +684,9 @@ def glossed_checks(
         members=members,
         category=category,
     )
+    # the phrase's words the gloss does not restate ('privileged claims open (open_claims > 0)'):
+    # a bracket after them is no list that closes them as a category (coverage), so say so
+    left += [w for w in phrase.unread if w.lower() not in category.split()]
     return [check], [x for x in marker.split("|") if x], resolved, left
 
 
