@@ -251,3 +251,42 @@ def test_a_compared_gloss_follows_the_boundary(n: int, sign: str, bound: int) ->
     holds = {">": n > bound, ">=": n >= bound, "<": n < bound, "<=": n <= bound}[sign]
     got = outcome_beside_ticket(rule, "policy.cancel", {"open_claims": n})
     assert got == ("denied" if holds else "approved"), (rule, n)
+
+
+INSURANCE = "Insurance mandatory (insured = true) for declared value of 2,500 USD or more"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"declared_value": {"amount": 2500, "currency": "USD"}, "insured": False}, "denied"),
+        ({"declared_value": {"amount": 2400, "currency": "USD"}, "insured": False}, "approved"),
+        ({"declared_value": {"amount": 9000, "currency": "USD"}, "insured": True}, "approved"),
+        (
+            {"declared_value": {"amount": 9000, "currency": "EUR"}, "insured": False},
+            "pending_review",
+        ),
+        (
+            {"declared_value": {"amount": 9000, "currency": "USD"}, "insured": "yes"},
+            "pending_review",
+        ),
+        ({"declared_value": {"amount": 9000, "currency": "USD"}}, "denied"),
+    ],
+)
+def test_a_glossed_obligation_holds_from_the_amount_after_it(args: dict, expected: str) -> None:
+    compiled = compile_rule(0, "c:r0", INSURANCE)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome_beside_ticket(INSURANCE, "ship.create_shipment", args) == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Insurance mandatory (insured = true) for declared value of 2,500 USD or more to the EU",
+        "Insurance mandatory (insured = true) for declared value of 2,500 USD or more, unless bonded",
+        "Insurance mandatory (insured = true) for fragile goods of 2,500 USD or more",
+        "Insurance mandatory (insured = true) for declared value of 2,500 USD or more per day",
+    ],
+)
+def test_more_after_the_amount_never_decides(rule: str) -> None:
+    assert_never_decides(rule)

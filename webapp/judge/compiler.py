@@ -54,7 +54,12 @@ from webapp.judge.coverage import (
     misread_traps,
     unaccounted_words,
 )
-from webapp.judge.glosses import Glossed, glossed_checks, values_read_as_names
+from webapp.judge.glosses import (
+    Glossed,
+    gloss_then_amount,
+    glossed_checks,
+    values_read_as_names,
+)
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
@@ -1081,6 +1086,11 @@ def _compile_prose(
             consumed_markers.extend(glossed[1])
             resolved += glossed[2]
             widened += glossed[3]
+            continue
+        then_amount = gloss_then_amount(index, text, clause, subject_carry)
+        if then_amount is not None:
+            normative_seen = True
+            checks.extend(then_amount)
             continue
         # ---- end jgloss
         # 'only to vendors whose status is Active', 'for deactivated users': the party's state,

@@ -36,7 +36,7 @@ argument with the same name that disagrees, goes to review.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webapp.judge.checks import (
@@ -332,9 +332,14 @@ _DENY_MID = re.compile(
 )
 _HEAD_REFUSED = re.compile(
     r"\b(?:unless|except|only|otherwise|or|and|but|nor|without|exempt|may|can|must|should|shall|"
-    r"need|needs|require|requires|not|never|no)\b|[;,\d%$€£]",
+    r"need|needs|require|requires|not|never|no|"
+    # an effect named as the act ('Never deny cancellation while …' permits it)
+    r"den(?:y|ied|ies)|reject\w*|refus\w*|declin\w*|block\w*|allow\w*|permit\w*|approv\w*)\b"
+    r"|[;,\d%$€£]",
     re.I,
 )
+# 'anyone who is currently on leave': when the state holds, not a word the request shows
+_NOW = re.compile(r"\b(?:currently|presently|now|still)\b", re.I)
 _FORCE = re.compile(r"\s+at\s+all\b|\s+whatsoever\b|\s+ever\b", re.I)
 
 
@@ -645,7 +650,7 @@ def glossed_checks(
     from webapp.judge.compiler import _subject_terms, _terms  # the engine's subject words
 
     text = clause.strip().rstrip(".").rstrip()
-    terms = _subject_terms(_terms(head, cut_review=False))
+    terms = _subject_terms(_terms(_NOW.sub(" ", head), cut_review=False))
     if act:
         terms = tuple(dict.fromkeys((*terms, stem(act.lower()))))
     restated = frozenset(phrase.restated)
@@ -680,7 +685,7 @@ def glossed_checks(
         gloss=gloss_words,
         written=written,
         markers=tuple(x for x in marker.split("|") if x),
-        reads=tuple(restated),
+        reads=(*restated, *(stem(m.group(0).lower()) for m in _NOW.finditer(head))),
         members=members,
         category=category,
     )
@@ -714,3 +719,61 @@ def values_read_as_names(text: str, every: list[Any]) -> list[str]:
                     out.append(name)
                 break
     return out
+
+
+# 'Insurance mandatory (insured = true) for declared value of 2,500 USD or more': an obligation
+# glossed with its argument, then the amount it holds for.
+_THEN_AMOUNT = re.compile(
+    r"^(?P<core>[^()]*\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*\s*(?:=|==|:)\s*[^()]+\))\s+"
+    r"(?P<cond>(?:for|on)\s+[^()]+?)\s*\.?\s*$",
+    re.I,
+)
+_AMOUNT_REFUSED = re.compile(
+    r"\b(?:unless|except|if|when|only|otherwise|or\s+(?!more\b|less\b|above\b|below\b|higher\b|"
+    r"lower\b|greater\b|fewer\b)|and|but|not|no|never|without|per|each|daily|total)\b|[;,]\s*[a-z]",
+    re.I,
+)
+
+
+# the measure the amount is of, and nothing else ('declared value of', 'order total of')
+_MEASURE_FIRST = re.compile(
+    r"^(?:(?:declared|order|shipment|shipping|invoice|insured|total|net|gross|cargo|contract|"
+    r"transaction|payment|loan)\s+){0,2}(?:value|amount|total|price|cost|worth|sum)\s+"
+    r"(?:of\s+|at\s+|over\s+|above\s+)?(?:[$\u20ac\u00a3]|[A-Z]{3}\s|\d)",
+    re.I,
+)
+
+
+def gloss_then_amount(index: int, source: str, clause: str, carry: str) -> list[Any] | None:
+    """'Insurance mandatory (insured = true) for declared value of 2,500 USD or more': the
+    binding the clause states before its bracket (read as `_binding_checks` reads it, whole),
+    required only when the amount after it holds (`When`); None when the clause is not that."""
+    m = _THEN_AMOUNT.match(clause.strip())
+    if m is None or _AMOUNT_REFUSED.search(m.group("cond")):
+        return None
+    from webapp.judge.compiler import (  # the engine's binding and amount readings
+        Clause,
+        When,
+        _amount_condition,
+        _binding_checks,
+    )
+
+    core = _binding_checks(index, source, m.group("core"), carry)
+    if not core or len(core) != 1 or not isinstance(core[0], Binding):
+        return None
+    binding = core[0]
+    if type(binding) is not Binding or binding.op not in ("eq", "present"):
+        return None
+    cond_text = re.sub(r"^(?:for|on)\s+(?:(?:a|an|the|any)\s+)?", "", m.group("cond"), flags=re.I)
+    if not _MEASURE_FIRST.match(cond_text):
+        return None  # 'for fragile goods of 2,500 USD or more': a kind of thing, not a measure
+    condition = _amount_condition(Clause.read(index, source, cond_text, None, carry))
+    if condition is None or condition.op not in ("ge", "gt"):
+        return None
+    # 'Insurance' is what `insured` restates: read by the binding, not a word to be shown
+    names = frozenset(stem(w) for w in words(binding.path.replace(".", " ")) if len(w) > 1)
+    said = tuple(t for t in binding.terms if _restates(t, names, frozenset()))
+    if said:
+        terms = tuple(t for t in binding.terms if t not in said)
+        binding = replace(binding, terms=terms, reads=(*binding.reads, *said))
+    return [When(index, source, "deny", binding.terms, (), condition, binding)]
