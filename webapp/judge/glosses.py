@@ -497,6 +497,16 @@ def _phrase(pre: str, gloss: _Gloss) -> _Phrase | None:
                 read_from = t.start()
             i -= 1
             continue
+        parts = [p for p in _plain(w).split("-") if p]
+        said = [p for p in parts if _restates(p, name_stems, value_words)]
+        if len(parts) > 1 and said and not crossed:
+            # 'mid-contract (contract_months_left > 0)': the part it restates is read, the
+            # other ('mid') is a condition the gloss does not state
+            restated += [stem(p) for p in said]
+            unread += [p for p in parts if p not in said]
+            start = t.start()
+            i -= 1
+            continue
         if crossed:
             break  # the thing the phrase qualifies: the clause's subject
         if low in STOPWORDS:
@@ -691,7 +701,7 @@ def glossed_checks(
     )
     # the phrase's words the gloss does not restate ('privileged claims open (open_claims > 0)'):
     # a bracket after them is no list that closes them as a category (coverage), so say so
-    left += [w for w in phrase.unread if w.lower() not in category.split()]
+    left += [w.lower() for w in phrase.unread if w.lower() not in category.split()]
     return [check], [x for x in marker.split("|") if x], resolved, left
 
 
