@@ -290,3 +290,43 @@ def test_a_glossed_obligation_holds_from_the_amount_after_it(args: dict, expecte
 )
 def test_more_after_the_amount_never_decides(rule: str) -> None:
     assert_never_decides(rule)
+
+
+def test_a_place_named_another_way_is_for_a_human() -> None:
+    rule = "No transfers to IR, KP or SY (dest_country)."
+    assert outcome_beside_ticket(rule, "transfers.create", {"dest_country": "IR"}) == "denied"
+    assert outcome_beside_ticket(rule, "transfers.create", {"dest_country": "Iran"}) == (
+        "pending_review"
+    )
+    assert outcome_beside_ticket(rule, "transfers.create", {"dest_country": "Germany"}) == (
+        "approved"
+    )
+
+
+def test_an_arrow_after_a_gloss_is_its_effect() -> None:
+    deny = compile_rule(0, "c:r0", "Orders flagged for fraud (fraud_flag = true) -> deny")
+    assert deny.understanding == "understood", deny.unaccounted
+    tool = "orders.create"
+    rule = "Orders flagged for fraud (fraud_flag = true) -> deny"
+    assert outcome_beside_ticket(rule, tool, {"order_id": "O-1", "fraud_flag": True}) == "denied"
+    assert outcome_beside_ticket(rule, tool, {"order_id": "O-1", "fraud_flag": False}) == "approved"
+    review = "Orders flagged for fraud (fraud_flag = true) -> manual review"
+    assert outcome_beside_ticket(review, tool, {"order_id": "O-1", "fraud_flag": True}) == (
+        "pending_review"
+    )
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Never deny cancellation while claims open (open_claims > 0).",
+        "Cancellation allowed while claim(s) open (open_claims > 0).",
+        "No cancellation unless claims open (open_claims > 0).",
+        "Exports (row_count > 100000) are not allowed.",
+        "Transfers to high-risk countries (dest_country: IR, KP, SY) are not allowed.",
+        "No loans when DTI is high (dti_ratio > 0.43).",
+        "Never export records of minors (include_minors = false) to vendors.",
+    ],
+)
+def test_other_shapes_never_decide(rule: str) -> None:
+    assert_never_decides(rule)

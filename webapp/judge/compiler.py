@@ -610,7 +610,15 @@ def _notation_unread(rule: CompiledRule, text: str) -> list[str]:
     """'downgrade && seats_in_use > …' the grammar did not read: no other reading joins
     conditions written so, whatever it made of the words."""
     if rule.checks and _UNREAD_NOTATION.search(text):
-        return list(dict.fromkeys(_UNREAD_NOTATION.findall(text)))
+        # (jgloss: 'Orders flagged for fraud (fraud_flag = true) -> deny': a glossed condition
+        # before the arrow is the arrow's condition, and the gloss's check reads it so)
+        glossed = {c.path for c in _every(rule) if isinstance(c, Glossed)}
+        found = [
+            m.group(0)
+            for m in _UNREAD_NOTATION.finditer(text)
+            if not (")" in m.group(0) and m.group(0).split("=")[0].strip() in glossed)
+        ]
+        return list(dict.fromkeys(found))
     return []
 
 

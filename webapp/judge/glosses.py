@@ -159,6 +159,11 @@ class Glossed(Binding):
                 return True
             if same is None:
                 seen_close = True
+        if not seen_close and isinstance(got, str) and len(got.strip()) > 2:
+            # 'Iran' against '(dest_country: IR, KP)': the same place named another way
+            code = country_code(got)
+            if code and any(isinstance(m, str) and country_code(m) == code for m in self.members):
+                seen_close = True
         return None if seen_close else False
 
     def evaluate(self, view: RequestView) -> Outcome:
