@@ -1088,6 +1088,15 @@ def _compile_prose(
         # claim(s) open (open_claims > 0)', 'All involuntary terminations (termination_type =
         # involuntary) must be reviewed by HR Legal'), read whole or not at all (glosses.py)
         glossed = glossed_checks(index, text, clause, glossary)
+        if (
+            glossed is not None
+            and glossed[3]
+            and _binding_checks(index, text, clause, subject_carry)
+        ):
+            # a phrase the gloss restates only in part ('Never ship to a home address
+            # (ship_to.type = home)'): the binding reading takes the bracket's noun phrase as its
+            # gloss whole (BindingRecogniser), as it did before this reading
+            glossed = None
         if glossed is not None:
             normative_seen = True
             checks.extend(glossed[0])
