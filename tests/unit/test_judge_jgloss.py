@@ -330,3 +330,22 @@ def test_an_arrow_after_a_gloss_is_its_effect() -> None:
 )
 def test_other_shapes_never_decide(rule: str) -> None:
     assert_never_decides(rule)
+
+
+def test_the_agent_as_actor_and_a_place_preposition_are_read() -> None:
+    adjusted = (
+        "Accounts in collections (account_status = collections) cannot be adjusted by agents."
+    )
+    erase = "Do not erase records under legal hold (legal_hold: true)."
+    for rule in (adjusted, erase):
+        compiled = compile_rule(0, "c:r0", rule)
+        assert compiled.understanding == "understood", (rule, compiled.unaccounted)
+    assert outcome_beside_ticket(
+        erase, "records.erase", {"record_id": "R", "legal_hold": True}
+    ) == ("denied")
+    assert outcome_beside_ticket(
+        erase, "records.erase", {"record_id": "R", "legal_hold": False}
+    ) == ("approved")
+    assert_never_decides(
+        "Accounts in collections (account_status = collections) cannot be adjusted by Finance."
+    )

@@ -317,7 +317,9 @@ _DENY_PRED = re.compile(
     r"^\s*(?:(?:are|is)\s+(?:not\s+(?:allowed|permitted)|prohibited|forbidden|banned|blocked|"
     r"disallowed)|(?:cannot|can't|can\s+not|may\s+not|must\s+not|mustn't|shall\s+not|must\s+"
     r"never|may\s+never|can\s+never)\s+be\s+(?P<act>[a-z]+)|(?:->|→|=>)\s*(?:deny|denied|"
-    r"reject(?:ed)?|block(?:ed)?|prohibited|forbidden|not\s+allowed|decline[d]?))\s*\.?\s*$",
+    r"reject(?:ed)?|block(?:ed)?|prohibited|forbidden|not\s+allowed|decline[d]?))"
+    # 'cannot be adjusted by agents': every request here is an agent's
+    r"(?:\s+by\s+(?:an?\s+|the\s+|any\s+)?(?:agents?|bots?|ai))?\s*\.?\s*$",
     re.I,
 )
 _PRED_REFUSED = re.compile(
@@ -630,7 +632,8 @@ def read_glossed(
         return None
     rest = _FORCE.sub(" ", " " + rest).strip()
     cm = re.search(
-        r"\b(?P<marker>while|when|whenever|if|during|for|to|on|in|from|with|of)"
+        r"\b(?P<marker>while|when|whenever|if|during|for|to|on|in|from|with|of|under|into|onto|"
+        r"at|via)"
         r"(?:\s+(?:anyone|anybody|any|a|an|the))?(?:\s+(?!(?:who|that)\b)[A-Za-z][\w\-]*)?"
         r"(?:\s+(?:who|that)\s+(?:is|are))?(?:\s+currently)?"
         r"(?:\s+(?:is|are))?(?:\s+(?:on|in|with|under))?\s*$",
