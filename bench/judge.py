@@ -119,6 +119,7 @@ APART_SETS = (
     "dev_jred11",
     "dev_jred10",
     "dev_jred12",
+    "dev_jgloss",
 )
 
 

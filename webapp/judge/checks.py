@@ -225,6 +225,12 @@ class Check:
             # 'MFA may not be disabled' and `mfa_required: "off"`: a flag named for the rule's
             # thing that is off is the rule's act, not a sign the request is about another thing
             return False
+        if not _PLACE_QUALIFIERS.isdisjoint(words) and _shows_a_place(view):
+            # 'International trips need an emergency contact' and `destination_country: "FR"`:
+            # whether the trip is international is a fact about its place, which the request
+            # shows and the rule does not say how to read (the word is never spelt in a request;
+            # read as another subject, the trip without a contact had been approved)
+            return False
         return True
 
     @cached_property
@@ -260,6 +266,26 @@ class Check:
         if applies == "matched":
             return Outcome(VIOLATED, message, args)
         return Outcome(UNKNOWN, message + " (the rule may not apply; a human should decide)", args)
+
+
+# Qualifiers that say where a thing goes relative to home: a request's place may make it one
+_PLACE_QUALIFIERS = frozenset(
+    stem(w) for w in ("international", "foreign", "overseas", "cross-border", "abroad", "offshore")
+)
+
+
+def _shows_a_place(view: RequestView) -> bool:
+    shown = view.applicability_memo.get(_A_PLACE_KEY)
+    if shown is None:
+        shown = view.applicability_memo[_A_PLACE_KEY] = any(
+            isinstance(v, str) and 2 <= len(v) <= 40 and location_regions(v) is not None
+            for leaf in view.leaves
+            for v in scalars(leaf.value)
+        )
+    return shown
+
+
+_A_PLACE_KEY = ("__a_place_shown__",)
 
 
 _FOR_WHOM = re.compile(r"\bfor\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)

@@ -55,6 +55,12 @@ from webapp.judge.coverage import (
     unaccounted_words,
 )
 from webapp.judge.misreadings import mend, misread_words
+from webapp.judge.glosses import (
+    Glossed,
+    gloss_then_amount,
+    glossed_checks,
+    values_read_as_names,
+)
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
@@ -301,6 +307,10 @@ def _description_rules(description: str) -> list[str]:
     return out
 
 
+# jgloss: a bracket opening with an argument's name ('(open_claims > 0)', '(mode = air)')
+_GLOSS_HINT = re.compile(r"\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*\s*(?:[=:<>!\u2264\u2265]|\))")
+
+
 def compile_rule(
     index: int,
     chunk_id: str,
@@ -352,6 +362,13 @@ def _compile_rule(
     both = _agent_and_rest(index, chunk_id, text, glossary)
     if both is not None:
         return both
+    # ---- jgloss: 'Never ship to P.O. boxes (address_type = po_box)' is prose glossed with its
+    # argument, not notation: read by the gloss first when that reading takes the rule whole
+    if _GLOSS_HINT.search(text):
+        glossed = _guarded_prose(index, chunk_id, text, glossary)
+        if glossed.decides and any(isinstance(c, Glossed) for c in _all_checks(glossed.checks)):
+            return glossed
+    # ---- end jgloss
     # 'amount > 5000 -> fraud team review', 'currency in {EUR, GBP}; anything else -> deny': a
     # rule written in notation is read by its own grammar (notation.py), whole or not at all
     noted = notation_checks(index, text)
@@ -623,7 +640,15 @@ def _notation_unread(rule: CompiledRule, text: str) -> list[str]:
     """'downgrade && seats_in_use > …' the grammar did not read: no other reading joins
     conditions written so, whatever it made of the words."""
     if rule.checks and _UNREAD_NOTATION.search(text):
-        return list(dict.fromkeys(_UNREAD_NOTATION.findall(text)))
+        # (jgloss: 'Orders flagged for fraud (fraud_flag = true) -> deny': a glossed condition
+        # before the arrow is the arrow's condition, and the gloss's check reads it so)
+        glossed = {c.path for c in _every(rule) if isinstance(c, Glossed)}
+        found = [
+            m.group(0)
+            for m in _UNREAD_NOTATION.finditer(text)
+            if not (")" in m.group(0) and m.group(0).split("=")[0].strip() in glossed)
+        ]
+        return list(dict.fromkeys(found))
     return []
 
 
@@ -1089,6 +1114,32 @@ def _compile_prose(
         if sc:
             scope += list(sc)
             continue
+        # ---- jgloss: a phrase glossed with the argument it means ('NO cancellation while
+        # claim(s) open (open_claims > 0)', 'All involuntary terminations (termination_type =
+        # involuntary) must be reviewed by HR Legal'), read whole or not at all (glosses.py)
+        glossed = glossed_checks(index, text, clause, glossary)
+        if (
+            glossed is not None
+            and glossed[3]
+            and _binding_checks(index, text, clause, subject_carry)
+        ):
+            # a phrase the gloss restates only in part ('Never ship to a home address
+            # (ship_to.type = home)'): the binding reading takes the bracket's noun phrase as its
+            # gloss whole (BindingRecogniser), as it did before this reading
+            glossed = None
+        if glossed is not None:
+            normative_seen = True
+            checks.extend(glossed[0])
+            consumed_markers.extend(glossed[1])
+            resolved += glossed[2]
+            widened += glossed[3]
+            continue
+        then_amount = gloss_then_amount(index, text, clause, subject_carry)
+        if then_amount is not None:
+            normative_seen = True
+            checks.extend(then_amount)
+            continue
+        # ---- end jgloss
         # 'only to vendors whose status is Active', 'for deactivated users': the party's state,
         # before the readings that take 'only … is Active' for a binding or the state for a word
         party = _party_state(index, text, clause, previous, subject_carry, only=True)
@@ -1271,11 +1322,15 @@ def _compile_prose(
         # found in the rule as written (normalising rewrites 'older than' as 'aged more than'
         # and moves a list's trailing 'for EU customers only' to the front)
         # ('domains other than partner domains' is read when the glossary resolved the term)
+        # (jgloss: an argument compared in a gloss, '(open_claims > 0)', is read by its check)
+        compared = {c.path for c in _all_checks(checks) if isinstance(c, Glossed)}
         left += [
             w
             for w in misread_traps(re.sub(r"\s+", " ", text.replace("\u2019", "'")))
-            if not any(w.lower() in words(phrase) for phrase in resolved)
+            if not any(w.lower() in words(phrase) for phrase in resolved) and w not in compared
         ]
+        # jgloss: a glossed argument compared as a value ('an argument is termination_type')
+        left += values_read_as_names(clean, reading.every)
         if left:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *left)))
     return CompiledRule(
@@ -2262,10 +2317,18 @@ def _unread_comparisons(
         if any(c.effect == "review" for c in every)
         else []
     )
+    # jgloss: '(open_claims > 0)' is compared by the check that reads the gloss
+    glossed = [
+        (at, at + len(c.written))
+        for c in every
+        if isinstance(c, Glossed) and c.written and (at := text.find(c.written)) >= 0
+    ]
     found = []
     for m in _COMPARISON.finditer(text):
         word = re.sub(r"\s+", " ", m.group(0).lower())
         if read_span is not None and read_span[0] <= m.start() < read_span[1]:
+            continue
+        if any(a <= m.start() < b for a, b in glossed):
             continue
         if any(a <= m.start() < b for a, b in before_act):
             continue

@@ -148,6 +148,14 @@ _BOUND_WORDS = (
 )
 
 
+# 'residents of sanctioned countries (residence_country)', '(open_claims > 0)': a bracket that
+# names the argument the phrase speaks of lists no members (jgloss): the category stays open
+_GLOSS_AFTER = re.compile(
+    r"(?:\s+[a-z\-]+){0,2}\s*\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+\s*"
+    r"(?:\)|(?:=|==|!=|:|>|<|>=|<=|over|under|at\s+least|at\s+most)\s*[^,()]*\))"
+)
+
+
 # 'an open MEL Cat A item', 'Class B drugs': a one-letter name of a class, never an article
 _CLASS_LETTER = re.compile(
     r"\b(?:cat|category|class|type|grade|tier|level|zone|group|schedule)\.?\s+([A-Z])\b", re.I
@@ -463,7 +471,7 @@ def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, st
                 text[end:],
                 re.I,
             )
-        )
+        ) and not _GLOSS_AFTER.match(text[end:])
         if is_closed != closed:
             continue
         phrase = m.group("qual").lower() + " " + " ".join(kept)
