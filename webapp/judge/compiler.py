@@ -54,6 +54,7 @@ from webapp.judge.coverage import (
     misread_traps,
     unaccounted_words,
 )
+from webapp.judge.inline import inline_checks
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
@@ -331,8 +332,31 @@ def compile_rule(
             prose = _guarded_prose(index, chunk_id, text, glossary)
             if prose.decides:
                 made = with_prose(made, prose.checks)
+        if left:
+            inline = _inline_rule(index, chunk_id, text)
+            if inline is not None:
+                return inline
         return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), tuple(left))
-    return _guarded_prose(index, chunk_id, text, glossary)
+    rule = _guarded_prose(index, chunk_id, text, glossary)
+    if not rule.decides:
+        inline = _inline_rule(index, chunk_id, text)
+        if inline is not None:
+            return inline
+    return rule
+
+
+# -- jinline: prose rules with an argument condition written inline (inline.py) ----------------
+def _inline_rule(index: int, chunk_id: str, text: str) -> CompiledRule | None:
+    """'No port-out while balance_due_cents > 0 unless payment_arrangement = true', 'kyc_tier 2+
+    only': read whole by inline.py, only when neither notation nor the prose readings understood
+    the rule (a reading they label understood is kept)."""
+    made = inline_checks(index, text)
+    if made is None:
+        return None
+    return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), ())
+
+
+# -- end jinline --------------------------------------------------------------------------------
 
 
 # 'Payouts may only be released by treasury-bot to sellers whose status is Verified': the agent

@@ -1,0 +1,434 @@
+"""Prose rules with an argument condition written inline, without brackets.
+
+Staff mix notation into prose: "No port-out while balance_due_cents > 0 unless
+payment_arrangement = true", "NEVER upgrade if sanctions_screen = hit OR pending", "lock_reason
+fraud -> never via agent", "2FA reset where account_balance_usd > 50k: second approver",
+"id_verified must be TRUE before any swap", "kyc_tier 2+ only", "credit_type goodwill -> only if
+tenure_months >= 12". `notation.py` reads a rule only when every statement is notation, and the
+prose readings leave the argument and its values unaccounted, so such rules were judged as text.
+
+A rule is read here whole or not at all, as one of a few shapes (`_SHAPES`), each made of:
+- a **condition** on named arguments, parsed by notation's own grammar (`parse_condition`) after a
+  few prose spellings of it are rewritten into notation (`_as_notation`: "x is true", "x = a OR b",
+  "x 2+", "x value"); every argument it names has an argument's shape (an underscore or a dot), no
+  plain noun of prose; it is exact on the named argument as notation is (missing, another type or
+  case: unknown, never satisfied);
+- an **act** the rule speaks of ("port-out", "upgrade", "margin changes", "2FA reset", "Market
+  orders"), each word of which holds only for a stated reason (`_act_word`): a word of the tool
+  name, the value of the request's own kind argument (`type`, `action`, `direction` …, or
+  `order_type` on an order tool), a flag of that name; it is false when that kind argument holds
+  another plain word, or when the word is a known act and the request surely does another one
+  (`RequestView.other_action`); otherwise unknown;
+- an **effect**: a refusal ("no …", "never …", "never via agent", "DENY"), a review (notation's
+  `_effect`: "MLRO approval required", "second approver"), a requirement ("only if …", "x must be
+  true", "… otherwise DO NOT process"), with "unless …" as the exception.
+Anything else the rule says makes it no shape: it is left to the other readings (partly
+understood), so a word the structure does not read is never dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from webapp.judge.checks import REVIEW, SATISFIED, UNKNOWN, VIOLATED, Check, Outcome
+from webapp.judge.notation import (
+    _KIND_NAMES,
+    _Fail,
+    _eval,
+    _leaves_for,
+    _numeric_atoms,
+    _paths,
+    _effect,
+    parse_condition,
+    render,
+)
+from webapp.judge.request_view import ACT_STEMS, RequestView
+from webapp.judge.text import STOPWORDS, content_stems, stem
+
+# an argument's name: an underscore or a dot in it ('balance_due_cents', 'beneficiary.iban')
+_ARGNAME = r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+"
+# a value written bare ('hit', 'aml_hold', 'for_cause', 'GOODWILL', '2')
+_VALUE = r"[A-Za-z0-9][A-Za-z0-9_\-]*"
+# words that are never a bare value: a comparison, a quantity or a sentence's glue
+_NOT_VALUES = frozenset(
+    """above below over under at more less greater fewer between in not no one set missing
+    empty present given null none blank any a an the and or if when while unless only must
+    should may can is are be than then true false yes""".split()
+)
+_OPERATOR_AFTER = r"(?!\s*(?:[=<>!\u2265\u2264\u2260]|\bis\b|\bin\b|\bnot\b))"
+
+
+def _value_ok(v: str) -> bool:
+    return v.lower() not in _NOT_VALUES
+
+
+def _or_list(m: re.Match) -> str:
+    values = [v for v in re.split(r"\s*(?:,|\bor\b|\bOR\b)\s*", m.group("vals")) if v]
+    if not all(_value_ok(v) for v in values) or any("_" in v for v in values[1:]):
+        return m.group(0)  # 'x = a or is_vip': a flag after 'or', not a second value
+    return f"{m.group('arg')} in {{{', '.join(values)}}}"
+
+
+def _as_notation(text: str) -> str:
+    """Prose spellings of a condition rewritten into notation, or the text unchanged."""
+    t = text.strip()
+    # 'liquidation_flag is true', 'is not true'
+    t = re.sub(rf"\b({_ARGNAME})\s+is\s+not\s+(true|false)\b", r"\1 != \2", t, flags=re.I)
+    t = re.sub(rf"\b({_ARGNAME})\s+is\s+(true|false)\b", r"\1 == \2", t, flags=re.I)
+    # 'sanctions_screen = hit OR pending': one argument, several values
+    t = re.sub(
+        rf"\b(?P<arg>{_ARGNAME})\s*==?\s*(?P<vals>{_VALUE}(?:\s*(?:,|\bor\b)\s*{_VALUE})+)"
+        + _OPERATOR_AFTER,
+        _or_list,
+        t,
+        flags=re.I,
+    )
+    # 'kyc_tier 2+', 'kyc_tier 2 or more'
+    t = re.sub(rf"\b({_ARGNAME})\s+(\d+)\s*\+", r"\1 >= \2", t)
+    t = re.sub(rf"\b({_ARGNAME})\s+(\d+)\s+or\s+(?:more|above|higher|greater)\b", r"\1 >= \2", t)
+    t = re.sub(rf"\b({_ARGNAME})\s+(\d+)\s+or\s+(?:less|below|lower|fewer)\b", r"\1 <= \2", t)
+    # 'lock_reason fraud': an argument and its value, nothing else
+    m = re.fullmatch(rf"({_ARGNAME})\s+({_VALUE})", t)
+    if m and _value_ok(m.group(2)):
+        t = f"{m.group(1)} == {m.group(2)}"
+    return t
+
+
+def _condition(text: str) -> tuple:
+    """The condition tree of a prose-spelled condition; raise _Fail unless every atom is on an
+    argument-shaped name (no plain noun of prose, no bare word)."""
+    tree = parse_condition(_as_notation(text))
+    for atom in _numeric_atoms(tree):
+        if not re.fullmatch(_ARGNAME, atom[1]):
+            raise _Fail(atom[1])
+        if atom[0] == "cmp" and atom[4] == "path" and not re.fullmatch(_ARGNAME, atom[3]):
+            raise _Fail(atom[3])  # 'x == pending' read as another argument
+    return tree
+
+
+# -- acts
+
+# 'port-out', 'upgrade', 'margin changes', '2FA reset', 'Market orders', 'limit increases'
+_ACT = r"(?P<act>[A-Za-z0-9][A-Za-z0-9\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2})"
+# words that can never be an act's: glue, comparison, quantity, obligation
+_NOT_ACT = frozenset(
+    stem(w)
+    for w in """above below over under more less than greater fewer exceed exceeding at least
+    most up to within only must may can should never not no any all every each if when while
+    unless where with without via by for from of on in into before after than then otherwise
+    else agent agents bot bots allowed permitted required approval review be is are true false
+    kind sort type ever exceptions exception""".split()
+)
+
+
+def _act_words(phrase: str) -> tuple[str, ...] | None:
+    """The words of an act ('port-out' → port, '2FA reset' → 2fa, reset), or None when a word
+    of it cannot be an act's ('upgrade to premium': a destination, not an act)."""
+    out = []
+    for token in phrase.split():
+        parts = [p.lower() for p in token.split("-") if p]
+        if len(parts) > 1:
+            parts = [p for p in parts if p not in STOPWORDS]  # 'port-out': the particle
+        for low in parts:
+            if (
+                low in STOPWORDS
+                or stem(low) in _NOT_ACT
+                or not re.fullmatch(r"[a-z0-9]+", low)
+                or low.isdigit()
+            ):
+                return None
+            out.append(low)
+    return tuple(out) if out else None
+
+
+def _kind_leaf(path: str, view: RequestView) -> bool:
+    last = path.rsplit(".", 1)[-1]
+    if _KIND_NAMES.fullmatch(last):
+        return True
+    # 'order_type' on order.place: the kind of the thing the tool makes is the request's kind
+    m = re.fullmatch(r"([a-z]+)_(?:type|kind)", last)
+    return bool(m) and stem(m.group(1)) in view.tool_stems
+
+
+def _act_word(word: str, view: RequestView, notes: list[str]) -> bool | None:
+    """Whether the request is the act `word` names: True, False, or None (nobody says)."""
+    s = stem(word)
+    if s in view.tool_stems or word in view.tool_stems:
+        notes.append(f"the tool {view.tool_name} names {word}")
+        return True
+    kinds = [lf for lf in view.leaves if isinstance(lf.value, str) and _kind_leaf(lf.path, view)]
+    for lf in kinds:
+        if lf.value.strip().lower() == word or s in content_stems(lf.value[:200]):
+            if lf.value.strip().lower() != word and lf.value != lf.value.lower():
+                notes.append(f"{lf.path} = {lf.value!r} is not written as {word!r}")
+                return None
+            notes.append(f"{lf.path} = {lf.value!r}")
+            return True
+    flags = [lf for lf in _leaves_for(view, word) if "_" not in word]
+    if len(flags) == 1 and isinstance(flags[0].value, bool):
+        notes.append(f"{flags[0].path} = {flags[0].value!r}")
+        return flags[0].value
+    if len(kinds) == 1 and re.fullmatch(r"[a-z]+(?:[_\-][a-z]+)*", kinds[0].value):
+        if not any(isinstance(o.value, str) and word in o.value.lower() for o in view.leaves):
+            notes.append(f"{kinds[0].path} = {kinds[0].value!r}, not {word!r}")
+            return False
+    if s in ACT_STEMS and view.other_action(frozenset({s})):
+        notes.append(f"the request is a {', '.join(sorted(view.other_action(frozenset({s}))))}")
+        return False
+    notes.append(f"no argument says whether the request is a {word}")
+    return None
+
+
+def _all(results: list[bool | None]) -> bool | None:
+    if any(r is False for r in results):
+        return False
+    return None if any(r is None for r in results) else True
+
+
+# -- the check
+
+_VERBS = {"deny": "Deny", "review": "Send to review"}
+
+
+@dataclass(frozen=True)
+class InlineRule(Check):
+    """A prose rule with its condition written inline: it fires when the request is the act
+    (`acts`, every word) and `when` holds and `unless` does not."""
+
+    act: str = ""  # the rule's words for the act, as written
+    acts: tuple[str, ...] = ()
+    when: tuple = ()
+    unless: tuple = ()
+    kind: str = field(default="inline", init=False)
+
+    def describe(self) -> dict:
+        d = super().describe()
+        d.update(act=self.act, when=render(self.when) if self.when else "")
+        d.update(unless=render(self.unless) if self.unless else "")
+        return d
+
+    def reading(self) -> str:
+        parts = []
+        if self.acts:
+            parts.append(
+                f"the request is \u201c{self.act}\u201d (its tool name or kind argument says so)"
+            )
+        if self.when:
+            parts.append(render(self.when))
+        text = _VERBS[self.effect]
+        if parts:
+            text += " when " + " and ".join(parts)
+        if self.unless:
+            text += f"{',' if parts else ''} unless {render(self.unless)}"
+        return text
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        notes: list[str] = []
+        results: list[bool | None] = [_act_word(w, view, notes) for w in self.acts]
+        if self.when:
+            results.append(_eval(self.when, view, notes))
+        if self.unless and _all(results) is not False:
+            held = _eval(self.unless, view, notes)
+            results.append(None if held is None else not held)
+        fires = _all(results)
+        args = tuple(
+            p for c in (self.when, self.unless) if c for p in _paths(c) if _leaves_for(view, p)
+        )
+        message = "; ".join(notes)
+        if fires is None:
+            return Outcome(UNKNOWN, message, args)
+        if not fires:
+            return Outcome(SATISFIED, message, args)
+        return Outcome(VIOLATED if self.effect == "deny" else REVIEW, message, args)
+
+
+# -- shapes
+
+_NEG = r"(?:no|never|do\s+not|don't|not)"
+_ARROW = r"\s*(?:->|=>|\u2192|:)\s*"
+# what only widens an act: 'at all', 'of any kind'
+_WIDE = r"(?:\s+at\s+all)?(?:\s*,?\s*of\s+any\s+(?:kind|sort|type))?"
+_VACUOUS_AGENT = re.compile(
+    rf"^{_NEG}\s+(?:via|by|through|for)\s+(?:an?\s+|the\s+)?(?:ai\s+)?(?:agents?|bots?)$", re.I
+)
+_MUST_BE = re.compile(
+    rf"^(?P<arg>{_ARGNAME}|[a-z]+)\s+must\s+be\s+(?P<val>true|false|{_VALUE})"
+    r"(?:\s*,?\s*otherwise\s+(?:do\s+not\s+(?:process|proceed|approve)|deny|block|reject))?$",
+    re.I,
+)
+
+
+@dataclass
+class _Reading:
+    effect: str
+    act: str = ""
+    acts: tuple[str, ...] = ()
+    when: tuple = ()
+    unless: tuple = ()
+
+
+def _requirement(text: str) -> tuple | None:
+    """'x must be true' → the condition that must hold; None when not that shape."""
+    m = _MUST_BE.fullmatch(text.strip())
+    if not m or not _value_ok(m.group("val")) and m.group("val").lower() not in ("true", "false"):
+        return None
+    arg = m.group("arg")
+    if "_" not in arg and "." not in arg and m.group("val").lower() not in ("true", "false"):
+        return None  # 'Payment must be approved': a plain noun, no argument
+    if "_" not in arg and "." not in arg and (arg.lower() != arg or arg in _NOT_VALUES):
+        return None
+    try:
+        return parse_condition(f"{arg} == {m.group('val')}")
+    except _Fail:
+        return None
+
+
+def _effect_reading(text: str) -> _Reading | None:
+    """The effect after an arrow or a colon."""
+    text = text.strip().rstrip(".!").strip()
+    if _VACUOUS_AGENT.fullmatch(text):
+        return _Reading("deny")
+    m = re.fullmatch(rf"{_NEG}\s+{_ACT}{_WIDE}", text, re.I)
+    if m:
+        acts = _act_words(m.group("act"))
+        if acts:
+            return _Reading("deny", m.group("act"), acts)
+        return None
+    m = re.fullmatch(r"only\s+(?:if|when)\s+(?P<c>.+)", text, re.I)
+    if m:
+        try:
+            return _Reading("deny", unless=_condition(m.group("c")))
+        except _Fail:
+            return None
+    req = _requirement(text)
+    if req is not None:
+        return _Reading("deny", unless=req)
+    eff = _effect(text)
+    if eff is not None and eff[0] in ("deny", "review"):
+        return _Reading(eff[0])
+    return None
+
+
+def _and(*trees: tuple) -> tuple:
+    parts = [t for t in trees if t]
+    if not parts:
+        return ()
+    return parts[0] if len(parts) == 1 else ("and", *parts)
+
+
+def _statement(text: str) -> _Reading | None:
+    t = text.strip().rstrip(".!").strip()
+    try:
+        # 'No port-out while balance_due_cents > 0 unless payment_arrangement = true'
+        m = re.fullmatch(
+            rf"{_NEG}\s+{_ACT}{_WIDE}\s+(?:if|when|while|where|whilst)\s+(?P<c>.+?)"
+            r"(?:\s+unless\s+(?P<u>.+))?",
+            t,
+            re.I,
+        )
+        if m and _act_words(m.group("act")):
+            return _Reading(
+                "deny",
+                m.group("act"),
+                _act_words(m.group("act")) or (),
+                _condition(m.group("c")),
+                _condition(m.group("u")) if m.group("u") else (),
+            )
+        # 'No refunds unless refund_approved = true'
+        m = re.fullmatch(rf"{_NEG}\s+{_ACT}\s+unless\s+(?P<u>.+)", t, re.I)
+        if m and _act_words(m.group("act")):
+            acts = _act_words(m.group("act")) or ()
+            return _Reading("deny", m.group("act"), acts, unless=_condition(m.group("u")))
+        # 'id_verified must be TRUE before any swap', '… on every separation'
+        m = re.fullmatch(
+            rf"(?P<r>.+?\bmust\s+be\s+\S+)\s+(?:before|on|for|with)\s+(?:any|every|each|all)\s+"
+            rf"{_ACT}",
+            t,
+            re.I,
+        )
+        if m and _act_words(m.group("act")) and _requirement(m.group("r")) is not None:
+            acts = _act_words(m.group("act")) or ()
+            return _Reading("deny", m.group("act"), acts, unless=_requirement(m.group("r")))
+        # 'rehire_eligible must be false when termination_type = for_cause'
+        m = re.fullmatch(
+            r"(?P<r>.+?\bmust\s+be\s+\S+)\s+(?:if|when|where|while)\s+(?P<c>.+)", t, re.I
+        )
+        if m and _requirement(m.group("r")) is not None:
+            return _Reading(
+                "deny", when=_condition(m.group("c")), unless=_requirement(m.group("r"))
+            )
+        # 'restock must be false'
+        req = _requirement(t)
+        if req is not None:
+            return _Reading("deny", unless=req)
+        # 'kyc_tier 2+ only'
+        m = re.fullmatch(r"(?P<c>.+?)\s+only", t, re.I)
+        if m:
+            return _Reading("deny", unless=_condition(m.group("c")))
+    except _Fail:
+        return None
+    # an arrow or a colon: '<cond> -> <effect>', '<act> where <cond>: <effect>'
+    for arrow in re.finditer(_ARROW, t):
+        head, tail = t[: arrow.start()], t[arrow.end() :]
+        eff = _effect_reading(tail)
+        if eff is None:
+            continue
+        reading = _gate(head)
+        if reading is None:
+            continue
+        acts, act, when = reading
+        if eff.acts and acts:
+            continue  # two acts: the gate's and the effect's
+        return _Reading(
+            eff.effect,
+            act or eff.act,
+            acts or eff.acts,
+            _and(when, eff.when),
+            eff.unless,
+        )
+    return None
+
+
+def _gate(head: str) -> tuple[tuple[str, ...], str, tuple] | None:
+    """(act words, act as written, condition) of what comes before the arrow."""
+    head = head.strip()
+    try:
+        return (), "", _condition(re.sub(r"^\s*(?:if|when|where)\s+", "", head, flags=re.I))
+    except _Fail:
+        pass
+    # '2FA reset where account_balance_usd > 50k', 'Market orders where notional_usd > 500k'
+    m = re.fullmatch(rf"{_ACT}\s+(?:where|when|if|with)\s+(?P<c>.+)", head, re.I)
+    if m and _act_words(m.group("act")):
+        try:
+            return _act_words(m.group("act")) or (), m.group("act"), _condition(m.group("c"))
+        except _Fail:
+            return None
+    # 'GOODWILL -> only if …': an act alone
+    acts = _act_words(head)
+    if acts and len(acts) <= 2:
+        return acts, head, ()
+    return None
+
+
+def inline_checks(index: int, source: str) -> list[Check] | None:
+    """The checks of a rule written in prose with its condition inline, read whole, or None."""
+    if not re.search(_ARGNAME, source):
+        return None
+    parts = [p for p in re.split(r"\s*;\s*|\.\s+(?=[A-Za-z])", source.strip()) if p.strip()]
+    if len(parts) != 1:
+        return None
+    reading = _statement(parts[0])
+    if reading is None or not (reading.when or reading.unless):
+        return None
+    return [
+        InlineRule(
+            index,
+            source,
+            reading.effect,
+            act=reading.act,
+            acts=reading.acts,
+            when=reading.when,
+            unless=reading.unless,
+        )
+    ]
