@@ -34,12 +34,12 @@ from dataclasses import dataclass, field
 from webapp.judge.checks import REVIEW, SATISFIED, UNKNOWN, VIOLATED, Check, Outcome
 from webapp.judge.notation import (
     _KIND_NAMES,
-    _Fail,
+    _effect,
     _eval,
+    _Fail,
     _leaves_for,
     _numeric_atoms,
     _paths,
-    _effect,
     parse_condition,
     render,
 )
