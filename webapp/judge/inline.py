@@ -56,7 +56,7 @@ _NOT_VALUES = frozenset(
     empty present given null none blank any a an the and or if when while unless only must
     should may can is are be than then true false yes""".split()
 )
-_OPERATOR_AFTER = r"(?!\s*(?:[=<>!\u2265\u2264\u2260]|\bis\b|\bin\b|\bnot\b))"
+_OPERATOR_AFTER = r"(?![\w\-])(?!\s*(?:[=<>!\u2265\u2264\u2260]|\bis\b|\bin\b|\bnot\b))"
 
 
 def _value_ok(v: str) -> bool:
@@ -142,42 +142,84 @@ def _act_words(phrase: str) -> tuple[str, ...] | None:
     return tuple(out) if out else None
 
 
-def _kind_leaf(path: str, view: RequestView) -> bool:
-    last = path.rsplit(".", 1)[-1]
-    if _KIND_NAMES.fullmatch(last):
-        return True
-    # 'order_type' on order.place: the kind of the thing the tool makes is the request's kind
-    m = re.fullmatch(r"([a-z]+)_(?:type|kind)", last)
-    return bool(m) and stem(m.group(1)) in view.tool_stems
+def _kind_leaf(path: str) -> bool:
+    """An argument naming the kind of the request itself (`type`, `action`, `direction`,
+    `change_type` …; notation's `_KIND_NAMES`)."""
+    return bool(_KIND_NAMES.fullmatch(path.rsplit(".", 1)[-1]))
 
 
-def _act_word(word: str, view: RequestView, notes: list[str]) -> bool | None:
-    """Whether the request is the act `word` names: True, False, or None (nobody says)."""
+def _names_kind_of(path: str, noun: str) -> bool:
+    """`order_type` for 'orders': an argument naming the kind of the thing `noun` names."""
+    m = re.fullmatch(r"([a-z]+)_(?:type|kind)", path.rsplit(".", 1)[-1])
+    return bool(m) and stem(m.group(1)) == stem(noun)
+
+
+def _abbreviates(word: str, value: str) -> bool:
+    """'mkt' for 'market': the word's letters in order in the value, from its first letter."""
+    value = value.lower()
+    if not value or value[0] != word[0]:
+        return False
+    pos = 0
+    for ch in word:
+        pos = value.find(ch, pos)
+        if pos < 0:
+            return False
+        pos += 1
+    return True
+
+
+def _act_word(word: str, view: RequestView, notes: list[str], head: str = "") -> bool | None:
+    """Whether the request is what `word` names: True, False, or None (nobody says).
+
+    `head` is empty for the act's own word (the last word: 'orders', 'reset', 'upgrade') and
+    the act's word for a qualifier of it ('Market' orders, '2FA' reset, 'margin' changes)."""
     s = stem(word)
     if s in view.tool_stems or word in view.tool_stems:
         notes.append(f"the tool {view.tool_name} names {word}")
         return True
-    kinds = [lf for lf in view.leaves if isinstance(lf.value, str) and _kind_leaf(lf.path, view)]
+    # the kind of the request (`direction`, `change_type` …) or, for a qualifier, the kind of
+    # what the act names (`order_type` for 'Market orders')
+    kinds = [
+        lf
+        for lf in view.leaves
+        if isinstance(lf.value, str)
+        and (_names_kind_of(lf.path, head) if head else _kind_leaf(lf.path))
+    ]
     for lf in kinds:
-        if lf.value.strip().lower() == word or s in content_stems(lf.value[:200]):
-            if lf.value.strip().lower() != word and lf.value != lf.value.lower():
+        value = lf.value.strip()
+        if value.lower() == word or s in content_stems(value[:200]):
+            if value != value.lower():
                 notes.append(f"{lf.path} = {lf.value!r} is not written as {word!r}")
-                return None
+                return None  # 'Upgrade', 'MARKET': another case, a human says
             notes.append(f"{lf.path} = {lf.value!r}")
             return True
-    flags = [lf for lf in _leaves_for(view, word) if "_" not in word]
-    if len(flags) == 1 and isinstance(flags[0].value, bool):
-        notes.append(f"{flags[0].path} = {flags[0].value!r}")
-        return flags[0].value
+    if not head:
+        flags = _leaves_for(view, word)
+        if len(flags) == 1 and isinstance(flags[0].value, bool):
+            notes.append(f"{flags[0].path} = {flags[0].value!r}")
+            return flags[0].value
     if len(kinds) == 1 and re.fullmatch(r"[a-z]+(?:[_\-][a-z]+)*", kinds[0].value):
-        if not any(isinstance(o.value, str) and word in o.value.lower() for o in view.leaves):
-            notes.append(f"{kinds[0].path} = {kinds[0].value!r}, not {word!r}")
+        value = kinds[0].value
+        if not _abbreviates(word, value) and not any(
+            isinstance(o.value, str) and word in o.value.lower() for o in view.leaves
+        ):
+            notes.append(f"{kinds[0].path} = {value!r}, not {word!r}")
             return False
-    if s in ACT_STEMS and view.other_action(frozenset({s})):
-        notes.append(f"the request is a {', '.join(sorted(view.other_action(frozenset({s}))))}")
-        return False
+    if not head and s in ACT_STEMS:
+        other = view.other_action(frozenset({s}))
+        if other:
+            notes.append(f"the request is a {', '.join(sorted(other))}, not a {word}")
+            return False
     notes.append(f"no argument says whether the request is a {word}")
     return None
+
+
+def _act(words: tuple[str, ...], view: RequestView, notes: list[str]) -> list[bool | None]:
+    """Each word of the act: the last is the act's own, the others qualify it."""
+    head = words[-1] if words else ""
+    return [
+        _act_word(w, view, notes, "" if i == len(words) - 1 else head) for i, w in enumerate(words)
+    ]
 
 
 def _all(results: list[bool | None]) -> bool | None:
@@ -225,7 +267,7 @@ class InlineRule(Check):
 
     def evaluate(self, view: RequestView) -> Outcome:
         notes: list[str] = []
-        results: list[bool | None] = [_act_word(w, view, notes) for w in self.acts]
+        results: list[bool | None] = _act(self.acts, view, notes)
         if self.when:
             results.append(_eval(self.when, view, notes))
         if self.unless and _all(results) is not False:
@@ -404,6 +446,19 @@ def _gate(head: str) -> tuple[tuple[str, ...], str, tuple] | None:
             return _act_words(m.group("act")) or (), m.group("act"), _condition(m.group("c"))
         except _Fail:
             return None
+    # 'Downgrade mid-contract (contract_months_left > 0)': the bracket defines the hyphenated
+    # qualifier before it; a word before that is the act
+    m = re.fullmatch(
+        r"(?:(?P<act>[A-Za-z][A-Za-z0-9]*)\s+)?[A-Za-z]+-[A-Za-z]+\s*\((?P<c>[^()]+)\)", head
+    )
+    if m:
+        acts = _act_words(m.group("act")) if m.group("act") else ()
+        if acts is None:
+            return None
+        try:
+            return acts, m.group("act") or "", _condition(m.group("c"))
+        except _Fail:
+            return None
     # 'GOODWILL -> only if …': an act alone
     acts = _act_words(head)
     if acts and len(acts) <= 2:
@@ -413,7 +468,7 @@ def _gate(head: str) -> tuple[tuple[str, ...], str, tuple] | None:
 
 def inline_checks(index: int, source: str) -> list[Check] | None:
     """The checks of a rule written in prose with its condition inline, read whole, or None."""
-    if not re.search(_ARGNAME, source):
+    if "_" not in source and "." not in source and "must be" not in source:
         return None
     parts = [p for p in re.split(r"\s*;\s*|\.\s+(?=[A-Za-z])", source.strip()) if p.strip()]
     if len(parts) != 1:
