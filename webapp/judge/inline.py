@@ -64,23 +64,46 @@ def _value_ok(v: str) -> bool:
 
 
 def _or_list(m: re.Match) -> str:
-    values = [v for v in re.split(r"\s*(?:,|\bor\b|\bOR\b)\s*", m.group("vals")) if v]
-    if not all(_value_ok(v) for v in values) or any("_" in v for v in values[1:]):
-        return m.group(0)  # 'x = a or is_vip': a flag after 'or', not a second value
-    return f"{m.group('arg')} in {{{', '.join(values)}}}"
+    values = [v for v in re.split(r"\s*(?:,|\bor\b)\s*", m.group("vals"), flags=re.I) if v]
+    if not all(_value_ok(v) for v in values):
+        return m.group(0)
+    negated = bool(m.group("neg"))
+    return f"{m.group('arg')} {'not in' if negated else 'in'} {{{', '.join(values)}}}"
+
+
+_ONOFF = {"on": "true", "enabled": "true", "off": "false", "disabled": "false"}
 
 
 def _as_notation(text: str) -> str:
     """Prose spellings of a condition rewritten into notation, or the text unchanged."""
     t = text.strip()
-    # 'liquidation_flag is true', 'is not true'
-    t = re.sub(rf"\b({_ARGNAME})\s+is\s+not\s+(true|false)\b", r"\1 != \2", t, flags=re.I)
-    t = re.sub(rf"\b({_ARGNAME})\s+is\s+(true|false)\b", r"\1 == \2", t, flags=re.I)
-    # 'sanctions_screen = hit OR pending': one argument, several values
+    # 'liquidation_flag is true', 'is not true', 'legal_hold is on'
     t = re.sub(
-        rf"\b(?P<arg>{_ARGNAME})\s*==?\s*(?P<vals>{_VALUE}(?:\s*(?:,|\bor\b)\s*{_VALUE})+)"
-        + _OPERATOR_AFTER,
+        rf"\b({_ARGNAME})\s+is\s+(not\s+)?(true|false|on|off|enabled|disabled)\b(?![\w\-])",
+        lambda m: (
+            f"{m.group(1)} {'!=' if m.group(2) else '=='} "
+            f"{_ONOFF.get(m.group(3).lower(), m.group(3).lower())}"
+        ),
+        t,
+        flags=re.I,
+    )
+    # 'sanctions_screen = hit OR pending', 'account_status is suspended, collections or
+    # fraud_review': one argument, several values
+    t = re.sub(
+        rf"\b(?P<arg>{_ARGNAME})\s*(?:==?|\bis\b(?P<neg>\s+not)?)\s*"
+        rf"(?P<vals>{_VALUE}(?:\s*(?:,|\bor\b)\s*{_VALUE})+)" + _OPERATOR_AFTER,
         _or_list,
+        t,
+        flags=re.I,
+    )
+    # 'hold_reason is risk_review_cleared', 'lock_reason is not fraud'
+    t = re.sub(
+        rf"\b({_ARGNAME})\s+is\s+(not\s+)?({_VALUE})" + _OPERATOR_AFTER,
+        lambda m: (
+            m.group(0)
+            if not _value_ok(m.group(3))
+            else f"{m.group(1)} {'!=' if m.group(2) else '=='} {m.group(3)}"
+        ),
         t,
         flags=re.I,
     )
@@ -90,7 +113,9 @@ def _as_notation(text: str) -> str:
     t = re.sub(rf"\b({_ARGNAME})\s+(\d+)\s+or\s+(?:less|below|lower|fewer)\b", r"\1 <= \2", t)
     # 'lock_reason fraud': an argument and its value, nothing else
     m = re.fullmatch(rf"({_ARGNAME})\s+({_VALUE})", t)
-    if m and _value_ok(m.group(2)):
+    if m and _value_ok(m.group(2)) and not re.fullmatch(r"[a-z]+[^su]s", m.group(2)):
+        # not a plural noun: 'exec_office escalations' names the requests (escalations to the
+        # exec_office queue), not a value of an argument named exec_office
         t = f"{m.group(1)} == {m.group(2)}"
     return t
 
@@ -244,6 +269,18 @@ class InlineRule(Check):
     unless: tuple = ()
     kind: str = field(default="inline", init=False)
 
+    @property
+    def _flag_like(self) -> tuple[str, ...]:
+        return tuple(
+            v
+            for c in (self.when, self.unless)
+            if c
+            for a in _numeric_atoms(c)
+            if a[0] == "in"
+            for v in a[3]
+            if "_" in v
+        )
+
     def describe(self) -> dict:
         d = super().describe()
         d.update(act=self.act, when=render(self.when) if self.when else "")
@@ -267,6 +304,11 @@ class InlineRule(Check):
 
     def evaluate(self, view: RequestView) -> Outcome:
         notes: list[str] = []
+        for value in self._flag_like:
+            if _leaves_for(view, value):
+                # 'sanctions_screen = hit or pep_match' beside a `pep_match` argument: a value
+                # of the list, or a flag of its own? A human says.
+                return Outcome(UNKNOWN, f"`{value}` is both a listed value and an argument")
         results: list[bool | None] = _act(self.acts, view, notes)
         if self.when:
             results.append(_eval(self.when, view, notes))
@@ -295,7 +337,7 @@ _VACUOUS_AGENT = re.compile(
     rf"^{_NEG}\s+(?:via|by|through|for)\s+(?:an?\s+|the\s+)?(?:ai\s+)?(?:agents?|bots?)$", re.I
 )
 _MUST_BE = re.compile(
-    rf"^(?P<arg>{_ARGNAME}|[a-z]+)\s+must\s+be\s+(?P<val>true|false|{_VALUE})"
+    rf"^(?P<arg>{_ARGNAME}|[a-z]+)\s+must\s+be\s+(?P<val>true|false|{_VALUE}|'[^']+'|\"[^\"]+\")"
     r"(?:\s*,?\s*otherwise\s+(?:do\s+not\s+(?:process|proceed|approve)|deny|block|reject))?$",
     re.I,
 )
@@ -337,6 +379,13 @@ def _effect_reading(text: str) -> _Reading | None:
         if acts:
             return _Reading("deny", m.group("act"), acts)
         return None
+    # 'deletes: not while legal_hold is on'
+    m = re.fullmatch(rf"{_NEG}\s+(?:if|when|while|whilst)\s+(?P<c>.+)", text, re.I)
+    if m:
+        try:
+            return _Reading("deny", when=_condition(m.group("c")))
+        except _Fail:
+            return None
     m = re.fullmatch(r"only\s+(?:if|when)\s+(?P<c>.+)", text, re.I)
     if m:
         try:
@@ -377,11 +426,33 @@ def _statement(text: str) -> _Reading | None:
                 _condition(m.group("c")),
                 _condition(m.group("u")) if m.group("u") else (),
             )
-        # 'No refunds unless refund_approved = true'
-        m = re.fullmatch(rf"{_NEG}\s+{_ACT}\s+unless\s+(?P<u>.+)", t, re.I)
+        # 'No refunds unless refund_approved = true', 'no erasure without identity_verified=true'
+        m = re.fullmatch(rf"{_NEG}\s+{_ACT}\s+(?:unless|without)\s+(?P<u>.+)", t, re.I)
         if m and _act_words(m.group("act")):
             acts = _act_words(m.group("act")) or ()
             return _Reading("deny", m.group("act"), acts, unless=_condition(m.group("u")))
+        # 'SIM swap blocked if account_status is suspended, collections or fraud_review'
+        m = re.fullmatch(
+            rf"{_ACT}\s+(?:is\s+|are\s+)?(?:blocked|denied|forbidden|prohibited|not\s+allowed|"
+            r"not\s+permitted)\s+(?:if|when|while|whilst)\s+(?P<c>.+)",
+            t,
+            re.I,
+        )
+        if m and _act_words(m.group("act")):
+            acts = _act_words(m.group("act")) or ()
+            return _Reading("deny", m.group("act"), acts, _condition(m.group("c")))
+        # 'Early release only if hold_reason is risk_review_cleared or …'
+        m = re.fullmatch(rf"{_ACT}\s+only\s+(?:if|when)\s+(?P<c>.+)", t, re.I)
+        if m and _act_words(m.group("act")):
+            acts = _act_words(m.group("act")) or ()
+            return _Reading("deny", m.group("act"), acts, unless=_condition(m.group("c")))
+        # 'if legal_hold = true, no closure'
+        m = re.fullmatch(r"(?:if|when)\s+(?P<c>[^,]+),\s*(?:then\s+)?(?P<e>.+)", t, re.I)
+        if m:
+            eff = _effect_reading(m.group("e"))
+            if eff is not None:
+                cond = _condition(m.group("c"))
+                return _Reading(eff.effect, eff.act, eff.acts, _and(cond, eff.when), eff.unless)
         # 'id_verified must be TRUE before any swap', '… on every separation'
         m = re.fullmatch(
             rf"(?P<r>.+?\bmust\s+be\s+\S+)\s+(?:before|on|for|with)\s+(?:any|every|each|all)\s+"
