@@ -342,6 +342,11 @@ def compile_rule(
         inline = _inline_rule(index, chunk_id, text)
         if inline is not None:
             return inline
+    elif _INLINE_VALUE_BEFORE_ARROW.search(text):
+        # 'lock_reason fraud for new customers -> NEVER via agent' had read "Deny when customers
+        # has not been seen before": an argument and its value written inline, which no prose
+        # reading binds, are left unread
+        return _leave_unread(rule, [_INLINE_VALUE_BEFORE_ARROW.search(text).group("arg")])
     return rule
 
 
@@ -354,6 +359,15 @@ def _inline_rule(index: int, chunk_id: str, text: str) -> CompiledRule | None:
     if made is None:
         return None
     return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), ())
+
+
+# an argument's name, then a bare value of it, then more before an arrow ('lock_reason fraud for
+# new customers -> …'): the inline condition inline.py reads when nothing else is in the way
+_INLINE_VALUE_BEFORE_ARROW = re.compile(
+    r"(?:^|[.;]\s+|\b(?:if|when|where)\s+)(?P<arg>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+"
+    r"(?!(?i:is|are|must|may|can|should|shall|not|in|of|on|to|for|at|by|and|or|over|under|above|"
+    r"below|than)\b)[A-Za-z0-9][\w\-]*\b[^.;]*?(?:->|=>|\u2192)",
+)
 
 
 # -- end jinline --------------------------------------------------------------------------------

@@ -225,7 +225,7 @@ def _act_word(word: str, view: RequestView, notes: list[str], head: str = "") ->
             return flags[0].value
     if len(kinds) == 1 and re.fullmatch(r"[a-z]+(?:[_\-][a-z]+)*", kinds[0].value):
         value = kinds[0].value
-        if not _abbreviates(word, value) and not any(
+        if not (_abbreviates(word, value) or _abbreviates(value, word)) and not any(
             isinstance(o.value, str) and word in o.value.lower() for o in view.leaves
         ):
             notes.append(f"{kinds[0].path} = {value!r}, not {word!r}")
