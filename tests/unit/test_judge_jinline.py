@@ -226,7 +226,14 @@ def test_readings_render_the_structure(rule: str, reading: str) -> None:
         ),
         # a qualifier of the act: false only by the kind of what the act names
         (MARKET, "order.place", {"order_type": "market", "notional_usd": 600000}, "pending_review"),
-        (MARKET, "order.place", {"order_type": "limit", "notional_usd": 600000}, "approved"),
+        (MARKET, "order.place", {"order_type": "limit", "notional_usd": 600000}, "pending_review"),
+        (MARKET, "order.place", {"order_type": "limit", "notional_usd": 400000}, "approved"),
+        (
+            "Large orders where notional_usd > 500k -> desk head sign-off",
+            "order.place",
+            {"order_type": "limit", "notional_usd": 600000},
+            "pending_review",
+        ),
         (MARKET, "order.place", {"order_type": "mkt", "notional_usd": 600000}, "pending_review"),
         (MARKET, "order.place", {"notional_usd": 600000}, "pending_review"),
         (MARKET, "order.place", {"type": "limit", "notional_usd": 600000}, "pending_review"),
@@ -281,7 +288,12 @@ def test_readings_render_the_structure(rule: str, reading: str) -> None:
         # a qualifier before a colon: the kind of refund must say it
         (HOSTED, "refunds.issue", {"chargeback_open": True}, "pending_review"),
         (HOSTED, "refunds.issue", {"chargeback_open": True, "refund_type": "hosted"}, "denied"),
-        (HOSTED, "refunds.issue", {"chargeback_open": True, "refund_type": "card"}, "approved"),
+        (
+            HOSTED,
+            "refunds.issue",
+            {"chargeback_open": True, "refund_type": "card"},
+            "pending_review",
+        ),
         (HOSTED, "refunds.issue", {"chargeback_open": False}, "approved"),
     ],
 )
@@ -358,15 +370,20 @@ def test_a_clause_inserted_in_the_condition_leaves_it_partly_understood(
 @given(qualifier=st.sampled_from(("business", "premium", "bulk", "weekend", "hosted")))
 def test_a_qualifier_of_the_act_binds_only_for_a_stated_reason(qualifier: str) -> None:
     """'No business port-out while …': the word is read as a qualifier of the act, which the
-    request must state (its tool name or `port_type`); a request that does not is never decided
-    on the rest of the rule, whichever way the condition goes."""
+    request must state (its tool name or `port_type`); a request that does not, or says another
+    kind (a qualifier is never ruled out: 'Large' is no port type), is never decided on the rest
+    of the rule."""
     rule = f"No {qualifier} port-out while balance_due_cents > 0 unless payment_arrangement = true"
     firing = {"balance_due_cents": 5, "payment_arrangement": False}
     assert outcome_beside_ticket(rule, "telecom.port_out", firing) == "pending_review"
     assert outcome_beside_ticket(rule, f"telecom.{qualifier}_port_out", firing) == "denied"
     assert (
         outcome_beside_ticket(rule, "telecom.port_out", {**firing, "port_type": "other"})
-        == "approved"
+        == "pending_review"
+    )
+    assert (
+        outcome_beside_ticket(rule, "telecom.port_out", {**firing, "port_type": qualifier})
+        == "denied"
     )
 
 

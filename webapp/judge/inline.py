@@ -197,7 +197,9 @@ def _act_word(word: str, view: RequestView, notes: list[str], head: str = "") ->
     """Whether the request is what `word` names: True, False, or None (nobody says).
 
     `head` is empty for the act's own word (the last word: 'orders', 'reset', 'upgrade') and
-    the act's word for a qualifier of it ('Market' orders, '2FA' reset, 'margin' changes)."""
+    the act's word for a qualifier of it ('Market' orders, '2FA' reset, 'margin' changes): a
+    qualifier holds by the tool name or the kind of what the act names (`order_type`), and is
+    never false (unknown otherwise)."""
     s = stem(word)
     if s in view.tool_stems or word in view.tool_stems:
         notes.append(f"the tool {view.tool_name} names {word}")
@@ -223,7 +225,10 @@ def _act_word(word: str, view: RequestView, notes: list[str], head: str = "") ->
         if len(flags) == 1 and isinstance(flags[0].value, bool):
             notes.append(f"{flags[0].path} = {flags[0].value!r}")
             return flags[0].value
-    if len(kinds) == 1 and re.fullmatch(r"[a-z]+(?:[_\-][a-z]+)*", kinds[0].value):
+    # Another kind rules the act out ('upgrade' against `direction: "downgrade"`); never a
+    # qualifier: 'Large orders' against `order_type: "limit"` (a size is no order type) would
+    # have passed a large limit order by, so a qualifier is true or unknown, never false.
+    if not head and len(kinds) == 1 and re.fullmatch(r"[a-z]+(?:[_\-][a-z]+)*", kinds[0].value):
         value = kinds[0].value
         if not (_abbreviates(word, value) or _abbreviates(value, word)) and not any(
             isinstance(o.value, str) and word in o.value.lower() for o in view.leaves
@@ -235,7 +240,10 @@ def _act_word(word: str, view: RequestView, notes: list[str], head: str = "") ->
         if other:
             notes.append(f"the request is a {', '.join(sorted(other))}, not a {word}")
             return False
-    notes.append(f"no argument says whether the request is a {word}")
+    if head:
+        notes.append(f"no argument says whether the {head} is {word}")
+    else:
+        notes.append(f"no argument says whether the request is a {word}")
     return None
 
 
