@@ -45,6 +45,7 @@ EARLY = "Early release only if hold_reason is risk_review_cleared or manual_veri
 PAYOUT = "account_verification must be 'passed' before any payout."
 BARE = "restock must be false"
 HOSTED = "Hosted refunds: never if chargeback_open is true"
+CLOSE = "never close the account if balance_cents != 0"
 
 UNDERSTOOD = [
     PORT,
@@ -69,6 +70,7 @@ UNDERSTOOD = [
     PAYOUT,
     BARE,
     HOSTED,
+    CLOSE,
 ]
 
 
@@ -285,6 +287,12 @@ def test_readings_render_the_structure(rule: str, reading: str) -> None:
         (PAYOUT, "payouts.create", {"account_verification": "failed"}, "denied"),
         (BARE, "returns.process", {"restock": False}, "approved"),
         (BARE, "returns.process", {}, "pending_review"),
+        # a verb and its object: the verb is the act, the object qualifies it
+        (CLOSE, "accounts.close", {"balance_cents": 5}, "denied"),
+        (CLOSE, "accounts.close", {"balance_cents": 0}, "approved"),
+        (CLOSE, "accounts.close", {}, "pending_review"),
+        (CLOSE, "accounts.update", {"action": "close", "balance_cents": 5}, "denied"),
+        (CLOSE, "accounts.update", {"action": "rename", "balance_cents": 5}, "approved"),
         # a qualifier before a colon: the kind of refund must say it
         (HOSTED, "refunds.issue", {"chargeback_open": True}, "pending_review"),
         (HOSTED, "refunds.issue", {"chargeback_open": True, "refund_type": "hosted"}, "denied"),

@@ -135,7 +135,7 @@ def _condition(text: str) -> tuple:
 # -- acts
 
 # 'port-out', 'upgrade', 'margin changes', '2FA reset', 'Market orders', 'limit increases'
-_ACT = r"(?P<act>[A-Za-z0-9][A-Za-z0-9\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2})"
+_ACT = r"(?P<act>[A-Za-z0-9][A-Za-z0-9\-]*(?:\s+(?:the|an?|any))?(?:\s+[A-Za-z][A-Za-z\-]*){0,2})"
 # words that can never be an act's: glue, comparison, quantity, obligation
 _NOT_ACT = frozenset(
     stem(w)
@@ -150,8 +150,14 @@ _NOT_ACT = frozenset(
 def _act_words(phrase: str) -> tuple[str, ...] | None:
     """The words of an act ('port-out' → port, '2FA reset' → 2fa, reset), or None when a word
     of it cannot be an act's ('upgrade to premium': a destination, not an act)."""
+    tokens = phrase.split()
+    verb_first = len(tokens) > 2 and tokens[1].lower() in ("the", "a", "an", "any")
+    if verb_first:
+        # 'close the account', 'unlock an account': the verb is the act, its object qualifies it
+        # (kept last, where the act's own word stands)
+        tokens = [*tokens[2:], tokens[0]]
     out = []
-    for token in phrase.split():
+    for token in tokens:
         parts = [p.lower() for p in token.split("-") if p]
         if len(parts) > 1:
             parts = [p for p in parts if p not in STOPWORDS]  # 'port-out': the particle
