@@ -60,7 +60,7 @@ _OPERATOR_AFTER = r"(?![\w\-])(?!\s*(?:[=<>!\u2265\u2264\u2260]|\bis\b|\bin\b|\b
 
 
 def _value_ok(v: str) -> bool:
-    return v.lower() not in _NOT_VALUES
+    return v.lower() not in _NOT_VALUES and v.lower() not in STOPWORDS
 
 
 def _or_list(m: re.Match) -> str:
