@@ -46,6 +46,10 @@ PAYOUT = "account_verification must be 'passed' before any payout."
 BARE = "restock must be false"
 HOSTED = "Hosted refunds: never if chargeback_open is true"
 CLOSE = "never close the account if balance_cents != 0"
+OFFER = "offer_status must be extended or accepted"
+DENY_FIRST = "Deny refunds if chargeback_open = true"
+HOLD_FIRST = "Hold payouts while kyc_status = pending"
+NEEDS = "Refunds need manager approval if refund_amount > 500"
 
 UNDERSTOOD = [
     PORT,
@@ -71,6 +75,10 @@ UNDERSTOOD = [
     BARE,
     HOSTED,
     CLOSE,
+    OFFER,
+    DENY_FIRST,
+    HOLD_FIRST,
+    NEEDS,
 ]
 
 
@@ -293,6 +301,19 @@ def test_readings_render_the_structure(rule: str, reading: str) -> None:
         (CLOSE, "accounts.close", {}, "pending_review"),
         (CLOSE, "accounts.update", {"action": "close", "balance_cents": 5}, "denied"),
         (CLOSE, "accounts.update", {"action": "rename", "balance_cents": 5}, "approved"),
+        # a requirement of one of several values
+        (OFFER, "hr.order_check", {"offer_status": "accepted"}, "approved"),
+        (OFFER, "hr.order_check", {"offer_status": "draft"}, "denied"),
+        (OFFER, "hr.order_check", {"offer_status": "Accepted"}, "pending_review"),
+        (OFFER, "hr.order_check", {}, "pending_review"),
+        # the effect first, then the act and its condition
+        (DENY_FIRST, "refunds.issue", {"chargeback_open": True}, "denied"),
+        (DENY_FIRST, "refunds.issue", {"chargeback_open": False}, "approved"),
+        (HOLD_FIRST, "payouts.create", {"kyc_status": "pending"}, "pending_review"),
+        (HOLD_FIRST, "payouts.create", {"kyc_status": "verified"}, "approved"),
+        (NEEDS, "refunds.issue", {"refund_amount": 501}, "pending_review"),
+        (NEEDS, "refunds.issue", {"refund_amount": 500}, "approved"),
+        (NEEDS, "refunds.issue", {"amount": 900}, "pending_review"),
         # a qualifier before a colon: the kind of refund must say it
         (HOSTED, "refunds.issue", {"chargeback_open": True}, "pending_review"),
         (HOSTED, "refunds.issue", {"chargeback_open": True, "refund_type": "hosted"}, "denied"),
@@ -324,6 +345,9 @@ def test_vectors(rule: str, tool: str, args: dict, expected: str) -> None:
         "No refunds over 100 if chargeback_open is true",
         "lock_reason fraud -> never via agent, escalate to risk",
         "kyc_tier 2+ only for withdrawals",
+        "Refunds need no approval if refund_amount < 50",
+        "status must be active or pending",
+        "Deny refunds to new customers if chargeback_open = true",
     ],
 )
 def test_what_the_structure_does_not_read_stays_unread(rule: str) -> None:
@@ -351,6 +375,8 @@ _INSIDE = (
     "credit_type goodwill -> only if tenure_months >= 12{}",
     "2FA reset where account_balance_usd > 50k{}: second approver",
     "If item_condition = damaged{} -> restock must be false",
+    "offer_status must be extended or accepted{}",
+    "Refunds need manager approval if refund_amount > 500{}",
 )
 
 

@@ -350,8 +350,10 @@ _WIDE = r"(?:\s+at\s+all)?(?:\s*,?\s*of\s+any\s+(?:kind|sort|type))?"
 _VACUOUS_AGENT = re.compile(
     rf"^{_NEG}\s+(?:via|by|through|for)\s+(?:an?\s+|the\s+)?(?:ai\s+)?(?:agents?|bots?)$", re.I
 )
+_ONE = rf"(?:{_VALUE}|'[^']+'|\"[^\"]+\")"
 _MUST_BE = re.compile(
-    rf"^(?P<arg>{_ARGNAME}|[a-z]+)\s+must\s+be\s+(?P<val>true|false|{_VALUE}|'[^']+'|\"[^\"]+\")"
+    rf"^(?P<arg>{_ARGNAME}|[a-z]+)\s+must\s+be\s+(?:(?P<one_of>one\s+of)\s*:?\s*)?"
+    rf"(?P<val>{_ONE}(?:\s*(?:,|\bor\b)\s*{_ONE})*)"
     r"(?:\s*,?\s*otherwise\s+(?:do\s+not\s+(?:process|proceed|approve)|deny|block|reject))?$",
     re.I,
 )
@@ -367,17 +369,24 @@ class _Reading:
 
 
 def _requirement(text: str) -> tuple | None:
-    """'x must be true' → the condition that must hold; None when not that shape."""
+    """'x must be true', 'offer_status must be extended or accepted', 'x must be one of a, b'
+    → the condition that must hold; None when not that shape."""
     m = _MUST_BE.fullmatch(text.strip())
-    if not m or not _value_ok(m.group("val")) and m.group("val").lower() not in ("true", "false"):
+    if not m:
         return None
-    arg = m.group("arg")
-    if "_" not in arg and "." not in arg and m.group("val").lower() not in ("true", "false"):
+    arg, val = m.group("arg"), m.group("val")
+    values = [v for v in re.split(r"\s*(?:,|\bor\b)\s*", val, flags=re.I) if v]
+    flag = len(values) == 1 and val.lower() in ("true", "false")
+    if not flag and not all(v[0] in "'\"" or _value_ok(v) for v in values):
+        return None
+    if m.group("one_of") and len(values) < 2:
+        return None
+    if "_" not in arg and "." not in arg and (not flag or arg.lower() != arg or arg in _NOT_VALUES):
         return None  # 'Payment must be approved': a plain noun, no argument
-    if "_" not in arg and "." not in arg and (arg.lower() != arg or arg in _NOT_VALUES):
-        return None
     try:
-        return parse_condition(f"{arg} == {m.group('val')}")
+        if len(values) > 1:
+            return _condition(f"{arg} = {' or '.join(values)}")
+        return parse_condition(f"{arg} == {val}")
     except _Fail:
         return None
 
@@ -455,6 +464,29 @@ def _statement(text: str) -> _Reading | None:
         if m and _act_words(m.group("act")):
             acts = _act_words(m.group("act")) or ()
             return _Reading("deny", m.group("act"), acts, _condition(m.group("c")))
+        # 'Deny refunds if chargeback_open = true', 'Hold payouts while kyc_status = pending'
+        m = re.fullmatch(
+            rf"(?P<e>deny|block|reject|refuse|decline|hold)\s+{_ACT}\s+(?:if|when|while|whilst|where)"
+            r"\s+(?P<c>.+)",
+            t,
+            re.I,
+        )
+        if m and _act_words(m.group("act")):
+            acts = _act_words(m.group("act")) or ()
+            effect = "review" if m.group("e").lower() == "hold" else "deny"
+            return _Reading(effect, m.group("act"), acts, _condition(m.group("c")))
+        # 'Refunds need manager approval if refund_amount > 500'
+        m = re.fullmatch(
+            rf"{_ACT}\s+(?:need|needs|require|requires)\s+(?P<e>.+?)\s+(?:if|when|where|while)"
+            r"\s+(?P<c>.+)",
+            t,
+            re.I,
+        )
+        if m and _act_words(m.group("act")):
+            eff = _effect(m.group("e"))
+            if eff is not None and eff[0] == "review":
+                acts = _act_words(m.group("act")) or ()
+                return _Reading("review", m.group("act"), acts, _condition(m.group("c")))
         # 'Early release only if hold_reason is risk_review_cleared or …'
         m = re.fullmatch(rf"{_ACT}\s+only\s+(?:if|when)\s+(?P<c>.+)", t, re.I)
         if m and _act_words(m.group("act")):
@@ -469,7 +501,7 @@ def _statement(text: str) -> _Reading | None:
                 return _Reading(eff.effect, eff.act, eff.acts, _and(cond, eff.when), eff.unless)
         # 'id_verified must be TRUE before any swap', '… on every separation'
         m = re.fullmatch(
-            rf"(?P<r>.+?\bmust\s+be\s+\S+)\s+(?:before|on|for|with)\s+(?:any|every|each|all)\s+"
+            rf"(?P<r>.+?\bmust\s+be\s+.+?)\s+(?:before|on|for|with)\s+(?:any|every|each|all)\s+"
             rf"{_ACT}",
             t,
             re.I,
@@ -479,7 +511,7 @@ def _statement(text: str) -> _Reading | None:
             return _Reading("deny", m.group("act"), acts, unless=_requirement(m.group("r")))
         # 'rehire_eligible must be false when termination_type = for_cause'
         m = re.fullmatch(
-            r"(?P<r>.+?\bmust\s+be\s+\S+)\s+(?:if|when|where|while)\s+(?P<c>.+)", t, re.I
+            r"(?P<r>.+?\bmust\s+be\s+.+?)\s+(?:if|when|where|while)\s+(?P<c>.+)", t, re.I
         )
         if m and _requirement(m.group("r")) is not None:
             return _Reading(
