@@ -177,6 +177,14 @@ def test_readings_render_the_structure(rule: str, reading: str) -> None:
             "pending_review",
         ),
         (UPGRADE, "kyc.set_tier", {"sanctions_screen": "hit"}, "pending_review"),
+        # a compound kind may name the act another way: unknown, never ruled out
+        (
+            UPGRADE,
+            "kyc.set_tier",
+            {"change_type": "tier_increase", "sanctions_screen": "hit"},
+            "pending_review",
+        ),
+        (UPGRADE, "kyc.set_tier", {"direction": "up", "sanctions_screen": "hit"}, "pending_review"),
         (UPGRADE, "kyc.set_tier", {"sanctions_screen": "clear"}, "approved"),
         # a listed value that is also an argument of the request: a flag, or a value?
         (

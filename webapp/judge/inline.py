@@ -43,7 +43,7 @@ from webapp.judge.notation import (
     parse_condition,
     render,
 )
-from webapp.judge.request_view import ACT_STEMS, RequestView
+from webapp.judge.request_view import ACT_STEMS, RequestView, same_action
 from webapp.judge.text import STOPWORDS, content_stems, stem
 
 # an argument's name: an underscore or a dot in it ('balance_due_cents', 'beneficiary.iban')
@@ -234,7 +234,14 @@ def _act_word(word: str, view: RequestView, notes: list[str], head: str = "") ->
     # Another kind rules the act out ('upgrade' against `direction: "downgrade"`); never a
     # qualifier: 'Large orders' against `order_type: "limit"` (a size is no order type) would
     # have passed a large limit order by, so a qualifier is true or unknown, never false.
-    if not head and len(kinds) == 1 and re.fullmatch(r"[a-z]+(?:[_\-][a-z]+)*", kinds[0].value):
+    # One plain word ('downgrade'), never a compound that may name the act another way
+    # ('tier_increase' for an upgrade), nor a word of the same act.
+    if (
+        not head
+        and len(kinds) == 1
+        and re.fullmatch(r"[a-z]+", kinds[0].value)
+        and not same_action(s, stem(kinds[0].value))
+    ):
         value = kinds[0].value
         if not (_abbreviates(word, value) or _abbreviates(value, word)) and not any(
             isinstance(o.value, str) and word in o.value.lower() for o in view.leaves
