@@ -7,21 +7,25 @@ fraud -> never via agent", "2FA reset where account_balance_usd > 50k: second ap
 tenure_months >= 12". `notation.py` reads a rule only when every statement is notation, and the
 prose readings leave the argument and its values unaccounted, so such rules were judged as text.
 
-A rule is read here whole or not at all, as one of a few shapes (`_SHAPES`), each made of:
+A rule is read here whole or not at all, as one of the shapes `_statement` lists, and only when
+neither notation nor the prose readings understood it (compiler.compile_rule). A shape is made of:
 - a **condition** on named arguments, parsed by notation's own grammar (`parse_condition`) after a
-  few prose spellings of it are rewritten into notation (`_as_notation`: "x is true", "x = a OR b",
-  "x 2+", "x value"); every argument it names has an argument's shape (an underscore or a dot), no
-  plain noun of prose; it is exact on the named argument as notation is (missing, another type or
-  case: unknown, never satisfied);
+  few prose spellings of it are rewritten into notation (`_as_notation`: "x is true", "x is on",
+  "x = a OR b", "x is a, b or c", "x 2+", "x value"); every argument it names has an argument's
+  shape (an underscore or a dot), no plain noun of prose; it is exact on the named argument as
+  notation is (missing, another type or case: unknown, never satisfied);
 - an **act** the rule speaks of ("port-out", "upgrade", "margin changes", "2FA reset", "Market
-  orders"), each word of which holds only for a stated reason (`_act_word`): a word of the tool
-  name, the value of the request's own kind argument (`type`, `action`, `direction` …, or
-  `order_type` on an order tool), a flag of that name; it is false when that kind argument holds
-  another plain word, or when the word is a known act and the request surely does another one
-  (`RequestView.other_action`); otherwise unknown;
-- an **effect**: a refusal ("no …", "never …", "never via agent", "DENY"), a review (notation's
-  `_effect`: "MLRO approval required", "second approver"), a requirement ("only if …", "x must be
-  true", "… otherwise DO NOT process"), with "unless …" as the exception.
+  orders", "close the account"): its own word and the words qualifying it, each of which holds
+  only for a stated reason (`_act_word`): a word of the tool name, the value of the request's
+  kind argument (`type`, `action`, `direction` …; for a qualifier, the kind of what the act
+  names: `order_type` for "Market orders"), a flag of that name. The act's own word is false when
+  the kind argument is one plain word of another act, or when it is a known act and the request
+  surely does another one (`RequestView.other_action`); a qualifier is never false; otherwise
+  unknown;
+- an **effect**: a refusal ("no …", "never …", "never via agent", "DENY", "not while …"), a review
+  (notation's `_effect`: "MLRO approval required", "second approver"; "Hold …"), a requirement
+  ("only if …", "x must be true", "x must be a or b", "… otherwise DO NOT process"), with
+  "unless …" / "without …" as the exception.
 Anything else the rule says makes it no shape: it is left to the other readings (partly
 understood), so a word the structure does not read is never dropped.
 """
