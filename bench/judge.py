@@ -120,6 +120,7 @@ APART_SETS = (
     "dev_jred10",
     "dev_jred12",
     "dev_jgloss",
+    "dev_jinline",
 )
 
 

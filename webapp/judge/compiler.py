@@ -54,13 +54,14 @@ from webapp.judge.coverage import (
     misread_traps,
     unaccounted_words,
 )
-from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.glosses import (
     Glossed,
     gloss_then_amount,
     glossed_checks,
     values_read_as_names,
 )
+from webapp.judge.inline import inline_checks
+from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
@@ -378,8 +379,45 @@ def _compile_rule(
             prose = _guarded_prose(index, chunk_id, text, glossary)
             if prose.decides:
                 made = with_prose(made, prose.checks)
+        if left:
+            inline = _inline_rule(index, chunk_id, text)
+            if inline is not None:
+                return inline
         return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), tuple(left))
-    return _guarded_prose(index, chunk_id, text, glossary)
+    rule = _guarded_prose(index, chunk_id, text, glossary)
+    if not rule.decides:
+        inline = _inline_rule(index, chunk_id, text)
+        if inline is not None:
+            return inline
+    elif _INLINE_VALUE_BEFORE_ARROW.search(text):
+        # 'lock_reason fraud for new customers -> NEVER via agent' had read "Deny when customers
+        # has not been seen before": an argument and its value written inline, which no prose
+        # reading binds, are left unread
+        return _leave_unread(rule, [_INLINE_VALUE_BEFORE_ARROW.search(text).group("arg")])
+    return rule
+
+
+# -- jinline: prose rules with an argument condition written inline (inline.py) ----------------
+def _inline_rule(index: int, chunk_id: str, text: str) -> CompiledRule | None:
+    """'No port-out while balance_due_cents > 0 unless payment_arrangement = true', 'kyc_tier 2+
+    only': read whole by inline.py, only when neither notation nor the prose readings understood
+    the rule (a reading they label understood is kept)."""
+    made = inline_checks(index, text)
+    if made is None:
+        return None
+    return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), ())
+
+
+# an argument's name, then a bare value of it, then more before an arrow ('lock_reason fraud for
+# new customers -> …'): the inline condition inline.py reads when nothing else is in the way
+_INLINE_VALUE_BEFORE_ARROW = re.compile(
+    r"(?:^|[.;]\s+|\b(?:if|when|where)\s+)(?P<arg>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+"
+    r"(?!(?i:is|are|must|may|can|should|shall|not|in|of|on|to|for|at|by|and|or|over|under|above|"
+    r"below|than)\b)[A-Za-z0-9][\w\-]*\b[^.;]*?(?:->|=>|\u2192)",
+)
+
+
+# -- end jinline --------------------------------------------------------------------------------
 
 
 # 'Payouts may only be released by treasury-bot to sellers whose status is Verified': the agent
