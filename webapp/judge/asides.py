@@ -179,7 +179,7 @@ def without_emphasis(text: str) -> str:
     if m:
         subj = m.group("subj")
         subj = subj[:1].upper() + subj[1:]
-        out = f"{subj} {m.group('modal').lower()} never {m.group('verb')}{out[m.end():]}"
+        out = f"{subj} {m.group('modal').lower()} never {m.group('verb')}{out[m.end() :]}"
     out = _ABSOLUTELY.sub("", out)
     return out
 
@@ -236,7 +236,8 @@ _SHORTHAND = {
     "pmts": "payments",
 }
 _SHORT_WORD = re.compile(
-    r"(?<![\w\-/.@])(?P<w>" + "|".join(sorted(map(re.escape, _SHORTHAND), key=len, reverse=True))
+    r"(?<![\w\-/.@])(?P<w>"
+    + "|".join(sorted(map(re.escape, _SHORTHAND), key=len, reverse=True))
     + r")(?![\w\-/@]|\.\w)",
     re.I,
 )
@@ -346,4 +347,6 @@ DIMENSION_NOUNS = {
     "domain": frozenset("domain domains address addresses".split()),
 }
 # Nouns that name no dimension at all ('any other value', 'any other case').
-GENERIC_NOUNS = frozenset("value values one ones option options case cases request requests".split())
+GENERIC_NOUNS = frozenset(
+    "value values one ones option options case cases request requests".split()
+)
