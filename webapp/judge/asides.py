@@ -142,6 +142,10 @@ _CLOSING_EMPHASIS = re.compile(
     r"(?P<w>" + _EMPHASIS_WORDS + r")\s*[.!]*\s*$",
     re.I,
 )
+_EMPHASIS_SENTENCE = re.compile(
+    r"(?<=[.!])\s+(?:period|full\s+stop|ever|no\s+exceptions?(?:,?\s+ever)?)\s*[.!]+\s+(?=[A-Z])",
+    re.I,
+)
 # 'No exceptions: …', 'No exceptions - …' opening the rule.
 _OPENING_EMPHASIS = re.compile(r"^\s*no\s+exceptions?\s*(?::|[-\u2013\u2014])\s*(?=\S)", re.I)
 # 'Under no circumstances may refunds exceed …', 'In no case shall …', 'At no time may …': the
@@ -171,6 +175,8 @@ def without_emphasis(text: str) -> str:
         if not _OBLIGATION.search(head):
             break
         out = head if head.endswith((".", "!")) else head + "."
+    # 'SSO stays enforced. Period. No agent turns it off': a sentence of emphasis between two
+    out = _EMPHASIS_SENTENCE.sub(" ", out)
     m = _OPENING_EMPHASIS.match(out)
     if m and _OBLIGATION.search(out[m.end() :]):
         rest = out[m.end() :]
@@ -202,6 +208,30 @@ def without_open_end(text: str) -> str:
     """`text` without a duration that does not end ('until further notice'): the rule holds now,
     which is what it says without it."""
     return _NO_END.sub("", text)
+
+
+# ---------------------------------------------------------------------------------------------
+# 'including this one' beside a running total: the total a windowed limit compares already adds
+# the request to what came before it (NumericLimit: today's total + this amount)
+
+_THIS_ONE = re.compile(
+    r"\s*,?\s*\(?\b(?:incl\.?|including|inclusive\s+of)\s+(?:this|the\s+current|the\s+present)\s+"
+    r"(?:one|request|call|transaction|payment|withdrawal|transfer|refund|write-off|credit|order)"
+    r"\b\)?"
+    r"|\s*,\s*(?:this|the\s+current)\s+one\s+included\b",
+    re.I,
+)
+_RUNNING_TOTAL = re.compile(
+    r"\b(?:total|daily|today'?s?|per\s+(?:day|hour|week|month)|a\s+day|cumulative|sum)\b", re.I
+)
+
+
+def without_this_one(text: str) -> str:
+    """`text` without 'including this one' when it bounds a running total ('Daily write-off total
+    capped at 10,000 EUR per agent (incl. this one)'); elsewhere it stays as written."""
+    if not _RUNNING_TOTAL.search(text):
+        return text
+    return _THIS_ONE.sub("", text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,6 +303,7 @@ def plain(text: str, scheme: frozenset[str] = frozenset()) -> str:
     """`text` as it reads without its label, its citation, its emphasis, a duration with no end
     and its shorthand (the same text when it has none of them)."""
     out = without_label(text, scheme)
+    out = without_this_one(out)
     out = expanded(out)
     out = without_open_end(out)
     out = without_emphasis(out)
