@@ -84,7 +84,9 @@ _CITATION = re.compile(
     r"\s*\((?:(?:see|ref\.?|ref:|reference|per|as\s+per|cf\.?|source:?)\s+)?"
     r"(?:(?:" + _LABEL_WORD + r")\s?[-#]?\s?\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?" + _SECTION_SIGN + r"?"
     r"|\s*§\s*\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?)"
-    r"\)(?=\s*[.;!]?\s*$)",
+    r"\)(?=\s*[.;!]?\s*$)"
+    # '(see glossary)': where a category is defined, which its resolution reads anyway
+    r"|\s*\((?:see|per|as\s+per|cf\.?|defined\s+in)\s+(?:the\s+)?glossary\)(?=\s*[.;!]?\s*$)",
     re.I,
 )
 
@@ -130,7 +132,7 @@ _OBLIGATION = re.compile(
     re.I,
 )
 _EMPHASIS_WORDS = (
-    r"(?:full\s+stop|period|ever|no\s+ifs,?\s+(?:ands,?\s+)?or\s+buts|"
+    r"(?:full\s+stop|period|ever|always|no\s+ifs,?\s+(?:ands,?\s+)?or\s+buts|"
     r"(?:and\s+)?no\s+exceptions?(?:,?\s+ever)?|without\s+exceptions?|whatsoever|"
     r"under\s+any\s+circumstances?|no\s+matter\s+what|for\s+any\s+reason|in\s+any\s+case|"
     r"at\s+any\s+time)"
