@@ -13,6 +13,7 @@ from judge_support import (
     APPENDED_QUALIFIERS,
     assert_never_decides,
     outcome,
+    outcome_beside_ticket,
     policy,
 )
 
@@ -310,6 +311,28 @@ NEAR_MISSES = [
 @pytest.mark.parametrize("rule", NEAR_MISSES)
 def test_a_real_qualifier_beside_those_words_is_not_swallowed(rule):
     assert_never_decides(rule)
+
+
+def test_always_and_a_pointer_to_the_glossary_change_nothing():
+    assert outcome(["consent_id required. always."], "bgcheck.order", {"candidate_id": "C"}) == (
+        "denied"
+    )
+    rule = "No payments to vendors located in sanctioned countries (see glossary)."
+    glossary = {"sanctioned countries": ["IR", "KP", "SY", "CU", "RU", "BY"]}
+    args = {"vendor": {"name": "Baltic Parts", "country": "PL"}, "amount": 5, "currency": "EUR"}
+    assert outcome_beside_ticket(rule, "vendors.pay", args, glossary) == "approved"
+    args["vendor"]["country"] = "RU"
+    assert outcome_beside_ticket(rule, "vendors.pay", args, glossary) == "denied"
+    # without the glossary the category stays open: review
+    assert outcome_beside_ticket(rule, "vendors.pay", args) == "pending_review"
+
+
+def test_a_bare_r_code_is_a_label_only_before_a_sentence():
+    assert (
+        asides.plain("R3: Refunds must not exceed 500 EUR.") == "Refunds must not exceed 500 EUR."
+    )
+    for text in ("R2: public buckets allowed.", "R3: refunds over 500 EUR are forbidden"):
+        assert asides.plain(text) == text
 
 
 def test_a_code_that_names_the_value_is_no_label():
