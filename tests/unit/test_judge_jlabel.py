@@ -327,6 +327,17 @@ def test_always_and_a_pointer_to_the_glossary_change_nothing():
     assert outcome_beside_ticket(rule, "vendors.pay", args) == "pending_review"
 
 
+def test_under_no_circumstances_is_the_prohibition_itself():
+    # the inversion is kept ('Never may …'), never rebuilt around a guessed subject
+    assert (
+        asides.plain("Under no circumstances may customer data be shared with third parties.")
+        == "Never may customer data be shared with third parties."
+    )
+    rule = "At no time are payouts to RU allowed."
+    assert outcome([rule], "payout.create", {"country": "RU", "amount": 5}) == "denied"
+    assert outcome([rule], "payout.create", {"country": "FR", "amount": 5}) == "approved"
+
+
 def test_a_bare_r_code_is_a_label_only_before_a_sentence():
     assert (
         asides.plain("R3: Refunds must not exceed 500 EUR.") == "Refunds must not exceed 500 EUR."

@@ -151,11 +151,10 @@ _EMPHASIS_SENTENCE = re.compile(
 # 'No exceptions: …', 'No exceptions - …' opening the rule.
 _OPENING_EMPHASIS = re.compile(r"^\s*no\s+exceptions?\s*(?::|[-\u2013\u2014])\s*(?=\S)", re.I)
 # 'Under no circumstances may refunds exceed …', 'In no case shall …', 'At no time may …': the
-# inversion is 'refunds may never exceed …'.
+# prohibition itself, 'Never may refunds exceed …' (the inversion is kept: the readings know it)
 _NEVER_INVERTED = re.compile(
     r"^\s*(?:under\s+no\s+circumstances?|in\s+no\s+case|at\s+no\s+time|on\s+no\s+account)\s*,?\s+"
-    r"(?P<modal>may|can|shall|should|must|will|are|is)\s+(?P<subj>(?:the\s+|an?\s+|any\s+)?"
-    r"[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3}?)\s+(?P<verb>be\s+[a-z]+|[a-z]+)\b",
+    r"(?=(?:may|can|shall|should|must|will|are|is)\b)",
     re.I,
 )
 # 'absolutely not', 'absolutely forbidden': the adverb before a negation or a prohibition word.
@@ -183,11 +182,7 @@ def without_emphasis(text: str) -> str:
     if m and _OBLIGATION.search(out[m.end() :]):
         rest = out[m.end() :]
         out = rest[:1].upper() + rest[1:]
-    m = _NEVER_INVERTED.match(out)
-    if m:
-        subj = m.group("subj")
-        subj = subj[:1].upper() + subj[1:]
-        out = f"{subj} {m.group('modal').lower()} never {m.group('verb')}{out[m.end() :]}"
+    out = _NEVER_INVERTED.sub("Never ", out)
     out = _ABSOLUTELY.sub("", out)
     return out
 
