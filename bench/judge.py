@@ -121,6 +121,7 @@ APART_SETS = (
     "dev_jred12",
     "dev_jgloss",
     "dev_jinline",
+    "dev_jlabel",
 )
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
+from webapp.judge import asides
 from webapp.judge.actors import reserved_act_rule
 from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
@@ -211,6 +212,9 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
     if policy.description:
         scope += list(scope_of(policy.description))
     defines = _defines(policy)
+    # 'EX-11: …', 'EX-14: …': a code numbering several rules of the policy is their label
+    # (asides.py); alone ('DUS-2: no slotting changes') it may be the value the rule names
+    scheme = asides.numbering(policy.rules)
     for i, text in enumerate(policy.rules):
         chunk_id = f"{policy.policy_version_id}:r{i}"
         if text in defines or TOPIC_HEADING.match(text):
@@ -219,7 +223,7 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
             rules.append(CompiledRule(i, chunk_id, text, (), False, informational=True))
             continue
         try:
-            rule = compile_rule(i, chunk_id, text, glossary)
+            rule = compile_rule(i, chunk_id, text, glossary, scheme=scheme)
         except Exception as exc:  # noqa: BLE001 - one bad rule must not break the policy
             errors.append(f"r{i}: {type(exc).__name__}")
             rule = CompiledRule(i, chunk_id, text, (), uncompiled=True)
@@ -318,9 +322,24 @@ def compile_rule(
     text: str,
     glossary: Glossary | None = None,
     evidence: bool = True,
+    scheme: frozenset[str] = frozenset(),
 ) -> CompiledRule:
-    """Compile one rule statement into zero or more checks; `glossary` resolves categories."""
-    rule = _compile_rule(index, chunk_id, text, glossary, evidence)
+    """Compile one rule statement into zero or more checks; `glossary` resolves categories;
+    `scheme` are the codes numbering the rules of its policy (asides.numbering)."""
+    # Words that do not change the rule's meaning (asides.py): its label, a citation of its
+    # procedure, emphasis, 'until further notice', staff shorthand. The rule is read without
+    # them and keeps its text as written (citations, the policy page).
+    read = asides.plain(text, scheme)
+    if read != text:
+        return replace(_compile_mended(index, chunk_id, read, glossary, evidence), text=text)
+    return _compile_mended(index, chunk_id, text, glossary, evidence)
+
+
+def _compile_mended(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None, evidence: bool
+) -> CompiledRule:
+    """`_compile_with_else`, then the misreadings mended or left unread (misreadings.py)."""
+    rule = _compile_with_else(index, chunk_id, text, glossary, evidence)
     # phrasings every check reads word by word but wrongly as a whole (misreadings.py): read
     # right where a part is read by the recogniser that reads it alone, else their words stay
     # unaccounted, so the rule never decides on its own
@@ -342,13 +361,83 @@ def _required_alone(part: str) -> Check | None:
     return alone.checks[0]
 
 
-def _compile_rule(
+def _compile_with_else(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None, evidence: bool
+) -> CompiledRule:
+    """`_compile_as_written`, with a closing else branch that restates the rule's effect ('Funding
+    account must be OPS-PAYROLL-01. Any other account -> reject.') read as what the rule refuses
+    already (asides.else_branch); any other else branch stays as the rule reads it."""
+    branch = asides.else_branch(text)
+    if branch is None:
+        return _compile_as_written(index, chunk_id, text, glossary, evidence)
+    whole = _compile_as_written(index, chunk_id, text, glossary, evidence)
+    if whole.understanding == "understood":
+        return whole
+    head = _compile_as_written(index, chunk_id, branch.head, glossary, evidence)
+    if head.understanding == "understood" and _restates(head.checks, branch):
+        return replace(head, text=text)
+    # 'VAT remits: EU member states, UK, NO, CH only - any other jurisdiction -> Tax Ops review':
+    # read whole as one allow-list the branch gives its effect, with only the branch's own words
+    # left ('any other jurisdiction'), the branch is that allow-list's 'unless'
+    if (
+        whole.unaccounted
+        and not whole.uncompiled
+        and len(whole.checks) == 1
+        and isinstance(whole.checks[0], ValueList)
+        and _restates(whole.checks, branch)
+        and all(
+            set(re.findall(r"[a-z][\w\-']*", u.lower())) <= set(branch.words)
+            for u in whole.unaccounted
+        )
+    ):
+        return replace(whole, unaccounted=())
+    return whole
+
+
+def _restates(checks: Sequence[Check], branch: asides.ElseBranch) -> bool:
+    """Every check is a restriction whose own effect is the branch's: an allow-list, a value the
+    argument must hold or be given, two values that must match. What the branch names ('any
+    other account', 'any other jurisdiction') is what the restriction is about."""
+    flat = _all_checks(list(checks))
+    if not flat:
+        return False
+    for c in flat:
+        if c.effect != branch.effect:
+            return False
+        if isinstance(c, ValueList):
+            if c.mode != "allow":
+                return False
+        elif isinstance(c, Binding):
+            if c.op not in ("eq", "present"):
+                return False
+        elif not isinstance(c, (SameValue, RequiredArgument)):
+            return False
+        if branch.noun and not _names_what_is_restricted(c, branch.noun):
+            return False
+    return True
+
+
+def _names_what_is_restricted(check: Check, noun: str) -> bool:
+    nouns = noun.split()
+    if all(n in asides.GENERIC_NOUNS for n in nouns):
+        return True
+    if isinstance(check, ValueList) and nouns[-1] in asides.DIMENSION_NOUNS.get(check.match, ()):
+        return True
+    said = set(check.terms) | {stem(w) for w in getattr(check, "about_words", ())}
+    said |= {stem(w) for w in getattr(check, "kind_words", ())}
+    said |= {stem(w) for w in re.split(r"[._]", getattr(check, "path", "")) if w}
+    said |= {stem(w) for w in getattr(check, "arg_words", ())}
+    return stem(nouns[-1]) in said
+
+
+def _compile_as_written(
     index: int,
     chunk_id: str,
     text: str,
-    glossary: Glossary | None,
-    evidence: bool,
+    glossary: Glossary | None = None,
+    evidence: bool = True,
 ) -> CompiledRule:
+    """Compile one rule statement as written (after the asides are set aside)."""
     if evidence:
         # 'Wires over $25,000 need Treasury sign-off - put the approval ticket in
         # treasury_approval_id': the review is given when the request evidences the approval
@@ -3025,7 +3114,9 @@ ONLY = re.compile(
     re.I,
 )
 OUTSIDE = re.compile(
-    r"\b(?:outside (?:of )?(?:the )?|other than (?:the )?|"
+    # ('outside collaborators', 'outside counsel': an adjective naming a kind of party, no list)
+    r"\b(?:outside (?!(?:collaborators?|counsel|contractors?|parties|party|auditors?|consultants?|"
+    r"advis[eo]rs?|directors?|guests?)\b)(?:of )?(?:the )?|other than (?:the )?|"
     # 'Wires may go anywhere except to IR, KP or SY': a preposition before codes
     r"except\s+(?:to|in|into|from)\s+(?=(?:the\s+)?(?-i:[A-Z]{2,3})\b)|except (?:for )?(?:the )?|apart from (?:the )?|"
     r"(?:any|every)(?:thing|where|one)?\s+(?:(?!(?:may|can|must|is|are)\b)[a-z][\w-]*\s+)?but (?:the )?|not (?:one )?of (?:the )?following:?\s*"
