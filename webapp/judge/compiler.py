@@ -1243,7 +1243,7 @@ def _compile_prose(
         left += widened + unread_numbers
         # (parentheticals.py) a bracket set aside whose condition the checks do not meet, what
         # a total leaves out, and examples of an open category read as a closed list
-        left += parentheticals.unmet(asides, checks)
+        left += parentheticals.unmet(asides, checks, clean)
         left += parentheticals.left_out_of_total(clean)
         left += parentheticals.open_examples(checks)
         left += parentheticals.place_anaphor(clean) if asides else []

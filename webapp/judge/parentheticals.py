@@ -61,6 +61,11 @@ _REASON_HEADS = frozenset(
     litigation moratorium migration cutover reason reasons requirement requirements mandate
     directive review reviews submissions duplicates chargebacks complaints""".split()
 )
+# a review, audit or investigation is a reason only when it names whose it is ('DFS review')
+_BODY_HEADS = frozenset(stem(w) for w in "review reviews audit audits investigation".split())
+_EFFECT_WORDS = frozenset(
+    "human manual manager managers approval approver sign-off signoff lead supervisor".split()
+)
 # what staff name their obligations with before a reason: a modal, a freeze, an arrow
 _OBLIGATION = re.compile(
     r"\b(?:must|shall|should|may|can(?:not|'t)?|never|no|not|don'?t|do\s+not|need|needs|"
@@ -147,7 +152,12 @@ def _reason(inner: str) -> bool:
         return False
     if len(got) == 1 and got[0].isupper():
         return False  # an abbreviation ('(PAN)'): another reading's
-    return stem(got[-1].lower()) in _REASON_HEADS
+    if any(w.lower() in _EFFECT_WORDS for w in got):
+        return False  # '(human review)', '(manager approval)': the effect, not a reason
+    head = stem(got[-1].lower())
+    if head in _BODY_HEADS and not (len(got) > 1 and got[-2][:1].isupper()):
+        return False  # '(DFS review)', '(SOX audit)' name who reviews; '(review)' is the effect
+    return head in _REASON_HEADS
 
 
 def _restates(arg: str, described: list[str]) -> bool:
@@ -207,7 +217,7 @@ def _all(checks) -> list:
     return out
 
 
-def unmet(asides: tuple[Aside, ...], checks) -> list[str]:
+def unmet(asides: tuple[Aside, ...], checks, text: str = "") -> list[str]:
     """The brackets set aside whose condition the compiled checks do not meet (left unaccounted
     for: the rule is partly understood)."""
     if not asides:
@@ -216,7 +226,9 @@ def unmet(asides: tuple[Aside, ...], checks) -> list[str]:
     left: list[str] = []
     for a in asides:
         ok = True
-        if a.kind == "includes":
+        if a.kind == "reason":
+            ok = not any(_masks_a_misreading(c, text) for c in every)
+        elif a.kind == "includes":
             daily_only = bool(_EARLIER_COUNT.match(a.text.strip("() ")))
             ok = any(
                 getattr(c, "kind", "") == "numeric_limit"
@@ -239,6 +251,25 @@ def unmet(asides: tuple[Aside, ...], checks) -> list[str]:
         if not ok:
             left.append(a.text)
     return left
+
+
+def _masks_a_misreading(c, text: str) -> bool:
+    """Readings a reason must not be the last word standing beside (it had kept them partly
+    understood): a bare number compared with no unit, currency or counted thing ('below 32°F'
+    read as 'the amount is below 32'), and a value cut out of a proper name ('Grand Meridian
+    properties' read as 'meridian properties is Grand')."""
+    if getattr(c, "kind", "") == "numeric_limit":
+        return not (
+            getattr(c, "currency", None)
+            or getattr(c, "unit_family", None)
+            or getattr(c, "noun", None)
+            or getattr(c, "counts_calls", False)
+        )
+    for v in getattr(c, "values", ()) or ():
+        v = str(v)
+        if v[:1].isupper() and re.search(rf"\b{re.escape(v)}\s+[A-Z][a-z]", text):
+            return True
+    return False
 
 
 def left_out_of_total(text: str) -> list[str]:
