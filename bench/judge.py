@@ -122,6 +122,7 @@ APART_SETS = (
     "dev_jgloss",
     "dev_jinline",
     "dev_jlabel",
+    "dev_jparen",
 )
 
 

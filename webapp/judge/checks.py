@@ -1438,6 +1438,9 @@ class NumericLimit(Check):
         what = leaf.path
         if self.window == "day":
             today = float(view.history.total_today(view.agent_id, view.tool_name, leaf.path))
+            # the earlier requests' total is in the argument's own unit, as this value was before
+            # `convert_value` ('amount_cents': earlier cents were added to this request's dollars)
+            today = _scaled_like(leaf, today, self)
             stated = _stated_today(view, leaf)
             if stated:
                 # `credits_today_usd: 90` beside 'up to $100 a day': the request states today's
@@ -3559,6 +3562,16 @@ def convert_value(
                 "which: a human must compare",
             )
     return value, ""
+
+
+def _scaled_like(leaf: Leaf, value: float, check: NumericLimit) -> float:
+    """`value`, in `leaf`'s unit, scaled into the rule's as `convert_value` scales the
+    argument's own value (minor units, a measured unit); currency is not converted there."""
+    if leaf.unit and leaf.unit[0] == "minor":
+        value *= leaf.unit[1]
+    if leaf.unit and check.unit_family in _MEASURED_FAMILIES and leaf.unit[0] == check.unit_family:
+        value = value * leaf.unit[1] / check.unit_factor
+    return value
 
 
 # Words of an argument's name that say its values are held out of the act ('exclude_lists',

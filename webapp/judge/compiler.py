@@ -47,6 +47,7 @@ from webapp.judge.checks import (
 )
 from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
+from webapp.judge import parentheticals
 from webapp.judge.coverage import (
     CATEGORY_QUALIFIERS,
     ONLY_MARKER,
@@ -1224,6 +1225,9 @@ def _compile_prose(
     # bind nothing: set aside before the clauses are read, so they are neither the rule's subject
     # nor unaccounted for.
     clean = _non_code(_set_aside(_normalise(text)))
+    # brackets that add no condition (a reason, '(incl. this one)', '(est.)', a description of
+    # a named argument or code): set aside, each checked below against what the checks read
+    clean, asides = parentheticals.set_aside(clean)
     checks: list[Check] = []
     uncompiled = False
     normative_seen = False
@@ -1445,6 +1449,12 @@ def _compile_prose(
         reading = _Reading(clean, checks, _all_checks(checks), _read_duration(frozen, checks))
         left = [part for fail_safe in _FAIL_SAFES for part in fail_safe(reading)]
         left += widened + unread_numbers
+        # (parentheticals.py) a bracket set aside whose condition the checks do not meet, what
+        # a total leaves out, and examples of an open category read as a closed list
+        left += parentheticals.unmet(asides, checks, clean)
+        left += parentheticals.left_out_of_total(clean)
+        left += parentheticals.open_examples(checks)
+        left += parentheticals.place_anaphor(clean) if asides else []
         # phrasings the checks read word by word but wrongly as a whole (coverage._TRAPS),
         # found in the rule as written (normalising rewrites 'older than' as 'aged more than'
         # and moves a list's trailing 'for EU customers only' to the front)
