@@ -118,6 +118,7 @@ APART_SETS = (
     "dev_jfreeze",
     "dev_jred11",
     "dev_jred10",
+    "dev_jrel",
 )
 
 
