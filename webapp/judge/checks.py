@@ -1521,45 +1521,230 @@ class NumericLimit(Check):
 
 @dataclass(frozen=True)
 class ArgumentComparison(Check):
-    """'The refund amount must not exceed the original charge amount': two arguments joined."""
+    """'The refund amount must not exceed the original charge amount': two arguments joined.
+
+    A bound given by another argument of the request: the measured side (`left`) against the
+    bound (`right`), times `factor` ('20% of the candidate's first-year base' is 0.2, '2x the
+    current limit' and 'double' are 2). With `change`, the measured side is the change from the
+    current value to the new one ('may be raised by at most 20%': new - current against 20% of
+    current); with `paired`, the two sides are the argument naming the current value (current,
+    existing, old, previous) and the one naming the new value (new, proposed, requested, target
+    or the bare name: `replicas` beside `current_replicas`). `named_left` / `named_right` are
+    argument names the rule writes ('(new_limit_usd)', 'of current_limit_usd').
+
+    Each side binds to exactly one argument named for it (`_bind_sides`); a side no argument or
+    several name, two sides in different currencies or units, or a negative value leave the
+    rule unknown (review), never satisfied. Exactly at the bound follows the boundary table:
+    `op` is the comparison that fires ('must not exceed' fires above: equal is allowed).
+    """
 
     op: str = "gt"  # fires when left OP right
     left: tuple[str, ...] = ()
     right: tuple[str, ...] = ()
+    factor: float = 1.0
+    change: bool = False
+    paired: bool = False
+    named_left: str = ""
+    named_right: str = ""
     kind: str = field(default="argument_comparison", init=False)
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
         d.update(op=self.op, left=list(self.left), right=list(self.right))
+        if self.factor != 1.0 or self.change:
+            d.update(factor=self.factor, change=self.change)
         return d
 
     def reading(self) -> str:
-        left = surface_words(self.source, self.left) or "the amount"
-        right = surface_words(self.source, self.right) or "the other amount"
-        return f"{_VERB[self.effect]} when {left} is {OP_WORDS[self.op]} {right}{self._about()}"
+        left = (
+            f"`{self.named_left}`"
+            if self.named_left
+            else surface_words(self.source, self.left) or "the amount"
+        )
+        right = (
+            f"`{self.named_right}`"
+            if self.named_right
+            else surface_words(self.source, self.right) or "the current value"
+        )
+        if self.paired and not self.named_right:
+            right = f"the current {right}" if "current" not in right.lower() else right
+        bound = right if self.factor == 1.0 else f"{_factor_words(self.factor)} {right}"
+        what = f"the increase of {left} (new minus current)" if self.change else left
+        how = (
+            "; each side must be one argument named for it, in the same currency and unit "
+            "(otherwise review)"
+        )
+        return f"{_VERB[self.effect]} when {what} is {OP_WORDS[self.op]} {bound}{how}{self._about()}"
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
-        numeric = view.numeric_leaves()
-        right = _best_by_words(numeric, self.right, exclude=None)
-        left = _best_by_words(
-            numeric, self.left, exclude=right[0] if right else None, money_fallback=True
-        )
-        if not left or not right:
+        sides = _bind_sides(view, self)
+        if isinstance(sides, str):
             if applies == "matched" and anchored:
-                return Outcome(UNKNOWN, "the arguments this rule compares are not both present")
+                return Outcome(UNKNOWN, sides)
             return _NOT_APPLICABLE
-        (lleaf, lval), (rleaf, rval) = left, right
+        (lleaf, lval), (rleaf, rval) = sides
         args = (lleaf.path, rleaf.path)
-        if _OPS[self.op](lval, rval):
-            return self.fire(
-                applies,
-                f"{lleaf.path} = {_fmt(lval)} is {_OP_WORDS[self.op]} {rleaf.path} = {_fmt(rval)}",
+        problem = _sides_differ(view, lleaf, rleaf)
+        if problem:
+            return Outcome(UNKNOWN, problem, args)
+        if lval < 0 or rval < 0 or (self.change and rval == 0):
+            return Outcome(
+                UNKNOWN,
+                f"{lleaf.path} = {_fmt(lval)}, {rleaf.path} = {_fmt(rval)}: the rule does not say "
+                "what such values mean",
                 args,
             )
-        return Outcome(SATISFIED, f"{lleaf.path} = {_fmt(lval)}, {rleaf.path} = {_fmt(rval)}", args)
+        measured = round(lval - rval if self.change else lval, 9)
+        bound = round(rval * self.factor, 9)
+        shown = f"{lleaf.path} = {_fmt(lval)}, {rleaf.path} = {_fmt(rval)}"
+        if self.change or self.factor != 1.0:
+            what = f"the increase {_fmt(measured)}" if self.change else f"{lleaf.path}"
+            shown = f"{shown}: {what} against {_fmt(bound)}"
+        if _OPS[self.op](measured, bound):
+            return self.fire(applies, f"{shown}, {_OP_WORDS[self.op]} the bound", args)
+        return Outcome(SATISFIED, shown, args)
+
+
+def _factor_words(factor: float) -> str:
+    if factor == 2.0:
+        return "double"
+    if factor < 1.0 or round(factor * 100) % 100:
+        return f"{_fmt(round(factor * 100, 6))}% of"
+    return f"{_fmt(factor)}x"
+
+
+# ---------------------------------------------------------------------------------------------
+# Binding the two sides of a bound given by another argument (jrel).
+# Words of an argument's name that say what kind of figure it is, not which one.
+_FIGURE_WORDS = frozenset(
+    stem(w)
+    for w in "amount amt total value sum figure number num count qty quantity cent cents pct "
+    "percent day days hour hours minute minutes week weeks".split()
+) | frozenset(c.lower() for c in CURRENCY_CODES)
+_NOW_WORDS = frozenset(stem(w) for w in "current existing old previous prior present".split())
+_NEXT_WORDS = frozenset(stem(w) for w in "new proposed requested target updated".split())
+_TIME_UNIT_WORDS = {stem("day"): 86400.0, stem("hour"): 3600.0, stem("minute"): 60.0}
+
+
+def _arg_name(leaf: Leaf) -> frozenset[str]:
+    return leaf.keys - _FIGURE_WORDS
+
+
+def _named_for(
+    numeric: list[tuple[Leaf, float]], side: frozenset[str], other: frozenset[str]
+) -> list[tuple[Leaf, float]]:
+    """The arguments named for a side: sharing one of its words and none only the other side
+    has. Several are ambiguous even when one is named by the side's words alone (`reserve_amount`
+    beside `reserve_released`): which one the rule means is for a human."""
+    return [
+        (lf, v)
+        for lf, v in numeric
+        if _arg_name(lf) & side and not _arg_name(lf) & (other - side)
+    ]
+
+
+def _by_path(numeric: list[tuple[Leaf, float]], path: str) -> list[tuple[Leaf, float]]:
+    return [(lf, v) for lf, v in numeric if lf.path == path or lf.path.startswith(path + ".")]
+
+
+def _bind_sides(
+    view: RequestView, check: ArgumentComparison
+) -> tuple[tuple[Leaf, float], tuple[Leaf, float]] | str:
+    """The (measured, bound) arguments of `check`, or why they are not clear."""
+    numeric = view.numeric_leaves()
+    left_words = frozenset(check.left) - _FIGURE_WORDS
+    right_words = frozenset(check.right) - _FIGURE_WORDS
+    if check.named_right:
+        right = _by_path(numeric, check.named_right)
+    elif check.paired:
+        base = right_words - _NOW_WORDS
+        right = [
+            (lf, v)
+            for lf, v in numeric
+            if _arg_name(lf) & _NOW_WORDS
+            and not _arg_name(lf) & _NEXT_WORDS
+            and (not base or _arg_name(lf) & base)
+        ]
+    else:
+        right = _named_for(numeric, right_words, left_words)
+    if len(right) != 1:
+        what = check.named_right or surface_words(check.source, check.right) or "current value"
+        return f"{'no' if not right else 'more than one'} argument gives the {what}"
+    rleaf = right[0][0]
+    if check.named_left:
+        left = _by_path(numeric, check.named_left)
+    elif check.paired:
+        stem_of = _arg_name(rleaf) - _NOW_WORDS
+        left = [
+            (lf, v)
+            for lf, v in numeric
+            if lf.path != rleaf.path
+            and not _arg_name(lf) & _NOW_WORDS
+            and _arg_name(lf) - _NEXT_WORDS == stem_of
+        ]
+    else:
+        left = [
+            (lf, v)
+            for lf, v in _named_for(numeric, left_words, right_words)
+            if lf.path != rleaf.path
+        ]
+        if not left:
+            # 'Refund can't exceed the original charge' on a refund tool with a plain `amount`:
+            # the request's own amount, when exactly one argument is just an amount
+            left = [
+                (lf, v)
+                for lf, v in numeric
+                if lf.path != rleaf.path and not _arg_name(lf) and lf.keys & _FIGURE_WORDS
+            ]
+    if len(left) != 1:
+        what = check.named_left or surface_words(check.source, check.left) or "new value"
+        return f"{'no' if not left else 'more than one'} argument gives the {what}"
+    return left[0], right[0]
+
+
+def _side_currency(view: RequestView, leaf: Leaf) -> str | None:
+    """The currency a side is in: a code in its name (`amount_usd`), a currency beside it in
+    its own object, an argument naming the currency of it (`po_currency` for `po_amount`), or
+    the request's one top-level currency."""
+    codes = {k.upper() for k in leaf.keys} & CURRENCY_CODES
+    if len(codes) == 1:
+        return next(iter(codes))
+    parent = leaf.path.rpartition(".")[0]
+    name = _arg_name(leaf)
+    top = None
+    for lf in view.leaves:
+        if not isinstance(lf.value, str) or not lf.last_keys & _AMOUNT_CURRENCY_KEYS:
+            continue
+        lp = lf.path.rpartition(".")[0]
+        if parent and lp == parent:
+            return lf.value.strip().upper()
+        own = lf.keys - _AMOUNT_CURRENCY_KEYS - _FIGURE_WORDS
+        if lp == "" and own and own <= name:
+            return lf.value.strip().upper()
+        if lp == "" and not own:
+            top = lf.value.strip().upper()
+    return top
+
+
+def _side_unit(leaf: Leaf) -> tuple[str, float] | None:
+    if leaf.unit is not None:
+        return leaf.unit
+    found = [(("time", f)) for k, f in _TIME_UNIT_WORDS.items() if k in leaf.keys]
+    return found[0] if len(found) == 1 else None
+
+
+def _sides_differ(view: RequestView, a: Leaf, b: Leaf) -> str:
+    """Why the two sides are not like for like (another currency or unit), or ''."""
+    ca, cb = _side_currency(view, a), _side_currency(view, b)
+    if ca and cb and ca != cb:
+        return f"{a.path} is in {ca}, {b.path} in {cb}: the rule compares like with like"
+    ua, ub = _side_unit(a), _side_unit(b)
+    if ua and ub and ua != ub:
+        return f"{a.path} and {b.path} are in different units"
+    return ""
 
 
 # Nouns for the people who act ('Only workspace owners may …', 'Only charge nurses may …').
