@@ -1546,6 +1546,8 @@ class ArgumentComparison(Check):
     paired: bool = False
     named_left: str = ""
     named_right: str = ""
+    about_words: tuple[str, ...] = ()  # words the recogniser read ('per request', 'raised by')
+    phrases: tuple[str, str, str] = ("", "", "")  # left, right, factor as written, for readings
     kind: str = field(default="argument_comparison", init=False)
 
     def describe(self) -> dict[str, Any]:
@@ -1555,31 +1557,46 @@ class ArgumentComparison(Check):
             d.update(factor=self.factor, change=self.change)
         return d
 
+    def _stated_share(self, view: RequestView) -> Outcome | None:
+        return _share_stated(view, self)
+
     def reading(self) -> str:
+        left_phrase, right_phrase, factor = self.phrases
         left = (
             f"`{self.named_left}`"
             if self.named_left
-            else surface_words(self.source, self.left) or "the amount"
+            else left_phrase or surface_words(self.source, self.left) or "the new value"
         )
         right = (
             f"`{self.named_right}`"
             if self.named_right
-            else surface_words(self.source, self.right) or "the current value"
+            else right_phrase or surface_words(self.source, self.right) or "the current value"
         )
-        if self.paired and not self.named_right:
-            right = f"the current {right}" if "current" not in right.lower() else right
-        bound = right if self.factor == 1.0 else f"{_factor_words(self.factor)} {right}"
+        if self.paired and not self.named_right and not _NOW_WORDS & set(self.right):
+            right = f"the current {right}"
+        if self.paired and not self.named_left and not left_phrase:
+            left = "the new value"
+        if factor:
+            right = f"{factor} {right}" if factor.endswith(("%", "x")) else f"{factor} {right}"
+            right = right.replace("% ", "% of ", 1) if "%" in factor else right
         what = f"the increase of {left} (new minus current)" if self.change else left
         how = (
             "; each side must be one argument named for it, in the same currency and unit "
             "(otherwise review)"
+            if self.factor != 1.0 or self.change or self.paired
+            else ""
         )
-        return f"{_VERB[self.effect]} when {what} is {OP_WORDS[self.op]} {bound}{how}{self._about()}"
+        return (
+            f"{_VERB[self.effect]} when {what} is {OP_WORDS[self.op]} {right}{how}{self._about()}"
+        )
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
+        stated = self._stated_share(view)
+        if stated is not None:
+            return stated
         sides = _bind_sides(view, self)
         if isinstance(sides, str):
             if applies == "matched" and anchored:
@@ -1608,14 +1625,6 @@ class ArgumentComparison(Check):
         return Outcome(SATISFIED, shown, args)
 
 
-def _factor_words(factor: float) -> str:
-    if factor == 2.0:
-        return "double"
-    if factor < 1.0 or round(factor * 100) % 100:
-        return f"{_fmt(round(factor * 100, 6))}% of"
-    return f"{_fmt(factor)}x"
-
-
 # ---------------------------------------------------------------------------------------------
 # Binding the two sides of a bound given by another argument (jrel).
 # Words of an argument's name that say what kind of figure it is, not which one.
@@ -1629,6 +1638,32 @@ _NEXT_WORDS = frozenset(stem(w) for w in "new proposed requested target updated"
 _TIME_UNIT_WORDS = {stem("day"): 86400.0, stem("hour"): 3600.0, stem("minute"): 60.0}
 
 
+def _share_stated(view: RequestView, check: ArgumentComparison) -> Outcome | None:
+    """'Bonuses may not exceed 20% of base salary' and `bonus_pct_of_base: 15`: the request
+    states the share itself, in one argument named for the measured side and as a percentage."""
+    if not check.phrases[2].endswith("%") or check.change or check.named_left:
+        return None
+    left = frozenset(check.left) - _FIGURE_WORDS
+    found = [
+        (lf, v)
+        for lf, v in view.numeric_leaves()
+        if lf.keys & _PERCENT_KEYS and _arg_name(lf) & left
+    ]
+    if len(found) != 1:
+        return None
+    leaf, value = found[0]
+    bound = round(check.factor * 100.0, 9)
+    if 0 < abs(value) < 1 <= bound or value < 0:
+        return Outcome(
+            UNKNOWN, f"{leaf.path} = {_fmt(value)} may be a fraction (of 1) or a percentage"
+        )
+    if _OPS[check.op](value, bound):
+        return check.fire(
+            "matched", f"{leaf.path} = {_fmt(value)}% is {_OP_WORDS[check.op]} {_fmt(bound)}%"
+        )
+    return Outcome(SATISFIED, f"{leaf.path} = {_fmt(value)}%", (leaf.path,))
+
+
 def _arg_name(leaf: Leaf) -> frozenset[str]:
     return leaf.keys - _FIGURE_WORDS
 
@@ -1640,9 +1675,7 @@ def _named_for(
     has. Several are ambiguous even when one is named by the side's words alone (`reserve_amount`
     beside `reserve_released`): which one the rule means is for a human."""
     return [
-        (lf, v)
-        for lf, v in numeric
-        if _arg_name(lf) & side and not _arg_name(lf) & (other - side)
+        (lf, v) for lf, v in numeric if _arg_name(lf) & side and not _arg_name(lf) & (other - side)
     ]
 
 
