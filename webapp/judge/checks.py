@@ -1579,7 +1579,13 @@ class ArgumentComparison(Check):
         if factor:
             right = f"{factor} {right}" if factor.endswith(("%", "x")) else f"{factor} {right}"
             right = right.replace("% ", "% of ", 1) if "%" in factor else right
-        what = f"the increase of {left} (new minus current)" if self.change else left
+        what = left
+        if self.change:
+            what = (
+                "the increase (new minus current)"
+                if left == "the new value"
+                else f"the increase of {left} (new minus current)"
+            )
         how = (
             "; each side must be one argument named for it, in the same currency and unit "
             "(otherwise review)"
@@ -1716,7 +1722,14 @@ def _bind_sides(
             for lf, v in numeric
             if lf.path != rleaf.path
             and not _arg_name(lf) & _NOW_WORDS
-            and _arg_name(lf) - _NEXT_WORDS == stem_of
+            # `new_limit`, `limit`, or named by the rule's subject ('Temp limit' and `temp_limit`)
+            and (
+                _arg_name(lf) - _NEXT_WORDS == stem_of
+                or (
+                    _arg_name(lf) - _NEXT_WORDS - left_words == stem_of
+                    and bool(_arg_name(lf) & stem_of)
+                )
+            )
         ]
     else:
         left = [

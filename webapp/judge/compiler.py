@@ -5616,7 +5616,9 @@ _REL_CAP = (
     r"(?:must|may|should|shall|can|will)\s+not\s+(?:exceed|be\s+(?:more|greater|larger|higher)\s+"
     r"than|be\s+above)|(?:can't|cannot|mustn't|shouldn't|won't|can\s+not)\s+(?:exceed|be\s+(?:more|"
     r"greater|larger|higher)\s+than|be\s+above)|not\s+to\s+exceed|never\s+(?:exceeds?|above|more\s+"
-    r"than)|must\s+be\s+(?:at\s+most|no\s+more\s+than)|(?:is|are)\s+capped\s+at|<=|\u2264"
+    r"than)|must\s+be\s+(?:at\s+most|no\s+more\s+than)|(?:is|are)\s+capped\s+at|<=|\u2264|"
+    # 'Temp limit <= 2x current limit' (written 'at most' once read): a bound before a factor
+    r"(?<!\bbe\s)(?:at\s+most|no\s+more\s+than)"
 )
 _REL_FLOOR = (
     r"must\s+be\s+(?:at\s+least|no\s+less\s+than)|(?:must|may|should|shall|can)\s+not\s+be\s+"
@@ -5663,6 +5665,17 @@ _REL_RAISING = re.compile(
     r"(?:of|over|above)\s+(?:the\s+)?(?P<right>[a-z][a-z0-9]*_[a-z0-9_]+)\s+(?:needs?|requires?)\b",
     re.I,
 )
+# 'Scaling up to more than 3x the current replica count needs a capacity review by SRE': what
+# lies beyond a multiple of the current value goes to a person
+_REL_BEYOND = re.compile(
+    r"^(?P<left>.+?)\s+(?:up\s+)?to\s+(?:more\s+than|over|above|beyond)\s+"
+    + _REL_FACTOR
+    + r"\s+"
+    + _REL_OF
+    + _REL_SIDE
+    + r"\s+(?:needs?|requires?|go(?:es)?\s+to)\b",
+    re.I,
+)
 _REL_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "three times": 3.0}
 _REL_CHANGE_NOUNS = frozenset(
     stem(w) for w in "increase increases raise raises rise rises hike hikes uplift uplifts".split()
@@ -5707,6 +5720,35 @@ class RelativeBoundRecogniser(Recogniser):
                     + ("rais", "increas", "by")
                     + _tail_words(f"{m.group('named') or ''} {m.group('right')}"),
                     phrases=(_bare(m.group("left")), "", f"{m.group('num')}%"),
+                )
+            ]
+        m = _REL_BEYOND.match(text)
+        if m and c.review and set(_rel_stems(m.group("right"))) & _REL_NOW:
+            factor = _REL_WORDS.get(re.sub(r"\s+", " ", (m.group("word") or "").lower()))
+            share = bool(m.group("unit")) and m.group("unit").lower() in ("%", "percent")
+            if factor is None:
+                factor = float(m.group("num")) / (100.0 if share else 1.0)
+            left = _rel_stems(m.group("left"))
+            return [
+                ArgumentComparison(
+                    c.index,
+                    c.source,
+                    effect,
+                    _subject_terms(left),
+                    (),
+                    "gt",
+                    left,
+                    _rel_stems(m.group("right")),
+                    factor,
+                    False,
+                    True,
+                    about_words=left + _tail_words(m.group("word")) + ("up",),
+                    phrases=(
+                        "",
+                        _bare(m.group("right")),
+                        (m.group("word") or "").lower()
+                        or f"{m.group('num')}{'%' if share else 'x'}",
+                    ),
                 )
             ]
         if c.review:
