@@ -1790,7 +1790,15 @@ def _sides_differ(view: RequestView, a: Leaf, b: Leaf) -> str:
     ua, ub = _side_unit(a), _side_unit(b)
     if ua and ub and ua != ub:
         return f"{a.path} and {b.path} are in different units"
+    if bool(a.keys & _RATIO_WORDS) != bool(b.keys & _RATIO_WORDS):
+        # 'Leverage must not exceed 5x equity' and `leverage: 6` beside `equity`: a ratio is
+        # not an amount to multiply against another (6 is far below 5 times any equity)
+        ratio = a if a.keys & _RATIO_WORDS else b
+        return f"{ratio.path} is a ratio or a share, the other side an amount"
     return ""
+
+
+_RATIO_WORDS = _PERCENT_KEYS | frozenset(stem(w) for w in "leverage multiple multiplier".split())
 
 
 # Nouns for the people who act ('Only workspace owners may …', 'Only charge nurses may …').
