@@ -17,7 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.unit.judge_support import APPENDED_QUALIFIERS, assert_never_decides, outcome
+from tests.unit.judge_support import (
+    APPENDED_QUALIFIERS,
+    assert_never_decides,
+    outcome,
+    outcome_beside_ticket,
+)
 from webapp.judge.checks import ArgumentComparison
 from webapp.judge.compiler import _all_checks, compile_rule
 
@@ -336,3 +341,49 @@ def test_a_multiple_of_the_current_value_is_never_approved_beyond_it(current, ne
         assert got == "pending_review"
     else:
         assert got == "approved"
+
+
+NAMED = "cant exceed remaining balance (days_requested vs balance_days)"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"days_requested": 5, "balance_days": 5}, "approved"),
+        ({"days_requested": 6, "balance_days": 5}, "denied"),
+        ({"days_requested": 6}, "pending_review"),
+        ({"days_requested": 6, "remaining_days": 9}, "pending_review"),
+    ],
+)
+def test_the_two_arguments_named_in_brackets(args, expected):
+    assert compile_rule(0, "c:r0", NAMED).understanding == "understood"
+    assert outcome([NAMED], "pto.request_leave", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (REFUND, "returns.issue_refund", {"refund_amount_usd": 60}),
+        (QUOTA, "cloud.request_quota_increase", {"new_limit": 16}),
+        (NAMED, "pto.request_leave", {"days_requested": 6}),
+        (FEE, "recruiting.pay_fee", {"fee_amount": 100}),
+        (BUDGET, "budgets.update", {"new_budget": 100}),
+        (SETTLEMENT, "claims.pay_settlement", {"settlement_amount": 100}),
+    ],
+)
+def test_one_side_sent_is_review_even_beside_a_satisfied_rule(rule, tool, args):
+    assert outcome_beside_ticket(rule, tool, args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        # a clause, not an amount, after the verb: no comparison read (kept partly understood)
+        "No refund may exceed what the customer paid.",
+        # a ratio named on one side, no other side: not a comparison of two arguments
+        "Leverage must not exceed 5x.",
+    ],
+)
+def test_not_read_as_a_bound_given_by_another_argument(rule):
+    compiled = compile_rule(0, "c:r0", rule)
+    assert not any(isinstance(c, ArgumentComparison) for c in _all_checks(list(compiled.checks)))

@@ -1605,7 +1605,8 @@ class ArgumentComparison(Check):
             return stated
         sides = _bind_sides(view, self)
         if isinstance(sides, str):
-            if applies == "matched" and anchored:
+            if (applies == "matched" and anchored) or _a_side_shown(view, self):
+                # one side sent and not the other (or several for one): never satisfied
                 return Outcome(UNKNOWN, sides)
             return _NOT_APPLICABLE
         (lleaf, lval), (rleaf, rval) = sides
@@ -1749,6 +1750,19 @@ def _bind_sides(
         what = check.named_left or surface_words(check.source, check.left) or "new value"
         return f"{'no' if not left else 'more than one'} argument gives the {what}"
     return left[0], right[0]
+
+
+def _a_side_shown(view: RequestView, check: ArgumentComparison) -> bool:
+    """Whether an argument names one of the sides (or, for a bound on the current value, a
+    current or new value; or an argument the rule names)."""
+    sides = (frozenset(check.left) | frozenset(check.right)) - _FIGURE_WORDS
+    for lf, _ in view.numeric_leaves():
+        name = _arg_name(lf)
+        if name & sides or (check.paired and name & (_NOW_WORDS | _NEXT_WORDS)):
+            return True
+        if lf.path in (check.named_left, check.named_right):
+            return True
+    return False
 
 
 def _side_currency(view: RequestView, leaf: Leaf) -> str | None:

@@ -11673,14 +11673,22 @@ _AMOUNT_WORDS = frozenset(
 def _join_check(index: int, source: str, clause: str, effect: str, review: bool) -> Check | None:
     # 'No disbursement may exceed the client's balance': the negation opens the clause
     clause = _NO_SUBJECT_MAY.sub(r"\g<head> not exceed", clause)
+    # "can't exceed remaining balance (days_requested vs balance_days)": the two arguments named
+    named = _SIDES_NAMED.search(clause)
+    if named:
+        clause = clause[: named.start()] + clause[named.end() :]
     for rx, op in ((_JOIN, "gt"), (_JOIN_LOWER, "lt")):
         m = rx.search(clause)
         if not m:
             continue
         written = m.group("right") or m.group("bare") or ""
-        if m.group("bare") and not ({stem(w) for w in words(written)} & _AMOUNT_WORDS):
+        if m.group("bare") and (
+            not ({stem(w) for w in words(written)} & _AMOUNT_WORDS)
+            or any(w.lower() in STOPWORDS for w in words(written))
+        ):
             # without an article the bound must name an amount ('original order amount'), not
-            # a person or a thing ('must never exceed policy')
+            # a person or a thing ('must never exceed policy'), nor a clause ('what the
+            # customer paid')
             return None
         if re.search(r"\b(?:limited|capped)\b", m.group(0), re.I) and not (
             {stem(w) for w in words(written)} & _AMOUNT_WORDS
@@ -11699,6 +11707,20 @@ def _join_check(index: int, source: str, clause: str, effect: str, review: bool)
         if not right:
             return None
         terms = tuple(t for t in left if t not in {"amount", "amt", "valu", "total", "sum"})
+        if named:
+            return ArgumentComparison(
+                index,
+                source,
+                "review" if review else "deny",
+                _subject_terms(terms),
+                (),
+                op,
+                left,
+                right,
+                named_left=named.group("a"),
+                named_right=named.group("b"),
+                about_words=tuple(stem(w) for w in words(named.group(0))),
+            )
         return ArgumentComparison(
             index,
             source,
@@ -11710,6 +11732,13 @@ def _join_check(index: int, source: str, clause: str, effect: str, review: bool)
             right,
         )
     return None
+
+
+_SIDES_NAMED = re.compile(
+    r"\s*\(\s*(?P<a>[a-z][a-z0-9]*_[a-z0-9_]+)\s+(?:vs\.?|versus|against)\s+"
+    r"(?P<b>[a-z][a-z0-9]*_[a-z0-9_]+)\s*\)(?=\s*\.?$)",
+    re.I,
+)
 
 
 _DOMAIN = re.compile(
