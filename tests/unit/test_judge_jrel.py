@@ -218,6 +218,18 @@ def test_readings_say_the_two_sides_and_the_factor(rule, reading):
         ),
         # multiples
         (RENT, "leases.create", {"deposit_amount": 3000, "monthly_rent": 2000}, "approved"),
+        (
+            "Free samples are capped at 5% of stock.",
+            "ship_samples",
+            {"sku": "A", "samples": 40, "stock": 1000},
+            "approved",
+        ),
+        (
+            "Free samples are capped at 5% of stock.",
+            "ship_samples",
+            {"sku": "A", "samples": 60, "stock": 1000},
+            "denied",
+        ),
         (DOUBLE, "credit.increase_limit", {"existing_limit": 5000, "new_limit": 10000}, "approved"),
         (DOUBLE, "credit.increase_limit", {"existing_limit": 5000, "new_limit": 10001}, "denied"),
         (
