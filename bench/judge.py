@@ -123,6 +123,7 @@ APART_SETS = (
     "dev_jinline",
     "dev_jlabel",
     "dev_jparen",
+    "dev_jrel",
 )
 
 

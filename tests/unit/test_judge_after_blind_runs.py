@@ -153,11 +153,8 @@ def test_us_in_a_scope_statement_is_a_country():
             "payroll.change",
             {"employee_id": "E1", "authorized_amount": 500, "attachments": []},
         ),
-        (
-            "Free samples are capped at 5% of stock.",
-            "ship_samples",
-            {"sku": "A", "samples": 40, "stock": 1000},
-        ),
+        # ('Free samples are capped at 5% of stock' is read since: samples against 5% of stock,
+        # each side one argument named for it; tests/unit/test_judge_jrel.py)
         (
             "Service orders may only go to: Acme Repair, Bolt Fixers.",
             "service.order.create",

@@ -316,8 +316,10 @@ def test_a_rate_in_its_unit_is_no_count_of_requests() -> None:
 
 
 def test_a_multiple_of_another_amount_stays_partly_understood() -> None:
-    decides, _ = readings("Security deposit not to exceed 1.5x monthly rent.")
-    assert not decides
+    # read since as a comparison of two arguments, the rent times 1.5 (jrel), never as a bare
+    # multiple of the deposit
+    decides, got = readings("Security deposit not to exceed 1.5x monthly rent.")
+    assert decides and "1.5x monthly rent" in got[0] and "the multiple" not in got[0]
     decides, _ = readings("Leverage above 5x is not permitted")
     assert decides
 

@@ -1550,45 +1550,298 @@ class NumericLimit(Check):
 
 @dataclass(frozen=True)
 class ArgumentComparison(Check):
-    """'The refund amount must not exceed the original charge amount': two arguments joined."""
+    """'The refund amount must not exceed the original charge amount': two arguments joined.
+
+    A bound given by another argument of the request: the measured side (`left`) against the
+    bound (`right`), times `factor` ('20% of the candidate's first-year base' is 0.2, '2x the
+    current limit' and 'double' are 2). With `change`, the measured side is the change from the
+    current value to the new one ('may be raised by at most 20%': new - current against 20% of
+    current); with `paired`, the two sides are the argument naming the current value (current,
+    existing, old, previous) and the one naming the new value (new, proposed, requested, target
+    or the bare name: `replicas` beside `current_replicas`). `named_left` / `named_right` are
+    argument names the rule writes ('(new_limit_usd)', 'of current_limit_usd').
+
+    Each side binds to exactly one argument named for it (`_bind_sides`); a side no argument or
+    several name, two sides in different currencies or units, or a negative value leave the
+    rule unknown (review), never satisfied. Exactly at the bound follows the boundary table:
+    `op` is the comparison that fires ('must not exceed' fires above: equal is allowed).
+    """
 
     op: str = "gt"  # fires when left OP right
     left: tuple[str, ...] = ()
     right: tuple[str, ...] = ()
+    factor: float = 1.0
+    change: bool = False
+    paired: bool = False
+    named_left: str = ""
+    named_right: str = ""
+    about_words: tuple[str, ...] = ()  # words the recogniser read ('per request', 'raised by')
+    phrases: tuple[str, str, str] = ("", "", "")  # left, right, factor as written, for readings
     kind: str = field(default="argument_comparison", init=False)
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
         d.update(op=self.op, left=list(self.left), right=list(self.right))
+        if self.factor != 1.0 or self.change:
+            d.update(factor=self.factor, change=self.change)
         return d
 
+    def _stated_share(self, view: RequestView) -> Outcome | None:
+        return _share_stated(view, self)
+
     def reading(self) -> str:
-        left = surface_words(self.source, self.left) or "the amount"
-        right = surface_words(self.source, self.right) or "the other amount"
-        return f"{_VERB[self.effect]} when {left} is {OP_WORDS[self.op]} {right}{self._about()}"
+        left_phrase, right_phrase, factor = self.phrases
+        left = (
+            f"`{self.named_left}`"
+            if self.named_left
+            else left_phrase or surface_words(self.source, self.left) or "the new value"
+        )
+        right = (
+            f"`{self.named_right}`"
+            if self.named_right
+            else right_phrase or surface_words(self.source, self.right) or "the current value"
+        )
+        if self.paired and not self.named_right and not _NOW_WORDS & set(self.right):
+            right = f"the current {right}"
+        if self.paired and not self.named_left and not left_phrase:
+            left = "the new value"
+        if factor:
+            right = f"{factor} {right}" if factor.endswith(("%", "x")) else f"{factor} {right}"
+            right = right.replace("% ", "% of ", 1) if "%" in factor else right
+        what = left
+        if self.change:
+            what = (
+                "the increase (new minus current)"
+                if left == "the new value"
+                else f"the increase of {left} (new minus current)"
+            )
+        how = (
+            "; each side must be one argument named for it, in the same currency and unit "
+            "(otherwise review)"
+            if self.factor != 1.0 or self.change or self.paired
+            else ""
+        )
+        return (
+            f"{_VERB[self.effect]} when {what} is {OP_WORDS[self.op]} {right}{how}{self._about()}"
+        )
 
     def evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
-        numeric = view.numeric_leaves()
-        right = _best_by_words(numeric, self.right, exclude=None)
-        left = _best_by_words(
-            numeric, self.left, exclude=right[0] if right else None, money_fallback=True
-        )
-        if not left or not right:
-            if applies == "matched" and anchored:
-                return Outcome(UNKNOWN, "the arguments this rule compares are not both present")
+        stated = self._stated_share(view)
+        if stated is not None:
+            return stated
+        sides = _bind_sides(view, self)
+        if isinstance(sides, str):
+            if (applies == "matched" and anchored) or _a_side_shown(view, self):
+                # one side sent and not the other (or several for one): never satisfied
+                return Outcome(UNKNOWN, sides)
             return _NOT_APPLICABLE
-        (lleaf, lval), (rleaf, rval) = left, right
+        (lleaf, lval), (rleaf, rval) = sides
         args = (lleaf.path, rleaf.path)
-        if _OPS[self.op](lval, rval):
-            return self.fire(
-                applies,
-                f"{lleaf.path} = {_fmt(lval)} is {_OP_WORDS[self.op]} {rleaf.path} = {_fmt(rval)}",
+        problem = _sides_differ(view, lleaf, rleaf)
+        if problem:
+            return Outcome(UNKNOWN, problem, args)
+        if lval < 0 or rval < 0 or (self.change and rval == 0):
+            return Outcome(
+                UNKNOWN,
+                f"{lleaf.path} = {_fmt(lval)}, {rleaf.path} = {_fmt(rval)}: the rule does not say "
+                "what such values mean",
                 args,
             )
-        return Outcome(SATISFIED, f"{lleaf.path} = {_fmt(lval)}, {rleaf.path} = {_fmt(rval)}", args)
+        measured = round(lval - rval if self.change else lval, 9)
+        bound = round(rval * self.factor, 9)
+        shown = f"{lleaf.path} = {_fmt(lval)}, {rleaf.path} = {_fmt(rval)}"
+        if self.change or self.factor != 1.0:
+            what = f"the increase {_fmt(measured)}" if self.change else f"{lleaf.path}"
+            shown = f"{shown}: {what} against {_fmt(bound)}"
+        if _OPS[self.op](measured, bound):
+            return self.fire(applies, f"{shown}, {_OP_WORDS[self.op]} the bound", args)
+        return Outcome(SATISFIED, shown, args)
+
+
+# ---------------------------------------------------------------------------------------------
+# Binding the two sides of a bound given by another argument (jrel).
+# Words of an argument's name that say what kind of figure it is, not which one.
+_FIGURE_WORDS = frozenset(
+    stem(w)
+    for w in "amount amt total value sum figure number num count qty quantity cent cents pct "
+    "percent day days hour hours minute minutes week weeks".split()
+) | frozenset(c.lower() for c in CURRENCY_CODES)
+_NOW_WORDS = frozenset(stem(w) for w in "current existing old previous prior present".split())
+_NEXT_WORDS = frozenset(stem(w) for w in "new proposed requested target updated".split())
+_TIME_UNIT_WORDS = {stem("day"): 86400.0, stem("hour"): 3600.0, stem("minute"): 60.0}
+
+
+def _share_stated(view: RequestView, check: ArgumentComparison) -> Outcome | None:
+    """'Bonuses may not exceed 20% of base salary' and `bonus_pct_of_base: 15`: the request
+    states the share itself, in one argument named for the measured side and as a percentage."""
+    if not check.phrases[2].endswith("%") or check.change or check.named_left:
+        return None
+    left = frozenset(check.left) - _FIGURE_WORDS
+    found = [
+        (lf, v)
+        for lf, v in view.numeric_leaves()
+        if lf.keys & _PERCENT_KEYS and _arg_name(lf) & left
+    ]
+    if len(found) != 1:
+        return None
+    leaf, value = found[0]
+    bound = round(check.factor * 100.0, 9)
+    if 0 < abs(value) < 1 <= bound or value < 0:
+        return Outcome(
+            UNKNOWN, f"{leaf.path} = {_fmt(value)} may be a fraction (of 1) or a percentage"
+        )
+    if _OPS[check.op](value, bound):
+        return check.fire(
+            "matched", f"{leaf.path} = {_fmt(value)}% is {_OP_WORDS[check.op]} {_fmt(bound)}%"
+        )
+    return Outcome(SATISFIED, f"{leaf.path} = {_fmt(value)}%", (leaf.path,))
+
+
+def _arg_name(leaf: Leaf) -> frozenset[str]:
+    return leaf.keys - _FIGURE_WORDS
+
+
+def _named_for(
+    numeric: list[tuple[Leaf, float]], side: frozenset[str], other: frozenset[str]
+) -> list[tuple[Leaf, float]]:
+    """The arguments named for a side: sharing one of its words and none only the other side
+    has. Several are ambiguous even when one is named by the side's words alone (`reserve_amount`
+    beside `reserve_released`): which one the rule means is for a human."""
+    return [
+        (lf, v) for lf, v in numeric if _arg_name(lf) & side and not _arg_name(lf) & (other - side)
+    ]
+
+
+def _by_path(numeric: list[tuple[Leaf, float]], path: str) -> list[tuple[Leaf, float]]:
+    return [(lf, v) for lf, v in numeric if lf.path == path or lf.path.startswith(path + ".")]
+
+
+def _bind_sides(
+    view: RequestView, check: ArgumentComparison
+) -> tuple[tuple[Leaf, float], tuple[Leaf, float]] | str:
+    """The (measured, bound) arguments of `check`, or why they are not clear."""
+    numeric = view.numeric_leaves()
+    left_words = frozenset(check.left) - _FIGURE_WORDS
+    right_words = frozenset(check.right) - _FIGURE_WORDS
+    if check.named_right:
+        right = _by_path(numeric, check.named_right)
+    elif check.paired:
+        base = right_words - _NOW_WORDS
+        right = [
+            (lf, v)
+            for lf, v in numeric
+            if _arg_name(lf) & _NOW_WORDS
+            and not _arg_name(lf) & _NEXT_WORDS
+            and (not base or _arg_name(lf) & base)
+        ]
+    else:
+        right = _named_for(numeric, right_words, left_words)
+    if len(right) != 1:
+        what = check.named_right or surface_words(check.source, check.right) or "current value"
+        return f"{'no' if not right else 'more than one'} argument gives the {what}"
+    rleaf = right[0][0]
+    if check.named_left:
+        left = _by_path(numeric, check.named_left)
+    elif check.paired:
+        stem_of = _arg_name(rleaf) - _NOW_WORDS
+        left = [
+            (lf, v)
+            for lf, v in numeric
+            if lf.path != rleaf.path
+            and not _arg_name(lf) & _NOW_WORDS
+            # `new_limit`, `limit`, or named by the rule's subject ('Temp limit' and `temp_limit`)
+            and (
+                _arg_name(lf) - _NEXT_WORDS == stem_of
+                or (
+                    _arg_name(lf) - _NEXT_WORDS - left_words == stem_of
+                    and bool(_arg_name(lf) & stem_of)
+                )
+            )
+        ]
+    else:
+        left = [
+            (lf, v)
+            for lf, v in _named_for(numeric, left_words, right_words)
+            if lf.path != rleaf.path
+        ]
+        if not left:
+            # 'Refund can't exceed the original charge' on a refund tool with a plain `amount`:
+            # the request's own amount, when exactly one argument is just an amount
+            left = [
+                (lf, v)
+                for lf, v in numeric
+                if lf.path != rleaf.path and not _arg_name(lf) and lf.keys & _FIGURE_WORDS
+            ]
+    if len(left) != 1:
+        what = check.named_left or surface_words(check.source, check.left) or "new value"
+        return f"{'no' if not left else 'more than one'} argument gives the {what}"
+    return left[0], right[0]
+
+
+def _a_side_shown(view: RequestView, check: ArgumentComparison) -> bool:
+    """Whether an argument names one of the sides (or, for a bound on the current value, a
+    current or new value; or an argument the rule names)."""
+    sides = (frozenset(check.left) | frozenset(check.right)) - _FIGURE_WORDS
+    for lf, _ in view.numeric_leaves():
+        name = _arg_name(lf)
+        if name & sides or (check.paired and name & (_NOW_WORDS | _NEXT_WORDS)):
+            return True
+        if lf.path in (check.named_left, check.named_right):
+            return True
+    return False
+
+
+def _side_currency(view: RequestView, leaf: Leaf) -> str | None:
+    """The currency a side is in: a code in its name (`amount_usd`), a currency beside it in
+    its own object, an argument naming the currency of it (`po_currency` for `po_amount`), or
+    the request's one top-level currency."""
+    codes = {k.upper() for k in leaf.keys} & CURRENCY_CODES
+    if len(codes) == 1:
+        return next(iter(codes))
+    parent = leaf.path.rpartition(".")[0]
+    name = _arg_name(leaf)
+    top = None
+    for lf in view.leaves:
+        if not isinstance(lf.value, str) or not lf.last_keys & _AMOUNT_CURRENCY_KEYS:
+            continue
+        lp = lf.path.rpartition(".")[0]
+        if parent and lp == parent:
+            return lf.value.strip().upper()
+        own = lf.keys - _AMOUNT_CURRENCY_KEYS - _FIGURE_WORDS
+        if lp == "" and own and own <= name:
+            return lf.value.strip().upper()
+        if lp == "" and not own:
+            top = lf.value.strip().upper()
+    return top
+
+
+def _side_unit(leaf: Leaf) -> tuple[str, float] | None:
+    if leaf.unit is not None:
+        return leaf.unit
+    found = [(("time", f)) for k, f in _TIME_UNIT_WORDS.items() if k in leaf.keys]
+    return found[0] if len(found) == 1 else None
+
+
+def _sides_differ(view: RequestView, a: Leaf, b: Leaf) -> str:
+    """Why the two sides are not like for like (another currency or unit), or ''."""
+    ca, cb = _side_currency(view, a), _side_currency(view, b)
+    if ca and cb and ca != cb:
+        return f"{a.path} is in {ca}, {b.path} in {cb}: the rule compares like with like"
+    ua, ub = _side_unit(a), _side_unit(b)
+    if ua and ub and ua != ub:
+        return f"{a.path} and {b.path} are in different units"
+    if bool(a.keys & _RATIO_WORDS) != bool(b.keys & _RATIO_WORDS):
+        # 'Leverage must not exceed 5x equity' and `leverage: 6` beside `equity`: a ratio is
+        # not an amount to multiply against another (6 is far below 5 times any equity)
+        ratio = a if a.keys & _RATIO_WORDS else b
+        return f"{ratio.path} is a ratio or a share, the other side an amount"
+    return ""
+
+
+_RATIO_WORDS = _PERCENT_KEYS | frozenset(stem(w) for w in "leverage multiple multiplier".split())
 
 
 # Nouns for the people who act ('Only workspace owners may …', 'Only charge nurses may …').

@@ -1358,6 +1358,7 @@ def _compile_prose(
             continue
         made, previous, subject_carry = compile_clause(index, text, clause, previous, subject_carry)
         made = _same_measure_as_before(clause, made, checks)
+        made = _relative_review_after(clause, made, checks)
         made = _range_reviews(clause, made)
         made = _named_measures(clause, made)
         if made and all(type(c) is ActionRule for c in made):
@@ -5843,6 +5844,271 @@ class ComparisonRecogniser(Recogniser):
         return [join] if join else None
 
 
+# ---------------------------------------------------------------------------------------------
+# A bound given by another argument as a share or a multiple of it (jrel): 'Fee can't exceed 20%
+# of candidate's first-year base', 'Security deposit may not exceed 1.5x the monthly rent',
+# 'Credit limit increases can't be more than double the existing limit', 'max 2x the current
+# limit per request', 'A budget may be raised by at most 20% in a single change', 'Price
+# increases can't be more than 5% above the current price'. Read as a bare percentage or
+# multiple, the rule compared an amount with 20 or 2 (or was labelled understood while never
+# deciding). One `ArgumentComparison` with a factor; which arguments are the two sides is decided
+# at evaluation (`checks._bind_sides`), and a side not clearly bound is review.
+_REL_CAP = (
+    r"(?:must|may|should|shall|can|will)\s+not\s+(?:exceed|be\s+(?:more|greater|larger|higher)\s+"
+    r"than|be\s+above)|(?:can't|cannot|mustn't|shouldn't|won't|can\s+not)\s+(?:exceed|be\s+(?:more|"
+    r"greater|larger|higher)\s+than|be\s+above)|not\s+to\s+exceed|never\s+(?:exceeds?|above|more\s+"
+    r"than)|must\s+be\s+(?:at\s+most|no\s+more\s+than)|(?:is|are)\s+capped\s+at|<=|\u2264|"
+    # 'Temp limit <= 2x current limit' (written 'at most' once read): a bound before a factor
+    r"(?<!\bbe\s)(?:at\s+most|no\s+more\s+than)"
+)
+_REL_FLOOR = (
+    r"must\s+be\s+(?:at\s+least|no\s+less\s+than)|(?:must|may|should|shall|can)\s+not\s+be\s+"
+    r"(?:less|lower)\s+than|(?:can't|cannot|mustn't)\s+be\s+(?:less|lower)\s+than|>=|\u2265"
+)
+_REL_FACTOR = (
+    r"(?:(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>%|percent\b|x\b|\u00d7|times\b)|(?P<word>double|twice|"
+    r"triple|three\s+times))"
+)
+_REL_SIDE = (
+    r"(?P<right>[a-z][a-z0-9]*_[a-z0-9_]+|[a-z][a-z'\u2019\-]*(?:\s+[a-z][a-z'\u2019\-]*){0,3}?)"
+)
+# what the bound is per ('per request', 'in a single change'): each request, which is what a
+# comparison of two of its arguments judges
+_REL_TAIL = (
+    r"(?P<tail>\s+(?:per|each|a|in\s+a|in\s+one|for\s+a|in\s+any)\s+(?:single\s+)?(?:request|"
+    r"change|time|go|step|update|adjustment))?"
+)
+_REL_OF = r"(?:of\s+)?(?:(?:the|their|its|his|her|a|an)\s+)?"
+_REL_BOUND = re.compile(
+    r"^(?P<left>.*?)\s*(?P<cap>" + _REL_CAP + r")|(?P<floor>" + _REL_FLOOR + r")"
+    r"|(?P<max>^\s*max(?:imum)?(?:\s+of)?)",
+    re.I,
+)
+_REL_REST = re.compile(
+    r"\s*" + _REL_FACTOR + r"\s+" + _REL_OF + r"(?:(?P<over>above|over|on\s+top\s+of)\s+"
+    r"(?:the\s+)?)?" + _REL_SIDE + _REL_TAIL + r"\s*\.?$",
+    re.I,
+)
+# 'A budget may be raised by at most 20% in a single change'
+_REL_RAISED_BY = re.compile(
+    r"^(?P<left>.+?)\s+(?:(?:may|can|must|should|shall)\s+(?:only\s+)?be\s+(?:raised|increased|"
+    r"lifted|bumped|uplifted)\s+by\s+(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|a\s+"
+    r"max(?:imum)?\s+of|max(?:imum)?)|(?:may|can|must|should|shall)\s+not\s+be\s+(?:raised|"
+    r"increased)\s+by\s+more\s+than|(?:can't|cannot|mustn't)\s+be\s+(?:raised|increased)\s+by\s+"
+    r"more\s+than)\s+(?P<num>\d+(?:\.\d+)?)\s*(?:%|percent\b)" + _REL_TAIL + r"\s*\.?$",
+    re.I,
+)
+# "Raising a client's margin limit (new_limit_usd) by more than 20% of current_limit_usd needs
+# Risk Manager approval": the two arguments named, the change over the current one reviewed
+_REL_RAISING = re.compile(
+    r"^(?:raising|increasing)\s+(?P<left>[^()]+?)\s*(?:\(\s*(?P<named>[a-z][a-z0-9]*_[a-z0-9_]+)"
+    r"\s*\)\s*)?by\s+(?:more\s+than|over|above)\s+(?P<num>\d+(?:\.\d+)?)\s*(?:%|percent\b)\s+"
+    r"(?:of|over|above)\s+(?:the\s+)?(?P<right>[a-z][a-z0-9]*_[a-z0-9_]+)\s+(?:needs?|requires?)\b",
+    re.I,
+)
+# 'Scaling up to more than 3x the current replica count needs a capacity review by SRE': what
+# lies beyond a multiple of the current value goes to a person
+_REL_BEYOND = re.compile(
+    r"^(?P<left>.+?)\s+(?:up\s+)?to\s+(?:more\s+than|over|above|beyond)\s+"
+    + _REL_FACTOR
+    + r"\s+"
+    + _REL_OF
+    + _REL_SIDE
+    + r"\s+(?:needs?|requires?|go(?:es)?\s+to)\b",
+    re.I,
+)
+_REL_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "three times": 3.0}
+_REL_CHANGE_NOUNS = frozenset(
+    stem(w) for w in "increase increases raise raises rise rises hike hikes uplift uplifts".split()
+)
+
+
+def _rel_stems(text: str) -> tuple[str, ...]:
+    return tuple(
+        s
+        for s in content_stems(re.sub(r"['\u2019]s\b", "", text))
+        if s not in GENERIC and s not in _EFFECT_STEMS
+    )
+
+
+class RelativeBoundRecogniser(Recogniser):
+    """A bound that is a share or a multiple of another argument of the request, or a cap on the
+    change from its current value (see the section comment above)."""
+
+    kind = "argument_comparison"
+
+    def recognise(self, c: Clause) -> list[Check] | None:
+        effect = "review" if c.review else "deny"
+        text = c.text.strip()
+        m = _REL_RAISING.match(text)
+        if m and c.review:
+            return [
+                ArgumentComparison(
+                    c.index,
+                    c.source,
+                    effect,
+                    _subject_terms(_rel_stems(m.group("left"))),
+                    (),
+                    "gt",
+                    _rel_stems(m.group("left")),
+                    (),
+                    float(m.group("num")) / 100.0,
+                    True,
+                    True,
+                    m.group("named") or "",
+                    m.group("right"),
+                    about_words=_rel_stems(m.group("left"))
+                    + ("rais", "increas", "by")
+                    + _tail_words(f"{m.group('named') or ''} {m.group('right')}"),
+                    phrases=(_bare(m.group("left")), "", f"{m.group('num')}%"),
+                )
+            ]
+        m = _REL_BEYOND.match(text)
+        if m and c.review and set(_rel_stems(m.group("right"))) & _REL_NOW:
+            factor = _REL_WORDS.get(re.sub(r"\s+", " ", (m.group("word") or "").lower()))
+            share = bool(m.group("unit")) and m.group("unit").lower() in ("%", "percent")
+            if factor is None:
+                factor = float(m.group("num")) / (100.0 if share else 1.0)
+            left = _rel_stems(m.group("left"))
+            return [
+                ArgumentComparison(
+                    c.index,
+                    c.source,
+                    effect,
+                    _subject_terms(left),
+                    (),
+                    "gt",
+                    left,
+                    _rel_stems(m.group("right")),
+                    factor,
+                    False,
+                    True,
+                    about_words=left + _tail_words(m.group("word")) + ("up",),
+                    phrases=(
+                        "",
+                        _bare(m.group("right")),
+                        (m.group("word") or "").lower()
+                        or f"{m.group('num')}{'%' if share else 'x'}",
+                    ),
+                )
+            ]
+        if c.review:
+            return None
+        m = _REL_RAISED_BY.match(text)
+        if m:
+            left = _rel_stems(m.group("left"))
+            if not left:
+                return None
+            return [
+                ArgumentComparison(
+                    c.index,
+                    c.source,
+                    effect,
+                    _subject_terms(left),
+                    (),
+                    "gt",
+                    left,
+                    left,
+                    float(m.group("num")) / 100.0,
+                    True,
+                    True,
+                    about_words=_tail_words(m.group("tail")) + ("rais", "increas", "by"),
+                    phrases=(_bare(m.group("left")), _bare(m.group("left")), f"{m.group('num')}%"),
+                )
+            ]
+        b = _REL_BOUND.search(text)
+        if b is None:
+            return None
+        if b.group("max"):
+            op, left_text, rest_at = "gt", "", b.end()
+        elif b.group("cap"):
+            op, left_text, rest_at = "gt", b.group("left"), b.end()
+        else:
+            op, left_text, rest_at = "lt", text[: b.start()], b.end()
+        r = _REL_REST.match(text, rest_at)
+        if r is None:
+            return None
+        if r.group("word"):
+            factor = _REL_WORDS[re.sub(r"\s+", " ", r.group("word").lower())]
+        factor_is_share = bool(r.group("unit")) and r.group("unit").lower() in ("%", "percent")
+        if r.group("word"):
+            pass
+        elif factor_is_share:
+            factor = float(r.group("num")) / 100.0
+        else:
+            factor = float(r.group("num"))
+        if factor <= 0:
+            return None
+        right_text = r.group("right")
+        named_right = right_text if "_" in right_text else ""
+        right = _rel_stems(right_text) if not named_right else ()
+        left = _rel_stems(left_text)
+        paired = bool(set(right) & _REL_NOW) or bool(named_right and not left)
+        change = bool(r.group("over")) or False
+        if change and not (paired and factor < 1.0 and set(left) & _REL_CHANGE_NOUNS):
+            return None  # '5% above the current price' is a change only of an increase
+        if not paired and (not left or not right):
+            return None
+        if not (right or named_right):
+            return None
+        return [
+            ArgumentComparison(
+                c.index,
+                c.source,
+                effect,
+                _subject_terms(tuple(t for t in left if t not in _REL_CHANGE_NOUNS) or left),
+                (),
+                op,
+                left,
+                right,
+                factor,
+                change,
+                paired,
+                "",
+                named_right,
+                about_words=_tail_words(r.group("tail"))
+                + tuple(_REL_CHANGE_NOUNS & set(left))
+                + _tail_words(r.group("word"))
+                + _tail_words(named_right),
+                phrases=(
+                    _bare(left_text) if not paired else "",
+                    _bare(right_text) if not named_right else "",
+                    r.group("word").lower()
+                    if r.group("word")
+                    else f"{r.group('num')}{'%' if factor_is_share else 'x'}",
+                ),
+            )
+        ]
+
+
+_REL_NOW = frozenset(stem(w) for w in "current existing old previous prior present".split())
+
+
+def _relative_review_after(clause: str, made: list[Check], before: list[Check]) -> list[Check]:
+    """'max 2x the current limit per request; bigger jumps go to infra review', 'Temp limit up to
+    double the current limit; anything more -> CFO': what lies beyond a bound given by another
+    argument goes to review, so the bound is where review starts, not a prohibition. The
+    clause opens on the comparative (`_ANAPHOR`) and asks for a person; its words are who
+    reviews and what lies beyond."""
+    if not before or not made or not isinstance(before[-1], ArgumentComparison):
+        return made
+    prior = before[-1]
+    if prior.effect != "deny" or not (prior.factor != 1.0 or prior.paired or prior.change):
+        return made
+    m = _ANAPHOR.search(clause)
+    if m is None or clause[: m.start()].strip(" ,") not in ("", "anything", "everything"):
+        return made
+    if not REVIEW.search(clause) or not all(c.effect == "review" for c in made):
+        return made
+    before.pop()
+    read = tuple(stem(w) for w in words(clause))
+    return [replace(prior, effect="review", about_words=prior.about_words + read)]
+
+
+def _tail_words(tail: str | None) -> tuple[str, ...]:
+    return tuple(stem(w) for w in words(tail or ""))
+
+
 _PHRASE3 = r"(?:[a-z]+\s+){0,2}[a-z]+"
 # What one side of a relation is called: 'the bank account holder name', "the supplier's legal
 # name" (a possessive names whose it is).
@@ -8893,6 +9159,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     OnlyForAmountRecogniser(),
     FirstTimeRecogniser(),
     ConditionalListRecogniser(),
+    RelativeBoundRecogniser(),
     NumericRecogniser(),
     PlaceConditionRecogniser(),
     ComparisonRecogniser(),
@@ -9416,8 +9683,15 @@ def _op_and_effect(
 _JOIN = re.compile(
     r"\b(?:(?:must|may|should|shall|can)\s*(?:not|never)\s+(?:exceed|be (?:more|greater|larger|higher) than|be above)|cannot exceed|"
     r"(?:can't|mustn't|shouldn't|won't) exceed|"
+    # 'Refunds can't be more than the original order total', 'refund amount never above …'
+    r"(?:can't|cannot|mustn't|shouldn't|won't) be (?:more|greater|larger|higher) than|"
+    r"(?:can't|cannot|mustn't|shouldn't) be above|never (?:above|exceeds?|more than)|"
     r"(?:must|should) (?:be )?(?:at most|no (?:more|greater|larger|higher) than|not (?:more|greater) than)|"
-    r"(?:is|are) (?:limited|capped) (?:to|at))\s+(?:the|its|their|that)\s+(?P<right>[a-z _'\-]+)$",
+    r"(?:is|are) (?:limited|capped) (?:to|at))\s+(?:(?:the|its|their|that)\s+(?P<right>[a-z _'\-]+)|"
+    # without an article only a short noun phrase ('must NOT exceed original order amount'),
+    # never a number, a multiple or a phrase with a preposition or a verb in it
+    r"(?P<bare>(?!(?:double|twice|triple|half)\b)[a-z][a-z'\-]*(?:\s+(?!(?:by|of|for|in|on|from|"
+    r"to|at|per|set|with|than|and|or)\b)[a-z][a-z'\-]*){0,3}))\s*\.?$",
     re.I,
 )
 _NO_SUBJECT_MAY = re.compile(
@@ -11640,27 +11914,54 @@ _AMOUNT_WORDS = frozenset(
 def _join_check(index: int, source: str, clause: str, effect: str, review: bool) -> Check | None:
     # 'No disbursement may exceed the client's balance': the negation opens the clause
     clause = _NO_SUBJECT_MAY.sub(r"\g<head> not exceed", clause)
+    # "can't exceed remaining balance (days_requested vs balance_days)": the two arguments named
+    named = _SIDES_NAMED.search(clause)
+    if named:
+        clause = clause[: named.start()] + clause[named.end() :]
     for rx, op in ((_JOIN, "gt"), (_JOIN_LOWER, "lt")):
         m = rx.search(clause)
         if not m:
             continue
+        written = m.group("right") or m.group("bare") or ""
+        if m.group("bare") and (
+            not ({stem(w) for w in words(written)} & _AMOUNT_WORDS)
+            or any(w.lower() in STOPWORDS for w in words(written))
+        ):
+            # without an article the bound must name an amount ('original order amount'), not
+            # a person or a thing ('must never exceed policy'), nor a clause ('what the
+            # customer paid')
+            return None
         if re.search(r"\b(?:limited|capped)\b", m.group(0), re.I) and not (
-            {stem(w) for w in words(m.group("right"))} & _AMOUNT_WORDS
+            {stem(w) for w in words(written)} & _AMOUNT_WORDS
         ):
             return None  # 'limited to the development team' names who, not an amount
-        right_text = (
-            _PREPOSITIONS.sub("", m.group("right"))
-            if " of " not in m.group("right")
-            else m.group("right")
-        )
+        right_text = _PREPOSITIONS.sub("", written) if " of " not in written else written
         right = tuple(meaningful(content_stems(right_text)))
         left_text = clause[: m.start()]
         left = tuple(
             s for s in content_stems(left_text) if s not in GENERIC and s not in _EFFECT_STEMS
         )
+        # a generic word names the side too ('PTO days requested' and `days_requested`)
+        left += tuple(
+            s for s in content_stems(left_text) if s in GENERIC and s not in _EFFECT_STEMS
+        )
         if not right:
             return None
-        terms = tuple(t for t in left if t not in {"amount", "valu", "total", "sum"})
+        terms = tuple(t for t in left if t not in {"amount", "amt", "valu", "total", "sum"})
+        if named:
+            return ArgumentComparison(
+                index,
+                source,
+                "review" if review else "deny",
+                _subject_terms(terms),
+                (),
+                op,
+                left,
+                right,
+                named_left=named.group("a"),
+                named_right=named.group("b"),
+                about_words=tuple(stem(w) for w in words(named.group(0))),
+            )
         return ArgumentComparison(
             index,
             source,
@@ -11672,6 +11973,13 @@ def _join_check(index: int, source: str, clause: str, effect: str, review: bool)
             right,
         )
     return None
+
+
+_SIDES_NAMED = re.compile(
+    r"\s*\(\s*(?P<a>[a-z][a-z0-9]*_[a-z0-9_]+)\s+(?:vs\.?|versus|against)\s+"
+    r"(?P<b>[a-z][a-z0-9]*_[a-z0-9_]+)\s*\)(?=\s*\.?$)",
+    re.I,
+)
 
 
 _DOMAIN = re.compile(
