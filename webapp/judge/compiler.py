@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from webapp.judge import asides
+from webapp.judge import asides, parentheticals
 from webapp.judge.actors import reserved_act_rule
 from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
@@ -47,7 +47,6 @@ from webapp.judge.checks import (
 )
 from webapp.judge.checks import REVIEW as SENDS_TO_REVIEW
 from webapp.judge.coverage import _FUNCTION_WORDS as _FUNCTION_STEMS
-from webapp.judge import parentheticals
 from webapp.judge.coverage import (
     CATEGORY_QUALIFIERS,
     ONLY_MARKER,
@@ -74,6 +73,7 @@ from webapp.judge.quantities import (
     single_currency,
 )
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
+from webapp.judge.tables import table_checks
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
 from webapp.judge.vocabulary import CONSUMER_MAIL_DOMAINS, Glossary, builtin_category, term_key
@@ -460,6 +460,12 @@ def _compile_as_written(
         if glossed.decides and any(isinstance(c, Glossed) for c in _all_checks(glossed.checks)):
             return glossed
     # ---- end jgloss
+    # 'Channel retail_store or app: OK. Phone or chat -> fraud team must review.': a table of
+    # values and what each gets, read whole by its own grammar (tables.py). First: read as prose,
+    # 'Allow requests about channel app' approved a channel the table does not list.
+    table = table_checks(index, text)
+    if table is not None:
+        return CompiledRule(index, chunk_id, text, tuple(table), False, False, (), ())
     # 'amount > 5000 -> fraud team review', 'currency in {EUR, GBP}; anything else -> deny': a
     # rule written in notation is read by its own grammar (notation.py), whole or not at all
     noted = notation_checks(index, text)
