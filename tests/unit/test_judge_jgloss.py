@@ -185,8 +185,9 @@ def test_a_category_decides_only_through_the_glossary() -> None:
 @pytest.mark.parametrize(
     "rule",
     [
-        # a word of the phrase the gloss does not restate
-        "Downgrade mid-contract (contract_months_left > 0) -> deny",
+        # a word of the phrase the gloss does not restate ('Downgrade mid-contract
+        # (contract_months_left > 0) -> deny' is read by inline.py: the act from the tool or its
+        # kind argument, test_judge_jinline)
         "Do not terminate anyone currently on protected leave (leave_status: FMLA, medical or parental).",
         "Transfers from dormant accounts (days_inactive >= 365) need compliance review.",
         "No cancellation while fraud claims open (open_claims > 0).",
@@ -321,7 +322,6 @@ def test_an_arrow_after_a_gloss_is_its_effect() -> None:
     [
         "Never deny cancellation while claims open (open_claims > 0).",
         "Cancellation allowed while claim(s) open (open_claims > 0).",
-        "No cancellation unless claims open (open_claims > 0).",
         "Exports (row_count > 100000) are not allowed.",
         "Transfers to high-risk countries (dest_country: IR, KP, SY) are not allowed.",
         "No loans when DTI is high (dti_ratio > 0.43).",

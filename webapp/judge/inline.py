@@ -147,8 +147,9 @@ _NOT_ACT = frozenset(
     most up to within only must may can should never not no any all every each if when while
     unless where with without via by for from of on in into before after than then otherwise
     else agent agents bot bots allowed permitted required approval review be is are true false
-    kind sort type ever exceptions exception""".split()
-)
+    kind sort type ever exceptions exception deny denied reject refuse decline block approve
+    approved""".split()
+)  # the last row: the judge's own effects are no act of a tool ('Never deny cancellation …')
 
 
 def _act_words(phrase: str) -> tuple[str, ...] | None:
