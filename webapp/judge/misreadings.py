@@ -507,7 +507,9 @@ def _duration_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
 # member of `columns` is following" (an export of ssn passed); 'SAML signing cert changes ->
 # security on-call has to approve' read as "Send to review when an argument is on-call" (a cert
 # change passed when no argument held the word).
-_POINTERS = frozenset("following below above these those listed".split())
+_POINTERS = frozenset(
+    "following below above these those listed wildcard wildcards anything".split()
+)
 _APPROVERS = frozenset(
     "on-call oncall manager lead owner supervisor officer director admin approver reviewer "
     "team".split()
@@ -611,6 +613,52 @@ def _uncounted_noun(text: str, every: Sequence[Check]) -> list[str]:
     ]
 
 
+# -- an argument's name read as a value ----------------------------------------------------------
+# 'must have invoice_ref. no invoice, no payout' read as "Deny when an argument contains
+# invoice_ref" (a payout with an invoice_ref was the one refused); 'allowed_mccs must not include
+# anything from the blocklist' as "Deny when an argument contains allowed_mccs".
+def _name_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for c in every:
+        if not isinstance(c, ValueList) or len(c.values) != 1:
+            continue
+        v = str(c.values[0])
+        if not _IDENTIFIER.match(v):
+            continue
+        e = re.escape(v)
+        if re.search(
+            r"\b(?:have|has|needs?|requires?|with|without|carry|carries)\s+(?:a|an|the)?\s*"
+            + e
+            + r"\b|^\s*"
+            + e
+            + r"\s+(?:must|may|can|should|shall|is|are|required|mandatory)\b",
+            text,
+            re.I,
+        ):
+            out.append(v)
+    return out
+
+
+# -- a permission up to a bound read as a cap ------------------------------------------------------
+# 'refunds up to $150: ok, no questions' read as "Deny when the amount is above 150 USD": what lies
+# above the bound is not forbidden by the rule, it is left to a person.
+def _permission_read_as_cap(text: str, every: Sequence[Check]) -> list[str]:
+    m = re.search(r"[:\-]\s*(?:ok|okay|fine)\b|\bno\s+(?:questions|approval)\b", text, re.I)
+    if not m:
+        return []
+    if any(c.effect == "allow" for c in every):
+        return []
+    rest = _UPPER_BOUND.sub(" ", _PERMITS.sub(" ", text))
+    rest = re.sub(r"\bno\s+(?:questions|approval)\b", " ", rest, flags=re.I)
+    if _FORBIDS.search(rest):
+        return []
+    if any(
+        isinstance(c, NumericLimit) and c.effect == "deny" and c.op in ("gt", "ge") for c in every
+    ):
+        return [m.group(0).split()[-1]]
+    return []
+
+
 # Every guard, in the order its words are listed; a new one is a function here.
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _place_group_as_subject,
@@ -635,6 +683,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _within_read_as_above,
     _verb_read_as_flag,
     _uncounted_noun,
+    _name_read_as_value,
+    _permission_read_as_cap,
 )
 
 
@@ -653,6 +703,9 @@ def misread_words(text: str, every: Sequence[Check]) -> list[str]:
 # Where the right reading is the checks' own with one part split or joined, the rule is read right
 # instead of left partly understood: each part is read by the recogniser that reads it alone.
 
+_SCOPE_QUALIFIERS = frozenset(
+    stem(w) for w in "international domestic foreign overseas abroad cross-border intl".split()
+)
 _IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 
 
@@ -681,7 +734,9 @@ def _mend_joined_requirements(
     required' (start_date alone) as both. Only a plain list of nouns or names is split: a part
     with 'or', a clause, a gloss or a second predicate keeps the guard's reading."""
     required = [c for c in checks if isinstance(c, RequiredArgument)]
-    if not required:
+    if not required or any(set(c.terms) & _SCOPE_QUALIFIERS for c in required):
+        # 'International trips need …': whether a trip to FR is international the request may
+        # not spell; read as a subject word the rule passed it by (left to the guard: review)
         return None
     spans = [m.group("what") for m in _NEED_BEFORE.finditer(text)]
     spans += [m.group("what") for m in _NEED_AFTER.finditer(text)]
