@@ -235,7 +235,8 @@ _PERMITS_BELOW = re.compile(
     re.I,
 )
 _BEYOND = re.compile(
-    r"\b(?:beyond|above|over|more\s+than|exceeding)\s+(?:that|this|it|(?:[$\u20ac\u00a3]\s*)?\d)",
+    r"\b(?<!no\s)(?<!not\s)(?:beyond|above|over|more\s+than|exceeding)\s+"
+    r"(?:that|this|it|(?:[$\u20ac\u00a3]\s*)?\d)",
     re.I,
 )
 
