@@ -621,14 +621,14 @@ def _uncounted_noun(text: str, every: Sequence[Check]) -> list[str]:
 def _name_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
     out = []
     for c in every:
-        if not isinstance(c, ValueList) or len(c.values) != 1:
+        if not isinstance(c, ValueList) or not c.values:
+            continue
+        if not all(_IDENTIFIER.match(str(v)) for v in c.values):
             continue
         v = str(c.values[0])
-        if not _IDENTIFIER.match(v):
-            continue
         e = re.escape(v)
         if re.search(
-            r"\b(?:have|has|needs?|requires?|with|without|carry|carries)\s+(?:a|an|the)?\s*"
+            r"\b(?:have|has|needs?|requires?|carry|carries)\s+(?:a|an|the)?\s*"
             + e
             + r"\b|^\s*"
             + e
