@@ -911,8 +911,9 @@ class ShareLimit(Check):
             " ".join(sorted(self.thing)) if not self.source else _surface(self.source, self.thing)
         )
         return (
-            f"{verb} when the {thing} is {words_.get(self.base.op, self.base.op)} "
-            f"{self.base.threshold:g}% of {self.of_phrase} (a percentage named for the {thing} is "
+            f"{verb} when the {thing}, as a percentage of {self.of_phrase}, is "
+            f"{words_.get(self.base.op, self.base.op)} {self.base.threshold:g}% (a percentage "
+            f"named for the {thing} is "
             f"that share; the {thing} and the base, each an amount in one argument named for it, "
             f"are compared as a share; anything else goes to review){self._about()}"
         )
@@ -952,6 +953,22 @@ def _surface(source: str, stems_: tuple[str, ...]) -> str:
     return " ".join(dict.fromkeys(w.lower() for w in got)) or "amount"
 
 
+_BASE_ENDS = frozenset(
+    "require requires required need needs needed must may can cannot can't is are should shall "
+    "go goes get gets to for per and or without unless except needing requiring".split()
+)
+
+
+def _base_phrase(base: str) -> str:
+    """The base's own words ('base salary require CHRO' -> 'base salary')."""
+    kept = []
+    for w in base.split():
+        if w.lower() in _BASE_ENDS:
+            break
+        kept.append(w)
+    return " ".join(kept)
+
+
 def _mend_share_of(text: str, checks: list[Check]) -> list[Check] | None:
     """'Fee can't exceed 20% of candidate's first-year base' read as "Deny when the percentage is
     above 20%": read as the share of the base the fee is."""
@@ -967,7 +984,8 @@ def _mend_share_of(text: str, checks: list[Check]) -> list[Check] | None:
         and not c.counts_calls
     ):
         return None
-    of = _stems(found[0].group("base"))
+    phrase = _base_phrase(found[0].group("base"))
+    of = _stems(phrase)
     thing = tuple(w for w in c.measure if w not in of)
     if not of or not thing or not of & set(c.measure):
         return None
@@ -980,7 +998,7 @@ def _mend_share_of(text: str, checks: list[Check]) -> list[Check] | None:
             base=c,
             thing=thing,
             of=tuple(sorted(of)),
-            of_phrase=found[0].group("base"),
+            of_phrase=phrase,
         )
     ]
 
