@@ -219,7 +219,7 @@ def test_readings_say_what_is_read():
         in _readings("Maker and checker must be different people (maker_id != checker_id).")[0]
     )
     assert (
-        "20% of candidate's first-year base"
+        "as a percentage of candidate's first-year base, is above 20%"
         in _readings("Fee can't exceed 20% of candidate's first-year base")[0]
     )
     assert (

@@ -235,7 +235,8 @@ _PERMITS_BELOW = re.compile(
     re.I,
 )
 _BEYOND = re.compile(
-    r"\b(?:beyond|above|over|more\s+than|exceeding)\s+(?:that|this|it|(?:[$\u20ac\u00a3]\s*)?\d)",
+    r"\b(?<!no\s)(?<!not\s)(?:beyond|above|over|more\s+than|exceeding)\s+"
+    r"(?:that|this|it|(?:[$\u20ac\u00a3]\s*)?\d)",
     re.I,
 )
 
@@ -507,7 +508,9 @@ def _duration_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
 # member of `columns` is following" (an export of ssn passed); 'SAML signing cert changes ->
 # security on-call has to approve' read as "Send to review when an argument is on-call" (a cert
 # change passed when no argument held the word).
-_POINTERS = frozenset("following below above these those listed".split())
+_POINTERS = frozenset(
+    "following below above these those listed wildcard wildcards anything".split()
+)
 _APPROVERS = frozenset(
     "on-call oncall manager lead owner supervisor officer director admin approver reviewer "
     "team".split()
@@ -611,6 +614,52 @@ def _uncounted_noun(text: str, every: Sequence[Check]) -> list[str]:
     ]
 
 
+# -- an argument's name read as a value ----------------------------------------------------------
+# 'must have invoice_ref. no invoice, no payout' read as "Deny when an argument contains
+# invoice_ref" (a payout with an invoice_ref was the one refused); 'allowed_mccs must not include
+# anything from the blocklist' as "Deny when an argument contains allowed_mccs".
+def _name_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for c in every:
+        if not isinstance(c, ValueList) or not c.values:
+            continue
+        if not all(_IDENTIFIER.match(str(v)) for v in c.values):
+            continue
+        v = str(c.values[0])
+        e = re.escape(v)
+        if re.search(
+            r"\b(?:have|has|needs?|requires?|carry|carries)\s+(?:a|an|the)?\s*"
+            + e
+            + r"\b|^\s*"
+            + e
+            + r"\s+(?:must|may|can|should|shall|is|are|required|mandatory)\b",
+            text,
+            re.I,
+        ):
+            out.append(v)
+    return out
+
+
+# -- a permission up to a bound read as a cap ------------------------------------------------------
+# 'refunds up to $150: ok, no questions' read as "Deny when the amount is above 150 USD": what lies
+# above the bound is not forbidden by the rule, it is left to a person.
+def _permission_read_as_cap(text: str, every: Sequence[Check]) -> list[str]:
+    m = re.search(r"[:\-]\s*(?:ok|okay|fine)\b|\bno\s+(?:questions|approval)\b", text, re.I)
+    if not m:
+        return []
+    if any(c.effect == "allow" for c in every):
+        return []
+    rest = _UPPER_BOUND.sub(" ", _PERMITS.sub(" ", text))
+    rest = re.sub(r"\bno\s+(?:questions|approval)\b", " ", rest, flags=re.I)
+    if _FORBIDS.search(rest):
+        return []
+    if any(
+        isinstance(c, NumericLimit) and c.effect == "deny" and c.op in ("gt", "ge") for c in every
+    ):
+        return [m.group(0).split()[-1]]
+    return []
+
+
 # Every guard, in the order its words are listed; a new one is a function here.
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _place_group_as_subject,
@@ -635,6 +684,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _within_read_as_above,
     _verb_read_as_flag,
     _uncounted_noun,
+    _name_read_as_value,
+    _permission_read_as_cap,
 )
 
 
@@ -653,6 +704,9 @@ def misread_words(text: str, every: Sequence[Check]) -> list[str]:
 # Where the right reading is the checks' own with one part split or joined, the rule is read right
 # instead of left partly understood: each part is read by the recogniser that reads it alone.
 
+_SCOPE_QUALIFIERS = frozenset(
+    stem(w) for w in "international domestic foreign overseas abroad cross-border intl".split()
+)
 _IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 
 
@@ -681,7 +735,9 @@ def _mend_joined_requirements(
     required' (start_date alone) as both. Only a plain list of nouns or names is split: a part
     with 'or', a clause, a gloss or a second predicate keeps the guard's reading."""
     required = [c for c in checks if isinstance(c, RequiredArgument)]
-    if not required:
+    if not required or any(set(c.terms) & _SCOPE_QUALIFIERS for c in required):
+        # 'International trips need …': whether a trip to FR is international the request may
+        # not spell; read as a subject word the rule passed it by (left to the guard: review)
         return None
     spans = [m.group("what") for m in _NEED_BEFORE.finditer(text)]
     spans += [m.group("what") for m in _NEED_AFTER.finditer(text)]
@@ -855,8 +911,9 @@ class ShareLimit(Check):
             " ".join(sorted(self.thing)) if not self.source else _surface(self.source, self.thing)
         )
         return (
-            f"{verb} when the {thing} is {words_.get(self.base.op, self.base.op)} "
-            f"{self.base.threshold:g}% of {self.of_phrase} (a percentage named for the {thing} is "
+            f"{verb} when the {thing}, as a percentage of {self.of_phrase}, is "
+            f"{words_.get(self.base.op, self.base.op)} {self.base.threshold:g}% (a percentage "
+            f"named for the {thing} is "
             f"that share; the {thing} and the base, each an amount in one argument named for it, "
             f"are compared as a share; anything else goes to review){self._about()}"
         )
@@ -896,6 +953,22 @@ def _surface(source: str, stems_: tuple[str, ...]) -> str:
     return " ".join(dict.fromkeys(w.lower() for w in got)) or "amount"
 
 
+_BASE_ENDS = frozenset(
+    "require requires required need needs needed must may can cannot can't is are should shall "
+    "go goes get gets to for per and or without unless except needing requiring".split()
+)
+
+
+def _base_phrase(base: str) -> str:
+    """The base's own words ('base salary require CHRO' -> 'base salary')."""
+    kept = []
+    for w in base.split():
+        if w.lower() in _BASE_ENDS:
+            break
+        kept.append(w)
+    return " ".join(kept)
+
+
 def _mend_share_of(text: str, checks: list[Check]) -> list[Check] | None:
     """'Fee can't exceed 20% of candidate's first-year base' read as "Deny when the percentage is
     above 20%": read as the share of the base the fee is."""
@@ -911,7 +984,8 @@ def _mend_share_of(text: str, checks: list[Check]) -> list[Check] | None:
         and not c.counts_calls
     ):
         return None
-    of = _stems(found[0].group("base"))
+    phrase = _base_phrase(found[0].group("base"))
+    of = _stems(phrase)
     thing = tuple(w for w in c.measure if w not in of)
     if not of or not thing or not of & set(c.measure):
         return None
@@ -924,7 +998,7 @@ def _mend_share_of(text: str, checks: list[Check]) -> list[Check] | None:
             base=c,
             thing=thing,
             of=tuple(sorted(of)),
-            of_phrase=found[0].group("base"),
+            of_phrase=phrase,
         )
     ]
 
