@@ -85,7 +85,8 @@ _OBLIGATION = re.compile(
     re.I,
 )
 _TICKET = re.compile(r"^[A-Z]{2,}-\d+$")
-_PAREN = re.compile(r"\s*\((?P<inner>[^()]{1,80})\)")
+# a remark stands apart from the word before it ('12(b)', 'f(x)' are names, not remarks)
+_PAREN = re.compile(r"\s+\((?P<inner>[^()]{2,80})\)")
 _CLAUSE_END = re.compile(r"\s*(?:$|[.;!,]|\s-\s|\s-$|:)")
 
 _INCLUDES = re.compile(
