@@ -1184,10 +1184,25 @@ _EXAMPLES = re.compile(
 )
 
 
+def _all_examples(text: str, check: ValueList) -> bool:
+    """Whether every value of `check` is written among the examples after one marker ('e.g.
+    payroll, ssn_records', 'such as IR or KP'): a list of examples, open (OpenValueList)."""
+    values = [v.lower() for v in check.values]
+    for m in _EXAMPLES.finditer(text):
+        items = m.group("items").lower()
+        if values and all(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", items) for v in values):
+            return True
+    return False
+
+
 def _examples_read_as_list(text: str, checks) -> tuple[str, ...]:
-    """The markers of examples ('e.g.', 'such as') whose examples a value list took as its list."""
+    """The markers of examples ('e.g.', 'such as') whose examples a value list took as its list
+    (a list read as examples, `OpenValueList`, reads them)."""
     values = [
-        v.lower() for c in _all_checks(list(checks)) if isinstance(c, ValueList) for v in c.values
+        v.lower()
+        for c in _all_checks(list(checks))
+        if isinstance(c, ValueList) and not isinstance(c, parentheticals.OpenValueList)
+        for v in c.values
     ]
     if not values:
         return ()
@@ -1436,6 +1451,11 @@ def _compile_prose(
         # informational.
         informational = False
         uncompiled = True
+    # 'personal email accounts (gmail, yahoo, …, etc.)': examples of an open category, not a
+    # closed list (parentheticals.OpenValueList: a named value decides, any other is reviewed)
+    checks, opened = parentheticals.open_lists(checks, lambda c: _all_examples(clean, c))
+    if opened:
+        dropped_words.update({"etc", stem("etc")})
     unaccounted: tuple[str, ...] = ()
     if checks:
         unaccounted = unaccounted_words(

@@ -38,7 +38,18 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 
+from webapp.judge.checks import (
+    PERMITTED,
+    REVIEW,
+    SATISFIED,
+    UNKNOWN,
+    VIOLATED,
+    Outcome,
+    ValueList,
+)
+from webapp.judge.request_view import RequestView
 from webapp.judge.text import stem, words
 
 # Words that make a bracket restrict, widen, condition or compare: never set aside.
@@ -74,7 +85,8 @@ _OBLIGATION = re.compile(
     re.I,
 )
 _TICKET = re.compile(r"^[A-Z]{2,}-\d+$")
-_PAREN = re.compile(r"\s*\((?P<inner>[^()]{1,80})\)")
+# a remark stands apart from the word before it ('12(b)', 'f(x)' are names, not remarks)
+_PAREN = re.compile(r"\s+\((?P<inner>[^()]{2,80})\)")
 _CLAUSE_END = re.compile(r"\s*(?:$|[.;!,]|\s-\s|\s-$|:)")
 
 _INCLUDES = re.compile(
@@ -303,12 +315,71 @@ def place_anaphor(text: str) -> list[str]:
     return [m.group("w").lower()] if m else []
 
 
+_ETC = frozenset({"etc", "etc.", "etcetera", "and so on"})
+
+
+def _etc(v) -> bool:
+    return str(v).lower().strip() in _ETC
+
+
+@dataclass(frozen=True)
+class OpenValueList(ValueList):
+    """A value list whose values are examples of an open category ('No sharing with personal
+    email accounts (gmail, yahoo, outlook.com, icloud, etc.)'): a value it names decides as the
+    list does; any other value goes to review, since 'etc.' leaves the category open (the
+    tenant glossary, when it defines the category, is read by the category checks instead).
+    Read as a closed list that held 'etc', it had approved protonmail.com."""
+
+    def reading(self) -> str:
+        return f"{super().reading()}; the values are examples of an open kind: any other, review"
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        got = super().evaluate(view)
+        unnamed = (self.mode == "deny" and got.status in (SATISFIED, PERMITTED)) or (
+            self.mode == "allow" and got.status in (VIOLATED, REVIEW)
+        )
+        if not unnamed:
+            return got
+        return Outcome(
+            UNKNOWN,
+            f"{', '.join(got.args) or 'the value'} is not among the examples the rule names "
+            "and 'etc.' leaves the category open: a human decides",
+            got.args,
+        )
+
+
+def open_lists(checks: list, examples=lambda c: False) -> tuple[list, bool]:
+    """`checks` with each top-level value list that holds 'etc', or whose values are all
+    examples after 'e.g.', 'such as', 'like' (`examples`), made an `OpenValueList` (without
+    'etc'); whether any was."""
+    out, changed = [], False
+    for c in checks:
+        if (
+            type(c) is ValueList
+            and c.mode in ("deny", "allow")
+            and c.match not in ("word", "consumer_mail")
+            and any(not _etc(v) for v in c.values)
+            and (any(_etc(v) for v in c.values) or examples(c))
+        ):
+            kept = tuple(v for v in c.values if not _etc(v))
+            fields_ = {f.name: getattr(c, f.name) for f in dataclass_fields(c) if f.init}
+            fields_["values"] = kept
+            out.append(OpenValueList(**fields_))
+            changed = True
+        else:
+            out.append(c)
+    return out, changed
+
+
 def open_examples(checks) -> list[str]:
-    """'etc' among a value list's values: the list was examples of an open category, read as if
-    closed ('personal email accounts (gmail, yahoo, …, etc.)' approved protonmail.com); the
-    marker stays unaccounted for, so a human decides."""
+    """'etc' left among the values of a list no reading opened (inside another check): the list
+    was examples of an open category read as if closed; the marker stays unaccounted for, so a
+    human decides."""
     for c in _all(checks):
-        if any(str(v).lower().rstrip(".") in ("etc", "etcetera") for v in (getattr(c, "values", ()) or ())):
+        if any(
+            str(v).lower().rstrip(".") in ("etc", "etcetera")
+            for v in (getattr(c, "values", ()) or ())
+        ):
             return ["etc."]
     return []
 
