@@ -349,3 +349,37 @@ def test_the_agent_as_actor_and_a_place_preposition_are_read() -> None:
     assert_never_decides(
         "Accounts in collections (account_status = collections) cannot be adjusted by Finance."
     )
+
+
+EMERGENCY = (
+    "Emergency changes (change_type: emergency) must reference an incident ID (incident_id)."
+)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"change_type": "emergency", "incident_id": "INC-9"}, "approved"),
+        ({"change_type": "emergency"}, "denied"),
+        ({"change_type": "standard"}, "approved"),
+        ({"change_type": "Emergency"}, "pending_review"),
+        ({}, "pending_review"),
+    ],
+)
+def test_a_glossed_subject_conditions_the_obligation_after_it(args: dict, expected: str) -> None:
+    compiled = compile_rule(0, "c:r0", EMERGENCY)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome_beside_ticket(EMERGENCY, "changes.submit", args) == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Changes (change_type: emergency) must reference an incident ID (incident_id).",
+        "Urgent emergency changes (change_type: emergency) must reference an incident ID (incident_id).",
+        "Emergency changes (change_type: emergency) must not reference an incident ID (incident_id).",
+        "Emergency changes (change_type: emergency) must reference an incident ID (incident_id) unless on weekends.",
+    ],
+)
+def test_a_glossed_subject_that_says_more_or_less_never_decides(rule: str) -> None:
+    assert_never_decides(rule)

@@ -56,6 +56,7 @@ from webapp.judge.coverage import (
 )
 from webapp.judge.glosses import (
     Glossed,
+    gloss_in_front,
     gloss_then_amount,
     glossed_checks,
     values_read_as_names,
@@ -1105,6 +1106,8 @@ def _compile_prose(
             widened += glossed[3]
             continue
         then_amount = gloss_then_amount(index, text, clause, subject_carry)
+        if then_amount is None:
+            then_amount = gloss_in_front(index, text, clause, subject_carry)
         if then_amount is not None:
             normative_seen = True
             checks.extend(then_amount)
