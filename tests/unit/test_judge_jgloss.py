@@ -220,8 +220,19 @@ def test_a_glossed_argument_is_never_a_value_to_find() -> None:
     assert not rule.decides
 
 
-@settings(max_examples=60, deadline=None)
-@given(rule=st.sampled_from(UNDERSTOOD), qualifier=st.sampled_from(APPENDED_QUALIFIERS))
+@settings(max_examples=100, deadline=None)
+@given(
+    rule=st.sampled_from(
+        [
+            *UNDERSTOOD,
+            "Insurance mandatory (insured = true) for declared value of 2,500 USD or more",
+            "Emergency changes (change_type: emergency) must reference an incident ID (incident_id).",
+            "Orders flagged for fraud (fraud_flag = true) -> deny",
+            "Do not erase records under legal hold (legal_hold: true).",
+        ]
+    ),
+    qualifier=st.sampled_from(APPENDED_QUALIFIERS),
+)
 def test_an_appended_qualifier_leaves_the_rule_partly_understood(rule: str, qualifier: str) -> None:
     assert_qualified_never_decides(rule, qualifier)
 
