@@ -394,3 +394,22 @@ def test_a_glossed_subject_conditions_the_obligation_after_it(args: dict, expect
 )
 def test_a_glossed_subject_that_says_more_or_less_never_decides(rule: str) -> None:
     assert_never_decides(rule)
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Refunds other than store credit (refund_method = store_credit) are not allowed.",
+        "No refunds other than store credit (refund_method = store_credit).",
+        "No refunds outside store credit (refund_method = store_credit).",
+        "Refunds besides store credit (refund_method = store_credit) need Finance approval.",
+        "Non-emergency changes (change_type: emergency) are not allowed.",
+    ],
+)
+def test_the_outside_of_a_gloss_is_never_the_gloss(rule: str) -> None:
+    # read as the gloss, each denied store credit (or the emergency), the one thing allowed
+    assert_never_decides(rule)
+    if "refund" in rule:
+        assert outcome_beside_ticket(rule, "refunds.issue", {"refund_method": "card"}) != (
+            "approved"
+        )

@@ -288,7 +288,8 @@ _STOPS = (
         """a an the all any every each no not never nor to for while when whenever if during until
     by via against into onto after before unless except who whom whose which that where
     must shall should may might can cannot could will would need needs require requires and
-    or but than over under above below per""".split()
+    or but than over under above below per other besides apart excluding outside instead
+    beyond else""".split()
     )
     - _LINKERS
 )
@@ -340,6 +341,8 @@ _DENY_MID = re.compile(
 _HEAD_REFUSED = re.compile(
     r"\b(?:unless|except|only|otherwise|or|and|but|nor|without|exempt|may|can|must|should|shall|"
     r"need|needs|require|requires|not|never|no|"
+    # the outside of the phrase ('Refunds other than store credit (…) are not allowed')
+    r"other|others|than|apart|besides|excluding|beyond|outside|instead|else|"
     # an effect named as the act ('Never deny cancellation while …' permits it)
     r"den(?:y|ied|ies)|reject\w*|refus\w*|declin\w*|block\w*|allow\w*|permit\w*|approv\w*)\b"
     r"|[;,\d%$€£]",
