@@ -382,10 +382,11 @@ def _read_gloss(body: str) -> _Gloss | None:
         return _Gloss(m.group("name"), _SIGNS[sign], value=float(m.group("num")))
     m = _LISTED.match(body)
     if m and (re.search(r"[,/]|\bor\b", m.group("items"))):
-        items = tuple(i for i in _ITEM_SPLIT.split(m.group("items")) if i)
-        if len(items) < 2 or any(i.lower() in ("and", "or") for i in items):
+        raw = tuple(i for i in _ITEM_SPLIT.split(m.group("items")) if i)
+        if len(raw) < 2 or any(i.lower() in ("and", "or") for i in raw):
             return None
-        vw = frozenset(stem(w) for i in items for w in words(i))
+        items = tuple(_value(i) for i in raw)  # '(tier: 1, 2 or 3)' lists numbers
+        vw = frozenset(stem(w) for i in raw for w in words(i))
         return _Gloss(m.group("name"), "in", members=items, value_words=vw)
     m = _EQUALS.match(body)
     if m:
