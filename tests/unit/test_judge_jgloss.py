@@ -221,8 +221,19 @@ def test_a_glossed_argument_is_never_a_value_to_find() -> None:
     assert not rule.decides
 
 
-@settings(max_examples=60, deadline=None)
-@given(rule=st.sampled_from(UNDERSTOOD), qualifier=st.sampled_from(APPENDED_QUALIFIERS))
+@settings(max_examples=100, deadline=None)
+@given(
+    rule=st.sampled_from(
+        [
+            *UNDERSTOOD,
+            "Insurance mandatory (insured = true) for declared value of 2,500 USD or more",
+            "Emergency changes (change_type: emergency) must reference an incident ID (incident_id).",
+            "Orders flagged for fraud (fraud_flag = true) -> deny",
+            "Do not erase records under legal hold (legal_hold: true).",
+        ]
+    ),
+    qualifier=st.sampled_from(APPENDED_QUALIFIERS),
+)
 def test_an_appended_qualifier_leaves_the_rule_partly_understood(rule: str, qualifier: str) -> None:
     assert_qualified_never_decides(rule, qualifier)
 
@@ -349,3 +360,56 @@ def test_the_agent_as_actor_and_a_place_preposition_are_read() -> None:
     assert_never_decides(
         "Accounts in collections (account_status = collections) cannot be adjusted by Finance."
     )
+
+
+EMERGENCY = (
+    "Emergency changes (change_type: emergency) must reference an incident ID (incident_id)."
+)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"change_type": "emergency", "incident_id": "INC-9"}, "approved"),
+        ({"change_type": "emergency"}, "denied"),
+        ({"change_type": "standard"}, "approved"),
+        ({"change_type": "Emergency"}, "pending_review"),
+        ({}, "pending_review"),
+    ],
+)
+def test_a_glossed_subject_conditions_the_obligation_after_it(args: dict, expected: str) -> None:
+    compiled = compile_rule(0, "c:r0", EMERGENCY)
+    assert compiled.understanding == "understood", compiled.unaccounted
+    assert outcome_beside_ticket(EMERGENCY, "changes.submit", args) == expected
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Changes (change_type: emergency) must reference an incident ID (incident_id).",
+        "Urgent emergency changes (change_type: emergency) must reference an incident ID (incident_id).",
+        "Emergency changes (change_type: emergency) must not reference an incident ID (incident_id).",
+        "Emergency changes (change_type: emergency) must reference an incident ID (incident_id) unless on weekends.",
+    ],
+)
+def test_a_glossed_subject_that_says_more_or_less_never_decides(rule: str) -> None:
+    assert_never_decides(rule)
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Refunds other than store credit (refund_method = store_credit) are not allowed.",
+        "No refunds other than store credit (refund_method = store_credit).",
+        "No refunds outside store credit (refund_method = store_credit).",
+        "Refunds besides store credit (refund_method = store_credit) need Finance approval.",
+        "Non-emergency changes (change_type: emergency) are not allowed.",
+    ],
+)
+def test_the_outside_of_a_gloss_is_never_the_gloss(rule: str) -> None:
+    # read as the gloss, each denied store credit (or the emergency), the one thing allowed
+    assert_never_decides(rule)
+    if "refund" in rule:
+        assert outcome_beside_ticket(rule, "refunds.issue", {"refund_method": "card"}) != (
+            "approved"
+        )

@@ -57,6 +57,7 @@ from webapp.judge.coverage import (
 )
 from webapp.judge.glosses import (
     Glossed,
+    gloss_in_front,
     gloss_then_amount,
     glossed_checks,
     values_read_as_names,
@@ -1287,6 +1288,8 @@ def _compile_prose(
             widened += glossed[3]
             continue
         then_amount = gloss_then_amount(index, text, clause, subject_carry)
+        if then_amount is None:
+            then_amount = gloss_in_front(index, text, clause, subject_carry)
         if then_amount is not None:
             normative_seen = True
             checks.extend(then_amount)
@@ -8383,6 +8386,14 @@ _BINDING_NOT_GIVEN = frozenset(
 )
 _BINDING_ID_HEADS = frozenset("id ids number no ref reference code key identifier".split())
 _BINDING_REFUSED = re.compile(r"\b(?:unless|except|without|otherwise|or\s+else|if\s+not)\b", re.I)
+# (jgloss) the outside of what the binding states, before it or in its gloss: 'No refunds other
+# than store credit (refund_method = store_credit)', '… outside store credit (…)' had denied
+# store credit, the one refund allowed
+_BINDING_OUTSIDE = re.compile(
+    r"\b(?:other\s+than|outside(?:\s+of)?|besides|apart\s+from|excluding|instead\s+of|"
+    r"anything\s+but|any\s+\w+\s+but)\b",
+    re.I,
+)
 _BINDING_AFTER = re.compile(
     r"^\s*(?:(?:is|are)\s+(?:required|mandatory|compulsory|needed)\b)?"
     r"(?:\s*(?:for|on|of)\s+(?P<scope>(?:every|each|all|any)(?:\s+(?!(?:and|or|for|on|in|to|"
@@ -8582,6 +8593,8 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
             value,
             clause[excepted.end() : m.end()],
         )
+    if _BINDING_OUTSIDE.search(clause[: m.start()]):
+        return None
     if _BINDING_REFUSED.search(before) or _BINDING_CONDITIONED.search(before):
         # a binding inside an exception or a 'without' clause is not a requirement; after 'if',
         # 'when' … it is the condition of another obligation ('need a manager if the customer is

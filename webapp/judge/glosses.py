@@ -288,7 +288,8 @@ _STOPS = (
         """a an the all any every each no not never nor to for while when whenever if during until
     by via against into onto after before unless except who whom whose which that where
     must shall should may might can cannot could will would need needs require requires and
-    or but than over under above below per""".split()
+    or but than over under above below per other besides apart excluding outside instead
+    beyond else""".split()
     )
     - _LINKERS
 )
@@ -340,6 +341,8 @@ _DENY_MID = re.compile(
 _HEAD_REFUSED = re.compile(
     r"\b(?:unless|except|only|otherwise|or|and|but|nor|without|exempt|may|can|must|should|shall|"
     r"need|needs|require|requires|not|never|no|"
+    # the outside of the phrase ('Refunds other than store credit (…) are not allowed')
+    r"other|others|than|apart|besides|excluding|beyond|outside|instead|else|"
     # an effect named as the act ('Never deny cancellation while …' permits it)
     r"den(?:y|ied|ies)|reject\w*|refus\w*|declin\w*|block\w*|allow\w*|permit\w*|approv\w*)\b"
     r"|[;,\d%$€£]",
@@ -379,10 +382,11 @@ def _read_gloss(body: str) -> _Gloss | None:
         return _Gloss(m.group("name"), _SIGNS[sign], value=float(m.group("num")))
     m = _LISTED.match(body)
     if m and (re.search(r"[,/]|\bor\b", m.group("items"))):
-        items = tuple(i for i in _ITEM_SPLIT.split(m.group("items")) if i)
-        if len(items) < 2 or any(i.lower() in ("and", "or") for i in items):
+        raw = tuple(i for i in _ITEM_SPLIT.split(m.group("items")) if i)
+        if len(raw) < 2 or any(i.lower() in ("and", "or") for i in raw):
             return None
-        vw = frozenset(stem(w) for i in items for w in words(i))
+        items = tuple(_value(i) for i in raw)  # '(tier: 1, 2 or 3)' lists numbers
+        vw = frozenset(stem(w) for i in raw for w in words(i))
         return _Gloss(m.group("name"), "in", members=items, value_words=vw)
     m = _EQUALS.match(body)
     if m:
@@ -795,3 +799,67 @@ def gloss_then_amount(index: int, source: str, clause: str, carry: str) -> list[
         terms = tuple(t for t in binding.terms if t not in said)
         binding = replace(binding, terms=terms, reads=(*binding.reads, *said))
     return [When(index, source, "deny", binding.terms, (), condition, binding)]
+
+
+# 'Emergency changes (change_type: emergency) must reference an incident ID (incident_id)': a
+# glossed subject whose gloss is the condition of an obligation written with its own argument.
+_OBLIGED = re.compile(
+    r"^\s*(?:must|shall|should|has\s+to|have\s+to|needs?\s+to|needs?|requires?)\s+"
+    r"(?!not\b|never\b|be\s+(?:reviewed|approved|signed)\b)",
+    re.I,
+)
+
+
+def gloss_in_front(index: int, source: str, clause: str, carry: str) -> list[Any] | None:
+    """The obligation after a glossed subject, required only where the gloss's one value holds
+    (`WhenBound`); None unless the clause is a glossed subject (every word of it restated, one
+    value), an obligation, and the obligation's own bracketed argument."""
+    text = clause.strip().rstrip(".").rstrip()
+    first = next((m for m in _BRACKET.finditer(text) if _read_gloss(m.group(1))), None)
+    if first is None:
+        return None
+    gloss = _read_gloss(first.group(1))
+    if gloss is None or gloss.op != "is" or gloss.value is False:
+        return None
+    pre, post = text[: first.start()], text[first.end() :]
+    if not _OBLIGED.match(post) or not re.search(r"\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+", post):
+        return None
+    if re.search(r"\b(?:unless|except|if|when|only|otherwise|or)\b|;", post, re.I):
+        return None
+    phrase = _phrase(pre, gloss)
+    if phrase is None or phrase.unread or phrase.members or phrase.category:
+        return None
+    head = pre[: phrase.start].strip()
+    if re.fullmatch(r"(?:(?:all|any|every|each)\b)?", head, re.I) is None:
+        return None
+    said = [t.group(0) for t in _TOKEN.finditer(text[phrase.start : first.start()])]
+    if isinstance(gloss.value, str) and not any(
+        _restates(w, frozenset(), gloss.value_words) for w in said
+    ):
+        return None
+    from webapp.judge.compiler import WhenBound, compile_clause  # the engine's own readings
+
+    subject = text[phrase.start : first.start()].strip()
+    made, _, _ = compile_clause(index, source, f"{subject} {post.strip()}", None, carry)
+    if not made or any(c.effect not in ("deny", "review") for c in made):
+        return None
+    restated = frozenset(phrase.restated)
+    condition = Binding(
+        index,
+        source,
+        "deny",
+        (),
+        (),
+        path=gloss.name,
+        op="eq",
+        value=gloss.value,
+        gloss=subject,
+        written=text[phrase.start : first.end()],
+        reads=tuple(restated),
+    )
+    out = []
+    for body in made:
+        terms = tuple(t for t in body.terms if t not in restated)
+        body = replace(body, terms=terms)
+        out.append(WhenBound(index, source, "deny", terms, (), condition=condition, body=body))
+    return out
