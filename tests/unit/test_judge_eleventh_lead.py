@@ -198,3 +198,17 @@ def test_an_unread_rule_naming_an_argument_by_a_plain_word_speaks_to_it() -> Non
     args = {"employee_id": "E1", "systems": ["google_workspace", "slack"]}
     assert compile_rule(0, "c", rule).understanding != "understood"
     assert outcome_beside_ticket(rule, "hris.offboard_employee", args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"customer_country": "NO"}, "pending_review"),  # Norway is in the EEA
+        ({"customer_country": "DE"}, "pending_review"),
+        ({"customer_country": "US"}, "approved"),
+    ],
+)
+def test_a_country_argument_holding_no_is_norway(args: dict, expected: str) -> None:
+    # read as a 'no', `customer_country: "NO"` had ruled the customers out of the rule
+    rule = "Exports of customers located in the EEA need DPO review."
+    assert outcome_beside_ticket(rule, "crm.export", args) == expected

@@ -597,6 +597,15 @@ class RequestView:
                 present.update(lf.keys - states)
                 hedged.update(states - vals)
                 continue
+            if (
+                isinstance(lf.value, str)
+                and lf.value.strip() == "NO"
+                and not lf.last_keys.isdisjoint(_COUNTRY_KEYS)
+            ):
+                # `customer_country: "NO"` is Norway, not a no: read as one, 'customers located
+                # in the EEA need DPO review' was ruled out for a Norwegian customer
+                present.update(lf.keys)
+                continue
             (present if truthy(lf.value) and not _zero(lf.value) else empty).update(lf.keys)
         # Words a value shows only behind a modifier ('pre_collections', 'non-profit'): close
         # to the rule's word but not it, so neither shown nor ruled out (see _modified_stems)
@@ -1018,6 +1027,12 @@ def _age_class(term: str, age: float) -> bool | None:
 
 def _zero(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0
+
+
+# names of an argument holding a country, whose 'NO' is Norway
+_COUNTRY_KEYS = frozenset(
+    stem(w) for w in "country nationality residence jurisdiction nation".split()
+)
 
 
 def truthy(value: Any) -> bool:
