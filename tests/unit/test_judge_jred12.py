@@ -218,8 +218,10 @@ def test_readings_say_what_is_read():
         "`maker_id` and `checker_id` hold the same value"
         in _readings("Maker and checker must be different people (maker_id != checker_id).")[0]
     )
+    # read by jrel's comparison with a factor before this mend is needed: the two sides and the
+    # share, each side one argument named for it
     assert (
-        "as a percentage of candidate's first-year base, is above 20%"
+        "above 20% of candidate's first-year base"
         in _readings("Fee can't exceed 20% of candidate's first-year base")[0]
     )
     assert (
