@@ -1650,11 +1650,13 @@ def _share_stated(view: RequestView, check: ArgumentComparison) -> Outcome | Non
     states the share itself, in one argument named for the measured side and as a percentage."""
     if not check.phrases[2].endswith("%") or check.change or check.named_left:
         return None
-    left = frozenset(check.left) - _FIGURE_WORDS
+    # named for the measured side (`bonus_pct_of_base`) or as a share of the base (`traffic_pct`
+    # for '10% of traffic')
+    sides = (frozenset(check.left) | frozenset(check.right)) - _FIGURE_WORDS
     found = [
         (lf, v)
         for lf, v in view.numeric_leaves()
-        if lf.keys & _PERCENT_KEYS and _arg_name(lf) & left
+        if lf.keys & _PERCENT_KEYS and _arg_name(lf) & sides
     ]
     if len(found) != 1:
         return None
