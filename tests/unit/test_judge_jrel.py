@@ -209,6 +209,13 @@ def test_readings_say_the_two_sides_and_the_factor(rule, reading):
             {"employee_id": "E-1", "bonus_pct_of_base": 0.25},
             "pending_review",
         ),
+        # a count is not an amount (the refund's `amount` is not bound beside a `refund_count`)
+        (
+            "Refunds can't exceed 20% of the order total.",
+            "refunds.issue",
+            {"refund_count": 1, "order_total": 1000, "amount": 500},
+            "pending_review",
+        ),
         # a ratio is not an amount
         (
             "Leverage must not exceed 5x equity.",

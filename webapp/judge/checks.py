@@ -1806,6 +1806,10 @@ def _sides_differ(view: RequestView, a: Leaf, b: Leaf) -> str:
     ua, ub = _side_unit(a), _side_unit(b)
     if ua and ub and ua != ub:
         return f"{a.path} and {b.path} are in different units"
+    if bool(a.keys & _COUNT_WORDS) != bool(b.keys & _COUNT_WORDS):
+        # `refund_count` against `order_total`: how many is not how much
+        counted = a if a.keys & _COUNT_WORDS else b
+        return f"{counted.path} counts things, the other side is an amount"
     if bool(a.keys & _RATIO_WORDS) != bool(b.keys & _RATIO_WORDS):
         # 'Leverage must not exceed 5x equity' and `leverage: 6` beside `equity`: a ratio is
         # not an amount to multiply against another (6 is far below 5 times any equity)
@@ -1814,6 +1818,7 @@ def _sides_differ(view: RequestView, a: Leaf, b: Leaf) -> str:
     return ""
 
 
+_COUNT_WORDS = frozenset(stem(w) for w in "count number num qty quantity".split())
 _RATIO_WORDS = _PERCENT_KEYS | frozenset(stem(w) for w in "leverage multiple multiplier".split())
 
 
