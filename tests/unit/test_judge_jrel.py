@@ -209,6 +209,13 @@ def test_readings_say_the_two_sides_and_the_factor(rule, reading):
             {"employee_id": "E-1", "bonus_pct_of_base": 0.25},
             "pending_review",
         ),
+        # a count is not an amount (the refund's `amount` is not bound beside a `refund_count`)
+        (
+            "Refunds can't exceed 20% of the order total.",
+            "refunds.issue",
+            {"refund_count": 1, "order_total": 1000, "amount": 500},
+            "pending_review",
+        ),
         # a ratio is not an amount
         (
             "Leverage must not exceed 5x equity.",
@@ -394,8 +401,24 @@ def test_one_side_sent_is_review_even_beside_a_satisfied_rule(rule, tool, args):
         "No refund may exceed what the customer paid.",
         # a ratio named on one side, no other side: not a comparison of two arguments
         "Leverage must not exceed 5x.",
+        # a label before a colon, a bound per renewal: no other argument named
+        "Increases on rent-stabilized units: no more than 3% per renewal.",
+        "First rollout stage: no more than 10% of traffic.",
+        # a share must say what it is of
+        "Discounts must not exceed 20% per order.",
     ],
 )
 def test_not_read_as_a_bound_given_by_another_argument(rule):
+    # (read, where they are read, by the other readers: a bare percentage, a multiple)
     compiled = compile_rule(0, "c:r0", rule)
     assert not any(isinstance(c, ArgumentComparison) for c in _all_checks(list(compiled.checks)))
+
+
+@pytest.mark.parametrize(
+    ("pct", "expected"), [(25, "denied"), (20, "approved"), (0.25, "pending_review")]
+)
+def test_a_share_the_request_states_is_compared_as_a_percentage(pct, expected):
+    rule = "Bonuses may not exceed 20% of base salary."
+    assert (
+        outcome([rule], "award_bonus", {"employee_id": "E-1", "bonus_pct_of_base": pct}) == expected
+    )

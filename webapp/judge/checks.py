@@ -1679,11 +1679,13 @@ def _share_stated(view: RequestView, check: ArgumentComparison) -> Outcome | Non
     states the share itself, in one argument named for the measured side and as a percentage."""
     if not check.phrases[2].endswith("%") or check.change or check.named_left:
         return None
-    left = frozenset(check.left) - _FIGURE_WORDS
+    # named for the measured side (`bonus_pct_of_base`) or as a share of the base (`traffic_pct`
+    # for '10% of traffic')
+    sides = (frozenset(check.left) | frozenset(check.right)) - _FIGURE_WORDS
     found = [
         (lf, v)
         for lf, v in view.numeric_leaves()
-        if lf.keys & _PERCENT_KEYS and _arg_name(lf) & left
+        if lf.keys & _PERCENT_KEYS and _arg_name(lf) & sides
     ]
     if len(found) != 1:
         return None
@@ -1833,6 +1835,10 @@ def _sides_differ(view: RequestView, a: Leaf, b: Leaf) -> str:
     ua, ub = _side_unit(a), _side_unit(b)
     if ua and ub and ua != ub:
         return f"{a.path} and {b.path} are in different units"
+    if bool(a.keys & _COUNT_WORDS) != bool(b.keys & _COUNT_WORDS):
+        # `refund_count` against `order_total`: how many is not how much
+        counted = a if a.keys & _COUNT_WORDS else b
+        return f"{counted.path} counts things, the other side is an amount"
     if bool(a.keys & _RATIO_WORDS) != bool(b.keys & _RATIO_WORDS):
         # 'Leverage must not exceed 5x equity' and `leverage: 6` beside `equity`: a ratio is
         # not an amount to multiply against another (6 is far below 5 times any equity)
@@ -1841,6 +1847,7 @@ def _sides_differ(view: RequestView, a: Leaf, b: Leaf) -> str:
     return ""
 
 
+_COUNT_WORDS = frozenset(stem(w) for w in "count number num qty quantity".split())
 _RATIO_WORDS = _PERCENT_KEYS | frozenset(stem(w) for w in "leverage multiple multiplier".split())
 
 

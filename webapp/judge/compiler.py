@@ -6054,9 +6054,18 @@ class RelativeBoundRecogniser(Recogniser):
             op, left_text, rest_at = "gt", b.group("left"), b.end()
         else:
             op, left_text, rest_at = "lt", text[: b.start()], b.end()
+        if b.group("cap") and ":" in left_text:
+            return None  # 'Increases on rent-stabilized units: no more than 3% per renewal'
         r = _REL_REST.match(text, rest_at)
-        if r is None:
-            return None
+        if r is None or r.group("right").split()[0].lower() in STOPWORDS:
+            return None  # '… 3% per renewal' names no other amount
+        if (
+            r.group("unit")
+            and r.group("unit").lower() in ("%", "percent")
+            and not r.group("over")
+            and not re.match(r"\s*[\d.]+\s*(?:%|percent)\s+of\b", text[rest_at:], re.I)
+        ):
+            return None  # a share is of something ('20% of the base')
         if r.group("word"):
             factor = _REL_WORDS[re.sub(r"\s+", " ", r.group("word").lower())]
         factor_is_share = bool(r.group("unit")) and r.group("unit").lower() in ("%", "percent")
