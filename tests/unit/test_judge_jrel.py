@@ -83,7 +83,7 @@ def test_each_shape_is_understood_as_one_comparison(rule):
     [
         (
             REFUND,
-            "Deny when refund amt is above original order amount (about: refund)",
+            "Deny when refund amount is above original order amount (about: refund)",
         ),
         (
             FEE,

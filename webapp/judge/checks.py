@@ -1548,6 +1548,13 @@ class NumericLimit(Check):
         return Outcome(SATISFIED, f"request number {count} within the hour")
 
 
+_COMPARED_WITH = re.compile(
+    r"\b(?:exceed|exceeds|above|over|beyond|more\s+than|greater\s+than|less\s+than|below|under|"
+    r"equal|match|matches)\b",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class ArgumentComparison(Check):
     """'The refund amount must not exceed the original charge amount': two arguments joined.
@@ -1599,7 +1606,12 @@ class ArgumentComparison(Check):
         right = (
             f"`{self.named_right}`"
             if self.named_right
-            else right_phrase or surface_words(self.source, self.right) or "the current value"
+            else right_phrase
+            # the bound's words as they stand after the comparison ('… exceed original order
+            # amount'), not where they first occur in the rule ('Refund amount …')
+            or surface_words(_COMPARED_WITH.split(self.source)[-1], self.right)
+            or surface_words(self.source, self.right)
+            or "the current value"
         )
         if self.paired and not self.named_right and not _NOW_WORDS & set(self.right):
             right = f"the current {right}"
