@@ -653,14 +653,25 @@ def _argument_named(text: str, view: RequestView) -> bool:
     its exact name (an identifier, or a plain word that is the argument's whole name) speaks to
     it, whatever other words they share (its stems were all generic, so it had been left out as
     irrelevant and the request approved)."""
-    named = {m.group(0).lower() for m in _IDENTIFIER_IN_TEXT.finditer(text)} | {
-        w.lower() for w in _ARGUMENT_WORD.findall(text)
-    }
+    named = _names_in(text)
     if not named:
         return False
-    return any(
-        re.sub(r"\[\d*\]", "", leaf.path.lower()).rsplit(".", 1)[-1] in named
-        for leaf in view.leaves
+    shown = view.applicability_memo.get(_ARGUMENT_NAMES_KEY)
+    if shown is None:  # the request's argument names, once per request
+        shown = view.applicability_memo[_ARGUMENT_NAMES_KEY] = frozenset(
+            re.sub(r"\[\d*\]", "", leaf.path.lower()).rsplit(".", 1)[-1] for leaf in view.leaves
+        )
+    return not named.isdisjoint(shown)
+
+
+_ARGUMENT_NAMES_KEY = ("__argument_names__",)
+
+
+@lru_cache(maxsize=65536)
+def _names_in(text: str) -> frozenset[str]:
+    """The words of a rule that may be an argument's whole name, once per rule text."""
+    return frozenset(m.group(0).lower() for m in _IDENTIFIER_IN_TEXT.finditer(text)) | frozenset(
+        w.lower() for w in _ARGUMENT_WORD.findall(text)
     )
 
 
