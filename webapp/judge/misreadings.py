@@ -34,6 +34,7 @@ from webapp.judge.checks import (
     SameValue,
     ValueList,
 )
+from webapp.judge.overreads import GUARDS as OVERREAD_GUARDS
 from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 
@@ -635,6 +636,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _within_read_as_above,
     _verb_read_as_flag,
     _uncounted_noun,
+    # the new readers' misreadings the red team found (overreads.py)
+    *OVERREAD_GUARDS,
 )
 
 
