@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from webapp.judge.checks import ArgumentComparison, Check, NumericLimit, ValueList
 from webapp.judge.text import stem
 
-
 # -- a total across requests read as a bound on this one ------------------------------------------
 # 'Refunds over 500 USD are blocked (in total)', '(cumulative)', '(lifetime)', 'Refunds over 500
 # USD this quarter are blocked': the parenthetical was set aside as a remark, or read as a flag
@@ -123,8 +122,10 @@ def _gloss_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
 # the candidate lives, the gloss the state they work in; a candidate living in CA and working in
 # TX passed. A word of one relation in the prose and a name of another in the gloss: a human says.
 _RELATIONS = (
-    frozenset("living lives live reside resides residing resident residents residence domiciled "
-              "domicile home".split()),
+    frozenset(
+        "living lives live reside resides residing resident residents residence domiciled "
+        "domicile home".split()
+    ),
     frozenset("working works work employed employment job office workplace".split()),
     frozenset("born birth nationality citizen citizens citizenship national nationals".split()),
     frozenset("registered incorporated registration incorporation headquartered hq".split()),
