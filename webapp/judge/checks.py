@@ -1832,6 +1832,9 @@ def _request_currencies(view: RequestView) -> set[str]:
     return out
 
 
+_CENT_KEYS = frozenset(stem(w) for w in "cent cents pence minor".split())
+
+
 def _own_code(leaf: Leaf) -> bool:
     return len({k.upper() for k in leaf.keys} & CURRENCY_CODES) == 1
 
@@ -1848,6 +1851,10 @@ def _sides_differ(view: RequestView, a: Leaf, b: Leaf) -> str:
     ca, cb = _side_currency(view, a), _side_currency(view, b)
     if ca and cb and ca != cb:
         return f"{a.path} is in {ca}, {b.path} in {cb}: the rule compares like with like"
+    if bool(a.keys & _CENT_KEYS) != bool(b.keys & _CENT_KEYS):
+        # `amount_cents: 9500` against `order_total: 100`: 95.00 read as 9,500 had been denied
+        # (red team jred13); one side in cents, the other not, is not like for like
+        return f"{a.path} and {b.path} are not both in cents"
     named = _request_currencies(view)
     if len(named) > 1 and not (ca and cb and {ca, cb} == {ca}):
         # `fee` beside `fee_currency: GBP` and `first_year_base` beside `salary_currency: USD`

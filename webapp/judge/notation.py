@@ -747,9 +747,11 @@ def _on_leaf(node: tuple, view: RequestView, notes: list[str], leaf: Leaf) -> bo
         vkind == "num"
         and 0 < abs(float(got)) < 1 < abs(float(want)) <= 100
         and leaf.keys & _SCALE_KEYS
+        and _CMP[op](float(got), float(want)) != _CMP[op](float(got) * 100, float(want))
     ):
         # 'If risk_score >= 80' and `risk_score: 0.85`: a score on a scale of 1 may be 85 on the
-        # rule's scale of 100 (red team jred13)
+        # rule's scale of 100, on the other side of the bound (red team jred13); 0.3 or 30 is
+        # below it either way
         notes.append(f"{leaf.path} = {got!r} may be on another scale than {want!r}")
         return None
     unit = _find_unit_argument(view, leaf)

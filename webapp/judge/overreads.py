@@ -60,17 +60,25 @@ def _total_read_per_request(text: str, every: Sequence[Check]) -> list[str]:
 # -- '(X only)' that scopes a prohibition read as an allow-list -----------------------------------
 # 'Refunds over 500 USD are blocked (EU only)' read as "Deny unless country or region is EU":
 # the block is for EU refunds, yet an EU refund over 500 passed and a US one was denied.
-_BAN = r"(?:blocked|prohibited|forbidden|banned|barred|not\s+(?:allowed|permitted)|disallowed|never|\bno\b|must\s+not|may\s+not|can(?:no|')t)"
-_ONLY_AFTER_BAN = re.compile(rf"{_BAN}[^()]*\((?P<inside>[^()]*)\bonly\)", re.I)
+_BAN = (
+    r"(?:blocked|prohibited|forbidden|banned|barred|not\s+(?:allowed|permitted)|disallowed|never|"
+    r"must\s+not|may\s+not|can(?:no|')t)"
+)
+# 'no' as a word of its own, never the country code NO ('EU member states, UK, NO, CH only')
+_BAN_WORD = re.compile(rf"(?i:{_BAN})|\b[Nn]o\s+(?=[a-z])")
+# '(EU only)', '- EU only', ', EU only', 'EU only:' — the values an 'only' follows
+_X_ONLY = re.compile(r"(?P<inside>[\w\-]+(?:\s+[\w\-]+){0,2})\s+only\b", re.I)
+_ELSE_BEFORE = re.compile(r"\b(?:else|other|otherwise|others)\W+(?:\w+\W+){0,2}$", re.I)
 
 
 def _only_scope_read_as_allow(text: str, every: Sequence[Check]) -> list[str]:
-    m = _ONLY_AFTER_BAN.search(text)
-    if m is None:
+    bans = [b for b in _BAN_WORD.finditer(text) if not _ELSE_BEFORE.search(text[: b.start()])]
+    if not bans:
         return []
-    inside = {w.lower() for w in re.findall(r"[\w\-]+", m.group("inside"))}
-    for c in every:
-        if isinstance(c, ValueList) and c.mode == "allow":
+    allowed = [c for c in every if isinstance(c, ValueList) and c.mode == "allow"]
+    for m in _X_ONLY.finditer(text):
+        inside = {w.lower() for w in re.findall(r"[\w\-]+", m.group("inside"))}
+        for c in allowed:
             vals = {str(v).lower() for v in c.values}
             if vals & inside or {stem(v) for v in vals} & {stem(w) for w in inside}:
                 return ["only"]
