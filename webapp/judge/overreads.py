@@ -86,9 +86,12 @@ def _only_scope_read_as_allow(text: str, every: Sequence[Check]) -> list[str]:
 
 
 # -- a heading that names whom the rule is for read as an argument -------------------------------
-# 'EU: Refunds over 500 USD are blocked' read as "Deny when `EU` is Refunds": no argument is
-# named EU, the deny-list never matched and an EU refund over 500 passed.
-_HEADING = re.compile(r"^\s*(?P<h>[A-Za-z][\w\-]*)\s*:\s*(?P<first>[A-Za-z][\w\-]*)\b")
+# 'EU: Refunds over 500 USD are blocked' read as "Deny when `EU` is Refunds", 'Gold tier: …' as
+# "Deny when gold tier is Refunds": no argument holds 'Refunds', the deny-list never matched and
+# an EU (a gold-tier) refund over 500 passed.
+_HEADING = re.compile(
+    r"^\s*(?P<h>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2})\s*:\s*(?P<first>[A-Za-z][\w\-]*)\b"
+)
 
 
 def _heading_read_as_argument(text: str, every: Sequence[Check]) -> list[str]:
@@ -100,9 +103,9 @@ def _heading_read_as_argument(text: str, every: Sequence[Check]) -> list[str]:
         if (
             isinstance(c, ValueList)
             and [str(v).lower() for v in c.values] == [first]
-            and stem(head.lower()) in c.kind_words
+            and {stem(w.lower()) for w in head.split()} & set(c.kind_words)
         ):
-            return [head]
+            return [head.split()[0]]
     return []
 
 
