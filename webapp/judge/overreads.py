@@ -112,7 +112,8 @@ def _heading_read_as_argument(text: str, every: Sequence[Check]) -> list[str]:
 # -- an argument's gloss read as a value --------------------------------------------------------
 # 'No refunds to customers in sanctioned countries (country)' read as "Deny when `customers` is
 # country": the gloss names the argument the category is checked on, not a value; a refund to IR
-# passed.
+# passed. So is a word in brackets beside a limit read as a value any argument may hold ('Refunds
+# over 500 USD are blocked (temporarily)': "an argument is temporarily", which none was).
 _BARE_GLOSS = re.compile(r"\(\s*(?P<g>[a-z][a-z0-9_]*)\s*\)")
 
 
@@ -120,8 +121,9 @@ def _gloss_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
     glosses = {m.group("g") for m in _BARE_GLOSS.finditer(text)}
     if not glosses:
         return []
+    beside_limit = any(isinstance(c, NumericLimit) for c in every)
     for c in every:
-        if isinstance(c, ValueList) and c.kind_words:
+        if isinstance(c, ValueList) and (c.kind_words or (beside_limit and len(c.values) == 1)):
             for v in c.values:
                 if str(v).lower() in glosses:
                     return [str(v)]
