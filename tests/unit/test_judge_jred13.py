@@ -65,6 +65,17 @@ UNSAFE_FOUND = [
         "refund.issue",
         {"amount_usd": 900, "segment": "retail"},
     ),
+    (
+        "Gold tier: Refunds over 500 USD are blocked",
+        "refund.issue",
+        {"amount_usd": 900, "customer_tier": "gold"},
+    ),
+    # a word in brackets beside a limit read as a value any argument may hold
+    (
+        "Refunds over 500 USD are blocked (temporarily)",
+        "refund.issue",
+        {"amount_usd": 900, "customer_tier": "gold", "method": "card"},
+    ),
     # an argument's gloss read as a value; a gloss of another relation than the prose
     (
         "No refunds to customers in sanctioned countries (country)",
