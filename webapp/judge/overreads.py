@@ -171,8 +171,8 @@ def _gloss_of_other_relation(text: str, every: Sequence[Check]) -> list[str]:
 # above refund order total prior": the prior refunds were dropped from the bound and a refund of
 # 90 against an order of 100 passed, whatever had been refunded before.
 _ARITHMETIC = re.compile(
-    r"\b(?P<w>less|minus|plus|net\s+of|after\s+deducting|deducting|excluding|excl|"
-    r"whichever\s+is\s+(?:lower|higher|less|greater|smaller|larger))\b|(?P<s>\s[+\-]\s)",
+    r"\b(?:less(?!\s+(?:than|or\s+equal))|minus|plus|net\s+of|after\s+deducting|deducting|"
+    r"excluding|excl|whichever\s+is\s+(?:lower|higher|less|greater|smaller|larger))\b",
     re.I,
 )
 
@@ -183,7 +183,7 @@ def _bound_with_arithmetic(text: str, every: Sequence[Check]) -> list[str]:
     m = _ARITHMETIC.search(text)
     if m is None:
         return []
-    return [(m.group("w") or m.group("s").strip()).split()[0]]
+    return [m.group(0).split()[0]]
 
 
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
