@@ -232,6 +232,8 @@ def _spelt_out(got: Any, members: tuple[Any, ...]) -> bool:
     if not isinstance(got, str) or not members:
         return False
     g = got.strip()
+    if country_code(g):
+        return False  # a country named in full: its code was compared above ('Germany' is DE)
     codes = all(isinstance(m, str) and re.fullmatch(r"[A-Z]{2,3}", m.strip()) for m in members)
     return codes and len(g) > 3 and bool(re.fullmatch(r"[A-Za-z][A-Za-z .'\-]+", g))
 

@@ -25,7 +25,9 @@ from webapp.judge.text import stem
 _TOTAL = re.compile(
     r"\b(?:in\s+total|in\s+aggregate|running\s+total|total\s+exposure|year[- ]to[- ]date|ytd|"
     r"to\s+date|so\s+far|(?:this|the\s+current|for\s+the|over\s+the|within\s+the)\s+"
-    r"(?:calendar\s+|fiscal\s+)?(?:quarter|year|month|week))\b|\((?:total|in\s+total)\)",
+    r"(?:calendar\s+|fiscal\s+)?(?:quarter|year|month|week)|add(?:s|ed)?\s+up\s+to\s+(?:more\s+than|over|above)|"
+    r"all[- ]time|in\s+(?:a|any|one|a\s+single)\s+(?:calendar\s+)?(?:day|week|month|quarter|year)|"
+    r"\d[\d,.]*\s*(?:[A-Z]{3}\s+)?total)\b|\((?:total|in\s+total)\)",
     re.I,
 )
 # a word for a period or a sum, standing alone in brackets ('(daily)') or before the noun a sum
@@ -38,6 +40,13 @@ _SUM_WORD = (
 _SUM_ALONE = re.compile(rf"\(\s*{_SUM_WORD}\s*\)|,\s*{_SUM_WORD}\s*\.?\s*$", re.I)
 _SUM_BEFORE = re.compile(
     rf"^\s*{_SUM_WORD}\s+[a-z]+s\s+(?:over|above|exceeding|(?:of\s+)?more\s+than|>)", re.I
+)
+
+
+# words around the one that says 'a total' ('in total', 'for the year', 'in a single week')
+_FRAME = frozenset(
+    "in this the for over within a an any one single current calendar fiscal up to more than "
+    "above usd eur gbp".split()
 )
 
 
@@ -54,7 +63,8 @@ def _total_read_per_request(text: str, every: Sequence[Check]) -> list[str]:
         m = _SUM_ALONE.search(text) or _SUM_BEFORE.search(text)
     if m is None:
         return []
-    return [re.findall(r"[A-Za-z]+", m.group(0))[-1 if m.re is _TOTAL else 0]]
+    said = [w for w in re.findall(r"[A-Za-z][\w\-]*", m.group(0)) if w.lower() not in _FRAME]
+    return said[:1] or [m.group(0).strip("() ")]
 
 
 # -- '(X only)' that scopes a prohibition read as an allow-list -----------------------------------
