@@ -31,6 +31,13 @@ UNSAFE_FOUND = [
     ("Cumulative refunds over 500 USD are blocked", "refund.issue", {"amount_usd": 100}),
     ("Credits over 300 USD are blocked (daily)", "credit.issue", {"amount_usd": 50}),
     ("Refunds over 500 USD are blocked, cumulative", "refund.issue", {"amount_usd": 100}),
+    ("Refunds over 500 USD in a single week are blocked", "refund.issue", {"amount_usd": 100}),
+    (
+        "Refunds to a customer may not add up to more than 500 USD",
+        "refund.issue",
+        {"amount_usd": 100},
+    ),
+    ("Refund cap: 500 USD total", "refund.issue", {"amount_usd": 100}),
     # '(X only)' scoping a prohibition, read as an allow-list
     (
         "Refunds over 500 USD are blocked (EU only)",
@@ -135,6 +142,18 @@ def test_found_is_never_approved_or_falsely_denied(rule: str, tool: str, args: d
 @pytest.mark.parametrize(
     "rule, tool, args, expected",
     [
+        (
+            "Agents may add up to 250 seats per change; larger changes need account manager approval.",
+            "seats.add",
+            {"seats": 40},
+            "approved",
+        ),
+        (
+            "No transfers to IR, KP or SY (dest_country).",
+            "transfers.create",
+            {"dest_country": "Germany"},
+            "approved",
+        ),
         (
             "Refunds over 500 USD are blocked (each)",
             "refund.issue",
