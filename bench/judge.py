@@ -124,6 +124,7 @@ APART_SETS = (
     "dev_jlabel",
     "dev_jparen",
     "dev_jrel",
+    "dev_jred13",
 )
 
 

@@ -1832,6 +1832,27 @@ def _side_currency(view: RequestView, leaf: Leaf) -> str | None:
     return top
 
 
+def _request_currencies(view: RequestView) -> set[str]:
+    """Every currency code a request's arguments name: a currency argument's value or a code in
+    an amount's own name (`amount_usd`)."""
+    out = set()
+    for lf in view.leaves:
+        if isinstance(lf.value, str) and lf.last_keys & _AMOUNT_CURRENCY_KEYS:
+            code = lf.value.strip().upper()
+            if code in CURRENCY_CODES:
+                out.add(code)
+        elif isinstance(lf.value, (int, float)) and not isinstance(lf.value, bool):
+            out |= {k.upper() for k in lf.last_keys} & CURRENCY_CODES
+    return out
+
+
+_CENT_KEYS = frozenset(stem(w) for w in "cent cents pence minor".split())
+
+
+def _own_code(leaf: Leaf) -> bool:
+    return len({k.upper() for k in leaf.keys} & CURRENCY_CODES) == 1
+
+
 def _side_unit(leaf: Leaf) -> tuple[str, float] | None:
     if leaf.unit is not None:
         return leaf.unit
@@ -1844,6 +1865,24 @@ def _sides_differ(view: RequestView, a: Leaf, b: Leaf) -> str:
     ca, cb = _side_currency(view, a), _side_currency(view, b)
     if ca and cb and ca != cb:
         return f"{a.path} is in {ca}, {b.path} in {cb}: the rule compares like with like"
+    if bool(a.keys & _CENT_KEYS) != bool(b.keys & _CENT_KEYS):
+        # `amount_cents: 9500` against `order_total: 100`: 95.00 read as 9,500 had been denied
+        # (red team jred13); one side in cents, the other not, is not like for like
+        return f"{a.path} and {b.path} are not both in cents"
+    named = _request_currencies(view)
+    if len(named) > 1 and not (ca and cb and {ca, cb} == {ca}):
+        # `fee` beside `fee_currency: GBP` and `first_year_base` beside `salary_currency: USD`
+        # (or `limit_currency: EUR` beside `currency: USD`): several currencies named and a side
+        # not tied to one of them; which is in which is for a human (red team jred13)
+        return (
+            f"the request names several currencies ({', '.join(sorted(named))}) and "
+            f"{a.path} or {b.path} is not tied to one"
+        )
+    if len(named) > 1 and ca and cb and ca == cb and not (_own_code(a) and _own_code(b)):
+        return (
+            f"the request names several currencies ({', '.join(sorted(named))}); "
+            f"{a.path} and {b.path} may not both be in {ca}"
+        )
     ua, ub = _side_unit(a), _side_unit(b)
     if ua and ub and ua != ub:
         return f"{a.path} and {b.path} are in different units"

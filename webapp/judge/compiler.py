@@ -1264,7 +1264,7 @@ def _compile_prose(
     dropped_words: set[str] = set()
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
-        if sc:
+        if sc and not _scope_in_brackets(clause):
             scope += list(sc)
             continue
         # ---- jgloss: a phrase glossed with the argument it means ('NO cancellation while
@@ -5082,6 +5082,15 @@ _GLOSSED_ITEM = re.compile(
 
 # Between two words of a scope that are alternatives ('salary and allowance changes').
 SCOPE_EITHER = "|"
+
+
+def _scope_in_brackets(clause: str) -> bool:
+    """'Refunds over 500 USD are blocked (applies to EU only)': a scope remark in brackets after
+    the rule's own words. Read as the policy's scope, it took the clause with it and the block
+    was never read (an EU refund over 500 approved; red team jred13); the clause is read as a
+    rule, the remark left unaccounted."""
+    m = SCOPE.search(clause)
+    return bool(m) and "(" in clause[: m.start() + 1] and bool(clause[: clause.find("(")].strip())
 
 
 def scope_of(text: str) -> tuple[str, ...]:

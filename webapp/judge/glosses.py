@@ -164,6 +164,10 @@ class Glossed(Binding):
             code = country_code(got)
             if code and any(isinstance(m, str) and country_code(m) == code for m in self.members):
                 seen_close = True
+        if not seen_close and _spelt_out(got, self.members):
+            # 'California' against '(work_state)' after 'CA, NY, IL': a code list and a name
+            # no vocabulary maps to a code; it may be one of them spelt out (red team jred13)
+            seen_close = True
         return None if seen_close else False
 
     def evaluate(self, view: RequestView) -> Outcome:
@@ -220,6 +224,18 @@ class Glossed(Binding):
             f"{leaves[0].path} = {leaves[0].value!r}: not {self._cond_words().removeprefix('is ')}",
             tuple(lf.path for lf in leaves),
         )
+
+
+def _spelt_out(got: Any, members: tuple[Any, ...]) -> bool:
+    """`got` is a name written out (a word longer than a code) while every member is a code of two
+    or three capitals ('California' beside CA, NY, IL): it may name one of them another way."""
+    if not isinstance(got, str) or not members:
+        return False
+    g = got.strip()
+    if country_code(g):
+        return False  # a country named in full: its code was compared above ('Germany' is DE)
+    codes = all(isinstance(m, str) and re.fullmatch(r"[A-Z]{2,3}", m.strip()) for m in members)
+    return codes and len(g) > 3 and bool(re.fullmatch(r"[A-Za-z][A-Za-z .'\-]+", g))
 
 
 def _num(value: Any) -> str:

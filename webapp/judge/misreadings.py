@@ -34,6 +34,7 @@ from webapp.judge.checks import (
     SameValue,
     ValueList,
 )
+from webapp.judge.overreads import GUARDS as OVERREAD_GUARDS
 from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 
@@ -686,6 +687,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _uncounted_noun,
     _name_read_as_value,
     _permission_read_as_cap,
+    # the new readers' misreadings the red team found (overreads.py)
+    *OVERREAD_GUARDS,
 )
 
 

@@ -42,6 +42,7 @@ from webapp.judge.checks import (
 )
 from webapp.judge.quantities import CURRENCY_CODES
 from webapp.judge.request_view import Leaf, RequestView, truthy
+from webapp.judge.text import stem as _stem
 
 # -- the condition tree: ('and', a, b, …) | ('or', a, b, …) | ('cmp', path, op, value, kind)
 #    | ('in', path, negated, values) | ('word', literal)
@@ -742,6 +743,17 @@ def _on_leaf(node: tuple, view: RequestView, notes: list[str], leaf: Leaf) -> bo
     elif vkind == "pct" and abs(float(got)) <= 1 < abs(float(want)):
         notes.append(f"{leaf.path} = {got!r} may be a fraction, not a percentage")
         return None
+    elif (
+        vkind == "num"
+        and 0 < abs(float(got)) < 1 < abs(float(want)) <= 100
+        and leaf.keys & _SCALE_KEYS
+        and _CMP[op](float(got), float(want)) != _CMP[op](float(got) * 100, float(want))
+    ):
+        # 'If risk_score >= 80' and `risk_score: 0.85`: a score on a scale of 1 may be 85 on the
+        # rule's scale of 100, on the other side of the bound (red team jred13); 0.3 or 30 is
+        # below it either way
+        notes.append(f"{leaf.path} = {got!r} may be on another scale than {want!r}")
+        return None
     unit = _find_unit_argument(view, leaf)
     if unit is not None:
         # `amount: 6` beside `amount_unit: "thousands"`: the number may not be the rule's
@@ -749,6 +761,11 @@ def _on_leaf(node: tuple, view: RequestView, notes: list[str], leaf: Leaf) -> bo
         return None
     notes.append(f"{leaf.path} = {got!r}")
     return _CMP[op](float(got), float(want))
+
+
+_SCALE_KEYS = frozenset(
+    _stem(w) for w in "score rate ratio probability prob confidence likelihood risk share".split()
+)
 
 
 def _word(word: str, view: RequestView, notes: list[str]) -> bool | None:
