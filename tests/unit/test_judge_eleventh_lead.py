@@ -212,3 +212,38 @@ def test_a_country_argument_holding_no_is_norway(args: dict, expected: str) -> N
     # read as a 'no', `customer_country: "NO"` had ruled the customers out of the rule
     rule = "Exports of customers located in the EEA need DPO review."
     assert outcome_beside_ticket(rule, "crm.export", args) == expected
+
+
+# holdout_36/37's first runs on the final engine: an argument's name read as the one value allowed
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "paper_check only to US mailing addresses",
+            "finaid.refund.issue",
+            {"refund_method": "direct_deposit", "mailing_country": "US"},
+        ),
+        (
+            "Access and portability exports are sent only to the subject's own address on file, "
+            "i.e. delivery_email must equal subject_email.",
+            "privacy.dsr.fulfill",
+            {"type": "erasure", "subject_email": "a@b.de", "data_categories": ["profile"]},
+        ),
+    ],
+)
+def test_an_argument_name_before_only_or_opening_a_clause_is_no_value(
+    rule: str, tool: str, args: dict
+) -> None:
+    compiled = compile_rule(0, "c", rule)
+    assert compiled.understanding == "partly_understood"
+    assert outcome_beside_ticket(rule, tool, args) == "pending_review"
+
+
+@pytest.mark.parametrize("amount", [100, 640])
+def test_a_permission_given_to_the_agent_is_no_cap(amount: int) -> None:
+    # 'agent can action' permits up to the bound; read as a cap it denied 640, which the policy's
+    # next rule gives to a team leader. Not read either way: a human decides.
+    rule = "Write-offs up to £250: agent can action."
+    assert compile_rule(0, "c", rule).understanding == "partly_understood"
+    args = {"amount": amount, "currency": "GBP"}
+    assert outcome_beside_ticket(rule, "overpayments.writeoff", args) == "pending_review"

@@ -714,7 +714,13 @@ def _rule_stems(text: str) -> frozenset[str]:
     stems = frozenset(content_stems(text)) - GENERIC
     # 'Waivers over $100 - supervisor' on billing_waive_fee: the act named by its '-er' noun (as
     # RequestView.term_matches reads it); left out as irrelevant, a waiver of 150 was approved
-    return stems | frozenset(s[:-2] for s in stems if len(s) >= 6 and s.endswith("er"))
+    # 'Write-offs up to £250 …' on overpayments.writeoff: a hyphenated word is also the one word
+    # a tool or an argument writes it as (left out as irrelevant, a write-off of 640 was approved)
+    joined = frozenset(stem(m.group(1) + m.group(2)) for m in _HYPHENATED.finditer(text.lower()))
+    return stems | joined | frozenset(s[:-2] for s in stems if len(s) >= 6 and s.endswith("er"))
+
+
+_HYPHENATED = re.compile(r"\b([a-z]{2,})-([a-z]{2,})\b")
 
 
 def _coverage_confidence(covering: list[_Finding], irrelevant_text: int) -> float:

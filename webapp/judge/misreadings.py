@@ -633,7 +633,16 @@ def _name_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
             + e
             + r"\b|^\s*"
             + e
-            + r"\s+(?:must|may|can|should|shall|is|are|required|mandatory)\b",
+            + r"\s+(?:must|may|can|should|shall|is|are|required|mandatory)\b"
+            # '…, i.e. delivery_email must equal subject_email': the name opens a clause
+            + r"|(?:[,;:]|\bi\.?e\.?,?|\bthat\s+is,?)\s*"
+            + e
+            + r"\s+(?:must|may|can|should|shall|is|are)\b"
+            # 'paper_check only to US mailing addresses': 'only' restricts where it goes, not
+            # which value is allowed (every direct deposit had been denied)
+            + r"|\b"
+            + e
+            + r"\s+only\s+(?:to|in|into|for|from|via|with|on|at|within)\b",
             text,
             re.I,
         ):
@@ -645,7 +654,14 @@ def _name_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
 # 'refunds up to $150: ok, no questions' read as "Deny when the amount is above 150 USD": what lies
 # above the bound is not forbidden by the rule, it is left to a person.
 def _permission_read_as_cap(text: str, every: Sequence[Check]) -> list[str]:
-    m = re.search(r"[:\-]\s*(?:ok|okay|fine)\b|\bno\s+(?:questions|approval)\b", text, re.I)
+    m = re.search(
+        r"[:\-]\s*(?:ok|okay|fine)\b|\bno\s+(?:questions|approval)\b"
+        # 'Write-offs up to £250: agent can action.' (every write-off above 250 had been denied,
+        # though the policy's next rule gives the band above it to a team leader)
+        r"|[:\-]\s*(?:the\s+|an?\s+)?(?:agents?|bots?)\s+(?:can|may)\b",
+        text,
+        re.I,
+    )
     if not m:
         return []
     if any(c.effect == "allow" for c in every):
