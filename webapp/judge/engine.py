@@ -671,7 +671,7 @@ _ARGUMENT_NAMES_KEY = ("__argument_names__",)
 def _names_in(text: str) -> frozenset[str]:
     """The words of a rule that may be an argument's whole name, once per rule text."""
     return frozenset(m.group(0).lower() for m in _IDENTIFIER_IN_TEXT.finditer(text)) | frozenset(
-        w.lower() for w in _ARGUMENT_WORD.findall(text)
+        _ARGUMENT_WORD.findall(text.lower())
     )
 
 
