@@ -6389,6 +6389,20 @@ class TimeOfDay(_WhenTheRequestIs):
 _BINDING_OPS = {"eq": "is", "ne": "is not", "present": "is given", "between": "is between"}
 
 
+def binding_literal(raw: str) -> Any:
+    """A value written in a rule's binding or gloss: a quoted string, true/false, a number, or the
+    word as written."""
+    raw = raw.strip()
+    if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2:
+        return raw[1:-1]
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", raw):
+        return float(raw)
+    return raw
+
+
 def _literal_text(value: Any) -> str:
     if value is True:
         return "true"
@@ -6493,13 +6507,9 @@ class Binding(Check):
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         if not leaves:
-            near_leaf = self._near(view)
-            if near_leaf is not None:
-                return Outcome(
-                    UNKNOWN,
-                    f"`{self.path}` is not among the arguments, but {near_leaf.path} may state it",
-                    (near_leaf.path,),
-                )
+            near = self._near_outcome(view)
+            if near is not None:
+                return near
             if self.op == "between":
                 return _not_applicable_or_satisfied(anchored)  # the request does not set it
             if self.op == "ne":
@@ -6508,11 +6518,7 @@ class Binding(Check):
         if len({lf.path for lf in leaves}) > 1:
             # '(type = site)' and both `ship_to.type` and `payment.type`: which one the rule
             # names is for a human to say
-            return Outcome(
-                UNKNOWN,
-                f"`{self.path}` names several arguments ({', '.join(lf.path for lf in leaves)})",
-                tuple(lf.path for lf in leaves),
-            )
+            return self._several_outcome(leaves)
         worst: Outcome | None = None
         for leaf in leaves:
             held = self._holds(leaf.value)
@@ -6540,16 +6546,38 @@ class Binding(Check):
                 (u for lf in leaves if (u := _find_unit_argument(view, lf)) is not None), None
             )
         if beside is not None:
-            return Outcome(
-                UNKNOWN,
-                f"{beside.path} = {beside.value!r} may state `{self.path}` otherwise; a human "
-                "should decide",
-                (beside.path,),
-            )
+            return self._beside_outcome(beside)
         return Outcome(
             SATISFIED,
             f"`{self.path}` {_BINDING_OPS[self.op]} {self._value_words()}".rstrip(),
             tuple(lf.path for lf in leaves),
+        )
+
+    # The outcomes of looking the named argument up, shared with the checks built on a binding
+    # (glosses.Glossed): close to it, named several times, or stated otherwise beside it.
+    def _near_outcome(self, view: RequestView) -> Outcome | None:
+        near_leaf = self._near(view)
+        if near_leaf is None:
+            return None
+        return Outcome(
+            UNKNOWN,
+            f"`{self.path}` is not among the arguments, but {near_leaf.path} may state it",
+            (near_leaf.path,),
+        )
+
+    def _several_outcome(self, leaves: list[Leaf]) -> Outcome:
+        return Outcome(
+            UNKNOWN,
+            f"`{self.path}` names several arguments ({', '.join(lf.path for lf in leaves)})",
+            tuple(lf.path for lf in leaves),
+        )
+
+    def _beside_outcome(self, beside: Leaf) -> Outcome:
+        return Outcome(
+            UNKNOWN,
+            f"{beside.path} = {beside.value!r} may state `{self.path}` otherwise; a human "
+            "should decide",
+            (beside.path,),
         )
 
     def _value_words(self) -> str:

@@ -42,6 +42,7 @@ from webapp.judge.checks import (
     WhenBound,
     WhenListed,
     _on_a_scale,
+    binding_literal,
     evidenced,
     surface_words,
 )
@@ -7830,7 +7831,7 @@ class RequiredWordRecogniser(Recogniser):
             (),
             path=g.group("name"),
             op="eq",
-            value=_binding_value(g.group("value")),
+            value=binding_literal(g.group("value")),
             gloss=subject.strip(),
             written=c.text[: g.start("rest")].strip(),
             reads=tuple(content_stems(subject)),
@@ -8513,18 +8514,6 @@ def _gloss_start(text: str, at: int, name: str = "") -> int:
     return start if text[start:at].strip() else at
 
 
-def _binding_value(raw: str) -> Any:
-    raw = raw.strip()
-    if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2:
-        return raw[1:-1]
-    low = raw.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if re.fullmatch(_B_NUM, raw):
-        return float(raw)
-    return raw
-
-
 def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Check] | None:
     """The checks of a clause that writes an explicit binding, or None when it writes none (or
     one this reading leaves alone: inside an exception, after 'without', or two of them)."""
@@ -8548,7 +8537,7 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
     else:
         sign = re.sub(r"\s+", " ", m.group("op").lower())
         negative = sign in ("!=", "≠") or sign.endswith("not be") or sign == "is not"
-        op, value, high = ("ne" if negative else "eq"), _binding_value(m.group("value")), None
+        op, value, high = ("ne" if negative else "eq"), binding_literal(m.group("value")), None
         if isinstance(value, str) and value.lower() in ("required", "mandatory", "given"):
             return None
         if isinstance(value, float) and {w.lower() for w in words(name)} & _BOUND_NAMES:
@@ -8770,7 +8759,7 @@ def _bound_allow_list(index: int, source: str, clause: str) -> list[Check] | Non
         (),
         path=m.group("name"),
         op="eq",
-        value=_binding_value(m.group("value")),
+        value=binding_literal(m.group("value")),
         gloss=subject,
         written=m.group(0),
         reads=reads + tuple(stem(w) for w in words(m.group("value"))),

@@ -46,6 +46,7 @@ from webapp.judge.checks import (
     Outcome,
     _not_applicable_or_satisfied,
     binding_equal,
+    binding_literal,
 )
 from webapp.judge.checks import SATISFIED as _SATISFIED_STATUS
 from webapp.judge.places import country_code
@@ -178,24 +179,16 @@ class Glossed(Binding):
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         if not leaves:
-            near_leaf = self._near(view)
-            if near_leaf is not None:
-                return Outcome(
-                    UNKNOWN,
-                    f"`{self.path}` is not among the arguments, but {near_leaf.path} may state it",
-                    (near_leaf.path,),
-                )
+            near = self._near_outcome(view)
+            if near is not None:
+                return near
             return Outcome(
                 UNKNOWN,
                 f"`{self.path}` is not among the arguments: cannot tell whether it "
                 f"{self._cond_words()}",
             )
         if len({lf.path for lf in leaves}) > 1:
-            return Outcome(
-                UNKNOWN,
-                f"`{self.path}` names several arguments ({', '.join(lf.path for lf in leaves)})",
-                tuple(lf.path for lf in leaves),
-            )
+            return self._several_outcome(leaves)
         for leaf in leaves:
             met = self._condition(leaf.value)
             if met is True:
@@ -213,12 +206,7 @@ class Glossed(Binding):
                 )
         beside = self._beside(view, leaves)
         if beside is not None:
-            return Outcome(
-                UNKNOWN,
-                f"{beside.path} = {beside.value!r} may state `{self.path}` otherwise; a human "
-                "should decide",
-                (beside.path,),
-            )
+            return self._beside_outcome(beside)
         return Outcome(
             _SATISFIED_STATUS,
             f"{leaves[0].path} = {leaves[0].value!r}: not {self._cond_words().removeprefix('is ')}",
@@ -378,18 +366,6 @@ class _Gloss:
     value_words: frozenset[str] = frozenset()
 
 
-def _value(raw: str) -> Any:
-    raw = raw.strip()
-    if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2:
-        return raw[1:-1]
-    low = raw.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if re.fullmatch(_NUMBER, raw):
-        return float(raw)
-    return raw
-
-
 def _read_gloss(body: str) -> _Gloss | None:
     body = body.strip()
     m = _COMPARE.match(body)
@@ -401,12 +377,12 @@ def _read_gloss(body: str) -> _Gloss | None:
         raw = tuple(i for i in _ITEM_SPLIT.split(m.group("items")) if i)
         if len(raw) < 2 or any(i.lower() in ("and", "or") for i in raw):
             return None
-        items = tuple(_value(i) for i in raw)  # '(tier: 1, 2 or 3)' lists numbers
+        items = tuple(binding_literal(i) for i in raw)  # '(tier: 1, 2 or 3)' lists numbers
         vw = frozenset(stem(w) for i in raw for w in words(i))
         return _Gloss(m.group("name"), "in", members=items, value_words=vw)
     m = _EQUALS.match(body)
     if m:
-        value = _value(m.group("value"))
+        value = binding_literal(m.group("value"))
         if isinstance(value, str) and value.lower() in ("required", "mandatory", "given", "set"):
             return None
         vw = (
