@@ -69,6 +69,17 @@ _FORM_CODE = re.compile(r"[A-Za-z]{1,3}-\d{1,4}")
 
 
 @lru_cache(maxsize=65536)
+def _identifier_named(source: str, stems: tuple[str, ...]) -> str:
+    """The argument name written in the rule ('credit_balance') whose parts are `stems`, quoted
+    as code: `surface_words` matches words, and an identifier is no word of its parts."""
+    wanted = set(stems)
+    for m in re.finditer(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b", source):
+        parts = {stem(p.lower()) for p in m.group(0).split("_")}
+        if wanted and parts == wanted:
+            return f"`{m.group(0)}`"
+    return ""
+
+
 def surface_words(source: str, stems: tuple[str, ...]) -> str:
     """The rule's own words whose stems are `stems`, in the rule's order: 'wire transfers'."""
     wanted = set(stems)
@@ -1611,6 +1622,7 @@ class ArgumentComparison(Check):
             # amount'), not where they first occur in the rule ('Refund amount …')
             or surface_words(_COMPARED_WITH.split(self.source)[-1], self.right)
             or surface_words(self.source, self.right)
+            or _identifier_named(self.source, self.right)
             or "the current value"
         )
         if self.paired and not self.named_right and not _NOW_WORDS & set(self.right):
