@@ -46,15 +46,26 @@ _Q = r"[`'\"]?"
 _IDRE = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"
 # The agents a rule names, as globs over the requesting agent's id.
 _WHO = (
-    r"(?:(?:the\s+)?(?:agent\s+)?" + _Q + r"(?P<id>" + _IDRE + r")" + _Q + r"(?:\s+(?P<suffix>agent|bot))?"
+    r"(?:(?:the\s+)?(?:agent\s+)?"
+    + _Q
+    + r"(?P<id>"
+    + _IDRE
+    + r")"
+    + _Q
+    + r"(?:\s+(?P<suffix>agent|bot))?"
     r"|" + _Q + r"(?P<glob>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_]?\*)" + _Q + r"\s+(?:agents|bots)"
-    r"|(?:agents|bots)\s+(?:matching|named)\s+" + _Q + r"(?P<glob2>[a-z][a-z0-9\-_]*\*)" + _Q
+    r"|(?:agents|bots)\s+(?:matching|named)\s+"
+    + _Q
+    + r"(?P<glob2>[a-z][a-z0-9\-_]*\*)"
+    + _Q
     + r"|(?:agents|bots)\s+(?:whose\s+(?:agent\s+)?ids?\s+(?:starts?|begins?)\s+with|with\s+an?\s+"
     r"(?:agent\s+)?id\s+(?:starting|beginning)\s+with)\s+" + _Q + r"(?P<prefix>[a-z][a-z0-9]*"
     r"(?:[-_][a-z0-9]+)*[-_])" + _Q + r")"
 )
 _VP = r"(?P<verb>[a-z]+)\s+(?P<obj>(?:(?:a|an|the)\s+)?[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3}?)"
-_NOT = r"(?:(?:must|may|shall|should|can)\s+not|(?:must|may|shall|can)\s+never|cannot|can't|mustn't)"
+_NOT = (
+    r"(?:(?:must|may|shall|should|can)\s+not|(?:must|may|shall|can)\s+never|cannot|can't|mustn't)"
+)
 _END = r"\s*\.?\s*$"
 _MONEY = (
     r"(?P<money>(?:[$€£]\s?\d[\d,]*(?:\.\d+)?k?|(?:USD|EUR|GBP|CHF|CAD|AUD)\s?\d[\d,]*(?:\.\d+)?k?|"
@@ -69,20 +80,35 @@ _BAR = re.compile(
     re.I,
 )
 _ONLY = re.compile(
-    r"^" + _WHO + r"\s+(?:may|can)\s+only\s+" + _VP + r"(?:\s+" + _BOUND + r"\s+" + _MONEY + r")?"
+    r"^"
+    + _WHO
+    + r"\s+(?:may|can)\s+only\s+"
+    + _VP
+    + r"(?:\s+"
+    + _BOUND
+    + r"\s+"
+    + _MONEY
+    + r")?"
     + _END,
     re.I,
 )
 _ONLY_AFTER = re.compile(r"^" + _WHO + r"\s+(?:may|can)\s+" + _VP + r"\s+only" + _END, re.I)
 _TOOLS = re.compile(
     r"^only\s+(?P<ids>" + _IDRE + r"(?:\s*(?:,|or|and|,\s*or)\s*" + _IDRE + r")*)"
-    r"\s+(?:may|can)\s+(?:use|call|invoke|run)\s+(?:the\s+)?" + _Q
-    + r"(?P<tool>[a-z][\w]*(?:\.[\w*]+)*\.?\*?)" + _Q + r"\s+tools?" + _END,
+    r"\s+(?:may|can)\s+(?:use|call|invoke|run)\s+(?:the\s+)?"
+    + _Q
+    + r"(?P<tool>[a-z][\w]*(?:\.[\w*]+)*\.?\*?)"
+    + _Q
+    + r"\s+tools?"
+    + _END,
     re.I,
 )
 _TOOL_ONLY = re.compile(
-    r"^(?P<np>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})\s*\(\s*" + _Q
-    + r"(?P<tool>[a-z][\w]*(?:\.[\w*]+)+)" + _Q + r"\s*\)\s*:\s*only\s+(?:agents?\s+)?"
+    r"^(?P<np>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})\s*\(\s*"
+    + _Q
+    + r"(?P<tool>[a-z][\w]*(?:\.[\w*]+)+)"
+    + _Q
+    + r"\s*\)\s*:\s*only\s+(?:agents?\s+)?"
     r"(?P<ids>" + _IDRE + r"(?:\s*(?:,|or|and|,\s*or)\s*" + _IDRE + r")*)" + _END,
     re.I,
 )
@@ -362,18 +388,24 @@ def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) ->
 # -- per-agent rates and totals, restated ---------------------------------------------------
 _NP = r"(?P<np>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})"
 _RATE = re.compile(
-    r"^(?:[A-Z]{1,3}\d+(?:\.\d+)*\s*[-:.)]\s*)?" + _NP + r"\s*:\s*(?:max(?:imum)?|at\s+most|no\s+more\s+than|up\s+to)\s+(?P<n>\d+)\s*"
+    r"^(?:[A-Z]{1,3}\d+(?:\.\d+)*\s*[-:.)]\s*)?"
+    + _NP
+    + r"\s*:\s*(?:max(?:imum)?|at\s+most|no\s+more\s+than|up\s+to)\s+(?P<n>\d+)\s*"
     r"(?:/|per\s+|an?\s+)\s*(?P<w>hr|hrs|hour|h|day|d)\s+per\s+agent" + _END,
     re.I,
 )
 _DAILY_CAP = re.compile(
-    r"^daily\s+(?:cap|limit|max(?:imum)?)\s+per\s+agent\s*:\s*" + _MONEY + r"(?:\s+(?:total|in\s+total))?"
+    r"^daily\s+(?:cap|limit|max(?:imum)?)\s+per\s+agent\s*:\s*"
+    + _MONEY
+    + r"(?:\s+(?:total|in\s+total))?"
     + _END,
     re.I,
 )
 _DAILY_TOTAL = re.compile(
-    r"^daily\s+(?P<np>[a-z]+(?:\s+[a-z]+)?)\s+total\s+per\s+agent\s*:\s*" + _MONEY
-    + r"\s+(?:max(?:imum)?|cap|limit)" + _END,
+    r"^daily\s+(?P<np>[a-z]+(?:\s+[a-z]+)?)\s+total\s+per\s+agent\s*:\s*"
+    + _MONEY
+    + r"\s+(?:max(?:imum)?|cap|limit)"
+    + _END,
     re.I,
 )
 _WINDOW = {"hr": "hour", "hrs": "hour", "hour": "hour", "h": "hour", "day": "day", "d": "day"}
