@@ -58,8 +58,9 @@ _WHO = (
     + _Q
     + r"(?P<glob2>[a-z][a-z0-9\-_]*\*)"
     + _Q
-    + r"|(?:agents|bots)\s+(?:whose\s+(?:agent\s+)?ids?\s+(?:starts?|begins?)\s+with|with\s+an?\s+"
-    r"(?:agent\s+)?id\s+(?:starting|beginning)\s+with)\s+" + _Q + r"(?P<prefix>[a-z][a-z0-9]*"
+    + r"|(?:(?:agents|bots)\s+(?:whose\s+(?:agent\s+)?ids?\s+(?:starts?|begins?)\s+with|with\s+an?\s+"
+    r"(?:agent\s+)?id\s+(?:starting|beginning)\s+with|(?:with\s+ids?\s+)?prefixed(?:\s+with|\s+by)?)"
+    r"|agent\s+ids?\s+(?:starting|beginning)\s+with)\s+" + _Q + r"(?P<prefix>[a-z][a-z0-9]*"
     r"(?:[-_][a-z0-9]+)*[-_])" + _Q + r")"
 )
 _VP = r"(?P<verb>[a-z]+)\s+(?P<obj>(?:(?:a|an|the)\s+)?[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3}?)"
@@ -73,8 +74,12 @@ _MONEY = (
 )
 _BOUND = r"(?P<bound>under|below|up\s+to|at\s+most|not\s+over|not\s+above|not\s+exceeding)"
 
+_COMP = (
+    r"(?:\s+(?P<prep>to|for|on|in|from)\s+(?:(?:the|a|an|any)\s+)?"
+    r"(?P<comp>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?))?"
+)
 _BAR = re.compile(
-    r"^" + _WHO + r"\s+" + _NOT + r"\s+" + _VP + r"(?:\s+at\s+all)?"
+    r"^" + _WHO + r"\s+" + _NOT + r"\s+" + _VP + _COMP + r"(?:\s+at\s+all)?"
     r"(?:\s*\(\s*(?P<fine>[a-z]+ing)(?:\s+(?:it|them))?\s+is\s+(?:fine|ok|okay|allowed|permitted)"
     r"\s*\))?" + _END,
     re.I,
@@ -332,6 +337,15 @@ def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) ->
         read = _act(m.group("verb"), m.group("obj"), passive=False)
         if globs is None or read is None or not (read[0] or read[1]):
             return None
+        phrase = f"{m.group('verb')} {m.group('obj')}".lower()
+        if m.group("comp"):
+            # 'may not grant access to contractors': the complement is one more thing the
+            # request must show to be surely the act (else a human decides)
+            more = _groups(m.group("comp"))
+            if more is None:
+                return None
+            read = (read[0], read[1] + more)
+            phrase += f" {m.group('prep')} {m.group('comp')}".lower()
         fine: tuple = ((), ())
         fine_phrase = ""
         if m.group("fine"):
@@ -350,7 +364,7 @@ def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) ->
                 globs=globs,
                 acts=read[0],
                 groups=read[1],
-                act_phrase=f"{m.group('verb')} {m.group('obj')}".lower(),
+                act_phrase=phrase,
                 fine=fine,
                 fine_phrase=fine_phrase,
             )
@@ -394,11 +408,18 @@ _RATE = re.compile(
     r"(?:/|per\s+|an?\s+)\s*(?P<w>hr|hrs|hour|h|day|d)\s+per\s+agent" + _END,
     re.I,
 )
-_DAILY_CAP = re.compile(
-    r"^daily\s+(?:cap|limit|max(?:imum)?)\s+per\s+agent\s*:\s*"
-    + _MONEY
-    + r"(?:\s+(?:total|in\s+total))?"
+# 'Max 2 autopay retries/hr per agent'
+_RATE_FRONT = re.compile(
+    r"^(?:[A-Z]{1,3}\d+(?:\.\d+)*\s*[-:.)]\s*)?(?:max(?:imum)?|at\s+most|no\s+more\s+than)\s+"
+    r"(?P<n>\d+)\s+"
+    + _NP
+    + r"\s*(?:/|per\s+|an?\s+)\s*(?P<w>hr|hrs|hour|h|day|d)\s+per\s+agent"
     + _END,
+    re.I,
+)
+_DAILY_CAP = re.compile(
+    r"^(?:daily\s+(?:cap|limit|max(?:imum)?)\s+per\s+agent|per[-\s]agent\s+daily\s+"
+    r"(?:cap|limit|max(?:imum)?))\s*:\s*" + _MONEY + r"(?:\s+(?:total|in\s+total))?" + _END,
     re.I,
 )
 _DAILY_TOTAL = re.compile(
@@ -411,12 +432,41 @@ _DAILY_TOTAL = re.compile(
 _WINDOW = {"hr": "hour", "hrs": "hour", "hour": "hour", "h": "hour", "day": "day", "d": "day"}
 
 
+# The kinds of check that read the requesting agent's id (here and in actors.py)
+AGENT_KINDS = frozenset({"agent_bar", "agent_only", "tool_reserved", "reserved_act", "agent_scope"})
+_SUBJECT = re.compile(
+    r"^" + _WHO + r"\s+(?:only\s+)?(?:may|must|can|shall|should|cannot|can't|mustn't)\b", re.I
+)
+
+
+def agent_subject(text: str) -> str | None:
+    """The agent id (or glob) a rule is about when its subject is the agent ('intake-bot may not
+    grant access unless …'), else None."""
+    m = _SUBJECT.match(re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip())
+    if m is None:
+        return None
+    globs = _globs(m)
+    if not globs:
+        return None
+    ident = globs[0].rstrip("*")
+    if (
+        m.group("id")
+        and not m.group("suffix")
+        and _AGENT_TOKENS.isdisjoint(re.split(r"[-_]", ident))
+    ):
+        return None  # 'DUS-2 may not …': a site, a system or a value as often as an agent
+    return ident
+
+
 def restated(text: str) -> str | None:
     """A per-agent rate or daily total in the words the engine reads, or None."""
     clean = re.sub(r"\s+", " ", text).strip()
     m = _RATE.match(clean)
     if m is not None:
         return f"{m.group('np')}: max {m.group('n')} per agent per {_WINDOW[m.group('w').lower()]}."
+    m = _RATE_FRONT.match(clean)
+    if m is not None:
+        return f"Max {m.group('n')} {m.group('np')} per agent per {_WINDOW[m.group('w').lower()]}."
     m = _DAILY_CAP.match(clean)
     if m is not None:
         return f"Per agent, the total may not exceed {m.group('money')} per day."

@@ -353,6 +353,14 @@ def _compile_mended(
         left = misread_words(text, _every(rule))
         if left:
             return _leave_unread(rule, left)
+        # ---- jagent2: 'intake-bot may not grant access unless approved' read as "Deny when an
+        # argument is intake-bot": the rule's subject is the requesting agent, never an argument
+        # value; no check that reads the agent's id read it, so the id stays unread
+        ident = agentrules.agent_subject(text)
+        if ident and not any(c.kind in agentrules.AGENT_KINDS for c in _every(rule)):
+            if any(ident in c.reading().lower() for c in _every(rule)):
+                return _leave_unread(rule, [ident])
+        # ---- end jagent2
     return rule
 
 
