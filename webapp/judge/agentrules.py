@@ -79,7 +79,17 @@ _COMP = (
     r"(?P<comp>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?))?"
 )
 _BAR = re.compile(
-    r"^" + _WHO + r"\s+" + _NOT + r"\s+" + _VP + _COMP + r"(?:\s+at\s+all)?"
+    r"^"
+    + _WHO
+    + r"\s+"
+    + _NOT
+    + r"\s+"
+    + _VP
+    + _COMP
+    + r"(?:\s+(?P<over>over|above|exceeding|more\s+than|under|below|less\s+than)\s+"
+    + _MONEY
+    + r")?"
+    r"(?:\s+at\s+all)?"
     r"(?:\s*\(\s*(?P<fine>[a-z]+ing)(?:\s+(?:it|them))?\s+is\s+(?:fine|ok|okay|allowed|permitted)"
     r"\s*\))?" + _END,
     re.I,
@@ -125,16 +135,17 @@ _AGENT_TOKENS = frozenset(
 
 
 def _agentlike(ident: str) -> bool:
-    """An id that says it is an agent's ('-bot', '-agent') or carries a digit."""
-    return not _AGENT_TOKENS.isdisjoint(re.split(r"[-_]", ident)) or bool(re.search(r"\d", ident))
+    """An id that says it is an agent's ('-bot', '-agent'); 'DUS-2', 'non-employees',
+    'co-signers' name a site, people or a kind as often as an agent."""
+    return not _AGENT_TOKENS.isdisjoint(re.split(r"[-_]", ident))
 
 
 def _globs(m: re.Match[str]) -> tuple[str, ...] | None:
     d = m.groupdict()
     if d.get("id"):
         ident = d["id"].lower()
-        # 'Non-employees may not …', 'Third-party vendors …': a hyphenated word, not an agent
-        # id; a bare id is one when it says so ('-bot', '-agent') or carries a digit
+        # 'Non-employees may not …', 'DUS-2 may not …': a hyphenated word or a site, not an
+        # agent id; a bare id is one when it says so ('-bot', '-agent')
         if not (d.get("suffix") or _agentlike(ident)):
             return None
         return (ident,)
@@ -172,13 +183,14 @@ class AgentBar(Check):
     act_phrase: str = ""
     fine: tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] = ((), ())
     fine_phrase: str = ""
+    body: Check | None = None  # the bound of the barred act ('over 500 USD'), when given
     kind: str = field(default="agent_bar", init=False)
 
     def reading(self) -> str:
-        text = (
-            f"When the requesting agent is {_who_words(self.globs)}: deny {self.act_phrase}"
-            "; review a request that may be that act"
-        )
+        text = f"When the requesting agent is {_who_words(self.globs)}: deny {self.act_phrase}"
+        if self.body is not None:
+            text += f" ({self.body.reading()})"
+        text += "; review a request that may be that act"
         if self.fine_phrase:
             text += f"; {self.fine_phrase} is not governed"
         return text
@@ -195,6 +207,16 @@ class AgentBar(Check):
             return _SATISFIED  # 'revoking is fine'
         if relation == "other":
             return _NOT_APPLICABLE
+        if self.body is not None:
+            inner = self.body.evaluate(view)
+            if inner.status == SATISFIED:
+                return inner  # within the bound: not the barred act
+            if inner.status in (REVIEW, UNKNOWN):
+                return inner
+            if inner.status != VIOLATED:
+                return Outcome(
+                    UNKNOWN, f"`{view.agent_id}` may not {self.act_phrase}; the bound is not shown"
+                )
         if relation == "definite":
             return Outcome(VIOLATED, f"`{view.agent_id}` may not {self.act_phrase}")
         return Outcome(
@@ -308,7 +330,7 @@ def _bound_rule(obj: str, bound: str, money: str) -> str:
     """'vouchers', 'under', '100 EUR' -> 'Vouchers must be under 100 EUR.'"""
     phrase = re.sub(r"\s+", " ", bound.lower())
     if phrase.startswith("not "):
-        phrase = phrase[4:]
+        phrase = re.sub(r"^exceeding\b", "over", phrase[4:])
         return f"{obj.capitalize()} must not be {phrase} {money}."
     return f"{obj.capitalize()} must be {phrase} {money}."
 
@@ -346,6 +368,17 @@ def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) ->
                 return None
             read = (read[0], read[1] + more)
             phrase += f" {m.group('prep')} {m.group('comp')}".lower()
+        body = None
+        if m.group("over"):
+            if compile_prose is None:
+                return None
+            made = compile_prose(
+                _bound_rule(m.group("obj"), "not " + m.group("over"), m.group("money"))
+            )
+            if not made or len(made) != 1:
+                return None
+            body = made[0]
+            phrase += f" {m.group('over').lower()} {m.group('money')}"
         fine: tuple = ((), ())
         fine_phrase = ""
         if m.group("fine"):
@@ -367,6 +400,7 @@ def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) ->
                 act_phrase=phrase,
                 fine=fine,
                 fine_phrase=fine_phrase,
+                body=body,
             )
         ]
     m = _ONLY.match(clean) or _ONLY_AFTER.match(clean)

@@ -355,11 +355,12 @@ def _compile_mended(
             return _leave_unread(rule, left)
         # ---- jagent2: 'intake-bot may not grant access unless approved' read as "Deny when an
         # argument is intake-bot": the rule's subject is the requesting agent, never an argument
-        # value; no check that reads the agent's id read it, so the id stays unread
+        # value; when no check that reads the agent's id read the rule, the id stays unread
         ident = agentrules.agent_subject(text)
         if ident and not any(c.kind in agentrules.AGENT_KINDS for c in _every(rule)):
-            if any(ident in c.reading().lower() for c in _every(rule)):
-                return _leave_unread(rule, [ident])
+            # ('sandbox- agents must not execute live payments over 500 USD' read as a cap on
+            # every agent's payments: who the rule is about was not read either)
+            return _leave_unread(rule, [ident])
         # ---- end jagent2
     return rule
 
