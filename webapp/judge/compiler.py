@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from webapp.judge import asides, parentheticals
+from webapp.judge import agentrules, asides, parentheticals
 from webapp.judge.actors import reserved_act_rule
 from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
@@ -353,6 +353,15 @@ def _compile_mended(
         left = misread_words(text, _every(rule))
         if left:
             return _leave_unread(rule, left)
+        # ---- jagent2: 'intake-bot may not grant access unless approved' read as "Deny when an
+        # argument is intake-bot": the rule's subject is the requesting agent, never an argument
+        # value; when no check that reads the agent's id read the rule, the id stays unread
+        ident = agentrules.agent_subject(text)
+        if ident and not any(c.kind in agentrules.AGENT_KINDS for c in _every(rule)):
+            # ('sandbox- agents must not execute live payments over 500 USD' read as a cap on
+            # every agent's payments: who the rule is about was not read either)
+            return _leave_unread(rule, [ident])
+        # ---- end jagent2
     return rule
 
 
@@ -452,6 +461,11 @@ def _compile_as_written(
     reserved = reserved_act_rule(index, text, text)
     if reserved is not None:
         return CompiledRule(index, chunk_id, text, tuple(reserved), False, False, (), ())
+    # ---- jagent2: rules about the requesting agent, per-agent rates and totals (agentrules.py)
+    about_agent = _agent_rule(index, chunk_id, text, glossary)
+    if about_agent is not None:
+        return about_agent
+    # ---- end jagent2
     both = _agent_and_rest(index, chunk_id, text, glossary)
     if both is not None:
         return both
@@ -493,6 +507,33 @@ def _compile_as_written(
         # reading binds, are left unread
         return _leave_unread(rule, [_INLINE_VALUE_BEFORE_ARROW.search(text).group("arg")])
     return rule
+
+
+# -- jagent2: rules about the requesting agent (agentrules.py) -----------------------------------
+def _agent_rule(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None
+) -> CompiledRule | None:
+    """'intake-bot may not grant access', 'cx-bot-* agents may only issue vouchers under 100
+    EUR', 'Only rates-analyst-bot may use rates.* tools' read whole by agentrules.py; 'autopay
+    retries: max 2/hr per agent', 'Daily cap per agent: $12,000 total' restated in the words the
+    prose readings take, kept only when that reading is understood."""
+
+    def bound(restated: str) -> list[Check] | None:
+        rule = _guarded_prose(index, chunk_id, restated, glossary)
+        return list(rule.checks) if rule.decides else None
+
+    made = agentrules.agent_rule(index, text, text, bound)
+    if made is not None:
+        return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), ())
+    again = agentrules.restated(text)
+    if again is not None:
+        rule = _guarded_prose(index, chunk_id, again, glossary)
+        if rule.decides:
+            return replace(rule, text=text)
+    return None
+
+
+# -- end jagent2 --------------------------------------------------------------------------------
 
 
 # -- jinline: prose rules with an argument condition written inline (inline.py) ----------------

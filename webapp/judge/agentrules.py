@@ -1,0 +1,510 @@
+"""Rules about the requesting agent, and per-agent rates and totals.
+
+'Agents whose id starts with 'sandbox-' must not execute live payments', 'intake-bot may not
+grant access at all (revoking is fine)', 'cx-bot-* agents may only issue vouchers under 100 EUR',
+'Only rates-analyst-bot may use rates.* tools', 'Relay settings (scada.update_relay_settings):
+only agents protection-eng-bot or relay-config-agent' name the agents a rule governs: one id, an
+id prefix, or a glob, matched against the request's `agent_id` (never against an argument). A
+rule about other agents than the one asking does not reach it.
+
+'autopay retries: max 2/hr per agent', 'Daily cap per agent: $12,000 total', 'Daily refund total
+per agent: EUR 20k max' are restated in the words the engine reads ('autopay retries: max 2 per
+agent per hour', 'Per agent, the total may not exceed $12,000 per day'): `count_last_hour` and
+`total_today` are this agent's history, so only 'per agent' is restated; 'per customer' is not.
+
+Like actors.py, a rule is read here whole or not at all: every word is a form word of the
+pattern, an agent id, or a word of the act (`checks.act_relation` compares it with the request).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any
+
+from webapp.judge.actors import _APPROVING, _groups, _verb_stem
+from webapp.judge.actors import _act as _actor_act
+from webapp.judge.checks import (
+    _NOT_APPLICABLE,
+    _READING_ACTS,
+    _SATISFIED,
+    NOT_APPLICABLE,
+    REVIEW,
+    SATISFIED,
+    UNKNOWN,
+    VIOLATED,
+    Check,
+    Outcome,
+    _tool_acts,
+    act_relation,
+)
+from webapp.judge.request_view import RequestView
+from webapp.judge.text import stem
+
+_Q = r"[`'\"]?"
+_IDRE = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"
+# The agents a rule names, as globs over the requesting agent's id.
+_WHO = (
+    r"(?:(?:the\s+)?(?:agent\s+)?"
+    + _Q
+    + r"(?P<id>"
+    + _IDRE
+    + r")"
+    + _Q
+    + r"(?:\s+(?P<suffix>agent|bot))?"
+    r"|" + _Q + r"(?P<glob>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_]?\*)" + _Q + r"\s+(?:agents|bots)"
+    r"|(?:agents|bots)\s+(?:matching|named)\s+"
+    + _Q
+    + r"(?P<glob2>[a-z][a-z0-9\-_]*\*)"
+    + _Q
+    + r"|(?:(?:agents|bots)\s+(?:whose\s+(?:agent\s+)?ids?\s+(?:starts?|begins?)\s+with|with\s+an?\s+"
+    r"(?:agent\s+)?id\s+(?:starting|beginning)\s+with|(?:with\s+ids?\s+)?prefixed(?:\s+with|\s+by)?)"
+    r"|agent\s+ids?\s+(?:starting|beginning)\s+with)\s+" + _Q + r"(?P<prefix>[a-z][a-z0-9]*"
+    r"(?:[-_][a-z0-9]+)*[-_])" + _Q + r")"
+)
+_VP = r"(?P<verb>[a-z]+)\s+(?P<obj>(?:(?:a|an|the)\s+)?[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3}?)"
+_NOT = (
+    r"(?:(?:must|may|shall|should|can)\s+not|(?:must|may|shall|can)\s+never|cannot|can't|mustn't)"
+)
+_END = r"\s*\.?\s*$"
+_MONEY = (
+    r"(?P<money>(?:[$€£]\s?\d[\d,]*(?:\.\d+)?k?|(?:USD|EUR|GBP|CHF|CAD|AUD)\s?\d[\d,]*(?:\.\d+)?k?|"
+    r"\d[\d,]*(?:\.\d+)?k?\s?(?:USD|EUR|GBP|CHF|CAD|AUD)))"
+)
+_BOUND = r"(?P<bound>under|below|up\s+to|at\s+most|not\s+over|not\s+above|not\s+exceeding)"
+
+_COMP = (
+    r"(?:\s+(?P<prep>to|for|on|in|from)\s+(?:(?:the|a|an|any)\s+)?"
+    r"(?P<comp>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?))?"
+)
+_BAR = re.compile(
+    r"^"
+    + _WHO
+    + r"\s+"
+    + _NOT
+    + r"\s+"
+    + _VP
+    + _COMP
+    + r"(?:\s+(?P<over>over|above|exceeding|more\s+than|under|below|less\s+than)\s+"
+    + _MONEY
+    + r")?"
+    r"(?:\s+at\s+all)?"
+    r"(?:\s*\(\s*(?P<fine>[a-z]+ing)(?:\s+(?:it|them))?\s+is\s+(?:fine|ok|okay|allowed|permitted)"
+    r"\s*\))?" + _END,
+    re.I,
+)
+_ONLY = re.compile(
+    r"^"
+    + _WHO
+    + r"\s+(?:may|can)\s+only\s+"
+    + _VP
+    + r"(?:\s+"
+    + _BOUND
+    + r"\s+"
+    + _MONEY
+    + r")?"
+    + _END,
+    re.I,
+)
+_ONLY_AFTER = re.compile(r"^" + _WHO + r"\s+(?:may|can)\s+" + _VP + r"\s+only" + _END, re.I)
+_TOOLS = re.compile(
+    r"^only\s+(?P<ids>" + _IDRE + r"(?:\s*(?:,|or|and|,\s*or)\s*" + _IDRE + r")*)"
+    r"\s+(?:may|can)\s+(?:use|call|invoke|run)\s+(?:the\s+)?"
+    + _Q
+    + r"(?P<tool>[a-z][\w]*(?:\.[\w*]+)*\.?\*?)"
+    + _Q
+    + r"\s+tools?"
+    + _END,
+    re.I,
+)
+_TOOL_ONLY = re.compile(
+    r"^(?P<np>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})\s*\(\s*"
+    + _Q
+    + r"(?P<tool>[a-z][\w]*(?:\.[\w*]+)+)"
+    + _Q
+    + r"\s*\)\s*:\s*only\s+(?:agents?\s+)?"
+    r"(?P<ids>" + _IDRE + r"(?:\s*(?:,|or|and|,\s*or)\s*" + _IDRE + r")*)" + _END,
+    re.I,
+)
+
+
+_AGENT_TOKENS = frozenset(
+    "bot bots agent agents assistant copilot svc worker runner daemon automation ai".split()
+)
+
+
+def _agentlike(ident: str) -> bool:
+    """An id that says it is an agent's ('-bot', '-agent'); 'DUS-2', 'non-employees',
+    'co-signers' name a site, people or a kind as often as an agent."""
+    return not _AGENT_TOKENS.isdisjoint(re.split(r"[-_]", ident))
+
+
+def _globs(m: re.Match[str]) -> tuple[str, ...] | None:
+    d = m.groupdict()
+    if d.get("id"):
+        ident = d["id"].lower()
+        # 'Non-employees may not …', 'DUS-2 may not …': a hyphenated word or a site, not an
+        # agent id; a bare id is one when it says so ('-bot', '-agent')
+        if not (d.get("suffix") or _agentlike(ident)):
+            return None
+        return (ident,)
+    if d.get("glob") or d.get("glob2"):
+        return ((d.get("glob") or d.get("glob2")).lower(),)
+    if d.get("prefix"):
+        return (d["prefix"].lower() + "*",)
+    return None
+
+
+def agent_matches(globs: tuple[str, ...], agent_id: str) -> bool:
+    """The requesting agent's id matches one of `globs` (an exact id is a glob without '*')."""
+    got = (agent_id or "").strip().lower()
+    return bool(got) and any(fnmatchcase(got, g) for g in globs)
+
+
+def _who_words(globs: tuple[str, ...]) -> str:
+    return " or ".join(
+        f"an id starting `{g[:-1]}`"
+        if g.endswith("*") and "*" not in g[:-1] and g[-2:-1] in "-_"
+        else (f"an id matching `{g}`" if "*" in g else f"`{g}`")
+        for g in globs
+    )
+
+
+@dataclass(frozen=True)
+class AgentBar(Check):
+    """'intake-bot may not grant access at all (revoking is fine)': an act the named agents may
+    not do. Another agent doing it satisfies the rule; the act itself is denied, surely another act is not
+    governed, one that may be it goes to review."""
+
+    globs: tuple[str, ...] = ()
+    acts: tuple[str, ...] = ()
+    groups: tuple[tuple[str, ...], ...] = ()
+    act_phrase: str = ""
+    fine: tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] = ((), ())
+    fine_phrase: str = ""
+    body: Check | None = None  # the bound of the barred act ('over 500 USD'), when given
+    kind: str = field(default="agent_bar", init=False)
+
+    def reading(self) -> str:
+        text = f"When the requesting agent is {_who_words(self.globs)}: deny {self.act_phrase}"
+        if self.body is not None:
+            text += f" ({self.body.reading()})"
+        text += "; review a request that may be that act"
+        if self.fine_phrase:
+            text += f"; {self.fine_phrase} is not governed"
+        return text
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "agents": list(self.globs), "acts": list(self.acts)}
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        relation = act_relation(view, self.acts, self.groups)
+        if not agent_matches(self.globs, view.agent_id):
+            # the act by an agent the rule does not name: the rule holds
+            return _NOT_APPLICABLE if relation == "other" else _SATISFIED
+        if self.fine[0] and act_relation(view, *self.fine) == "definite":
+            return _SATISFIED  # 'revoking is fine'
+        if relation == "other":
+            return _NOT_APPLICABLE
+        if self.body is not None:
+            inner = self.body.evaluate(view)
+            if inner.status == SATISFIED:
+                return inner  # within the bound: not the barred act
+            if inner.status in (REVIEW, UNKNOWN):
+                return inner
+            if inner.status != VIOLATED:
+                return Outcome(
+                    UNKNOWN, f"`{view.agent_id}` may not {self.act_phrase}; the bound is not shown"
+                )
+        if relation == "definite":
+            return Outcome(VIOLATED, f"`{view.agent_id}` may not {self.act_phrase}")
+        return Outcome(
+            UNKNOWN,
+            f"`{view.agent_id}` may not {self.act_phrase}; the request may be it "
+            "(a human should decide)",
+        )
+
+
+@dataclass(frozen=True)
+class AgentOnly(Check):
+    """'cx-bot-* agents may only issue vouchers under 100 EUR', 'refund-bot may only issue
+    refunds': what the named agents may do. Another agent is not governed. For one of them the
+    allowed act (within `body`, the bound, when the rule gives one) is satisfied; surely another
+    act is denied; a read, or a request that may be either, goes to review."""
+
+    globs: tuple[str, ...] = ()
+    allowed: tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] = ((), ())
+    allowed_phrase: str = ""
+    body: Check | None = None
+    kind: str = field(default="agent_only", init=False)
+
+    def reading(self) -> str:
+        text = f"When the requesting agent is {_who_words(self.globs)}: allow only {self.allowed_phrase}"
+        if self.body is not None:
+            text += f" ({self.body.reading()})"
+        return text + "; deny any surely other act, review one that may be either"
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "agents": list(self.globs)}
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        if not agent_matches(self.globs, view.agent_id):
+            return _NOT_APPLICABLE
+        relation = act_relation(view, *self.allowed)
+        if relation == "other":
+            tool_acts = _tool_acts(view, frozenset())
+            if tool_acts and tool_acts <= _READING_ACTS:
+                return Outcome(
+                    UNKNOWN,
+                    f"`{view.agent_id}` may only {self.allowed_phrase}; a read may be outside it",
+                )
+            return Outcome(
+                VIOLATED, f"`{view.agent_id}` may only {self.allowed_phrase}: this is another act"
+            )
+        if relation != "definite":
+            return Outcome(
+                UNKNOWN,
+                f"`{view.agent_id}` may only {self.allowed_phrase}; the request may be another "
+                "act (a human should decide)",
+            )
+        if self.body is None:
+            return _SATISFIED
+        inner = self.body.evaluate(view)
+        if inner.status in (VIOLATED, REVIEW, UNKNOWN):
+            return inner
+        if inner.status == NOT_APPLICABLE:
+            return Outcome(
+                UNKNOWN,
+                f"`{view.agent_id}` may only {self.allowed_phrase}; the bound is not shown",
+            )
+        return Outcome(SATISFIED, inner.message, inner.args)
+
+
+@dataclass(frozen=True)
+class ToolReserved(Check):
+    """'Only rates-analyst-bot may use rates.* tools': the tools matching `tool_glob` are reserved
+    to the named agents; any other agent asking for one is denied."""
+
+    globs: tuple[str, ...] = ()
+    tool_glob: str = ""
+    kind: str = field(default="tool_reserved", init=False)
+
+    def reading(self) -> str:
+        return (
+            f"Deny a request for a tool matching `{self.tool_glob}` from an agent other than "
+            f"{_who_words(self.globs)} (the requesting agent's id)"
+        )
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "agents": list(self.globs), "tools": [self.tool_glob]}
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        if not fnmatchcase(view.tool_name.lower(), self.tool_glob):
+            return _NOT_APPLICABLE
+        if agent_matches(self.globs, view.agent_id):
+            return _SATISFIED
+        return Outcome(
+            VIOLATED,
+            f"only {_who_words(self.globs)} may use `{self.tool_glob}`; the requesting agent is "
+            f"`{view.agent_id}`",
+        )
+
+
+def _act(
+    verb: str, obj: str, passive: bool
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
+    """actors._act, and an approving verb read as the act itself ('may only approve expenses':
+    actors.py sets it aside as a review of someone else's act)."""
+    if _verb_stem(verb) in _APPROVING:
+        groups = _groups(obj)
+        return ((_verb_stem(verb),), groups) if groups else None
+    return _actor_act(verb, obj, passive)
+
+
+def _ids(text: str) -> tuple[str, ...]:
+    return tuple(i.lower() for i in re.findall(_IDRE, text, re.I))
+
+
+def _bound_rule(obj: str, bound: str, money: str) -> str:
+    """'vouchers', 'under', '100 EUR' -> 'Vouchers must be under 100 EUR.'"""
+    phrase = re.sub(r"\s+", " ", bound.lower())
+    if phrase.startswith("not "):
+        phrase = re.sub(r"^exceeding\b", "over", phrase[4:])
+        return f"{obj.capitalize()} must not be {phrase} {money}."
+    return f"{obj.capitalize()} must be {phrase} {money}."
+
+
+def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) -> list[Check] | None:
+    """The rule `text` read whole as a rule about the requesting agent, or None.
+
+    `compile_prose(text)` compiles a bound restated as its own rule ('Vouchers must be under 100
+    EUR.'); it returns the checks when that rule is understood, else None."""
+    clean = re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip()
+    if len(clean) > 300:
+        return None
+    m = _TOOLS.match(clean) or _TOOL_ONLY.match(clean)
+    if m is not None:
+        tool = m.group("tool").lower()
+        if m.re is _TOOLS and tool.endswith("."):
+            tool += "*"
+        ids = _ids(m.group("ids"))
+        said = m.re is _TOOL_ONLY and re.search(r":\s*only\s+agents?\b", clean, re.I)
+        if not ids or not (said or all(_agentlike(i) for i in ids)):
+            return None  # 'Only co-signers may use loan.* tools': people, not agent ids
+        return [ToolReserved(index, source, "deny", (), globs=ids, tool_glob=tool)]
+    m = _BAR.match(clean)
+    if m is not None:
+        globs = _globs(m)
+        read = _act(m.group("verb"), m.group("obj"), passive=False)
+        if globs is None or read is None or not (read[0] or read[1]):
+            return None
+        phrase = f"{m.group('verb')} {m.group('obj')}".lower()
+        if m.group("comp"):
+            # 'may not grant access to contractors': the complement is one more thing the
+            # request must show to be surely the act (else a human decides)
+            more = _groups(m.group("comp"))
+            if more is None:
+                return None
+            read = (read[0], read[1] + more)
+            phrase += f" {m.group('prep')} {m.group('comp')}".lower()
+        body = None
+        if m.group("over"):
+            if compile_prose is None:
+                return None
+            made = compile_prose(
+                _bound_rule(m.group("obj"), "not " + m.group("over"), m.group("money"))
+            )
+            if not made or len(made) != 1:
+                return None
+            body = made[0]
+            phrase += f" {m.group('over').lower()} {m.group('money')}"
+        fine: tuple = ((), ())
+        fine_phrase = ""
+        if m.group("fine"):
+            gerund = m.group("fine").lower()
+            base = stem(re.sub(r"ing$", "", gerund))
+            if not base or base in read[0] or stem(gerund) in read[0]:
+                return None
+            fine = ((stem(gerund),), read[1])
+            fine_phrase = gerund
+        return [
+            AgentBar(
+                index,
+                source,
+                "deny",
+                tuple(w for g in read[1] for w in g) + read[0],
+                globs=globs,
+                acts=read[0],
+                groups=read[1],
+                act_phrase=phrase,
+                fine=fine,
+                fine_phrase=fine_phrase,
+                body=body,
+            )
+        ]
+    m = _ONLY.match(clean) or _ONLY_AFTER.match(clean)
+    if m is not None:
+        globs = _globs(m)
+        read = _act(m.group("verb"), m.group("obj"), passive=False)
+        if globs is None or read is None or not read[0] or not read[1]:
+            return None
+        body = None
+        d = m.groupdict()
+        if d.get("bound"):
+            if compile_prose is None:
+                return None
+            made = compile_prose(_bound_rule(m.group("obj"), d["bound"], d["money"]))
+            if not made or len(made) != 1:
+                return None
+            body = made[0]
+        return [
+            AgentOnly(
+                index,
+                source,
+                "deny",
+                tuple(w for g in read[1] for w in g),
+                globs=globs,
+                allowed=read,
+                allowed_phrase=f"{m.group('verb')} {m.group('obj')}".lower(),
+                body=body,
+            )
+        ]
+    return None
+
+
+# -- per-agent rates and totals, restated ---------------------------------------------------
+_NP = r"(?P<np>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})"
+_RATE = re.compile(
+    r"^(?:[A-Z]{1,3}\d+(?:\.\d+)*\s*[-:.)]\s*)?"
+    + _NP
+    + r"\s*:\s*(?:max(?:imum)?|at\s+most|no\s+more\s+than|up\s+to)\s+(?P<n>\d+)\s*"
+    r"(?:/|per\s+|an?\s+)\s*(?P<w>hr|hrs|hour|h|day|d)\s+per\s+agent" + _END,
+    re.I,
+)
+# 'Max 2 autopay retries/hr per agent'
+_RATE_FRONT = re.compile(
+    r"^(?:[A-Z]{1,3}\d+(?:\.\d+)*\s*[-:.)]\s*)?(?:max(?:imum)?|at\s+most|no\s+more\s+than)\s+"
+    r"(?P<n>\d+)\s+"
+    + _NP
+    + r"\s*(?:/|per\s+|an?\s+)\s*(?P<w>hr|hrs|hour|h|day|d)\s+per\s+agent"
+    + _END,
+    re.I,
+)
+_DAILY_CAP = re.compile(
+    r"^(?:daily\s+(?:cap|limit|max(?:imum)?)\s+per\s+agent|per[-\s]agent\s+daily\s+"
+    r"(?:cap|limit|max(?:imum)?))\s*:\s*" + _MONEY + r"(?:\s+(?:total|in\s+total))?" + _END,
+    re.I,
+)
+_DAILY_TOTAL = re.compile(
+    r"^daily\s+(?P<np>[a-z]+(?:\s+[a-z]+)?)\s+total\s+per\s+agent\s*:\s*"
+    + _MONEY
+    + r"\s+(?:max(?:imum)?|cap|limit)"
+    + _END,
+    re.I,
+)
+_WINDOW = {"hr": "hour", "hrs": "hour", "hour": "hour", "h": "hour", "day": "day", "d": "day"}
+
+
+# The kinds of check that read the requesting agent's id (here and in actors.py)
+AGENT_KINDS = frozenset({"agent_bar", "agent_only", "tool_reserved", "reserved_act", "agent_scope"})
+_SUBJECT = re.compile(
+    r"^" + _WHO + r"\s+(?:only\s+)?(?:may|must|can|shall|should|cannot|can't|mustn't)\b", re.I
+)
+
+
+def agent_subject(text: str) -> str | None:
+    """The agent id (or glob) a rule is about when its subject is the agent ('intake-bot may not
+    grant access unless …'), else None."""
+    m = _SUBJECT.match(re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip())
+    if m is None:
+        return None
+    globs = _globs(m)
+    if not globs:
+        return None
+    ident = globs[0].rstrip("*")
+    if (
+        m.group("id")
+        and not m.group("suffix")
+        and _AGENT_TOKENS.isdisjoint(re.split(r"[-_]", ident))
+    ):
+        return None  # 'DUS-2 may not …': a site, a system or a value as often as an agent
+    return ident
+
+
+def restated(text: str) -> str | None:
+    """A per-agent rate or daily total in the words the engine reads, or None."""
+    clean = re.sub(r"\s+", " ", text).strip()
+    m = _RATE.match(clean)
+    if m is not None:
+        return f"{m.group('np')}: max {m.group('n')} per agent per {_WINDOW[m.group('w').lower()]}."
+    m = _RATE_FRONT.match(clean)
+    if m is not None:
+        return f"Max {m.group('n')} {m.group('np')} per agent per {_WINDOW[m.group('w').lower()]}."
+    m = _DAILY_CAP.match(clean)
+    if m is not None:
+        return f"Per agent, the total may not exceed {m.group('money')} per day."
+    m = _DAILY_TOTAL.match(clean)
+    if m is not None:
+        return f"Per agent, the {m.group('np')} total may not exceed {m.group('money')} per day."
+    return None
