@@ -14,9 +14,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from webapp.judge.checks import ActionRule, Check, NumericLimit, ValueList
+from webapp.judge.checks import (
+    NOT_APPLICABLE,
+    SATISFIED,
+    UNKNOWN,
+    ActionRule,
+    Check,
+    NumericLimit,
+    Outcome,
+    ValueList,
+)
+from webapp.judge.request_view import RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 
 # an argument's name as staff write it: snake_case ('seats_used', 'qualified_types')
@@ -177,6 +188,48 @@ def _alternatives_read_as_subject(text: str, every: Sequence[Check]) -> list[str
     return []
 
 
+# -- the allowed values of an argument read into its name ----------------------------------------------
+# '(a) Each log entry must state the privilege basis: attorney-client, work product, or common
+# interest.' read as "Deny when `privilege basis attorney client work product common interest` is
+# missing": no argument is so named (every entry was refused or held), and a basis outside the
+# three was never refused. The words after the colon are the values the argument may take.
+def _values_read_into_name(text: str, every: Sequence[Check]) -> list[str]:
+    m = _COLON_LIST_ANY.search(text)
+    if not m:
+        return []
+    items = [
+        re.sub(r"^\s*(?:and|or)\s+", "", p).strip() for p in re.split(r",|\bor\b", m.group("list"))
+    ]
+    item_stems = [{stem(w) for w in words(p) if w not in STOPWORDS and len(w) > 1} for p in items]
+    item_stems = [x for x in item_stems if x]
+    for c in every:
+        name = set(getattr(c, "arg_words", ()) or ())
+        if type(c).__name__ == "RequiredArgument" and sum(x <= name for x in item_stems) >= 2:
+            return [m.group("list").strip()]
+    return []
+
+
+_COLON_LIST_ANY = re.compile(r":\s*(?P<list>[^:;.]+?(?:(?:,|\bor\b)[^:;.,]+){1,})\s*\.?\s*$")
+
+
+# -- the bound read as what is measured ------------------------------------------------------------
+# 'Daily refund total per agent: EUR 20k max.' read as "Deny when today's total of the number of
+# max is above 20,000 EUR": 'max' is the bound, an amount of money is what is summed.
+_BOUND_NOUNS = frozenset("max min maximum minimum limit cap ceiling".split())
+
+
+def _bound_read_as_measure(text: str, every: Sequence[Check]) -> list[str]:
+    return [
+        c.noun
+        for c in every
+        if isinstance(c, NumericLimit)
+        and c.currency
+        and c.noun
+        and c.noun.lower() in _BOUND_NOUNS
+        and set(c.measure) <= _BOUND_NOUNS
+    ]
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _compared_name_read_as_value,
     _range_read_as_literal,
@@ -184,6 +237,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _lower_slash_list_in_part,
     _joined_name_split,
     _alternatives_read_as_subject,
+    _values_read_into_name,
+    _bound_read_as_measure,
 )
 
 
@@ -240,7 +295,196 @@ def _mend_joined_name(text: str, checks: list[Check]) -> list[Check] | None:
     return out if changed else None
 
 
+_WINDOW_SECONDS = {"minute": 60, "hour": 3600, "day": 86400, "week": 604800}
+_WITHIN_ONE = re.compile(
+    r"\b(?:within|in)\s+(?:one|an?|1|the\s+same|a\s+single)\s+(?P<w>minute|hour|day|week)\b", re.I
+)
+
+
+def _mend_window_restated(text: str, checks: list[Check]) -> list[Check] | None:
+    """'More than 3 payments by the same agent within one hour -> hold for review' read as a count
+    per hour and a second limit "the hour's total of the duration is at or below 1 hours" (every
+    request sending a duration under an hour was held): 'within one hour' restates the count's
+    window, it is no bound of its own."""
+    m = _WITHIN_ONE.search(text)
+    if not m:
+        return None
+    window = m.group("w").lower()
+    if not any(
+        isinstance(c, NumericLimit) and c.counts_calls and c.window == window for c in checks
+    ):
+        return None
+    out = [
+        c
+        for c in checks
+        if not (
+            isinstance(c, NumericLimit)
+            and not c.counts_calls
+            and c.unit_family == "time"
+            and c.window == window
+            and c.op in ("le", "lt")
+            and abs(c.threshold * c.unit_factor - _WINDOW_SECONDS[window]) < 1e-6
+        )
+    ]
+    return out if len(out) < len(checks) else None
+
+
+@dataclass(frozen=True)
+class ArgumentsDiffer(Check):
+    """'Cross-border transfers - from_country different from to_country - need Loyalty Ops
+    approval': the rule applies when the two arguments it names hold different values (compared
+    without case or surrounding space); the same value satisfies it, one of them missing or empty
+    goes to review."""
+
+    left: str = ""
+    right: str = ""
+    kind: str = field(default="arguments_differ", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(left=self.left, right=self.right)
+        return d
+
+    def reading(self) -> str:
+        verb = {"deny": "Deny", "review": "Send to review"}.get(self.effect, "Deny")
+        return (
+            f"{verb} when `{self.left}` and `{self.right}` hold different values (when one of "
+            f"them is not sent, review){self._about()}"
+        )
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        values = {lf.path: lf.value for lf in view.leaves}
+        names = (self.left, self.right)
+        if not any(n in values for n in names):
+            return Outcome(NOT_APPLICABLE)
+        if not all(n in values for n in names):
+            return Outcome(UNKNOWN, f"{self.left} and {self.right} are not both sent", names)
+        a, b = (str(values[n]).strip().casefold() for n in names)
+        if not a or not b:
+            return Outcome(UNKNOWN, f"{self.left} or {self.right} is empty", names)
+        if a != b:
+            said = f"{self.left} = {values[self.left]!r} and {self.right} = {values[self.right]!r}"
+            return self.fire("matched", said, names)
+        return Outcome(SATISFIED, f"{self.left} and {self.right} are the same", names)
+
+
+_DIFFER = re.compile(
+    r"\b(?P<a>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:is\s+|are\s+)?(?:different\s+from|differs?\s+"
+    r"from|other\s+than|not\s+equal\s+to|!=|<>)\s+(?:the\s+)?(?P<b>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"
+)
+
+
+def _mend_arguments_differ(text: str, checks: list[Check]) -> list[Check] | None:
+    """'from_country different from to_country -> approval' read as "Send to review when an
+    argument is to_country": the two names compared, the rule applying when they differ. Only a
+    rule that sends such requests to review or refuses them, with no negation around the
+    comparison ('must not differ' is the opposite rule), is read so."""
+    matches = list(_DIFFER.finditer(text))
+    if len(matches) != 1 or re.search(r"\b(?:not|never|no|unless|only|same)\b", text, re.I):
+        return None
+    a, b = matches[0].group("a"), matches[0].group("b")
+    out: list[Check] = []
+    changed = False
+    for c in checks:
+        if (
+            isinstance(c, ValueList)
+            and c.effect in ("review", "deny")
+            and c.mode == "deny"
+            and {str(v) for v in c.values} <= {a, b}
+            and c.values
+        ):
+            c = ArgumentsDiffer(
+                rule_index=c.rule_index,
+                source=c.source,
+                effect=c.effect,
+                terms=c.terms,
+                left=a,
+                right=b,
+            )
+            changed = True
+        out.append(c)
+    return out if changed else None
+
+
+# a word that says where the values are sought, not what they are: a participle ('Exports
+# containing …') or a heading written in capitals ('DEBARRED - do not pay: …')
+_NOT_A_KIND = frozenset(stem(w) for w in "containing including include includes with".split())
+
+
+def _mend_heading_kind(text: str, checks: list[Check]) -> list[Check] | None:
+    """'DEBARRED - do not pay: Apex Restoration LLC, …' read as "Deny when `DEBARRED` is Apex
+    Restoration LLC …" (a payment to any other vendor went to review, as no argument is named
+    `DEBARRED`); 'Exports containing medical_baseline or life_support' as "`containing` contains
+    …". A list of values never to be sent is sought in every argument when the word read as its
+    kind is a heading in capitals or a participle."""
+    heading = re.match(r"^\s*(?:[\w.()]+\s+)?(?P<h>[A-Z]{3,})\s*(?:[-:\u2013\u2014]|->)", text)
+    caps = {stem(heading.group("h").lower())} if heading else set()
+    changed = False
+    out: list[Check] = []
+    for c in checks:
+        if (
+            isinstance(c, ValueList)
+            and c.mode == "deny"
+            and c.kind_words
+            and set(c.kind_words) <= (_NOT_A_KIND | caps)
+        ):
+            c = replace(c, kind_words=())
+            changed = True
+        out.append(c)
+    return out if changed else None
+
+
+def _items(listed: str) -> list[str]:
+    parts = re.split(r",|\bor\b", listed)
+    return [p for p in (re.sub(r"^\s*(?:and|or)\s+", "", q).strip(" .") for q in parts) if p]
+
+
+def _mend_values_in_name(text: str, checks: list[Check]) -> list[Check] | None:
+    """'Every credit needs a reason_code from: SLA, BILLING_ERROR, GOODWILL' read as "Deny when
+    `reason_code` is missing" (any other code passed), 'must state the privilege basis:
+    attorney-client, work product, or common interest' as a required argument named by every word:
+    the argument is required (missing: deny, as read) and one of the values listed after the
+    colon; a value outside the list goes to review, since the words of a basis or a code written
+    otherwise ('joint defense' for common interest) are for a person to weigh."""
+    m = _COLON_LIST_ANY.search(text)
+    if not m:
+        return None
+    items = _items(m.group("list"))
+    item_stems = [{stem(w) for w in words(p) if w not in STOPWORDS and len(w) > 1} for p in items]
+    if len(items) < 2 or not all(item_stems):
+        return None
+    listed = set().union(*item_stems)
+    out: list[Check] = []
+    changed = False
+    for c in checks:
+        name = tuple(getattr(c, "arg_words", ()) or ())
+        if type(c).__name__ == "RequiredArgument" and c.effect == "deny" and listed <= set(name):
+            kept = tuple(w for w in name if w not in listed)
+            if kept:
+                out.append(replace(c, arg_words=kept))
+                out.append(
+                    ValueList(
+                        rule_index=c.rule_index,
+                        source=c.source,
+                        effect="review",
+                        terms=c.terms,
+                        mode="allow",
+                        values=tuple(items),
+                        match="exact",
+                        kind_words=kept,
+                    )
+                )
+                changed = True
+                continue
+        out.append(c)
+    return out if changed else None
+
+
 MENDS: tuple[Callable[[str, list[Check]], list[Check] | None], ...] = (
     _mend_lower_slash_list,
     _mend_joined_name,
+    _mend_window_restated,
+    _mend_arguments_differ,
+    _mend_heading_kind,
+    _mend_values_in_name,
 )
