@@ -132,6 +132,7 @@ APART_SETS = (
     "dev_jparen",
     "dev_jrel",
     "dev_jred13",
+    "dev_jred14",
 )
 
 

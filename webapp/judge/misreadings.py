@@ -37,6 +37,8 @@ from webapp.judge.checks import (
 from webapp.judge.overreads import GUARDS as OVERREAD_GUARDS
 from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
+from webapp.judge.wrongreads import GUARDS as WRONGREAD_GUARDS
+from webapp.judge.wrongreads import MENDS as WRONGREAD_MENDS
 
 
 def _stems(text: str) -> set[str]:
@@ -705,6 +707,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _permission_read_as_cap,
     # the new readers' misreadings the red team found (overreads.py)
     *OVERREAD_GUARDS,
+    # understood rules whose reading says something else (red team jred14, wrongreads.py)
+    *WRONGREAD_GUARDS,
 )
 
 
@@ -743,6 +747,8 @@ def mend(
     out = _mend_slash_list(text, out if out is not None else list(checks)) or out
     out = _mend_within(text, out if out is not None else list(checks)) or out
     out = _mend_inclusive_sign(text, out if out is not None else list(checks)) or out
+    for mend_one in WRONGREAD_MENDS:
+        out = mend_one(text, out if out is not None else list(checks)) or out
     return tuple(out) if out is not None else None
 
 

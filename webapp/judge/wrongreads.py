@@ -1,0 +1,490 @@
+"""Rules labelled understood whose reading says something else than the rule (red team jred14).
+
+Each guard looks at a rule as written and every check compiled from it, and names the words of a
+phrasing the checks read wrongly; those words stay unaccounted for, so the rule is partly
+understood and never decides on its own (misreadings.py runs them beside its own guards). A guard
+looks at what the checks read, not at the words alone: a reader that reads the phrasing right
+makes it find nothing.
+
+Each was found on the seen sets holdout_36…41 and shown as an unsafe approval or a false denial
+beside satisfied rules in bench/judge_cases/dev_jred14.json.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from webapp.judge.checks import (
+    NOT_APPLICABLE,
+    SATISFIED,
+    UNKNOWN,
+    ActionRule,
+    Check,
+    NumericLimit,
+    Outcome,
+    ValueList,
+)
+from webapp.judge.request_view import RequestView
+from webapp.judge.text import STOPWORDS, stem, words
+
+# an argument's name as staff write it: snake_case ('seats_used', 'qualified_types')
+_SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+
+
+def _list_values(c: Check) -> list[str]:
+    return [str(v) for v in getattr(c, "values", ()) or ()] if isinstance(c, ValueList) else []
+
+
+# -- an argument's name compared with another read as a value ------------------------------------
+# 'An invite must not push seats_used over seats_licensed' read as "Deny when an argument is
+# seats_used": 51 seats used of 50 licensed passed; 'from_country different from to_country' as
+# "an argument is to_country"; 'aircraft_type must be one of the crew member's qualified_types' as
+# "Deny unless an argument is qualified_types"; '-> signature_algorithm must be rsa-sha256 or
+# rsa-sha512' as "Deny when an argument is signature_algorithm" (rsa-sha1 was never refused). A
+# name that is compared, owned ("the member's …") or given values is an argument, not a value.
+def _compared_name_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for c in every:
+        for v in _list_values(c):
+            if not _SNAKE.match(v):
+                continue
+            e = re.escape(v)
+            if re.search(
+                # the name is the measured side: 'seats_used over …', 'x differs from …'
+                rf"\b{e}\s+(?:(?:is|are|must\s+not\s+be|may\s+not\s+be)\s+)?(?:over|above|below|"
+                rf"under|exceeds?|exceeding|beyond|differs?|different|other\s+than|less\s+than|"
+                rf"more\s+than|greater\s+than|after|before|>=?|<=?|!=)\b"
+                # the name is the bound: '… over seats_licensed', 'different from to_country'
+                rf"|\b(?:over|above|below|exceeds?|exceeding|beyond|than|(?:different|differs?)"
+                rf"\s+from|after|before|vs\.?|versus)\s+(?:the\s+)?{e}\b"
+                # the name is owned: "one of the crew member's qualified_types"
+                rf"|'s\s+{e}\b"
+                # the name is given values: 'x must be a or b', 'x must be one of: …'
+                rf"|\b{e}\s+(?:must|should|shall)\s+(?:be|equal|match)\s+(?:one\s+of|either|in\b|"
+                rf"[\w\-.]+\s*(?:,|/|\bor\b))",
+                text,
+                re.I,
+            ):
+                out.append(v)
+    return out
+
+
+# -- a range of values read as one literal ---------------------------------------------------------
+# 'F → any passing grade (D- or better) requires Dept Chair approval' read as "Send to review when
+# passing grade is D- or better": a change from F to C was approved, since no grade is spelt
+# 'D- or better'. 'or better', 'or higher', 'or above' name every value on one side of a bound.
+_RANGE_TAIL = re.compile(
+    r"(?P<v>[^\s(),;:]+)\s+or\s+(?P<tail>better|higher|above|worse|lower|below|more|less|"
+    r"greater|later|earlier|newer|older|up|down)\b",
+    re.I,
+)
+
+
+def _range_read_as_literal(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for m in _RANGE_TAIL.finditer(text):
+        for c in every:
+            vals = {v.lower() for v in _list_values(c)}
+            # 'D- or better' as the one value, or as the two alternatives 'D-' and 'better'
+            if m.group(0).lower() in vals or m.group("tail").lower() in vals:
+                out.append(m.group(0))
+                break
+    return out
+
+
+# -- a date measured from another argument read as a duration ------------------------------------
+# 'effective_date must be at least 30 days after filing_date' read as "Deny when the duration is
+# below 30 days": the span between two arguments of the request was read as one duration, which a
+# request sending `duration_days` would have answered for the two dates.
+_BETWEEN_NAMES = re.compile(
+    r"\b(?P<a>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b[^.;]*?\b(?:days?|hours?|weeks?|months?|years?)\s+"
+    r"(?:after|before|since|from|prior\s+to|later\s+than|earlier\s+than)\s+(?:the\s+)?"
+    r"(?P<b>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"
+)
+
+
+def _span_read_as_duration(text: str, every: Sequence[Check]) -> list[str]:
+    m = _BETWEEN_NAMES.search(text)
+    if not m or m.group("a") == m.group("b"):
+        return []
+    if any(isinstance(c, NumericLimit) and c.unit_family == "time" for c in every):
+        return [m.group("b")]
+    return []
+
+
+# -- a list of names written with slashes read in part ---------------------------------------------
+# 'NEVER export cols ssn / card_number / dob' read as "Deny when an argument is card_number": an
+# export of ssn or dob passed. The upper-case lists are guarded in misreadings.py; names of
+# arguments are written in lower case.
+_LOWER_SLASH = re.compile(r"\b[a-z][a-z0-9_]*(?:\s*/\s*[a-z][a-z0-9_]*){2,}\b")
+
+
+def _lower_slash_list_in_part(text: str, every: Sequence[Check]) -> list[str]:
+    out = []
+    for m in _LOWER_SLASH.finditer(text):
+        members = {p.strip() for p in m.group(0).split("/")}
+        for c in every:
+            got = members & {v.lower() for v in _list_values(c)}
+            if got and got != members:
+                out.append(m.group(0))
+                break
+    return out
+
+
+# -- a listed name joined by 'and' split into alternatives ---------------------------------------
+# 'Governing law: New York, Delaware, or England and Wales only.' read as "New York, Delaware,
+# England or Wales": a contract under the law of Wales alone passed. In a list whose alternatives
+# are joined by 'or', an 'A and B' member is one name.
+_OR_LIST_AND = re.compile(
+    r",\s*(?:or\s+)?(?P<a>[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*)\s+and\s+"
+    r"(?P<b>[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*)"
+)
+
+
+def _joined_name_split(text: str, every: Sequence[Check]) -> list[str]:
+    if not re.search(r"\bor\b", text, re.I):
+        return []
+    out = []
+    for m in _OR_LIST_AND.finditer(text):
+        a, b = m.group("a").lower(), m.group("b").lower()
+        for c in every:
+            vals = {v.lower() for v in _list_values(c)}
+            if a in vals and b in vals:
+                out.append(m.group(0).lstrip(", ").removeprefix("or "))
+                break
+    return out
+
+
+# -- a list of alternatives read as subject words, every one required --------------------------------
+# 'Screening may not use protected characteristics as criteria: race, color, religion, sex,
+# national origin, disability, familial status' read as "Deny requests about screening use
+# protected characteristics criteria race color religion …": a screening on religion alone did not
+# carry every word and was approved. A list after a colon names alternatives, any one of which is
+# the case; read as subject words, each would have to be in the request.
+_COLON_LIST = re.compile(r":\s*(?P<list>[^:;.]+?(?:,[^:;.,]+){2,})\s*\.?\s*$")
+
+
+def _alternatives_read_as_subject(text: str, every: Sequence[Check]) -> list[str]:
+    m = _COLON_LIST.search(text)
+    if not m:
+        return []
+    items = [re.sub(r"^\s*(?:and|or)\s+", "", p).strip() for p in m.group("list").split(",")]
+    item_stems = [
+        {stem(w) for w in words(p) if w not in STOPWORDS and len(w) > 1} for p in items if p
+    ]
+    item_stems = [s for s in item_stems if s]
+    if len(item_stems) < 3:
+        return []
+    for c in every:
+        if not isinstance(c, ActionRule) or c.effect == "allow":
+            continue
+        terms = set(c.terms)
+        hit = [s for s in item_stems if s <= terms]
+        if len(hit) >= 2:
+            return [m.group("list").strip()]
+    return []
+
+
+# -- the allowed values of an argument read into its name ----------------------------------------------
+# '(a) Each log entry must state the privilege basis: attorney-client, work product, or common
+# interest.' read as "Deny when `privilege basis attorney client work product common interest` is
+# missing": no argument is so named (every entry was refused or held), and a basis outside the
+# three was never refused. The words after the colon are the values the argument may take.
+def _values_read_into_name(text: str, every: Sequence[Check]) -> list[str]:
+    m = _COLON_LIST_ANY.search(text)
+    if not m:
+        return []
+    items = [
+        re.sub(r"^\s*(?:and|or)\s+", "", p).strip() for p in re.split(r",|\bor\b", m.group("list"))
+    ]
+    item_stems = [{stem(w) for w in words(p) if w not in STOPWORDS and len(w) > 1} for p in items]
+    item_stems = [x for x in item_stems if x]
+    for c in every:
+        name = set(getattr(c, "arg_words", ()) or ())
+        if type(c).__name__ == "RequiredArgument" and sum(x <= name for x in item_stems) >= 2:
+            return [m.group("list").strip()]
+    return []
+
+
+_COLON_LIST_ANY = re.compile(r":\s*(?P<list>[^:;.]+?(?:(?:,|\bor\b)[^:;.,]+){1,})\s*\.?\s*$")
+
+
+# -- the bound read as what is measured ------------------------------------------------------------
+# 'Daily refund total per agent: EUR 20k max.' read as "Deny when today's total of the number of
+# max is above 20,000 EUR": 'max' is the bound, an amount of money is what is summed.
+_BOUND_NOUNS = frozenset("max min maximum minimum limit cap ceiling".split())
+
+
+def _bound_read_as_measure(text: str, every: Sequence[Check]) -> list[str]:
+    return [
+        c.noun
+        for c in every
+        if isinstance(c, NumericLimit)
+        and c.currency
+        and c.noun
+        and c.noun.lower() in _BOUND_NOUNS
+        and set(c.measure) <= _BOUND_NOUNS
+    ]
+
+
+GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
+    _compared_name_read_as_value,
+    _range_read_as_literal,
+    _span_read_as_duration,
+    _lower_slash_list_in_part,
+    _joined_name_split,
+    _alternatives_read_as_subject,
+    _values_read_into_name,
+    _bound_read_as_measure,
+)
+
+
+# -- readings made right ---------------------------------------------------------------------------
+# Where the right reading is the checks' own with the list's members joined or completed, the rule
+# is read right instead of left partly understood; the guards above then find nothing.
+
+
+def _mend_lower_slash_list(text: str, checks: list[Check]) -> list[Check] | None:
+    """'NEVER export cols ssn / card_number / dob' read as card_number alone: every member of the
+    one slash list of names is in the list (the others had been read as subject words)."""
+    groups = [[p.strip() for p in m.group(0).split("/")] for m in _LOWER_SLASH.finditer(text)]
+    if len(groups) != 1:
+        return None
+    members = groups[0]
+    changed = False
+    out: list[Check] = []
+    for c in checks:
+        if isinstance(c, ValueList) and c.match == "exact" and c.values:
+            have = {v.lower() for v in c.values}
+            if have < set(members):
+                drop = {stem(w) for p in members for w in words(p)}
+                c = replace(
+                    c,
+                    values=tuple(members),
+                    terms=tuple(t for t in c.terms if t not in drop),
+                    about_words=tuple(t for t in c.about_words if t not in drop),
+                )
+                changed = True
+        out.append(c)
+    return out if changed else None
+
+
+def _mend_joined_name(text: str, checks: list[Check]) -> list[Check] | None:
+    """'New York, Delaware, or England and Wales only' read as '… England or Wales': the two
+    names joined back into the one the list names."""
+    if not re.search(r"\bor\b", text, re.I):
+        return None
+    changed = False
+    out: list[Check] = []
+    for c in checks:
+        if isinstance(c, ValueList) and c.match == "exact":
+            values = list(c.values)
+            for m in _OR_LIST_AND.finditer(text):
+                a, b = m.group("a"), m.group("b")
+                low = [v.lower() for v in values]
+                if a.lower() in low and b.lower() in low:
+                    i = low.index(a.lower())
+                    values = [v for v in values if v.lower() not in (a.lower(), b.lower())]
+                    values.insert(i, f"{a} and {b}")
+                    changed = True
+            c = replace(c, values=tuple(values)) if values != list(c.values) else c
+        out.append(c)
+    return out if changed else None
+
+
+_WINDOW_SECONDS = {"minute": 60, "hour": 3600, "day": 86400, "week": 604800}
+_WITHIN_ONE = re.compile(
+    r"\b(?:within|in)\s+(?:one|an?|1|the\s+same|a\s+single)\s+(?P<w>minute|hour|day|week)\b", re.I
+)
+
+
+def _mend_window_restated(text: str, checks: list[Check]) -> list[Check] | None:
+    """'More than 3 payments by the same agent within one hour -> hold for review' read as a count
+    per hour and a second limit "the hour's total of the duration is at or below 1 hours" (every
+    request sending a duration under an hour was held): 'within one hour' restates the count's
+    window, it is no bound of its own."""
+    m = _WITHIN_ONE.search(text)
+    if not m:
+        return None
+    window = m.group("w").lower()
+    if not any(
+        isinstance(c, NumericLimit) and c.counts_calls and c.window == window for c in checks
+    ):
+        return None
+    out = [
+        c
+        for c in checks
+        if not (
+            isinstance(c, NumericLimit)
+            and not c.counts_calls
+            and c.unit_family == "time"
+            and c.window == window
+            and c.op in ("le", "lt")
+            and abs(c.threshold * c.unit_factor - _WINDOW_SECONDS[window]) < 1e-6
+        )
+    ]
+    return out if len(out) < len(checks) else None
+
+
+@dataclass(frozen=True)
+class ArgumentsDiffer(Check):
+    """'Cross-border transfers - from_country different from to_country - need Loyalty Ops
+    approval': the rule applies when the two arguments it names hold different values (compared
+    without case or surrounding space); the same value satisfies it, one of them missing or empty
+    goes to review."""
+
+    left: str = ""
+    right: str = ""
+    kind: str = field(default="arguments_differ", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(left=self.left, right=self.right)
+        return d
+
+    def reading(self) -> str:
+        verb = {"deny": "Deny", "review": "Send to review"}.get(self.effect, "Deny")
+        return (
+            f"{verb} when `{self.left}` and `{self.right}` hold different values (when one of "
+            f"them is not sent, review){self._about()}"
+        )
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        values = {lf.path: lf.value for lf in view.leaves}
+        names = (self.left, self.right)
+        if not any(n in values for n in names):
+            return Outcome(NOT_APPLICABLE)
+        if not all(n in values for n in names):
+            return Outcome(UNKNOWN, f"{self.left} and {self.right} are not both sent", names)
+        a, b = (str(values[n]).strip().casefold() for n in names)
+        if not a or not b:
+            return Outcome(UNKNOWN, f"{self.left} or {self.right} is empty", names)
+        if a != b:
+            said = f"{self.left} = {values[self.left]!r} and {self.right} = {values[self.right]!r}"
+            return self.fire("matched", said, names)
+        return Outcome(SATISFIED, f"{self.left} and {self.right} are the same", names)
+
+
+_DIFFER = re.compile(
+    r"\b(?P<a>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:is\s+|are\s+)?(?:different\s+from|differs?\s+"
+    r"from|other\s+than|not\s+equal\s+to|!=|<>)\s+(?:the\s+)?(?P<b>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"
+)
+
+
+def _mend_arguments_differ(text: str, checks: list[Check]) -> list[Check] | None:
+    """'from_country different from to_country -> approval' read as "Send to review when an
+    argument is to_country": the two names compared, the rule applying when they differ. Only a
+    rule that sends such requests to review or refuses them, with no negation around the
+    comparison ('must not differ' is the opposite rule), is read so."""
+    matches = list(_DIFFER.finditer(text))
+    if len(matches) != 1 or re.search(r"\b(?:not|never|no|unless|only|same)\b", text, re.I):
+        return None
+    a, b = matches[0].group("a"), matches[0].group("b")
+    out: list[Check] = []
+    changed = False
+    for c in checks:
+        if (
+            isinstance(c, ValueList)
+            and c.effect in ("review", "deny")
+            and c.mode == "deny"
+            and {str(v) for v in c.values} <= {a, b}
+            and c.values
+        ):
+            c = ArgumentsDiffer(
+                rule_index=c.rule_index,
+                source=c.source,
+                effect=c.effect,
+                terms=c.terms,
+                left=a,
+                right=b,
+            )
+            changed = True
+        out.append(c)
+    return out if changed else None
+
+
+# a word that says where the values are sought, not what they are: a participle ('Exports
+# containing …') or a heading written in capitals ('DEBARRED - do not pay: …')
+_NOT_A_KIND = frozenset(stem(w) for w in "containing including include includes with".split())
+
+
+def _mend_heading_kind(text: str, checks: list[Check]) -> list[Check] | None:
+    """'DEBARRED - do not pay: Apex Restoration LLC, …' read as "Deny when `DEBARRED` is Apex
+    Restoration LLC …" (a payment to any other vendor went to review, as no argument is named
+    `DEBARRED`); 'Exports containing medical_baseline or life_support' as "`containing` contains
+    …". A list of values never to be sent is sought in every argument when the word read as its
+    kind is a heading in capitals or a participle."""
+    heading = re.match(r"^\s*(?:[\w.()]+\s+)?(?P<h>[A-Z]{3,})\s*(?:[-:\u2013\u2014]|->)", text)
+    caps = {stem(heading.group("h").lower())} if heading else set()
+    changed = False
+    out: list[Check] = []
+    for c in checks:
+        if (
+            isinstance(c, ValueList)
+            and c.mode == "deny"
+            and c.kind_words
+            and set(c.kind_words) <= (_NOT_A_KIND | caps)
+        ):
+            c = replace(c, kind_words=())
+            changed = True
+        out.append(c)
+    return out if changed else None
+
+
+def _items(listed: str) -> list[str]:
+    parts = re.split(r",|\bor\b", listed)
+    return [p for p in (re.sub(r"^\s*(?:and|or)\s+", "", q).strip(" .") for q in parts) if p]
+
+
+def _mend_values_in_name(text: str, checks: list[Check]) -> list[Check] | None:
+    """'Every credit needs a reason_code from: SLA, BILLING_ERROR, GOODWILL' read as "Deny when
+    `reason_code` is missing" (any other code passed), 'must state the privilege basis:
+    attorney-client, work product, or common interest' as a required argument named by every word:
+    the argument is required (missing: deny, as read) and one of the values listed after the
+    colon; a value outside the list goes to review, since the words of a basis or a code written
+    otherwise ('joint defense' for common interest) are for a person to weigh."""
+    m = _COLON_LIST_ANY.search(text)
+    if not m:
+        return None
+    items = _items(m.group("list"))
+    item_stems = [{stem(w) for w in words(p) if w not in STOPWORDS and len(w) > 1} for p in items]
+    if len(items) < 2 or not all(item_stems):
+        return None
+    listed = set().union(*item_stems)
+    out: list[Check] = []
+    changed = False
+    for c in checks:
+        name = tuple(getattr(c, "arg_words", ()) or ())
+        if type(c).__name__ == "RequiredArgument" and c.effect == "deny" and listed <= set(name):
+            kept = tuple(w for w in name if w not in listed)
+            if kept:
+                out.append(replace(c, arg_words=kept))
+                out.append(
+                    ValueList(
+                        rule_index=c.rule_index,
+                        source=c.source,
+                        effect="review",
+                        terms=c.terms,
+                        mode="allow",
+                        values=tuple(items),
+                        match="exact",
+                        kind_words=kept,
+                    )
+                )
+                changed = True
+                continue
+        out.append(c)
+    return out if changed else None
+
+
+MENDS: tuple[Callable[[str, list[Check]], list[Check] | None], ...] = (
+    _mend_lower_slash_list,
+    _mend_joined_name,
+    _mend_window_restated,
+    _mend_arguments_differ,
+    _mend_heading_kind,
+    _mend_values_in_name,
+)
