@@ -178,14 +178,19 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
                 subject_words=subject.strip(),
             )
         ]
-    m = _BOUND_COLON.match(t) or _BOUND_BARE.match(t)
+    refused = _prohibited_bound(index, text, t)
+    if refused is not None:
+        return refused
+    tail = _REFUSAL_TAIL.search(t)
+    head = t[: tail.start()] + "." if tail else t
+    m = _BOUND_COLON.match(head) or _BOUND_BARE.match(head)
     if m is None:
         return None
     subj, arg = m.group("subj"), m.group("arg")
     lead = re.match(r"^(?P<w>min|minimum|max|maximum)\b\s*", subj, re.I)
     direction = lead.group("w").lower()[:3] if lead else ""
     core = subj[lead.end() :] if lead else subj
-    if not _plain_subject(core, allow_empty=True):
+    if not _plain_subject(core, allow_empty=True, name=arg):
         return None
     bound = m.group("bound").strip()
     rng = _RANGE.match(bound)
@@ -206,6 +211,8 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
         n, unit = float(one.group("n")), one.group("unit")
         low, high = (n, None) if kinds == {"min"} else (None, n)
     if not _unit_agrees(unit, arg):
+        return None
+    if tail and not _tail_restates(tail.group("side"), low, high):
         return None
     return [
         NamedBound(
@@ -231,12 +238,18 @@ def _direction(word: str) -> str:
     return "min"
 
 
-def _plain_subject(subject: str, allow_empty: bool = False) -> bool:
+def _plain_subject(subject: str, allow_empty: bool = False, name: str = "") -> bool:
     s = subject.strip()
     if not s:
         return allow_empty
-    if _SUBJECT_REFUSED.search(s) or len(s.split()) > 6:
+    # a word the argument's own name holds ('rest before the new duty', `rest_hours_before`)
+    # is read by the argument, not a condition of its own
+    own = set(re.split(r"[_.]", name.lower())) if name else set()
+    refused = [m.group(0).lower() for m in _SUBJECT_REFUSED.finditer(s)]
+    if any(r not in own for r in refused) or len(s.split()) > 6:
         return False
+    if own:
+        s = " ".join(w for w in s.split() if w.lower() not in own) or s
     from webapp.judge.coverage import category_phrases, condition_spans
 
     return not condition_spans(s) and not category_phrases(s)
@@ -274,3 +287,70 @@ def _unit_agrees(unit: str | None, arg: str) -> bool:
     if said is None:
         return len(named) <= 1 if not unit else not named
     return named == {said}
+
+
+# 'Less = FTL breach, reject.', 'More -> deny': what lies past a one-sided bound is refused,
+# which the bound says already (a reason of a few words may stand between)
+_REFUSAL_TAIL = re.compile(
+    r"\.\s*(?P<side>less|fewer|shorter|lower|more|longer|higher|greater)\b\s*"
+    r"(?:=|->|=>|\u2192|:|means|is)\s*(?:[A-Za-z][\w\-]*\s*){0,4},?\s*"
+    r"(?:reject(?:ed)?|den(?:y|ied)|refused?|not\s+(?:permitted|allowed))\s*\.?\s*$",
+    re.I,
+)
+
+
+def _tail_restates(side: str, low: float | None, high: float | None) -> bool:
+    below = side.lower() in ("less", "fewer", "shorter", "lower")
+    return (below and low is not None and high is None) or (
+        not below and high is not None and low is None
+    )
+
+
+# 'Duty period (duty_hours) over 13h is not permitted.', 'Tickets older than 365 days
+# (days_since_issue) cannot be refunded.': a comparison on the named argument, then a refusal
+_CMP = (
+    r"(?P<cmp>over|above|more\s+than|greater\s+than|longer\s+than|older\s+than|exceeding|"
+    r"under|below|less\s+than|fewer\s+than|shorter\s+than|younger\s+than)"
+)
+_REFUSAL = (
+    r"(?:is|are)\s+(?:not\s+(?:permitted|allowed|accepted)|prohibited|forbidden)|"
+    r"(?:cannot|can\s*not|can't|may\s+not|must\s+not)\s+be\s+(?P<act>[a-z]+ed)"
+)
+_PROHIBITED_AFTER = re.compile(
+    rf"^(?P<subj>{_SUBJECT})\s*\((?P<arg>{_NAME})\)\s+{_CMP}\s+(?P<n>{_NUM})\s*"
+    rf"(?P<unit>{_UNIT})?\s+(?:{_REFUSAL})\s*\.?\s*$",
+    re.I,
+)
+_PROHIBITED_BEFORE = re.compile(
+    rf"^(?P<subj>{_SUBJECT})\s+{_CMP}\s+(?P<n>{_NUM})\s*(?P<unit>{_UNIT})?\s*"
+    rf"\((?P<arg>{_NAME})\)\s+(?:{_REFUSAL})\s*\.?\s*$",
+    re.I,
+)
+
+
+def _prohibited_bound(index: int, text: str, t: str) -> list[Any] | None:
+    from webapp.judge.namedchecks import NamedBound
+
+    m = _PROHIBITED_AFTER.match(t) or _PROHIBITED_BEFORE.match(t)
+    if m is None:
+        return None
+    subj, arg, unit = m.group("subj"), m.group("arg"), m.group("unit")
+    if not _plain_subject(subj, name=arg) or not _unit_agrees(unit, arg):
+        return None
+    n = float(m.group("n"))
+    above = re.match(r"over|above|more|greater|longer|older|exceeding", m.group("cmp"), re.I)
+    act = m.group("act")
+    return [
+        NamedBound(
+            index,
+            text,
+            "deny",
+            _stems(subj),
+            path=arg,
+            low=None if above else n,
+            high=n if above else None,
+            unit=(unit or "").strip(),
+            subject_words=subj.strip(),
+            act=stem(act.lower()) if act else "",
+        )
+    ]

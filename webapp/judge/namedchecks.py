@@ -50,6 +50,9 @@ class NamedBound(Check):
     high: float | None = None
     unit: str = ""
     subject_words: str = ""
+    # the act the rule refuses ('cannot be refunded'): a breach is certain only when the tool
+    # does that act, otherwise a human decides
+    act: str = ""
     kind: str = field(default="named_bound", init=False)
 
     def _want(self) -> str:
@@ -84,9 +87,14 @@ class NamedBound(Check):
             if (self.low is not None and value < self.low) or (
                 self.high is not None and value > self.high
             ):
-                return Outcome(
-                    VIOLATED, f"{leaf.path} = {_fmt(value)} {self._want()}", (leaf.path,)
-                )
+                message = f"{leaf.path} = {_fmt(value)} {self._want()}"
+                if self.act and self.act not in view.tool_stems:
+                    return Outcome(
+                        UNKNOWN,
+                        message + f"; the tool may not be the act the rule refuses ({self.act})",
+                        (leaf.path,),
+                    )
+                return Outcome(VIOLATED, message, (leaf.path,))
         return Outcome(
             SATISFIED,
             f"`{self.path}` is within the rule's bound",
