@@ -178,6 +178,9 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
                 subject_words=subject.strip(),
             )
         ]
+    denied = _deny_list(index, text, t)
+    if denied is not None:
+        return denied
     refused = _prohibited_bound(index, text, t)
     if refused is not None:
         return refused
@@ -352,5 +355,62 @@ def _prohibited_bound(index: int, text: str, t: str) -> list[Any] | None:
             unit=(unit or "").strip(),
             subject_words=subj.strip(),
             act=stem(act.lower()) if act else "",
+        )
+    ]
+
+
+# 'Sanctions: payee_country may not be IR, KP, SY, CU or RU.': the named argument, none of the
+# values; 'No comps on OTA or group-rate bookings (rate_type).': an act refused for the values
+_NAMED_NOT_IN = re.compile(
+    rf"^(?:(?P<subj>{_SUBJECT})\s*:\s*)?(?P<arg>{_ARGUMENT_SHAPED.pattern})\s+"
+    r"(?:may|must|can|shall)\s*(?:not|n't)\s+be\s+(?:one\s+of\s+|in\s+)?(?P<list>[^():;]+?)"
+    r"\s*\.?\s*$"
+)
+_NO_ACT_ON = re.compile(
+    rf"^no\s+(?P<act>[a-z]+)\s+(?:on|for|to)\s+(?P<list>[^():;]+?)\s*\((?P<arg>{_NAME})\)"
+    r"\s*\.?\s*$",
+    re.I,
+)
+
+
+def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
+    from webapp.judge.namedchecks import NamedList
+    from webapp.judge.places import country_code
+
+    m = _NAMED_NOT_IN.match(t)
+    act = ""
+    subj = ""
+    if m is not None:
+        subj = m.group("subj") or ""
+        if subj and not _plain_subject(subj):
+            return None
+        items = _items(m.group("list"))
+    else:
+        m = _NO_ACT_ON.match(t)
+        if m is None:
+            return None
+        act = m.group("act")
+        items = _items(m.group("list"))
+        if items and len(items) > 1 and len(items[-1].split()) == 2:
+            # 'OTA or group-rate bookings': the last item's noun is what every item qualifies
+            *head, noun = items[-1].split()
+            if noun.lower().endswith("s") and all(len(i.split()) == 1 for i in items[:-1]):
+                items[-1] = " ".join(head)
+                subj = noun
+    if not items:
+        return None
+    place = all(country_code(i) for i in items) and all(len(i) == 2 and i.isupper() for i in items)
+    return [
+        NamedList(
+            index,
+            text,
+            "deny",
+            _stems(f"{act} {subj}"),
+            path=m.group("arg"),
+            values=tuple(items),
+            place=place,
+            subject_words=" ".join(w for w in (act, subj) if w),
+            mode="deny",
+            act=stem(act.lower().rstrip("s")) if act else "",
         )
     ]

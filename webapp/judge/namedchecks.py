@@ -114,12 +114,15 @@ class NamedList(Check):
     values: tuple[str, ...] = ()
     place: bool = False
     subject_words: str = ""
+    mode: str = "allow"  # allow: must be one of the values; deny: must be none of them
+    act: str = ""  # the act a deny-list refuses ('No comps on …'), as NamedBound.act
     kind: str = field(default="named_list", init=False)
 
     def reading(self) -> str:
         about = f" ({self.subject_words})" if self.subject_words else ""
         listed = ", ".join(f'"{v}"' for v in self.values)
-        return f"{_VERB[self.effect]} unless `{self.path}`{about} is one of {listed}"
+        when = "unless" if self.mode == "allow" else "when"
+        return f"{_VERB[self.effect]} {when} `{self.path}`{about} is one of {listed}"
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
@@ -146,14 +149,23 @@ class NamedList(Check):
                     "should decide",
                     (leaf.path,),
                 )
-            if held is False:
-                return Outcome(
-                    VIOLATED,
-                    f"{leaf.path} = {got!r} is not one of {', '.join(self.values)}",
-                    (leaf.path,),
+            if held is (self.mode == "deny"):
+                message = (
+                    f"{leaf.path} = {got!r} is one of {', '.join(self.values)}"
+                    if held
+                    else f"{leaf.path} = {got!r} is not one of {', '.join(self.values)}"
                 )
+                if self.act and self.act not in view.tool_stems:
+                    return Outcome(
+                        UNKNOWN,
+                        message + f"; the tool may not be the act the rule refuses ({self.act})",
+                        (leaf.path,),
+                    )
+                return Outcome(VIOLATED, message, (leaf.path,))
         return Outcome(
-            SATISFIED, f"`{self.path}` is a listed value", tuple(lf.path for lf in leaves)
+            SATISFIED,
+            f"`{self.path}` is {'a' if self.mode == 'allow' else 'not a'} listed value",
+            tuple(lf.path for lf in leaves),
         )
 
     def _holds(self, got: str) -> bool | None:
@@ -183,7 +195,7 @@ class NamedList(Check):
 def _spelling(value: str) -> tuple[str, ...]:
     """A value's words as stems, lower case, whatever joins them ('Property Taxes',
     'property_tax', 'property-tax' are one spelling)."""
-    parts = [p for p in re.split(r"[\s_\-/.]+", value.strip().lower()) if p]
+    parts = [p for p in re.split(r"[\s_\-/.']+", value.strip().lower()) if p]
     return tuple(stem(p) for p in parts)
 
 
