@@ -119,6 +119,8 @@ _ONE_BOUND = re.compile(
 # words a subject may not hold: a condition, a negation, a quantity of its own, a second rule
 _SUBJECT_REFUSED = re.compile(
     r"\b(?:no|not|never|unless|except|if|when|while|where|without|with|only|per|each|every|"
+    # a phrase after a preposition may narrow the subject ('for new customers'): not read here
+    r"for|to|of|in|on|at|by|from|via|during|"
     r"daily|weekly|monthly|total|all|any|other|and\s+not|but|or\s+more|than|after|before|"
     r"within|outside|over|under|above|below|who|which|that|whose)\b|\d|[$\u20ac\u00a3]",
     re.I,
@@ -126,7 +128,10 @@ _SUBJECT_REFUSED = re.compile(
 # words an item of a closed list may not hold: an open class or an example
 _ITEM_REFUSED = re.compile(
     r"\b(?:etc|other|others|any|all|such|e\.?g|including|similar|like|approved|allowed|"
-    r"permitted|authori[sz]ed|listed|sanctioned|restricted|high-risk|certain|some|not|no)\b",
+    r"permitted|authori[sz]ed|listed|sanctioned|restricted|high-risk|certain|some|not|no|"
+    # a condition or a place after the list is no item ('RU, except on weekends')
+    r"except|unless|if|when|while|where|without|with|for|on|at|in|by|during|after|before|"
+    r"outside|inside|over|under|above|below|than|per|each|only)\b",
     re.I,
 )
 _TIME_UNITS = {
