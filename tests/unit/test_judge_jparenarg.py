@@ -37,6 +37,7 @@ DUTY = "Duty period (duty_hours) over 13h is not permitted."
 TICKETS = "Tickets older than 365 days (days_since_issue) cannot be refunded."
 SANCTIONS = "Sanctions: payee_country may not be IR, KP, SY, CU or RU."
 COMPS = "No comps on OTA or group-rate bookings (rate_type)."
+OUTAGE = "Eligible only when the outage lasted 24 hours or longer (outage_hours)."
 
 UNDERSTOOD = [
     ESCROW,
@@ -51,6 +52,7 @@ UNDERSTOOD = [
     TICKETS,
     SANCTIONS,
     COMPS,
+    OUTAGE,
 ]
 
 
@@ -114,6 +116,9 @@ def test_readings_are_rendered_from_structure(rule: str, reading: str) -> None:
         (COMPS, "comp.issue", {"rate_type": "group_rate"}, "denied"),
         (COMPS, "comp.issue", {"rate_type": "group"}, "pending_review"),
         (COMPS, "comp.issue", {"rate_type": "bar"}, "approved"),
+        (OUTAGE, "credit.issue", {"outage_hours": 24}, "approved"),
+        (OUTAGE, "credit.issue", {"outage_hours": 23.9}, "denied"),
+        (OUTAGE, "credit.issue", {"hours": 30}, "pending_review"),
     ],
 )
 def test_outcomes(rule: str, tool: str, args: dict, expected: str) -> None:

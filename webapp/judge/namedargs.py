@@ -183,6 +183,9 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
                 subject_words=subject.strip(),
             )
         ]
+    eligible = _eligible_only(index, text, t)
+    if eligible is not None:
+        return eligible
     denied = _deny_list(index, text, t)
     if denied is not None:
         return denied
@@ -417,5 +420,48 @@ def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
             subject_words=" ".join(w for w in (act, subj) if w),
             mode="deny",
             act=stem(act.lower().rstrip("s")) if act else "",
+        )
+    ]
+
+
+# 'Eligible only when the outage lasted 24 hours or longer (outage_hours).': what the policy
+# grants holds only past the bound on the named argument, whose name holds the thing measured
+_ELIGIBLE_ONLY = re.compile(
+    r"^(?:eligible|allowed|permitted|available)\s+only\s+(?:when|if)\s+(?:the\s+)?"
+    r"(?P<subj>[a-z][a-z\-]*)\s+(?:lasted|lasts|is|was|has\s+been|ran|runs)\s+"
+    rf"(?:(?P<pre>at\s+least|at\s+most)\s+)?(?P<n>{_NUM})\s*(?P<unit>{_UNIT})?"
+    r"(?:\s+or\s+(?P<post>longer|more|over|above|greater|shorter|less|fewer|under|below))?\s*"
+    rf"\((?P<arg>{_NAME})\)\s*\.?\s*$",
+    re.I,
+)
+
+
+def _eligible_only(index: int, text: str, t: str) -> list[Any] | None:
+    from webapp.judge.namedchecks import NamedBound
+
+    m = _ELIGIBLE_ONLY.match(t)
+    if m is None:
+        return None
+    subj, arg, unit = m.group("subj"), m.group("arg"), m.group("unit")
+    pre, post = (m.group("pre") or "").lower(), (m.group("post") or "").lower()
+    if bool(pre) == bool(post):
+        return None  # no direction ('lasted 24 hours'), or two
+    if stem(subj.lower()) not in {stem(w) for w in re.split(r"[_.]", arg.lower())}:
+        return None  # the argument's name does not hold the thing the rule measures
+    if not _unit_agrees(unit, arg):
+        return None
+    n = float(m.group("n"))
+    at_least = pre.startswith("at least") or post in ("longer", "more", "over", "above", "greater")
+    return [
+        NamedBound(
+            index,
+            text,
+            "deny",
+            _stems(subj),
+            path=arg,
+            low=n if at_least else None,
+            high=None if at_least else n,
+            unit=(unit or "").strip(),
+            subject_words=subj,
         )
     ]
