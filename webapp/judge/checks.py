@@ -6,7 +6,7 @@ import calendar
 import fnmatch
 import operator
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cache, cached_property, lru_cache
 from typing import Any
@@ -1002,6 +1002,12 @@ class NumericLimit(Check):
     kind: str = field(default="numeric_limit", init=False)
 
     @cached_property
+    def _name_is_subject(self) -> bool:
+        """The rule's subject words are all words of the argument it names."""
+        own = {stem(w) for w in re.split(r"[^a-z0-9]+", self.named.lower()) if w}
+        return set(self.terms) <= own
+
+    @cached_property
     def on_a_scale(self) -> bool:
         """A bound on a score's own scale ('a credit score below 600'), never money."""
         return _on_a_scale(self)
@@ -1024,6 +1030,10 @@ class NumericLimit(Check):
         return d
 
     def evaluate(self, view: RequestView) -> Outcome:
+        if self.named and self._name_is_subject and not bind_measure(view, self):
+            # 'validity_months: 12 max' says nothing but the argument and its bound: a request
+            # without that argument is one the rule cannot judge (jparenarg)
+            return Outcome(UNKNOWN, f"`{self.named}` is not among the arguments")
         applies, anchored = self.applicability(view)
         if applies == "absent" and self.noun and self.op in ("lt", "le") and not self.counts_calls:
             # 'must cite at least one reason code' and `reason_codes: []`: the empty list is the
@@ -3837,6 +3847,10 @@ def convert_value(
             f"{unit_arg.path} gives {leaf.path} a unit or scale ({unit_arg.value}): a human "
             "must compare",
         )
+    if check.named and check.currency_from_policy and _named_in_other_unit(leaf):
+        # 'validity_months: 12 max' in a policy whose amounts are in EUR: the policy's currency
+        # is the amounts', not that of the argument the rule names (jparenarg)
+        check = replace(check, currency=None, currency_from_policy=False)
     # (`leaf.unit` first in these tests: most arguments have no unit, and the answer is the same)
     if (
         leaf.unit
@@ -3869,7 +3883,12 @@ def convert_value(
                 value,
                 f"{leaf.path} is in {currency.upper()} but the rule is in {check.currency}: a human must compare",
             )
-    elif check.unit_family is None and not check.noun and not check.counts_calls:
+    elif (
+        check.unit_family is None
+        and not check.noun
+        and not check.counts_calls
+        and not (check.named and _named_in_other_unit(leaf))
+    ):
         # 'Transfers must not exceed 2,000' names no currency: against an amount in a currency it
         # is ambiguous (a tenant may run several), so a human compares.
         currency = _currency_of(view, leaf)
@@ -3885,6 +3904,23 @@ def convert_value(
                 "which: a human must compare",
             )
     return value, ""
+
+
+# words of an argument's name that say it counts or measures something other than money
+# ('validity_months', 'pax_count', 'max_retries', 'rest_hours_before')
+_OTHER_UNIT_KEYS = frozenset(
+    stem(w)
+    for w in "count number num qty quantity pax retries attempts entries nights seats guests "
+    "people persons days hours months years weeks minutes seconds mins hrs percent pct".split()
+)
+
+
+def _named_in_other_unit(leaf: Leaf) -> bool:
+    """The argument a rule names ('validity_months: 12 max') is named in a unit other than money:
+    a bound with no currency beside a request's currency is not ambiguous for it (jparenarg)."""
+    if leaf.unit is not None and leaf.unit[0] != "minor":
+        return True
+    return bool(leaf.keys & _OTHER_UNIT_KEYS)
 
 
 def _scaled_like(leaf: Leaf, value: float, check: NumericLimit) -> float:

@@ -65,6 +65,7 @@ from webapp.judge.glosses import (
 )
 from webapp.judge.inline import inline_checks
 from webapp.judge.misreadings import mend, misread_words
+from webapp.judge.namedargs import named_argument_checks, names_read_as_values
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
@@ -476,6 +477,13 @@ def _compile_as_written(
         if glossed.decides and any(isinstance(c, Glossed) for c in _all_checks(glossed.checks)):
             return glossed
     # ---- end jgloss
+    # ---- jparenarg: 'Escrow pays only: property taxes, … (disbursement_type)', 'Group size
+    # 10-60 pax (pax_count)': a list, a place or a bound beside the argument it binds, read
+    # whole by its own grammar (namedargs.py)
+    bound = named_argument_checks(index, text)
+    if bound is not None:
+        return CompiledRule(index, chunk_id, text, tuple(bound), False, False, (), ())
+    # ---- end jparenarg
     # 'Channel retail_store or app: OK. Phone or chat -> fraud team must review.': a table of
     # values and what each gets, read whole by its own grammar (tables.py). First: read as prose,
     # 'Allow requests about channel app' approved a channel the table does not list.
@@ -1533,6 +1541,8 @@ def _compile_prose(
         # ('domains other than partner domains' is read when the glossary resolved the term)
         # (jgloss: an argument compared in a gloss, '(open_claims > 0)', is read by its check)
         compared = {c.path for c in _all_checks(checks) if isinstance(c, Glossed)}
+        # (jparenarg: 'duration_hours <= 72', a bound compared on the argument it names)
+        compared |= {c.named for c in _all_checks(checks) if isinstance(c, NumericLimit)}
         left += [
             w
             for w in misread_traps(re.sub(r"\s+", " ", text.replace("\u2019", "'")))
@@ -1540,6 +1550,8 @@ def _compile_prose(
         ]
         # jgloss: a glossed argument compared as a value ('an argument is termination_type')
         left += values_read_as_names(clean, reading.every)
+        # jparenarg: an argument named in brackets compared as a value ('(disbursement_type)')
+        left += names_read_as_values(clean, reading.every)
         if left:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *left)))
     return CompiledRule(
@@ -8955,6 +8967,13 @@ def _named_measures(clause: str, made: list[Check]) -> list[Check]:
     argument it compares (NumericLimit.named); its words are then read by the limit."""
     names = list(_MEASURE_NAME.finditer(clause))
     limits = [c for c in _all_checks(made) if isinstance(c, NumericLimit) and not c.counts_calls]
+    # ---- jparenarg: 'validity_months: 12 max', 'Vendor codes: duration_hours <= 72': the name
+    # labelling the bound, or the left side of its comparison, names the argument it compares
+    # (read as the amount, a voucher's 150 EUR had been denied by a cap of 12 months)
+    labels = list(_MEASURE_LABEL.finditer(clause))
+    if not names and len(labels) == 1 and len(limits) == 1 and not limits[0].named:
+        return _named_as(made, limits[0], labels[0].group("name"))
+    # ---- end jparenarg
     if len(names) != 1 or len(limits) != 1 or limits[0].named:
         return made
     name = names[0]
@@ -8966,7 +8985,22 @@ def _named_measures(clause: str, made: list[Check]) -> list[Check]:
     )
     if not (after_quantity or own & set(limit.measure) or own & set(limit.terms)):
         return made
-    named = replace(limit, named=name.group("name"), measure=tuple(own))
+    return _named_as(made, limit, name.group("name"))
+
+
+# an argument's name labelling a bound ('validity_months: 12 max') or compared with a number
+# ('duration_hours <= 72'); the label opens the clause or follows a subject's colon
+_MEASURE_LABEL = re.compile(
+    r"(?:^|:\s*)(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*"
+    r"(?::\s*(?=[^:]*\d)|(?:<=|>=|<|>|\u2264|\u2265|\s(?:at\s+(?:most|least)|above|below|over|"
+    r"under|(?:no\s+)?(?:more|less|fewer)\s+than|up\s+to|max|min))\s*(?=\d))"
+)
+
+
+def _named_as(made: list[Check], limit: NumericLimit, name: str) -> list[Check]:
+    """`made` with `limit` comparing only the argument `name` (NumericLimit.named)."""
+    own = {stem(w.lower()) for w in words(name)}
+    named = replace(limit, named=name, measure=tuple(own))
 
     def swap(c: Check) -> Check:
         if c is limit:

@@ -1,0 +1,467 @@
+"""An argument named beside a list, a place or a quantity (helper jparenarg).
+
+Staff write the argument a rule binds beside what it binds, bare, in brackets or with a colon:
+
+- "Escrow pays only: property taxes, hazard insurance, flood insurance, HOA dues
+  (disbursement_type)." — an allow-list on `disbursement_type`;
+- "Domestic only - beneficiary bank must be in the US (beneficiary_country)." — a place;
+- "validity_months: 12 max", "Vendor codes: duration_hours <= 72." — a bound on the named
+  argument, never on the request's amount (compiler._named_measures, NumericLimit.named).
+
+This module holds the fail-safe that keeps the argument's name from being read as a value: read
+so, "Escrow pays only: … (disbursement_type)" became "Deny unless an argument is
+disbursement_type", which denied every listed disbursement and allowed a request whose value
+was the name itself; "No block billing (block_billed_entries must be 0)" allowed two
+block-billed entries. No request carries an argument's name as a value: a check comparing with
+it is wrong, and the name is left unaccounted, so the rule never decides on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from webapp.judge.text import stem, words
+
+# a bracket whose body opens with a lower-case name: '(disbursement_type)', '(rail)',
+# '(block_billed_entries must be 0)', '(waivers_last_12m: 0)'
+# (the name alone, or what it must be: a list of values in brackets, '(gmail.com, yahoo.com)',
+# is no argument's name)
+_NAMED_BRACKET = re.compile(
+    r"\(\s*(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)*)\s*"
+    r"(?P<rest>(?:(?:must|should|shall|is|are|=|==|!=|:|<|>|<=|>=)[^(),]*)?)\)"
+)
+_ARGUMENT_SHAPED = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def names_read_as_values(text: str, every: list[Any]) -> list[str]:
+    """The argument names written in brackets that a check compares with as values.
+
+    A name counts when it has an argument's shape (an underscore or a dot), or when it restates
+    a word the rule says outside the bracket ('Only approved payment rails (rail)'): a plain word
+    in brackets that the rule does not otherwise say may be a value ('the test environment
+    (staging)') and is left to the checks."""
+    out: list[str] = []
+    outside = {stem(w.lower()) for w in words(_NAMED_BRACKET.sub(" ", text))}
+    for m in _NAMED_BRACKET.finditer(text):
+        name = m.group("name")
+        if not (_ARGUMENT_SHAPED.fullmatch(name) or stem(name) in outside):
+            continue
+        for c in every:
+            values = getattr(c, "values", None) or ()
+            if any(isinstance(v, str) and v.strip().lower() == name for v in values):
+                if name not in out:
+                    out.append(name)
+                break
+    return out
+
+
+# -- the rule read whole: a list, a place or a bound beside the argument it binds -------------
+#
+# 'Escrow pays only: property taxes, hazard insurance, HOA dues (disbursement_type).'
+# 'Shipping carriers: UPS, FedEx or DHL only (carrier).'
+# 'Pay by bank_transfer only (method).'
+# 'Domestic only - beneficiary bank must be in the US (beneficiary_country).'
+# 'New or renewed lease terms: 6 to 24 months inclusive (term_months).'
+# 'Group size 10-60 pax (pax_count).'   'Holds: 7 days max (hold_days).'
+# 'Min rest before the new duty: 10h (rest_hours_before).'
+#
+# A rule is read here whole or not at all. Its subject (the words before the list or the bound)
+# is plain words only: no condition ('without deposit', 'unless …', 'for new customers'), no
+# open category ('approved carriers'), no number, no negation; the bracket names the argument
+# the subject phrase is about, which is the stated reason the subject words are read by the
+# argument. Anything else is left to the other readings.
+
+_NAME = r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*"
+_SUBJECT = r"[A-Za-z][A-Za-z\-' ]{0,60}?"
+_LIST_ONLY_COLON = re.compile(
+    rf"^(?P<subj>{_SUBJECT})\s+only\s*:\s*(?P<list>[^():;]+?)\s*\((?P<arg>{_NAME})\)\s*\.?\s*$"
+)
+_LIST_COLON_ONLY = re.compile(
+    rf"^(?P<subj>{_SUBJECT})\s*:\s*(?P<list>[^():;]+?)\s+only\s*\((?P<arg>{_NAME})\)\s*\.?\s*$"
+)
+_LIST_BY_ONLY = re.compile(
+    rf"^(?P<subj>{_SUBJECT})\s+(?P<prep>by|via|through|with|in|to)\s+(?P<list>[^():;]+?)\s+only\s*"
+    rf"\((?P<arg>{_NAME})\)\s*\.?\s*$"
+)
+_PLACE_MUST = re.compile(
+    rf"^(?:(?P<dom>domestic)\s+only\s*[-\u2013\u2014:]\s*)?(?P<subj>{_SUBJECT})\s+must\s+be\s+"
+    rf"(?:in|located\s+in|based\s+in|from)\s+(?:the\s+)?(?P<list>[^():;]+?)\s*\((?P<arg>{_NAME})\)"
+    r"\s*\.?\s*$",
+    re.I,
+)
+_UNIT = (
+    r"h|hrs?|hours?|d|days?|nights?|weeks?|wks?|months?|mos?|years?|yrs?|mins?|minutes?|pax|"
+    r"people|persons?|guests?|seats?|%|percent|pct"
+)
+_NUM = r"\d+(?:\.\d+)?"
+_BOUND_COLON = re.compile(
+    rf"^(?P<subj>{_SUBJECT})\s*:\s*(?P<bound>[^():;]+?)\s*\((?P<arg>{_NAME})\)\s*\.?\s*$"
+)
+_BOUND_BARE = re.compile(
+    rf"^(?P<subj>{_SUBJECT})\s+(?P<bound>{_NUM}\s*(?:-|\u2013|to)\s*{_NUM}\s*(?:{_UNIT})?"
+    rf"(?:\s+inclusive)?)\s*\((?P<arg>{_NAME})\)\s*\.?\s*$",
+    re.I,
+)
+_RANGE = re.compile(
+    rf"^(?P<lo>{_NUM})\s*(?:{_UNIT})?\s*(?:-|\u2013|to)\s*(?P<hi>{_NUM})\s*(?P<unit>{_UNIT})?"
+    r"(?:\s+inclusive)?$",
+    re.I,
+)
+_MAX_WORDS = r"max|maximum|at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than"
+_MIN_WORDS = r"min|minimum|at\s+least|no\s+less\s+than|not\s+less\s+than"
+_ONE_BOUND = re.compile(
+    rf"^(?:(?P<pre>{_MAX_WORDS}|{_MIN_WORDS})\s+)?(?P<n>{_NUM})\s*(?P<unit>{_UNIT})?"
+    rf"(?:\s+(?P<post>max|maximum|min|minimum|or\s+less|or\s+fewer|or\s+more|at\s+most|"
+    r"at\s+least))?$",
+    re.I,
+)
+# words a subject may not hold: a condition, a negation, a quantity of its own, a second rule
+_SUBJECT_REFUSED = re.compile(
+    r"\b(?:no|not|never|unless|except|if|when|while|where|without|with|only|per|each|every|"
+    # a phrase after a preposition may narrow the subject ('for new customers'): not read here
+    r"for|to|of|in|on|at|by|from|via|during|"
+    r"daily|weekly|monthly|total|all|any|other|and\s+not|but|or\s+more|than|after|before|"
+    r"within|outside|over|under|above|below|who|which|that|whose)\b|\d|[$\u20ac\u00a3]",
+    re.I,
+)
+# words an item of a closed list may not hold: an open class or an example
+_ITEM_REFUSED = re.compile(
+    r"\b(?:etc|other|others|any|all|such|e\.?g|including|similar|like|approved|allowed|"
+    r"permitted|authori[sz]ed|listed|sanctioned|restricted|high-risk|certain|some|not|no|"
+    # a condition or a place after the list is no item ('RU, except on weekends')
+    r"except|unless|if|when|while|where|without|with|for|on|at|in|by|during|after|before|"
+    r"outside|inside|over|under|above|below|than|per|each|only)\b",
+    re.I,
+)
+_TIME_UNITS = {
+    "h": "hour", "hr": "hour", "hrs": "hour", "hour": "hour", "hours": "hour",
+    "d": "day", "day": "day", "days": "day", "night": "night", "nights": "night",
+    "week": "week", "weeks": "week", "wk": "week", "wks": "week",
+    "month": "month", "months": "month", "mo": "month", "mos": "month",
+    "year": "year", "years": "year", "yr": "year", "yrs": "year",
+    "min": "minute", "mins": "minute", "minute": "minute", "minutes": "minute",
+}  # fmt: skip
+_NAME_UNITS = {
+    "hours": "hour", "hour": "hour", "hrs": "hour", "h": "hour", "days": "day", "day": "day",
+    "nights": "night", "weeks": "week", "months": "month", "mos": "month", "years": "year",
+    "yrs": "year", "minutes": "minute", "mins": "minute", "min": "minute", "12m": "",
+}  # fmt: skip
+
+
+def named_argument_checks(index: int, text: str) -> list[Any] | None:
+    """The checks of a rule that binds a list, a place or a bound to the argument it names in
+    brackets, read whole; None when the rule is not one of these shapes."""
+    from webapp.judge.namedchecks import NamedBound, NamedList
+
+    t = re.sub(r"\s+", " ", text.strip())
+    for rx in (_LIST_ONLY_COLON, _LIST_COLON_ONLY, _LIST_BY_ONLY, _PLACE_MUST):
+        m = rx.match(t)
+        if m is None or not _plain_subject(m.group("subj")):
+            continue
+        items = _items(m.group("list"))
+        if items is None:
+            return None
+        place = rx is _PLACE_MUST
+        if place:
+            from webapp.judge.places import country_code
+
+            if not all(country_code(i) for i in items):
+                return None
+            if m.group("dom") and len({country_code(i) for i in items}) != 1:
+                return None
+        subject = m.group("subj")
+        return [
+            NamedList(
+                index,
+                text,
+                "deny",
+                _stems(subject),
+                path=m.group("arg"),
+                values=tuple(items),
+                place=place,
+                subject_words=subject.strip(),
+            )
+        ]
+    eligible = _eligible_only(index, text, t)
+    if eligible is not None:
+        return eligible
+    denied = _deny_list(index, text, t)
+    if denied is not None:
+        return denied
+    refused = _prohibited_bound(index, text, t)
+    if refused is not None:
+        return refused
+    tail = _REFUSAL_TAIL.search(t)
+    head = t[: tail.start()] + "." if tail else t
+    m = _BOUND_COLON.match(head) or _BOUND_BARE.match(head)
+    if m is None:
+        return None
+    subj, arg = m.group("subj"), m.group("arg")
+    lead = re.match(r"^(?P<w>min|minimum|max|maximum)\b\s*", subj, re.I)
+    direction = lead.group("w").lower()[:3] if lead else ""
+    core = subj[lead.end() :] if lead else subj
+    if not _plain_subject(core, allow_empty=True, name=arg):
+        return None
+    bound = m.group("bound").strip()
+    rng = _RANGE.match(bound)
+    if rng:
+        if direction:
+            return None
+        low, high, unit = float(rng.group("lo")), float(rng.group("hi")), rng.group("unit")
+        if low > high:
+            return None
+    else:
+        one = _ONE_BOUND.match(bound)
+        if one is None:
+            return None
+        said = [w for w in (one.group("pre"), one.group("post")) if w]
+        kinds = {_direction(w) for w in said} | ({direction} if direction else set())
+        if len(kinds) != 1:
+            return None  # no direction, or two that disagree ('min 10 max')
+        n, unit = float(one.group("n")), one.group("unit")
+        low, high = (n, None) if kinds == {"min"} else (None, n)
+    if not _unit_agrees(unit, arg):
+        return None
+    if tail and not _tail_restates(tail.group("side"), low, high):
+        return None
+    return [
+        NamedBound(
+            index,
+            text,
+            "deny",
+            _stems(core),
+            path=arg,
+            low=low,
+            high=high,
+            unit=(unit or "").strip(),
+            subject_words=core.strip(),
+        )
+    ]
+
+
+def _direction(word: str) -> str:
+    w = re.sub(r"\s+", " ", word.lower())
+    if w in ("max", "maximum", "at most", "up to", "no more than", "not more than"):
+        return "max"
+    if w in ("or less", "or fewer"):
+        return "max"
+    return "min"
+
+
+def _plain_subject(subject: str, allow_empty: bool = False, name: str = "") -> bool:
+    s = subject.strip()
+    if not s:
+        return allow_empty
+    # a word the argument's own name holds ('rest before the new duty', `rest_hours_before`)
+    # is read by the argument, not a condition of its own
+    own = set(re.split(r"[_.]", name.lower())) if name else set()
+    refused = [m.group(0).lower() for m in _SUBJECT_REFUSED.finditer(s)]
+    if any(r not in own for r in refused) or len(s.split()) > 6:
+        return False
+    if own:
+        s = " ".join(w for w in s.split() if w.lower() not in own) or s
+    from webapp.judge.coverage import category_phrases, condition_spans
+
+    return not condition_spans(s) and not category_phrases(s)
+
+
+def _items(listed: str) -> list[str] | None:
+    parts = [p.strip(" .") for p in re.split(r"\s*(?:,|/|;|\bor\b|\band\b)\s*", listed) if p]
+    parts = [p for p in parts if p]
+    if not parts or len(parts) > 30:
+        return None
+    for p in parts:
+        if _ITEM_REFUSED.search(p) or len(p.split()) > 4 or re.search(r"\d{3,}|[()]", p):
+            return None
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_\-&' ]*", p):
+            return None
+    return parts
+
+
+def _stems(phrase: str) -> tuple[str, ...]:
+    from webapp.judge.text import STOPWORDS
+
+    return tuple(
+        dict.fromkeys(stem(w.lower()) for w in words(phrase) if w.lower() not in STOPWORDS)
+    )
+
+
+def _unit_agrees(unit: str | None, arg: str) -> bool:
+    """A time unit the rule writes is the one the argument's name carries, when it carries one;
+    a time unit beside a name with none ('48 hours (notice)') is not the argument's, surely."""
+    parts = re.split(r"[_.]", arg.lower())
+    named = {_NAME_UNITS[p] for p in parts if p in _NAME_UNITS and _NAME_UNITS[p]}
+    said = _TIME_UNITS.get((unit or "").strip().lower())
+    if unit and unit.strip().lower() in ("%", "percent", "pct"):
+        return bool({"pct", "percent", "percentage"} & set(parts))
+    if said is None:
+        return len(named) <= 1 if not unit else not named
+    return named == {said}
+
+
+# 'Less = FTL breach, reject.', 'More -> deny': what lies past a one-sided bound is refused,
+# which the bound says already (a reason of a few words may stand between)
+_REFUSAL_TAIL = re.compile(
+    r"\.\s*(?P<side>less|fewer|shorter|lower|more|longer|higher|greater)\b\s*"
+    r"(?:=|->|=>|\u2192|:|means|is)\s*(?:[A-Za-z][\w\-]*\s*){0,4},?\s*"
+    r"(?:reject(?:ed)?|den(?:y|ied)|refused?|not\s+(?:permitted|allowed))\s*\.?\s*$",
+    re.I,
+)
+
+
+def _tail_restates(side: str, low: float | None, high: float | None) -> bool:
+    below = side.lower() in ("less", "fewer", "shorter", "lower")
+    return (below and low is not None and high is None) or (
+        not below and high is not None and low is None
+    )
+
+
+# 'Duty period (duty_hours) over 13h is not permitted.', 'Tickets older than 365 days
+# (days_since_issue) cannot be refunded.': a comparison on the named argument, then a refusal
+_CMP = (
+    r"(?P<cmp>over|above|more\s+than|greater\s+than|longer\s+than|older\s+than|exceeding|"
+    r"under|below|less\s+than|fewer\s+than|shorter\s+than|younger\s+than)"
+)
+_REFUSAL = (
+    r"(?:is|are)\s+(?:not\s+(?:permitted|allowed|accepted)|prohibited|forbidden)|"
+    r"(?:cannot|can\s*not|can't|may\s+not|must\s+not)\s+be\s+(?P<act>[a-z]+ed)"
+)
+_PROHIBITED_AFTER = re.compile(
+    rf"^(?P<subj>{_SUBJECT})\s*\((?P<arg>{_NAME})\)\s+{_CMP}\s+(?P<n>{_NUM})\s*"
+    rf"(?P<unit>{_UNIT})?\s+(?:{_REFUSAL})\s*\.?\s*$",
+    re.I,
+)
+_PROHIBITED_BEFORE = re.compile(
+    rf"^(?P<subj>{_SUBJECT})\s+{_CMP}\s+(?P<n>{_NUM})\s*(?P<unit>{_UNIT})?\s*"
+    rf"\((?P<arg>{_NAME})\)\s+(?:{_REFUSAL})\s*\.?\s*$",
+    re.I,
+)
+
+
+def _prohibited_bound(index: int, text: str, t: str) -> list[Any] | None:
+    from webapp.judge.namedchecks import NamedBound
+
+    m = _PROHIBITED_AFTER.match(t) or _PROHIBITED_BEFORE.match(t)
+    if m is None:
+        return None
+    subj, arg, unit = m.group("subj"), m.group("arg"), m.group("unit")
+    if not _plain_subject(subj, name=arg) or not _unit_agrees(unit, arg):
+        return None
+    n = float(m.group("n"))
+    above = re.match(r"over|above|more|greater|longer|older|exceeding", m.group("cmp"), re.I)
+    act = m.group("act")
+    return [
+        NamedBound(
+            index,
+            text,
+            "deny",
+            _stems(subj),
+            path=arg,
+            low=None if above else n,
+            high=n if above else None,
+            unit=(unit or "").strip(),
+            subject_words=subj.strip(),
+            act=stem(act.lower()) if act else "",
+        )
+    ]
+
+
+# 'Sanctions: payee_country may not be IR, KP, SY, CU or RU.': the named argument, none of the
+# values; 'No comps on OTA or group-rate bookings (rate_type).': an act refused for the values
+_NAMED_NOT_IN = re.compile(
+    rf"^(?:(?P<subj>{_SUBJECT})\s*:\s*)?(?P<arg>{_ARGUMENT_SHAPED.pattern})\s+"
+    r"(?:may|must|can|shall)\s*(?:not|n't)\s+be\s+(?:one\s+of\s+|in\s+)?(?P<list>[^():;]+?)"
+    r"\s*\.?\s*$"
+)
+_NO_ACT_ON = re.compile(
+    rf"^no\s+(?P<act>[a-z]+)\s+(?:on|for|to)\s+(?P<list>[^():;]+?)\s*\((?P<arg>{_NAME})\)"
+    r"\s*\.?\s*$",
+    re.I,
+)
+
+
+def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
+    from webapp.judge.namedchecks import NamedList
+    from webapp.judge.places import country_code
+
+    m = _NAMED_NOT_IN.match(t)
+    act = ""
+    subj = ""
+    if m is not None:
+        subj = m.group("subj") or ""
+        if subj and not _plain_subject(subj):
+            return None
+        items = _items(m.group("list"))
+    else:
+        m = _NO_ACT_ON.match(t)
+        if m is None:
+            return None
+        act = m.group("act")
+        items = _items(m.group("list"))
+        if items and len(items) > 1 and len(items[-1].split()) == 2:
+            # 'OTA or group-rate bookings': the last item's noun is what every item qualifies
+            *head, noun = items[-1].split()
+            if noun.lower().endswith("s") and all(len(i.split()) == 1 for i in items[:-1]):
+                items[-1] = " ".join(head)
+                subj = noun
+    if not items:
+        return None
+    place = all(country_code(i) for i in items) and all(len(i) == 2 and i.isupper() for i in items)
+    return [
+        NamedList(
+            index,
+            text,
+            "deny",
+            _stems(f"{act} {subj}"),
+            path=m.group("arg"),
+            values=tuple(items),
+            place=place,
+            subject_words=" ".join(w for w in (act, subj) if w),
+            mode="deny",
+            act=stem(act.lower().rstrip("s")) if act else "",
+        )
+    ]
+
+
+# 'Eligible only when the outage lasted 24 hours or longer (outage_hours).': what the policy
+# grants holds only past the bound on the named argument, whose name holds the thing measured
+_ELIGIBLE_ONLY = re.compile(
+    r"^(?:eligible|allowed|permitted|available)\s+only\s+(?:when|if)\s+(?:the\s+)?"
+    r"(?P<subj>[a-z][a-z\-]*)\s+(?:lasted|lasts|is|was|has\s+been|ran|runs)\s+"
+    rf"(?:(?P<pre>at\s+least|at\s+most)\s+)?(?P<n>{_NUM})\s*(?P<unit>{_UNIT})?"
+    r"(?:\s+or\s+(?P<post>longer|more|over|above|greater|shorter|less|fewer|under|below))?\s*"
+    rf"\((?P<arg>{_NAME})\)\s*\.?\s*$",
+    re.I,
+)
+
+
+def _eligible_only(index: int, text: str, t: str) -> list[Any] | None:
+    from webapp.judge.namedchecks import NamedBound
+
+    m = _ELIGIBLE_ONLY.match(t)
+    if m is None:
+        return None
+    subj, arg, unit = m.group("subj"), m.group("arg"), m.group("unit")
+    pre, post = (m.group("pre") or "").lower(), (m.group("post") or "").lower()
+    if bool(pre) == bool(post):
+        return None  # no direction ('lasted 24 hours'), or two
+    if stem(subj.lower()) not in {stem(w) for w in re.split(r"[_.]", arg.lower())}:
+        return None  # the argument's name does not hold the thing the rule measures
+    if not _unit_agrees(unit, arg):
+        return None
+    n = float(m.group("n"))
+    at_least = pre.startswith("at least") or post in ("longer", "more", "over", "above", "greater")
+    return [
+        NamedBound(
+            index,
+            text,
+            "deny",
+            _stems(subj),
+            path=arg,
+            low=n if at_least else None,
+            high=None if at_least else n,
+            unit=(unit or "").strip(),
+            subject_words=subj,
+        )
+    ]

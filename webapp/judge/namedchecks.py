@@ -1,0 +1,214 @@
+"""The checks of an argument named beside a list, a place or a bound (namedargs.py reads them).
+
+Both compare only the argument the rule names (the exact key, or a path ending with it). The
+argument missing, named at several places, or holding a value of another type is not known: a
+human decides, never an approval.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from webapp.judge.checks import (
+    _VERB,
+    SATISFIED,
+    UNKNOWN,
+    VIOLATED,
+    Check,
+    Outcome,
+    _fmt,
+)
+from webapp.judge.request_view import Leaf, RequestView
+from webapp.judge.text import stem
+
+# the territories of the United States: in or out of 'the US' is for a human to say
+_US_TERRITORIES = frozenset({"PR", "GU", "VI", "AS", "MP", "UM"})
+
+
+def _named_leaves(view: RequestView, path: str) -> list[Leaf] | Outcome:
+    leaves = [lf for lf in view.leaves if lf.path == path or lf.path.endswith("." + path)]
+    if not leaves:
+        return Outcome(UNKNOWN, f"`{path}` is not among the arguments; a human should decide")
+    if len({lf.path for lf in leaves}) > 1:
+        return Outcome(
+            UNKNOWN,
+            f"`{path}` names several arguments ({', '.join(lf.path for lf in leaves)})",
+            tuple(lf.path for lf in leaves),
+        )
+    return leaves
+
+
+@dataclass(frozen=True)
+class NamedBound(Check):
+    """'Group size 10-60 pax (pax_count)', 'Holds: 7 days max (hold_days)': the named argument
+    must lie within the bound(s), both inclusive as the shapes namedargs reads state them."""
+
+    path: str = ""
+    low: float | None = None
+    high: float | None = None
+    unit: str = ""
+    subject_words: str = ""
+    # the act the rule refuses ('cannot be refunded'): a breach is certain only when the tool
+    # does that act, otherwise a human decides
+    act: str = ""
+    kind: str = field(default="named_bound", init=False)
+
+    def _want(self) -> str:
+        unit = f" {self.unit}" if self.unit and self.unit != "%" else (self.unit or "")
+        if self.low is not None and self.high is not None:
+            return f"is not between {_fmt(self.low)} and {_fmt(self.high)}{unit} (inclusive)"
+        if self.high is not None:
+            return f"is above {_fmt(self.high)}{unit}"
+        return f"is below {_fmt(float(self.low or 0))}{unit}"
+
+    def reading(self) -> str:
+        about = f" ({self.subject_words})" if self.subject_words else ""
+        return f"{_VERB[self.effect]} when `{self.path}`{about} {self._want()}"
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(path=self.path, low=self.low, high=self.high, unit=self.unit)
+        return d
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        leaves = _named_leaves(view, self.path)
+        if isinstance(leaves, Outcome):
+            return leaves
+        for leaf in leaves:
+            value = _number(leaf.value)
+            if value is None:
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} = {leaf.value!r} is not a number; a human should decide",
+                    (leaf.path,),
+                )
+            if (self.low is not None and value < self.low) or (
+                self.high is not None and value > self.high
+            ):
+                message = f"{leaf.path} = {_fmt(value)} {self._want()}"
+                if self.act and self.act not in view.tool_stems:
+                    return Outcome(
+                        UNKNOWN,
+                        message + f"; the tool may not be the act the rule refuses ({self.act})",
+                        (leaf.path,),
+                    )
+                return Outcome(VIOLATED, message, (leaf.path,))
+        return Outcome(
+            SATISFIED,
+            f"`{self.path}` is within the rule's bound",
+            tuple(lf.path for lf in leaves),
+        )
+
+
+@dataclass(frozen=True)
+class NamedList(Check):
+    """'Escrow pays only: property taxes, … (disbursement_type)': the named argument must be one
+    of the listed values, matched through spelling (case, plural and singular, spaces, hyphens
+    and underscores: 'property taxes' is `property_tax`); a value sharing a word with a listed
+    one but not listed ('windstorm_insurance') goes to a human. `place`: the values are
+    countries, matched by their ISO codes."""
+
+    path: str = ""
+    values: tuple[str, ...] = ()
+    place: bool = False
+    subject_words: str = ""
+    mode: str = "allow"  # allow: must be one of the values; deny: must be none of them
+    act: str = ""  # the act a deny-list refuses ('No comps on …'), as NamedBound.act
+    kind: str = field(default="named_list", init=False)
+
+    def reading(self) -> str:
+        about = f" ({self.subject_words})" if self.subject_words else ""
+        listed = ", ".join(f'"{v}"' for v in self.values)
+        when = "unless" if self.mode == "allow" else "when"
+        return f"{_VERB[self.effect]} {when} `{self.path}`{about} is one of {listed}"
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(path=self.path, values=list(self.values), place=self.place)
+        return d
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        leaves = _named_leaves(view, self.path)
+        if isinstance(leaves, Outcome):
+            return leaves
+        for leaf in leaves:
+            got = leaf.value
+            if not isinstance(got, str) or not got.strip():
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} = {got!r} is not written as one value; a human should decide",
+                    (leaf.path,),
+                )
+            held = self._holds(got)
+            if held is None:
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} = {got!r} is close to a listed value but not listed; a human "
+                    "should decide",
+                    (leaf.path,),
+                )
+            if held is (self.mode == "deny"):
+                message = (
+                    f"{leaf.path} = {got!r} is one of {', '.join(self.values)}"
+                    if held
+                    else f"{leaf.path} = {got!r} is not one of {', '.join(self.values)}"
+                )
+                if self.act and self.act not in view.tool_stems:
+                    return Outcome(
+                        UNKNOWN,
+                        message + f"; the tool may not be the act the rule refuses ({self.act})",
+                        (leaf.path,),
+                    )
+                return Outcome(VIOLATED, message, (leaf.path,))
+        return Outcome(
+            SATISFIED,
+            f"`{self.path}` is {'a' if self.mode == 'allow' else 'not a'} listed value",
+            tuple(lf.path for lf in leaves),
+        )
+
+    def _holds(self, got: str) -> bool | None:
+        if self.place:
+            from webapp.judge.places import country_code
+
+            code = country_code(got)
+            listed = {country_code(v) for v in self.values}
+            if code is None:
+                return None
+            if code in listed:
+                return True
+            if "US" in listed and code in _US_TERRITORIES:
+                return None
+            return False
+        want = [_spelling(v) for v in self.values]
+        have = _spelling(got)
+        if have in want:
+            return True
+        # an abbreviation written in capitals ('HOA dues') or the value's own code: not close
+        for w in want:
+            if set(have) & set(w) or _inside(have, w) or _inside(w, have):
+                return None
+        return False
+
+
+def _spelling(value: str) -> tuple[str, ...]:
+    """A value's words as stems, lower case, whatever joins them ('Property Taxes',
+    'property_tax', 'property-tax' are one spelling)."""
+    parts = [p for p in re.split(r"[\s_\-/.']+", value.strip().lower()) if p]
+    return tuple(stem(p) for p in parts)
+
+
+def _inside(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    ja, jb = "".join(a), "".join(b)
+    return bool(ja) and len(ja) >= 3 and ja in jb
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+(?:\.\d+)?\s*", value):
+        return float(value)
+    return None
