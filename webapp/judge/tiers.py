@@ -91,19 +91,24 @@ def other_clause(text: str) -> ElseBranch | None:
 
 
 def _same_quantity(a: NumericLimit, b: NumericLimit) -> bool:
-    if (a.currency, a.unit_family, a.window, a.counts_calls, a.per, a.named) != (
+    if (a.currency, a.unit_family, a.window, a.counts_calls, a.per) != (
         b.currency,
         b.unit_family,
         b.window,
         b.counts_calls,
         b.per,
-        b.named,
     ):
         return False
-    if a.currency_open != b.currency_open:
+    if b.named and a.named != b.named:
         return False
-    # the band names the quantity with the cap's words or with none beyond them
-    return set(b.measure) <= set(a.measure) or set(a.measure) <= set(b.measure)
+    # the band names the quantity with the cap's words, with none beyond them, or by the
+    # rule's subject alone ('NTE limits (not_to_exceed): up to 25,000 USD …; 25,000.01 to …')
+    return (
+        set(b.measure) <= set(a.measure)
+        or set(a.measure) <= set(b.measure)
+        or bool(a.terms)
+        and a.terms == b.terms
+    )
 
 
 def _lower(check: NumericLimit) -> float | None:
@@ -135,7 +140,7 @@ def banded(checks: Sequence[Check], text: str) -> list[Check] | None:
     if not reviews:
         return None
     out: list[Check] = []
-    changed = False
+    caps: list[NumericLimit] = []
     for c in checks:
         if (
             isinstance(c, NumericLimit)
@@ -143,11 +148,26 @@ def banded(checks: Sequence[Check], text: str) -> list[Check] | None:
             and c.op in ("gt", "ge")
             and any(_continues(c, r) for r in reviews)
         ):
+            caps.append(c)
             out.append(replace(c, effect="review"))
-            changed = True
         else:
             out.append(c)
-    return out if changed else None
+    if not caps:
+        return None
+    # the argument the cap names once ('NTE limits (not_to_exceed): up to 25,000 USD …') is the
+    # quantity of every band after it that names none
+    named = {c.named for c in caps if c.named}
+    if len(named) == 1:
+        arg = named.pop()
+        out = [
+            replace(c, named=arg)
+            if isinstance(c, NumericLimit)
+            and not c.named
+            and any(_same_quantity(cap, c) for cap in caps)
+            else c
+            for c in out
+        ]
+    return out
 
 
 def _continues(cap: NumericLimit, band: NumericLimit) -> bool:
@@ -231,7 +251,15 @@ def ranged(text: str) -> str | None:
         cap = None
         for c in _CAP_BEFORE.finditer(text[: m.start()]):
             cap = _number(c.group("n"))
-        start = m.group("a").strip() + unit
+        start = m.group("a").strip()
+        # the band's currency written once, after its end ('25,000.01 to 100,000 USD')
+        code = re.search(r"(?:USD|EUR|GBP|CHF|CAD|AUD)$", m.group("b").strip(), re.I)
+        if code and not re.search(r"[A-Za-z$\u00a3\u20ac]", start):
+            start += " " + code.group(0)
+        sym = re.match(r"[$\u00a3\u20ac]", m.group("b").strip())
+        if sym and not re.search(r"[A-Za-z$\u00a3\u20ac]", start):
+            start = sym.group(0) + start
+        start += unit
         new = f"more than {start}" if cap is not None and cap == a else f"{start} or more"
         if m.end() < len(text) and not text[m.end()].isspace() and text[m.end()] not in ".;,)":
             new += " "
