@@ -144,3 +144,12 @@ def test_every_value_lands_in_its_band(value: float) -> None:
 def test_a_cap_then_its_review_band_never_refuses_what_the_band_reviews(nights: int) -> None:
     got = outcome_beside_ticket(COMP, "hotel.comp_nights", {"room_nights": nights})
     assert got == ("approved" if nights <= 2 else "pending_review")
+
+
+def test_an_allowed_band_is_never_read_from_where_it_starts() -> None:
+    rule = (
+        "Tips between 10% and 20% - approved automatically; anything else needs manager approval."
+    )
+    assert tiers.ranged(rule) is None
+    for pct in (5, 25):
+        assert outcome_beside_ticket(rule, "pay.tip", {"tip_pct": pct}) != "approved"

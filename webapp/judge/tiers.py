@@ -206,6 +206,18 @@ _REVIEW_EFFECT = re.compile(
 _DENY_EFFECT = re.compile(
     r"\bnot\b|\bnever\b|\bno\b|refus|reject|forbid|prohibit|declin|block|den(?:y|ied)", re.I
 )
+# a band that is what may be done ('between 10% and 20% - approved automatically; anything else
+# needs approval'), or a rule with an else branch, is never read from where it starts
+_ALLOW_EFFECT = re.compile(
+    r"\bapproved\b|\bauto|\ballowed\b|\bpermitted\b|\bfine\b|\bok(?:ay)?\b|\bwithout\b|"
+    r"\bno\s+(?:approval|review|sign)|\bself[- ]?serve|\bagents?\s+(?:may|can)\b",
+    re.I,
+)
+_ELSEWISE = re.compile(
+    r"\b(?:anything|everything)\s+else\b|\botherwise\b|\b(?:any|all)\s+other\b|\bor\s+else\b|"
+    r"\boutside\b|\bonly\b",
+    re.I,
+)
 _CAP_BEFORE = re.compile(
     r"\b(?:up\s+to|at\s+most|max(?:imum)?|no\s+more\s+than)\s+(?P<n>" + _NUM + r")", re.I
 )
@@ -230,6 +242,8 @@ def ranged(text: str) -> str | None:
     …'; a band starting at the cap before it, '15% to 30%' after 'up to 15%', reads 'more than
     15%', the shared boundary staying with the earlier band). What lies above the band is review
     unless the rule's next band refuses it. None when the rule has no such band."""
+    if _ELSEWISE.search(text):
+        return None
     out = []
     pos = 0
     changed = False
@@ -239,6 +253,8 @@ def ranged(text: str) -> str | None:
         starts = [x.end() for x in re.finditer(r";|\.(?:\s|$)", text[: m.start()])]
         before = text[starts[-1] if starts else 0 : m.start()]
         if not _REVIEW_EFFECT.search(clause) or _DENY_EFFECT.search(clause + " " + before):
+            continue
+        if _ALLOW_EFFECT.search(clause + " " + before):
             continue
         if _MONTHS.search(m.group(0)) or _MONTHS.match(text[m.end() :].lstrip()):
             continue
