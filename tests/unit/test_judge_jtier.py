@@ -153,3 +153,11 @@ def test_an_allowed_band_is_never_read_from_where_it_starts() -> None:
     assert tiers.ranged(rule) is None
     for pct in (5, 25):
         assert outcome_beside_ticket(rule, "pay.tip", {"tip_pct": pct}) != "approved"
+
+
+def test_a_clause_refusing_at_the_caps_bound_keeps_the_denial() -> None:
+    rule = (
+        "Agents can approve refunds up to $200. Refunds over $200 need a supervisor; refunds "
+        "over $200 to gift cards are forbidden."
+    )
+    assert tiers.banded(compile_rule(0, "c:r0", rule).checks, rule) is None

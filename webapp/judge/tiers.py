@@ -152,7 +152,10 @@ def banded(checks: Sequence[Check], text: str) -> list[Check] | None:
             out.append(replace(c, effect="review"))
         else:
             out.append(c)
-    if not caps:
+    if len(caps) != 1 or _refused_at(text, caps[0].threshold):
+        # none, two denials from one bound, or a clause refusing at the cap's own bound ('up to
+        # $200; over $200 need a supervisor; over $200 to gift cards are forbidden'): which
+        # denial is the cap cannot be told
         return None
     # the argument the cap names once ('NTE limits (not_to_exceed): up to 25,000 USD …') is the
     # quantity of every band after it that names none
@@ -168,6 +171,21 @@ def banded(checks: Sequence[Check], text: str) -> list[Check] | None:
             for c in out
         ]
     return out
+
+
+def _refused_at(text: str, bound: float) -> bool:
+    """A clause of `text` that refuses something states `bound`."""
+    for clause in re.split(r";|\.(?:\s|$)", text):
+        if re.search(_DENY_WORDS, clause, re.I) and any(
+            _number(n) == bound for n in re.findall(r"\d[\d,]*(?:\.\d+)?", clause)
+        ):
+            return True
+    return False
+
+
+_DENY_WORDS = (
+    r"\bnot\b|\bnever\b|\bno\b|refus|reject|forbid|prohibit|declin|block|den(?:y|ied)|banned"
+)
 
 
 def _continues(cap: NumericLimit, band: NumericLimit) -> bool:
