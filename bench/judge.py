@@ -93,6 +93,7 @@ HOLDOUT_SETS = (
 APART_SETS = (
     "dev_jagent2",
     "dev_jparenarg",
+    "dev_jtier",
     "dev_11",
     "dev_mis",
     "dev_12",

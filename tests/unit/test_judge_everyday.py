@@ -268,18 +268,26 @@ def test_a_terse_floor_reads_like_a_terse_cap():
     assert outcome(rule, "top_up_wallet", {"amount": 10, "currency": "EUR"}) == "approved"
 
 
-@pytest.mark.parametrize(
-    "rule",
-    [
-        "6 to 20 licences need IT approval.",
-        "Licences: 6-20 need IT approval.",
-        "Licence orders: up to 5 self-serve; 6 to 20 need IT approval; above 20 not allowed.",
-    ],
-)
+@pytest.mark.parametrize("rule", ["6 to 20 licences need IT approval."])
 def test_a_range_no_check_compares_stays_unaccounted(rule):
     compiled = _compiled(rule)
     assert not compiled.decides, compiled.checks
     assert outcome(rule, "order_licences", {"licences": 12}) != "approved"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Licences: 6-20 need IT approval.",
+        "Licence orders: up to 5 self-serve; 6 to 20 need IT approval; above 20 not allowed.",
+    ],
+)
+def test_a_range_sent_to_approval_is_a_band_from_where_it_starts(rule):
+    # jtier: the band 'A to B' is read where it starts (tiers.ranged); nothing in or above it
+    # is approved, what lies below it is
+    assert outcome(rule, "order_licences", {"licences": 5}) == "approved"
+    for n in (6, 12, 20, 21):
+        assert outcome(rule, "order_licences", {"licences": n}) != "approved"
 
 
 def test_a_number_in_a_clause_read_as_a_plain_act_stays_unaccounted():
@@ -302,4 +310,10 @@ def test_a_number_in_a_clause_read_as_a_plain_act_stays_unaccounted():
 def test_an_unread_range_never_decides(lo, width, noun, joint, effect):
     text = f"{noun.capitalize()}: {lo}{joint}{lo + width} {effect}."
     compiled = _compiled(text)
+    if effect == "need IT approval" and compiled.decides:
+        # jtier: a band sent to approval is read from where it starts (tiers.ranged): nothing
+        # in it is approved
+        for n in (lo, lo + width):
+            assert outcome(text, "order_items", {noun: n}) != "approved", (text, n)
+        return
     assert not compiled.decides, (text, compiled.checks)

@@ -9,6 +9,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from webapp.judge import agentrules, asides, parentheticals
+from webapp.judge import asides, parentheticals, tiers
 from webapp.judge.actors import reserved_act_rule
 from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
@@ -334,6 +335,14 @@ def compile_rule(
     # procedure, emphasis, 'until further notice', staff shorthand. The rule is read without
     # them and keeps its text as written (citations, the policy page).
     read = asides.plain(text, scheme)
+    # a band 'A to B' sent to someone's approval is read where it starts, never as a value an
+    # argument contains ('25,000.01 to 100,000 -> regional manager approval'; tiers.py), taken
+    # only when the rule so read is understood
+    banded = tiers.restated(read)
+    if banded is not None:
+        rule = _compile_mended(index, chunk_id, banded, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
     if read != text:
         return replace(_compile_mended(index, chunk_id, read, glossary, evidence), text=text)
     return _compile_mended(index, chunk_id, text, glossary, evidence)
@@ -344,6 +353,11 @@ def _compile_mended(
 ) -> CompiledRule:
     """`_compile_with_else`, then the misreadings mended or left unread (misreadings.py)."""
     rule = _compile_with_else(index, chunk_id, text, glossary, evidence)
+    # a cap followed by its own review band ('up to 2 nights; 3 or more nights -> GM approval'):
+    # the cap's denial is the band's lower edge (tiers.py)
+    bands = tiers.banded(rule.checks, text)
+    if bands is not None:
+        rule = replace(rule, checks=tuple(bands))
     # phrasings every check reads word by word but wrongly as a whole (misreadings.py): read
     # right where a part is read by the recogniser that reads it alone, else their words stay
     # unaccounted, so the rule never decides on its own
@@ -380,6 +394,29 @@ def _compile_with_else(
     """`_compile_as_written`, with a closing else branch that restates the rule's effect ('Funding
     account must be OPS-PAYROLL-01. Any other account -> reject.') read as what the rule refuses
     already (asides.else_branch); any other else branch stays as the rule reads it."""
+    # 'Investor must be FNMA or FHLMC; agents may not modify loans for any other investor': the
+    # closing clause restates the allow-list for the values it leaves out (tiers.py), with its
+    # own effect ('Any other contract type goes to a human signatory for approval': review)
+    other = tiers.other_clause(text)
+    if other is not None:
+        head = _compile_as_written(index, chunk_id, other.head, glossary, evidence)
+        if (
+            head.understanding == "understood"
+            and _restates(head.checks, other, relax=True)
+            and tiers.values_whole(head.checks, other.head)
+        ):
+            checks = tuple(
+                replace(c, effect=other.effect) if c.effect != other.effect else c
+                for c in head.checks
+            )
+            return replace(head, text=text, checks=checks)
+    # 'Hard ceiling: 2,000 USD per adjustment. Anything higher is refused, no exceptions.': the
+    # closing clause restates the cap (tiers.py)
+    capped = tiers.higher_refused(text)
+    if capped is not None:
+        head = _compile_as_written(index, chunk_id, capped, glossary, evidence)
+        if head.understanding == "understood" and tiers.only_caps(head.checks):
+            return replace(head, text=text)
     branch = asides.else_branch(text)
     if branch is None:
         return _compile_as_written(index, chunk_id, text, glossary, evidence)
@@ -407,15 +444,21 @@ def _compile_with_else(
     return whole
 
 
-def _restates(checks: Sequence[Check], branch: asides.ElseBranch) -> bool:
+def _restates(checks: Sequence[Check], branch: asides.ElseBranch, relax: bool = False) -> bool:
     """Every check is a restriction whose own effect is the branch's: an allow-list, a value the
     argument must hold or be given, two values that must match. What the branch names ('any
-    other account', 'any other jurisdiction') is what the restriction is about."""
+    other account', 'any other jurisdiction') is what the restriction is about. With `relax`,
+    a top-level allow-list that denies may be restated by a branch that sends to review (the
+    branch says what happens to the values left out); nothing else changes."""
     flat = _all_checks(list(checks))
     if not flat:
         return False
+    if relax and len(flat) != len(checks):
+        return False
     for c in flat:
-        if c.effect != branch.effect:
+        if c.effect != branch.effect and not (
+            relax and c.effect == "deny" and branch.effect == "review"
+        ):
             return False
         if isinstance(c, ValueList):
             if c.mode != "allow":
