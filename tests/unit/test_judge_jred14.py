@@ -66,8 +66,6 @@ LEFT_PARTLY = [
         "tariff.file",
         {"filing_date": "2026-11-01", "effective_date": "2026-11-10", "duration_days": 45},
     ),
-    # the bound read as what a money total measures
-    ("Daily refund total per agent: EUR 20k max.", "refund.issue", {"amount": 900, "max": 1}),
 ]
 
 
@@ -82,6 +80,14 @@ def test_misread_rule_is_partly_understood_and_never_approves(
 # -- misread, now read right ----------------------------------------------------------------------
 
 READ_RIGHT = [
+    # the bound once read as what a money total measures ('max' summed): the per-agent daily
+    # total (agentrules.py restates it for the total_today check)
+    (
+        "Daily refund total per agent: EUR 20k max.",
+        "refund.issue",
+        {"amount": 25000, "currency": "EUR", "max": 1},
+        "denied",
+    ),
     # a lower-case slash list of names read in part
     ("NEVER export cols ssn / card_number / dob", "export.table", {"columns": ["dob"]}, "denied"),
     ("NEVER export cols ssn / card_number / dob", "export.table", {"columns": ["ssn"]}, "denied"),

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from webapp.judge import agentrules, asides, parentheticals
-from webapp.judge import asides, parentheticals, tiers
+from webapp.judge import agentrules, asides, parentheticals, tiers
 from webapp.judge.actors import reserved_act_rule
 from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
