@@ -66,7 +66,6 @@ from webapp.judge.glosses import (
 from webapp.judge.inline import inline_checks
 from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
-from webapp.judge.scopes import scoped_rule
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
     CURRENCY_CODES,
@@ -76,6 +75,7 @@ from webapp.judge.quantities import (
     single_currency,
 )
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
+from webapp.judge.scopes import scoped_rule
 from webapp.judge.tables import table_checks
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion

@@ -47,13 +47,13 @@ from typing import Any
 from webapp.judge.checks import (
     NOT_APPLICABLE,
     REVIEW,
-    ActionRule,
-    ReservedAct,
     SATISFIED,
     UNKNOWN,
     VIOLATED,
+    ActionRule,
     Check,
     Outcome,
+    ReservedAct,
     WhenBound,
     _flag_for_value,
     _WhenTheRequestIs,
@@ -130,7 +130,10 @@ class Scoped(WhenBound):
         if not leaves:
             near = cond._near(view)
             if near is not None:
-                return None, f"`{cond.path}` is not among the arguments, but {near.path} may state it"
+                return (
+                    None,
+                    f"`{cond.path}` is not among the arguments, but {near.path} may state it",
+                )
             return None, f"`{cond.path}` is not among the arguments: cannot tell whether it {want}"
         if len({lf.path for lf in leaves}) > 1:
             return None, f"`{cond.path}` names several arguments"
@@ -220,7 +223,9 @@ def read_scope(text: str) -> ScopeParts | None:
     if gloss.value is False:
         # 'Unlicensed drivers (license_valid = false)': the negation the phrase says is the
         # gloss's false; the rest of the word is what the argument names
-        masked = re.sub(r"\b(?:un|non-?)(?=[a-z]{3,})", lambda m: " " * len(m.group(0)), pre, flags=re.I)
+        masked = re.sub(
+            r"\b(?:un|non-?)(?=[a-z]{3,})", lambda m: " " * len(m.group(0)), pre, flags=re.I
+        )
         phrase = _phrase(masked, gloss)
         if phrase is not None:
             while phrase.start > 0 and not pre[phrase.start - 1].isspace():
@@ -240,7 +245,9 @@ def read_scope(text: str) -> ScopeParts | None:
     said_words = [t.group(0) for t in _TOKEN.finditer(pre[phrase.start :]) if t.group(0) != ","]
     if not said_words:
         return None
-    if gloss.value is False and not any(re.match(r"(?:un|non-?)[a-z]{3,}$", w, re.I) for w in said_words):
+    if gloss.value is False and not any(
+        re.match(r"(?:un|non-?)[a-z]{3,}$", w, re.I) for w in said_words
+    ):
         # 'records of minors (include_minors = false)': the phrase must say the negation
         return None
     unread = list(phrase.unread)
