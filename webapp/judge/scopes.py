@@ -186,6 +186,15 @@ _ARROW_DENY = re.compile(
 _ARROW_DENIED = re.compile(r"^(?:deny|denied|refuse[d]?|reject(?:ed)?|block(?:ed)?|no)$", re.I)
 
 
+# a review's own timing at the end of the rule: '… sign-off before any credit posts'
+_REVIEW_BEFORE = re.compile(
+    r"\b(?:approv\w*|sign[- ]?off|review\w*|ok|okay|consent|authori[sz]\w*)\s+before\s+"
+    r"(?:(?:any|the|each|every|a|an|it|its)\s+)?[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,2}"
+    r"\s*\.?\s*$",
+    re.I,
+)
+
+
 @dataclass
 class ScopeParts:
     """A rule read as a glossed subject and what it says of it."""
@@ -366,6 +375,15 @@ def scoped_rule(
     )
     restated = parts.restated | _value_stems(g)
     left = [w for w in body.unaccounted if not _said_by_gloss(w, restated)]
+    if (
+        "before" in left
+        and _REVIEW_BEFORE.search(parts.body)
+        and all(c.effect == "review" for c in body.checks)
+    ):
+        # '-> Regulatory Affairs sign-off before any credit posts', 'counsel must approve
+        # before any modification': when the review comes, which a review is already; no
+        # condition of the rule
+        left.remove("before")
     left += [w for w in parts.unread if w not in left]
     return replace(body, text=text, checks=checks, unaccounted=tuple(left))
 
