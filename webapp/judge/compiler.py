@@ -75,7 +75,7 @@ from webapp.judge.quantities import (
     single_currency,
 )
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
-from webapp.judge.scopes import scoped_rule
+from webapp.judge.scopes import scoped_rule, scoping_predicate
 from webapp.judge.tables import table_checks
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
@@ -8675,7 +8675,14 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
             and not gloss_words & _BINDING_ID_HEADS
         ):
             return None
-    if bracketed and not before.strip() and not markers and tail is None and not negated:
+    if (
+        bracketed
+        and not before.strip()
+        and not markers
+        and tail is None
+        and not negated
+        and scoping_predicate(after)
+    ):
         # (jscope) 'Contractor crews (crew_type = contractor) may not work energized equipment':
         # a bracket after the phrase that opens the clause, then a predicate, says whom the rule
         # is for, not what it requires (read as one, every internal crew was denied, labelled

@@ -186,6 +186,112 @@ _ARROW_DENY = re.compile(
 _ARROW_DENIED = re.compile(r"^(?:deny|denied|refuse[d]?|reject(?:ed)?|block(?:ed)?|no)$", re.I)
 
 
+def scoping_predicate(after: str) -> bool:
+    """Whether the text after a glossed subject is a predicate about the requests it names (a
+    prohibition, an obligation, a review, a bound after a colon or an arrow), so the bracket is
+    their condition. Not: the glossed thing said to be required ('Signed NDA (nda_signed = true)
+    is required', '… before any data room access'), a permission ('Approved vendors (…) can be
+    paid up to $50,000': who else may is not said), or no predicate at all ('… on all wires')."""
+    am = _AFTER_GLOSS.match(after)
+    if am is None:
+        return False
+    rest, sep = am.group("rest").strip(), am.group("sep") or ""
+    if _SAYS_REQUIRED.match(rest) or _PERMITS.match(rest):
+        return False
+    if sep in ("->", "\u2192", "=>"):
+        return True
+    if _PREDICATE.match(_AMOUNT_FIRST.sub("", rest, count=1)):
+        return True  # 'Card payments (…) over $3,000 need …': the amount is the rest's own
+    return sep == ":" and bool(_BOUND_OR_MODAL.search(rest))
+
+
+def _narrowed(rest: str) -> bool:
+    """The predicate says more than the engine's readings of it should decide on, beside a gloss
+    (the glosses.py near-misses): a condition in prose ('…, unless the employee agrees', 'except
+    on weekends'; one the rule states with its own argument, '(scc_on_file = true)', is read), a
+    party it narrows to ('… by HR Legal for executives'), a prohibition on someone other than an
+    agent ('cannot be adjusted by Finance'), or a ban on giving something ('must not reference an
+    incident ID')."""
+    for m in _CONDITION_MARKER.finditer(rest):
+        clause = re.split(r"[;,]", rest[m.end() :], maxsplit=1)[0]
+        if not _STATED_BINDING.search(clause):
+            return True
+    if _FOR_WHOM.search(rest):
+        return True
+    if _NEGATED.search(rest) and _BY_OTHER.search(rest):
+        return True
+    return bool(_NOT_GIVE.match(rest))
+
+
+_CONDITION_MARKER = re.compile(
+    r"\b(?:when|whenever|if|unless|except|while|provided|as\s+long\s+as|only\s+if|once|until)\b",
+    re.I,
+)
+_STATED_BINDING = re.compile(r"\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*\s*(?:==|=|:|>|<|!=)")
+_FOR_WHOM = re.compile(
+    r"\bfor\s+(?!(?:a\s+|an\s+|the\s+)?(?:review|approval|sign[- ]?off|ok|okay|consent|"
+    r"authori[sz]ation|decision|check)\b)(?:(?:all|any|every|each|a|an|the)\s+)?[A-Za-z]",
+    re.I,
+)
+_NEGATED = re.compile(r"\b(?:not|never|cannot|can't|mustn't|no)\b", re.I)
+_BY_OTHER = re.compile(
+    r"\bby\s+(?!(?:an?\s+|the\s+|any\s+)?(?:agents?|bots?|ai|automation|automated)\b)[A-Za-z]",
+    re.I,
+)
+_NOT_GIVE = re.compile(
+    r"^(?:must|may|shall|should|can)\s*(?:not|never)\s+(?:reference|include|cite|attach|"
+    r"provide|give|quote|state|name)\b",
+    re.I,
+)
+
+
+# what opens a predicate about the requests a glossed phrase names
+_PREDICATE = re.compile(
+    r"^(?:(?:always|never|also)\s+)?(?:must|shall|should|has\s+to|have\s+to|needs?|requires?|"
+    r"may\s+(?:not|never)|can\s*not|cannot|can't|can\s+never|won't|will\s+not|mustn't|"
+    r"shouldn't|is\s+(?:never|not|prohibited|forbidden|banned|blocked|subject\s+to)|"
+    r"are\s+(?:never|not|prohibited|forbidden|banned|blocked|subject\s+to)|"
+    r"(?:is|are)\s+(?:always\s+)?(?:sent|routed|escalated|held|referred)\s+to|"
+    r"go(?:es)?\s+(?:only\s+)?to|get\s+(?:routed|sent)\s+to|(?:always\s+)?go(?:es)?\b|"
+    r"need|require|never|(?:may|can)(?:\s+[a-z]+){0,2}\s+only)\b",
+    re.I,
+)
+_AMOUNT_FIRST = re.compile(
+    r"^(?:(?:over|above|under|below|exceeding|of|at\s+least|at\s+most|more\s+than|less\s+than|"
+    r"up\s+to|no\s+more\s+than)\s+)?(?:[$\u20ac\u00a3]\s*)?\d[\d,.]*\s*(?:k|m|bn)?\s*"
+    r"(?:[A-Z]{3}\b|%|percent\b)?\s*(?:(?:or|and)\s+(?:more|less|above|below|over|under|"
+    r"higher|lower)\s+)?",
+    re.I,
+)
+_PERMITS = re.compile(
+    r"^(?:(?:may|can|could|might)\b(?!\s+(?:not|never)\b)(?!(?:\s+[a-z]+){0,2}\s+only\b)|(?:is|are)\s+(?:allowed|permitted|"
+    r"eligible|entitled|free|exempt|ok)\b|qualif\w*\b|get\b(?!\s+(?:routed|sent)\b)|"
+    r"receive\b|need\s+(?:no|not)\b|needs?\s+no\b|do\s+not\s+need|don't\s+need|"
+    r"(?:is|are)\s+not\s+(?:required|needed|subject))",
+    re.I,
+)
+_BOUND_OR_MODAL = re.compile(
+    r"\b(?:at\s+least|at\s+most|no\s+more\s+than|not\s+(?:more|less)\s+than|up\s+to|max(?:imum)?|"
+    r"min(?:imum)?|over|under|above|below|exceed\w*|must|shall|should|may\s+not|cannot|can't|"
+    r"never|no|not|need\w*|requires?|review\w*|approv\w*|sign[- ]?off)\b",
+    re.I,
+)
+
+
+# a predicate that requires the glossed thing itself, not something of the requests it names
+_SAYS_REQUIRED = re.compile(
+    r"^(?:(?:is|are|being)\s+)?(?:(?:always|strictly|absolutely)\s+)?(?:required|mandatory|"
+    r"compulsory|needed|necessary|a\s+must|expected|obligatory|essential|a\s+(?:pre-?)?"
+    r"requisite|a\s+condition)\b"
+    r"|^(?:must|should|shall|has\s+to|have\s+to|needs?\s+to)\s+(?:always\s+)?(?:be|have\s+been|"
+    r"exist|happen|come)\b(?!\s+(?:reviewed|approved|signed\s+off|escalated|sent|routed|"
+    r"escorted|supervised|held|blocked|denied|refused|rejected|declined|paused|frozen|flagged|"
+    r"limited|capped|restricted|excluded|kept|handled|done|made|issued|paid|processed|"
+    r"performed|treated))"
+    r"|^(?:first|before|prior\s+to|ahead\s+of|in\s+place|on\s+file|present|given|obtained|"
+    r"completed?|done|set|true|yes|on)\b",
+    re.I,
+)
 # a review's own timing at the end of the rule: '… sign-off before any credit posts'
 _REVIEW_BEFORE = re.compile(
     r"\b(?:approv\w*|sign[- ]?off|review\w*|ok|okay|consent|authori[sz]\w*)\s+before\s+"
@@ -290,6 +396,8 @@ def read_scope(text: str) -> ScopeParts | None:
         head_noun = _plain(last)
     rest = am.group("rest")
     sep = am.group("sep") or ""
+    if not scoping_predicate(after) or _narrowed(am.group("rest")):
+        return None
     words_before = pre.rstrip()  # without a bound the gloss restates ('under 18')
     arrow = sep in ("->", "\u2192", "=>")
     denied = _ARROW_DENY.match(rest) if arrow else None
@@ -343,6 +451,8 @@ def scoped_rule(
     if not body.checks or body.uncompiled:
         return None
     every = _flatten(list(body.checks))
+    if any(_requires_the_phrase(c, _name_stems(parts.gloss)) for c in every):
+        return None  # 'Encryption at rest (encrypted = true) is … for all exports': see above
     if any(c.effect == "allow" for c in every):
         return None  # 'P1 emergencies (priority = P1) may skip the PO': a permission, not read here
     g = parts.gloss
@@ -459,3 +569,19 @@ def _flatten(checks: list[Check]) -> list[Check]:
 
 def _name_stems(g: _Gloss) -> frozenset[str]:
     return frozenset(stem(w) for w in words(g.name.replace(".", " ")) if len(w) > 1)
+
+
+def _requires_the_phrase(check: Check, named: frozenset[str]) -> bool:
+    """A check of the rest that asks for an argument named by a word of the glossed argument's
+    name ('Deny when `NDA` is missing' from 'Signed NDA (nda_signed = true) …'): the rule requires
+    the glossed thing, so the bracket is its requirement, not a scope. (A word of the value is
+    no sign: 'Broker-submitted claims (submission_channel = broker) must include the broker
+    licence number (broker_license_no)'.)"""
+    names: list[str] = []
+    for attr in ("path", "exact_name", "named"):
+        v = getattr(check, attr, "")
+        if isinstance(v, str) and v:
+            names.append(v)
+    names += [w for w in getattr(check, "arg_words", ()) if isinstance(w, str)]
+    said = {stem(w.lower()) for n in names for w in re.split(r"[^A-Za-z0-9]+", n) if w}
+    return bool(said & named)
