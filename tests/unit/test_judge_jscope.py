@@ -343,3 +343,21 @@ def test_an_amount_after_the_gloss_is_the_rests_own(args: dict, expected: str) -
 def test_a_narrowed_rest_is_not_scoped(rule: str) -> None:
     assert read_scope(rule) is None
     assert_never_decides(rule)
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Contractor crews (crew_type = contractor) and interns may not work energized equipment.",
+        "Contractor crews (crew_type = contractor) may not work energized equipment except in"
+        " emergencies.",
+    ],
+)
+def test_an_unread_subject_or_predicate_never_inverts_the_gloss(rule: str) -> None:
+    """Not read as scoped, the gloss is still no requirement ('Deny when `crew_type` is not
+    "contractor"' denied every internal crew): the rule stays partly understood."""
+    assert_never_decides(rule)
+    readings = " ".join(c.reading() for c in compile_rule(0, "c:r0", rule).checks)
+    assert "`crew_type` is not" not in readings
+    internal = {"crew_type": "internal", "energized": True, "work_order_id": "WO-1"}
+    assert outcome([rule], "field.dispatch_crew", internal) != "denied"

@@ -75,7 +75,7 @@ from webapp.judge.quantities import (
     single_currency,
 )
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
-from webapp.judge.scopes import scoped_rule, scoping_predicate
+from webapp.judge.scopes import predicate_follows, scoped_rule
 from webapp.judge.tables import table_checks
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
@@ -8681,7 +8681,7 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
         and not markers
         and tail is None
         and not negated
-        and scoping_predicate(after)
+        and predicate_follows(after)
     ):
         # (jscope) 'Contractor crews (crew_type = contractor) may not work energized equipment':
         # a bracket after the phrase that opens the clause, then a predicate, says whom the rule

@@ -245,6 +245,28 @@ _NOT_GIVE = re.compile(
 )
 
 
+def predicate_follows(after: str) -> bool:
+    """Whether a predicate follows a glossed subject anywhere ('… and interns may not work …'),
+    other than the glossed thing said to be required or a permission: the bracket is then no
+    requirement of its own, whether or not `scoping_predicate` reads the rest."""
+    if scoping_predicate(after):
+        return True
+    am = _AFTER_GLOSS.match(after)
+    if am is None:
+        return False
+    rest = am.group("rest").strip()
+    if _SAYS_REQUIRED.match(rest) or _PERMITS.match(rest):
+        return False
+    return bool(_ANY_PREDICATE.search(rest))
+
+
+_ANY_PREDICATE = re.compile(
+    r"\b(?:must|shall|should|may\s+not|may\s+never|cannot|can't|can\s+not|mustn't|never|"
+    r"needs?|requires?|prohibited|forbidden|not\s+allowed|not\s+permitted)\b|->|\u2192|=>",
+    re.I,
+)
+
+
 # what opens a predicate about the requests a glossed phrase names
 _PREDICATE = re.compile(
     r"^(?:(?:always|never|also)\s+)?(?:must|shall|should|has\s+to|have\s+to|needs?|requires?|"
