@@ -135,6 +135,7 @@ APART_SETS = (
     "dev_jrel",
     "dev_jred13",
     "dev_jred14",
+    "dev_jscope",
 )
 
 

@@ -196,7 +196,9 @@ def test_a_category_decides_only_through_the_glossary() -> None:
         "Refunds (refund_amount >= 5000) to new customers need a supervisor's approval.",
         "All involuntary terminations (termination_type = involuntary) must be reviewed by HR Legal for executives.",
         "All involuntary terminations (termination_type = involuntary) must be reviewed by HR Legal unless the employee agrees.",
-        "Off-cycle runs (run_type: off_cycle) over 10,000 USD need Payroll Mgr sign-off.",
+        # ('Off-cycle runs (run_type: off_cycle) over 10,000 USD need Payroll Mgr sign-off' is
+        # read by scopes.py since jscope: the amount is the rest's own, held to the gloss;
+        # test_judge_jscope)
         "NO cancellation while claim(s) open (open_claims > 0) for VIP customers.",
         "Credit checks are prohibited for candidates working in CA, NY or IL (work_state), except for finance roles.",
         "No edits while a listing is in moderation (moderation_status = in_review) or flagged.",

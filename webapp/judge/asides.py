@@ -46,7 +46,9 @@ from functools import lru_cache
 
 _LABEL_WORD = (
     r"(?:rule|section|sec\.?|clause|art\.?|article|para\.?|paragraph|item|control|ctrl|req|"
-    r"requirement|policy|pol|sop|std|standard|step|point|r(?=\s?\d{1,3}\s*[:.)]\s+(?-i:[A-Z])))"
+    r"requirement|policy|pol|sop|std|standard|step|point|"
+    # 'R3:', 'R3.', 'R6 - Write-offs …' (jscope: the dash form had stayed a subject word)
+    r"r(?=\s?\d{1,3}\s*(?:[:.)]|\s[-\u2013\u2014])\s+(?-i:[A-Z])))"
 )
 _SECTION_SIGN = r"(?:\s*§\s*\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?)"
 # What starts the rule proper after a label: a word, a quote or a bracket, never a digit (a

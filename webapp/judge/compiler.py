@@ -76,6 +76,7 @@ from webapp.judge.quantities import (
     single_currency,
 )
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
+from webapp.judge.scopes import predicate_follows, scoped_rule
 from webapp.judge.tables import table_checks
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
@@ -526,6 +527,32 @@ def _compile_as_written(
     if bound is not None:
         return CompiledRule(index, chunk_id, text, tuple(bound), False, False, (), ())
     # ---- end jparenarg
+    # ---- jscope: 'Card payments (payment_method = card) over $3,000 need property manager
+    # approval': the subject phrase's gloss is the condition the rest of the rule holds under
+    # (scopes.py), the rest read by the engine's own readings
+    scoped = None
+    if _GLOSS_HINT.search(text):
+        scoped = scoped_rule(
+            index,
+            chunk_id,
+            text,
+            lambda body: _compile_mended(index, chunk_id, body, glossary, evidence),
+        )
+        if scoped is not None and scoped.decides:
+            return scoped
+    rule = _compile_unglossed(index, chunk_id, text, glossary)
+    if scoped is not None and not rule.decides:
+        # both partly understood: the scoped reading says what it read right ('When
+        # `energized` is true: …'), where the others had read the gloss as a requirement
+        return scoped
+    return rule
+    # ---- end jscope
+
+
+def _compile_unglossed(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None
+) -> CompiledRule:
+    """`_compile_as_written` after the readings of a gloss: a table, notation, then prose."""
     # 'Channel retail_store or app: OK. Phone or chat -> fraud team must review.': a table of
     # values and what each gets, read whole by its own grammar (tables.py). First: read as prose,
     # 'Allow requests about channel app' approved a channel the table does not list.
@@ -8743,6 +8770,19 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
             and not gloss_words & _BINDING_ID_HEADS
         ):
             return None
+    if (
+        bracketed
+        and not before.strip()
+        and not markers
+        and tail is None
+        and not negated
+        and predicate_follows(after)
+    ):
+        # (jscope) 'Contractor crews (crew_type = contractor) may not work energized equipment':
+        # a bracket after the phrase that opens the clause, then a predicate, says whom the rule
+        # is for, not what it requires (read as one, every internal crew was denied, labelled
+        # understood); scopes.py reads it so, any other reading leaves it to the others
+        return None
     requires = bool(
         _BINDING_REQUIRES.search(before)
         or markers
