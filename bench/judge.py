@@ -131,6 +131,7 @@ APART_SETS = (
     "dev_jparen",
     "dev_jrel",
     "dev_jred13",
+    "dev_jhold",
 )
 
 
