@@ -75,6 +75,7 @@ from webapp.judge.quantities import (
     single_currency,
 )
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
+from webapp.judge.holds import hold_checks
 from webapp.judge.tables import table_checks
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion
@@ -482,8 +483,20 @@ def _compile_as_written(
             if inline is not None:
                 return inline
         return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), tuple(left))
+    # 'FREEZE: Harbor Point portfolio - no lease changes …', 'Alameda County - eviction
+    # moratorium in effect: no pay-or-quit notices, no filings': a hold led by its label or its
+    # subject, read whole (holds.py) before the prose readings take it for a flat prohibition
+    held = hold_checks(index, text, stated=False)
+    if held is not None:
+        return CompiledRule(index, chunk_id, text, tuple(held), False, False, (), ())
     rule = _guarded_prose(index, chunk_id, text, glossary)
     if not rule.decides:
+        # 'Elm Court and Birchwood Towers are in receivership. No rent collection at those
+        # properties': a hold on named values, read whole by its own grammar (holds.py) where
+        # the prose readings left words unread
+        held = hold_checks(index, text)
+        if held is not None:
+            return CompiledRule(index, chunk_id, text, tuple(held), False, False, (), ())
         inline = _inline_rule(index, chunk_id, text)
         if inline is not None:
             return inline
