@@ -63,6 +63,7 @@ from webapp.judge.glosses import (
     glossed_checks,
     values_read_as_names,
 )
+from webapp.judge.holds import hold_checks
 from webapp.judge.inline import inline_checks
 from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
@@ -75,7 +76,6 @@ from webapp.judge.quantities import (
     single_currency,
 )
 from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
-from webapp.judge.holds import hold_checks
 from webapp.judge.tables import table_checks
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
 from webapp.judge.types import PolicyVersion

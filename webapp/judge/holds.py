@@ -44,7 +44,8 @@ from webapp.judge.checks import (
     _change_shown,
     surface_words,
 )
-from webapp.judge.request_view import ACT_STEMS, RequestView, scalars, same_action
+from webapp.judge.coverage import CATEGORY_QUALIFIERS
+from webapp.judge.request_view import ACT_STEMS, RequestView, same_action, scalars
 from webapp.judge.text import STOPWORDS, stem, words
 
 # -- the grammar ----------------------------------------------------------------------------------
@@ -175,7 +176,7 @@ def hold_checks(index: int, source: str, stated: bool = True) -> list[Check] | N
     County - eviction moratorium in effect: …', 'CEO mailbox (…): no … without … sign-off'),
     which the prose readings take for a flat prohibition."""
     text = _CODE.sub("", source.strip(), count=1).strip()
-    effect, what, state = "deny", None, None
+    effect, what, state, m = "deny", None, None, None
     guarded = _GUARDED.match(text)
     if guarded:
         subj, acts, tail, effect = guarded.group("subj"), [guarded.group("acts")], "", "review"
@@ -203,6 +204,12 @@ def hold_checks(index: int, source: str, stated: bool = True) -> list[Check] | N
     if not acts and on:
         acts = [on.group(1).lower() + "s"]  # 'on payment hold': payments stop
     kind = kind + rest[1]
+    if (guarded or m.re is not _STATED) and not (
+        any(_is_code(v) for v in values) or any(k in _KIND_NOUNS for k in kind)
+    ):
+        # 'Note: freeze in effect.': before a colon or a dash, a code or a kind says a thing is
+        # named; a bare word there is a label
+        return None
     phrases = [p for a in acts for p in _act_phrases(a)]
     if acts and not phrases:
         return None
@@ -236,6 +243,10 @@ def _subject(subj: str) -> tuple[list[str], list[str]] | None:
     kind: list[str] = []
     for part in parts:
         toks = part.split()
+        if any(t.lower().strip(",") in CATEGORY_QUALIFIERS for t in toks):
+            return None  # 'the high-risk ACME-7 vendor account': a class qualifies it
+        if sum(_is_code(t) for t in toks) > 1:
+            return None  # 'Non-the ACME-7': two codes side by side, one qualifying the other
         if any(_is_code(t) for t in toks):
             # 'Rate schedules R-1', 'pump station PS-07', 'DUB base roster': beside a code,
             # every other word says what kind of thing it is
@@ -269,6 +280,16 @@ def _subject(subj: str) -> tuple[list[str], list[str]] | None:
                 return None
         if name:
             values.append(" ".join(name))
+        if (
+            len(parts) == 1
+            and len(values) == 1
+            and toks
+            and not _is_code(toks[0])
+            and toks[-1].lower().endswith("s")
+            and stem(toks[-1].lower()) in kind
+            and toks[-1][0].islower()
+        ):
+            return None  # 'Premium customers', 'Enterprise accounts': a class, not a name
     if alias:
         if _is_code(alias) and " " not in alias:
             # 'CEO mailbox (ceo@northwind.com)': the literal in brackets is the value, the words
@@ -426,7 +447,7 @@ def _norm(value: str) -> str:
 
 # -- the check ------------------------------------------------------------------------------------
 
-_HIT, _DOUBT, _OTHER = "hit", "doubt", "other"
+_HIT, _DOUBT, _OTHER, _ID = "hit", "doubt", "other", "id"
 
 
 @dataclass(frozen=True)
@@ -480,15 +501,20 @@ class Hold(Check):
                 return Outcome(UNKNOWN, f"no argument shows whether the request is about {listed}")
         found = _OTHER
         where: tuple[str, ...] = ()
-        for leaf in bound:
-            for v in scalars(leaf.value):
-                if not isinstance(v, (str, int)) or isinstance(v, bool):
-                    continue
-                got = self._compare(str(v))
-                if got == _HIT or (got == _DOUBT and found == _OTHER):
-                    found, where = got, (leaf.path,)
-                if found == _HIT:
-                    break
+        got_all = [
+            (leaf, self._compare(str(v)))
+            for leaf in bound
+            for v in scalars(leaf.value)
+            if isinstance(v, (str, int)) and not isinstance(v, bool)
+        ]
+        named_other = any(g == _OTHER for _, g in got_all)
+        for leaf, got in got_all:
+            if got == _ID:
+                got = _OTHER if named_other else _DOUBT
+            if got == _HIT or (got == _DOUBT and found == _OTHER):
+                found, where = got, (leaf.path,)
+            if found == _HIT:
+                break
         if found == _OTHER:
             return Outcome(SATISFIED, f"{', '.join(lf.path for lf in bound)} is not {listed}")
         if found == _DOUBT:
@@ -505,14 +531,15 @@ class Hold(Check):
         """'read' when every act of the request is a read, 'held' when it does an act the rule
         names (or any change when it names none), 'other' otherwise."""
         change = _change_shown(view)
+        # the acts first: a hold on a read ('no exports', 'no collection') reaches a read
+        for phrase in self.acts:
+            if all(self._shows(view, s, change) for s in phrase) and (
+                change != "" or any(s in ACT_STEMS or s in _ACT_WAYS for s in phrase)
+            ):
+                return "held"  # a phrase of nouns only ('Harbor Point leases') is a change
         if change == "":
             return "read"
-        if not self.acts:
-            return "held"
-        for phrase in self.acts:
-            if all(self._shows(view, s, change) for s in phrase):
-                return "held"
-        return "other"
+        return "other" if self.acts else "held"
 
     @staticmethod
     def _shows(view: RequestView, s: str, change: str) -> bool:
@@ -563,6 +590,10 @@ class Hold(Check):
 
     def _compare(self, value: str) -> str:
         got = _norm(value)
+        if re.search(r"\d", got) and not any(re.search(r"\d", v) for v in self.values):
+            # `portfolio_id: 7` against 'Harbor Point': an id where a name is held may be it,
+            # unless a name beside it says which one it is (see evaluate)
+            return _ID
         place = [k for k in self.kind_words if k in _PLACE_KINDS]
         doubt = False
         for v in self.values:
