@@ -88,6 +88,20 @@ VECTORS = [
     (SCHEDULES, "rates.update_schedule", {"schedule": "GS-2", "change": "x"}, "approved"),
     (VENDOR, "workorders.create", {"vendor_id": "VND-2310", "work_type": "trim"}, "denied"),
     (VENDOR, "workorders.create", {"vendor_id": "VND-1044", "work_type": "trim"}, "approved"),
+    # the held code spelt another way, beside another vendor's code
+    (
+        VENDOR,
+        "workorders.create",
+        {"vendor_id": "VND 2310", "backup_vendor": "VND-1044", "work_type": "trim"},
+        "denied",
+    ),
+    # the held value whole in another argument than the one of its kind: a human decides
+    (
+        SUBSTATION,
+        "scada.write_setpoint",
+        {"substation": "SUB-207", "also_apply_to": "SUB-114", "value": 1},
+        "pending_review",
+    ),
     (VENDOR, "workorders.create", {"work_type": "trim", "notes": "was VND-2310"}, "pending_review"),
     (MORATORIUM, "notice.send", {"county": "Alameda", "notice_type": "pay_or_quit"}, "denied"),
     (MORATORIUM, "eviction.file", {"county": "Alameda County", "case": "ud"}, "denied"),
@@ -134,6 +148,11 @@ def test_the_reading_is_rendered_from_structure() -> None:
         "FREEZE: SBA-7a disbursements suspended pending OIG audit.",
         "Globex is suspended for EU sites.",  # 'for' a scope, not a period
         "Elm Court is no longer in receivership.",
+        # a release a request may show is a condition, not a lifetime
+        "VND-2310 is suspended until approved by the CFO.",
+        "VND-2310 is suspended pending CFO approval.",
+        "Harbor Point is frozen. No changes except hotfixes.",
+        "Harbor Point is frozen. No changes by agents.",
     ],
 )
 def test_shapes_the_grammar_does_not_take(rule: str) -> None:

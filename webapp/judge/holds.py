@@ -105,6 +105,14 @@ _LIFETIME = re.compile(
     r"(?=\s*(?:$|[.;:()\u2013\u2014]|\s-\s))",
     re.I,
 )
+# 'until approved by the CFO', 'pending sign-off from Legal': a release a request may show,
+# which is a condition, not a lifetime ('until the Q3 close is signed off' is an event)
+_RELEASED_BY = re.compile(
+    r"\b(?:approved|authori[sz]ed|cleared|released|lifted|waived)\s+by\b|"
+    r"\b(?:approval|sign-?\s?off|consent|authori[sz]ation|clearance|waiver)\s+(?:from|by|of)\b|"
+    r"^(?:[a-z]+\s+)?(?:approval|sign-?\s?off|consent|authori[sz]ation|clearance|waiver)$",
+    re.I,
+)
 _BRACKET = re.compile(r"^\s*\((?P<why>[^()]{1,80})\)")
 _IN_EFFECT = re.compile(r"^\s*(?:(?:is\s+)?(?:in\s+effect|in\s+force|in\s+place)|active)\b", re.I)
 _SEP = re.compile(r"^\s*(?:[.;:]|\s-\s|\u2013|\u2014|,)\s*|^\s+-\s*")
@@ -168,6 +176,10 @@ _ACT_WAYS: dict[str, frozenset[str]] = {
 # words for any change: every act but a read is one
 _ANY_CHANGE = frozenset({"chang", "modify", "alter", "writ", "updat", "edit", "touch"})
 _FILLER = frozenset({"new", "any", "further", "more", "all"})
+# the ends of a route: a held base or station there is where a thing goes, not the thing held
+_ROUTE_KEYS = frozenset(
+    stem(w) for w in "destination dest origin arrival departure route via stopover".split()
+)
 
 
 def hold_checks(index: int, source: str, stated: bool = True) -> list[Check] | None:
@@ -355,7 +367,7 @@ def _tail(tail: str, values: list[str]) -> tuple[list[str], list[str]] | None:
             m = rx.match(rest)
             if m:
                 why = m.groupdict().get("why") or ""
-                if rx is _LIFETIME and _CONDITIONAL.search(why):
+                if rx is _LIFETIME and (_CONDITIONAL.search(why) or _RELEASED_BY.search(why)):
                     return None
                 if rx is _BRACKET and re.search(
                     r"[$\u20ac\u00a3%]|\b(?:if|unless|only|except)\b", why, re.I
@@ -516,6 +528,13 @@ class Hold(Check):
             if found == _HIT:
                 break
         if found == _OTHER:
+            also = self._held_elsewhere(view, bound)
+            if also is not None:
+                # `substation: "SUB-207"` beside `also_apply_to: "SUB-114"`: which one the act
+                # reaches cannot be told
+                return Outcome(
+                    UNKNOWN, f"{also.path} holds {listed}, though the argument of its kind does not"
+                )
             return Outcome(SATISFIED, f"{', '.join(lf.path for lf in bound)} is not {listed}")
         if found == _DOUBT:
             return Outcome(UNKNOWN, f"{where[0]} may or may not be {listed}", where)
@@ -578,6 +597,17 @@ class Hold(Check):
         # the held value written whole in any argument, but in none named for it: review
         return []
 
+    def _held_elsewhere(self, view: RequestView, bound: list):
+        """An argument outside `bound` holding a held value whole, written as a value (not free
+        text), that is no end of a route (`destination: "DUB"` for FRA-based crew)."""
+        for lf in view.leaves:
+            if lf in bound or lf.last_keys & _ROUTE_KEYS:
+                continue
+            for v in scalars(lf.value):
+                if isinstance(v, str) and len(v) <= 60 and self._compare(v) == _HIT:
+                    return lf
+        return None
+
     def _comparable(self, leaf) -> bool:
         codes = [v for v in self.values if _is_code(v)]
         if len(codes) < len(self.values):
@@ -616,7 +646,7 @@ def _shape(value: str) -> str:
     two email addresses share one."""
     if re.fullmatch(r"[^@\s]+@[^@\s]+\.\w+", value.strip()):
         return "@"
-    return re.sub(r"\d", "9", value.strip().upper())
+    return re.sub(r"[\s_\-.]+", "-", re.sub(r"\d", "9", value.strip().upper()))
 
 
 def _loose_shape(value: str) -> str:
