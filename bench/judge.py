@@ -136,6 +136,7 @@ APART_SETS = (
     "dev_jred13",
     "dev_jred14",
     "dev_jscope",
+    "dev_jhold",
 )
 
 

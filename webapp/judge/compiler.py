@@ -63,6 +63,7 @@ from webapp.judge.glosses import (
     glossed_checks,
     values_read_as_names,
 )
+from webapp.judge.holds import hold_checks
 from webapp.judge.inline import inline_checks
 from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.namedargs import named_argument_checks, names_read_as_values
@@ -573,8 +574,20 @@ def _compile_unglossed(
             if inline is not None:
                 return inline
         return CompiledRule(index, chunk_id, text, tuple(made), False, False, (), tuple(left))
+    # 'FREEZE: Harbor Point portfolio - no lease changes …', 'Alameda County - eviction
+    # moratorium in effect: no pay-or-quit notices, no filings': a hold led by its label or its
+    # subject, read whole (holds.py) before the prose readings take it for a flat prohibition
+    held = hold_checks(index, text, stated=False)
+    if held is not None:
+        return CompiledRule(index, chunk_id, text, tuple(held), False, False, (), ())
     rule = _guarded_prose(index, chunk_id, text, glossary)
     if not rule.decides:
+        # 'Elm Court and Birchwood Towers are in receivership. No rent collection at those
+        # properties': a hold on named values, read whole by its own grammar (holds.py) where
+        # the prose readings left words unread
+        held = hold_checks(index, text)
+        if held is not None:
+            return CompiledRule(index, chunk_id, text, tuple(held), False, False, (), ())
         inline = _inline_rule(index, chunk_id, text)
         if inline is not None:
             return inline
