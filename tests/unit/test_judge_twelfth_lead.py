@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.judge_support import outcome_beside_ticket
+from tests.unit.judge_support import outcome_beside_ticket, policy
 from webapp.judge.compiler import compile_rule
+from webapp.judge.engine import evaluate
+from webapp.judge.history import StaticHistory
+from webapp.judge.types import ClearanceQuery
 
 CREDIT = "Refund amount must not exceed the credit_balance."
 
@@ -28,3 +31,68 @@ def test_bound_by_a_named_argument_reads_its_name():
 def test_bound_by_a_named_argument_decides(amount, expected):
     args = {"amount": amount, "credit_balance": 80, "currency": "USD"}
     assert outcome_beside_ticket(CREDIT, "billing.refund", args) == expected
+
+
+# -- a policy's scope glossed with its argument (holdout_40's false denial) ----------------------
+
+SCOPED_POLICY = [
+    "Scope: disconnects for non-payment (reason = non_payment) only. Safety and tamper "
+    "disconnects are governed by the Field Ops policy, not this one.",
+    "must include the final notice ref (final_notice_id)",
+]
+
+
+def _scoped(args: dict) -> tuple[str, list]:
+    v = evaluate(
+        ClearanceQuery("field.disconnect_service", args, "dispatch-agent"),
+        [policy(SCOPED_POLICY)],
+        StaticHistory.from_dict(None),
+    )
+    return v.decision, v.details.get("excluded_policies")
+
+
+def test_scope_gloss_leaves_out_a_request_with_another_value():
+    _, excluded = _scoped({"reason": "safety_hazard"})
+    assert excluded and "scope" in excluded[0]["why"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"reason": "non_payment"},  # in scope: the notice rule denies its absence
+        {"reason": "Non-Payment"},  # the value in another spelling
+        {"reason": "non_payment_final"},  # a value close to it: not shown outside
+        {"other": "x"},  # no reason at all: not shown outside
+        {"reason": ""},  # empty: not shown outside
+    ],
+)
+def test_scope_gloss_keeps_what_it_cannot_show_outside(args):
+    decision, excluded = _scoped(args)
+    assert not excluded
+    assert decision == "deny"  # the missing final_notice_id
+
+
+def test_remark_that_another_policy_governs_is_informational():
+    rule = compile_rule(
+        0, "c0", "Refunds to tenants are handled under pm.security_deposits, not here."
+    )
+    assert rule.understanding == "informational"
+    both = compile_rule(0, "c0", SCOPED_POLICY[0])
+    assert both.understanding == "informational"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        # a team, not a policy: the agent is barred, and the rule stays one
+        "Refunds over $500 are handled by Treasury, not here.",
+        # no 'not this one': a routing sentence of unknown force
+        "Payroll runs are governed by the Payroll policy.",
+    ],
+)
+def test_remark_about_a_team_or_without_not_here_stays_a_rule(rule):
+    assert compile_rule(0, "c0", rule).understanding != "informational"
+    assert (
+        outcome_beside_ticket(rule, "refunds.issue", {"amount": 600, "currency": "USD"})
+        != "approved"
+    )

@@ -1394,10 +1394,20 @@ def _compile_prose(
     widened: list[str] = []
     unread_numbers: list[str] = []
     dropped_words: set[str] = set()
+    governed_elsewhere = False
     for clause in _obligations(split_clauses(clean)):
         sc = scope_of(clause)
         if sc and not _scope_in_brackets(clause):
             scope += list(sc)
+            continue
+        elsewhere = _GOVERNED_ELSEWHERE.match(clause)
+        if elsewhere is not None:
+            # 'Safety and tamper disconnects are governed by the Field Ops policy, not this one':
+            # which other policy governs them, no obligation of this one (that policy's rules
+            # judge them where its tools match; this one's still apply where its own do)
+            dropped_words.update(stem(w) for w in words(clause))
+            dropped_words.update(w.lower() for w in re.findall(r"[\w\-.]+", clause))
+            governed_elsewhere = True
             continue
         # ---- jgloss: a phrase glossed with the argument it means ('NO cancellation while
         # claim(s) open (open_claims > 0)', 'All involuntary terminations (termination_type =
@@ -1577,7 +1587,7 @@ def _compile_prose(
     if frozen and frozen.groupdict().get("lifted") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append("until")  # '… Nothing goes out for these until lifted.'
     informational = not normative_seen and not scope
-    if informational and not _STATES_NO_OBLIGATION.search(clean):
+    if informational and not governed_elsewhere and not _STATES_NO_OBLIGATION.search(clean):
         # 'Any payment of $2,000 or more has to be signed off by finance', 'refunds >500 EUR ->
         # manager', 'Receipts are mandatory': a sentence with no modal the engine knows still
         # states an obligation more often than not. Skipped as informational, it let the other
@@ -5216,6 +5226,17 @@ _GLOSSED_ITEM = re.compile(
 )
 
 
+# A remark that another policy governs some requests, 'not this one' / 'not here': the other
+# side must be a policy (the word, or a policy id such as 'pm.security_deposits'), never a team
+# ('Refunds over $500 are handled by Treasury, not here' bars the agent, and stays a rule).
+_GOVERNED_ELSEWHERE = re.compile(
+    r"^\s*(?P<what>[^.;]{1,120}?)\s+(?:is|are)\s+(?:governed|handled|covered|dealt\s+with)\s+"
+    r"(?:by|under|in)\s+(?P<other>(?:the\s+|our\s+)?(?:[\w&\-]+\s+){0,4}(?:policy|policies)"
+    r"|[a-z][a-z0-9_\-]*(?:\.[a-z0-9_\-]+)+)\s*,?\s*(?:and\s+)?not\s+(?:by\s+|under\s+|in\s+)?"
+    r"(?:this\s+(?:one|policy|document)|here)\s*[.;!]?\s*$",
+    re.I,
+)
+
 # Between two words of a scope that are alternatives ('salary and allowance changes').
 SCOPE_EITHER = "|"
 
@@ -5229,12 +5250,27 @@ def _scope_in_brackets(clause: str) -> bool:
     return bool(m) and "(" in clause[: m.start() + 1] and bool(clause[: clause.find("(")].strip())
 
 
+# 'Scope: disconnects for non-payment (reason = non_payment) only': the scope's own gloss names
+# the argument and the value the policy is for. Kept as one scope word (`SCOPE_BINDING`, the
+# argument, '=', the value), read by governance.out_of_scope: a request whose argument holds
+# another value is outside the policy; one without the argument, or with a value close to it,
+# is not shown to be.
+SCOPE_BINDING = "\x01"
+_SCOPE_GLOSS = re.compile(
+    r"\(\s*(?P<arg>[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*)\s*(?:==?|:)\s*['\"]?(?P<value>[\w\-]+)['\"]?\s*\)"
+)
+
+
 def scope_of(text: str) -> tuple[str, ...]:
     """Words of a scope statement ('Applies to EMEA payouts only' -> ('EMEA', 'payouts'))."""
     for clause in split_clauses(_normalise(text)):
         m = SCOPE.search(clause)
         if m:
             phrase = m.group("scope") or m.group("scope2") or m.group("scope3") or ""
+            bindings = [
+                f"{SCOPE_BINDING}{g.group('arg')}={g.group('value')}"
+                for g in _SCOPE_GLOSS.finditer(phrase)
+            ]
             # 'federal aid (Pell, SEOG, Direct Loans)': the brackets give examples, any one of
             # which may be the request's; none of them narrows the scope on its own
             phrase = re.sub(r"\([^)]*\)?", " ", phrase)
@@ -5253,7 +5289,7 @@ def scope_of(text: str) -> tuple[str, ...]:
                     out.append(w)
             while out and out[-1] == SCOPE_EITHER:
                 out.pop()
-            return tuple(out)
+            return tuple(out + bindings)
     return ()
 
 

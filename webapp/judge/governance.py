@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from webapp.judge.checks import PLACE_KEYS
-from webapp.judge.compiler import SCOPE_EITHER, CompiledPolicy
+from webapp.judge.compiler import SCOPE_BINDING, SCOPE_EITHER, CompiledPolicy
 from webapp.judge.places import country_code, location_regions, region_name
 from webapp.judge.request_view import RequestView, scalars
 from webapp.judge.text import GENERIC, STOPWORDS, stem
@@ -63,8 +64,33 @@ def _globs_match_now(tool_name: str, tools: tuple[str, ...]) -> bool:
 _globs_match_kept = lru_cache(maxsize=65536)(_globs_match_now)
 
 
+def _outside_binding(binding: str, view: RequestView) -> bool:
+    """'reason=non_payment' (a scope's gloss, compiler.SCOPE_BINDING): the request's argument of
+    that name holds another value, not one close to it ('non-payment', 'non_payment_final' stay
+    in scope). Absent, or not a plain value, it shows nothing."""
+    arg, _, wanted = binding[1:].partition("=")
+    want = re.sub(r"[^a-z0-9]", "", wanted.lower())
+    seen = False
+    for leaf in view.leaves:
+        if leaf.path != arg and leaf.path.rsplit(".", 1)[-1] != arg:
+            continue
+        for v in scalars(leaf.value):
+            if not isinstance(v, str) or not v.strip():
+                return False
+            got = re.sub(r"[^a-z0-9]", "", v.lower())
+            if not want or not got or want in got or got in want:
+                return False
+            seen = True
+    return seen
+
+
 def out_of_scope(scope_words: tuple[str, ...], view: RequestView) -> bool:
     """True only when the request shows it is outside the scope; when unsure, the policy governs."""
+    bindings = [w for w in scope_words if w.startswith(SCOPE_BINDING)]
+    if bindings:
+        if any(_outside_binding(b, view) for b in bindings):
+            return True
+        scope_words = tuple(w for w in scope_words if not w.startswith(SCOPE_BINDING))
     places = [p for p in (_place_of(w) for w in scope_words) if p]
     if places:
         locations = []
