@@ -46,7 +46,7 @@ _Q = r"[`'\"]?"
 _IDRE = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"
 # The agents a rule names, as globs over the requesting agent's id.
 _WHO = (
-    r"(?:(?:the\s+)?(?:agent\s+)?"
+    r"(?:(?:the\s+)?(?:(?P<pre>agent)\s+)?"
     + _Q
     + r"(?P<id>"
     + _IDRE
@@ -140,13 +140,34 @@ def _agentlike(ident: str) -> bool:
     return not _AGENT_TOKENS.isdisjoint(re.split(r"[-_]", ident))
 
 
+# Words of a kind or a role of agent, not of an agent's name: 'Tier-2 agent', 'Third-party bot',
+# 'The on-call bot', 'Night-shift agent', 'Read-only agent', 'Customer-facing bot'. Which agents
+# are of that kind the request does not show.
+_KIND_PARTS = frozenset(
+    "tier level line shift night day weekend party third first second on off call duty read "
+    "write only customer client user facing front back office non self external internal human "
+    "trusted untrusted verified unverified senior junior new high low risk privileged "
+    "unprivileged public private partner vendor hosted managed approved unapproved desk help "
+    "support service care sales success field floor team staff station counter contact center "
+    "centre".split()
+)
+
+
+def _kind(ident: str) -> bool:
+    """'tier-2', 'third-party', 'on-call': an id named only by a following 'agent'/'bot' that is
+    a kind or a role of agent ('Tier-2 agent may not …'), not one agent's id ('hr-sync')."""
+    parts = re.split(r"[-_]", ident.lower())
+    return not _agentlike(ident) and any(p in _KIND_PARTS for p in parts)
+
+
 def _globs(m: re.Match[str]) -> tuple[str, ...] | None:
     d = m.groupdict()
     if d.get("id"):
         ident = d["id"].lower()
         # 'Non-employees may not …', 'DUS-2 may not …': a hyphenated word or a site, not an
-        # agent id; a bare id is one when it says so ('-bot', '-agent')
-        if not (d.get("suffix") or _agentlike(ident)):
+        # agent id; a bare id is one when it says so ('-bot', '-agent'), and the words before
+        # '-bot' are not a kind of agent ('Tier-2 agent', 'Third-party bot')
+        if not (d.get("suffix") or d.get("pre") or _agentlike(ident)) or _kind(ident):
             return None
         return (ident,)
     if d.get("glob") or d.get("glob2"):
@@ -281,6 +302,20 @@ class AgentOnly(Check):
         return Outcome(SATISFIED, inner.message, inner.args)
 
 
+def _tool_in(name: str, tool: str) -> bool | None:
+    """`name` is one of the tools `tool` names (True), may be (False), or surely is not (None).
+    A glob matches as written; a family named without one ('deploy.rollout tools') holds the
+    tool itself and those under it ('deploy.rollout_canary', 'deploy.rollout.v2'), and a name
+    that merely starts with it ('deploy.rollouts') may be one."""
+    if fnmatchcase(name, tool):
+        return True
+    if "*" in tool:
+        return None
+    if name.startswith((tool + ".", tool + "_")):
+        return True
+    return False if name.startswith(tool) else None
+
+
 @dataclass(frozen=True)
 class ToolReserved(Check):
     """'Only rates-analyst-bot may use rates.* tools': the tools matching `tool_glob` are reserved
@@ -300,10 +335,18 @@ class ToolReserved(Check):
         return {**super().describe(), "agents": list(self.globs), "tools": [self.tool_glob]}
 
     def evaluate(self, view: RequestView) -> Outcome:
-        if not fnmatchcase(view.tool_name.lower(), self.tool_glob):
+        name = view.tool_name.lower()
+        governed = _tool_in(name, self.tool_glob)
+        if governed is None:
             return _NOT_APPLICABLE
         if agent_matches(self.globs, view.agent_id):
             return _SATISFIED
+        if not governed:
+            return Outcome(
+                UNKNOWN,
+                f"only {_who_words(self.globs)} may use `{self.tool_glob}` tools; `{name}` may be "
+                "one of them (a human should decide)",
+            )
         return Outcome(
             VIOLATED,
             f"only {_who_words(self.globs)} may use `{self.tool_glob}`; the requesting agent is "
@@ -479,6 +522,8 @@ def agent_subject(text: str) -> str | None:
     m = _SUBJECT.match(re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip())
     if m is None:
         return None
+    if m.group("id") and (m.group("suffix") or m.group("pre")) and _kind(m.group("id")):
+        return m.group("id").lower()  # 'Tier-2 agent may not …': no agent check reads it
     globs = _globs(m)
     if not globs:
         return None
@@ -486,6 +531,7 @@ def agent_subject(text: str) -> str | None:
     if (
         m.group("id")
         and not m.group("suffix")
+        and not m.group("pre")
         and _AGENT_TOKENS.isdisjoint(re.split(r"[-_]", ident))
     ):
         return None  # 'DUS-2 may not …': a site, a system or a value as often as an agent
