@@ -186,3 +186,57 @@ def test_a_kind_of_agent_is_never_an_id(kind: str, suffix: str, act: tuple, agen
     assert agent_subject(text) == kind.lower()
     assert compile_rule(0, "c", text).understanding != "understood"
     assert decide([text], act[1], act[2], agent) != "approved"
+
+
+LIVE = {"payment_id": "P-1", "amount": 40.0, "currency": "USD", "mode": "live"}
+OTHERS = "Agents other than payments-bot must not execute live payments."
+
+
+@pytest.mark.parametrize(
+    ("rules", "tool", "args", "agent", "expected"),
+    [
+        # a bar on every agent but the ones named
+        ([OTHERS], "payments.execute", LIVE, "payments-bot", "approved"),
+        ([OTHERS], "payments.get_status", {"payment_id": "P-1"}, "ops-bot", "approved"),
+        # a reserved tool whose label names more than the tool: another agent is reviewed
+        (
+            [
+                "Emergency relay changes (scada.update_relay_settings): only agents "
+                "protection-eng-bot or relay-config-agent"
+            ],
+            "scada.update_relay_settings",
+            {"relay": "R-12", "emergency": False},
+            "relay-ops-bot",
+            "pending_review",
+        ),
+        (
+            [
+                "Relay settings (scada.update_relay_settings): only agents protection-eng-bot "
+                "or relay-config-agent"
+            ],
+            "scada.update_relay_settings",
+            {"relay": "R-12"},
+            "relay-ops-bot",
+            "denied",
+        ),
+    ],
+)
+def test_others_and_scoped_tools(
+    rules: list[str], tool: str, args: dict, agent: str, expected: str
+) -> None:
+    assert decide(rules, tool, args, agent) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(agent=st.from_regex(r"[a-z][a-z0-9]{0,6}(?:-[a-z0-9]{1,4}){0,2}", fullmatch=True))
+def test_a_bar_on_others_never_approves_another_agent(agent: str) -> None:
+    read = agent_rule(0, OTHERS, OTHERS)
+    assert read is not None and read[0].others and read[0].globs == ("payments-bot",)
+    got = decide([OTHERS], "payments.execute", LIVE, agent)
+    assert got == "approved" if agent == "payments-bot" else got != "approved"
+
+
+def test_a_kind_or_a_person_is_not_an_exception() -> None:
+    # 'other than co-signers': people, not agent ids; not read here
+    text = "Agents other than co-signers must not execute live payments."
+    assert agent_rule(0, text, text) is None

@@ -19,7 +19,7 @@ pattern, an agent id, or a word of the act (`checks.act_relation` compares it wi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -40,7 +40,7 @@ from webapp.judge.checks import (
     act_relation,
 )
 from webapp.judge.request_view import RequestView
-from webapp.judge.text import stem
+from webapp.judge.text import content_stems, stem
 
 _Q = r"[`'\"]?"
 _IDRE = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"
@@ -92,6 +92,19 @@ _BAR = re.compile(
     r"(?:\s+at\s+all)?"
     r"(?:\s*\(\s*(?P<fine>[a-z]+ing)(?:\s+(?:it|them))?\s+is\s+(?:fine|ok|okay|allowed|permitted)"
     r"\s*\))?" + _END,
+    re.I,
+)
+_OTHERS = re.compile(
+    r"^(?:(?:any|all)\s+)?(?:agents?|bots?)\s+(?:other\s+than|except(?:\s+for)?|besides)\s+"
+    r"(?P<ids>"
+    + _Q
+    + _IDRE
+    + _Q
+    + r"(?:\s*(?:,|or|and|,\s*or|,\s*and)\s*"
+    + _Q
+    + _IDRE
+    + _Q
+    + r")*)\s+(?=(?:must|may|shall|should|can)\s+(?:not|never)\b|cannot\b|can't\b|mustn't\b)",
     re.I,
 )
 _ONLY = re.compile(
@@ -205,10 +218,13 @@ class AgentBar(Check):
     fine: tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] = ((), ())
     fine_phrase: str = ""
     body: Check | None = None  # the bound of the barred act ('over 500 USD'), when given
+    # 'Agents other than payments-bot must not …': the bar is on every agent but `globs`
+    others: bool = False
     kind: str = field(default="agent_bar", init=False)
 
     def reading(self) -> str:
-        text = f"When the requesting agent is {_who_words(self.globs)}: deny {self.act_phrase}"
+        who = ("not " if self.others else "") + _who_words(self.globs)
+        text = f"When the requesting agent is {who}: deny {self.act_phrase}"
         if self.body is not None:
             text += f" ({self.body.reading()})"
         text += "; review a request that may be that act"
@@ -221,7 +237,7 @@ class AgentBar(Check):
 
     def evaluate(self, view: RequestView) -> Outcome:
         relation = act_relation(view, self.acts, self.groups)
-        if not agent_matches(self.globs, view.agent_id):
+        if agent_matches(self.globs, view.agent_id) == self.others:
             # the act by an agent the rule does not name: the rule holds
             return _NOT_APPLICABLE if relation == "other" else _SATISFIED
         if self.fine[0] and act_relation(view, *self.fine) == "definite":
@@ -302,6 +318,14 @@ class AgentOnly(Check):
         return Outcome(SATISFIED, inner.message, inner.args)
 
 
+# Words a tool's label holds without narrowing it ('Relay settings changes (scada.…)')
+_GENERIC = frozenset(
+    stem(w)
+    for w in "change changes setting settings update updates tool tools action actions call calls "
+    "edit edits operation operations write writes use uses request requests".split()
+)
+
+
 def _tool_in(name: str, tool: str) -> bool | None:
     """`name` is one of the tools `tool` names (True), may be (False), or surely is not (None).
     A glob matches as written; a family named without one ('deploy.rollout tools') holds the
@@ -323,9 +347,18 @@ class ToolReserved(Check):
 
     globs: tuple[str, ...] = ()
     tool_glob: str = ""
+    # 'Emergency relay changes (scada.update_relay_settings): only agents …': the label names
+    # more than the tool ('emergency'); which calls are those the request may not show
+    scope: str = ""
     kind: str = field(default="tool_reserved", init=False)
 
     def reading(self) -> str:
+        if self.scope:
+            return (
+                f"Review a request for a tool matching `{self.tool_glob}` from an agent other "
+                f"than {_who_words(self.globs)} (the requesting agent's id): only {self.scope} "
+                "calls are reserved"
+            )
         return (
             f"Deny a request for a tool matching `{self.tool_glob}` from an agent other than "
             f"{_who_words(self.globs)} (the requesting agent's id)"
@@ -341,11 +374,12 @@ class ToolReserved(Check):
             return _NOT_APPLICABLE
         if agent_matches(self.globs, view.agent_id):
             return _SATISFIED
-        if not governed:
+        if not governed or self.scope:
             return Outcome(
                 UNKNOWN,
-                f"only {_who_words(self.globs)} may use `{self.tool_glob}` tools; `{name}` may be "
-                "one of them (a human should decide)",
+                f"only {_who_words(self.globs)} may use `{self.tool_glob}`"
+                + (f" for {self.scope}" if self.scope else " tools")
+                + f"; `{name}` may be one of them (a human should decide)",
             )
         return Outcome(
             VIOLATED,
@@ -395,7 +429,29 @@ def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) ->
         said = m.re is _TOOL_ONLY and re.search(r":\s*only\s+agents?\b", clean, re.I)
         if not ids or not (said or all(_agentlike(i) for i in ids)):
             return None  # 'Only co-signers may use loan.* tools': people, not agent ids
-        return [ToolReserved(index, source, "deny", (), globs=ids, tool_glob=tool)]
+        scope = ""
+        if m.re is _TOOL_ONLY:
+            named = set(content_stems(re.sub(r"[._*]", " ", tool)))
+            more = [
+                w
+                for w in m.group("np").lower().split()
+                if content_stems(w)
+                and not named.issuperset(content_stems(w))
+                and not _GENERIC.issuperset(content_stems(w))
+            ]
+            scope = " ".join(more)
+        return [ToolReserved(index, source, "deny", (), globs=ids, tool_glob=tool, scope=scope)]
+    m = _OTHERS.match(clean)
+    if m is not None:
+        # 'Agents other than payments-bot must not execute live payments': the bar read with
+        # a stand-in subject, then turned on every agent but the ones named
+        ids = _ids(m.group("ids"))
+        if not ids or not all(_agentlike(i) for i in ids):
+            return None
+        read = agent_rule(index, source, "stand-in-bot " + clean[m.end() :], compile_prose)
+        if not read or len(read) != 1 or not isinstance(read[0], AgentBar):
+            return None
+        return [replace(read[0], globs=ids, others=True)]
     m = _BAR.match(clean)
     if m is not None:
         globs = _globs(m)
