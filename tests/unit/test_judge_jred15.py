@@ -240,3 +240,84 @@ def test_a_kind_or_a_person_is_not_an_exception() -> None:
     # 'other than co-signers': people, not agent ids; not read here
     text = "Agents other than co-signers must not execute live payments."
     assert agent_rule(0, text, text) is None
+
+
+GRANT = {"grantee": "a@b.com", "workspace": "M-1", "role": "viewer"}
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "agent", "history", "expected"),
+    [
+        # a rule the engine cannot read, about the requesting agent: kept for review, not set
+        # aside because its words share none with the request's
+        (
+            "intake-bot may not do anything after hours.",
+            "workspace.grant_access",
+            GRANT,
+            "intake-bot",
+            None,
+            "pending_review",
+        ),
+        (
+            "intake-bot may not do anything after hours.",
+            "workspace.grant_access",
+            GRANT,
+            "docket-bot",
+            None,
+            "approved",
+        ),
+        (
+            "sandbox-* agents must stay read-only.",
+            "workspace.grant_access",
+            GRANT,
+            "sandbox-1",
+            None,
+            "pending_review",
+        ),
+        (
+            "sandbox-* agents must stay read-only.",
+            "workspace.grant_access",
+            GRANT,
+            "prod-1",
+            None,
+            "approved",
+        ),
+        (
+            "Tier-2 agents must escalate everything.",
+            "workspace.grant_access",
+            GRANT,
+            "t2-bot",
+            None,
+            "pending_review",
+        ),
+        (
+            "Daily cap per agent: $12,000 total per vendor.",
+            "billing.issue_refund",
+            REFUND,
+            "ops-bot",
+            {"total_today": {"amount": 11500}},
+            "pending_review",
+        ),
+        (
+            "Weekly cap per agent: $12,000 total.",
+            "billing.issue_refund",
+            REFUND,
+            "ops-bot",
+            {"total_today": {"amount": 100}},
+            "pending_review",
+        ),
+        # an understood per-agent cap on a read stays out of the way
+        (
+            "Daily cap per agent: $12,000 total.",
+            "vendor.get_vendor",
+            {"vendor_id": "V-1"},
+            "ap-agent-07",
+            {"total_today": {"amount": 13000}},
+            "approved",
+        ),
+    ],
+)
+def test_unread_rules_about_the_agent_are_kept(
+    rule: str, tool: str, args: dict, agent: str, history: dict | None, expected: str
+) -> None:
+    assert decide([rule], tool, args, agent, history) == expected

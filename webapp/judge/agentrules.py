@@ -610,3 +610,41 @@ def restated(text: str) -> str | None:
     if m is not None:
         return f"Per agent, the {m.group('np')} total may not exceed {m.group('money')} per day."
     return None
+
+
+_EVERY_AGENT = re.compile(
+    r"\b(?:per[-\s]agent|(?:each|every|any|all)\s+(?:agents?|bots?)|agents?'s?\s+own)\b", re.I
+)
+_LEAD = re.compile(
+    r"^(?:the\s+)?(?:agent\s+)?"
+    + _Q
+    + r"(?P<id>"
+    + _IDRE
+    + r")"
+    + _Q
+    + r"(?:\s+(?:agents?|bots?))?\b",
+    re.I,
+)
+
+
+def reaches_agent(text: str, agent_id: str) -> bool:
+    """A rule the engine cannot check speaks to the request through its agent, whatever its
+    words share with the request's: 'Daily cap per agent: $12,000 total per vendor' (every
+    agent), 'intake-bot may not do anything after hours' or 'sandbox-* agents must stay
+    read-only' naming the requester, 'Tier-2 agents must escalate everything' naming a kind of
+    agent the requester may be. Its text is then kept for review, not set aside as irrelevant."""
+    clean = re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip()
+    if _EVERY_AGENT.search(clean):
+        return True
+    m = re.match(r"^" + _WHO + r"\b", clean, re.I)
+    if m is not None:
+        globs = _globs(m)
+        if globs and agent_matches(globs, agent_id):
+            return True
+    m = _LEAD.match(clean)
+    if m is None:
+        return False
+    ident = m.group("id").lower()
+    if _kind(ident):
+        return True
+    return _agentlike(ident) and agent_matches((ident,), agent_id)
