@@ -321,3 +321,48 @@ def test_unread_rules_about_the_agent_are_kept(
     rule: str, tool: str, args: dict, agent: str, history: dict | None, expected: str
 ) -> None:
     assert decide([rule], tool, args, agent, history) == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "agent", "history", "expected"),
+    [
+        # the requester named inside a rule the engine cannot read
+        (
+            "Daily cap for ap-agent-07: $12,000 total.",
+            "ap-agent-07",
+            {"total_today": {"amount": 11500}},
+            "pending_review",
+        ),
+        (
+            "Daily cap for ap-agent-07: $12,000 total.",
+            "ap-agent-08",
+            {"total_today": {"amount": 11500}},
+            "approved",
+        ),
+        # every request from the named agents
+        ("Requests from sandbox-* agents must be denied.", "sandbox-2", None, "denied"),
+        ("Requests from sandbox-* agents must be denied.", "prod-2", None, "approved"),
+        ("Requests from Tier-2 agent must be denied.", "support-bot", None, "pending_review"),
+        ("Calls by intake-bot need review.", "intake-bot", None, "pending_review"),
+        ("Calls by intake-bot need review.", "intake-bot-2", None, "approved"),
+        (
+            "Requests from agents whose id starts with 'test-' are not allowed.",
+            "Test-runner",
+            None,
+            "denied",
+        ),
+    ],
+)
+def test_requests_from_named_agents(
+    rule: str, agent: str, history: dict | None, expected: str
+) -> None:
+    assert decide([rule], "billing.issue_refund", REFUND, agent, history) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(agent=st.from_regex(r"[a-z][a-z0-9]{0,6}(?:-[a-z0-9]{1,4}){0,2}", fullmatch=True))
+def test_requests_from_a_glob(agent: str) -> None:
+    got = decide(
+        ["Requests from sandbox-* agents must be denied."], "billing.issue_refund", REFUND, agent
+    )
+    assert got == ("denied" if agent.startswith("sandbox-") else "approved")

@@ -94,6 +94,15 @@ _BAR = re.compile(
     r"\s*\))?" + _END,
     re.I,
 )
+_BLOCKED = re.compile(
+    r"^(?:all\s+|any\s+)?(?:requests|calls|actions|tool\s+calls)\s+(?:from|by|made\s+by|issued\s+by)\s+"
+    + _WHO
+    + r"\s+(?:(?:must|shall|should|will)\s+be\s+(?P<deny>denied|rejected|blocked|refused)|are\s+"
+    r"(?:denied|rejected|blocked|refused|not\s+allowed|not\s+permitted)|"
+    r"(?P<review>(?:need|require)s?\s+(?:a\s+)?(?:human\s+|manual\s+)?review|"
+    r"(?:must|shall|should)\s+be\s+(?:manually\s+)?reviewed))" + _END,
+    re.I,
+)
 _OTHERS = re.compile(
     r"^(?:(?:any|all)\s+)?(?:agents?|bots?)\s+(?:other\s+than|except(?:\s+for)?|besides)\s+"
     r"(?P<ids>"
@@ -326,6 +335,42 @@ _GENERIC = frozenset(
 )
 
 
+@dataclass(frozen=True)
+class AgentBlocked(Check):
+    """'Requests from sandbox-* agents must be denied', 'Calls by intake-bot need review': every
+    request from the named agents is denied (or reviewed); another agent's is not governed."""
+
+    globs: tuple[str, ...] = ()
+    review: bool = False
+    # 'Requests from Tier-2 agent must be denied': a kind of agent, which the request does not
+    # show the requester is or not: every request goes to review
+    kind_of: str = ""
+    kind: str = field(default="agent_blocked", init=False)
+
+    def reading(self) -> str:
+        what = "review" if self.review else "deny"
+        if self.kind_of:
+            return (
+                f"Review every request: whether the requesting agent is a {self.kind_of} agent "
+                f"(whose requests the rule would {what}) is not shown"
+            )
+        return f"When the requesting agent is {_who_words(self.globs)}: {what} the request"
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "agents": list(self.globs)}
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        if self.kind_of:
+            return Outcome(
+                UNKNOWN, f"whether `{view.agent_id}` is a {self.kind_of} agent is not shown"
+            )
+        if not agent_matches(self.globs, view.agent_id):
+            return _NOT_APPLICABLE
+        if self.review:
+            return Outcome(REVIEW, f"requests from `{view.agent_id}` need review")
+        return Outcome(VIOLATED, f"requests from `{view.agent_id}` are denied")
+
+
 def _tool_in(name: str, tool: str) -> bool | None:
     """`name` is one of the tools `tool` names (True), may be (False), or surely is not (None).
     A glob matches as written; a family named without one ('deploy.rollout tools') holds the
@@ -441,6 +486,24 @@ def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) ->
             ]
             scope = " ".join(more)
         return [ToolReserved(index, source, "deny", (), globs=ids, tool_glob=tool, scope=scope)]
+    m = _BLOCKED.match(clean)
+    if m is not None:
+        globs = _globs(m)
+        review = bool(m.group("review"))
+        ident = (m.group("id") or "").lower()
+        if globs is None and ident and _kind(ident) and (m.group("suffix") or m.group("pre")):
+            return [
+                AgentBlocked(
+                    index, source, "review", (), globs=(ident,), review=review, kind_of=ident
+                )
+            ]
+        if globs is None:
+            return None
+        return [
+            AgentBlocked(
+                index, source, "review" if review else "deny", (), globs=globs, review=review
+            )
+        ]
     m = _OTHERS.match(clean)
     if m is not None:
         # 'Agents other than payments-bot must not execute live payments': the bar read with
@@ -566,7 +629,9 @@ _WINDOW = {"hr": "hour", "hrs": "hour", "hour": "hour", "h": "hour", "day": "day
 
 
 # The kinds of check that read the requesting agent's id (here and in actors.py)
-AGENT_KINDS = frozenset({"agent_bar", "agent_only", "tool_reserved", "reserved_act", "agent_scope"})
+AGENT_KINDS = frozenset(
+    {"agent_blocked", "agent_bar", "agent_only", "tool_reserved", "reserved_act", "agent_scope"}
+)
 _SUBJECT = re.compile(
     r"^" + _WHO + r"\s+(?:only\s+)?(?:may|must|can|shall|should|cannot|can't|mustn't)\b", re.I
 )
@@ -642,9 +707,21 @@ def reaches_agent(text: str, agent_id: str) -> bool:
         if globs and agent_matches(globs, agent_id):
             return True
     m = _LEAD.match(clean)
-    if m is None:
-        return False
-    ident = m.group("id").lower()
-    if _kind(ident):
+    if m is not None and _kind(m.group("id")):
         return True
-    return _agentlike(ident) and agent_matches((ident,), agent_id)
+    # 'Daily cap for ap-agent-07: $12,000 total', 'Requests from sandbox-* agents must be
+    # denied': the requester named anywhere in the rule (an id that says it is an agent's, or a
+    # glob), or a kind of agent ('… for tier-2 agents') it may be
+    if _KIND_ANYWHERE.search(clean) and any(_kind(k) for k in _KIND_ANYWHERE.findall(clean)):
+        return True
+    for token in _NAMED.findall(clean):
+        low = token.lower()
+        if ("*" in low or _agentlike(low)) and agent_matches((low,), agent_id):
+            return True
+    return False
+
+
+_NAMED = re.compile(
+    r"(?<![\w.*-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?:[-_]?\*|(?:[-_][a-z0-9]+))", re.I
+)
+_KIND_ANYWHERE = re.compile(r"\b([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s+(?:agents?|bots?)\b", re.I)
