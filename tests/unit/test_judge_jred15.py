@@ -366,3 +366,11 @@ def test_requests_from_a_glob(agent: str) -> None:
         ["Requests from sandbox-* agents must be denied."], "billing.issue_refund", REFUND, agent
     )
     assert got == ("denied" if agent.startswith("sandbox-") else "approved")
+
+
+@pytest.mark.parametrize(
+    ("agent", "expected"), [("ops-agent", "pending_review"), ("refund-bot", "approved")]
+)
+def test_requests_from_an_agent_with_a_qualifier(agent: str, expected: str) -> None:
+    rule = "Requests from ops-agent on behalf of HR must be denied."
+    assert decide([rule], "billing.issue_refund", REFUND, agent) == expected

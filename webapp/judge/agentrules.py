@@ -97,7 +97,9 @@ _BAR = re.compile(
 _BLOCKED = re.compile(
     r"^(?:all\s+|any\s+)?(?:requests|calls|actions|tool\s+calls)\s+(?:from|by|made\s+by|issued\s+by)\s+"
     + _WHO
-    + r"\s+(?:(?:must|shall|should|will)\s+be\s+(?P<deny>denied|rejected|blocked|refused)|are\s+"
+    + r"(?P<rest>\s+(?:on\s+behalf\s+of|for|to|about|during|outside|after|before|in|on|with|"
+    r"without|that|which|when|if|unless|while)\s[^.;:]{1,80}?)?"
+    r"\s+(?:(?:must|shall|should|will)\s+be\s+(?P<deny>denied|rejected|blocked|refused)|are\s+"
     r"(?:denied|rejected|blocked|refused|not\s+allowed|not\s+permitted)|"
     r"(?P<review>(?:need|require)s?\s+(?:a\s+)?(?:human\s+|manual\s+)?review|"
     r"(?:must|shall|should)\s+be\s+(?:manually\s+)?reviewed))" + _END,
@@ -342,6 +344,9 @@ class AgentBlocked(Check):
 
     globs: tuple[str, ...] = ()
     review: bool = False
+    # 'Requests from ops-agent on behalf of HR must be denied': which of the named agents'
+    # requests are meant the request may not show; theirs go to review
+    rest: str = ""
     # 'Requests from Tier-2 agent must be denied': a kind of agent, which the request does not
     # show the requester is or not: every request goes to review
     kind_of: str = ""
@@ -353,6 +358,11 @@ class AgentBlocked(Check):
             return (
                 f"Review every request: whether the requesting agent is a {self.kind_of} agent "
                 f"(whose requests the rule would {what}) is not shown"
+            )
+        if self.rest:
+            return (
+                f"When the requesting agent is {_who_words(self.globs)}: review the request "
+                f"(the rule would {what} its requests {self.rest}, which are not told apart)"
             )
         return f"When the requesting agent is {_who_words(self.globs)}: {what} the request"
 
@@ -366,6 +376,12 @@ class AgentBlocked(Check):
             )
         if not agent_matches(self.globs, view.agent_id):
             return _NOT_APPLICABLE
+        if self.rest:
+            return Outcome(
+                UNKNOWN,
+                f"requests from `{view.agent_id}` {self.rest} are "
+                f"{'reviewed' if self.review else 'denied'}; whether this is one is not shown",
+            )
         if self.review:
             return Outcome(REVIEW, f"requests from `{view.agent_id}` need review")
         return Outcome(VIOLATED, f"requests from `{view.agent_id}` are denied")
@@ -490,6 +506,7 @@ def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) ->
     if m is not None:
         globs = _globs(m)
         review = bool(m.group("review"))
+        rest = re.sub(r"\s+", " ", m.group("rest") or "").strip().lower()
         ident = (m.group("id") or "").lower()
         if globs is None and ident and _kind(ident) and (m.group("suffix") or m.group("pre")):
             return [
@@ -501,7 +518,13 @@ def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) ->
             return None
         return [
             AgentBlocked(
-                index, source, "review" if review else "deny", (), globs=globs, review=review
+                index,
+                source,
+                "review" if review or rest else "deny",
+                (),
+                globs=globs,
+                review=review,
+                rest=rest,
             )
         ]
     m = _OTHERS.match(clean)
