@@ -19,7 +19,7 @@ pattern, an agent id, or a word of the act (`checks.act_relation` compares it wi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -40,13 +40,13 @@ from webapp.judge.checks import (
     act_relation,
 )
 from webapp.judge.request_view import RequestView
-from webapp.judge.text import stem
+from webapp.judge.text import content_stems, stem
 
 _Q = r"[`'\"]?"
 _IDRE = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"
 # The agents a rule names, as globs over the requesting agent's id.
 _WHO = (
-    r"(?:(?:the\s+)?(?:agent\s+)?"
+    r"(?:(?:the\s+)?(?:(?P<pre>agent)\s+)?"
     + _Q
     + r"(?P<id>"
     + _IDRE
@@ -92,6 +92,30 @@ _BAR = re.compile(
     r"(?:\s+at\s+all)?"
     r"(?:\s*\(\s*(?P<fine>[a-z]+ing)(?:\s+(?:it|them))?\s+is\s+(?:fine|ok|okay|allowed|permitted)"
     r"\s*\))?" + _END,
+    re.I,
+)
+_BLOCKED = re.compile(
+    r"^(?:all\s+|any\s+)?(?:requests|calls|actions|tool\s+calls)\s+(?:from|by|made\s+by|issued\s+by)\s+"
+    + _WHO
+    + r"(?P<rest>\s+(?:on\s+behalf\s+of|for|to|about|during|outside|after|before|in|on|with|"
+    r"without|that|which|when|if|unless|while)\s[^.;:]{1,80}?)?"
+    r"\s+(?:(?:must|shall|should|will)\s+be\s+(?P<deny>denied|rejected|blocked|refused)|are\s+"
+    r"(?:denied|rejected|blocked|refused|not\s+allowed|not\s+permitted)|"
+    r"(?P<review>(?:need|require)s?\s+(?:a\s+)?(?:human\s+|manual\s+)?review|"
+    r"(?:must|shall|should)\s+be\s+(?:manually\s+)?reviewed))" + _END,
+    re.I,
+)
+_OTHERS = re.compile(
+    r"^(?:(?:any|all)\s+)?(?:agents?|bots?)\s+(?:other\s+than|except(?:\s+for)?|besides)\s+"
+    r"(?P<ids>"
+    + _Q
+    + _IDRE
+    + _Q
+    + r"(?:\s*(?:,|or|and|,\s*or|,\s*and)\s*"
+    + _Q
+    + _IDRE
+    + _Q
+    + r")*)\s+(?=(?:must|may|shall|should|can)\s+(?:not|never)\b|cannot\b|can't\b|mustn't\b)",
     re.I,
 )
 _ONLY = re.compile(
@@ -140,13 +164,34 @@ def _agentlike(ident: str) -> bool:
     return not _AGENT_TOKENS.isdisjoint(re.split(r"[-_]", ident))
 
 
+# Words of a kind or a role of agent, not of an agent's name: 'Tier-2 agent', 'Third-party bot',
+# 'The on-call bot', 'Night-shift agent', 'Read-only agent', 'Customer-facing bot'. Which agents
+# are of that kind the request does not show.
+_KIND_PARTS = frozenset(
+    "tier level line shift night day weekend party third first second on off call duty read "
+    "write only customer client user facing front back office non self external internal human "
+    "trusted untrusted verified unverified senior junior new high low risk privileged "
+    "unprivileged public private partner vendor hosted managed approved unapproved desk help "
+    "support service care sales success field floor team staff station counter contact center "
+    "centre".split()
+)
+
+
+def _kind(ident: str) -> bool:
+    """'tier-2', 'third-party', 'on-call': an id named only by a following 'agent'/'bot' that is
+    a kind or a role of agent ('Tier-2 agent may not …'), not one agent's id ('hr-sync')."""
+    parts = re.split(r"[-_]", ident.lower())
+    return not _agentlike(ident) and any(p in _KIND_PARTS for p in parts)
+
+
 def _globs(m: re.Match[str]) -> tuple[str, ...] | None:
     d = m.groupdict()
     if d.get("id"):
         ident = d["id"].lower()
         # 'Non-employees may not …', 'DUS-2 may not …': a hyphenated word or a site, not an
-        # agent id; a bare id is one when it says so ('-bot', '-agent')
-        if not (d.get("suffix") or _agentlike(ident)):
+        # agent id; a bare id is one when it says so ('-bot', '-agent'), and the words before
+        # '-bot' are not a kind of agent ('Tier-2 agent', 'Third-party bot')
+        if not (d.get("suffix") or d.get("pre") or _agentlike(ident)) or _kind(ident):
             return None
         return (ident,)
     if d.get("glob") or d.get("glob2"):
@@ -184,10 +229,13 @@ class AgentBar(Check):
     fine: tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] = ((), ())
     fine_phrase: str = ""
     body: Check | None = None  # the bound of the barred act ('over 500 USD'), when given
+    # 'Agents other than payments-bot must not …': the bar is on every agent but `globs`
+    others: bool = False
     kind: str = field(default="agent_bar", init=False)
 
     def reading(self) -> str:
-        text = f"When the requesting agent is {_who_words(self.globs)}: deny {self.act_phrase}"
+        who = ("not " if self.others else "") + _who_words(self.globs)
+        text = f"When the requesting agent is {who}: deny {self.act_phrase}"
         if self.body is not None:
             text += f" ({self.body.reading()})"
         text += "; review a request that may be that act"
@@ -200,7 +248,7 @@ class AgentBar(Check):
 
     def evaluate(self, view: RequestView) -> Outcome:
         relation = act_relation(view, self.acts, self.groups)
-        if not agent_matches(self.globs, view.agent_id):
+        if agent_matches(self.globs, view.agent_id) == self.others:
             # the act by an agent the rule does not name: the rule holds
             return _NOT_APPLICABLE if relation == "other" else _SATISFIED
         if self.fine[0] and act_relation(view, *self.fine) == "definite":
@@ -281,6 +329,78 @@ class AgentOnly(Check):
         return Outcome(SATISFIED, inner.message, inner.args)
 
 
+# Words a tool's label holds without narrowing it ('Relay settings changes (scada.…)')
+_GENERIC = frozenset(
+    stem(w)
+    for w in "change changes setting settings update updates tool tools action actions call calls "
+    "edit edits operation operations write writes use uses request requests".split()
+)
+
+
+@dataclass(frozen=True)
+class AgentBlocked(Check):
+    """'Requests from sandbox-* agents must be denied', 'Calls by intake-bot need review': every
+    request from the named agents is denied (or reviewed); another agent's is not governed."""
+
+    globs: tuple[str, ...] = ()
+    review: bool = False
+    # 'Requests from ops-agent on behalf of HR must be denied': which of the named agents'
+    # requests are meant the request may not show; theirs go to review
+    rest: str = ""
+    # 'Requests from Tier-2 agent must be denied': a kind of agent, which the request does not
+    # show the requester is or not: every request goes to review
+    kind_of: str = ""
+    kind: str = field(default="agent_blocked", init=False)
+
+    def reading(self) -> str:
+        what = "review" if self.review else "deny"
+        if self.kind_of:
+            return (
+                f"Review every request: whether the requesting agent is a {self.kind_of} agent "
+                f"(whose requests the rule would {what}) is not shown"
+            )
+        if self.rest:
+            return (
+                f"When the requesting agent is {_who_words(self.globs)}: review the request "
+                f"(the rule would {what} its requests {self.rest}, which are not told apart)"
+            )
+        return f"When the requesting agent is {_who_words(self.globs)}: {what} the request"
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "agents": list(self.globs)}
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        if self.kind_of:
+            return Outcome(
+                UNKNOWN, f"whether `{view.agent_id}` is a {self.kind_of} agent is not shown"
+            )
+        if not agent_matches(self.globs, view.agent_id):
+            return _NOT_APPLICABLE
+        if self.rest:
+            return Outcome(
+                UNKNOWN,
+                f"requests from `{view.agent_id}` {self.rest} are "
+                f"{'reviewed' if self.review else 'denied'}; whether this is one is not shown",
+            )
+        if self.review:
+            return Outcome(REVIEW, f"requests from `{view.agent_id}` need review")
+        return Outcome(VIOLATED, f"requests from `{view.agent_id}` are denied")
+
+
+def _tool_in(name: str, tool: str) -> bool | None:
+    """`name` is one of the tools `tool` names (True), may be (False), or surely is not (None).
+    A glob matches as written; a family named without one ('deploy.rollout tools') holds the
+    tool itself and those under it ('deploy.rollout_canary', 'deploy.rollout.v2'), and a name
+    that merely starts with it ('deploy.rollouts') may be one."""
+    if fnmatchcase(name, tool):
+        return True
+    if "*" in tool:
+        return None
+    if name.startswith((tool + ".", tool + "_")):
+        return True
+    return False if name.startswith(tool) else None
+
+
 @dataclass(frozen=True)
 class ToolReserved(Check):
     """'Only rates-analyst-bot may use rates.* tools': the tools matching `tool_glob` are reserved
@@ -288,9 +408,18 @@ class ToolReserved(Check):
 
     globs: tuple[str, ...] = ()
     tool_glob: str = ""
+    # 'Emergency relay changes (scada.update_relay_settings): only agents …': the label names
+    # more than the tool ('emergency'); which calls are those the request may not show
+    scope: str = ""
     kind: str = field(default="tool_reserved", init=False)
 
     def reading(self) -> str:
+        if self.scope:
+            return (
+                f"Review a request for a tool matching `{self.tool_glob}` from an agent other "
+                f"than {_who_words(self.globs)} (the requesting agent's id): only {self.scope} "
+                "calls are reserved"
+            )
         return (
             f"Deny a request for a tool matching `{self.tool_glob}` from an agent other than "
             f"{_who_words(self.globs)} (the requesting agent's id)"
@@ -300,10 +429,19 @@ class ToolReserved(Check):
         return {**super().describe(), "agents": list(self.globs), "tools": [self.tool_glob]}
 
     def evaluate(self, view: RequestView) -> Outcome:
-        if not fnmatchcase(view.tool_name.lower(), self.tool_glob):
+        name = view.tool_name.lower()
+        governed = _tool_in(name, self.tool_glob)
+        if governed is None:
             return _NOT_APPLICABLE
         if agent_matches(self.globs, view.agent_id):
             return _SATISFIED
+        if not governed or self.scope:
+            return Outcome(
+                UNKNOWN,
+                f"only {_who_words(self.globs)} may use `{self.tool_glob}`"
+                + (f" for {self.scope}" if self.scope else " tools")
+                + f"; `{name}` may be one of them (a human should decide)",
+            )
         return Outcome(
             VIOLATED,
             f"only {_who_words(self.globs)} may use `{self.tool_glob}`; the requesting agent is "
@@ -352,7 +490,54 @@ def agent_rule(index: int, source: str, text: str, compile_prose: Any = None) ->
         said = m.re is _TOOL_ONLY and re.search(r":\s*only\s+agents?\b", clean, re.I)
         if not ids or not (said or all(_agentlike(i) for i in ids)):
             return None  # 'Only co-signers may use loan.* tools': people, not agent ids
-        return [ToolReserved(index, source, "deny", (), globs=ids, tool_glob=tool)]
+        scope = ""
+        if m.re is _TOOL_ONLY:
+            named = set(content_stems(re.sub(r"[._*]", " ", tool)))
+            more = [
+                w
+                for w in m.group("np").lower().split()
+                if content_stems(w)
+                and not named.issuperset(content_stems(w))
+                and not _GENERIC.issuperset(content_stems(w))
+            ]
+            scope = " ".join(more)
+        return [ToolReserved(index, source, "deny", (), globs=ids, tool_glob=tool, scope=scope)]
+    m = _BLOCKED.match(clean)
+    if m is not None:
+        globs = _globs(m)
+        review = bool(m.group("review"))
+        rest = re.sub(r"\s+", " ", m.group("rest") or "").strip().lower()
+        ident = (m.group("id") or "").lower()
+        if globs is None and ident and _kind(ident) and (m.group("suffix") or m.group("pre")):
+            return [
+                AgentBlocked(
+                    index, source, "review", (), globs=(ident,), review=review, kind_of=ident
+                )
+            ]
+        if globs is None:
+            return None
+        return [
+            AgentBlocked(
+                index,
+                source,
+                "review" if review or rest else "deny",
+                (),
+                globs=globs,
+                review=review,
+                rest=rest,
+            )
+        ]
+    m = _OTHERS.match(clean)
+    if m is not None:
+        # 'Agents other than payments-bot must not execute live payments': the bar read with
+        # a stand-in subject, then turned on every agent but the ones named
+        ids = _ids(m.group("ids"))
+        if not ids or not all(_agentlike(i) for i in ids):
+            return None
+        read = agent_rule(index, source, "stand-in-bot " + clean[m.end() :], compile_prose)
+        if not read or len(read) != 1 or not isinstance(read[0], AgentBar):
+            return None
+        return [replace(read[0], globs=ids, others=True)]
     m = _BAR.match(clean)
     if m is not None:
         globs = _globs(m)
@@ -467,7 +652,9 @@ _WINDOW = {"hr": "hour", "hrs": "hour", "hour": "hour", "h": "hour", "day": "day
 
 
 # The kinds of check that read the requesting agent's id (here and in actors.py)
-AGENT_KINDS = frozenset({"agent_bar", "agent_only", "tool_reserved", "reserved_act", "agent_scope"})
+AGENT_KINDS = frozenset(
+    {"agent_blocked", "agent_bar", "agent_only", "tool_reserved", "reserved_act", "agent_scope"}
+)
 _SUBJECT = re.compile(
     r"^" + _WHO + r"\s+(?:only\s+)?(?:may|must|can|shall|should|cannot|can't|mustn't)\b", re.I
 )
@@ -479,6 +666,8 @@ def agent_subject(text: str) -> str | None:
     m = _SUBJECT.match(re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip())
     if m is None:
         return None
+    if m.group("id") and (m.group("suffix") or m.group("pre")) and _kind(m.group("id")):
+        return m.group("id").lower()  # 'Tier-2 agent may not …': no agent check reads it
     globs = _globs(m)
     if not globs:
         return None
@@ -486,6 +675,7 @@ def agent_subject(text: str) -> str | None:
     if (
         m.group("id")
         and not m.group("suffix")
+        and not m.group("pre")
         and _AGENT_TOKENS.isdisjoint(re.split(r"[-_]", ident))
     ):
         return None  # 'DUS-2 may not …': a site, a system or a value as often as an agent
@@ -508,3 +698,53 @@ def restated(text: str) -> str | None:
     if m is not None:
         return f"Per agent, the {m.group('np')} total may not exceed {m.group('money')} per day."
     return None
+
+
+_EVERY_AGENT = re.compile(
+    r"\b(?:per[-\s]agent|(?:each|every|any|all)\s+(?:agents?|bots?)|agents?'s?\s+own)\b", re.I
+)
+_LEAD = re.compile(
+    r"^(?:the\s+)?(?:agent\s+)?"
+    + _Q
+    + r"(?P<id>"
+    + _IDRE
+    + r")"
+    + _Q
+    + r"(?:\s+(?:agents?|bots?))?\b",
+    re.I,
+)
+
+
+def reaches_agent(text: str, agent_id: str) -> bool:
+    """A rule the engine cannot check speaks to the request through its agent, whatever its
+    words share with the request's: 'Daily cap per agent: $12,000 total per vendor' (every
+    agent), 'intake-bot may not do anything after hours' or 'sandbox-* agents must stay
+    read-only' naming the requester, 'Tier-2 agents must escalate everything' naming a kind of
+    agent the requester may be. Its text is then kept for review, not set aside as irrelevant."""
+    clean = re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip()
+    if _EVERY_AGENT.search(clean):
+        return True
+    m = re.match(r"^" + _WHO + r"\b", clean, re.I)
+    if m is not None:
+        globs = _globs(m)
+        if globs and agent_matches(globs, agent_id):
+            return True
+    m = _LEAD.match(clean)
+    if m is not None and _kind(m.group("id")):
+        return True
+    # 'Daily cap for ap-agent-07: $12,000 total', 'Requests from sandbox-* agents must be
+    # denied': the requester named anywhere in the rule (an id that says it is an agent's, or a
+    # glob), or a kind of agent ('… for tier-2 agents') it may be
+    if _KIND_ANYWHERE.search(clean) and any(_kind(k) for k in _KIND_ANYWHERE.findall(clean)):
+        return True
+    for token in _NAMED.findall(clean):
+        low = token.lower()
+        if ("*" in low or _agentlike(low)) and agent_matches((low,), agent_id):
+            return True
+    return False
+
+
+_NAMED = re.compile(
+    r"(?<![\w.*-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?:[-_]?\*|(?:[-_][a-z0-9]+))", re.I
+)
+_KIND_ANYWHERE = re.compile(r"\b([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s+(?:agents?|bots?)\b", re.I)

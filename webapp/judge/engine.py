@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from webapp.judge import agentrules
 from webapp.judge.actions import rule_actions
 from webapp.judge.checks import (
     NOT_APPLICABLE,
@@ -334,6 +335,11 @@ def _evaluate(
                     and not _place_shown(rule.text, view)
                     and not _content_restricted(rule.text, view)
                     and not _argument_named(rule.text, view)
+                    and not (
+                        # not read, but about the requesting agent (agentrules.reaches_agent)
+                        rule.understanding != "understood"
+                        and agentrules.reaches_agent(rule.text, view.agent_id)
+                    )
                 ):
                     irrelevant_text += 1
                     continue
