@@ -96,3 +96,38 @@ def test_remark_about_a_team_or_without_not_here_stays_a_rule(rule):
         outcome_beside_ticket(rule, "refunds.issue", {"amount": 600, "currency": "USD"})
         != "approved"
     )
+
+
+# -- a refusal written as what must be done to the request ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        ("Refunds from the EU must be denied.", "refunds.issue", {"country": "DE"}, "denied"),
+        ("Refunds from the EU must be denied.", "refunds.issue", {"country": "US"}, "approved"),
+        ("Wires to Iran must be rejected.", "wire.send", {"country": "IR"}, "denied"),
+        ("Wires to Iran shall be refused.", "wire.send", {"country": "FR"}, "approved"),
+        (
+            "Refunds over 500 EUR must be declined.",
+            "refunds.issue",
+            {"amount": 600, "currency": "EUR"},
+            "denied",
+        ),
+        # a refusal by someone, or an act asked for, is no refusal of the request
+        (
+            "Refunds must be rejected by a manager.",
+            "refunds.issue",
+            {"amount": 5},
+            "pending_review",
+        ),
+    ],
+)
+def test_must_be_refused_is_the_rules_effect(rule, tool, args, expected):
+    assert outcome_beside_ticket(rule, tool, args) == expected
+
+
+@pytest.mark.parametrize("word", ["denied", "rejected", "refused", "declined"])
+def test_must_be_refused_never_reads_a_flag(word):
+    rule = compile_rule(0, "c0", f"Refunds from the EU must be {word}.")
+    assert all(f"`{word}`" not in c.reading() for c in rule.checks)

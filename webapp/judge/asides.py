@@ -234,6 +234,24 @@ def without_this_one(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# A refusal written as what must be done to the request ('Refunds from the EU must be denied',
+# 'Wires to Iran must be rejected'): the effect, not a state the request must show. Read as a
+# required flag, it was 'Deny unless `denied` is on', labelled understood. 'blocked' is not one
+# of its forms: 'Cards must be blocked when reported stolen' asks for an act.
+
+_MUST_BE_REFUSED = re.compile(
+    r"\b(?:must|shall|should|will|are\s+to|is\s+to|have\s+to|has\s+to)\s+(?:always\s+)?be\s+"
+    r"(?:denied|rejected|refused|declined)\b(?!\s+(?:by|to|for|access)\b)",
+    re.I,
+)
+
+
+def refusal_spelled(text: str) -> str:
+    """`text` with 'must be denied' (rejected, refused, declined) written as 'are not allowed'."""
+    return _MUST_BE_REFUSED.sub("are not allowed", text)
+
+
+# ---------------------------------------------------------------------------------------------
 # Staff shorthand and frequent typos: exact forms only.
 
 _SHORTHAND = {
@@ -305,6 +323,7 @@ def plain(text: str, scheme: frozenset[str] = frozenset()) -> str:
     out = without_this_one(out)
     out = expanded(out)
     out = without_open_end(out)
+    out = refusal_spelled(out)
     out = without_emphasis(out)
     out = re.sub(r"\s+", " ", out).strip()
     if re.sub(r"\s+", " ", text).strip() == out:
