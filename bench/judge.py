@@ -92,6 +92,7 @@ HOLDOUT_SETS = (
 # first runs are recorded in bench/README.md.
 APART_SETS = (
     "dev_jred15",
+    "dev_jred16",
     "dev_jagent2",
     "dev_jparenarg",
     "dev_jtier",

@@ -169,6 +169,9 @@ class Glossed(Binding):
             # 'California' against '(work_state)' after 'CA, NY, IL': a code list and a name
             # no vocabulary maps to a code; it may be one of them spelt out (red team jred13)
             seen_close = True
+        if not seen_close and close_value(got, self.members):
+            # 'contractors', 'subcontractor' against '(crew_type = contractor)' (red team jred16)
+            seen_close = True
         return None if seen_close else False
 
     def evaluate(self, view: RequestView) -> Outcome:
@@ -212,6 +215,32 @@ class Glossed(Binding):
             f"{leaves[0].path} = {leaves[0].value!r}: not {self._cond_words().removeprefix('is ')}",
             tuple(lf.path for lf in leaves),
         )
+
+
+def close_value(got: Any, members: tuple[Any, ...]) -> bool:
+    """A request's value written close to a glossed value without being it: one contains the
+    other ('subcontractor', 'credit_card' against "card") or both are one word inflected
+    ('contractors'); never a value and its negation ('involuntary', 'unhosted')."""
+    if not isinstance(got, str):
+        return False
+    g = re.sub(r"[^a-z0-9]", "", got.lower())
+    if len(g) < 3:
+        return False
+    for m in members:
+        if not isinstance(m, str):
+            continue
+        mm = re.sub(r"[^a-z0-9]", "", m.lower())
+        if len(mm) < 3 or mm == g:
+            continue
+        short, long_ = sorted((g, mm), key=len)
+        if long_.endswith(short) and long_[: -len(short)] in _NEGATING:
+            continue  # 'involuntary' and "voluntary", 'unhosted' and "hosted": plainly opposite
+        if mm in g or g in mm or stem(g) == stem(mm):
+            return True
+    return False
+
+
+_NEGATING = frozenset({"un", "in", "non", "dis", "im", "ir", "il", "de", "a", "anti", "no", "not"})
 
 
 def _spelt_out(got: Any, members: tuple[Any, ...]) -> bool:

@@ -68,6 +68,7 @@ from webapp.judge.glosses import (
     _plain,
     _read_gloss,
     _restates,
+    close_value,
 )
 from webapp.judge.request_view import RequestView
 from webapp.judge.text import stem, words
@@ -145,6 +146,10 @@ class Scoped(WhenBound):
             return None, f"{leaf.path} = {leaf.value!r}: cannot tell whether it {want}"
         if cond._beside(view, leaves) is not None:
             return None, f"another argument may state `{cond.path}` otherwise"
+        if cond.op == "is" and close_value(leaf.value, cond.members):
+            # 'subcontractor', 'contractors', 'contract' against "contractor": the glossed value
+            # inside the request's or the request's inside it, or one word inflected (jred16)
+            return None, f"{leaf.path} = {leaf.value!r}: close to {want}, not it"
         if cond.op == "is" and len(cond.members) == 1:
             flag = _flag_for_value(view, cond.members[0], {lf.path for lf in leaves})
             if flag:
@@ -243,6 +248,45 @@ _NOT_GIVE = re.compile(
     r"provide|give|quote|state|name)\b",
     re.I,
 )
+
+
+def _another_clause(rest: str) -> bool:
+    """A clause after the predicate that is not its continuation ('…; interns may not either',
+    '…; cash payments are never refunded', '… approval. Cash over $500 needs …'): it has a
+    subject of its own, which the gloss does not scope; only a clause that goes on about the
+    glossed requests ('; over $10,000 are refused', '; must also …') is read with it (jred16)."""
+    for clause in _CLAUSES.split(rest.strip())[1:]:
+        clause = re.sub(
+            r"^(?:and|but|also|then)\s+", "", clause.strip().rstrip(".!").strip(), flags=re.I
+        )
+        if not clause or _NO_EXCEPTIONS.match(clause):
+            continue
+        bare = _AMOUNT_FIRST.sub("", clause, count=1)
+        if bare != clause and (not bare or _PREDICATE.match(bare) or _ARROW_START.match(bare)):
+            continue
+        if _PREDICATE.match(clause):
+            continue
+        return True
+    return False
+
+
+_CLAUSES = re.compile(r"\s*;\s*|(?<=[.!?])\s+(?=[A-Z])")
+_NO_EXCEPTIONS = re.compile(r"^no\s+exceptions?$", re.I)
+_ARROW_START = re.compile(r"^(?:->|\u2192|=>|:)")
+# a second predicate or requirement joined to the first: the readings of the rest may drop it
+# ('crew_size of at least 2 and a permit', '… may not work energized equipment and must carry a
+# permit'), so the glossed rule is not read whole
+_SECOND = re.compile(
+    r"\band\s+(?:(?:also|always)\s+)?(?:must|shall|should|may|can|cannot|can't|needs?|"
+    r"requires?|has\s+to|have\s+to|is|are)\b"
+    r"|\b(?:at\s+least|at\s+most|no\s+more\s+than|no\s+fewer\s+than|up\s+to|minimum|"
+    r"maximum|min|max)\s+\S+(?:\s+[a-z]+){0,2}\s+(?:and|plus|with)\s+(?:a|an|the|one|two)\b",
+    re.I,
+)
+
+
+def _second_predicate(rest: str) -> bool:
+    return bool(_SECOND.search(rest))
 
 
 def predicate_follows(after: str) -> bool:
@@ -419,6 +463,8 @@ def read_scope(text: str) -> ScopeParts | None:
     rest = am.group("rest")
     sep = am.group("sep") or ""
     if not scoping_predicate(after) or _narrowed(am.group("rest")):
+        return None
+    if _another_clause(rest) or _second_predicate(rest):
         return None
     words_before = pre.rstrip()  # without a bound the gloss restates ('under 18')
     arrow = sep in ("->", "\u2192", "=>")

@@ -91,8 +91,11 @@ def other_clause(text: str) -> ElseBranch | None:
 
 
 def _same_quantity(a: NumericLimit, b: NumericLimit) -> bool:
-    if (a.currency, a.unit_family, a.window, a.counts_calls, a.per) != (
-        b.currency,
+    # a currency written once, on the cap or on the band ('up to $500; over 500 -> supervisor
+    # approval'), is both's; two currencies are two quantities (jred16)
+    if a.currency and b.currency and a.currency != b.currency:
+        return False
+    if (a.unit_family, a.window, a.counts_calls, a.per) != (
         b.unit_family,
         b.window,
         b.counts_calls,
@@ -205,7 +208,10 @@ def _continues(cap: NumericLimit, band: NumericLimit) -> bool:
 _NUM = r"(?:[$\u00a3\u20ac]\s?)?\d[\d,]*(?:\.\d+)?\s?(?:k|m)?"
 _CUR = r"(?:\s?(?:USD|EUR|GBP|CHF|CAD|AUD))?"
 _UNIT_AFTER = r"(?:\s?%|\s(?!(?:needs?|requires?|goes|go|is|are|must|should|will|gets?|to|per|"
-_UNIT_AFTER += r"and|or|by|for|in|on|at|of|with|from)\b)[a-z][a-z\-]*)?"
+_UNIT_AFTER += r"and|or|by|for|in|on|at|of|with|from|inclusive|exclusive|inclusively|exclusively)"
+_UNIT_AFTER += r"\b)[a-z][a-z\-]*)?"
+# 'A to B inclusive', '(exclusive)': whether the band's own edges are in it (jred16)
+_EDGES = re.compile(r"\s*,?\s*\(?\s*(?P<w>inclusive|exclusive)(?:ly)?\s*\)?", re.I)
 _RANGE = re.compile(
     r"(?<![\w:.,/])(?:(?P<pre>from|between)\s+)?(?P<a>"
     + _NUM
@@ -234,6 +240,11 @@ _ALLOW_EFFECT = re.compile(
 _ELSEWISE = re.compile(
     r"\b(?:anything|everything)\s+else\b|\botherwise\b|\b(?:any|all)\s+other\b|\bor\s+else\b|"
     r"\boutside\b|\bonly\b",
+    re.I,
+)
+_BARE_ABOVE = re.compile(
+    r"\s*(?:(?:anything|everything|any\s+amount|amounts?)\s+)?(?P<w>above|over|higher|more|beyond)"
+    r"(?:\s+(?:than\s+)?(?:that|this|it)\b)?(?!\s*(?:than\s+)?(?:[$\u00a3\u20ac]|\d|the\b))",
     re.I,
 )
 _CAP_BEFORE = re.compile(
@@ -294,11 +305,34 @@ def ranged(text: str) -> str | None:
         if sym and not re.search(r"[A-Za-z$\u00a3\u20ac]", start):
             start = sym.group(0) + start
         start += unit
-        new = f"more than {start}" if cap is not None and cap == a else f"{start} or more"
-        if m.end() < len(text) and not text[m.end()].isspace() and text[m.end()] not in ".;,)":
+        # 'inclusive': A is in the band (at or above A, even where a cap before ends at A: both
+        # say so, and the band's review is the safer); 'exclusive': A is not (above A)
+        edges = _EDGES.match(text, m.end())
+        stop = edges.end() if edges else m.end()
+        said = edges.group("w").lower() if edges else ""
+        if said == "exclusive" or (not said and cap is not None and cap == a):
+            new = f"more than {start}"
+        else:
+            new = f"{start} or more"
+        if stop < len(text) and not text[stop].isspace() and text[stop] not in ".;,)":
             new += " "
         out.append(text[pos : m.start()] + new)
-        pos = m.end()
+        pos = stop
+        # the next clause refers to what lies above the band with no number of its own ('; above
+        # is refused', '; anything over -> denied'): it means above B, which the band's start no
+        # longer says, so B is written in (jred16)
+        if end is not None and end.start() < len(text) and text[end.start()] == ";":
+            nxt = _BARE_ABOVE.match(text, end.end())
+            if nxt is not None:
+                upper = m.group("b").strip() + (m.group("ub") or "")
+                word = nxt.group("w")
+                joined = (
+                    f"{word} than {upper}"
+                    if word.lower() in ("more", "higher")
+                    else (f"{word} {upper}")
+                )
+                out.append(text[pos : nxt.start("w")] + joined)
+                pos = nxt.end()
         changed = True
     if not changed:
         return None
