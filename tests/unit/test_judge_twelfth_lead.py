@@ -7,6 +7,8 @@ right but rendered 'above the current value': a reading says which argument boun
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.unit.judge_support import outcome_beside_ticket, policy
 from webapp.judge.compiler import compile_rule
@@ -131,3 +133,41 @@ def test_must_be_refused_is_the_rules_effect(rule, tool, args, expected):
 def test_must_be_refused_never_reads_a_flag(word):
     rule = compile_rule(0, "c0", f"Refunds from the EU must be {word}.")
     assert all(f"`{word}`" not in c.reading() for c in rule.checks)
+
+
+# -- 'a permit' asked for is a document, not the effect word 'permitted' -------------------------
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Crew_size of at least 2 and a permit.",
+        "Energized work needs crew_size of at least 2 and a valid work permit.",
+    ],
+)
+def test_a_permit_asked_for_is_never_dropped(rule):
+    compiled = compile_rule(0, "c0", rule)
+    assert compiled.understanding != "understood", [c.reading() for c in compiled.checks]
+    assert outcome_beside_ticket(rule, "field.dispatch", {"crew_size": 3}) != "approved"
+
+
+@given(
+    st.sampled_from(["and", "with", "plus", "needs", "requires"]),
+    st.sampled_from(["a", "a valid", "the work", "an export"]),
+)
+def test_permit_asked_is_read_or_left_unaccounted(joiner, determiner):
+    rule = compile_rule(0, "c0", f"Refunds over 500 EUR {joiner} {determiner} permit.")
+    assert rule.understanding != "understood" or any(
+        "permit" in c.reading() for c in rule.checks
+    ), [c.reading() for c in rule.checks]
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Refunds over 500 EUR are not permitted.",  # the effect
+        "Hot work requires a permit.",  # the permit read as the argument required
+    ],
+)
+def test_permit_as_effect_or_as_read_argument_is_read_as_before(rule):
+    assert compile_rule(0, "c0", rule).understanding == "understood"

@@ -54,6 +54,7 @@ from webapp.judge.coverage import (
     category_phrases,
     condition_spans,
     misread_traps,
+    permit_asked,
     unaccounted_words,
 )
 from webapp.judge.glosses import (
@@ -2145,6 +2146,16 @@ def _multiple_bases(r: _Reading) -> list[str]:
     ]
 
 
+def _permit_asked(r: _Reading) -> list[str]:
+    """'crew_size of at least 2 and a permit': a permit asked for is a document, which the effect
+    word 'permit(ted)' accounted for; read so, the limit alone decided and the permit was never
+    asked for (red team jred16). Read by a check that names it ('Deny when `permit` is missing'),
+    it is accounted for."""
+    if not permit_asked(r.text) or any("permit" in c.reading().lower() for c in r.every):
+        return []
+    return ["permit"]
+
+
 def _count_words(r: _Reading) -> list[str]:
     """'… up to $50 without a manager, twice per customer': a count written as a word, which no
     check holds (read as a subject word, the rule was labelled understood)."""
@@ -2259,6 +2270,7 @@ _FAIL_SAFES = (
     _other_subjects,
     _multiple_bases,
     _count_words,
+    _permit_asked,
     _act_listed_as_value,
     _negated_words,
     _negating_subject,

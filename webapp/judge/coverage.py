@@ -479,6 +479,25 @@ def category_phrases(text: str, closed: bool = False) -> list[tuple[int, int, st
     return out
 
 
+# 'and a permit', 'needs a valid work permit': the noun asked for, not the verb ('permitted'); as
+# the subject ('A building permit may be issued …') subject matching reads it.
+_NOUN_BEFORE = re.compile(
+    r"\b(?:and|with|plus|needs?|requires?|have|has|carry|carries|hold|holds|without|obtain|"
+    r"show|shows)\s+(?:(?:a|an|the|valid|work|its|their|his|her|no|signed|approved|current|"
+    r"building|hot[- ]work|environmental|entry|access|export|import|special|site)\s+){1,3}$",
+    re.I,
+)
+
+
+def permit_asked(text: str) -> bool:
+    """Whether `text` asks for a permit as a thing ('… and a permit', 'needs a valid work
+    permit'), which the effect word 'permitted' does not account for."""
+    return any(
+        _NOUN_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+        for m in re.finditer(r"\bpermits?\b", text, re.I)
+    )
+
+
 def unaccounted_words(
     text: str,
     accounted_stems: Iterable[str],
