@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from typing import Any
 
 from webapp.judge.actors import _APPROVING, _groups, _verb_stem
@@ -716,6 +717,16 @@ _LEAD = re.compile(
 
 
 def reaches_agent(text: str, agent_id: str) -> bool:
+    """Whether a rule the engine cannot check speaks to the request through its agent
+    (`_reaches_agent`). Asked for every unread rule of every request: kept per rule text and
+    agent id, since a tenant's rules and agents are few and asked about again and again."""
+    return _reaches_agent_kept(text, agent_id)
+
+
+_WHO_LEADS = re.compile(r"^" + _WHO + r"\b", re.I)
+
+
+def _reaches_agent(text: str, agent_id: str) -> bool:
     """A rule the engine cannot check speaks to the request through its agent, whatever its
     words share with the request's: 'Daily cap per agent: $12,000 total per vendor' (every
     agent), 'intake-bot may not do anything after hours' or 'sandbox-* agents must stay
@@ -724,7 +735,7 @@ def reaches_agent(text: str, agent_id: str) -> bool:
     clean = re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip()
     if _EVERY_AGENT.search(clean):
         return True
-    m = re.match(r"^" + _WHO + r"\b", clean, re.I)
+    m = _WHO_LEADS.match(clean)
     if m is not None:
         globs = _globs(m)
         if globs and agent_matches(globs, agent_id):
@@ -743,6 +754,8 @@ def reaches_agent(text: str, agent_id: str) -> bool:
             return True
     return False
 
+
+_reaches_agent_kept = lru_cache(maxsize=65536)(_reaches_agent)
 
 _NAMED = re.compile(
     r"(?<![\w.*-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?:[-_]?\*|(?:[-_][a-z0-9]+))", re.I
