@@ -128,7 +128,8 @@ _SUBJECT_REFUSED = re.compile(
 # words an item of a closed list may not hold: an open class or an example
 _ITEM_REFUSED = re.compile(
     r"\b(?:etc|other|others|any|all|such|e\.?g|including|similar|like|approved|allowed|"
-    r"permitted|authori[sz]ed|listed|sanctioned|restricted|high-risk|certain|some|not|no|"
+    r"permitted|authori[sz]ed|listed|sanctioned|restricted|high-risk|high\s+risk|risky|"
+    r"embargoed|certain|some|not|no|"
     # a condition or a place after the list is no item ('RU, except on weekends')
     r"except|unless|if|when|while|where|without|with|for|on|at|in|by|during|after|before|"
     r"outside|inside|over|under|above|below|than|per|each|only)\b",
@@ -159,16 +160,18 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
         m = rx.match(t)
         if m is None or not _plain_subject(m.group("subj")):
             continue
-        items = _items(m.group("list"))
+        items = _items(m.group("list"), shared_noun=False)
         if items is None:
             return None
-        place = rx is _PLACE_MUST
+        place = rx is _PLACE_MUST or _names_a_country(m.group("arg"))
         if place:
             from webapp.judge.places import country_code
 
+            # a country's argument with an item that is no country ('EU', 'the Americas'): a
+            # region or a class, not read here (spelt as words, 'United States' was not 'US')
             if not all(country_code(i) for i in items):
                 return None
-            if m.group("dom") and len({country_code(i) for i in items}) != 1:
+            if rx is _PLACE_MUST and m.group("dom") and len({country_code(i) for i in items}) != 1:
                 return None
         subject = m.group("subj")
         return [
@@ -266,7 +269,29 @@ def _plain_subject(subject: str, allow_empty: bool = False, name: str = "") -> b
     return not condition_spans(s) and not category_phrases(s)
 
 
-def _items(listed: str) -> list[str] | None:
+# a conjunction inside a list's item: 'research and development, training' (a comma after the
+# 'and'), 'hazard or flood insurance' (the noun said once for both): split there, 'development'
+# and 'hazard' became listed values
+_JOINED = r"\s*(?:/|\bor\b|\band\b)\s*"
+# an item opening with an article names a class, not a value ('may not be a shell bank')
+_ITEM_ARTICLE = re.compile(r"^(?:a|an|the)\s+\S")
+
+
+def _items(listed: str, shared_noun: bool = True) -> list[str] | None:
+    """The items of a closed list, or None. `shared_noun`: the caller reads a noun said once for
+    the items joined before it ('OTA or group-rate bookings', _deny_list); otherwise a shorter
+    item joined to a longer last one ('hazard or flood insurance') is left unread."""
+    commas = [c.strip(" .") for c in re.split(r"\s*[,;]\s*", listed)]
+    if any(re.search(_JOINED, c) for c in commas[:-1] if c):
+        return None
+    last = [j.strip(" .") for j in re.split(_JOINED, commas[-1]) if j.strip(" .")]
+    if (
+        not shared_noun
+        and len(last) > 1
+        and len(last[-1].split()) > 1
+        and any(len(j.split()) < len(last[-1].split()) for j in last[:-1])
+    ):
+        return None
     parts = [p.strip(" .") for p in re.split(r"\s*(?:,|/|;|\bor\b|\band\b)\s*", listed) if p]
     parts = [p for p in parts if p]
     if not parts or len(parts) > 30:
@@ -274,9 +299,16 @@ def _items(listed: str) -> list[str] | None:
     for p in parts:
         if _ITEM_REFUSED.search(p) or len(p.split()) > 4 or re.search(r"\d{3,}|[()]", p):
             return None
+        if _ITEM_ARTICLE.match(p):
+            return None
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_\-&' ]*", p):
             return None
     return parts
+
+
+def _names_a_country(arg: str) -> bool:
+    """The argument's name says it holds a country ('payee_country', 'vendor_nation')."""
+    return bool({"country", "nation", "jurisdiction"} & set(re.split(r"[_.]", arg.lower())))
 
 
 def _stems(phrase: str) -> tuple[str, ...]:
@@ -392,7 +424,7 @@ def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
         subj = m.group("subj") or ""
         if subj and not _plain_subject(subj):
             return None
-        items = _items(m.group("list"))
+        items = _items(m.group("list"), shared_noun=False)
     else:
         m = _NO_ACT_ON.match(t)
         if m is None:
@@ -408,6 +440,13 @@ def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
     if not items:
         return None
     place = all(country_code(i) for i in items) and all(len(i) == 2 and i.isupper() for i in items)
+    if _names_a_country(m.group("arg")):
+        # a country's argument: every item a country, matched by its code whatever the
+        # spelling ('North Korea' is KP); otherwise 'a high risk jurisdiction' or 'embargoed'
+        # had been a value no request holds, so every country passed
+        if not all(country_code(i) for i in items):
+            return None
+        place = True
     return [
         NamedList(
             index,

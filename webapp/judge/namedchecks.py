@@ -174,7 +174,7 @@ class NamedList(Check):
 
             code = country_code(got)
             listed = {country_code(v) for v in self.values}
-            if code is None:
+            if code is None or _spelling(got) in _AMBIGUOUS_PLACES:
                 return None
             if code in listed:
                 return True
@@ -185,11 +185,30 @@ class NamedList(Check):
         have = _spelling(got)
         if have in want:
             return True
+        # an abbreviation and its words are one value ('OTA', 'online_travel_agency')
+        if any(_abbreviates(v, got) or _abbreviates(got, v) for v in self.values):
+            return True
         # an abbreviation written in capitals ('HOA dues') or the value's own code: not close
         for w in want:
             if set(have) & set(w) or _inside(have, w) or _inside(w, have):
                 return None
         return False
+
+
+# names written for more than one country ('Korea' is KR or KP): a human says which
+_AMBIGUOUS_PLACES = frozenset(
+    {("korea",), ("congo",), ("the", "congo"), ("guinea",), ("virgin", "island"), ("samoa",)}
+)
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    """`short` is written in capitals and spells the initials of `long`'s words ('OTA',
+    'online travel agency')."""
+    s = short.strip()
+    if not (2 <= len(s) <= 6 and s.isalpha() and s.isupper()):
+        return False
+    parts = [p for p in re.split(r"[\s_\-/.']+", long.strip().lower()) if p]
+    return len(parts) == len(s) and "".join(p[0] for p in parts) == s.lower()
 
 
 def _spelling(value: str) -> tuple[str, ...]:
