@@ -116,13 +116,56 @@ _ONE_BOUND = re.compile(
     r"at\s+least))?$",
     re.I,
 )
+# a total over time or over several things ('Cumulative refunds: 500 max', 'Annual leave: 25
+# days max', 'Refunds a day: 3 max'): the bound is not on one request's argument
+_AGGREGATE = (
+    r"cumulative|aggregated?|aggregates|combined|stacked|lifetime|overall|annual|annually|"
+    r"yearly|quarterly|hourly|rolling|running|ytd|mtd|sum|outstanding|concurrent|open"
+)
+
+
+def aggregate_qualifier(clause: str, name: str) -> bool:
+    """The clause qualifies its measure as a total ('Annual leave: 25 days max (leave_days)')
+    with a word the argument's name does not hold: the argument is one request's share, and
+    the bound is not read as on it (compiler._named_measures)."""
+    own = set(re.split(r"[_.]", name.lower()))
+    outside = re.sub(r"\([^()]*\)", " ", clause)
+    return any(
+        m.group(0).lower() not in own for m in re.finditer(rf"\b(?:{_AGGREGATE})\b", outside, re.I)
+    )
+
+
+def names_under_a_total(text: str, every: list[Any]) -> list[str]:
+    """The argument names in brackets of a rule that bounds a total ('Annual leave: 25 days max
+    (leave_days)', 'Cumulative refunds (refund_amount) at most 500') when no check reads the
+    total (a bound without a window of time): one request's argument is only its share, so
+    the name is left unaccounted and the rule never decides on its own."""
+    from webapp.judge.checks import NumericLimit
+    from webapp.judge.namedchecks import NamedBound
+
+    bounds = [
+        c
+        for c in every
+        if isinstance(c, NamedBound)
+        or (isinstance(c, NumericLimit) and not c.window and not c.counts_calls)
+    ]
+    if not bounds or any(isinstance(c, NumericLimit) and c.window for c in every):
+        return []
+    out: list[str] = []
+    for m in re.finditer(r"\((?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\)", text):
+        if aggregate_qualifier(text, m.group("name")) and m.group("name") not in out:
+            out.append(m.group("name"))
+    return out
+
+
 # words a subject may not hold: a condition, a negation, a quantity of its own, a second rule
 _SUBJECT_REFUSED = re.compile(
     r"\b(?:no|not|never|unless|except|if|when|while|where|without|with|only|per|each|every|"
     # a phrase after a preposition may narrow the subject ('for new customers'): not read here
     r"for|to|of|in|on|at|by|from|via|during|"
     r"daily|weekly|monthly|total|all|any|other|and\s+not|but|or\s+more|than|after|before|"
-    r"within|outside|over|under|above|below|who|which|that|whose)\b|\d|[$\u20ac\u00a3]",
+    r"within|outside|over|under|above|below|who|which|that|whose|"
+    rf"{_AGGREGATE}|days?|weeks?|months?|years?|quarters?|hours?)\b|\d|[$\u20ac\u00a3]",
     re.I,
 )
 # words an item of a closed list may not hold: an open class or an example
