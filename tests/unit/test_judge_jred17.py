@@ -154,3 +154,48 @@ def test_a_listed_country_is_refused_however_spelt(listed: list[str], data: st.D
 def test_a_class_after_may_not_be_never_decides(cls: str, arg: str) -> None:
     compiled = compile_rule(0, "c:r0", f"Payouts: {arg} may not be {cls}.")
     assert not compiled.decides
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        ("Notice: 1 week to 30 days (notice_days).", "rooms.book", {"notice_days": 3}),
+        ("Loan term: 1 year to 60 months (term_months).", "loans.originate", {"term_months": 6}),
+        ("LTV: 80 max (ltv_ratio).", "loans.originate", {"ltv_ratio": 0.95}),
+        ("LTV (ltv_ratio) at most 80.", "loans.originate", {"ltv_ratio": 0.95}),
+        ("ltv_ratio: 80 max", "loans.originate", {"ltv_ratio": 0.95}),
+        ("Discount: 20 max (discount_rate).", "quotes.issue", {"discount_rate": 0.35}),
+        ("discount_pct: 0.2 max", "quotes.issue", {"discount_pct": 0.15}),
+        (COMPS, "hotel.comp_room", {"rate_type": "*"}),
+        (COMPS, "hotel.comp_room", {"rate_type": "any"}),
+        (COMPS, "hotel.comp_room", {"rate_type": "rack|OTA"}),
+    ],
+)
+def test_a_unit_or_a_scale_of_its_own_never_approves(rule: str, tool: str, args: dict) -> None:
+    assert outcome_beside_ticket(rule, tool, args) != "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        ("Notice: 7 to 30 days (notice_days).", {"notice_days": 10}, "approved"),
+        ("Notice: 7 days to 30 days (notice_days).", {"notice_days": 3}, "denied"),
+        ("LTV: 80% max (ltv_pct).", {"ltv_pct": 75}, "approved"),
+        ("LTV: 0.8 max (ltv_ratio).", {"ltv_ratio": 0.95}, "denied"),
+    ],
+)
+def test_one_unit_and_one_scale_are_still_read(rule: str, args: dict, expected: str) -> None:
+    assert outcome_beside_ticket(rule, "loans.apply", args) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    low=st.integers(min_value=1, max_value=5),
+    high=st.integers(min_value=6, max_value=90),
+    units=st.sampled_from((("week", "days"), ("year", "months"), ("day", "hours"))),
+)
+def test_a_range_in_two_units_never_decides(low: int, high: int, units: tuple) -> None:
+    first, second = units
+    arg = {"days": "notice_days", "months": "term_months", "hours": "wait_hours"}[second]
+    rule = f"Term: {low} {first} to {high} {second} ({arg})."
+    assert not compile_rule(0, "c:r0", rule).decides, rule

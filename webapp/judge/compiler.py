@@ -68,6 +68,7 @@ from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.namedargs import (
     aggregate_qualifier,
     named_argument_checks,
+    names_off_scale,
     names_read_as_values,
     names_under_a_total,
 )
@@ -1628,6 +1629,7 @@ def _compile_prose(
         left += names_read_as_values(clean, reading.every)
         # jred17: the argument of a bound on a total ('Annual leave: 25 days max (leave_days)')
         left += names_under_a_total(clean, reading.every)
+        left += names_off_scale(reading.every)
         if left:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *left)))
     return CompiledRule(

@@ -104,7 +104,7 @@ _BOUND_BARE = re.compile(
     re.I,
 )
 _RANGE = re.compile(
-    rf"^(?P<lo>{_NUM})\s*(?:{_UNIT})?\s*(?:-|\u2013|to)\s*(?P<hi>{_NUM})\s*(?P<unit>{_UNIT})?"
+    rf"^(?P<lo>{_NUM})\s*(?P<lounit>{_UNIT})?\s*(?:-|\u2013|to)\s*(?P<hi>{_NUM})\s*(?P<unit>{_UNIT})?"
     r"(?:\s+inclusive)?$",
     re.I,
 )
@@ -156,6 +156,22 @@ def names_under_a_total(text: str, every: list[Any]) -> list[str]:
         if aggregate_qualifier(text, m.group("name")) and m.group("name") not in out:
             out.append(m.group("name"))
     return out
+
+
+def names_off_scale(every: list[Any]) -> list[str]:
+    """The argument a bare-number limit names when the number may be on another scale than the
+    argument ('LTV (ltv_ratio) at most 80', 'discount_pct: 0.2 max'): left unaccounted."""
+    from webapp.judge.checks import NumericLimit
+
+    return [
+        c.named
+        for c in every
+        if isinstance(c, NumericLimit)
+        and c.named
+        and not c.currency
+        and not c.unit_family
+        and not _scale_agrees("", c.named, c.threshold)
+    ]
 
 
 # words a subject may not hold: a condition, a negation, a quantity of its own, a second rule
@@ -255,8 +271,8 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
         if direction:
             return None
         low, high, unit = float(rng.group("lo")), float(rng.group("hi")), rng.group("unit")
-        if low > high:
-            return None
+        if low > high or not _same_unit(rng.group("lounit"), unit):
+            return None  # '1 week to 30 days': the low end in a unit of its own
     else:
         one = _ONE_BOUND.match(bound)
         if one is None:
@@ -267,7 +283,7 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
             return None  # no direction, or two that disagree ('min 10 max')
         n, unit = float(one.group("n")), one.group("unit")
         low, high = (n, None) if kinds == {"min"} else (None, n)
-    if not _unit_agrees(unit, arg):
+    if not _unit_agrees(unit, arg) or not _scale_agrees(unit, arg, low, high):
         return None
     if tail and not _tail_restates(tail.group("side"), low, high):
         return None
@@ -375,6 +391,30 @@ def _unit_agrees(unit: str | None, arg: str) -> bool:
     return named == {said}
 
 
+def _same_unit(first: str | None, second: str | None) -> bool:
+    """A range's two ends in one unit: the low end's unit, when written, is the high end's."""
+    if not first:
+        return True
+    if not second:
+        return False
+    a, b = first.strip().lower(), second.strip().lower()
+    return a == b or (_TIME_UNITS.get(a) is not None and _TIME_UNITS.get(a) == _TIME_UNITS.get(b))
+
+
+def _scale_agrees(unit: str | None, arg: str, *bounds: float | None) -> bool:
+    """A bare number beside a ratio ('LTV: 80 max (ltv_ratio)') or a fraction beside a percent
+    ('Discount: 0.2 max (discount_pct)') may be written on the other scale: not read."""
+    parts = set(re.split(r"[_.]", arg.lower()))
+    said = [b for b in bounds if b is not None]
+    if (unit or "").strip():
+        return True
+    if parts & {"ratio", "fraction", "rate", "share"} and any(b > 1 for b in said):
+        return False
+    if parts & {"pct", "percent", "percentage"} and any(0 < b < 1 for b in said):
+        return False
+    return True
+
+
 # 'Less = FTL breach, reject.', 'More -> deny': what lies past a one-sided bound is refused,
 # which the bound says already (a reason of a few words may stand between)
 _REFUSAL_TAIL = re.compile(
@@ -421,9 +461,11 @@ def _prohibited_bound(index: int, text: str, t: str) -> list[Any] | None:
     if m is None:
         return None
     subj, arg, unit = m.group("subj"), m.group("arg"), m.group("unit")
+    n = float(m.group("n"))
     if not _plain_subject(subj, name=arg) or not _unit_agrees(unit, arg):
         return None
-    n = float(m.group("n"))
+    if not _scale_agrees(unit, arg, n, None):
+        return None
     above = re.match(r"over|above|more|greater|longer|older|exceeding", m.group("cmp"), re.I)
     act = m.group("act")
     return [
@@ -530,9 +572,9 @@ def _eligible_only(index: int, text: str, t: str) -> list[Any] | None:
         return None  # no direction ('lasted 24 hours'), or two
     if stem(subj.lower()) not in {stem(w) for w in re.split(r"[_.]", arg.lower())}:
         return None  # the argument's name does not hold the thing the rule measures
-    if not _unit_agrees(unit, arg):
-        return None
     n = float(m.group("n"))
+    if not _unit_agrees(unit, arg) or not _scale_agrees(unit, arg, n, None):
+        return None
     at_least = pre.startswith("at least") or post in ("longer", "more", "over", "above", "greater")
     return [
         NamedBound(

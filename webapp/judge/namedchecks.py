@@ -142,6 +142,8 @@ class NamedList(Check):
                     (leaf.path,),
                 )
             held = self._holds(got)
+            if self.mode == "deny" and re.search(r"[*?|%,;+]|^\s*(?:any|all)\s*$", got, re.I):
+                held = None  # a pattern or several values ('*', 'any', 'rack|OTA'): not one value
             if held is None:
                 return Outcome(
                     UNKNOWN,
