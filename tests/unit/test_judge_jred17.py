@@ -199,3 +199,18 @@ def test_a_range_in_two_units_never_decides(low: int, high: int, units: tuple) -
     arg = {"days": "notice_days", "months": "term_months", "hours": "wait_hours"}[second]
     rule = f"Term: {low} {first} to {high} {second} ({arg})."
     assert not compile_rule(0, "c:r0", rule).decides, rule
+
+
+def test_a_negative_value_under_a_cap_goes_to_a_human() -> None:
+    rule = "Refunds: 500 max (refund_amount)."
+    assert outcome_beside_ticket(rule, "refunds.issue", {"refund_amount": -1000}) == (
+        "pending_review"
+    )
+    group = "Group size 10-60 pax (pax_count)."
+    assert outcome_beside_ticket(group, "events.book", {"pax_count": -5}) == "denied"
+
+
+def test_america_is_not_surely_the_us() -> None:
+    rule = "Domestic only - beneficiary bank must be in the US (beneficiary_country)."
+    args = {"beneficiary_country": "America"}
+    assert outcome_beside_ticket(rule, "wires.send", args) == "pending_review"

@@ -181,7 +181,10 @@ _SUBJECT_REFUSED = re.compile(
     r"for|to|of|in|on|at|by|from|via|during|"
     r"daily|weekly|monthly|total|all|any|other|and\s+not|but|or\s+more|than|after|before|"
     r"within|outside|over|under|above|below|who|which|that|whose|"
-    rf"{_AGGREGATE}|days?|weeks?|months?|years?|quarters?|hours?)\b|\d|[$\u20ac\u00a3]",
+    rf"{_AGGREGATE}|days?|weeks?|months?|years?|quarters?|hours?|"
+    # a direction said inside the subject ('Hold minimum: 7 days max'): only a leading one is
+    # read, as the bound's own
+    r"min|minimum|max|maximum|floor|ceiling)\b|\d|[$\u20ac\u00a3]",
     re.I,
 )
 # words an item of a closed list may not hold: an open class or an example

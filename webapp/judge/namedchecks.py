@@ -84,6 +84,13 @@ class NamedBound(Check):
                     f"{leaf.path} = {leaf.value!r} is not a number; a human should decide",
                     (leaf.path,),
                 )
+            if value < 0 and self.low is None and (self.high or 0) >= 0:
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} = {_fmt(value)} is below zero, which the rule's bound does not "
+                    "speak of; a human should decide",
+                    (leaf.path,),
+                )
             if (self.low is not None and value < self.low) or (
                 self.high is not None and value > self.high
             ):
@@ -199,7 +206,15 @@ class NamedList(Check):
 
 # names written for more than one country ('Korea' is KR or KP): a human says which
 _AMBIGUOUS_PLACES = frozenset(
-    {("korea",), ("congo",), ("the", "congo"), ("guinea",), ("virgin", "island"), ("samoa",)}
+    {
+        ("korea",),
+        ("congo",),
+        ("the", "congo"),
+        ("guinea",),
+        ("virgin", "island"),
+        ("samoa",),
+        ("america",),
+    }
 )
 
 
