@@ -214,3 +214,17 @@ def test_america_is_not_surely_the_us() -> None:
     rule = "Domestic only - beneficiary bank must be in the US (beneficiary_country)."
     args = {"beneficiary_country": "America"}
     assert outcome_beside_ticket(rule, "wires.send", args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("rule", "value", "expected"),
+    [
+        ("Tiers: A or B only (vendor_tier).", "B-", "pending_review"),
+        ("Tiers: A or B only (vendor_tier).", "A+", "pending_review"),
+        ("Tiers: A or B only (vendor_tier).", "b", "approved"),
+        ("Vendors: vendor_tier may not be C or D.", "D+", "pending_review"),
+        ("Vendors: vendor_tier may not be C or D.", "c", "denied"),
+    ],
+)
+def test_a_sign_at_an_end_is_part_of_the_value(rule: str, value: str, expected: str) -> None:
+    assert outcome_beside_ticket(rule, "vendors.pay", {"vendor_tier": value}) == expected

@@ -192,6 +192,9 @@ class NamedList(Check):
             return False
         want = [_spelling(v) for v in self.values]
         have = _spelling(got)
+        # a sign or a mark at an end is part of the value ('B-' is not grade 'B', 'C+' not 'C')
+        if re.search(r"^[^\w\s]|[^\w\s.]$", got.strip()) and got.strip() not in self.values:
+            return None
         if have in want:
             return True
         # an abbreviation and its words are one value ('OTA', 'online_travel_agency')
