@@ -228,3 +228,24 @@ def test_america_is_not_surely_the_us() -> None:
 )
 def test_a_sign_at_an_end_is_part_of_the_value(rule: str, value: str, expected: str) -> None:
     assert outcome_beside_ticket(rule, "vendors.pay", {"vendor_tier": value}) == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        ("Installers must be based in CA (installer_state).", {"installer_state": "Canada"}, "p"),
+        ("Sites must be located in DE (site_state).", {"site_state": "Germany"}, "p"),
+        ("Sites: CA or NY only (site_state).", {"site_state": "Canada"}, "p"),
+        ("Shipments: ship_state may not be CA or NY.", {"ship_state": "California"}, "p"),
+        ("Shipments: ship_state may not be CA or NY.", {"ship_state": "NY"}, "denied"),
+        ("Shipments: ship_state may not be CA or NY.", {"ship_state": "TX"}, "approved"),
+        (
+            "Installers must be based in CA (installer_state).",
+            {"installer_state": "CA"},
+            "approved",
+        ),
+    ],
+)
+def test_a_state_code_is_no_country(rule: str, args: dict, expected: str) -> None:
+    got = outcome_beside_ticket(rule, "jobs.assign", args)
+    assert got == ("pending_review" if expected == "p" else expected)

@@ -225,7 +225,11 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
         items = _items(m.group("list"), shared_noun=False)
         if items is None:
             return None
-        place = rx is _PLACE_MUST or _names_a_country(m.group("arg"))
+        # a state's or a region's argument is no country's ('based in CA (installer_state)' is
+        # California, not Canada): its values are compared as written
+        place = _names_a_country(m.group("arg")) or (
+            rx is _PLACE_MUST and not _names_a_subdivision(m.group("arg"))
+        )
         if place:
             from webapp.judge.places import country_code
 
@@ -371,6 +375,12 @@ def _items(listed: str, shared_noun: bool = True) -> list[str] | None:
 def _names_a_country(arg: str) -> bool:
     """The argument's name says it holds a country ('payee_country', 'vendor_nation')."""
     return bool({"country", "nation", "jurisdiction"} & set(re.split(r"[_.]", arg.lower())))
+
+
+def _names_a_subdivision(arg: str) -> bool:
+    """The argument's name says it holds a part of a country ('site_state', 'ship_province')."""
+    parts = set(re.split(r"[_.]", arg.lower()))
+    return bool({"state", "province", "region", "county", "territory", "prefecture"} & parts)
 
 
 def _stems(phrase: str) -> tuple[str, ...]:
@@ -527,7 +537,11 @@ def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
                 subj = noun
     if not items:
         return None
-    place = all(country_code(i) for i in items) and all(len(i) == 2 and i.isupper() for i in items)
+    place = (
+        all(country_code(i) for i in items)
+        and all(len(i) == 2 and i.isupper() for i in items)
+        and not _names_a_subdivision(m.group("arg"))
+    )
     if _names_a_country(m.group("arg")):
         # a country's argument: every item a country, matched by its code whatever the
         # spelling ('North Korea' is KP); otherwise 'a high risk jurisdiction' or 'embargoed'

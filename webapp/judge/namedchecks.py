@@ -197,6 +197,11 @@ class NamedList(Check):
             return None
         if have in want:
             return True
+        # codes ('CA', 'NY'): a value written otherwise ('California') may be one of them
+        if all(re.fullmatch(r"[A-Z]{1,3}", v.strip()) for v in self.values) and not re.fullmatch(
+            r"[A-Za-z]{%d}" % len(self.values[0].strip()), got.strip()
+        ):
+            return None
         # an abbreviation and its words are one value ('OTA', 'online_travel_agency')
         if any(_abbreviates(v, got) or _abbreviates(got, v) for v in self.values):
             return True
