@@ -198,8 +198,9 @@ class NamedList(Check):
         if have in want:
             return True
         # codes ('CA', 'NY'): a value written otherwise ('California') may be one of them
-        if all(re.fullmatch(r"[A-Z]{1,3}", v.strip()) for v in self.values) and not re.fullmatch(
-            r"[A-Za-z]{%d}" % len(self.values[0].strip()), got.strip()
+        codes = [v.strip() for v in self.values]
+        if all(re.fullmatch(r"[A-Z]{1,3}", v) for v in codes) and not (
+            got.strip().isalpha() and len(got.strip()) in {len(v) for v in codes}
         ):
             return None
         # an abbreviation and its words are one value ('OTA', 'online_travel_agency')
