@@ -93,6 +93,7 @@ HOLDOUT_SETS = (
 APART_SETS = (
     "dev_jred15",
     "dev_jred16",
+    "dev_jred17",
     "dev_jagent2",
     "dev_jparenarg",
     "dev_jtier",

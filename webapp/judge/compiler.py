@@ -67,7 +67,13 @@ from webapp.judge.glosses import (
 from webapp.judge.holds import hold_checks
 from webapp.judge.inline import inline_checks
 from webapp.judge.misreadings import mend, misread_words
-from webapp.judge.namedargs import named_argument_checks, names_read_as_values
+from webapp.judge.namedargs import (
+    aggregate_qualifier,
+    named_argument_checks,
+    names_off_scale,
+    names_read_as_values,
+    names_under_a_total,
+)
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
@@ -1645,6 +1651,9 @@ def _compile_prose(
         left += values_read_as_names(clean, reading.every)
         # jparenarg: an argument named in brackets compared as a value ('(disbursement_type)')
         left += names_read_as_values(clean, reading.every)
+        # jred17: the argument of a bound on a total ('Annual leave: 25 days max (leave_days)')
+        left += names_under_a_total(clean, reading.every)
+        left += names_off_scale(reading.every)
         if left:
             unaccounted = tuple(dict.fromkeys((*unaccounted, *left)))
     return CompiledRule(
@@ -9110,6 +9119,16 @@ def _named_measures(clause: str, made: list[Check]) -> list[Check]:
     argument it compares (NumericLimit.named); its words are then read by the limit."""
     names = list(_MEASURE_NAME.finditer(clause))
     limits = [c for c in _all_checks(made) if isinstance(c, NumericLimit) and not c.counts_calls]
+    # ---- jred17: 'Annual leave: 25 days max (leave_days)' bounds a total, not the argument
+    # (a total over a window of time, 'Yearly refunds: 500 USD max', is read by the limit)
+    if not any(c.window for c in limits) and (
+        any(aggregate_qualifier(clause, m.group("name")) for m in names)
+        or any(
+            aggregate_qualifier(clause, m.group("name")) for m in _MEASURE_LABEL.finditer(clause)
+        )
+    ):
+        return made
+    # ---- end jred17
     # ---- jparenarg: 'validity_months: 12 max', 'Vendor codes: duration_hours <= 72': the name
     # labelling the bound, or the left side of its comparison, names the argument it compares
     # (read as the amount, a voucher's 150 EUR had been denied by a cap of 12 months)

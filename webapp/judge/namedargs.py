@@ -104,7 +104,7 @@ _BOUND_BARE = re.compile(
     re.I,
 )
 _RANGE = re.compile(
-    rf"^(?P<lo>{_NUM})\s*(?:{_UNIT})?\s*(?:-|\u2013|to)\s*(?P<hi>{_NUM})\s*(?P<unit>{_UNIT})?"
+    rf"^(?P<lo>{_NUM})\s*(?P<lounit>{_UNIT})?\s*(?:-|\u2013|to)\s*(?P<hi>{_NUM})\s*(?P<unit>{_UNIT})?"
     r"(?:\s+inclusive)?$",
     re.I,
 )
@@ -116,19 +116,82 @@ _ONE_BOUND = re.compile(
     r"at\s+least))?$",
     re.I,
 )
+# a total over time or over several things ('Cumulative refunds: 500 max', 'Annual leave: 25
+# days max', 'Refunds a day: 3 max'): the bound is not on one request's argument
+_AGGREGATE = (
+    r"cumulative|aggregated?|aggregates|combined|stacked|lifetime|overall|annual|annually|"
+    r"yearly|quarterly|hourly|rolling|running|ytd|mtd|sum|outstanding|concurrent|open"
+)
+
+
+def aggregate_qualifier(clause: str, name: str) -> bool:
+    """The clause qualifies its measure as a total ('Annual leave: 25 days max (leave_days)')
+    with a word the argument's name does not hold: the argument is one request's share, and
+    the bound is not read as on it (compiler._named_measures)."""
+    own = set(re.split(r"[_.]", name.lower()))
+    outside = re.sub(r"\([^()]*\)", " ", clause)
+    return any(
+        m.group(0).lower() not in own for m in re.finditer(rf"\b(?:{_AGGREGATE})\b", outside, re.I)
+    )
+
+
+def names_under_a_total(text: str, every: list[Any]) -> list[str]:
+    """The argument names in brackets of a rule that bounds a total ('Annual leave: 25 days max
+    (leave_days)', 'Cumulative refunds (refund_amount) at most 500') when no check reads the
+    total (a bound without a window of time): one request's argument is only its share, so
+    the name is left unaccounted and the rule never decides on its own."""
+    from webapp.judge.checks import NumericLimit
+    from webapp.judge.namedchecks import NamedBound
+
+    bounds = [
+        c
+        for c in every
+        if isinstance(c, NamedBound)
+        or (isinstance(c, NumericLimit) and not c.window and not c.counts_calls)
+    ]
+    if not bounds or any(isinstance(c, NumericLimit) and c.window for c in every):
+        return []
+    out: list[str] = []
+    for m in re.finditer(r"\((?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\)", text):
+        if aggregate_qualifier(text, m.group("name")) and m.group("name") not in out:
+            out.append(m.group("name"))
+    return out
+
+
+def names_off_scale(every: list[Any]) -> list[str]:
+    """The argument a bare-number limit names when the number may be on another scale than the
+    argument ('LTV (ltv_ratio) at most 80', 'discount_pct: 0.2 max'): left unaccounted."""
+    from webapp.judge.checks import NumericLimit
+
+    return [
+        c.named
+        for c in every
+        if isinstance(c, NumericLimit)
+        and c.named
+        and not c.currency
+        and not c.unit_family
+        and not _scale_agrees("", c.named, c.threshold)
+    ]
+
+
 # words a subject may not hold: a condition, a negation, a quantity of its own, a second rule
 _SUBJECT_REFUSED = re.compile(
     r"\b(?:no|not|never|unless|except|if|when|while|where|without|with|only|per|each|every|"
     # a phrase after a preposition may narrow the subject ('for new customers'): not read here
     r"for|to|of|in|on|at|by|from|via|during|"
     r"daily|weekly|monthly|total|all|any|other|and\s+not|but|or\s+more|than|after|before|"
-    r"within|outside|over|under|above|below|who|which|that|whose)\b|\d|[$\u20ac\u00a3]",
+    r"within|outside|over|under|above|below|who|which|that|whose|"
+    rf"{_AGGREGATE}|days?|weeks?|months?|years?|quarters?|hours?|"
+    # a direction said inside the subject ('Hold minimum: 7 days max'): only a leading one is
+    # read, as the bound's own
+    r"min|minimum|max|maximum|floor|ceiling)\b|\d|[$\u20ac\u00a3]",
     re.I,
 )
 # words an item of a closed list may not hold: an open class or an example
 _ITEM_REFUSED = re.compile(
     r"\b(?:etc|other|others|any|all|such|e\.?g|including|similar|like|approved|allowed|"
-    r"permitted|authori[sz]ed|listed|sanctioned|restricted|high-risk|certain|some|not|no|"
+    r"permitted|authori[sz]ed|listed|sanctioned|restricted|high-risk|high\s+risk|risky|"
+    r"embargoed|certain|some|not|no|"
     # a condition or a place after the list is no item ('RU, except on weekends')
     r"except|unless|if|when|while|where|without|with|for|on|at|in|by|during|after|before|"
     r"outside|inside|over|under|above|below|than|per|each|only)\b",
@@ -159,16 +222,22 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
         m = rx.match(t)
         if m is None or not _plain_subject(m.group("subj")):
             continue
-        items = _items(m.group("list"))
+        items = _items(m.group("list"), shared_noun=False)
         if items is None:
             return None
-        place = rx is _PLACE_MUST
+        # a state's or a region's argument is no country's ('based in CA (installer_state)' is
+        # California, not Canada): its values are compared as written
+        place = _names_a_country(m.group("arg")) or (
+            rx is _PLACE_MUST and not _names_a_subdivision(m.group("arg"))
+        )
         if place:
             from webapp.judge.places import country_code
 
+            # a country's argument with an item that is no country ('EU', 'the Americas'): a
+            # region or a class, not read here (spelt as words, 'United States' was not 'US')
             if not all(country_code(i) for i in items):
                 return None
-            if m.group("dom") and len({country_code(i) for i in items}) != 1:
+            if rx is _PLACE_MUST and m.group("dom") and len({country_code(i) for i in items}) != 1:
                 return None
         subject = m.group("subj")
         return [
@@ -209,8 +278,8 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
         if direction:
             return None
         low, high, unit = float(rng.group("lo")), float(rng.group("hi")), rng.group("unit")
-        if low > high:
-            return None
+        if low > high or not _same_unit(rng.group("lounit"), unit):
+            return None  # '1 week to 30 days': the low end in a unit of its own
     else:
         one = _ONE_BOUND.match(bound)
         if one is None:
@@ -221,7 +290,7 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
             return None  # no direction, or two that disagree ('min 10 max')
         n, unit = float(one.group("n")), one.group("unit")
         low, high = (n, None) if kinds == {"min"} else (None, n)
-    if not _unit_agrees(unit, arg):
+    if not _unit_agrees(unit, arg) or not _scale_agrees(unit, arg, low, high):
         return None
     if tail and not _tail_restates(tail.group("side"), low, high):
         return None
@@ -266,7 +335,29 @@ def _plain_subject(subject: str, allow_empty: bool = False, name: str = "") -> b
     return not condition_spans(s) and not category_phrases(s)
 
 
-def _items(listed: str) -> list[str] | None:
+# a conjunction inside a list's item: 'research and development, training' (a comma after the
+# 'and'), 'hazard or flood insurance' (the noun said once for both): split there, 'development'
+# and 'hazard' became listed values
+_JOINED = r"\s*(?:/|\bor\b|\band\b)\s*"
+# an item opening with an article names a class, not a value ('may not be a shell bank')
+_ITEM_ARTICLE = re.compile(r"^(?:a|an|the)\s+\S")
+
+
+def _items(listed: str, shared_noun: bool = True) -> list[str] | None:
+    """The items of a closed list, or None. `shared_noun`: the caller reads a noun said once for
+    the items joined before it ('OTA or group-rate bookings', _deny_list); otherwise a shorter
+    item joined to a longer last one ('hazard or flood insurance') is left unread."""
+    commas = [c.strip(" .") for c in re.split(r"\s*[,;]\s*", listed)]
+    if any(re.search(_JOINED, c) for c in commas[:-1] if c):
+        return None
+    last = [j.strip(" .") for j in re.split(_JOINED, commas[-1]) if j.strip(" .")]
+    if (
+        not shared_noun
+        and len(last) > 1
+        and len(last[-1].split()) > 1
+        and any(len(j.split()) < len(last[-1].split()) for j in last[:-1])
+    ):
+        return None
     parts = [p.strip(" .") for p in re.split(r"\s*(?:,|/|;|\bor\b|\band\b)\s*", listed) if p]
     parts = [p for p in parts if p]
     if not parts or len(parts) > 30:
@@ -274,9 +365,22 @@ def _items(listed: str) -> list[str] | None:
     for p in parts:
         if _ITEM_REFUSED.search(p) or len(p.split()) > 4 or re.search(r"\d{3,}|[()]", p):
             return None
+        if _ITEM_ARTICLE.match(p):
+            return None
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_\-&' ]*", p):
             return None
     return parts
+
+
+def _names_a_country(arg: str) -> bool:
+    """The argument's name says it holds a country ('payee_country', 'vendor_nation')."""
+    return bool({"country", "nation", "jurisdiction"} & set(re.split(r"[_.]", arg.lower())))
+
+
+def _names_a_subdivision(arg: str) -> bool:
+    """The argument's name says it holds a part of a country ('site_state', 'ship_province')."""
+    parts = set(re.split(r"[_.]", arg.lower()))
+    return bool({"state", "province", "region", "county", "territory", "prefecture"} & parts)
 
 
 def _stems(phrase: str) -> tuple[str, ...]:
@@ -298,6 +402,30 @@ def _unit_agrees(unit: str | None, arg: str) -> bool:
     if said is None:
         return len(named) <= 1 if not unit else not named
     return named == {said}
+
+
+def _same_unit(first: str | None, second: str | None) -> bool:
+    """A range's two ends in one unit: the low end's unit, when written, is the high end's."""
+    if not first:
+        return True
+    if not second:
+        return False
+    a, b = first.strip().lower(), second.strip().lower()
+    return a == b or (_TIME_UNITS.get(a) is not None and _TIME_UNITS.get(a) == _TIME_UNITS.get(b))
+
+
+def _scale_agrees(unit: str | None, arg: str, *bounds: float | None) -> bool:
+    """A bare number beside a ratio ('LTV: 80 max (ltv_ratio)') or a fraction beside a percent
+    ('Discount: 0.2 max (discount_pct)') may be written on the other scale: not read."""
+    parts = set(re.split(r"[_.]", arg.lower()))
+    said = [b for b in bounds if b is not None]
+    if (unit or "").strip():
+        return True
+    if parts & {"ratio", "fraction", "rate", "share"} and any(b > 1 for b in said):
+        return False
+    if parts & {"pct", "percent", "percentage"} and any(0 < b < 1 for b in said):
+        return False
+    return True
 
 
 # 'Less = FTL breach, reject.', 'More -> deny': what lies past a one-sided bound is refused,
@@ -346,9 +474,11 @@ def _prohibited_bound(index: int, text: str, t: str) -> list[Any] | None:
     if m is None:
         return None
     subj, arg, unit = m.group("subj"), m.group("arg"), m.group("unit")
+    n = float(m.group("n"))
     if not _plain_subject(subj, name=arg) or not _unit_agrees(unit, arg):
         return None
-    n = float(m.group("n"))
+    if not _scale_agrees(unit, arg, n, None):
+        return None
     above = re.match(r"over|above|more|greater|longer|older|exceeding", m.group("cmp"), re.I)
     act = m.group("act")
     return [
@@ -392,7 +522,7 @@ def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
         subj = m.group("subj") or ""
         if subj and not _plain_subject(subj):
             return None
-        items = _items(m.group("list"))
+        items = _items(m.group("list"), shared_noun=False)
     else:
         m = _NO_ACT_ON.match(t)
         if m is None:
@@ -407,7 +537,18 @@ def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
                 subj = noun
     if not items:
         return None
-    place = all(country_code(i) for i in items) and all(len(i) == 2 and i.isupper() for i in items)
+    place = (
+        all(country_code(i) for i in items)
+        and all(len(i) == 2 and i.isupper() for i in items)
+        and not _names_a_subdivision(m.group("arg"))
+    )
+    if _names_a_country(m.group("arg")):
+        # a country's argument: every item a country, matched by its code whatever the
+        # spelling ('North Korea' is KP); otherwise 'a high risk jurisdiction' or 'embargoed'
+        # had been a value no request holds, so every country passed
+        if not all(country_code(i) for i in items):
+            return None
+        place = True
     return [
         NamedList(
             index,
@@ -448,9 +589,9 @@ def _eligible_only(index: int, text: str, t: str) -> list[Any] | None:
         return None  # no direction ('lasted 24 hours'), or two
     if stem(subj.lower()) not in {stem(w) for w in re.split(r"[_.]", arg.lower())}:
         return None  # the argument's name does not hold the thing the rule measures
-    if not _unit_agrees(unit, arg):
-        return None
     n = float(m.group("n"))
+    if not _unit_agrees(unit, arg) or not _scale_agrees(unit, arg, n, None):
+        return None
     at_least = pre.startswith("at least") or post in ("longer", "more", "over", "above", "greater")
     return [
         NamedBound(

@@ -84,6 +84,13 @@ class NamedBound(Check):
                     f"{leaf.path} = {leaf.value!r} is not a number; a human should decide",
                     (leaf.path,),
                 )
+            if value < 0 and self.low is None and (self.high or 0) >= 0:
+                return Outcome(
+                    UNKNOWN,
+                    f"{leaf.path} = {_fmt(value)} is below zero, which the rule's bound does not "
+                    "speak of; a human should decide",
+                    (leaf.path,),
+                )
             if (self.low is not None and value < self.low) or (
                 self.high is not None and value > self.high
             ):
@@ -142,6 +149,8 @@ class NamedList(Check):
                     (leaf.path,),
                 )
             held = self._holds(got)
+            if self.mode == "deny" and re.search(r"[*?|%,;+]|^\s*(?:any|all)\s*$", got, re.I):
+                held = None  # a pattern or several values ('*', 'any', 'rack|OTA'): not one value
             if held is None:
                 return Outcome(
                     UNKNOWN,
@@ -174,7 +183,7 @@ class NamedList(Check):
 
             code = country_code(got)
             listed = {country_code(v) for v in self.values}
-            if code is None:
+            if code is None or _spelling(got) in _AMBIGUOUS_PLACES:
                 return None
             if code in listed:
                 return True
@@ -183,13 +192,49 @@ class NamedList(Check):
             return False
         want = [_spelling(v) for v in self.values]
         have = _spelling(got)
+        # a sign or a mark at an end is part of the value ('B-' is not grade 'B', 'C+' not 'C')
+        if re.search(r"^[^\w\s]|[^\w\s.]$", got.strip()) and got.strip() not in self.values:
+            return None
         if have in want:
+            return True
+        # codes ('CA', 'NY'): a value written otherwise ('California') may be one of them
+        codes = [v.strip() for v in self.values]
+        if all(re.fullmatch(r"[A-Z]{1,3}", v) for v in codes) and not (
+            got.strip().isalpha() and len(got.strip()) in {len(v) for v in codes}
+        ):
+            return None
+        # an abbreviation and its words are one value ('OTA', 'online_travel_agency')
+        if any(_abbreviates(v, got) or _abbreviates(got, v) for v in self.values):
             return True
         # an abbreviation written in capitals ('HOA dues') or the value's own code: not close
         for w in want:
             if set(have) & set(w) or _inside(have, w) or _inside(w, have):
                 return None
         return False
+
+
+# names written for more than one country ('Korea' is KR or KP): a human says which
+_AMBIGUOUS_PLACES = frozenset(
+    {
+        ("korea",),
+        ("congo",),
+        ("the", "congo"),
+        ("guinea",),
+        ("virgin", "island"),
+        ("samoa",),
+        ("america",),
+    }
+)
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    """`short` is written in capitals and spells the initials of `long`'s words ('OTA',
+    'online travel agency')."""
+    s = short.strip()
+    if not (2 <= len(s) <= 6 and s.isalpha() and s.isupper()):
+        return False
+    parts = [p for p in re.split(r"[\s_\-/.']+", long.strip().lower()) if p]
+    return len(parts) == len(s) and "".join(p[0] for p in parts) == s.lower()
 
 
 def _spelling(value: str) -> tuple[str, ...]:
