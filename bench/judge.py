@@ -91,6 +91,7 @@ HOLDOUT_SETS = (
 # stand-in references, a permission 'for' a qualifier, another thing's status, a git ref). Their
 # first runs are recorded in bench/README.md.
 APART_SETS = (
+    "dev_jred18",
     "dev_jagent2",
     "dev_jparenarg",
     "dev_jtier",
