@@ -43,6 +43,15 @@ VECTORS = [
     (RECEIVERSHIP, "rent.charge", {"property": "Birchwood Twrs", "amount": 10}, "pending_review"),
     (PORTFOLIO, "lease.amend", {"portfolio": "Harbor Pt", "unit": "7A"}, "pending_review"),
     (PORTFOLIO, "lease.amend", {"portfolio": "Harbor Park", "unit": "7A"}, "approved"),
+    (
+        RECEIVERSHIP,
+        "rent.charge",
+        {"property": "Apartments at Elm Court", "amount": 10},
+        "pending_review",
+    ),
+    (RECEIVERSHIP, "rent.charge", {"property": "Elmwood Court", "amount": 10}, "approved"),
+    (PORTFOLIO, "lease.amend", {"portfolio": "HP", "unit": "7A"}, "pending_review"),
+    (PORTFOLIO, "lease.amend", {"portfolio": "OR", "unit": "7A"}, "approved"),
     (SUBSTATION, "scada.write_setpoint", {"substation": "sub114", "value": 1}, "denied"),
     (SUBSTATION, "scada.write_setpoint", {"substation": "SUB114", "value": 1}, "denied"),
     (SUBSTATION, "scada.write_setpoint", {"substation": "SUB-0114", "value": 1}, "pending_review"),
@@ -185,3 +194,12 @@ def test_a_zero_padded_held_code_is_never_approved(spelt: str) -> None:
 def test_a_held_code_within_an_identifier_value_is_never_approved(form: str) -> None:
     args = {"vendor_id": "VND-1044", "also_for": form.format("VND-2310"), "work_type": "x"}
     assert outcome_beside_ticket(VENDOR, "workorders.create", args) != "approved"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["SUB-11*", "SUB-113..SUB-115", "SUB-1%", "all", "SUB-1??", "any"]))
+def test_a_pattern_or_range_that_may_cover_the_held_code_is_never_approved(value: str) -> None:
+    got = outcome_beside_ticket(
+        SUBSTATION, "scada.write_setpoint", {"substation": value, "value": 1}
+    )
+    assert got != "approved"

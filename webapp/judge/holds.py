@@ -710,6 +710,12 @@ class Hold(Check):
                 doubt = True  # 'SUB-0114', 'VND-02310': the same number written with zeros
             elif not re.search(r"\d", want + got) and _abbreviates(got, want):
                 doubt = True  # 'Elm Ct.', 'Harbor Pt', 'Birchwood Twrs'
+            elif re.search(r"(?:^|\s)" + re.escape(want) + r"(?:\s|$)", got):
+                doubt = True  # 'Apartments at Elm Court', '4 Elm Court': the held name within
+        if not doubt and len(self.values) and _PATTERN_VALUE.search(value):
+            doubt = True  # 'SUB-11*', 'SUB-113..SUB-115', 'all': a pattern or a range may cover it
+        if not doubt and re.fullmatch(r"[a-z]{2,5}", got.replace(" ", "")):
+            doubt = any(_initials(v) == got.replace(" ", "") for v in self.values)  # 'HP'
         if doubt:
             return _DOUBT  # 'ELM-COURT-01' where Elm Court is held
         # `portfolio_id: 7` against 'Harbor Point': an id where a name is held may be it, unless
@@ -731,6 +737,16 @@ def _loose_shape(value: str) -> str:
     if "@" in value:
         return "@"
     return re.sub(r"\d+", "9", re.sub(r"[A-Za-z]+", "A", value.strip()))
+
+
+# a value standing for many: a wildcard, a range, 'all'
+_PATTERN_VALUE = re.compile(r"[*%?]|\.\.|\ball\b|\bany\b|\bevery\b", re.I)
+
+
+def _initials(value: str) -> str:
+    """'hp' for 'Harbor Point'; '' for a one-word value, which has no initials to abbreviate."""
+    parts = [p for p in re.split(r"[\s_\-.]+", value.lower()) if p]
+    return "".join(p[0] for p in parts) if len(parts) > 1 and value[:1].isalpha() else ""
 
 
 def _unpadded(value: str) -> str:
