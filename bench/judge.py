@@ -94,6 +94,7 @@ APART_SETS = (
     "dev_jred15",
     "dev_jred16",
     "dev_jred17",
+    "dev_jred18",
     "dev_jagent2",
     "dev_jparenarg",
     "dev_jtier",
