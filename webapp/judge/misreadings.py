@@ -23,7 +23,6 @@ from typing import Any
 from webapp.judge.checks import (
     NOT_APPLICABLE,
     SATISFIED,
-    UNKNOWN,
     ActionRule,
     ArgumentComparison,
     Binding,
@@ -39,6 +38,7 @@ from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 from webapp.judge.wrongreads import GUARDS as WRONGREAD_GUARDS
 from webapp.judge.wrongreads import MENDS as WRONGREAD_MENDS
+from webapp.judge.wrongreads import ArgumentPair
 
 
 def _stems(text: str) -> set[str]:
@@ -833,43 +833,16 @@ def _mend_ampersand(text: str, checks: list[Check]) -> list[Check] | None:
 
 
 @dataclass(frozen=True)
-class DistinctArguments(Check):
+class DistinctArguments(ArgumentPair):
     """'Maker and checker must be different people (maker_id != checker_id)': the two arguments
     the rule names must not hold the same value (compared without case or surrounding space)."""
 
-    left: str = ""
-    right: str = ""
     kind: str = field(default="distinct_arguments", init=False)
 
-    def describe(self) -> dict[str, Any]:
-        d = super().describe()
-        d.update(left=self.left, right=self.right)
-        return d
-
-    def reading(self) -> str:
-        verb = {"deny": "Deny", "review": "Send to review"}.get(self.effect, "Deny")
-        return (
-            f"{verb} when `{self.left}` and `{self.right}` hold the same value (when one of them "
-            f"is not sent, review){self._about()}"
-        )
-
-    def evaluate(self, view: RequestView) -> Outcome:
-        values = {lf.path: lf.value for lf in view.leaves}
-        names = (self.left, self.right)
-        if not any(n in values for n in names):
-            named = _stems(" ".join(names)) - {"id"}
-            if not any(lf.keys & named for lf in view.leaves):
-                return Outcome(NOT_APPLICABLE)
-        if not all(n in values for n in names):
-            return Outcome(UNKNOWN, f"{self.left} and {self.right} are not both sent", names)
-        a, b = (str(values[n]).strip().casefold() for n in names)
-        if not a or not b:
-            return Outcome(UNKNOWN, f"{self.left} or {self.right} is empty", names)
-        if a == b:
-            return self.fire(
-                "matched", f"{self.left} and {self.right} are both {values[self.left]!r}", names
-            )
-        return Outcome(SATISFIED, f"{self.left} and {self.right} differ", names)
+    def _speaks_to(self, view: RequestView) -> bool:
+        # an argument named like one of them ('maker' for maker_id): the rule speaks to it
+        named = _stems(" ".join((self.left, self.right))) - {"id"}
+        return any(lf.keys & named for lf in view.leaves)
 
 
 def _mend_not_equal(text: str, checks: list[Check]) -> list[Check] | None:

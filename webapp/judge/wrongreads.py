@@ -330,15 +330,17 @@ def _mend_window_restated(text: str, checks: list[Check]) -> list[Check] | None:
 
 
 @dataclass(frozen=True)
-class ArgumentsDiffer(Check):
-    """'Cross-border transfers - from_country different from to_country - need Loyalty Ops
-    approval': the rule applies when the two arguments it names hold different values (compared
-    without case or surrounding space); the same value satisfies it, one of them missing or empty
-    goes to review."""
+class ArgumentPair(Check):
+    """Two arguments a rule names, compared without case or surrounding space: the rule fires
+    when they hold the same value (`_FIRES_ON_SAME`, misreadings.DistinctArguments: 'maker_id !=
+    checker_id') or different ones (ArgumentsDiffer: 'from_country different from to_country');
+    one of them missing or empty goes to review."""
 
     left: str = ""
     right: str = ""
-    kind: str = field(default="arguments_differ", init=False)
+    kind: str = field(default="argument_pair", init=False)
+    # whether the rule fires when the two hold the same value (here) or different ones
+    _FIRES_ON_SAME = True
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
@@ -347,25 +349,47 @@ class ArgumentsDiffer(Check):
 
     def reading(self) -> str:
         verb = {"deny": "Deny", "review": "Send to review"}.get(self.effect, "Deny")
+        hold = "the same value" if self._FIRES_ON_SAME else "different values"
         return (
-            f"{verb} when `{self.left}` and `{self.right}` hold different values (when one of "
-            f"them is not sent, review){self._about()}"
+            f"{verb} when `{self.left}` and `{self.right}` hold {hold} (when one of them "
+            f"is not sent, review){self._about()}"
         )
+
+    def _speaks_to(self, view: RequestView) -> bool:
+        """Whether the request, showing neither argument, still speaks of the pair."""
+        return False
 
     def evaluate(self, view: RequestView) -> Outcome:
         values = {lf.path: lf.value for lf in view.leaves}
         names = (self.left, self.right)
-        if not any(n in values for n in names):
+        if not any(n in values for n in names) and not self._speaks_to(view):
             return Outcome(NOT_APPLICABLE)
         if not all(n in values for n in names):
             return Outcome(UNKNOWN, f"{self.left} and {self.right} are not both sent", names)
         a, b = (str(values[n]).strip().casefold() for n in names)
         if not a or not b:
             return Outcome(UNKNOWN, f"{self.left} or {self.right} is empty", names)
-        if a != b:
-            said = f"{self.left} = {values[self.left]!r} and {self.right} = {values[self.right]!r}"
+        if (a == b) == self._FIRES_ON_SAME:
+            if a == b:
+                said = f"{self.left} and {self.right} are both {values[self.left]!r}"
+            else:
+                said = (
+                    f"{self.left} = {values[self.left]!r} and {self.right} = {values[self.right]!r}"
+                )
             return self.fire("matched", said, names)
-        return Outcome(SATISFIED, f"{self.left} and {self.right} are the same", names)
+        same = "are the same" if a == b else "differ"
+        return Outcome(SATISFIED, f"{self.left} and {self.right} {same}", names)
+
+
+@dataclass(frozen=True)
+class ArgumentsDiffer(ArgumentPair):
+    """'Cross-border transfers - from_country different from to_country - need Loyalty Ops
+    approval': the rule applies when the two arguments it names hold different values (compared
+    without case or surrounding space); the same value satisfies it, one of them missing or empty
+    goes to review."""
+
+    kind: str = field(default="arguments_differ", init=False)
+    _FIRES_ON_SAME = False
 
 
 _DIFFER = re.compile(
