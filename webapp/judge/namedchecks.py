@@ -40,6 +40,16 @@ def _named_leaves(view: RequestView, path: str) -> list[Leaf] | Outcome:
     return leaves
 
 
+def _breach(act: str, view: RequestView, message: str, path: str) -> Outcome:
+    """A value the rule refuses: violated, or unknown when the tool may not be the act the rule
+    refuses (a refund rule on `ticket.exchange`)."""
+    if act and act not in view.tool_stems:
+        return Outcome(
+            UNKNOWN, message + f"; the tool may not be the act the rule refuses ({act})", (path,)
+        )
+    return Outcome(VIOLATED, message, (path,))
+
+
 @dataclass(frozen=True)
 class NamedBound(Check):
     """'Group size 10-60 pax (pax_count)', 'Holds: 7 days max (hold_days)': the named argument
@@ -95,13 +105,7 @@ class NamedBound(Check):
                 self.high is not None and value > self.high
             ):
                 message = f"{leaf.path} = {_fmt(value)} {self._want()}"
-                if self.act and self.act not in view.tool_stems:
-                    return Outcome(
-                        UNKNOWN,
-                        message + f"; the tool may not be the act the rule refuses ({self.act})",
-                        (leaf.path,),
-                    )
-                return Outcome(VIOLATED, message, (leaf.path,))
+                return _breach(self.act, view, message, leaf.path)
         return Outcome(
             SATISFIED,
             f"`{self.path}` is within the rule's bound",
@@ -164,13 +168,7 @@ class NamedList(Check):
                     if held
                     else f"{leaf.path} = {got!r} is not one of {', '.join(self.values)}"
                 )
-                if self.act and self.act not in view.tool_stems:
-                    return Outcome(
-                        UNKNOWN,
-                        message + f"; the tool may not be the act the rule refuses ({self.act})",
-                        (leaf.path,),
-                    )
-                return Outcome(VIOLATED, message, (leaf.path,))
+                return _breach(self.act, view, message, leaf.path)
         return Outcome(
             SATISFIED,
             f"`{self.path}` is {'a' if self.mode == 'allow' else 'not a'} listed value",
