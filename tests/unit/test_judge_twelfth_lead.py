@@ -226,3 +226,19 @@ def test_an_agent_glob_is_never_an_arguments_value(args, expected_not):
     rule = "Electronics: price changes only by agents from the pricing-bot-* pool."
     assert compile_rule(0, "c0", rule).understanding != "understood"
     assert outcome_beside_ticket(rule, "pricing.update_price", args) != expected_not
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Refunds over 500 EUR for gold members are forbidden.",
+        "Tamper seals must be checked.",
+        "Refunds from the EU need review unless the refund_reason is fraud.",
+    ],
+)
+def test_a_remark_about_another_policy_changes_nothing_beside_it(rule):
+    remark = " Gold members and tamper refunds are governed by the Loyalty policy, not this one."
+    alone, both = compile_rule(0, "c0", rule), compile_rule(0, "c0", rule + remark)
+    assert both.understanding == alone.understanding
+    assert [c.reading() for c in both.checks] == [c.reading() for c in alone.checks]
+    assert set(both.unaccounted) == set(alone.unaccounted)

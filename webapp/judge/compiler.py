@@ -1437,8 +1437,14 @@ def _compile_prose(
             # 'Safety and tamper disconnects are governed by the Field Ops policy, not this one':
             # which other policy governs them, no obligation of this one (that policy's rules
             # judge them where its tools match; this one's still apply where its own do)
-            dropped_words.update(stem(w) for w in words(clause))
-            dropped_words.update(w.lower() for w in re.findall(r"[\w\-.]+", clause))
+            # (only its own words: one the rest of the rule also writes stays for its checks)
+            rest = {stem(w) for w in words(clean.replace(clause, " ", 1))}
+            dropped_words.update(s for s in (stem(w) for w in words(clause)) if s not in rest)
+            dropped_words.update(
+                w.lower()
+                for w in re.findall(r"[\w\-.]+", clause)
+                if stem(w.lower()) not in rest and ("." in w or "_" in w)
+            )
             governed_elsewhere = True
             continue
         # ---- jgloss: a phrase glossed with the argument it means ('NO cancellation while
