@@ -242,3 +242,17 @@ def test_a_remark_about_another_policy_changes_nothing_beside_it(rule):
     assert both.understanding == alone.understanding
     assert [c.reading() for c in both.checks] == [c.reading() for c in alone.checks]
     assert set(both.unaccounted) == set(alone.unaccounted)
+
+
+def test_scope_with_two_glosses_keeps_a_request_inside_either():
+    two = [
+        "Scope: refunds (refund_type = standard) and credits (refund_type = goodwill) only.",
+        "must include the final notice ref (final_notice_id)",
+    ]
+    for value, excluded in (("goodwill", False), ("standard", False), ("chargeback", True)):
+        v = evaluate(
+            ClearanceQuery("billing.refund", {"refund_type": value}, "agent"),
+            [policy(two)],
+            StaticHistory.from_dict(None),
+        )
+        assert bool(v.details.get("excluded_policies")) is excluded, value

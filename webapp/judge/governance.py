@@ -88,7 +88,9 @@ def out_of_scope(scope_words: tuple[str, ...], view: RequestView) -> bool:
     """True only when the request shows it is outside the scope; when unsure, the policy governs."""
     bindings = [w for w in scope_words if w.startswith(SCOPE_BINDING)]
     if bindings:
-        if any(_outside_binding(b, view) for b in bindings):
+        # several glosses ('refunds (type = standard) and credits (type = goodwill)') may be
+        # alternatives: outside only when the request is outside every one of them
+        if all(_outside_binding(b, view) for b in bindings):
             return True
         scope_words = tuple(w for w in scope_words if not w.startswith(SCOPE_BINDING))
     places = [p for p in (_place_of(w) for w in scope_words) if p]
