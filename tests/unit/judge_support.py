@@ -11,9 +11,16 @@ import hashlib
 from webapp.judge.compiler import compile_rule
 from webapp.judge.engine import evaluate
 from webapp.judge.history import StaticHistory
-from webapp.judge.types import ClearanceQuery, PolicyVersion
+from webapp.judge.types import ClearanceQuery, PolicyVersion, Verdict
 
 TICKET = "Every request must include a ticket_id."
+
+
+def status(v: Verdict) -> str:
+    """The clearance status a verdict leads to at the default threshold (0.80)."""
+    if v.decision == "deny":
+        return "denied"
+    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
 
 
 def policy(rules: list[str], description: str = "") -> PolicyVersion:
@@ -29,9 +36,7 @@ def outcome(rules: list[str], tool: str, args: dict, description: str = "") -> s
         [policy(rules, description)],
         StaticHistory.from_dict(None),
     )
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+    return status(v)
 
 
 def outcome_beside_ticket(
@@ -45,9 +50,20 @@ def outcome_beside_ticket(
         StaticHistory.from_dict(None),
         glossary=glossary,
     )
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
+    return status(v)
+
+
+def decide_beside_ticket(
+    rules: list[str], tool: str, args: dict, agent: str = "ops-bot", history: dict | None = None
+) -> str:
+    """The clearance status of `tool(args)` asked by `agent` (with its `history`) under `rules`
+    beside the satisfied ticket rule."""
+    v = evaluate(
+        ClearanceQuery(tool, {**args, "ticket_id": "T-1"}, agent),
+        [policy([*rules, TICKET])],
+        StaticHistory.from_dict(history),
+    )
+    return status(v)
 
 
 # Open categories a property inserts into a rule ('… for privileged vendors'): no glossary

@@ -11,26 +11,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from judge_support import TICKET, policy
 
+from tests.unit.judge_support import decide_beside_ticket as decide
 from webapp.judge.agentrules import agent_matches, agent_rule, restated
 from webapp.judge.compiler import compile_rule
-from webapp.judge.engine import evaluate
-from webapp.judge.history import StaticHistory
-from webapp.judge.types import ClearanceQuery
-
-
-def decide(rules: list[str], tool: str, args: dict, agent: str, history: dict | None = None) -> str:
-    """The clearance status of `tool(args)` asked by `agent`, beside the satisfied ticket rule."""
-    v = evaluate(
-        ClearanceQuery(tool, {**args, "ticket_id": "T-1"}, agent),
-        [policy([*rules, TICKET])],
-        StaticHistory.from_dict(history),
-    )
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
-
 
 SANDBOX = "Agents whose id starts with 'sandbox-' must not execute live payments."
 INTAKE = "intake-bot may not grant access at all (revoking is fine)."

@@ -10,25 +10,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from judge_support import TICKET, outcome, policy
+from judge_support import decide_beside_ticket as decide
+from judge_support import outcome
 
 from webapp.judge.checks import no_reference, placeholder
-from webapp.judge.engine import evaluate
-from webapp.judge.history import StaticHistory
-from webapp.judge.types import ClearanceQuery
-
-
-def decide(rules: list[str], tool: str, args: dict, agent: str = "ops-bot") -> str:
-    """The clearance status of `tool(args)` asked by `agent`, beside the satisfied ticket rule."""
-    v = evaluate(
-        ClearanceQuery(tool, {**args, "ticket_id": "T-1"}, agent),
-        [policy([*rules, TICKET])],
-        StaticHistory.from_dict(None),
-    )
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
-
 
 TWO_AGENTS = "Only the payroll-agent and the hr-agent may submit payroll runs."
 US_ENTITY = "Only the payroll-agent may submit payroll runs for the US entity."

@@ -11,25 +11,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from judge_support import TICKET, policy
 
+from tests.unit.judge_support import decide_beside_ticket as decide
 from webapp.judge.agentrules import _tool_in, agent_rule, agent_subject
 from webapp.judge.compiler import compile_rule
-from webapp.judge.engine import evaluate
-from webapp.judge.history import StaticHistory
-from webapp.judge.types import ClearanceQuery
-
-
-def decide(rules: list[str], tool: str, args: dict, agent: str, history: dict | None = None) -> str:
-    v = evaluate(
-        ClearanceQuery(tool, {**args, "ticket_id": "T-1"}, agent),
-        [policy([*rules, TICKET])],
-        StaticHistory.from_dict(history),
-    )
-    if v.decision == "deny":
-        return "denied"
-    return "approved" if v.decision == "allow" and v.confidence >= 0.8 else "pending_review"
-
 
 REFUND = {"invoice_id": "INV-7", "amount": 900, "currency": "USD"}
 ROLLOUT = {"service": "web", "version": "1.4.2"}
