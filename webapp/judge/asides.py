@@ -246,9 +246,32 @@ _MUST_BE_REFUSED = re.compile(
 )
 
 
+# 'Disbursements over 100,000 USD are denied.': the same effect in the present tense, only where
+# it ends the clause ('Refunds that are denied by the bank must be re-sent' states no effect).
+_ARE_REFUSED = re.compile(
+    r"\b(?:are|is)\s+(?:always\s+)?(?:denied|rejected|refused|declined)(?=\s*(?:[.;!]|$))",
+    re.I,
+)
+
+
 def refusal_spelled(text: str) -> str:
-    """`text` with 'must be denied' (rejected, refused, declined) written as 'are not allowed'."""
-    return _MUST_BE_REFUSED.sub("are not allowed", text)
+    """`text` with 'must be denied' or a clause-ending 'are denied' (rejected, refused, declined)
+    written as 'are not allowed'."""
+    return _ARE_REFUSED.sub(_unless_else, _MUST_BE_REFUSED.sub("are not allowed", text))
+
+
+# 'Invoices from any other firm are rejected', 'Anything else is refused': the else branch of a
+# list (read below with the list it completes); spelled 'are not allowed', it banned every firm
+_ELSE_SUBJECT = re.compile(
+    r"\b(?:any(?:thing)?\s+(?:else|other)|every(?:thing)?\s+else|all\s+other|others?|"
+    r"the\s+rest)\b",
+    re.I,
+)
+
+
+def _unless_else(m: re.Match[str]) -> str:
+    clause = re.split(r"[.;:!]", m.string[: m.start()])[-1]
+    return m.group(0) if _ELSE_SUBJECT.search(clause) else "are not allowed"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -230,7 +230,7 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
     scheme = asides.numbering(policy.rules)
     for i, text in enumerate(policy.rules):
         chunk_id = f"{policy.policy_version_id}:r{i}"
-        if text in defines or TOPIC_HEADING.match(text):
+        if text in defines or TOPIC_HEADING.match(text) or ownership_note(text):
             # 'Privileged roles = Owner, Org Admin': a definition read as the policy's own
             # vocabulary, no obligation of its own; 'Who can waive fees': a heading
             rules.append(CompiledRule(i, chunk_id, text, (), False, informational=True))
@@ -1401,6 +1401,36 @@ _SCALE_NOTE = re.compile(
     r"\(\s*(?:on\s+a\s+)?(?:scale\s+(?:of\s+)?)?\d+\s*(?:[-\u2013]|to)\s*\d+(?:\s+scale)?\s*\)",
     re.I,
 )
+
+
+# 'Owner: Payroll Ops (DE entity).', 'Owned by the Grants Office - questions to the permits desk.':
+# who keeps the policy and whom to ask, no obligation. Kept as text, such a line shared a word
+# with the request ('Grants', 'permits') and sent every request of the policy to review. Every
+# part must be such a note and none may carry a modal, a verdict, a condition or a bound: 'Owner
+# approval required', 'Owner: Treasury; no payouts on Fridays' stay rules.
+_NOTE_PART = re.compile(
+    r"\s*(?:(?:policy|process|rule|data|business)\s+)?(?:owners?|contacts?|stewards?)\s*[:\-\u2013]"
+    r"|\s*(?:this\s+(?:policy|standard|procedure)\s+is\s+)?(?:owned|maintained|administered|"
+    r"authored)\s+by\b"
+    r"|\s*(?:send\s+|direct\s+)?(?:questions?|queries|enquiries)\s+(?:to|go\s+to|:)"
+    r"|\s*see\s+(?:the\s+)?(?:memo|document|doc|page|wiki|runbook)\b",
+    re.I,
+)
+_NOT_A_NOTE = re.compile(
+    r"\b(?:must|shall|should|never|not|no|only|may|can(?:not)?|required?|requires|need(?:s|ed)?|"
+    r"approv\w*|review\w*|sign(?:ed)?[\s-]*off|deny|denied|block\w*|reject\w*|forbid\w*|"
+    r"prohibit\w*|allow(?:ed)?|permit(?:ted)?|unless|except|if|when|over|above|under|below|limit\w*|"
+    r"max\w*|min\w*|exceed\w*|freeze|frozen|hold|escalat\w*|ok|okay)\b|->|=>|[<>=%$\u20ac\u00a3]",
+    re.I,
+)
+
+
+def ownership_note(text: str) -> bool:
+    """Whether a rule only says who owns the policy and whom to ask (see _NOTE_PART)."""
+    if _NOT_A_NOTE.search(text):
+        return False
+    parts = [p for p in re.split(r"\s*[;.]\s+|\s+[-\u2013\u2014]+\s+|\.\s*$", text.strip()) if p]
+    return bool(parts) and all(_NOTE_PART.match(p) for p in parts)
 
 
 def _compile_prose(

@@ -335,6 +335,8 @@ def _evaluate(
                     and not _place_shown(rule.text, view)
                     and not _content_restricted(rule.text, view)
                     and not _argument_named(rule.text, view)
+                    and not _network_shown(rule.text, view)
+                    and not _number_shown(rule.text, view)
                     and not (
                         # not read, but about the requesting agent (agentrules.reaches_agent)
                         rule.understanding != "understood"
@@ -671,6 +673,67 @@ def _argument_named(text: str, view: RequestView) -> bool:
 
 
 _ARGUMENT_NAMES_KEY = ("__argument_names__",)
+
+# 'Prefix shorter than /24 -> network team review', 'port 22 or 3389 from any = forbidden': a
+# rule about address ranges or ports speaks to a request carrying an address, a range or a port,
+# whatever words they share (left out as irrelevant, a /22 block was approved).
+_NETWORK_RULE = re.compile(
+    r"(?<![\w.])/\d{1,2}\b|\b(?:cidr|subnet|netmask|prefix(?:es)?|ip\s+ranges?|address\s+"
+    r"(?:space|ranges?)|ports?)\b|\b\d{1,3}(?:\.\d{1,3}){3}\b",
+    re.I,
+)
+_NETWORK_VALUE = re.compile(
+    r"^\s*(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[0-9a-f:]*::[0-9a-f:/]*)\s*$", re.I
+)
+_NETWORK_KEY = ("__network_shown__",)
+_NUMBERS_KEY = ("__numbers_shown__",)
+# 'Inbound from anywhere to 22 or 3389 is forbidden' and `dest_port: 3389`: a number the rule
+# names and the request carries (two digits or more: a '1' or a '5' is everywhere)
+_RULE_NUMBER = re.compile(r"(?<![\w.,/])\d{2,}(?![\w,/]|\.\d)")
+
+
+@lru_cache(maxsize=65536)
+def _rule_numbers(text: str) -> frozenset[str]:
+    return frozenset(m.lstrip("0") or "0" for m in _RULE_NUMBER.findall(text))
+
+
+def _number_shown(text: str, view: RequestView) -> bool:
+    """Whether a rule names a whole number (of two digits or more) the request carries as a value."""
+    named = _rule_numbers(text)
+    if not named:
+        return False
+    shown = view.applicability_memo.get(_NUMBERS_KEY)
+    if shown is None:
+        found: set[str] = set()
+        for leaf in view.leaves:
+            for v in scalars(leaf.value):
+                if isinstance(v, bool):
+                    continue
+                if isinstance(v, int) or (isinstance(v, float) and v.is_integer()):
+                    found.add(str(int(v)))
+                elif isinstance(v, str) and v.strip().isdigit():
+                    found.add(v.strip().lstrip("0") or "0")
+        shown = view.applicability_memo[_NUMBERS_KEY] = frozenset(found)
+    return not named.isdisjoint(shown)
+
+
+@lru_cache(maxsize=65536)
+def _network_rule(text: str) -> bool:
+    return _NETWORK_RULE.search(text) is not None
+
+
+def _network_shown(text: str, view: RequestView) -> bool:
+    """Whether a rule about addresses or ports meets a request that carries one (_NETWORK_RULE)."""
+    if not _network_rule(text):
+        return False
+    shown = view.applicability_memo.get(_NETWORK_KEY)
+    if shown is None:
+        shown = view.applicability_memo[_NETWORK_KEY] = any(
+            "port" in leaf.path.lower().rsplit(".", 1)[-1]
+            or any(isinstance(v, str) and _NETWORK_VALUE.match(v) for v in scalars(leaf.value))
+            for leaf in view.leaves
+        )
+    return bool(shown)
 
 
 @lru_cache(maxsize=65536)

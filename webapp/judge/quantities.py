@@ -173,7 +173,10 @@ _NOT_NOUNS = frozenset(
     # what is done past the bound once an arrow is read away ('above 1M USD -> escalate to …'):
     # a verb, never the thing counted (read as 'the number of escalate', it bound a count)
     "escalate escalated escalates route routed refer referred forward forwarded flag flagged "
-    "notify reject rejected deny denied block blocked then".split()
+    "notify reject rejected deny denied block blocked then "
+    # a verdict on what comes before the bound ('up to 72 OK; above 72 -> review'): read as
+    # 'the number of ok', it bound a count of nothing the request carries
+    "ok okay fine allowed permitted".split()
 )
 _PRE = r"(?P<pre>US\$|C\$|A\$|[$€£¥₹]|(?:" + "|".join(sorted(CURRENCY_CODES)) + r")\b)?\s?"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3}){2,}|\d{1,3}(?: \d{3})+(?!\d)|\d+(?:\.\d+)?)"

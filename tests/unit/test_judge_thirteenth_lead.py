@@ -1,0 +1,96 @@
+"""The lead's readings of the thirteenth session.
+
+Who owns a policy and whom to ask ('Owner: Payroll Ops (DE entity).') is a note, not a rule; a rule
+about address ranges or ports speaks to a request that carries one; a verdict word before a bound
+('up to 72 OK') is no counted noun.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.unit.judge_support import decide_beside_ticket, policy
+from webapp.judge.compiler import compile_policy, compile_rule, ownership_note
+
+NOTES = [
+    "Owner: Payroll Ops (DE entity).",
+    "Owned by the Grants Management Office.",
+    "Owned by Development Services - questions to the permits desk.",
+    "Policy owner: Treasury",
+    "Contact: payroll-ops@example.org",
+    "Owned by Treasury. See memo FIN-2025-07.",
+]
+NOT_NOTES = [
+    "Owner approval required.",
+    "Owner: Treasury; no payouts on Fridays.",
+    "Owned by Treasury - refunds over 100 need review.",
+    "Owners must approve every grant.",
+    "Owner: Finance - never on weekends.",
+    "Owner: Finance. Wires to Iran are forbidden.",
+    "Owned by Treasury - agents permitted to wire up to 5k.",
+    "Questions to Finance if the amount is over 500.",
+]
+
+
+@pytest.mark.parametrize("text", NOTES)
+def test_an_ownership_note_is_informational(text):
+    assert ownership_note(text)
+    compiled = compile_policy(policy([text, "Every grant must cite a ticket_id."]))
+    assert compiled.rules[0].understanding == "informational"
+
+
+@pytest.mark.parametrize("text", NOT_NOTES)
+def test_a_note_with_an_obligation_stays_a_rule(text):
+    assert not ownership_note(text)
+
+
+def test_an_ownership_note_sharing_a_word_with_the_request_holds_nothing():
+    # 'Grants' is in the tool name: kept as text, the note sent every grant to review
+    rules = ["Owned by the Grants Management Office.", "Disbursements over 100,000 USD are denied."]
+    assert decide_beside_ticket(rules, "grants.disburse", {"amount": 500, "currency": "USD"}) == (
+        "approved"
+    )
+    assert decide_beside_ticket(
+        rules, "grants.disburse", {"amount": 100_001, "currency": "USD"}
+    ) == ("denied")
+
+
+@given(
+    st.sampled_from(["Owner: Payroll Ops", "Owned by the Grants Office", "Contact: Treasury"]),
+    st.sampled_from(
+        ["no payouts on Fridays", "refunds over 100 need review", "agents must not wire"]
+    ),
+)
+def test_a_note_followed_by_an_obligation_is_never_informational(note, obligation):
+    text = f"{note}; {obligation}."
+    assert not ownership_note(text)
+    assert compile_rule(0, "c0", text).understanding != "informational"
+
+
+# -- a rule about address ranges or ports (holdout_45's unsafe approvals) -------------------------
+
+PREFIX = "Prefix shorter than /24 (i.e. a range bigger than a /24) -> network team review."
+
+
+@pytest.mark.parametrize("cidr", ["45.12.0.0/22", "203.0.112.0/23", "10.1.0.0/16"])
+def test_a_prefix_rule_is_relevant_to_a_wide_range(cidr):
+    # the rule is not read; sharing no word with the request, it had been left out and the block
+    # approved by the other rules
+    args = {"cidr": cidr, "duration_hours": 24}
+    assert decide_beside_ticket([PREFIX], "firewall.block_cidr", args) != "approved"
+
+
+def test_a_port_rule_is_relevant_to_a_request_with_a_port():
+    rule = "Inbound from anywhere to 22 or 3389 is forbidden, full stop."
+    args = {"source": "0.0.0.0/0", "dest_port": 3389}
+    assert decide_beside_ticket([rule], "firewall.add_rule", args) != "approved"
+
+
+# -- a verdict word before a bound ---------------------------------------------------------------
+
+
+def test_ok_before_a_bound_is_not_counted():
+    rule = compile_rule(0, "c0", "duration_hours: up to 72 OK; above 72 -> review.")
+    assert not any("number of ok" in c.reading() for c in rule.checks)
