@@ -94,3 +94,41 @@ def test_a_port_rule_is_relevant_to_a_request_with_a_port():
 def test_ok_before_a_bound_is_not_counted():
     rule = compile_rule(0, "c0", "duration_hours: up to 72 OK; above 72 -> review.")
     assert not any("number of ok" in c.reading() for c in rule.checks)
+
+
+# -- a deny-list whose subject was judged another thing while a listed value is shown ------------
+
+SANCTIONS = "2. Sanctioned destinations: never pay vendors located in IR, KP, SY, CU or RU."
+
+
+@pytest.mark.parametrize("country", ["IR", "Iran", "KP", "RU"])
+@pytest.mark.parametrize("status", ["approved", "active"])
+def test_a_listed_place_beside_another_vendor_argument_is_never_approved(country, status):
+    # `vendor_status` had made the rule's subject look like another thing: the payment to Iran
+    # was approved by the rest of the policy
+    args = {"vendor_country": country, "vendor_status": status, "amount": 3200, "currency": "USD"}
+    assert decide_beside_ticket([SANCTIONS], "ap.pay_invoice", args) != "approved"
+
+
+def test_an_unlisted_place_beside_the_vendor_status_still_passes():
+    args = {"vendor_country": "DE", "vendor_status": "approved", "amount": 3200, "currency": "USD"}
+    assert decide_beside_ticket([SANCTIONS], "ap.pay_invoice", args) == "approved"
+
+
+# -- where a thing is, never ruled out by its state; a review rule that may apply ----------------
+
+
+@pytest.mark.parametrize(
+    "rule", ["Vendors located outside the EU need review.", "Foreign vendors need review."]
+)
+@pytest.mark.parametrize("extra", [{}, {"vendor_status": "approved"}, {"vendor_status": "active"}])
+def test_a_place_qualifier_is_not_ruled_out_by_a_state_argument(rule, extra):
+    args = {"vendor_id": "V-9", "vendor_country": "US", "amount": 200, "currency": "USD", **extra}
+    assert decide_beside_ticket([rule], "ap.pay_invoice", args) == "pending_review"
+
+
+def test_a_state_still_rules_out_a_state():
+    # "suspended" is a state: `vendor_status: "approved"` says the vendor is not suspended
+    args = {"vendor_id": "V-9", "amount": 200, "currency": "USD", "vendor_status": "approved"}
+    rule = "Suspended vendors need review."
+    assert decide_beside_ticket([rule], "ap.pay_invoice", args) == "approved"

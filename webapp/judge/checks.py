@@ -2102,6 +2102,17 @@ class ValueList(Check):
                     "forbids cannot be told",
                     (named,),
                 )
+            listed_here = self._listed_value_shown(view)
+            if listed_here is not None:
+                # 'never pay vendors located in IR, KP, …' and `vendor_country: "IR"` beside
+                # `vendor_status: "approved"`: the subject was judged another thing, yet a listed
+                # value is in the request; set aside, the payment to Iran had been approved
+                return Outcome(
+                    UNKNOWN,
+                    f"{listed_here} holds a listed value; whether the rule speaks of this "
+                    "request cannot be told",
+                    (listed_here,),
+                )
             return _not_applicable_or_satisfied(anchored)
         if self.kind_words == ("content",) or (self.match == "token" and self.mode == "deny"):
             # 'include_ssn': true names a listed field in the argument itself
@@ -2195,6 +2206,16 @@ class ValueList(Check):
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _listed_value_shown(self, view: RequestView) -> str | None:
+        """For a deny-list, the argument holding a listed value, if any."""
+        if self.mode != "deny" or self.effect != "deny" or self.match in ("word", "consumer_mail"):
+            return None
+        for leaf in self._candidates(view):
+            for v in scalars(leaf.value):
+                if isinstance(v, str) and self._in_list(v):
+                    return leaf.path
+        return None
 
     def _lists_agents(self) -> bool:
         """'Offshore agents may not do SIM swaps' with a glossary of offshore agents: the
@@ -3527,11 +3548,11 @@ class ActionRule(Check):
         if not anchored and self.effect == "allow":
             return _NOT_APPLICABLE
         if not anchored and applies == "unknown":
-            return (
-                _NOT_APPLICABLE
-                if self.effect != "deny"
-                else Outcome(UNKNOWN, "the rule may forbid this request")
-            )
+            if self.effect == "deny":
+                return Outcome(UNKNOWN, "the rule may forbid this request")
+            if self.effect == "review":
+                return Outcome(UNKNOWN, "the rule may ask for review of this request")
+            return _NOT_APPLICABLE
         if self.effect != "allow" and _only_reads_instead(view, self.source, self.terms):
             return _NOT_APPLICABLE  # 'never issue refunds' and refund_status_get: a read
         what = (

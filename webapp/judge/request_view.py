@@ -11,6 +11,29 @@ from webapp.judge.places import country_code
 from webapp.judge.quantities import ARG_UNIT_SUFFIXES, parse_number_value
 from webapp.judge.text import STOPWORDS, content_stems, normalise_value, short_forms, stem, words
 
+# Where a thing is ('vendors located outside the EU', 'foreign vendors'): a fact of its place, never
+# ruled out by a state, kind or name argument (`vendor_status: "approved"` had ruled the rule out,
+# and the payment to a US vendor was approved unread)
+_WHERE_QUALIFIERS = frozenset(
+    stem(w)
+    for w in (
+        "outside",
+        "inside",
+        "located",
+        "based",
+        "foreign",
+        "domestic",
+        "international",
+        "overseas",
+        "offshore",
+        "abroad",
+        "local",
+        "cross-border",
+        "resident",
+        "non-resident",
+    )
+)
+
 # Verbs that name what a tool does; a tool name holding one of them has a known action.
 VERB_GROUPS: dict[str, frozenset[str]] = {
     "delete": frozenset(
@@ -848,7 +871,9 @@ class RequestView:
         if term not in _TABLED_FOR_ABSENT:
             # what the steps below answer for a word of no table: an empty field, or a category
             # argument naming another value of the rule's qualifier
-            return term in self._empty_keys or not neighbours.isdisjoint(self._category_keys)
+            return term in self._empty_keys or (
+                term not in _WHERE_QUALIFIERS and not neighbours.isdisjoint(self._category_keys)
+            )
         if term in _RECEIVING:
             # 'Only verified sellers may receive payouts' on create_payout: receiving is the
             # other side of the tool's act, never another action
@@ -899,6 +924,8 @@ class RequestView:
         ):
             return True  # 'production' and the request names another environment
         # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
+        if term in _WHERE_QUALIFIERS:
+            return False
         return not neighbours.isdisjoint(self._category_keys)
 
     def _holds_inside(self, term: str) -> bool:
