@@ -35,6 +35,7 @@ from webapp.judge.checks import (
 from webapp.judge.compiler import HOLDS_NONE, CompiledPolicy, CompiledRule, compile_policy
 from webapp.judge.gates import obligations_met, out_of_reach
 from webapp.judge.governance import select_governing
+from webapp.judge.netranges import network_shown
 from webapp.judge.places import find_places, location_regions
 from webapp.judge.request_view import HistoryUnavailable, RequestView, scalars
 from webapp.judge.retrieval import BM25Index, Chunk, HybridIndex
@@ -335,6 +336,8 @@ def _evaluate(
                     and not _place_shown(rule.text, view)
                     and not _content_restricted(rule.text, view)
                     and not _argument_named(rule.text, view)
+                    # a rule on ports or prefixes and a request carrying one (netranges.py)
+                    and not network_shown(rule.text, view)
                     and not (
                         # not read, but about the requesting agent (agentrules.reaches_agent)
                         rule.understanding != "understood"
