@@ -38,6 +38,19 @@ VECTORS = [
     (PREFIX, "ipallow.add", {"cidr": "2001:db8::/32"}, "pending_review"),
     (PREFIX, "ipallow.add", {"prefix_length": 22}, "pending_review"),
     (PREFIX, "ipallow.add", {"ip": "10.0.0.1"}, "approved"),
+    (PREFIX, "ipallow.add", {"netmask": "255.255.252.0"}, "pending_review"),
+    (PREFIX, "ipallow.add", {"mask_bits": 22.0}, "pending_review"),
+    (PREFIX, "ipallow.add", {"mask_bits": 24}, "approved"),
+    (PREFIX, "ipallow.add", {"source": "45.12.0.0/22 and 10.1.0.0/24"}, "pending_review"),
+    (PREFIX, "ipallow.add", {"source": "45.12.3.0/24 and 10.1.0.0/24"}, "approved"),
+    (PREFIX, "ipallow.add", {"note": "from 10.0.0.0 - 10.0.3.255"}, "pending_review"),
+    (PREFIX, "ipallow.add", {"cidr": "45.12.3.0/24", "at": "2024-01-01T10:30:00"}, "approved"),
+    (
+        PREFIX,
+        "ipallow.add",
+        {"cidr": "45.12.3.0/24", "note": "and 2001:db8::/32"},
+        "pending_review",
+    ),
     # an argument named beside a bound, read as the bound on it (it was read as a value)
     (LEVERAGE, "orders.place", {"symbol": "AAPL", "leverage": 5.5}, "denied"),
     (LEVERAGE, "orders.place", {"symbol": "AAPL", "leverage": 5.01}, "denied"),
@@ -60,6 +73,15 @@ VECTORS = [
     (OPEN, "authorize_ingress", {"port": 22, "cidr": "::/0"}, "pending_review"),
     (OPEN, "authorize_ingress", {"port": "ssh", "cidr": "0.0.0.0/0"}, "pending_review"),
     (OPEN, "authorize_ingress", {"port": 22}, "pending_review"),
+    (
+        OPEN,
+        "authorize_ingress",
+        {"from_port": -1, "to_port": -1, "cidr": "0.0.0.0/0"},
+        "pending_review",
+    ),
+    (OPEN, "authorize_ingress", {"from_port": 0, "to_port": 65535, "cidr": "0.0.0.0/0"}, "denied"),
+    (OPEN, "authorize_ingress", {"port": 22, "cidr": "0.0.0.0/1"}, "pending_review"),
+    (OPEN, "authorize_ingress", {"port_range": "20-25", "cidr": "0.0.0.0/0"}, "pending_review"),
     # the service named with its port (0.0.0.0/0 on 443 had been denied)
     (SSH, "sg.authorize", {"cidr": "0.0.0.0/0", "port": 443}, "approved"),
     (SSH, "sg.authorize", {"cidr": "0.0.0.0/0", "port": 22}, "denied"),
@@ -207,3 +229,77 @@ def test_a_port_set_aside_never_decides(ports: str) -> None:
 )
 def test_speaks_of_network(text: str, network: bool) -> None:
     assert speaks_of_network(text) is network
+
+
+WEATHER = (
+    "Do not disconnect if forecast high >= 95F or forecast low <= 32F (`forecast_high_f`, "
+    "`forecast_low_f`)."
+)
+REFER = (
+    "Refer only when balance > $200 AND at least 60 days past due (`balance_usd`, `days_past_due`)."
+)
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args", "expected"),
+    [
+        (WEATHER, "service.disconnect", {"forecast_high_f": 95, "forecast_low_f": 70}, "denied"),
+        (WEATHER, "service.disconnect", {"forecast_high_f": 80, "forecast_low_f": 32}, "denied"),
+        (WEATHER, "service.disconnect", {"forecast_high_f": 94, "forecast_low_f": 33}, "approved"),
+        (WEATHER, "service.disconnect", {"forecast_high_f": 94}, "pending_review"),
+        (WEATHER, "service.disconnect", {"forecast_high_f": 99}, "denied"),
+        (
+            WEATHER,
+            "service.disconnect",
+            {"forecast_high_f": "94", "forecast_low_f": 40},
+            "pending_review",
+        ),
+        (REFER, "collections.refer", {"balance_usd": 200.01, "days_past_due": 60}, "approved"),
+        (REFER, "collections.refer", {"balance_usd": 200, "days_past_due": 90}, "denied"),
+        (REFER, "collections.refer", {"balance_usd": 950, "days_past_due": 59}, "denied"),
+        (REFER, "collections.refer", {"balance_usd": 950}, "pending_review"),
+        (REFER, "collections.refer", {"balance_usd": 10, "days_past_due": None}, "denied"),
+    ],
+)
+def test_several_conditions(rule: str, tool: str, args: dict, expected: str) -> None:
+    assert outcome_beside_ticket(rule, tool, args) == expected
+
+
+def test_several_conditions_readings() -> None:
+    assert [c.reading() for c in compile_rule(0, "c:r0", REFER).checks] == [
+        "Deny refer unless `balance_usd` is above 200 USD and `days_past_due` is at or above "
+        "60 days (an argument not sent goes to review)"
+    ]
+    assert [c.reading() for c in compile_rule(0, "c:r0", WEATHER).checks] == [
+        "Deny disconnect when `forecast_high_f` is at or above 95F or `forecast_low_f` is at or "
+        "below 32F (an argument not sent goes to review)"
+    ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from([WEATHER, REFER]),
+    st.sampled_from(
+        [
+            " unless medical hold",
+            " for commercial accounts",
+            " or the account is disputed",
+            " except in winter",
+        ]
+    ),
+)
+def test_a_qualified_set_of_conditions_never_decides(rule: str, qualifier: str) -> None:
+    # the qualifier goes right before the bracket of names
+    head, names = rule.rsplit(" (", 1)
+    assert_never_decides(f"{head}{qualifier} ({names}")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.floats(min_value=-40, max_value=130, allow_nan=False),
+    st.floats(min_value=-40, max_value=130, allow_nan=False),
+)
+def test_a_hot_or_cold_day_is_never_approved(high: float, low: float) -> None:
+    args = {"forecast_high_f": high, "forecast_low_f": low}
+    got = outcome_beside_ticket(WEATHER, "service.disconnect", args)
+    assert (got == "approved") == (high < 95 and low > 32)

@@ -118,6 +118,10 @@ _ADDRESS = re.compile(
     r"^\s*(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f:]*:[0-9a-f:]+)(?:/\d{1,3})?\s*$", re.I
 )
 _SHOWN_KEY = ("__network_shown__",)
+# an IPv4 address or range written inside other words, and an IPv6 one (two hex groups and '::')
+_EMBEDDED = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\d.])")
+# (a clock time '10:30:00' has neither '::' nor seven groups)
+_V6 = re.compile(r"[0-9a-f]{0,4}::[0-9a-f]{0,4}|\b[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){7}\b", re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -136,7 +140,10 @@ def network_shown(text: str, view: RequestView) -> bool:
     if shown is None:
         shown = view.applicability_memo[_SHOWN_KEY] = any(
             _NETWORK_KEY.search(leaf.path.lower().rsplit(".", 1)[-1])
-            or any(isinstance(v, str) and _ADDRESS.match(v) for v in scalars(leaf.value))
+            or any(
+                isinstance(v, str) and (_ADDRESS.match(v) or _EMBEDDED.search(v))
+                for v in scalars(leaf.value)
+            )
             for leaf in view.leaves
         )
     return bool(shown)
@@ -199,6 +206,10 @@ class PortsOpenTo(Check):
                     try:
                         n = int(str(v).strip())
                     except ValueError:
+                        odd = True
+                        continue
+                    if not 0 <= n <= 65535:
+                        # `from_port: -1` is every port in some clouds' APIs: not read here
                         odd = True
                         continue
                     if key.startswith(("from", "start", "min")):
@@ -363,26 +374,41 @@ class PrefixWiderThan(Check):
         wide, doubt, seen = "", "", False
         for leaf in view.leaves:
             key = re.sub(r"\[\d*\]", "", leaf.path.lower()).rsplit(".", 1)[-1]
+            lengthy = "prefix" in key or "mask" in key or "bits" in key
             for v in scalars(leaf.value):
-                if isinstance(v, str) and _ADDRESS.match(v):
+                if isinstance(v, bool):
+                    continue
+                if isinstance(v, (int, float)) and lengthy:
+                    # `prefix_length: 22`, `mask_bits: 22.0`: the length itself
                     seen = True
-                    net = _net(v)
+                    if v != int(v) or not 0 <= v <= 32:
+                        doubt = doubt or f"{leaf.path} = {v!r}"
+                    elif v < self.bits and not wide:
+                        wide = f"{leaf.path} = /{int(v)} is wider than a /{self.bits}"
+                    continue
+                if not isinstance(v, str):
+                    continue
+                if "mask" in key and _ADDRESS.match(v):
+                    # `netmask: "255.255.252.0"` is a /22 written as an address: not read here
+                    seen = True
+                    doubt = doubt or f"{leaf.path} = {v!r}"
+                    continue
+                found = _ADDRESS.match(v) is not None
+                for text in [v] if found else _EMBEDDED.findall(v):
+                    seen = True
+                    net = _net(text)
                     if net is None or net.version != 4:
                         doubt = doubt or f"{leaf.path} = {v!r}"
                     elif net.prefixlen < self.bits and not wide:
                         wide = f"{leaf.path} = {v!r} is wider than a /{self.bits}"
-                elif (
-                    isinstance(v, bool)
-                    or not _NETWORK_KEY.search(key)
-                    and not ("prefix" in key or "mask" in key)
-                ):
-                    continue
-                elif isinstance(v, int) and ("prefix" in key or "mask" in key) and 0 <= v <= 32:
+                if not found and (_EMBEDDED.search(v) or _V6.search(v)):
+                    # an address inside other words ('45.12.0.0/22 and 10.1.0.0/24'): the
+                    # ones written in full are read above; the text around them is not
                     seen = True
-                    if v < self.bits and not wide:
-                        wide = f"{leaf.path} = /{v} is wider than a /{self.bits}"
-                elif _PREFIX_KEY.search(key) and not isinstance(v, (int, float)):
-                    # '10.0.0.0 - 10.0.3.255', '255.255.252.0', 'any': a range not read here
+                    if _V6.search(v) or re.search(r"\d\s*-\s*\d", v):
+                        doubt = doubt or f"{leaf.path} = {v!r}"
+                elif not found and (_NETWORK_KEY.search(key) or lengthy):
+                    # '10.0.0.0 - 10.0.3.255', 'any', '22': a range not read here
                     seen = True
                     doubt = doubt or f"{leaf.path} = {v!r}"
         if wide:
@@ -410,3 +436,170 @@ def prefix_checks(index: int, text: str) -> list[Check] | None:
     else:
         return None
     return [PrefixWiderThan(rule_index=index, source=text, effect=effect, bits=bits)]
+
+
+# -- several numeric conditions on the arguments named in one bracket ------------------------------
+# 'Do not disconnect if forecast high >= 95F or forecast low <= 32F (`forecast_high_f`,
+# `forecast_low_f`)', 'Refer only when balance > $200 AND at least 60 days past due
+# (`balance_usd`, `days_past_due`)': each condition is read against the name written in the same
+# place of the bracket, when the condition's words are that name's own (its unit aside). Read
+# whole or not at all: a third clause, a mixed 'and ... or', a name that is not the condition's,
+# or a boundary phrase outside the table leave the rule to the prose readings.
+_SIGNS = {">": "gt", ">=": "ge", "=>": "ge", "\u2265": "ge", "<": "lt", "<=": "le", "=<": "le"}
+_SIGNS["\u2264"] = "le"
+_SIGN = "|".join(re.escape(s) for s in sorted(_SIGNS, key=len, reverse=True))
+_WORD_OPS = "|".join(
+    r"\s+".join(map(re.escape, p.split())) for p in sorted(CONDITION, key=len, reverse=True)
+)
+_QTY = r"(?P<cur>\$)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>F|C|%|days?|hours?)?"
+_COND_SIGN = re.compile(
+    rf"^(?P<phrase>[A-Za-z][A-Za-z \-]{{0,40}}?)\s*(?P<op>{_SIGN}|{_WORD_OPS})\s*{_QTY}$", re.I
+)
+_COND_LEAD = re.compile(
+    rf"^(?P<op>{_WORD_OPS})\s+{_QTY}\s+(?P<phrase>[A-Za-z][A-Za-z \-]{{0,40}})$", re.I
+)
+_NAMES = r"\(\s*(?P<names>`[a-z][a-z0-9_]*`(?:\s*,\s*`[a-z][a-z0-9_]*`)+)\s*\)"
+_DENY_IF = re.compile(
+    rf"^\s*(?:do\s+not|don'?t|never)\s+(?P<verb>[a-z]+)\s+(?:if|when)\s+(?P<conds>.+?)\s*{_NAMES}"
+    r"\s*\.?\s*$",
+    re.I,
+)
+_ONLY_WHEN = re.compile(
+    rf"^\s*(?P<verb>[a-z]+)\s+only\s+(?:when|if)\s+(?P<conds>.+?)\s*{_NAMES}\s*\.?\s*$", re.I
+)
+_JOIN = re.compile(r"\s+(and|or|&&|\|\|)\s+", re.I)
+_UNIT_NAMES = {
+    "f": {"f", "fahrenheit"},
+    "c": {"c", "celsius"},
+    "$": {"usd", "dollar"},
+    "%": {"pct", "percent"},
+    "day": {"day"},
+    "hour": {"hour", "hr"},
+}
+
+
+@dataclass(frozen=True)
+class NamedConditions(Check):
+    """Numeric conditions on named arguments joined by 'and' or 'or'. `guard` is 'deny_if' (the
+    act is refused when the conditions hold) or 'only_when' (the act is refused unless they
+    hold). A named argument not sent, or not a number, goes to review when it may decide."""
+
+    act: str = ""
+    names: tuple[str, ...] = ()
+    ops: tuple[str, ...] = ()
+    bounds: tuple[float, ...] = ()
+    units: tuple[str, ...] = ()
+    join: str = "or"
+    guard: str = "deny_if"
+    kind: str = field(default="named_conditions", init=False)
+
+    def describe(self) -> dict[str, Any]:
+        d = super().describe()
+        d.update(names=list(self.names), ops=list(self.ops), bounds=list(self.bounds))
+        d.update(join=self.join, guard=self.guard)
+        return d
+
+    def _said(self) -> str:
+        from webapp.judge.boundaries import OP_WORDS
+
+        parts = [
+            f"`{n}` is {OP_WORDS[o]} {b:g}{u}"
+            for n, o, b, u in zip(self.names, self.ops, self.bounds, self.units, strict=True)
+        ]
+        return f" {self.join} ".join(parts)
+
+    def reading(self) -> str:
+        verb = {"deny": "Deny", "review": "Send to review"}.get(self.effect, "Deny")
+        act = f" {self.act}" if self.act else ""
+        if self.guard == "only_when":
+            return f"{verb}{act} unless {self._said()} (an argument not sent goes to review)"
+        return f"{verb}{act} when {self._said()} (an argument not sent goes to review)"
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        if self.act and view.other_action(frozenset({stem(self.act)})):
+            return Outcome(NOT_APPLICABLE)
+        values = {re.sub(r"\[\d*\]", "", lf.path): lf.value for lf in view.leaves}
+        truths: list[bool | None] = []
+        for n, o, b in zip(self.names, self.ops, self.bounds, strict=True):
+            v = values.get(n)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                truths.append(None)
+                continue
+            truths.append(
+                {"gt": v > b, "ge": v >= b, "lt": v < b, "le": v <= b}[o]  # the one table's ops
+            )
+        if self.join == "and":
+            holds = False if False in truths else (True if all(truths) else None)
+        else:
+            holds = True if True in truths else (False if all(t is False for t in truths) else None)
+        names = tuple(self.names)
+        if holds is None:
+            return Outcome(UNKNOWN, f"{', '.join(names)} not all sent as numbers", names)
+        fires = holds if self.guard == "deny_if" else not holds
+        if fires:
+            shown = ", ".join(f"{n} = {values.get(n)!r}" for n in names if n in values)
+            return self.fire("matched", shown, names)
+        return Outcome(SATISFIED, f"{self._said()}: {'holds' if holds else 'does not hold'}", names)
+
+
+def _condition(part: str, name: str) -> tuple[str, float, str] | None:
+    """(op, bound, unit) of one condition written for the argument `name`, or None."""
+    m = _COND_SIGN.match(part) or _COND_LEAD.match(part)
+    if not m:
+        return None
+    written = " ".join(m["op"].lower().split())
+    op = _SIGNS.get(written) or CONDITION.get(written)
+    if op is None:
+        return None
+    unit = (m["unit"] or "").lower().rstrip("s")
+    if m["cur"]:
+        if unit:
+            return None
+        unit = "$"
+    phrase = {stem(w) for w in re.split(r"[^a-z0-9]+", m["phrase"].lower()) if w}
+    own = {stem(w) for w in name.split("_") if w}
+    rest = own - phrase
+    if not phrase or not phrase <= own:
+        return None
+    if rest and not (unit and rest <= {stem(u) for u in _UNIT_NAMES.get(unit, set())}):
+        return None
+    if unit and not rest:
+        return None  # '$200' against a name with no currency, '95F' against no scale
+    shown = {"$": " USD", "f": "F", "c": "C", "%": "%", "day": " days", "hour": " hours"}
+    return op, float(m["num"].replace(",", "")), shown.get(unit, "")
+
+
+def named_condition_checks(index: int, text: str) -> list[Check] | None:
+    """The check of several numeric conditions on the arguments named in one bracket, or None."""
+    t = re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip()
+    m = _DENY_IF.match(t)
+    guard = "deny_if"
+    if m is None:
+        m = _ONLY_WHEN.match(t)
+        guard = "only_when"
+    if m is None:
+        return None
+    names = re.findall(r"`([a-z][a-z0-9_]*)`", m["names"])
+    pieces = _JOIN.split(m["conds"])
+    parts, joins = pieces[0::2], {j.lower() for j in pieces[1::2]}
+    if len(parts) != len(names) or len(joins) != 1:
+        return None
+    join = "and" if joins <= {"and", "&&"} else "or"
+    read = [_condition(p.strip(), n) for p, n in zip(parts, names, strict=True)]
+    if any(r is None for r in read):
+        return None
+    ops, bounds, units = zip(*read, strict=True)
+    return [
+        NamedConditions(
+            rule_index=index,
+            source=text,
+            effect="deny",
+            act=m["verb"].lower(),
+            names=tuple(names),
+            ops=ops,
+            bounds=bounds,
+            units=units,
+            join=join,
+            guard=guard,
+        )
+    ]
