@@ -74,6 +74,7 @@ from webapp.judge.namedargs import (
     names_read_as_values,
     names_under_a_total,
 )
+from webapp.judge.netranges import named_condition_checks, prefix_checks
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
@@ -612,6 +613,11 @@ def _compile_unglossed(
     held = hold_checks(index, text, stated=False)
     if held is not None:
         return CompiledRule(index, chunk_id, text, tuple(held), False, False, (), ())
+    # 'Prefix shorter than /24 -> network team review': a bound on a prefix's length, read whole
+    # by its own grammar (netranges.py); the prose readings had read 'i.e' as a value
+    widths = prefix_checks(index, text) or named_condition_checks(index, text)
+    if widths is not None:
+        return CompiledRule(index, chunk_id, text, tuple(widths), False, False, (), ())
     rule = _guarded_prose(index, chunk_id, text, glossary)
     if not rule.decides:
         # 'Elm Court and Birchwood Towers are in receivership. No rent collection at those

@@ -35,6 +35,7 @@ from webapp.judge.checks import (
 from webapp.judge.compiler import HOLDS_NONE, CompiledPolicy, CompiledRule, compile_policy
 from webapp.judge.gates import obligations_met, out_of_reach
 from webapp.judge.governance import select_governing
+from webapp.judge.netranges import network_shown
 from webapp.judge.places import find_places, location_regions
 from webapp.judge.request_view import HistoryUnavailable, RequestView, scalars
 from webapp.judge.retrieval import BM25Index, Chunk, HybridIndex
@@ -335,7 +336,8 @@ def _evaluate(
                     and not _place_shown(rule.text, view)
                     and not _content_restricted(rule.text, view)
                     and not _argument_named(rule.text, view)
-                    and not _network_shown(rule.text, view)
+                    # a rule on ports or prefixes and a request carrying one (netranges.py)
+                    and not network_shown(rule.text, view)
                     and not _number_shown(rule.text, view)
                     and not (
                         # not read, but about the requesting agent (agentrules.reaches_agent)
@@ -674,18 +676,6 @@ def _argument_named(text: str, view: RequestView) -> bool:
 
 _ARGUMENT_NAMES_KEY = ("__argument_names__",)
 
-# 'Prefix shorter than /24 -> network team review', 'port 22 or 3389 from any = forbidden': a
-# rule about address ranges or ports speaks to a request carrying an address, a range or a port,
-# whatever words they share (left out as irrelevant, a /22 block was approved).
-_NETWORK_RULE = re.compile(
-    r"(?<![\w.])/\d{1,2}\b|\b(?:cidr|subnet|netmask|prefix(?:es)?|ip\s+ranges?|address\s+"
-    r"(?:space|ranges?)|ports?)\b|\b\d{1,3}(?:\.\d{1,3}){3}\b",
-    re.I,
-)
-_NETWORK_VALUE = re.compile(
-    r"^\s*(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[0-9a-f:]*::[0-9a-f:/]*)\s*$", re.I
-)
-_NETWORK_KEY = ("__network_shown__",)
 _NUMBERS_KEY = ("__numbers_shown__",)
 # 'Inbound from anywhere to 22 or 3389 is forbidden' and `dest_port: 3389`: a number the rule
 # names and the request carries (two digits or more: a '1' or a '5' is everywhere)
@@ -715,25 +705,6 @@ def _number_shown(text: str, view: RequestView) -> bool:
                     found.add(v.strip().lstrip("0") or "0")
         shown = view.applicability_memo[_NUMBERS_KEY] = frozenset(found)
     return not named.isdisjoint(shown)
-
-
-@lru_cache(maxsize=65536)
-def _network_rule(text: str) -> bool:
-    return _NETWORK_RULE.search(text) is not None
-
-
-def _network_shown(text: str, view: RequestView) -> bool:
-    """Whether a rule about addresses or ports meets a request that carries one (_NETWORK_RULE)."""
-    if not _network_rule(text):
-        return False
-    shown = view.applicability_memo.get(_NETWORK_KEY)
-    if shown is None:
-        shown = view.applicability_memo[_NETWORK_KEY] = any(
-            "port" in leaf.path.lower().rsplit(".", 1)[-1]
-            or any(isinstance(v, str) and _NETWORK_VALUE.match(v) for v in scalars(leaf.value))
-            for leaf in view.leaves
-        )
-    return bool(shown)
 
 
 @lru_cache(maxsize=65536)

@@ -103,6 +103,14 @@ _BOUND_BARE = re.compile(
     rf"(?:\s+inclusive)?)\s*\((?P<arg>{_NAME})\)\s*\.?\s*$",
     re.I,
 )
+# 'Flat override rate must be within 0-45 (%) (`override_rate_pct`)': a closed range the value must
+# lie in, both ends allowed, the unit alone in brackets and the name in backticks (helper jrange)
+_BOUND_WITHIN = re.compile(
+    rf"^(?P<subj>{_SUBJECT})\s+(?:must|should|shall)\s+(?:be|stay|remain|lie)\s+within\s+"
+    rf"(?P<bound>{_NUM}\s*(?:-|\u2013|to)\s*{_NUM}\s*(?:{_UNIT}|\(\s*(?:%|percent|pct)\s*\))?)"
+    rf"\s*\(\s*`?(?P<arg>{_NAME})`?\s*\)\s*\.?\s*$",
+    re.I,
+)
 _RANGE = re.compile(
     rf"^(?P<lo>{_NUM})\s*(?P<lounit>{_UNIT})?\s*(?:-|\u2013|to)\s*(?P<hi>{_NUM})\s*(?P<unit>{_UNIT})?"
     r"(?:\s+inclusive)?$",
@@ -263,7 +271,7 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
         return refused
     tail = _REFUSAL_TAIL.search(t)
     head = t[: tail.start()] + "." if tail else t
-    m = _BOUND_COLON.match(head) or _BOUND_BARE.match(head)
+    m = _BOUND_COLON.match(head) or _BOUND_BARE.match(head) or _BOUND_WITHIN.match(head)
     if m is None:
         return None
     subj, arg = m.group("subj"), m.group("arg")
@@ -273,7 +281,11 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
     if not _plain_subject(core, allow_empty=True, name=arg):
         return None
     bound = m.group("bound").strip()
+    if m.re is _BOUND_WITHIN:
+        bound = re.sub(r"\(\s*(%|percent|pct)\s*\)", r"\1", bound, flags=re.I)
     rng = _RANGE.match(bound)
+    if m.re is _BOUND_WITHIN and rng is None:
+        return None  # 'within' says a range; a single bound after it is not read here
     if rng:
         if direction:
             return None
