@@ -181,6 +181,9 @@ NOT_READ = [
     "include_pii must be false (EU only)",
     "Vendor onboarding needs a cost centre - region_code",
     "Shipments need a bill of lading (customs_broker_id)",
+    "include_pii must be false (strip names unless HR asks)",
+    "Large wires require pre_trade_check_passed to be true",
+    "Deploys need change_ticket to be true",
 ]
 
 
@@ -288,3 +291,33 @@ def test_two_obligations_outcomes(args: dict, expected: str) -> None:
 def test_a_wire_at_or_past_the_cap_is_never_approved(amount: int, kyc: bool) -> None:
     args = {"amount": amount, "currency": "USD", "kyc_passed": kyc}
     assert outcome([TWO], "payments.wire_payout", args) != "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "unread"),
+    [
+        ("`change_ticket` mandatory (prod only)", "change_ticket"),
+        ("Orders require a PO (po_number) and a GRN (grn_number)", "grn_number"),
+    ],
+)
+def test_a_reference_no_check_reads_as_an_argument_stays_unread(rule: str, unread: str) -> None:
+    # they had read "Deny unless an argument is prod" and the PO alone, labelled understood
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "partly_understood"
+    assert unread in compiled.unaccounted
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Every request must include a ticket_id.",
+        "is_test = true -> no bank submission",
+        "Payments need invoice_id; payments over 10k also need cfo_ok = true",
+        # field names listed as values (dev_jfield, holdout_11): read by the list's own check
+        "Exports must not include: ssn, dob, card_number.",
+        "reason_code must be DAMAGED, EXPIRED, LOST or OBSOLETE",
+        "POs of $25,000 or more need a Finance approval reference (finance_approval_id).",
+    ],
+)
+def test_a_reference_a_check_reads_leaves_the_rule_understood(rule: str) -> None:
+    assert compile_rule(0, "c:r0", rule).understanding == "understood"

@@ -65,7 +65,7 @@ from webapp.judge.glosses import (
     values_read_as_names,
 )
 from webapp.judge.holds import hold_checks
-from webapp.judge.identified import identified_checks, two_obligations
+from webapp.judge.identified import identified_checks, identifiers_unread, two_obligations
 from webapp.judge.inline import inline_checks
 from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.namedargs import (
@@ -400,6 +400,10 @@ def _compile_mended(
         if mended is not None:
             rule = replace(rule, checks=mended)
         left = misread_words(text, _every(rule))
+        # jident: a reference or a flag the rule names that no check reads as an argument
+        # ('Refunds need no receipt_id' read as "Deny when an argument is receipt_id", 'Orders
+        # require a PO (po_number) and a GRN (grn_number)' as the PO alone)
+        left += identifiers_unread(text, _every(rule))
         if left:
             return _leave_unread(rule, left)
         # ---- jagent2: 'intake-bot may not grant access unless approved' read as "Deny when an

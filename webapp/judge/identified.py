@@ -78,6 +78,13 @@ _GLOSS_REFUSED = re.compile(
     r"outside|inside|within|before|after|during|other|new|first|high|low|large|small|eu|us|uk)\b",
     re.I,
 )
+# words that narrow a subject to some of its members ('Large wires', 'high-risk payouts')
+_SUBJECT_QUALIFIERS = re.compile(
+    r"\b(?:large|small|big|high|low|new|first|eu|eea|us|uk|foreign|international|domestic|"
+    r"external|internal|sensitive|critical|risky|vip|minor|major|urgent|expedited|bulk|"
+    r"flagged|suspicious|personal|sanctioned|restricted)\b",
+    re.I,
+)
 # a bracketed aside after 'must be false' that only says what the flag's falseness does
 _OMIT_ASIDE = re.compile(
     r"^(?:strip|remove|mask|redact|drop|exclude|omit|hide|anonymi[sz]e)\s+[a-z ]{2,30}$", re.I
@@ -153,6 +160,8 @@ def _subject(phrase: str | None) -> tuple[str, ...] | None:
     s = re.sub(r"^(?:every|each|all|any)\s+", "", s, flags=re.I)
     if not s:
         return ()
+    if _SUBJECT_QUALIFIERS.search(s):
+        return None  # 'Large wires', 'New vendors', 'EU exports': a condition not read here
     if not _plain_subject(s):
         return None
     return tuple(dict.fromkeys(stem(w.lower()) for w in words(s) if w.lower() not in STOPWORDS))
@@ -356,8 +365,12 @@ def _read_slotted(s: str, names: list[str]) -> tuple[Any, ...] | None:
         else:
             return None
         aside = gd.get("aside")
-        if aside is not None and not (test is False and _OMIT_ASIDE.match(aside.strip())):
-            return None
+        if aside is not None and not (
+            test is False and _OMIT_ASIDE.match(aside.strip()) and not _GLOSS_REFUSED.search(aside)
+        ):
+            return None  # '(strip names unless HR asks)', '(EU only)': a condition
+        if isinstance(test, bool) and _what_it_holds(name) == "present":
+            return None  # 'Deploys need change_ticket to be true': a reference is no flag
         gloss = gd.get("gloss") or ""
         terms = _subject(gd.get("subj"))
         if terms is None or not _names(gloss, name):
@@ -490,3 +503,62 @@ def two_obligations(text: str) -> tuple[str, str] | None:
         f"{subj} {m.group('verb')} {m.group('first')}",
         f"{subj} {m.group('mod')} {m.group('rest')}.",
     )
+
+
+# an argument name's last word that says it takes one of a closed list of values
+_ENUMERATED = frozenset("code codes type kind status category class".split())
+
+
+def identifiers_unread(text: str, every: list[Any]) -> list[str]:
+    """The identifiers the rule writes whose name says they hold a reference or a flag
+    (`change_ticket`, `grn_number`, `kyc_passed`) and that no check holds at all.
+
+    '`change_ticket` mandatory (prod only)' read as "Deny unless an argument is prod" and 'Orders
+    require a PO (po_number) and a GRN (grn_number)' as the PO alone: only the name's words were
+    matched as the rule's subject or as another argument's, and the rule was labelled understood
+    with its argument unread. A name a check holds anywhere (a path, a required name, a
+    condition, a listed value: 'Exports must not include: ssn, card_number' lists field names as
+    values) is left to that check's own reading."""
+    out: list[str] = []
+    held: set[str] | None = None
+    if every and all(getattr(c, "effect", "") == "review" for c in every):
+        # 'POs of $25,000 or more need a Finance approval reference (finance_approval_id)' read
+        # as a review from 25,000: a human sees every request the reference is asked of
+        return out
+    for m in _IDENT.finditer(text):
+        name = m.group("q") or m.group("b")
+        if name in out or _what_it_holds(name.rsplit(".", 1)[-1]) is None:
+            continue
+        if _name_words(name)[-1] in _ENUMERATED:
+            # 'reason_code must be one of DAMAGED / LOST': a code takes the rule's listed values,
+            # read by the list's own check (jlist's readings), not a reference to give
+            continue
+        if held is None:
+            held = set()
+            for c in every:
+                _strings(c, held, set())
+        if name not in held:
+            out.append(name)
+    return out
+
+
+def _strings(obj: Any, into: set[str], seen: set[int]) -> None:
+    """Every string a check holds, and each dotted string's last segment, into `into`."""
+    if isinstance(obj, str):
+        into.add(obj)
+        into.add(obj.rsplit(".", 1)[-1])
+        return
+    if isinstance(obj, (int, float, bool)) or obj is None or id(obj) in seen or len(seen) > 500:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            _strings(k, into, seen)
+            _strings(v, into, seen)
+    elif isinstance(obj, (tuple, list, set, frozenset)):
+        for v in obj:
+            _strings(v, into, seen)
+    elif hasattr(obj, "__dict__"):
+        for k, v in vars(obj).items():
+            if k not in ("source", "terms", "alternatives") and not k.startswith("_"):
+                _strings(v, into, seen)
