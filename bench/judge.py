@@ -98,6 +98,7 @@ HOLDOUT_SETS = (
 # first runs are recorded in bench/README.md.
 APART_SETS = (
     "dev_jrange",
+    "dev_jident",
     "dev_jred15",
     "dev_jred16",
     "dev_jred17",

@@ -65,6 +65,7 @@ from webapp.judge.glosses import (
     values_read_as_names,
 )
 from webapp.judge.holds import hold_checks
+from webapp.judge.identified import identified_checks, identifiers_unread, two_obligations
 from webapp.judge.inline import inline_checks
 from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.namedargs import (
@@ -400,6 +401,10 @@ def _compile_mended(
         if mended is not None:
             rule = replace(rule, checks=mended)
         left = misread_words(text, _every(rule))
+        # jident: a reference or a flag the rule names that no check reads as an argument
+        # ('Refunds need no receipt_id' read as "Deny when an argument is receipt_id", 'Orders
+        # require a PO (po_number) and a GRN (grn_number)' as the PO alone)
+        left += identifiers_unread(text, _every(rule))
         if left:
             return _leave_unread(rule, left)
         # ---- jagent2: 'intake-bot may not grant access unless approved' read as "Deny when an
@@ -547,6 +552,22 @@ def _compile_as_written(
     both = _agent_and_rest(index, chunk_id, text, glossary)
     if both is not None:
         return both
+    # ---- jident: 'No shipment without a customs broker - broker_id must be filled in', 'Signed
+    # NDA required (nda_ref)', 'Not allowed unless restriction_met = true': the argument named by
+    # its identifier in prose, read whole (identified.py); the prose readings took the
+    # identifier for a value ("Deny when an argument is broker_id") and left the prose unread
+    named = identified_checks(index, text)
+    if named is not None:
+        return CompiledRule(index, chunk_id, text, tuple(named), False, False, (), ())
+    both_named = two_obligations(text)
+    if both_named is not None:
+        first = identified_checks(index, both_named[0])
+        rest = _compile_mended(index, chunk_id, both_named[1], glossary, evidence)
+        if first is not None and rest.understanding == "understood":
+            # each obligation read whole on the rule's subject: the rule is understood only as both
+            joined = (*first, *(replace(c, source=text) for c in rest.checks))
+            return CompiledRule(index, chunk_id, text, joined, False, False, (), ())
+    # ---- end jident
     # ---- jgloss: 'Never ship to P.O. boxes (address_type = po_box)' is prose glossed with its
     # argument, not notation: read by the gloss first when that reading takes the rule whole
     if _GLOSS_HINT.search(text):

@@ -115,7 +115,9 @@ def _required_names(every: Sequence[Check]) -> list[tuple[set[str], bool]]:
             name = _stems(c.exact_name) if c.exact_name else set(c.arg_words) - STOPWORDS
             out.append((name, False))
         elif isinstance(c, Binding) and c.path:
-            out.append((_stems(c.path) | _stems(c.gloss), True))
+            # jident: 'kyc_passed = true' is read whole by a binding to true, its value included
+            said = _stems(str(c.value).lower()) if isinstance(c.value, bool) else set()
+            out.append((_stems(c.path) | _stems(c.gloss) | said, True))
     return out
 
 
