@@ -132,3 +132,9 @@ def test_a_state_still_rules_out_a_state():
     args = {"vendor_id": "V-9", "amount": 200, "currency": "USD", "vendor_status": "approved"}
     rule = "Suspended vendors need review."
     assert decide_beside_ticket([rule], "ap.pay_invoice", args) == "approved"
+
+
+def test_a_sanctions_list_beside_the_vendor_status_denies():
+    # 'destinations' is where the vendor is: `vendor_status` no longer rules the rule out
+    args = {"vendor_country": "IR", "vendor_status": "approved", "amount": 3200, "currency": "USD"}
+    assert decide_beside_ticket([SANCTIONS], "ap.pay_invoice", args) == "denied"

@@ -2208,8 +2208,8 @@ class ValueList(Check):
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
 
     def _listed_value_shown(self, view: RequestView) -> str | None:
-        """For a deny-list, the argument holding a listed value, if any."""
-        if self.mode != "deny" or self.effect != "deny" or self.match in ("word", "consumer_mail"):
+        """For a deny-list of places, the argument holding a listed value, if any."""
+        if self.mode != "deny" or self.effect != "deny" or self.match != "place":
             return None
         for leaf in self._candidates(view):
             for v in scalars(leaf.value):

@@ -17,21 +17,9 @@ from webapp.judge.text import STOPWORDS, content_stems, normalise_value, short_f
 _WHERE_QUALIFIERS = frozenset(
     stem(w)
     for w in (
-        "outside",
-        "inside",
-        "located",
-        "based",
-        "foreign",
-        "domestic",
-        "international",
-        "overseas",
-        "offshore",
-        "abroad",
-        "local",
-        "cross-border",
-        "resident",
-        "non-resident",
-    )
+        "outside inside located based foreign domestic international overseas offshore abroad "
+        "local cross-border resident non-resident destination location jurisdiction"
+    ).split()
 )
 
 # Verbs that name what a tool does; a tool name holding one of them has a known action.
