@@ -75,6 +75,7 @@ from webapp.judge.namedargs import (
     names_under_a_total,
 )
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
+from webapp.judge.pairs import pair_and_status_checks
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
     CURRENCY_CODES,
@@ -556,6 +557,13 @@ def _compile_as_written(
     # ---- jparenarg: 'Escrow pays only: property taxes, … (disbursement_type)', 'Group size
     # 10-60 pax (pax_count)': a list, a place or a bound beside the argument it binds, read
     # whole by its own grammar (namedargs.py)
+    # ---- jpair: 'preparer_id must differ from approver_id (SoD)', 'No payments to grantees
+    # whose grantee_status is suspended or under_investigation': two arguments compared, or the
+    # states of one, read whole (pairs.py)
+    paired = pair_and_status_checks(index, text)
+    if paired is not None:
+        return CompiledRule(index, chunk_id, text, tuple(paired), False, False, (), ())
+    # ---- end jpair
     bound = named_argument_checks(index, text)
     if bound is not None:
         return CompiledRule(index, chunk_id, text, tuple(bound), False, False, (), ())
@@ -2125,7 +2133,10 @@ _OWN = re.compile(r"\b(?:their|his|her|its|your|my|our|one's)\s+own\b", re.I)
 _RELATION_PHRASE = re.compile(
     r"\b(?:(?:must|should|shall)\s+(?:always\s+)?(?:match|equal)\s+(?:the|its|their)|in\s+the\s+currency\s+of|in\s+the\s+[a-z]+(?:'s)?(?:\s+[a-z]+)?\s+currency|(?:back|only)\s+to\s+the\s+original|"
     r"other\s+than\s+the\s+original|original\s+[a-z]+(?:\s+[a-z]+)?\s+only|(?:they|it)\s+came\s+from|"
-    r"the\s+same\s+[a-z]+(?:\s+[a-z]+)?\s+as)\b",
+    r"the\s+same\s+[a-z]+(?:\s+[a-z]+)?\s+as|"
+    # jpair: 'requester and approver must not be the same person' had been read as "Send to
+    # review requests about requester", understood; only pairs.py compares two people
+    r"(?:be|is|are)\s+the\s+same\s+(?:person|people|individual|user|employee)s?)\b",
     re.I,
 )
 
