@@ -75,7 +75,7 @@ from webapp.judge.namedargs import (
     names_under_a_total,
 )
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
-from webapp.judge.pairs import pair_and_status_checks
+from webapp.judge.pairs import PAIR_KINDS, pair_and_status_checks
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
     CURRENCY_CODES,
@@ -384,6 +384,10 @@ def _compile_mended(
 ) -> CompiledRule:
     """`_compile_with_else`, then the misreadings mended or left unread (misreadings.py)."""
     rule = _compile_with_else(index, chunk_id, text, glossary, evidence)
+    if rule.checks and all(c.kind in PAIR_KINDS for c in rule.checks):
+        # read whole by pairs.py's grammar: no part was read alone, so none was misread
+        # ('user_status != on_hold' compares with a state, not with an argument 'on_hold')
+        return rule
     named = _bound_argument_named(text, rule.checks)
     if named is not None:
         rule = replace(rule, checks=named)
@@ -528,6 +532,14 @@ def _compile_as_written(
     evidence: bool = True,
 ) -> CompiledRule:
     """Compile one rule statement as written (after the asides are set aside)."""
+    # ---- jpair: 'preparer_id must differ from approver_id (SoD)', 'No payments to grantees
+    # whose grantee_status is suspended or under_investigation': two arguments compared, or the
+    # states of one, read whole (pairs.py), before any reader
+    # takes a part of it (a grammar of the whole sentence, so nothing else is left to read)
+    paired = pair_and_status_checks(index, text)
+    if paired is not None:
+        return CompiledRule(index, chunk_id, text, tuple(paired), False, False, (), ())
+    # ---- end jpair
     if evidence:
         # 'Wires over $25,000 need Treasury sign-off - put the approval ticket in
         # treasury_approval_id': the review is given when the request evidences the approval
@@ -557,13 +569,6 @@ def _compile_as_written(
     # ---- jparenarg: 'Escrow pays only: property taxes, … (disbursement_type)', 'Group size
     # 10-60 pax (pax_count)': a list, a place or a bound beside the argument it binds, read
     # whole by its own grammar (namedargs.py)
-    # ---- jpair: 'preparer_id must differ from approver_id (SoD)', 'No payments to grantees
-    # whose grantee_status is suspended or under_investigation': two arguments compared, or the
-    # states of one, read whole (pairs.py)
-    paired = pair_and_status_checks(index, text)
-    if paired is not None:
-        return CompiledRule(index, chunk_id, text, tuple(paired), False, False, (), ())
-    # ---- end jpair
     bound = named_argument_checks(index, text)
     if bound is not None:
         return CompiledRule(index, chunk_id, text, tuple(bound), False, False, (), ())

@@ -34,6 +34,11 @@ from webapp.judge.checks import (
     ValueList,
 )
 from webapp.judge.overreads import GUARDS as OVERREAD_GUARDS
+from webapp.judge.pairs import (
+    pair_read_otherwise,
+    states_read_otherwise,
+    status_read_otherwise,
+)
 from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 from webapp.judge.wrongreads import GUARDS as WRONGREAD_GUARDS
@@ -709,6 +714,10 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     *OVERREAD_GUARDS,
     # understood rules whose reading says something else (red team jred14, wrongreads.py)
     *WRONGREAD_GUARDS,
+    # two arguments compared, read as something else (jpair, pairs.py)
+    pair_read_otherwise,
+    status_read_otherwise,
+    states_read_otherwise,
 )
 
 

@@ -23,7 +23,7 @@ prose readings, which leave it partly understood.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from webapp.judge.checks import NOT_APPLICABLE, SATISFIED, UNKNOWN, Check, Outcome
@@ -253,7 +253,8 @@ _REQUIRES = re.compile(
 # 'Never adjust accounts in collections or shutoff_pending status': the status argument is not
 # named; it is sought at evaluation (`status`, `<party>_status`)
 _IN_STATUS = re.compile(
-    rf"^(?:never|do\s+not|don'?t|no)\s+(?P<act>[a-z]+)\s+(?P<party>[a-z]+)\s+(?:in|with)\s+"
+    rf"^(?:never|do\s+not|don'?t|no)\s+(?P<act>[a-z]+)\s+(?:(?:on|to|for|of)\s+)?(?P<party>[a-z]+)"
+    rf"\s+(?:in|with)\s+"
     rf"(?P<vals>{_LIST})\s+status(?:es)?{_END}",
     re.I,
 )
@@ -338,18 +339,20 @@ class NamedStatus(Check):
 
     def evaluate(self, view: RequestView) -> Outcome:
         if self.terms and self.unrelated(view):
-            return Outcome(UNKNOWN, f"the request may not be {self.subject()}")
+            return Outcome(UNKNOWN, f"the request may be no act of the rule ({self.subject()})")
         found = self._candidates(view)
         listed = {_code(v) for v in self.values}
         if not found:
             if not self.path and self.mode == "deny":
+                values_of = {lf.path: lf.value for lf in view.leaves}
                 shown = [
                     lf.path
                     for lf in view.leaves
                     if isinstance(lf.value, str) and _code(lf.value) in listed
                 ]
                 if shown:
-                    return self.fire("matched", f"{shown[0]} is {self.values}", tuple(shown))
+                    said = f"{shown[0]} is {values_of[shown[0]]!r}"
+                    return self.fire("matched", said, tuple(shown))
             return Outcome(UNKNOWN, f"{self._where()} is not sent")
         states = set()
         for lf in found:
@@ -365,12 +368,14 @@ class NamedStatus(Check):
             inside = True
         else:
             words = set(state.split("_"))
-            # a listed state negated by a prefix ('inactive', 'non_compliant') is plainly
-            # another state; any other shared word or part is close to one ('suspended_pending')
+            # a listed state negated by a prefix ('inactive' beside 'must be active') is
+            # plainly another state for a rule that wants the listed one; for a rule that
+            # refuses the listed one, an odd negation ('not_suspended') is still a human's to
+            # read. Any other shared word or part is close to one ('suspended_pending').
             negated = {p + v for v in listed for p in ("in", "un", "non", "non_", "not_")}
-            if state not in negated and any(
-                words & set(v.split("_")) or v in state for v in listed
-            ):
+            if state in negated and self.mode == "allow":
+                return self.fire("matched", said, args)
+            if any(words & set(v.split("_")) or v in state for v in listed):
                 return Outcome(UNKNOWN, f"{said}, close to a listed state", args)
             inside = False
         if inside == (self.mode == "deny"):
@@ -437,7 +442,79 @@ class StatusRecogniser:
         ]
 
 
+# a relation between two names of one kind anywhere in a rule
+_RELATION = re.compile(
+    rf"(?<![\w.])(?P<a>{_ID})\s*(?P<op>{_MUST_SAME}|{_MUST_DIFFER})\s*(?:the\s+)?(?P<b>{_ID})(?![\w.])",
+    re.I,
+)
+
+
+def pair_read_otherwise(text: str, every: Any) -> list[str]:
+    """The relation words of a rule comparing two arguments of one kind ('(total_debits ==
+    total_credits)', 'preparer_id must differ from approver_id') that no check compares as two
+    arguments: read by other readers, 'Foreign JEs must balance (total_debits ==
+    total_credits)' was "Deny when `total_debits` is not \"total_credits\"" and '… (SoD) within
+    30 days' a cap on a duration, both understood. Left unaccounted, the rule never decides."""
+    from webapp.judge.checks import ArgumentComparison, SameValue
+
+    found = [
+        m.group("op")
+        for m in _RELATION.finditer(text)
+        if m.group("a").lower() != m.group("b").lower() and _same_kind(m["a"], m["b"])
+    ]
+    if not found:
+        return []
+    if any(isinstance(c, (ArgumentPair, SameValue, ArgumentComparison)) for c in every):
+        return []
+    return found
+
+
+_STATUS_NAMED = re.compile(
+    rf"(?<![\w.])(?P<arg>{_STATUS_ARG})\s*(?:is|=|==|!=|in|(?:must|should|shall|may|can)(?:\s+not)?"
+    rf"\s+be)\s+(?!(?:not|sent|given|set|present|provided|empty|blank|null)\b)[a-z]",
+    re.I,
+)
+
+
+def _fields_text(c: Any) -> str:
+    """What a check holds, less the rule's own words (its `source`)."""
+    return repr([getattr(c, f.name) for f in fields(c) if f.name != "source"]).lower()
+
+
+def status_read_otherwise(text: str, every: Any) -> list[str]:
+    """A status argument the rule names with its states ('… whose grantee_status is suspended
+    or under_investigation when the amount is over 500 USD') that no check reads: read as the
+    amount's cap alone, a suspended grantee paid 400 USD was approved. The name is left
+    unaccounted, so the rule never decides."""
+    out = []
+    for m in _STATUS_NAMED.finditer(text):
+        arg = m.group("arg")
+        if "_" not in arg and "." not in arg:
+            continue  # a bare 'status' is prose as often as a name
+        if not any(arg.lower() in _fields_text(c) for c in every):
+            out.append(arg)
+    return out
+
+
+_IN_STATES = re.compile(rf"\b(?:in|with)\s+(?P<vals>{_LIST})\s+status(?:es)?\b", re.I)
+
+
+def states_read_otherwise(text: str, every: Any) -> list[str]:
+    """States written before 'status' ('accounts in collections or shutoff_pending status') that
+    no check compares with: '… status when the amount is over 500 USD' was read as the cap
+    alone and approved an adjustment of 400 USD to an account in collections."""
+    out = []
+    held = [_fields_text(c) for c in every]
+    for m in _IN_STATES.finditer(text):
+        for v in _listed(m.group("vals")):
+            if not any(v in h for h in held) and v not in out:
+                out.append(v)
+    return out
+
+
 _RECOGNISERS = (PairRecogniser(), StatusRecogniser())
+# the kinds of check this module makes from a whole sentence
+PAIR_KINDS = frozenset({"arguments_match", "distinct_arguments", "roles_distinct", "named_status"})
 
 
 def pair_and_status_checks(index: int, text: str) -> list[Check] | None:
