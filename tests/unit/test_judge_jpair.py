@@ -51,7 +51,8 @@ def _reading(text: str) -> list[str]:
         (GRANT, "Deny when `grantee_status` is suspended or under_investigation"),
         (VENDOR, "Deny unless `vendor_status` is approved"),
         (UTIL, "Deny when the account's status (an argument named `status` or `account_status`)"),
-        (STATE, "Deny unless `account_state` is active"),
+        # read by inline.py, which owns it ('offer_status must be extended or accepted')
+        (STATE, 'Deny unless `account_state` is "active"'),
         (ROLE_GRANT, "Deny unless `user_status` is active"),
         (ON_HOLD, "Deny when `user_status` is on_hold"),
         ("3. invoice_currency must be the same as po_currency", "hold different values"),
@@ -129,7 +130,8 @@ def test_reading(text: str, reading: str) -> None:
         (UTIL, {"account_status": "pre_collections"}, "pending_review"),
         (UTIL, {"account_id": "UA-1"}, "pending_review"),
         (UTIL, {"account_status": "active", "status": "collections"}, "pending_review"),
-        (STATE, {"account_state": "Active"}, "approved"),
+        # inline.py compares the value as written: another case is a human's
+        (STATE, {"account_state": "Active"}, "pending_review"),
         (STATE, {"account_state": "inactive"}, "denied"),
         (STATE, {"account_state": "dormant"}, "denied"),
         (ROLE_GRANT, {"user_status": "locked"}, "denied"),

@@ -222,7 +222,9 @@ class PairRecogniser:
 
 # -- status values on a named argument ---------------------------------------------------------
 
-_STATUS_ARG = r"(?:[a-z][a-z0-9]*[_.])*(?:status|state)"
+# an argument named for a thing's status ('grantee_status', 'vendor.status'); a bare 'status'
+# says not whose it is ('status must be active or pending' stays unread, test_judge_jinline)
+_STATUS_ARG = r"(?:[a-z][a-z0-9]*[_.])+(?:status|state)"
 _VALUE = r"[a-z][a-z0-9]*(?:[_\-][a-z0-9]+)*"
 _LIST = rf"{_VALUE}(?:\s*(?:,\s*or|,|/|\bor\b)\s*{_VALUE})*"
 _IS = r"(?:is|=|==|in|is\s+one\s+of|in\s+status)"
@@ -262,7 +264,7 @@ _IN_STATUS = re.compile(
 
 def _listed(vals: str) -> tuple[str, ...]:
     return tuple(
-        v.strip().lower()
+        v.strip()
         for v in re.split(r"\s*(?:,\s*or\b|,|/|\bor\b|\bnor\b|\bnot\b)\s*", vals)
         if v.strip()
     )
@@ -394,7 +396,13 @@ class StatusRecogniser:
     kind = "named_status"
 
     def read(self, index: int, text: str) -> list[Check] | None:
+        from webapp.judge.inline import inline_checks
+
         t = re.sub(r"\s+", " ", text.strip())
+        if inline_checks(index, text) is not None:
+            # 'offer_status must be extended or accepted' is inline.py's already (it compares
+            # the value as written; a value in another case is review there)
+            return None
         m = _NAMED_MUST.match(t)
         if m is not None:
             mode = "allow" if m.group("allow") else "deny"
@@ -434,7 +442,7 @@ class StatusRecogniser:
         index: int, text: str, arg: str, party: str, vals: str, mode: str, act: str
     ) -> list[Check] | None:
         values = _listed(vals)
-        if not values or any(v in ("and", "any", "other", "all") for v in values):
+        if not values or any(v.lower() in ("and", "any", "other", "all") for v in values):
             return None
         terms = tuple(stem(w) for w in act.lower().split()) if act else ()
         return [
@@ -507,7 +515,7 @@ def states_read_otherwise(text: str, every: Any) -> list[str]:
     held = [_fields_text(c) for c in every]
     for m in _IN_STATES.finditer(text):
         for v in _listed(m.group("vals")):
-            if not any(v in h for h in held) and v not in out:
+            if not any(v.lower() in h for h in held) and v not in out:
                 out.append(v)
     return out
 
