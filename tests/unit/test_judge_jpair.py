@@ -30,6 +30,8 @@ UTIL = "Never adjust accounts in collections or shutoff_pending status"
 STATE = "account_state must be active"
 ROLE_GRANT = "Role assignment requires user_status == active; disabled or locked users -> deny"
 ON_HOLD = "user_status != on_hold"
+CASES = "Payments must not be issued to cases in Closed status."
+CREDITS = "Credits to accounts in collections status are prohibited."
 
 
 def _reading(text: str) -> list[str]:
@@ -149,6 +151,22 @@ def test_outcome(rule: str, args: dict, expected: str) -> None:
     assert outcome_beside_ticket(rule, tool, args) == expected
 
 
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        (CASES, {"case_status": "Closed"}, "denied"),
+        (CASES, {"case_status": "open"}, "approved"),
+        (CASES, {"case_status": "closed_pending"}, "pending_review"),
+        (CASES, {"case_id": "C-1"}, "pending_review"),
+        (CREDITS, {"account_status": "collections"}, "denied"),
+        (CREDITS, {"account_status": "current"}, "approved"),
+    ],
+)
+def test_act_to_party_in_status(rule: str, args: dict, expected: str) -> None:
+    tool = "benefits.issue_payment" if rule == CASES else "billing.issue_credit"
+    assert outcome_beside_ticket(rule, tool, args) == expected
+
+
 def test_bare_status_on_another_things_tool() -> None:
     # a bare `status` on a tool named for another thing may be that thing's: it shows a listed
     # state (deny), it rules none out (review)
@@ -186,7 +204,9 @@ _INSERTS = (
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.sampled_from([SOD, REFUND, JE, GRANT, VENDOR, UTIL, STATE, ROLES, CHANGE, ON_HOLD]),
+    st.sampled_from(
+        [SOD, REFUND, JE, GRANT, VENDOR, UTIL, STATE, ROLES, CHANGE, ON_HOLD, CASES, CREDITS]
+    ),
     st.sampled_from(_INSERTS),
 )
 def test_inserted_clause_leaves_rule_partly_understood(rule: str, insert: str) -> None:

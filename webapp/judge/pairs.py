@@ -262,6 +262,17 @@ _IN_STATUS = re.compile(
 )
 
 
+# 'Payments must not be issued to cases in Closed status', 'Credits to accounts in collections
+# status are prohibited': the act, then the party whose status is sought at evaluation
+_ACT_TO_IN_STATUS = re.compile(
+    rf"^(?P<act>[a-z]+)\s+(?:(?:must\s+not|may\s+not|cannot|can'?t|shall\s+not|must\s+never)\s+be\s+"
+    rf"(?:issued|made|sent|paid|given|posted|applied|granted)\s+)?(?:to|on|for)\s+(?P<party>[a-z]+)\s+"
+    rf"(?:in|with)\s+(?P<vals>{_LIST})\s+status(?:es)?(?P<banned>\s+(?:are|is)\s+(?:prohibited|"
+    rf"forbidden|not\s+allowed|not\s+permitted|blocked))?{_END}",
+    re.I,
+)
+
+
 def _listed(vals: str) -> tuple[str, ...]:
     return tuple(
         v.strip()
@@ -423,13 +434,22 @@ class StatusRecogniser:
             ):
                 return None
             return self._check(index, text, m["arg"], "", m["vals"], "allow", m["act"])
+        m = _ACT_TO_IN_STATUS.match(t)
+        if m is not None and bool(m.group("banned")) == (" be " not in m.group(0).lower()):
+            return self._check_party(index, text, m["party"], m["vals"], m["act"])
         m = _IN_STATUS.match(t)
         if m is not None:
-            party = m["party"].lower()
-            if party.endswith("s") and not party.endswith("ss"):
-                party = party[:-1]  # 'accounts': the account's status
-            return self._check(index, text, "", party, m["vals"], "deny", m["act"])
+            return self._check_party(index, text, m["party"], m["vals"], m["act"])
         return None
+
+    @classmethod
+    def _check_party(
+        cls, index: int, text: str, party: str, vals: str, act: str
+    ) -> list[Check] | None:
+        party = party.lower()
+        if party.endswith("s") and not party.endswith("ss"):
+            party = party[:-1]  # 'accounts': the account's status
+        return cls._check(index, text, "", party, vals, "deny", act)
 
     @staticmethod
     def _restates(allowed: str, restate: str | None) -> bool:
@@ -485,8 +505,12 @@ _STATUS_NAMED = re.compile(
 
 
 def _fields_text(c: Any) -> str:
-    """What a check holds, less the rule's own words (its `source`)."""
-    return repr([getattr(c, f.name) for f in fields(c) if f.name != "source"]).lower()
+    """What a check holds, less the rule's own words (its `source`, and a nested check's)."""
+    held = repr([getattr(c, f.name) for f in fields(c) if f.name != "source"])
+    source = getattr(c, "source", "")
+    if source:
+        held = held.replace(repr(source), "").replace(source, "")
+    return held.lower()
 
 
 def status_read_otherwise(text: str, every: Any) -> list[str]:
