@@ -99,6 +99,7 @@ HOLDOUT_SETS = (
 APART_SETS = (
     "dev_jrange",
     "dev_jident",
+    "dev_jpair",
     "dev_jred15",
     "dev_jred16",
     "dev_jred17",

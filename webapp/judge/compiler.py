@@ -77,6 +77,7 @@ from webapp.judge.namedargs import (
 )
 from webapp.judge.netranges import named_condition_checks, prefix_checks
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
+from webapp.judge.pairs import PAIR_KINDS, pair_and_status_checks
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
     CURRENCY_CODES,
@@ -385,6 +386,10 @@ def _compile_mended(
 ) -> CompiledRule:
     """`_compile_with_else`, then the misreadings mended or left unread (misreadings.py)."""
     rule = _compile_with_else(index, chunk_id, text, glossary, evidence)
+    if rule.checks and all(c.kind in PAIR_KINDS for c in rule.checks):
+        # read whole by pairs.py's grammar: no part was read alone, so none was misread
+        # ('user_status != on_hold' compares with a state, not with an argument 'on_hold')
+        return rule
     named = _bound_argument_named(text, rule.checks)
     if named is not None:
         rule = replace(rule, checks=named)
@@ -533,6 +538,14 @@ def _compile_as_written(
     evidence: bool = True,
 ) -> CompiledRule:
     """Compile one rule statement as written (after the asides are set aside)."""
+    # ---- jpair: 'preparer_id must differ from approver_id (SoD)', 'No payments to grantees
+    # whose grantee_status is suspended or under_investigation': two arguments compared, or the
+    # states of one, read whole (pairs.py), before any reader
+    # takes a part of it (a grammar of the whole sentence, so nothing else is left to read)
+    paired = pair_and_status_checks(index, text)
+    if paired is not None:
+        return CompiledRule(index, chunk_id, text, tuple(paired), False, False, (), ())
+    # ---- end jpair
     if evidence:
         # 'Wires over $25,000 need Treasury sign-off - put the approval ticket in
         # treasury_approval_id': the review is given when the request evidences the approval
@@ -2182,7 +2195,10 @@ _OWN = re.compile(r"\b(?:their|his|her|its|your|my|our|one's)\s+own\b", re.I)
 _RELATION_PHRASE = re.compile(
     r"\b(?:(?:must|should|shall)\s+(?:always\s+)?(?:match|equal)\s+(?:the|its|their)|in\s+the\s+currency\s+of|in\s+the\s+[a-z]+(?:'s)?(?:\s+[a-z]+)?\s+currency|(?:back|only)\s+to\s+the\s+original|"
     r"other\s+than\s+the\s+original|original\s+[a-z]+(?:\s+[a-z]+)?\s+only|(?:they|it)\s+came\s+from|"
-    r"the\s+same\s+[a-z]+(?:\s+[a-z]+)?\s+as)\b",
+    r"the\s+same\s+[a-z]+(?:\s+[a-z]+)?\s+as|"
+    # jpair: 'requester and approver must not be the same person' had been read as "Send to
+    # review requests about requester", understood; only pairs.py compares two people
+    r"(?:be|is|are)\s+the\s+same\s+(?:person|people|individual|user|employee)s?)\b",
     re.I,
 )
 

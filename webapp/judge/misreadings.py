@@ -36,6 +36,11 @@ from webapp.judge.checks import (
 from webapp.judge.netranges import GUARDS as NETRANGE_GUARDS
 from webapp.judge.netranges import MENDS as NETRANGE_MENDS
 from webapp.judge.overreads import GUARDS as OVERREAD_GUARDS
+from webapp.judge.pairs import (
+    pair_read_otherwise,
+    states_read_otherwise,
+    status_read_otherwise,
+)
 from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 from webapp.judge.wrongreads import GUARDS as WRONGREAD_GUARDS
@@ -715,6 +720,10 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     *WRONGREAD_GUARDS,
     # a bound's argument read as a value, a port set aside (helper jrange, netranges.py)
     *NETRANGE_GUARDS,
+    # two arguments compared, read as something else (jpair, pairs.py)
+    pair_read_otherwise,
+    status_read_otherwise,
+    states_read_otherwise,
 )
 
 

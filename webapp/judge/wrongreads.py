@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 from webapp.judge.checks import (
@@ -366,19 +367,65 @@ class ArgumentPair(Check):
             return Outcome(NOT_APPLICABLE)
         if not all(n in values for n in names):
             return Outcome(UNKNOWN, f"{self.left} and {self.right} are not both sent", names)
-        a, b = (str(values[n]).strip().casefold() for n in names)
-        if not a or not b:
-            return Outcome(UNKNOWN, f"{self.left} or {self.right} is empty", names)
-        if (a == b) == self._FIRES_ON_SAME:
-            if a == b:
+        same = compare_values(values[self.left], values[self.right])
+        if same is None:
+            return Outcome(
+                UNKNOWN, f"{self.left} and {self.right} cannot be compared as sent", names
+            )
+        if same == self._FIRES_ON_SAME:
+            if same:
                 said = f"{self.left} and {self.right} are both {values[self.left]!r}"
             else:
                 said = (
                     f"{self.left} = {values[self.left]!r} and {self.right} = {values[self.right]!r}"
                 )
             return self.fire("matched", said, names)
-        same = "are the same" if a == b else "differ"
-        return Outcome(SATISFIED, f"{self.left} and {self.right} {same}", names)
+        said = "are the same" if same else "differ"
+        return Outcome(SATISFIED, f"{self.left} and {self.right} {said}", names)
+
+
+# what only separates the words of a value: 'u-1021' and 'u_1021', 'J.Smith' and 'J Smith'
+_SEPARATORS = re.compile(r"[\s_\-./:]+")
+
+
+def _as_number(value: Any) -> Decimal | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return Decimal(str(value))
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+(?:\.\d+)?\s*", value):
+        return Decimal(value.strip())
+    return None
+
+
+def compare_values(a: Any, b: Any) -> bool | None:
+    """Whether two argument values are the same (True), differ (False), or cannot be told apart
+    safely (None: a human decides).
+
+    Text is compared without case and with runs of white space as one ('Card ' is 'card',
+    'JSmith' is ' jsmith'): no system names two payment methods or two people by case alone, and
+    a reading that told them apart would approve a preparer approving their own run. Two values
+    that differ only by separators ('u-1021', 'u_1021') may be one identifier written two ways or
+    two identifiers: neither 'same' nor 'different' is safe for both a rule that wants them equal
+    and one that wants them apart, so a human decides. Numbers compare as numbers when one side is
+    a JSON number (15230.4 and "15230.40" are one sum; 15230.39 is another); two numeric strings
+    compare as text ('001' and '1' may be two account numbers). Nothing sent (null, empty), a list
+    or an object is never compared."""
+    if isinstance(a, (int, float)) or isinstance(b, (int, float)):
+        x, y = _as_number(a), _as_number(b)
+        if x is None or y is None:
+            return None
+        return x == y
+    if not isinstance(a, str) or not isinstance(b, str):
+        return None
+    x, y = (" ".join(v.split()).casefold() for v in (a, b))
+    if not x or not y:
+        return None
+    if x == y:
+        return True
+    if _SEPARATORS.sub("", x) == _SEPARATORS.sub("", y):
+        return None
+    return False
 
 
 @dataclass(frozen=True)
