@@ -1275,6 +1275,32 @@ def _relation_exception_lost(rule: CompiledRule, text: str) -> list[str]:
     return [found.group(0).lower()] if found else []
 
 
+# two or more codes written as a list ('FOB, CIF, DAP', 'US, CA or GB')
+_CODE_LIST = re.compile(
+    r"\b[A-Z][A-Z0-9]{1,5}\b(?:\s*(?:,|/|\bor\b|\band\b)\s*(?:(?:or|and)\s+)?"
+    r"[A-Z][A-Z0-9]{1,5}\b)+"
+)
+
+
+def _listed_codes_as_subject(rule: CompiledRule, text: str) -> list[str]:
+    """jlist: 'Incoterms accepted: FOB, CIF, DAP for new customers' was read as a review of new
+    customers 'about incoterms FOB CIF DAP', and EXW was approved; 'Auto-file OK for
+    jurisdictions US, CA, GB …' as a permission 'about file jurisdictions CA GB …'. A code of a
+    written list is a value to compare, never a word of the subject a request must show: when
+    no check compares it, it stays unaccounted."""
+    checks = _every(rule)
+    compared = {str(v).lower() for c in checks for v in (getattr(c, "values", None) or ())}
+    out: list[str] = []
+    for m in _CODE_LIST.finditer(text):
+        for code in re.findall(r"[A-Z][A-Z0-9]{1,5}", m.group(0)):
+            low = code.lower()
+            if low in compared or code in out:
+                continue
+            if any(low in c.terms or stem(low) in c.terms for c in checks):
+                out.append(code)
+    return out
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
@@ -1304,6 +1330,7 @@ _AS_WRITTEN = (
     _permission_scope_unread,
     _relation_exception_lost,
     _restricted_value_as_list,
+    _listed_codes_as_subject,
 )
 
 

@@ -520,6 +520,11 @@ _NEVER_ACT_ON = re.compile(
     re.I,
 )
 
+_KIND_OF_PARTY = frozenset(
+    "companies firms businesses vendors suppliers organisations organizations industries "
+    "sectors brands donors merchants".split()
+)
+
 
 def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
     from webapp.judge.namedchecks import NamedList
@@ -549,6 +554,11 @@ def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
             if noun.lower().endswith("s") and all(len(i.split()) == 1 for i in items[:-1]):
                 items[-1] = " ".join(head)
                 subj = noun
+        if thing and len(items) == 1 and len(items[0].split()) == 2:
+            # 'from tobacco companies (donor_industry)': the noun says what the one item is
+            first, noun = items[0].split()
+            if noun.lower() in _KIND_OF_PARTY:
+                items, subj = [first], noun
         subj = " ".join(w for w in (thing, subj) if w)
     if not items:
         return None
