@@ -32,6 +32,7 @@ HIGH_RISK = (
     "regardless of amount"
 )
 SHIP = "Never ship to Yemen, Haiti or Mali."
+CRYPTO = "Withdrawals: BTC or ETH only."
 
 
 @pytest.mark.parametrize(
@@ -89,6 +90,11 @@ def test_readings(rule: str, reading: str) -> None:
         (GIFTS, "gifts.accept", {"donor_industry": "software"}, "approved"),
         (GIFTS, "gifts.accept", {"donor_industry": "tobacco retail"}, "pending_review"),
         (GIFTS, "gifts.accept", {"industry": "tobacco"}, "pending_review"),
+        (CRYPTO, "custody.withdraw", {"asset": "ETH", "amount": 2}, "approved"),
+        (CRYPTO, "custody.withdraw", {"asset": "btc", "amount": 2}, "approved"),
+        (CRYPTO, "custody.withdraw", {"asset": "SOL", "amount": 2}, "denied"),
+        (CRYPTO, "custody.withdraw", {"asset": "WBTC", "amount": 2}, "pending_review"),
+        (CRYPTO, "custody.withdraw", {"asset": "laptop-7", "amount": 2}, "pending_review"),
     ],
 )
 def test_outcomes(rule: str, tool: str, args: dict, expected: str) -> None:
@@ -239,3 +245,16 @@ def test_a_category_qualifier_before_the_list_is_never_read_away(qualifier: str,
     # accounts may be paid in …': an open category narrows the head; no glossary defines it
     head = {INCOTERMS: "Incoterms accepted", RELOCATION: "Relocation allowance"}[rule]
     assert_never_decides(rule.replace(head, f"{head} for {qualifier} vendors", 1))
+
+
+def test_anything_else_after_a_required_list_sends_the_rest_to_review() -> None:
+    # was a near-miss of test_judge_jlabel (never decides); 'anything else' names the values the
+    # list leaves out, as 'any other currency' does (tiers.other_clause)
+    rule = "Currency must be EUR or GBP. Anything else -> treasury review."
+    compiled = compile_rule(0, "c:r0", rule)
+    assert [c.reading() for c in compiled.checks] == [
+        "Send to review unless currency is EUR or GBP"
+    ]
+    tool = "treasury.pay_supplier"
+    assert outcome_beside_ticket(rule, tool, {"amount": 5, "currency": "GBP"}) == "approved"
+    assert outcome_beside_ticket(rule, tool, {"amount": 5, "currency": "USD"}) == "pending_review"
