@@ -258,3 +258,19 @@ def test_anything_else_after_a_required_list_sends_the_rest_to_review() -> None:
     tool = "treasury.pay_supplier"
     assert outcome_beside_ticket(rule, tool, {"amount": 5, "currency": "GBP"}) == "approved"
     assert outcome_beside_ticket(rule, tool, {"amount": 5, "currency": "USD"}) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    "rule", ["No exports outside city domains.", "No sharing with addresses outside city domains."]
+)
+@pytest.mark.parametrize(
+    "email", ["clerk@springfield.gov", "x@springfield.gov.evil.com", "someone@gmail.com"]
+)
+def test_a_word_before_domains_is_no_domain(rule: str, email: str) -> None:
+    # "Deny unless `domains` is city", labelled understood: 'city' qualifies the domains (a
+    # category no list in the rule gives), so the rule is partly understood and reviews
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "partly_understood"
+    assert "city" in compiled.unaccounted
+    got = outcome_beside_ticket(rule, "files.share", {"file_id": "F-9", "recipient_email": email})
+    assert got == "pending_review"

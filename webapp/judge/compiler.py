@@ -1301,6 +1301,24 @@ def _listed_codes_as_subject(rule: CompiledRule, text: str) -> list[str]:
     return out
 
 
+_DOMAIN_KIND_STEMS = frozenset(stem(w) for w in ("domain", "domains"))
+
+
+def _word_as_domain(rule: CompiledRule, text: str) -> list[str]:
+    """jlist: 'No exports outside city domains' was read "Deny unless `domains` is city",
+    labelled understood: a plain word before a domain noun qualifies the domains (a category the
+    policy or the glossary must list), it is never a domain an address could be at."""
+    return [
+        str(v)
+        for c in _every(rule)
+        if isinstance(c, ValueList)
+        and c.match == "exact"
+        and _DOMAIN_KIND_STEMS & set(c.kind_words)
+        for v in c.values
+        if "." not in str(v)
+    ]
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
@@ -1331,6 +1349,7 @@ _AS_WRITTEN = (
     _relation_exception_lost,
     _restricted_value_as_list,
     _listed_codes_as_subject,
+    _word_as_domain,
 )
 
 
