@@ -274,3 +274,15 @@ def test_a_word_before_domains_is_no_domain(rule: str, email: str) -> None:
     assert "city" in compiled.unaccounted
     got = outcome_beside_ticket(rule, "files.share", {"file_id": "F-9", "recipient_email": email})
     assert got == "pending_review"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Wires may be sent in USD. Any other currency for new vendors -> review.",
+        "Currency must be USD. Any other currency for new vendors -> review.",
+    ],
+)
+def test_a_qualified_any_other_is_no_complement_of_the_list(rule: str) -> None:
+    # 'any other currency for new vendors' speaks of some of the values left out, not of all
+    assert_never_decides(rule)

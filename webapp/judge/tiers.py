@@ -80,6 +80,10 @@ def other_clause(text: str) -> ElseBranch | None:
     m = _OTHER.search(last)
     if m is None:
         return None
+    if re.match(r"\s+(?:for|from|to|of|by|with|in|on|at|under|over|without)\b", last[m.end() :]):
+        # jlist: 'Any other currency for new vendors -> review': the noun is qualified, the
+        # clause says what happens to some of the values the list leaves out, not to all
+        return None
     rest = (last[: m.start()] + " " + last[m.end() :]).replace("->", " ").replace("\u2192", " ")
     if _OWN.search(rest):
         return None
