@@ -100,6 +100,7 @@ APART_SETS = (
     "dev_jrange",
     "dev_jident",
     "dev_jpair",
+    "dev_jlist2",
     "dev_jred15",
     "dev_jred16",
     "dev_jred17",

@@ -292,8 +292,9 @@ def test_a_rule_with_words_that_change_nothing_reads_as_without_them(
 
 # Near-misses: the same words beside something that does change the rule.
 NEAR_MISSES = [
-    # an else branch with another effect or a condition is a rule of its own
-    "Currency must be EUR or GBP. Anything else -> treasury review.",
+    # an else branch with another effect or a condition is a rule of its own ('Currency must be
+    # EUR or GBP. Anything else -> treasury review.' is read since jlist: the branch is the
+    # list's complement, sent to review, as 'any other currency' was; test_judge_jlist2.py)
     "Currency must be EUR or GBP; other currencies need treasury approval.",
     "Payments may only go to US, CA or MX; any other country -> reject unless compliance_ok is true.",
     "Governing law must be England or New York. Any other governing law is referred to Legal.",

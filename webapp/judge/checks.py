@@ -2488,7 +2488,19 @@ class ValueList(Check):
         if self.match == "currency":
             # 'notional_ccy', 'currency_pair', 'pair': 'EUR/TRY' names two currencies
             keys = _CURRENCY_KEYS if self.mode == "deny" else _CURRENCY_KEYS - {"pair"}
-            return [lf for lf in leaves if lf.keys & keys]
+            # jlist: 'Withdrawals: BTC or ETH only' and `asset: "SOL"`: an asset, coin or token
+            # argument holding a currency code is the currency the act moves (an `asset` that
+            # is a laptop's tag is not)
+            return [
+                lf
+                for lf in leaves
+                if lf.keys & keys
+                or (
+                    lf.last_keys & _ASSET_KEYS
+                    and isinstance(lf.value, str)
+                    and lf.value.strip().upper() in CURRENCY_CODES
+                )
+            ]
         if self.match in ("domain", "consumer_mail"):
             return [
                 lf

@@ -454,6 +454,20 @@ def _compile_with_else(
                 for c in head.checks
             )
             return replace(head, text=text, checks=checks)
+        # ---- jlist: a permission followed by 'anything else -> …' is a closed list ('Auto-file
+        # OK for jurisdictions US, CA, GB; anything else -> Tax team review'); taken only when
+        # the head, written as that list, reads as one allow-list of the values written in it
+        closed = tiers.exclusive(other.head, lambda code: code.upper() in CURRENCY_CODES)
+        if closed is not None:
+            head = _compile_as_written(index, chunk_id, closed, glossary, evidence)
+            if (
+                head.understanding == "understood"
+                and tiers.listed_at_end(head.checks, closed)
+                and _restates(head.checks, other, relax=True)
+            ):
+                checks = tuple(replace(c, effect=other.effect) for c in head.checks)
+                return replace(head, text=text, checks=checks)
+        # ---- end jlist
     # 'Hard ceiling: 2,000 USD per adjustment. Anything higher is refused, no exceptions.': the
     # closing clause restates the cap (tiers.py)
     capped = tiers.higher_refused(text)
@@ -1301,6 +1315,50 @@ def _relation_exception_lost(rule: CompiledRule, text: str) -> list[str]:
     return [found.group(0).lower()] if found else []
 
 
+# two or more codes written as a list ('FOB, CIF, DAP', 'US, CA or GB')
+_CODE_LIST = re.compile(
+    r"\b[A-Z][A-Z0-9]{1,5}\b(?:\s*(?:,|/|\bor\b|\band\b)\s*(?:(?:or|and)\s+)?"
+    r"[A-Z][A-Z0-9]{1,5}\b)+"
+)
+
+
+def _listed_codes_as_subject(rule: CompiledRule, text: str) -> list[str]:
+    """jlist: 'Incoterms accepted: FOB, CIF, DAP for new customers' was read as a review of new
+    customers 'about incoterms FOB CIF DAP', and EXW was approved; 'Auto-file OK for
+    jurisdictions US, CA, GB …' as a permission 'about file jurisdictions CA GB …'. A code of a
+    written list is a value to compare, never a word of the subject a request must show: when
+    no check compares it, it stays unaccounted."""
+    checks = _every(rule)
+    compared = {str(v).lower() for c in checks for v in (getattr(c, "values", None) or ())}
+    out: list[str] = []
+    for m in _CODE_LIST.finditer(text):
+        for code in re.findall(r"[A-Z][A-Z0-9]{1,5}", m.group(0)):
+            low = code.lower()
+            if low in compared or code in out:
+                continue
+            if any(low in c.terms or stem(low) in c.terms for c in checks):
+                out.append(code)
+    return out
+
+
+_DOMAIN_KIND_STEMS = frozenset(stem(w) for w in ("domain", "domains"))
+
+
+def _word_as_domain(rule: CompiledRule, text: str) -> list[str]:
+    """jlist: 'No exports outside city domains' was read "Deny unless `domains` is city",
+    labelled understood: a plain word before a domain noun qualifies the domains (a category the
+    policy or the glossary must list), it is never a domain an address could be at."""
+    return [
+        str(v)
+        for c in _every(rule)
+        if isinstance(c, ValueList)
+        and c.match == "exact"
+        and _DOMAIN_KIND_STEMS & set(c.kind_words)
+        for v in c.values
+        if "." not in str(v)
+    ]
+
+
 # Fail-safes on the rule as written (after the prose reading; `_FAIL_SAFES` read the normalised
 # clauses inside it), in the order they are tried: the first that names words decides them.
 _AS_WRITTEN_BEFORE_CAPS = (
@@ -1330,6 +1388,8 @@ _AS_WRITTEN = (
     _permission_scope_unread,
     _relation_exception_lost,
     _restricted_value_as_list,
+    _listed_codes_as_subject,
+    _word_as_domain,
 )
 
 
@@ -5547,6 +5607,25 @@ _HOLDING_TAIL = re.compile(
     re.I,
 )
 _BRACKET_ITEM = re.compile(r"[a-z][a-z0-9_]*(?:\s+[a-z][a-z0-9_]*){0,3}")
+# jlist: 'PII fields in an export (email, ssn, dob, phone) -> Legal review': the bracket lists
+# the fields, written after the act they are carried by; only after an act noun that holds
+# fields and is no collection of its own (a 'table' or a 'dataset' could be what the bracket
+# lists)
+_KIND_THEN_ACT = re.compile(
+    r"(?P<cat>\b(?:fields?|columns?|attributes?))(?P<mid>\s+(?:in|on|of)\s+(?:an?|the|any)\s+"
+    r"(?:export|extract|share|report|download|upload|dump|response|payload|message))"
+    r"\s*(?P<items>\([^()]+\))"
+)
+
+
+def _members_beside_kind(text: str) -> str:
+    """`text` with a bracket of members written after the act moved beside its kind."""
+    m = _KIND_THEN_ACT.search(text)
+    if m is None:
+        return text
+    return (
+        f"{text[: m.start()]}{m.group('cat')} {m.group('items')}{m.group('mid')}{text[m.end() :]}"
+    )
 
 
 class BracketedMembersRecogniser(Recogniser):
@@ -5559,7 +5638,7 @@ class BracketedMembersRecogniser(Recogniser):
     kind = "when_listed"
 
     def recognise(self, c: Clause) -> list[Check] | None:
-        m = _BRACKETED_MEMBERS.match(c.text)
+        m = _BRACKETED_MEMBERS.match(_members_beside_kind(c.text))
         if m is None or re.search(
             r"\b(?:e\.?g|i\.?e|etc|such as|like|including|incl)\b", m.group("items"), re.I
         ):
@@ -12603,6 +12682,21 @@ def _value_list_check(
         match, values = "currency", tuple(currencies)
     elif all(places):
         match, values = "place", tuple(p for p in places if p)
+    elif any(places) and (
+        2 * sum(1 for p in places if p) >= len(items)
+        or _PLACE_KIND.search(clause[:region_start])
+        or (
+            re.search(r"\b(?:to|from|in|into)\s*$", clause[:region_start], re.I)
+            and all(
+                p or _PROPER_NAME.fullmatch(i.strip()) for i, p in zip(items, places, strict=True)
+            )
+        )
+    ):
+        # ---- jlist: 'High-risk jurisdictions (South Sudan, Yemen, Somalia, Haiti, Mali)': a
+        # list of places some of which the vocabulary does not know. Compared as written, the
+        # names missed a request that writes codes (`country: "YE"` was approved); the known
+        # ones are places, the others are left unaccounted, so the rule never decides alone
+        match, values = "place", tuple(p for p in places if p)
     else:
         values = tuple(i.strip() for i in items)
         if (
@@ -12824,6 +12918,7 @@ def _list_items(clause: str, only: bool) -> tuple[list[str], int, int]:
                         spans.append((phrase[cut:], m.start() + cut, m.end()))
                         break
         if spans:
+            spans = _joined_names(clause, spans)
             return [n for n, _, _ in spans], spans[0][1], spans[-1][2]
     # Currencies named in a prohibition without list punctuation ('Trades in RUB or BYN are
     # forbidden').
@@ -13072,6 +13167,42 @@ def _strong_value(item: str) -> bool:
         or (i.isupper() and 2 <= len(i) <= 5)
         or re.fullmatch(r"[A-Z][\w&.\-]*(?: [A-Z][\w&.\-]*)*", i)
     )
+
+
+_PLACE_KIND = re.compile(
+    r"\b(?:countr(?:y|ies)|jurisdictions?|destinations?|nations?|territor(?:y|ies))\W*$", re.I
+)
+
+
+_PROPER_NAME = re.compile(r"[A-Z][a-z]+(?:[ \-][A-Z][a-z]+){0,3}")
+_LIST_JOINER = re.compile(r"\s*(?:,\s*(?:(?:or|and)\s+)?|\s(?:or|and|nor)\s+|\s*/\s*)")
+
+
+def _joined_names(clause: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """`spans` (places named in `clause`) with the capitalised names written in one list with
+    them. jlist: 'Never ship to Yemen, Haiti or Mali' held Haiti and Mali, which the vocabulary
+    does not know, as words of the subject, and approved a shipment to HT; in the list they
+    are members the place check cannot compare, so they stay unaccounted."""
+    out = sorted(spans, key=lambda x: x[1])
+    names = [
+        m
+        for m in re.finditer(r"[A-Z][A-Za-z]+(?:[ \-][A-Z][A-Za-z]+)*", clause)
+        if _PROPER_NAME.fullmatch(m.group(0))
+    ]
+    grown = True
+    while grown:
+        grown = False
+        for m in names:
+            if any(s <= m.start() < e for _, s, e in out):
+                continue
+            if any(
+                _LIST_JOINER.fullmatch(clause[e : m.start()])
+                or _LIST_JOINER.fullmatch(clause[m.end() : s])
+                for _, s, e in out
+            ):
+                out = sorted([*out, (m.group(0), m.start(), m.end())], key=lambda x: x[1])
+                grown = True
+    return out
 
 
 def _place(item: str) -> str | None:

@@ -522,6 +522,21 @@ _NO_ACT_ON = re.compile(
     re.I,
 )
 
+# jlist: 'We don't accept gifts from tobacco, firearms or gambling companies (donor_industry)',
+# 'Never ship orders to PO boxes or lockers (address_type)': a refused act on a thing, from or
+# to the listed kinds of the argument named in brackets
+_NEVER_ACT_ON = re.compile(
+    r"^(?:we\s+)?(?:do\s+not|don't|never|will\s+not|won't|cannot|can't|may\s+not)\s+"
+    r"(?P<act>[a-z]+)\s+(?P<thing>[a-z]+)\s+(?:from|to|for|on)\s+(?P<list>[^():;]+?)\s*"
+    rf"\((?P<arg>{_NAME})\)\s*\.?\s*$",
+    re.I,
+)
+
+_KIND_OF_PARTY = frozenset(
+    "companies firms businesses vendors suppliers organisations organizations industries "
+    "sectors brands donors merchants".split()
+)
+
 
 def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
     from webapp.judge.namedchecks import NamedList
@@ -537,8 +552,12 @@ def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
         items = _items(m.group("list"), shared_noun=False)
     else:
         m = _NO_ACT_ON.match(t)
+        thing = ""
         if m is None:
-            return None
+            m = _NEVER_ACT_ON.match(t)
+            if m is None or not _plain_subject(m.group("thing")):
+                return None
+            thing = m.group("thing")
         act = m.group("act")
         items = _items(m.group("list"))
         if items and len(items) > 1 and len(items[-1].split()) == 2:
@@ -547,6 +566,12 @@ def _deny_list(index: int, text: str, t: str) -> list[Any] | None:
             if noun.lower().endswith("s") and all(len(i.split()) == 1 for i in items[:-1]):
                 items[-1] = " ".join(head)
                 subj = noun
+        if thing and len(items) == 1 and len(items[0].split()) == 2:
+            # 'from tobacco companies (donor_industry)': the noun says what the one item is
+            first, noun = items[0].split()
+            if noun.lower() in _KIND_OF_PARTY:
+                items, subj = [first], noun
+        subj = " ".join(w for w in (thing, subj) if w)
     if not items:
         return None
     place = (

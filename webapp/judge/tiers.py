@@ -26,7 +26,7 @@ Two shapes staff write, each read wrong clause by clause:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from webapp.judge.asides import ElseBranch
@@ -52,7 +52,20 @@ _OWN = re.compile(
     re.I,
 )
 _SPLIT = re.compile(r"(?:;|\.(?=\s+[A-Z])|\s[-\u2013\u2014]\s)\s*")
-_OTHER = re.compile(r"\bany\s+other\s+(?P<noun>[a-z][a-z\-]*(?:\s+type)?)\b", re.I)
+_OTHER = re.compile(
+    r"\bany\s+other\s+(?P<noun>[a-z][a-z\-]*(?:\s+type)?)\b"
+    # jlist: 'anything else -> Tax team review' names no noun: it is every value the list leaves
+    # out, whatever the list is of
+    r"|^(?:anything\s+else|everything\s+else|all\s+others)\b",
+    re.I,
+)
+# jlist: an arrow to a person or a team is that person's review ('Any other reason ->
+# supervisor', '-> Treasury desk'); only after an arrow, where no verb could say anything else
+_TO_REVIEWER = re.compile(
+    r"(?:->|\u2192)\s*(?:the\s+)?(?:[A-Za-z][\w&\-]*\s+){0,2}?"
+    r"(?:supervisors?|managers?|leads?|desk|team|officers?|owners?|approvers?)\s*$",
+    re.I,
+)
 
 
 def other_clause(text: str) -> ElseBranch | None:
@@ -67,11 +80,15 @@ def other_clause(text: str) -> ElseBranch | None:
     m = _OTHER.search(last)
     if m is None:
         return None
+    if re.match(r"\s+(?:for|from|to|of|by|with|in|on|at|under|over|without)\b", last[m.end() :]):
+        # jlist: 'Any other currency for new vendors -> review': the noun is qualified, the
+        # clause says what happens to some of the values the list leaves out, not to all
+        return None
     rest = (last[: m.start()] + " " + last[m.end() :]).replace("->", " ").replace("\u2192", " ")
     if _OWN.search(rest):
         return None
     deny = re.search(_DENY, last, re.I)
-    review = re.search(_REVIEW, last, re.I)
+    review = re.search(_REVIEW, last, re.I) or _TO_REVIEWER.search(last)
     if bool(deny) == bool(review):
         return None
     end = body.rfind(parts[-1].strip())
@@ -81,9 +98,67 @@ def other_clause(text: str) -> ElseBranch | None:
     return ElseBranch(
         head + ("" if head.endswith((".", "!")) else "."),
         "deny" if deny else "review",
-        m.group("noun").lower(),
+        (m.group("noun") or "").lower(),
         tuple(w.lower() for w in re.findall(r"[A-Za-z][\w\-']*", last)),
     )
+
+
+# jlist: a permission followed by its 'anything else' is a closed list. "Auto-file OK for
+# jurisdictions US, CA, GB; anything else -> Tax team review", "Relocation allowance may be paid
+# in EUR, GBP or CHF. Any other currency needs Payroll sign-off.", "USD only - any other
+# currency -> Treasury review": read alone, the head grants (or, bare, says nothing), and the
+# branch says what happens to every value it leaves out. `exclusive` writes the head as the
+# allow-list it is, in a form the list reading knows; the compiler takes it only when it reads as
+# one allow-list of exactly the values written at its end.
+_LISTED = r"[A-Z0-9][\w:./\-]*"
+_LIST_TAIL = rf"(?P<list>{_LISTED}(?:\s*(?:,|/|\bor\b|\band\b)\s*{_LISTED})*)"
+_OK_FOR = re.compile(
+    r"^(?P<act>[A-Za-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?)\s+(?:is\s+|are\s+)?"
+    r"(?i:ok|okay|allowed|permitted|fine)\s+(?:for|in)\s+(?:the\s+)?"
+    rf"(?P<kind>[a-z][a-z\-]*)\s*:?\s+{_LIST_TAIL}\s*[.!]?$",
+)
+_MAY_BE = re.compile(
+    r"^(?P<subj>[A-Za-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3}?)\s+(?P<modal>may|can)\s+"
+    r"(?P<verb>be\s+[a-z]+|[a-z]+)\s+(?P<prep>in|to|via|by|with|through)\s+"
+    rf"{_LIST_TAIL}\s*[.!]?$",
+)
+_BARE_CODES = re.compile(rf"^{_LIST_TAIL}\s+only\s*[.!]?$")
+
+
+def exclusive(head: str, is_currency: Callable[[str], bool]) -> str | None:
+    """`head` written as the allow-list its closing 'anything else' makes of it, or None."""
+    text = head.strip().rstrip(".!").rstrip()
+    m = _OK_FOR.match(text)
+    if m:
+        return f"{m.group('act')} {m.group('kind')}: {m.group('list')} only."
+    m = _MAY_BE.match(text)
+    if m:
+        return (
+            f"{m.group('subj')} {m.group('modal')} only {m.group('verb')} {m.group('prep')} "
+            f"{m.group('list')}."
+        )
+    m = _BARE_CODES.match(text)
+    if m:
+        codes = re.split(r"\s*(?:,|/|\bor\b|\band\b)\s*", m.group("list"))
+        if codes and all(is_currency(c) for c in codes):
+            return f"Currency must be {' or '.join(codes)}."
+    return None
+
+
+def listed_at_end(checks: Sequence[Check], head: str) -> bool:
+    """The head read as exactly one allow-list whose values are all written in its list."""
+    if len(checks) != 1:
+        return False
+    values = getattr(checks[0], "values", ())
+    if getattr(checks[0], "mode", "") != "allow" or not values:
+        return False
+    m = re.search(_LIST_TAIL + r"(?:\s+only)?$", head.strip().rstrip(".!").rstrip())
+    if m is None:
+        return False
+    written = {
+        v.strip().lower() for v in re.split(r"\s*(?:,|/|\bor\b|\band\b)\s*", m.group("list"))
+    }
+    return {str(v).lower() for v in values} <= written
 
 
 # ---------------------------------------------------------------------------------------------
