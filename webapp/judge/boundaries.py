@@ -75,3 +75,15 @@ def phrase_op(table: dict[str, str], written: str) -> str:
 
 OP_WORDS = {"gt": "above", "ge": "at or above", "lt": "below", "le": "at or below"}
 NEGATE = {"gt": "le", "ge": "lt", "lt": "ge", "le": "gt"}
+
+# word written after a date window ('Jun 15 - Jun 30 inclusive', 'Dec 24-26 (exclusive)') ->
+# whether the window's two end days are themselves inside it. Written without one, a window of
+# two days ('between Dec 24 and Dec 26', 'Jun 24 through Jun 30') takes both end days in.
+WINDOW_ENDS: dict[str, bool] = {
+    "inclusive": True,
+    "incl": True,
+    "both inclusive": True,
+    "exclusive": False,
+    "excl": False,
+    "both exclusive": False,
+}

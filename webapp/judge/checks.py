@@ -6214,6 +6214,14 @@ class DateWindow(_WhenTheRequestIs):
     # then those days of those years only, never the same days of another year
     start_year: int = 0
     end_year: int = 0
+    # the date argument the rule names ('no sends (send_date)', 'a po_date Jun 15 - Jun 30'): the
+    # window reads that argument alone; a request without it, or with a value that is no date,
+    # goes to a human (another date of the request says nothing of this one)
+    argument: str = ""
+    # whether the two end days are inside ('inclusive', 'exclusive': boundaries.WINDOW_ENDS)
+    ends_inside: bool = True
+    # the window's own name written as the rule's heading ('Quiet period', 'Holiday moratorium')
+    label: str = ""
     kind: str = field(default="date_window", init=False)
     outside_words = "is outside"
 
@@ -6222,17 +6230,38 @@ class DateWindow(_WhenTheRequestIs):
         d["window"] = {"start": list(self.start), "end": list(self.end)}
         if self.start_year and self.end_year:
             d["window"]["years"] = [self.start_year, self.end_year]
+        if self.argument:
+            d["window"]["argument"] = self.argument
+        if not self.ends_inside:
+            d["window"]["ends"] = "exclusive"
         return d
 
     def reading(self) -> str:
         assert self.body is not None
-        return f"When the request's date is {self.phrase}: {self.body.reading()}"
+        if not self.argument:
+            return f"When the request's date is {self.phrase}: {self.body.reading()}"
+        ends = "both end days included" if self.ends_inside else "both end days excluded"
+        if self.label:
+            ends = f"the {self.label.lower()}; {ends}"
+        return (
+            f"When `{self.argument}` is {self.phrase} ({ends}; without a readable "
+            f"`{self.argument}`, review): {self.body.reading()}"
+        )
 
     def _placed(self, view: RequestView) -> tuple[bool, list[str], str]:
         inside: set[bool] = set()
         paths: list[str] = []
+        if self.argument:
+            named = [lf for lf in view.leaves if lf.path.rsplit(".", 1)[-1] == self.argument]
+            if not named:
+                return False, [self.argument], f"the request carries no {self.argument}"
         for lf in view.leaves:
-            if not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
+            if self.argument:
+                if lf.path.rsplit(".", 1)[-1] != self.argument:
+                    continue
+                if not isinstance(lf.value, str) or not _ISO_DATE.match(lf.value.strip()):
+                    return False, [lf.path], f"{lf.path} = {lf.value!r} is no date"
+            elif not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
                 continue  # a birth date or an expiry says nothing of when the action happens
             m = _ISO_DATE.match(lf.value.strip())
             if not m:
@@ -6240,7 +6269,8 @@ class DateWindow(_WhenTheRequestIs):
             month, day = int(m.group(2)), int(m.group(3))
             if self.start_year and self.end_year:
                 ymd = (int(m.group(1)), month, day)
-                inside.add((self.start_year, *self.start) <= ymd <= (self.end_year, *self.end))
+                first, last = (self.start_year, *self.start), (self.end_year, *self.end)
+                inside.add(first <= ymd <= last and (self.ends_inside or ymd not in (first, last)))
             else:
                 inside.add(self._contains((month, day)))
             paths.append(lf.path)
@@ -6249,6 +6279,8 @@ class DateWindow(_WhenTheRequestIs):
         return inside.pop(), paths, ""
 
     def _contains(self, md: tuple[int, int]) -> bool:
+        if not self.ends_inside and md in (self.start, self.end):
+            return False
         if self.start <= self.end:
             return self.start <= md <= self.end
         return md >= self.start or md <= self.end  # 'Nov 1 to Mar 31' runs over the new year
