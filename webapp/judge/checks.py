@@ -6266,17 +6266,30 @@ class DateWindow(_WhenTheRequestIs):
             m = _ISO_DATE.match(lf.value.strip())
             if not m:
                 continue
-            month, day = int(m.group(2)), int(m.group(3))
-            if self.start_year and self.end_year:
-                ymd = (int(m.group(1)), month, day)
-                first, last = (self.start_year, *self.start), (self.end_year, *self.end)
-                inside.add(first <= ymd <= last and (self.ends_inside or ymd not in (first, last)))
-            else:
-                inside.add(self._contains((month, day)))
+            inside.add(self._day_inside(m))
             paths.append(lf.path)
         if len(inside) != 1:
             return False, paths, "the request's date cannot be told"
+        if self.argument and inside == {False}:
+            # the named date is outside; another date of the request inside the window may be
+            # the one the rule meant ('no refunds Dec 1 - Dec 31 for orders with an order_date'
+            # and a `refund_date` in December): a human decides, never an approval
+            for lf in view.leaves:
+                if lf.path.rsplit(".", 1)[-1] == self.argument or not isinstance(lf.value, str):
+                    continue
+                other = _ISO_DATE.match(lf.value.strip())
+                if other and not lf.last_keys & _NOT_ACTION_DATES and self._day_inside(other):
+                    return False, paths + [lf.path], f"{lf.path} is {self.phrase}"
         return inside.pop(), paths, ""
+
+    def _day_inside(self, m: re.Match[str]) -> bool:
+        """Whether the ISO date `m` (of `_ISO_DATE`) is inside the window."""
+        month, day = int(m.group(2)), int(m.group(3))
+        if self.start_year and self.end_year:
+            ymd = (int(m.group(1)), month, day)
+            first, last = (self.start_year, *self.start), (self.end_year, *self.end)
+            return first <= ymd <= last and (self.ends_inside or ymd not in (first, last))
+        return self._contains((month, day))
 
     def _contains(self, md: tuple[int, int]) -> bool:
         if not self.ends_inside and md in (self.start, self.end):

@@ -1,0 +1,137 @@
+"""Date windows on the date argument a rule names (jdate): 'Quiet period Dec 24-26: no sends
+(send_date)', 'no new POs with a po_date Jun 15 - Jun 30 inclusive'. The window reads that
+argument alone; a request without it, or with a value that is no date, goes to review; the end
+words come from boundaries.WINDOW_ENDS."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.unit.judge_support import (
+    APPENDED_QUALIFIERS,
+    assert_qualified_never_decides,
+    outcome_beside_ticket,
+)
+from webapp.judge.boundaries import WINDOW_ENDS
+from webapp.judge.compiler import compile_rule
+
+QUIET = "Quiet period Dec 24-26: no sends (send_date)"
+PO = "3. FY-end freeze: no new POs with a po_date Jun 15 - Jun 30 inclusive"
+AWARDS = "no awards with an award_date of Jun 24 through Jun 30, inclusive (cycle close)"
+MORATORIUM = "Holiday moratorium (Nov 25 - Jan 2): no account closures (closure_date)."
+EXCLUSIVE = "No sends (send_date) Dec 24-26 exclusive"
+
+
+def _send(rule: str, **args: object) -> str:
+    return outcome_beside_ticket(rule, "email.send_campaign", {"campaign_id": "C-1", **args})
+
+
+def _reading(rule: str) -> str:
+    compiled = compile_rule(0, "c:r0", rule)
+    assert compiled.understanding == "understood", (rule, compiled.unaccounted)
+    return " ".join(c.reading() for c in compiled.checks)
+
+
+def test_readings_name_the_argument_the_days_and_the_ends() -> None:
+    assert _reading(QUIET) == (
+        "When `send_date` is Dec 24-26 (the quiet period; both end days included; without a "
+        "readable `send_date`, review): Deny requests about sends"
+    )
+    assert "When `po_date` is Jun 15 - Jun 30 inclusive" in _reading(PO)
+    assert "both end days excluded" in _reading(EXCLUSIVE)
+    assert "the holiday moratorium" in _reading(MORATORIUM)
+    assert "the cycle close" in _reading(AWARDS)
+
+
+def test_first_and_last_day_inclusive_and_one_day_outside() -> None:
+    assert _send(QUIET, send_date="2025-12-24") == "denied"
+    assert _send(QUIET, send_date="2025-12-26") == "denied"
+    assert _send(QUIET, send_date="2025-12-23") == "approved"
+    assert _send(QUIET, send_date="2025-12-27") == "approved"
+    po = {"vendor_id": "V-1", "amount": 10}
+    assert outcome_beside_ticket(PO, "po.create", {**po, "po_date": "2025-06-15"}) == "denied"
+    assert outcome_beside_ticket(PO, "po.create", {**po, "po_date": "2025-06-30"}) == "denied"
+    assert outcome_beside_ticket(PO, "po.create", {**po, "po_date": "2025-07-01"}) == "approved"
+    assert outcome_beside_ticket(PO, "po.create", {**po, "po_date": "2025-06-14"}) == "approved"
+
+
+def test_exclusive_ends_are_outside() -> None:
+    assert _send(EXCLUSIVE, send_date="2025-12-24") == "approved"
+    assert _send(EXCLUSIVE, send_date="2025-12-25") == "denied"
+    assert _send(EXCLUSIVE, send_date="2025-12-26") == "approved"
+
+
+def test_window_across_the_new_year() -> None:
+    def close(day: str) -> str:
+        return outcome_beside_ticket(
+            MORATORIUM, "crm.close_account", {"account_id": "A", "closure_date": day}
+        )
+
+    assert close("2025-11-25") == "denied"
+    assert close("2025-12-31") == "denied"
+    assert close("2026-01-02") == "denied"
+    assert close("2026-01-03") == "approved"
+    assert close("2025-11-24") == "approved"
+
+
+def test_a_date_time_is_read_by_its_day() -> None:
+    assert _send(QUIET, send_date="2025-12-25T09:30:00Z") == "denied"
+
+
+def test_missing_or_unreadable_date_is_never_approved() -> None:
+    assert _send(QUIET) == "pending_review"
+    assert _send(QUIET, send_date="after lunch") == "pending_review"
+    assert _send(QUIET, send_date=None) == "pending_review"
+    # another date of the request says nothing of the named one
+    assert _send(QUIET, created_date="2025-12-01") == "pending_review"
+
+
+def test_the_window_reads_only_the_named_argument() -> None:
+    # the request's other date is outside, the named one inside: denied, not approved
+    assert _send(QUIET, send_date="2025-12-25", approved_date="2025-11-01") == "denied"
+
+
+def test_two_date_arguments_named_leave_the_rule_unread() -> None:
+    compiled = compile_rule(0, "c:r0", "Quiet period Dec 24-26: no sends (send_date, post_date)")
+    assert compiled.understanding != "understood" or not any(
+        getattr(c, "argument", "") for c in compiled.checks
+    )
+
+
+def test_the_end_words_come_from_one_table() -> None:
+    assert WINDOW_ENDS["inclusive"] is True and WINDOW_ENDS["exclusive"] is False
+
+
+# 'when the customer is a minor' is read by its own recogniser (a yes/no argument 'minor', review
+# when none is sent); the other qualifiers no recogniser consumes
+UNREAD = tuple(q for q in APPENDED_QUALIFIERS if not q.startswith("when "))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from((QUIET, PO, AWARDS, MORATORIUM)), st.sampled_from(UNREAD))
+def test_an_appended_qualifier_leaves_the_window_partly_understood(
+    rule: str, qualifier: str
+) -> None:
+    assert_qualified_never_decides(rule, qualifier)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dates(min_value=dt.date(2020, 1, 1), max_value=dt.date(2030, 12, 31)))
+def test_a_day_inside_the_window_is_never_approved(day: dt.date) -> None:
+    got = _send(QUIET, send_date=day.isoformat())
+    inside = (day.month, day.day) in ((12, 24), (12, 25), (12, 26))
+    assert got == ("denied" if inside else "approved")
+
+
+def test_another_date_inside_the_window_sends_an_outside_named_date_to_review() -> None:
+    rule = "No refunds between Dec 1 and Dec 31 for orders with an order_date"
+    args = {"order_id": "O-1", "order_date": "2025-11-15"}
+    assert outcome_beside_ticket(rule, "shop.refund", args) == "approved"
+    late = {**args, "refund_date": "2025-12-10"}
+    assert outcome_beside_ticket(rule, "shop.refund", late) == "pending_review"
+    # a birth date or an expiry says nothing of when the act happens
+    born = {**args, "date_of_birth": "1990-12-10"}
+    assert outcome_beside_ticket(rule, "shop.refund", born) == "approved"
