@@ -135,3 +135,68 @@ def test_another_date_inside_the_window_sends_an_outside_named_date_to_review() 
     # a birth date or an expiry says nothing of when the act happens
     born = {**args, "date_of_birth": "1990-12-10"}
     assert outcome_beside_ticket(rule, "shop.refund", born) == "approved"
+
+
+# -- holds until an event (holds.py) -------------------------------------------------------------
+
+FIREWALL = "FREEZE: core-edge-fw -- no rule changes until the migration is signed off"
+AUDIT = (
+    "AUDIT HOLD - grantee GR-2291 (Hope Horizons Foundation): no disbursements until Internal "
+    "Audit lifts the hold"
+)
+ENTITY = "UK01 entity: CHANGE FREEZE (year-end migration). No run submissions for UK01."
+
+
+def test_a_hold_until_an_event_is_in_force_now() -> None:
+    fw = {"rule_id": "r-1", "action": "allow"}
+    assert (
+        outcome_beside_ticket(FIREWALL, "firewall.update_rule", {**fw, "firewall": "core-edge-fw"})
+        == "denied"
+    )
+    assert outcome_beside_ticket(FIREWALL, "firewall.update_rule", fw) == "pending_review"
+    pay = {"amount": 12000}
+    assert (
+        outcome_beside_ticket(AUDIT, "grants.disburse", {**pay, "grantee_id": "GR-2291"})
+        == "denied"
+    )
+    assert outcome_beside_ticket(AUDIT, "grants.disburse", pay) == "pending_review"
+    run = {"period": "2025-12"}
+    assert (
+        outcome_beside_ticket(ENTITY, "payroll.submit_run", {**run, "entity": "UK01"}) == "denied"
+    )
+
+
+def test_a_similar_but_different_name_is_outside_the_hold() -> None:
+    assert (
+        outcome_beside_ticket(AUDIT, "grants.disburse", {"amount": 1, "grantee_id": "GR-2292"})
+        == "approved"
+    )
+    assert outcome_beside_ticket(ENTITY, "payroll.submit_run", {"entity": "UK02"}) == "approved"
+    # a value extending the held one is doubtful: never approved
+    assert (
+        outcome_beside_ticket(AUDIT, "grants.disburse", {"amount": 1, "grantee_id": "GR-2291A"})
+        != "approved"
+    )
+
+
+def test_hold_readings_say_the_value_and_the_act() -> None:
+    assert _reading(FIREWALL).startswith(
+        "Deny rule changes when an argument holding a value of its shape is core-edge-fw"
+    )
+    assert _reading(AUDIT).startswith(
+        "Deny disbursements when the argument named for the grantee is GR-2291"
+    )
+    assert _reading(ENTITY).startswith(
+        "Deny run submissions when the argument named for the entity is UK01"
+    )
+
+
+def test_an_exception_in_the_freeze_bracket_is_not_a_reason() -> None:
+    rule = "UK01 entity: CHANGE FREEZE (except payroll corrections). No run submissions for UK01."
+    assert compile_rule(0, "c:r0", rule).understanding != "understood"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from((FIREWALL, AUDIT, ENTITY)), st.sampled_from(UNREAD))
+def test_an_appended_qualifier_leaves_the_hold_partly_understood(rule: str, qualifier: str) -> None:
+    assert_qualified_never_decides(rule, qualifier)
