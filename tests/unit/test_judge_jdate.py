@@ -200,3 +200,62 @@ def test_an_exception_in_the_freeze_bracket_is_not_a_reason() -> None:
 @given(st.sampled_from((FIREWALL, AUDIT, ENTITY)), st.sampled_from(UNREAD))
 def test_an_appended_qualifier_leaves_the_hold_partly_understood(rule: str, qualifier: str) -> None:
     assert_qualified_never_decides(rule, qualifier)
+
+
+# -- one side of a dated day on a named argument --------------------------------------------------
+
+AFTER = "No timesheet entries with an entry_date after 2025-06-30 (period closed)."
+BEFORE = "Trades must not have a settle_date before 2025-01-02"
+ON_OR_AFTER = "No invoices with an invoice_date on or after 2026-01-01"
+
+
+def test_before_and_after_leave_the_day_out_on_or_takes_it_in() -> None:
+    def entry(day: str) -> str:
+        return outcome_beside_ticket(AFTER, "hr.timesheet_add", {"hours": 8, "entry_date": day})
+
+    assert entry("2025-06-30") == "approved"
+    assert entry("2025-07-01") == "denied"
+    trade = {"symbol": "IBM", "qty": 1}
+    assert (
+        outcome_beside_ticket(BEFORE, "trading.book", {**trade, "settle_date": "2025-01-02"})
+        == "approved"
+    )
+    assert (
+        outcome_beside_ticket(BEFORE, "trading.book", {**trade, "settle_date": "2025-01-01"})
+        == "denied"
+    )
+    inv = {"amount": 5}
+    assert (
+        outcome_beside_ticket(ON_OR_AFTER, "ar.invoice", {**inv, "invoice_date": "2026-01-01"})
+        == "denied"
+    )
+    assert (
+        outcome_beside_ticket(ON_OR_AFTER, "ar.invoice", {**inv, "invoice_date": "2025-12-31"})
+        == "approved"
+    )
+    assert outcome_beside_ticket(ON_OR_AFTER, "ar.invoice", inv) == "pending_review"
+    assert "the written day itself excluded" in _reading(AFTER)
+    assert "the written day itself included" in _reading(ON_OR_AFTER)
+
+
+def test_a_negated_or_excepted_side_is_not_read() -> None:
+    for rule in (
+        "No trades with a settle_date not later than 2025-01-02",
+        "Trades settle only after 2025-01-02 (settle_date)",
+        "Refunds need review unless the order_date is after 2025-01-01",
+    ):
+        assert compile_rule(0, "c:r0", rule).understanding != "understood", rule
+
+
+def test_the_date_sides_come_from_one_table() -> None:
+    from webapp.judge.boundaries import DATE_SIDE
+
+    assert DATE_SIDE["after"] == "gt" and DATE_SIDE["on or after"] == "ge"
+    assert DATE_SIDE["before"] == "lt" and DATE_SIDE["no later than"] == "le"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dates(min_value=dt.date(2024, 1, 1), max_value=dt.date(2026, 12, 31)))
+def test_a_day_past_the_bound_is_never_approved(day: dt.date) -> None:
+    got = outcome_beside_ticket(AFTER, "hr.timesheet_add", {"entry_date": day.isoformat()})
+    assert got == ("denied" if day > dt.date(2025, 6, 30) else "approved")

@@ -87,3 +87,19 @@ WINDOW_ENDS: dict[str, bool] = {
     "excl": False,
     "both exclusive": False,
 }
+
+# word written before a date a named date argument is compared with ('an entry_date after
+# 2025-06-30', 'a settle_date on or before 2025-01-02') -> operator a date *in* the rule's side
+# satisfies. 'before' and 'after' leave the day itself out; 'on or …' and 'no later / earlier
+# than' take it in.
+DATE_SIDE: dict[str, str] = {
+    "before": "lt",
+    "prior to": "lt",
+    "earlier than": "lt",
+    "after": "gt",
+    "later than": "gt",
+    "on or before": "le",
+    "no later than": "le",
+    "on or after": "ge",
+    "no earlier than": "ge",
+}

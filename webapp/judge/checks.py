@@ -6241,6 +6241,12 @@ class DateWindow(_WhenTheRequestIs):
         if not self.argument:
             return f"When the request's date is {self.phrase}: {self.body.reading()}"
         ends = "both end days included" if self.ends_inside else "both end days excluded"
+        if self.start_year == 1 or self.end_year == 9999:
+            ends = "the written day itself " + (
+                "included"
+                if re.search(r"\bon\s+or\b|\bno\s+(?:later|earlier)\b", self.phrase, re.I)
+                else "excluded"
+            )
         if self.label:
             ends = f"the {self.label.lower()}; {ends}"
         return (

@@ -10,7 +10,7 @@ from typing import Any
 
 from webapp.judge import agentrules, asides, parentheticals, tiers
 from webapp.judge.actors import reserved_act_rule
-from webapp.judge.boundaries import CAP, NEGATE, WINDOW_ENDS, phrase_op, phrase_pattern
+from webapp.judge.boundaries import CAP, DATE_SIDE, NEGATE, WINDOW_ENDS, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.checks import (
     APPROVAL_STEMS,
@@ -8322,13 +8322,42 @@ _WINDOW_LABEL_BEFORE = re.compile(
 _WINDOW_LABEL_AFTER = re.compile(r"^\s*\)?\s*(?::|--?|\u2013|\u2014)\s+", re.I)
 _LABEL_WORDS = (
     r"(?:[A-Za-z][\w&/-]*\s+){0,3}(?:period|moratorium|freeze|blackout|window|holidays?|close|"
-    r"closing|shutdown|cutoff|lockdown|embargo)"
+    r"closing|closed|locked|shutdown|cutoff|lockdown|embargo)"
 )
 # the same name as the heading of a rule whose window comes later ('3. FY-end freeze: no new
 # POs with a po_date Jun 15 - Jun 30'), or in brackets right after the window ('Jun 24 through
 # Jun 30, inclusive (cycle close)')
 _WINDOW_HEADING = re.compile(r"^\s*(?:\d+[.)]\s*)?(?P<label>" + _LABEL_WORDS + r")\s*:\s+", re.I)
 _WINDOW_LABEL_BRACKETS = re.compile(r"^\s*\((?P<label>" + _LABEL_WORDS + r")\)", re.I)
+
+
+# One side of a dated day, beside a named date argument ('an entry_date after 2025-06-30'):
+# read as a window from that day to the end of time, or from the start of time to it. The year
+# must be written (a day of every year has no single side).
+_DATE_BOUND = re.compile(
+    r"\b(?P<word>" + phrase_pattern(DATE_SIDE) + r")\s+(?P<iso>(?:19|20)\d\d-[01]\d-[0-3]\d)"
+    r"(?![\w-]|[.:]\d)",
+    re.I,
+)
+
+
+def _date_bound_window(
+    m: re.Match[str],
+) -> tuple[tuple[int, int, int], tuple[int, int, int]] | None:
+    """(first day, last day) of the side of the date `m` (of _DATE_BOUND) the word names."""
+    import datetime as _dt
+
+    try:
+        day = _dt.date.fromisoformat(m.group("iso"))
+    except ValueError:
+        return None
+    op = phrase_op(DATE_SIDE, m.group("word"))
+    one = _dt.timedelta(days=1)
+    if op in ("lt", "le"):
+        last = day - one if op == "lt" else day
+        return (1, 1, 1), (last.year, last.month, last.day)
+    first = day + one if op == "gt" else day
+    return (first.year, first.month, first.day), (9999, 12, 31)
 
 
 def _named_date_argument(text: str) -> str | None:
@@ -8355,11 +8384,20 @@ class DateWindowRecogniser(Recogniser):
         if m and _DATE_WINDOW.search(c.text, m.end()):
             return None
         if not m and argument:
-            m = _BARE_WINDOW.search(c.text)
-            if not m or _BARE_WINDOW.search(c.text, m.end()):
+            m = _BARE_WINDOW.search(c.text) or _DATE_BOUND.search(c.text)
+            if not m or m.re.search(c.text, m.end()) or _DATE_BOUND.search(c.text, m.end()):
                 return None
         if not m:
             return None
+        if m.re is _DATE_BOUND:
+            if _EXCEPTION_BEFORE.search(c.text[: m.start()]):
+                return None  # '… unless the entry_date is after …': the date is the exception's
+            if re.search(r"\b(?:not|no|never|only|n't)\s*$", c.text[: m.start()], re.I):
+                return None  # 'not later than', 'only after': the other side, or an allowance
+            sides = _date_bound_window(m)
+            if sides is None:
+                return None
+            return self._made(c, m, m.end(), argument, sides, True)
         if "d2c" in m.re.groupindex and m.group("d2c"):
             # 'Dec 24-26': the second day is of the first one's month (and year)
             if not m.group("m1") or m.group("y1"):
@@ -8386,6 +8424,20 @@ class DateWindowRecogniser(Recogniser):
             # both years written, the later first ('between 2025-12-02 and 2025-11-24'): the
             # days between them
             (y1, m1, d1), (y2, m2, d2) = (y2, m2, d2), (y1, m1, d1)
+        return self._made(c, m, window_end, argument, ((y1, m1, d1), (y2, m2, d2)), ends_inside)
+
+    def _made(
+        self,
+        c: Clause,
+        m: re.Match[str],
+        window_end: int,
+        argument: str,
+        sides: tuple[tuple[int, int, int], tuple[int, int, int]],
+        ends_inside: bool,
+    ) -> list[Check] | None:
+        """The window's checks: what the rest of the clause (but the window, its name and the
+        named argument) restricts, held on the days between `sides`."""
+        (y1, m1, d1), (y2, m2, d2) = sides
         label = ""
         named = _WINDOW_LABEL_BEFORE.match(c.text[: m.start()])
         after = _WINDOW_LABEL_AFTER.match(c.text[window_end:])
