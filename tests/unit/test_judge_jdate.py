@@ -259,3 +259,26 @@ def test_the_date_sides_come_from_one_table() -> None:
 def test_a_day_past_the_bound_is_never_approved(day: dt.date) -> None:
     got = outcome_beside_ticket(AFTER, "hr.timesheet_add", {"entry_date": day.isoformat()})
     assert got == ("denied" if day > dt.date(2025, 6, 30) else "approved")
+
+
+# -- day counts on a named argument ----------------------------------------------------------------
+
+PAST_DUE = "Referral to agency: at least 60 days past due (days_past_due)"
+
+
+def test_a_day_count_exactly_at_the_bound() -> None:
+    def refer(**args: object) -> str:
+        return outcome_beside_ticket(
+            PAST_DUE, "collections.refer_to_agency", {"account_id": "A", **args}
+        )
+
+    assert refer(days_past_due=60) == "approved"
+    assert refer(days_past_due=59) == "denied"
+    assert refer() == "pending_review"
+    assert _reading(PAST_DUE).startswith("Deny when `days_past_due` is below 60 days")
+
+
+def test_past_outside_the_argument_name_is_still_unread() -> None:
+    # 'past' names the argument's own words only when the rule names the argument
+    compiled = compile_rule(0, "c:r0", "Referral to agency: at least 60 days past due")
+    assert "past" in compiled.unaccounted

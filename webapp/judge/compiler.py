@@ -2678,10 +2678,20 @@ def _unread_prepositions(text: str, checks: list[Check]) -> list[str]:
     terms = {t for c in _all_checks(checks) for t in c.terms}
     # 'outside the EU': a place or a listed value a check compares with, read by that check
     values = _value_stems(checks)
+    # 'at least 60 days past due (days_past_due)': the phrase is part of the name of the
+    # argument a bound compares, which reads it whole (no exclusion)
+    named = [
+        "_" + c.named.lower() + "_"
+        for c in _all_checks(checks)
+        if isinstance(c, NumericLimit) and c.named
+    ]
     return [
         re.sub(r"\s+", " ", m.group("prep").lower())
         for m in found
-        if stem(m.group("obj").lower()) in terms
+        if not any(
+            "_" + m.group("prep").lower() + "_" + m.group("obj").lower() + "_" in n for n in named
+        )
+        and stem(m.group("obj").lower()) in terms
         and stem(m.group("obj").lower()) not in values
         and m.group("obj").lower() not in values
         and not (country_code(m.group("obj")) or region_name(m.group("obj")))
