@@ -282,3 +282,13 @@ def test_past_outside_the_argument_name_is_still_unread() -> None:
     # 'past' names the argument's own words only when the rule names the argument
     compiled = compile_rule(0, "c:r0", "Referral to agency: at least 60 days past due")
     assert "past" in compiled.unaccounted
+
+
+def test_a_zoned_instant_near_an_end_day_goes_to_review() -> None:
+    # 23:30 UTC on Dec 23 is Dec 24 an hour east: inside for some tenants' calendars
+    assert _send(QUIET, send_date="2025-12-23T23:30:00Z") == "pending_review"
+    assert _send(QUIET, send_date="2025-12-27T00:30:00-05:00") == "pending_review"
+    assert _send(QUIET, send_date="2025-12-25T12:00:00+01:00") == "denied"
+    assert _send(QUIET, send_date="2025-12-20T10:00:00Z") == "approved"
+    # a time without a zone is on its own calendar day
+    assert _send(QUIET, send_date="2025-12-23T23:30:00") == "approved"

@@ -6255,7 +6255,7 @@ class DateWindow(_WhenTheRequestIs):
         )
 
     def _placed(self, view: RequestView) -> tuple[bool, list[str], str]:
-        inside: set[bool] = set()
+        inside: set[bool | None] = set()
         paths: list[str] = []
         if self.argument:
             named = [lf for lf in view.leaves if lf.path.rsplit(".", 1)[-1] == self.argument]
@@ -6274,6 +6274,8 @@ class DateWindow(_WhenTheRequestIs):
                 continue
             inside.add(self._day_inside(m))
             paths.append(lf.path)
+        if None in inside:
+            return False, paths, f"the request's date-time is {self.phrase} in some time zones"
         if len(inside) != 1:
             return False, paths, "the request's date cannot be told"
         if self.argument and inside == {False}:
@@ -6284,18 +6286,41 @@ class DateWindow(_WhenTheRequestIs):
                 if lf.path.rsplit(".", 1)[-1] == self.argument or not isinstance(lf.value, str):
                     continue
                 other = _ISO_DATE.match(lf.value.strip())
-                if other and not lf.last_keys & _NOT_ACTION_DATES and self._day_inside(other):
+                if (
+                    other
+                    and not lf.last_keys & _NOT_ACTION_DATES
+                    and self._day_inside(other)
+                    in (
+                        True,
+                        None,
+                    )
+                ):
                     return False, paths + [lf.path], f"{lf.path} is {self.phrase}"
         return inside.pop(), paths, ""
 
-    def _day_inside(self, m: re.Match[str]) -> bool:
-        """Whether the ISO date `m` (of `_ISO_DATE`) is inside the window."""
-        month, day = int(m.group(2)), int(m.group(3))
+    def _day_inside(self, m: re.Match[str]) -> bool | None:
+        """Whether the ISO date `m` (of `_ISO_DATE`) is inside the window; None for an instant
+        with a zone that is inside in some of the zones a tenant may keep its calendar in and
+        outside in others ('2025-12-23T23:30:00Z' is Dec 24 an hour east): a human decides."""
+        instant = _ISO_INSTANT.match(m.group(0).strip())
+        if instant and instant.group(4) and instant.group(6):
+            zone = instant.group(6).upper()
+            offset = (
+                0 if zone == "Z" else int(zone[0] + "1") * (int(zone[1:3]) * 60 + int(zone[-2:]))
+            )
+            utc = datetime(
+                int(instant.group(1)), int(instant.group(2)), int(instant.group(3)),
+                int(instant.group(4)), int(instant.group(5)),
+            ) - timedelta(minutes=offset)  # fmt: skip
+            seen = {self._ymd_inside((utc + timedelta(hours=h)).timetuple()[:3]) for h in _ZONES}
+            return seen.pop() if len(seen) == 1 else None
+        return self._ymd_inside((int(m.group(1)), int(m.group(2)), int(m.group(3))))
+
+    def _ymd_inside(self, ymd: tuple[int, int, int]) -> bool:
         if self.start_year and self.end_year:
-            ymd = (int(m.group(1)), month, day)
             first, last = (self.start_year, *self.start), (self.end_year, *self.end)
             return first <= ymd <= last and (self.ends_inside or ymd not in (first, last))
-        return self._contains((month, day))
+        return self._contains((ymd[1], ymd[2]))
 
     def _contains(self, md: tuple[int, int]) -> bool:
         if not self.ends_inside and md in (self.start, self.end):
