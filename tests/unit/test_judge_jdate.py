@@ -292,3 +292,16 @@ def test_a_zoned_instant_near_an_end_day_goes_to_review() -> None:
     assert _send(QUIET, send_date="2025-12-20T10:00:00Z") == "approved"
     # a time without a zone is on its own calendar day
     assert _send(QUIET, send_date="2025-12-23T23:30:00") == "approved"
+
+
+def test_more_days_or_a_bound_beside_the_window_leave_it_unread() -> None:
+    for rule in (
+        "No sends with a send_date Dec 24-26 or Dec 31",
+        "No sends with a send_date Dec 24-26 or 31",
+        "Quiet period Dec 24-26: no sends (send_date) over 10,000 recipients",
+    ):
+        assert compile_rule(0, "c:r0", rule).understanding != "understood", rule
+    # Dec 31 is never approved by the window alone
+    assert (
+        _send("No sends with a send_date Dec 24-26 or Dec 31", send_date="2025-12-31") != "approved"
+    )

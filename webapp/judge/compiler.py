@@ -8370,6 +8370,18 @@ def _date_bound_window(
     return (first.year, first.month, first.day), (9999, 12, 31)
 
 
+# A day of the calendar left in a window rule's rest: a month's name (written as a month: 'May'
+# only before a day), an ISO date or a day and month in figures.
+_ANOTHER_DAY = re.compile(
+    r"\b(?:jan|january|feb|february|mar|march|apr|april|jun|june|jul|july|aug|august|sep|sept|"
+    r"september|oct|october|nov|november|dec|december)\b\.?|\bmay\s+\d|"
+    r"\b(?:19|20)\d\d-[01]\d(?:-[0-3]\d)?\b|\b\d{1,2}/\d{1,2}\b",
+    re.I,
+)
+# more days joined to the window ('Dec 24-26 or 31', '…, and the 31st')
+_MORE_DAYS = re.compile(r"^\s*(?:,|or\b|and\b|&|/|\+)\s*(?:the\s+)?\d", re.I)
+
+
 def _named_date_argument(text: str) -> str | None:
     """The one date argument `text` names, '' when none, None when several (which one the
     window reads would be a guess)."""
@@ -8475,8 +8487,20 @@ class DateWindowRecogniser(Recogniser):
                 return None  # the argument written twice, or inside the window's words
             rest = re.sub(r"\s+", " ", framed.sub(" ", rest)).strip()
             rest = re.sub(r"\s+([:,.;])", r"\1", rest)
+        if argument and (_ANOTHER_DAY.search(rest) or _MORE_DAYS.match(c.text[window_end:])):
+            # 'Dec 24-26 or Dec 31', 'Jun 15 - Jun 30 and 31st': more days than the window's,
+            # which the rest would read as subject words (and Dec 31 be approved)
+            return None
         made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
         if not made or any(x.effect == "allow" for x in made):
+            return None
+        if argument and (
+            any(argument in x.reading() for x in made)
+            or any(isinstance(x, NumericLimit) and not x.named for x in _all_checks(made))
+        ):
+            # '… no sends (send_date) over 10,000 recipients': the rest compares the date
+            # argument itself with a number, or a later pass may bind its bound to the name
+            # written beside it: a misreading either way
             return None
         phrase = re.sub(r"\s+", " ", c.text[m.start() : window_end].strip(" ,("))
         return [
