@@ -305,3 +305,11 @@ def test_more_days_or_a_bound_beside_the_window_leave_it_unread() -> None:
     assert (
         _send("No sends with a send_date Dec 24-26 or Dec 31", send_date="2025-12-31") != "approved"
     )
+
+
+def test_a_day_of_a_month_is_no_amount() -> None:
+    # read as 'amount at or above 24', a send of 10 on Dec 25 had been approved
+    rule = "Sends Dec 24-26 need marketing approval"
+    assert compile_rule(0, "c:r0", rule).understanding != "understood"
+    args = {"send_date": "2025-12-25", "amount": 10}
+    assert outcome_beside_ticket(rule, "email.send", args) != "approved"

@@ -6061,6 +6061,13 @@ class KeyedCapRecogniser(Recogniser):
         ]
 
 
+# a month's name right before a number: the number is its day ('Dec 24', 'May 1')
+_DAY_OF_A_MONTH = re.compile(
+    r"(?:\b(?i:jan|january|feb|february|mar|march|apr|april|jun|june|jul|july|aug|august|sep|"
+    r"sept|september|oct|october|nov|november|dec|december)\.?|\bMay)\s+\d{1,2}(?![\d,.])"
+)
+
+
 class NumericRecogniser(Recogniser):
     """Caps, floors and review thresholds on amounts, counts and sizes, per request or window."""
 
@@ -6073,6 +6080,10 @@ class NumericRecogniser(Recogniser):
             and _WITHOUT_FLAG.search(c.text)
         ):
             return None  # 'Do not share … of patients under 16 without consent': a required flag
+        if _DAY_OF_A_MONTH.search(c.text):
+            # 'Sends Dec 24-26 need marketing approval': a day of a month, not an amount (read as
+            # 'amount at or above 24', a send of 10 on Dec 25 was approved)
+            return None
         numeric = _numeric_checks(
             c.index,
             c.source,
