@@ -101,6 +101,7 @@ APART_SETS = (
     "dev_jident",
     "dev_jpair",
     "dev_jlist2",
+    "dev_jdate",
     "dev_jred15",
     "dev_jred16",
     "dev_jred17",

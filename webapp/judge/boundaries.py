@@ -75,3 +75,31 @@ def phrase_op(table: dict[str, str], written: str) -> str:
 
 OP_WORDS = {"gt": "above", "ge": "at or above", "lt": "below", "le": "at or below"}
 NEGATE = {"gt": "le", "ge": "lt", "lt": "ge", "le": "gt"}
+
+# word written after a date window ('Jun 15 - Jun 30 inclusive', 'Dec 24-26 (exclusive)') ->
+# whether the window's two end days are themselves inside it. Written without one, a window of
+# two days ('between Dec 24 and Dec 26', 'Jun 24 through Jun 30') takes both end days in.
+WINDOW_ENDS: dict[str, bool] = {
+    "inclusive": True,
+    "incl": True,
+    "both inclusive": True,
+    "exclusive": False,
+    "excl": False,
+    "both exclusive": False,
+}
+
+# word written before a date a named date argument is compared with ('an entry_date after
+# 2025-06-30', 'a settle_date on or before 2025-01-02') -> operator a date *in* the rule's side
+# satisfies. 'before' and 'after' leave the day itself out; 'on or …' and 'no later / earlier
+# than' take it in.
+DATE_SIDE: dict[str, str] = {
+    "before": "lt",
+    "prior to": "lt",
+    "earlier than": "lt",
+    "after": "gt",
+    "later than": "gt",
+    "on or before": "le",
+    "no later than": "le",
+    "on or after": "ge",
+    "no earlier than": "ge",
+}

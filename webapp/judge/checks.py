@@ -6247,6 +6247,14 @@ class DateWindow(_WhenTheRequestIs):
     # then those days of those years only, never the same days of another year
     start_year: int = 0
     end_year: int = 0
+    # the date argument the rule names ('no sends (send_date)', 'a po_date Jun 15 - Jun 30'): the
+    # window reads that argument alone; a request without it, or with a value that is no date,
+    # goes to a human (another date of the request says nothing of this one)
+    argument: str = ""
+    # whether the two end days are inside ('inclusive', 'exclusive': boundaries.WINDOW_ENDS)
+    ends_inside: bool = True
+    # the window's own name written as the rule's heading ('Quiet period', 'Holiday moratorium')
+    label: str = ""
     kind: str = field(default="date_window", init=False)
     outside_words = "is outside"
 
@@ -6255,33 +6263,101 @@ class DateWindow(_WhenTheRequestIs):
         d["window"] = {"start": list(self.start), "end": list(self.end)}
         if self.start_year and self.end_year:
             d["window"]["years"] = [self.start_year, self.end_year]
+        if self.argument:
+            d["window"]["argument"] = self.argument
+        if not self.ends_inside:
+            d["window"]["ends"] = "exclusive"
         return d
 
     def reading(self) -> str:
         assert self.body is not None
-        return f"When the request's date is {self.phrase}: {self.body.reading()}"
+        if not self.argument:
+            return f"When the request's date is {self.phrase}: {self.body.reading()}"
+        ends = "both end days included" if self.ends_inside else "both end days excluded"
+        if self.start_year == 1 or self.end_year == 9999:
+            ends = "the written day itself " + (
+                "included"
+                if re.search(r"\bon\s+or\b|\bno\s+(?:later|earlier)\b", self.phrase, re.I)
+                else "excluded"
+            )
+        if self.label:
+            ends = f"the {self.label.lower()}; {ends}"
+        return (
+            f"When `{self.argument}` is {self.phrase} ({ends}; without a readable "
+            f"`{self.argument}`, review): {self.body.reading()}"
+        )
 
     def _placed(self, view: RequestView) -> tuple[bool, list[str], str]:
-        inside: set[bool] = set()
+        inside: set[bool | None] = set()
         paths: list[str] = []
+        if self.argument:
+            named = [lf for lf in view.leaves if lf.path.rsplit(".", 1)[-1] == self.argument]
+            if not named:
+                return False, [self.argument], f"the request carries no {self.argument}"
         for lf in view.leaves:
-            if not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
+            if self.argument:
+                if lf.path.rsplit(".", 1)[-1] != self.argument:
+                    continue
+                if not isinstance(lf.value, str) or not _ISO_DATE.match(lf.value.strip()):
+                    return False, [lf.path], f"{lf.path} = {lf.value!r} is no date"
+            elif not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
                 continue  # a birth date or an expiry says nothing of when the action happens
             m = _ISO_DATE.match(lf.value.strip())
             if not m:
                 continue
-            month, day = int(m.group(2)), int(m.group(3))
-            if self.start_year and self.end_year:
-                ymd = (int(m.group(1)), month, day)
-                inside.add((self.start_year, *self.start) <= ymd <= (self.end_year, *self.end))
-            else:
-                inside.add(self._contains((month, day)))
+            inside.add(self._day_inside(m))
             paths.append(lf.path)
+        if None in inside:
+            return False, paths, f"the request's date-time is {self.phrase} in some time zones"
         if len(inside) != 1:
             return False, paths, "the request's date cannot be told"
+        if self.argument and inside == {False}:
+            # the named date is outside; another date of the request inside the window may be
+            # the one the rule meant ('no refunds Dec 1 - Dec 31 for orders with an order_date'
+            # and a `refund_date` in December): a human decides, never an approval
+            for lf in view.leaves:
+                if lf.path.rsplit(".", 1)[-1] == self.argument or not isinstance(lf.value, str):
+                    continue
+                other = _ISO_DATE.match(lf.value.strip())
+                if (
+                    other
+                    and not lf.last_keys & _NOT_ACTION_DATES
+                    and self._day_inside(other)
+                    in (
+                        True,
+                        None,
+                    )
+                ):
+                    return False, paths + [lf.path], f"{lf.path} is {self.phrase}"
         return inside.pop(), paths, ""
 
+    def _day_inside(self, m: re.Match[str]) -> bool | None:
+        """Whether the ISO date `m` (of `_ISO_DATE`) is inside the window; None for an instant
+        with a zone that is inside in some of the zones a tenant may keep its calendar in and
+        outside in others ('2025-12-23T23:30:00Z' is Dec 24 an hour east): a human decides."""
+        instant = _ISO_INSTANT.match(m.group(0).strip())
+        if instant and instant.group(4) and instant.group(6):
+            zone = instant.group(6).upper()
+            offset = (
+                0 if zone == "Z" else int(zone[0] + "1") * (int(zone[1:3]) * 60 + int(zone[-2:]))
+            )
+            utc = datetime(
+                int(instant.group(1)), int(instant.group(2)), int(instant.group(3)),
+                int(instant.group(4)), int(instant.group(5)),
+            ) - timedelta(minutes=offset)  # fmt: skip
+            seen = {self._ymd_inside((utc + timedelta(hours=h)).timetuple()[:3]) for h in _ZONES}
+            return seen.pop() if len(seen) == 1 else None
+        return self._ymd_inside((int(m.group(1)), int(m.group(2)), int(m.group(3))))
+
+    def _ymd_inside(self, ymd: tuple[int, int, int]) -> bool:
+        if self.start_year and self.end_year:
+            first, last = (self.start_year, *self.start), (self.end_year, *self.end)
+            return first <= ymd <= last and (self.ends_inside or ymd not in (first, last))
+        return self._contains((ymd[1], ymd[2]))
+
     def _contains(self, md: tuple[int, int]) -> bool:
+        if not self.ends_inside and md in (self.start, self.end):
+            return False
         if self.start <= self.end:
             return self.start <= md <= self.end
         return md >= self.start or md <= self.end  # 'Nov 1 to Mar 31' runs over the new year

@@ -10,7 +10,7 @@ from typing import Any
 
 from webapp.judge import agentrules, asides, parentheticals, tiers
 from webapp.judge.actors import reserved_act_rule
-from webapp.judge.boundaries import CAP, NEGATE, phrase_op, phrase_pattern
+from webapp.judge.boundaries import CAP, DATE_SIDE, NEGATE, WINDOW_ENDS, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
 from webapp.judge.checks import (
     APPROVAL_STEMS,
@@ -2654,8 +2654,11 @@ def _unread_ranges(text: str, checks: list[Check]) -> list[str]:
     if not re.search(r"\d\s*(?:%|[a-z]{1,3}\b)?\s*(?:to|-|through|thru)\s*[$€£]?\d", text, re.I):
         return []
     bounds = {c.threshold for c in _all_checks(checks) if isinstance(c, NumericLimit)}
+    windows = [c.phrase for c in _all_checks(checks) if isinstance(c, DateWindow)]
     out = []
     for m in _RANGE.finditer(text):
+        if any(re.sub(r"\s+", " ", m.group(0)).strip() in w for w in windows):
+            continue  # the days of a window ('Dec 24-26'), which the window reads
         try:
             lo, hi = (float(m.group(g).replace(",", "")) for g in ("lo", "hi"))
         except ValueError:
@@ -2808,10 +2811,20 @@ def _unread_prepositions(text: str, checks: list[Check]) -> list[str]:
     terms = {t for c in _all_checks(checks) for t in c.terms}
     # 'outside the EU': a place or a listed value a check compares with, read by that check
     values = _value_stems(checks)
+    # 'at least 60 days past due (days_past_due)': the phrase is part of the name of the
+    # argument a bound compares, which reads it whole (no exclusion)
+    named = [
+        "_" + c.named.lower() + "_"
+        for c in _all_checks(checks)
+        if isinstance(c, NumericLimit) and c.named
+    ]
     return [
         re.sub(r"\s+", " ", m.group("prep").lower())
         for m in found
-        if stem(m.group("obj").lower()) in terms
+        if not any(
+            "_" + m.group("prep").lower() + "_" + m.group("obj").lower() + "_" in n for n in named
+        )
+        and stem(m.group("obj").lower()) in terms
         and stem(m.group("obj").lower()) not in values
         and m.group("obj").lower() not in values
         and not (country_code(m.group("obj")) or region_name(m.group("obj")))
@@ -3121,6 +3134,9 @@ def _accounted_stems(text: str, checks: list[Check], scope: list[str]) -> set[st
             todo.extend(c.options)
         elif isinstance(c, DateWindow | TimeOfDay | Weekday):
             out.update(stem(w) for w in words(c.phrase))
+            if isinstance(c, DateWindow) and c.argument:
+                out.update(stem(w) for w in words(c.argument))  # the date the window reads
+                out.update(stem(w) for w in words(c.label))  # the window's own name
             if isinstance(c, TimeOfDay | Weekday):
                 out.update({"am", "pm", "local"})  # '6pm', 'local time': read with the time
             if c.body is not None:
@@ -6197,6 +6213,13 @@ class KeyedCapRecogniser(Recogniser):
         ]
 
 
+# a month's name right before a number: the number is its day ('Dec 24', 'May 1')
+_DAY_OF_A_MONTH = re.compile(
+    r"(?:\b(?i:jan|january|feb|february|mar|march|apr|april|jun|june|jul|july|aug|august|sep|"
+    r"sept|september|oct|october|nov|november|dec|december)\.?|\bMay)\s+\d{1,2}(?![\d,.])"
+)
+
+
 class NumericRecogniser(Recogniser):
     """Caps, floors and review thresholds on amounts, counts and sizes, per request or window."""
 
@@ -6209,6 +6232,10 @@ class NumericRecogniser(Recogniser):
             and _WITHOUT_FLAG.search(c.text)
         ):
             return None  # 'Do not share … of patients under 16 without consent': a required flag
+        if _DAY_OF_A_MONTH.search(c.text):
+            # 'Sends Dec 24-26 need marketing approval': a day of a month, not an amount (read as
+            # 'amount at or above 24', a send of 10 on Dec 25 was approved)
+            return None
         numeric = _numeric_checks(
             c.index,
             c.source,
@@ -8429,17 +8456,145 @@ def _window_end(m: re.Match[str], n: str) -> tuple[int, int, int] | None:
     )
 
 
+# A date argument the rule names ('no sends (send_date)', 'a po_date Jun 15 - Jun 30'):
+# snake_case with a 'date' part, bare or in backticks.
+_DATE_ARGUMENT = re.compile(r"`?\b(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)*_date|date_[a-z0-9_]+)\b`?")
+# A window written without 'between' / 'from', read only beside a named date argument (the
+# argument says what the days are of): 'Jun 15 - Jun 30', 'Dec 24-26', 'Jun 24 through Jun 30';
+# 'until' is left out (it may end before its day). An end word from boundaries.WINDOW_ENDS may
+# follow ('inclusive', '(exclusive)').
+_BARE_WINDOW = re.compile(
+    r"\b(?:(?P<m1>" + _MONTH + r")\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?" + _YEAR.format("y1") + "|"
+    r"(?P<d1b>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1b>" + _MONTH + r")" + _YEAR.format("y1b") + "|"
+    r"(?P<iso1>(?:19|20)\d\d-[01]\d-[0-3]\d))"
+    r"(?:\s*(?:-|\u2013)\s*(?P<d2c>\d{1,2})(?![\w/-]|[.:]\d)|"
+    r"\s+(?:to|through|thru|-|\u2013)\s+"
+    r"(?:(?P<m2>" + _MONTH + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?" + _YEAR.format("y2") + "|"
+    r"(?P<d2b>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2b>" + _MONTH + r")" + _YEAR.format("y2b") + "|"
+    r"(?P<iso2>(?:19|20)\d\d-[01]\d-[0-3]\d))(?![\w-]))",
+    re.I,
+)
+_WINDOW_ENDS_WORD = re.compile(
+    r"\s*,?\s*\(?\s*(?P<ends>" + phrase_pattern(WINDOW_ENDS) + r")\b\s*\)?", re.I
+)
+# how a rule writes its date argument beside the window: '(send_date)', 'with a po_date',
+# 'an award_date of'
+_ARGUMENT_FRAME = r"(?:\bwith\s+)?(?:\b(?:an?|the|its|their)\s+)?`?{}`?(?:\s+(?:of|on|in)\b)?"
+
+
+# A window's own name as the rule's heading, right before its days and ended by a colon or a
+# dash after them: 'Quiet period Dec 24-26: …', 'Holiday moratorium (Nov 25 - Jan 2): …',
+# 'FY-end freeze - Jun 15 - Jun 30 …'. The name is read with the window; a word of it that
+# narrows ('EMEA quiet period') would only narrow the prohibition, so reading the days alone
+# refuses more, never less.
+_WINDOW_LABEL_BEFORE = re.compile(
+    r"^\s*(?:\d+[.)]\s*)?(?P<label>(?:[A-Za-z][\w&/-]*\s+){0,3}(?:period|moratorium|freeze|"
+    r"blackout|window|holidays?|close|closing|shutdown|cutoff|lockdown|embargo))\s*\(?\s*$",
+    re.I,
+)
+_WINDOW_LABEL_AFTER = re.compile(r"^\s*\)?\s*(?::|--?|\u2013|\u2014)\s+", re.I)
+_LABEL_WORDS = (
+    r"(?:[A-Za-z][\w&/-]*\s+){0,3}(?:period|moratorium|freeze|blackout|window|holidays?|close|"
+    r"closing|closed|locked|shutdown|cutoff|lockdown|embargo)"
+)
+# the same name as the heading of a rule whose window comes later ('3. FY-end freeze: no new
+# POs with a po_date Jun 15 - Jun 30'), or in brackets right after the window ('Jun 24 through
+# Jun 30, inclusive (cycle close)')
+_WINDOW_HEADING = re.compile(r"^\s*(?:\d+[.)]\s*)?(?P<label>" + _LABEL_WORDS + r")\s*:\s+", re.I)
+_WINDOW_LABEL_BRACKETS = re.compile(r"^\s*\((?P<label>" + _LABEL_WORDS + r")\)", re.I)
+
+
+# One side of a dated day, beside a named date argument ('an entry_date after 2025-06-30'):
+# read as a window from that day to the end of time, or from the start of time to it. The year
+# must be written (a day of every year has no single side).
+_DATE_BOUND = re.compile(
+    r"\b(?P<word>" + phrase_pattern(DATE_SIDE) + r")\s+(?P<iso>(?:19|20)\d\d-[01]\d-[0-3]\d)"
+    r"(?![\w-]|[.:]\d)",
+    re.I,
+)
+
+
+def _date_bound_window(
+    m: re.Match[str],
+) -> tuple[tuple[int, int, int], tuple[int, int, int]] | None:
+    """(first day, last day) of the side of the date `m` (of _DATE_BOUND) the word names."""
+    import datetime as _dt
+
+    try:
+        day = _dt.date.fromisoformat(m.group("iso"))
+    except ValueError:
+        return None
+    op = phrase_op(DATE_SIDE, m.group("word"))
+    one = _dt.timedelta(days=1)
+    if op in ("lt", "le"):
+        last = day - one if op == "lt" else day
+        return (1, 1, 1), (last.year, last.month, last.day)
+    first = day + one if op == "gt" else day
+    return (first.year, first.month, first.day), (9999, 12, 31)
+
+
+# A day of the calendar left in a window rule's rest: a month's name (written as a month: 'May'
+# only before a day), an ISO date or a day and month in figures.
+_ANOTHER_DAY = re.compile(
+    r"\b(?:jan|january|feb|february|mar|march|apr|april|jun|june|jul|july|aug|august|sep|sept|"
+    r"september|oct|october|nov|november|dec|december)\b\.?|\bmay\s+\d|"
+    r"\b(?:19|20)\d\d-[01]\d(?:-[0-3]\d)?\b|\b\d{1,2}/\d{1,2}\b",
+    re.I,
+)
+# more days joined to the window ('Dec 24-26 or 31', '…, and the 31st')
+_MORE_DAYS = re.compile(r"^\s*(?:,|or\b|and\b|&|/|\+)\s*(?:the\s+)?\d", re.I)
+
+
+def _named_date_argument(text: str) -> str | None:
+    """The one date argument `text` names, '' when none, None when several (which one the
+    window reads would be a guess)."""
+    names = {m.group("name") for m in _DATE_ARGUMENT.finditer(text)}
+    if len(names) > 1:
+        return None
+    return names.pop() if names else ""
+
+
 class DateWindowRecogniser(Recogniser):
     """A prohibition or review that holds between two calendar dates, read from the request's
-    date argument ('scheduled_date': '2026-12-04')."""
+    date argument ('scheduled_date': '2026-12-04'), or from the one the rule names ('Quiet
+    period Dec 24-26: no sends (send_date)')."""
 
     kind = "date_window"
 
     def recognise(self, c: Clause) -> list[Check] | None:
-        m = _DATE_WINDOW.search(c.text)
-        if not m or _DATE_WINDOW.search(c.text, m.end()):
+        argument = _named_date_argument(c.text)
+        if argument is None:
             return None
-        first, last = _window_end(m, "1"), _window_end(m, "2")
+        m = _DATE_WINDOW.search(c.text)
+        if m and _DATE_WINDOW.search(c.text, m.end()):
+            return None
+        if not m and argument:
+            m = _BARE_WINDOW.search(c.text) or _DATE_BOUND.search(c.text)
+            if not m or m.re.search(c.text, m.end()) or _DATE_BOUND.search(c.text, m.end()):
+                return None
+        if not m:
+            return None
+        if m.re is _DATE_BOUND:
+            if _EXCEPTION_BEFORE.search(c.text[: m.start()]):
+                return None  # '… unless the entry_date is after …': the date is the exception's
+            if re.search(r"\b(?:not|no|never|only|n't)\s*$", c.text[: m.start()], re.I):
+                return None  # 'not later than', 'only after': the other side, or an allowance
+            sides = _date_bound_window(m)
+            if sides is None:
+                return None
+            return self._made(c, m, m.end(), argument, sides, True)
+        if "d2c" in m.re.groupindex and m.group("d2c"):
+            # 'Dec 24-26': the second day is of the first one's month (and year)
+            if not m.group("m1") or m.group("y1"):
+                return None
+            first = _window_end(m, "1")
+            last = (0, _MONTHS[m.group("m1")[:3].lower()], int(m.group("d2c")))
+        else:
+            first, last = _window_end(m, "1"), _window_end(m, "2")
+        ends_inside, window_end = True, m.end()
+        written = _WINDOW_ENDS_WORD.match(c.text, m.end())
+        if written:
+            ends_inside, window_end = phrase_op(WINDOW_ENDS, written.group("ends")), written.end()
         if first is None or last is None or not (1 <= first[2] <= 31 and 1 <= last[2] <= 31):
             return None
         y1, m1, d1 = first
@@ -8454,11 +8609,63 @@ class DateWindowRecogniser(Recogniser):
             # both years written, the later first ('between 2025-12-02 and 2025-11-24'): the
             # days between them
             (y1, m1, d1), (y2, m2, d2) = (y2, m2, d2), (y1, m1, d1)
-        rest = (c.text[: m.start()] + " " + c.text[m.end() :]).strip()
+        return self._made(c, m, window_end, argument, ((y1, m1, d1), (y2, m2, d2)), ends_inside)
+
+    def _made(
+        self,
+        c: Clause,
+        m: re.Match[str],
+        window_end: int,
+        argument: str,
+        sides: tuple[tuple[int, int, int], tuple[int, int, int]],
+        ends_inside: bool,
+    ) -> list[Check] | None:
+        """The window's checks: what the rest of the clause (but the window, its name and the
+        named argument) restricts, held on the days between `sides`."""
+        (y1, m1, d1), (y2, m2, d2) = sides
+        label = ""
+        named = _WINDOW_LABEL_BEFORE.match(c.text[: m.start()])
+        after = _WINDOW_LABEL_AFTER.match(c.text[window_end:])
+        heading = _WINDOW_HEADING.match(c.text)
+        bracketed = _WINDOW_LABEL_BRACKETS.match(c.text[window_end:])
+        if named and after and argument:
+            label = named.group("label")
+            rest = c.text[window_end + after.end() :].strip()
+        elif heading and argument and heading.end() <= m.start():
+            label = heading.group("label")
+            rest = (c.text[heading.end() : m.start()] + " " + c.text[window_end:]).strip()
+        elif bracketed and argument:
+            label = bracketed.group("label")
+            rest = (c.text[: m.start()] + " " + c.text[window_end + bracketed.end() :]).strip()
+        else:
+            rest = (c.text[: m.start()] + " " + c.text[window_end:]).strip()
+        # 'Holiday moratorium (Nov 25 - Jan 2): …': the heading keeps its colon, not '( )'
+        rest = re.sub(r"\s*\(\s*\)", "", rest)
+        rest = re.sub(r"\s+([:,.;])", r"\1", rest)
+        if argument:
+            framed = re.compile(
+                r"\(\s*`?" + argument + r"`?\s*\)|" + _ARGUMENT_FRAME.format(argument)
+            )
+            if len(framed.findall(rest)) != 1:
+                return None  # the argument written twice, or inside the window's words
+            rest = re.sub(r"\s+", " ", framed.sub(" ", rest)).strip()
+            rest = re.sub(r"\s+([:,.;])", r"\1", rest)
+        if argument and (_ANOTHER_DAY.search(rest) or _MORE_DAYS.match(c.text[window_end:])):
+            # 'Dec 24-26 or Dec 31', 'Jun 15 - Jun 30 and 31st': more days than the window's,
+            # which the rest would read as subject words (and Dec 31 be approved)
+            return None
         made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
         if not made or any(x.effect == "allow" for x in made):
             return None
-        phrase = re.sub(r"\s+", " ", m.group(0).strip())
+        if argument and (
+            any(argument in x.reading() for x in made)
+            or any(isinstance(x, NumericLimit) and not x.named for x in _all_checks(made))
+        ):
+            # '… no sends (send_date) over 10,000 recipients': the rest compares the date
+            # argument itself with a number, or a later pass may bind its bound to the name
+            # written beside it: a misreading either way
+            return None
+        phrase = re.sub(r"\s+", " ", c.text[m.start() : window_end].strip(" ,("))
         return [
             DateWindow(
                 c.index,
@@ -8472,6 +8679,9 @@ class DateWindowRecogniser(Recogniser):
                 end_year=y2,
                 phrase=phrase,
                 body=b,
+                argument=argument,
+                ends_inside=ends_inside,
+                label=label,
             )
             for b in made
         ]

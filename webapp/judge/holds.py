@@ -67,17 +67,23 @@ _STATED = re.compile(
     r"^(?P<subj>[^.;:()]+?(?:\s*\([^()]*\))?)" + _BE + _STATE + r"\b(?P<tail>.*)$", re.I | re.S
 )
 # 'FREEZE: Harbor Point portfolio - …', 'CHANGE FREEZE - substation SUB-114 (Riverside): …'
+# ('AUDIT HOLD - grantee GR-2291 (…): …', 'FREEZE: core-edge-fw -- no rule changes …': a double
+# dash is a dash too)
 _LABELLED = re.compile(
-    r"^(?P<label>(?:change\s+|code\s+|legal\s+|regulatory\s+)?(?:freeze|hold|moratorium)|suspended)"
-    r"\s*(?::|\s-|\u2013|\u2014)\s*(?P<subj>[^.;:()]+?(?:\s*\([^()]*\))?)"
-    r"(?P<tail>(?:\s*(?::|\s-\s|\u2013|\u2014|;|\.)).*|\s*)$",
+    r"^(?P<label>(?:change\s+|code\s+|legal\s+|regulatory\s+|audit\s+|compliance\s+)?"
+    r"(?:freeze|hold|moratorium)|suspended)"
+    r"\s*(?::|\s--?|\u2013|\u2014)\s*(?P<subj>[^.;:()]+?(?:\s*\([^()]*\))?)"
+    r"(?P<tail>(?:\s*(?::|\s--?\s|\u2013|\u2014|;|\.)).*|\s*)$",
     re.I | re.S,
 )
 # 'Alameda County - eviction moratorium in effect: …'
 _NAMED_FIRST = re.compile(
     r"^(?P<subj>[^.;:()]+?(?:\s*\([^()]*\))?)\s*(?:\s-\s|\u2013|\u2014|:)\s*"
-    r"(?:(?:a|an|the)\s+)?(?P<what>[a-z]+\s+)?(?P<label>moratorium|freeze|hold)\s+"
-    r"(?:is\s+)?(?:in\s+effect|in\s+force|in\s+place|active)\b(?P<tail>.*)$",
+    r"(?:(?:a|an|the)\s+)?(?P<what>[a-z]+\s+)?(?P<label>moratorium|freeze|hold)"
+    r"(?:\s+(?:is\s+)?(?:in\s+effect|in\s+force|in\s+place|active)\b"
+    # 'UK01 entity: CHANGE FREEZE (year-end migration). No run submissions for UK01.': the label
+    # alone, then a reason or the sentence's end, states the freeze as in force
+    r"|(?=\s*(?:\([^()]*\)\s*)?(?:[.;]|$)))(?P<tail>.*)$",
     re.I | re.S,
 )
 # 'CEO mailbox (ceo@northwind.com): no collection without GC sign-off.'
@@ -96,13 +102,13 @@ _CONDITIONAL = re.compile(
 )
 _LIFETIME = re.compile(
     r"^\s*(?:,\s*)?(?:(?:until|till|pending|through|thru|due\s+to|because\s+of|following)\s+"
-    r"(?P<why>[^.;:()\u2013\u2014]+?)"
+    r"(?P<why>[^.,;:()\u2013\u2014]+?)"
     # 'for quarter close', 'for the stocktake': a 'for' names a period or an event only; 'for
     # Globex', 'for EU customers' would be a scope
     r"|for\s+(?P<period>(?:the\s+)?(?:[a-z][a-z\-]*\s+){0,2}(?:close|closing|audit|review|"
     r"stocktake|count|migration|sale|duration|holidays?|quarter|month|week|year|season|window|"
     r"period|investigation|cutover|retrofit|refinancing|merger|transition)))"
-    r"(?=\s*(?:$|[.;:()\u2013\u2014]|\s-\s))",
+    r"(?=\s*(?:$|[.,;:()\u2013\u2014]|\s-\s))",
     re.I,
 )
 # 'until approved by the CFO', 'pending sign-off from Legal': a release a request may show,
@@ -125,7 +131,7 @@ _NOT_A_REASON = re.compile(
     re.I,
 )
 _IN_EFFECT = re.compile(r"^\s*(?:(?:is\s+)?(?:in\s+effect|in\s+force|in\s+place)|active)\b", re.I)
-_SEP = re.compile(r"^\s*(?:[.;:]|\s-\s|\u2013|\u2014|,)\s*|^\s+-\s*")
+_SEP = re.compile(r"^\s*(?:[.;:]|\s--?\s|\u2013|\u2014|,)\s*|^\s+--?\s*")
 # 'no lease changes of any kind until the sale closes', 'no pay-or-quit notices, no filings'
 _NO_ACTS = re.compile(
     r"^no\s+(?P<acts>[a-z][a-z\-]*(?:\s+(?!(?:of|at|to|for|on|with|in|from|until|till|pending|"
@@ -171,7 +177,7 @@ _KIND_NOUNS = frozenset(
     "carrier carriers mailbox mailboxes fund funds branch branches plant plants building "
     "buildings facility facilities program programme contract contracts campus entity entities "
     "merchant merchants seller sellers partner partners ward wards clinic clinics team teams "
-    "desk desks route routes gate gates".split()
+    "desk desks route routes gate gates grantee grantees recipient recipients".split()
 )
 # a kind word written after a place's name ('Alameda County'): the value is the name without it
 _PLACE_KINDS = frozenset(stem(w) for w in "county city parish district borough".split())
