@@ -2102,17 +2102,6 @@ class ValueList(Check):
                     "forbids cannot be told",
                     (named,),
                 )
-            listed_here = self._listed_value_shown(view)
-            if listed_here is not None:
-                # 'never pay vendors located in IR, KP, …' and `vendor_country: "IR"` beside
-                # `vendor_status: "approved"`: the subject was judged another thing, yet a listed
-                # value is in the request; set aside, the payment to Iran had been approved
-                return Outcome(
-                    UNKNOWN,
-                    f"{listed_here} holds a listed value; whether the rule speaks of this "
-                    "request cannot be told",
-                    (listed_here,),
-                )
             return _not_applicable_or_satisfied(anchored)
         if self.kind_words == ("content",) or (self.match == "token" and self.mode == "deny"):
             # 'include_ssn': true names a listed field in the argument itself
@@ -2206,16 +2195,6 @@ class ValueList(Check):
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
-
-    def _listed_value_shown(self, view: RequestView) -> str | None:
-        """For a deny-list of places, the argument holding a listed value, if any."""
-        if self.mode != "deny" or self.effect != "deny" or self.match != "place":
-            return None
-        for leaf in self._candidates(view):
-            for v in scalars(leaf.value):
-                if isinstance(v, str) and self._in_list(v):
-                    return leaf.path
-        return None
 
     def _lists_agents(self) -> bool:
         """'Offshore agents may not do SIM swaps' with a glossary of offshore agents: the
