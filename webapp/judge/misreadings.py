@@ -33,6 +33,8 @@ from webapp.judge.checks import (
     SameValue,
     ValueList,
 )
+from webapp.judge.misdecides import GUARDS as MISDECIDE_GUARDS
+from webapp.judge.misdecides import MENDS as MISDECIDE_MENDS
 from webapp.judge.overreads import GUARDS as OVERREAD_GUARDS
 from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
@@ -709,6 +711,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     *OVERREAD_GUARDS,
     # understood rules whose reading says something else (red team jred14, wrongreads.py)
     *WRONGREAD_GUARDS,
+    # understood rules that decided on a misreading (red team jred19, misdecides.py)
+    *MISDECIDE_GUARDS,
 )
 
 
@@ -747,7 +751,7 @@ def mend(
     out = _mend_slash_list(text, out if out is not None else list(checks)) or out
     out = _mend_within(text, out if out is not None else list(checks)) or out
     out = _mend_inclusive_sign(text, out if out is not None else list(checks)) or out
-    for mend_one in WRONGREAD_MENDS:
+    for mend_one in (*WRONGREAD_MENDS, *MISDECIDE_MENDS):
         out = mend_one(text, out if out is not None else list(checks)) or out
     return tuple(out) if out is not None else None
 
