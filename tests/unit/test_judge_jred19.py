@@ -33,6 +33,12 @@ EXPIRED = "2. A check older than 24 months is expired = treat as not cleared (`c
 VENDORS = "New vendors: tax_id required, and tax_form must be W-9 or W-8BEN."
 IMAGES = "Memory/disk images -> encryption must be aes-256."
 SCOPE = "scope=global requires SOC lead sign-off; scope=site is fine."
+RECEIPT = "Refunds: receipt required (receipt_checked = true)."
+CALLBACK = "Wires to new beneficiaries: callback required (callback_done = true)."
+PENSION = (
+    "Monthly pension payments: payee account must match account on file "
+    "(account_matches_record = true); no payments into accounts opened less than 30 days ago."
+)
 SANDBOX = "sandbox-* agents: dry_run must be true; live actions are denied."
 
 VECTORS = [
@@ -96,6 +102,29 @@ VECTORS = [
     # name=value notation: another value is not 'fine'
     (SCOPE, "soc.block_ioc", {"scope": "org-wide"}, "pending_review"),
     (SCOPE, "soc.block_ioc", {"scope": "global"}, "pending_review"),
+    # the argument's own word read as a second subject: a pass on a failing flag is reviewed
+    (RECEIPT, "payments.refund", {"receipt_checked": False}, "pending_review"),
+    (RECEIPT, "payments.refund", {"receipt_checked": True}, "approved"),
+    (CALLBACK, "payments.wire", {"beneficiary": "x", "callback_done": False}, "pending_review"),
+    (
+        PENSION,
+        "pensions.payments.create",
+        {"account_matches_record": True, "account_age_days": 12},
+        "denied",
+    ),
+    (
+        PENSION,
+        "pensions.payments.create",
+        {"account_matches_record": False, "account_age_days": 40},
+        "pending_review",
+    ),
+    # a priority code no check reads
+    (
+        "Priority P1 incidents only: page on-call.",
+        "pager.page",
+        {"priority": "P3", "target": "on-call"},
+        "pending_review",
+    ),
 ]
 
 
@@ -192,3 +221,16 @@ def test_agent_glob_rule_never_decides_on_a_misreading(glob: str, agent: str) ->
     rule = f"{glob} agents: dry_run must be true."
     compiled = compile_rule(0, "c0", rule)
     assert not compiled.decides or any(c.kind.startswith("agent") for c in compiled.checks)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    head=st.sampled_from(["Refunds", "Wires", "Playground equipment", "Joint accounts", "Payouts"]),
+    word=st.sampled_from(["receipt", "callback", "certificate", "consent", "review"]),
+    suffix=st.sampled_from(["checked", "done", "ok", "given"]),
+)
+def test_a_failing_named_flag_is_never_approved(head: str, word: str, suffix: str) -> None:
+    # 'HEAD: WORD required (WORD_SUFFIX = true)' with the flag false: never approved
+    rule = f"{head}: {word} required ({word}_{suffix} = true)."
+    tool = head.lower().split()[0] + ".create"
+    assert outcome_beside_ticket(rule, tool, {f"{word}_{suffix}": False}) != "approved"

@@ -24,8 +24,10 @@ from functools import lru_cache
 
 from webapp.judge.checks import (
     NOT_APPLICABLE,
+    SATISFIED,
     UNKNOWN,
     VIOLATED,
+    Binding,
     Check,
     NumericLimit,
     Outcome,
@@ -293,17 +295,6 @@ def _parties_differ_unread(text: str, every: Sequence[Check]) -> list[str]:
     return [m.group(0).lower()]
 
 
-GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
-    _tool_read_as_value,
-    _argument_name_read_as_value,
-    _count_of_a_qualifier,
-    _names_never_read,
-    _agent_glob_unread,
-    _arrow_condition_as_subject,
-    _parties_differ_unread,
-)
-
-
 # -- readings made right --------------------------------------------------------------------------
 # 'edr.release_host: human analyst sign-off required, always.', '`iam.grant_admin` -> two-person
 # approval, no exceptions.', 'iam.* : security sign-off required.': the rule's subject is a tool
@@ -413,7 +404,116 @@ def _mend_arrow_condition(text: str, checks: list[Check]) -> list[Check] | None:
     ]
 
 
+# -- the argument's own word read as a second subject ---------------------------------------------
+# 'Refunds: receipt required (receipt_checked = true).', 'Wires to new beneficiaries: callback
+# required (callback_done = true).' read as "Deny when `receipt_checked` is not true (about:
+# refunds receipt)": the word that glosses the argument ('receipt') stayed a subject word beside
+# the heading's, the rule was judged to be about receipts and not about this refund, and a refund
+# with `receipt_checked: false` was approved. (Written 'Refunds need a receipt (…)', the word is
+# read as the binding's gloss and the rule applies.) A subject word after the heading's colon
+# that is a word of the argument the check binds is that gloss, which no check read.
+_HEADING = re.compile(r"^[^:]{2,80}:\s*(?P<tail>.+)$")
+
+
+def _glosses_as_subject(text: str, c: Check) -> list[str]:
+    """The subject words of `c` after the heading's colon that are words of its argument."""
+    m = _HEADING.match(text.strip())
+    path = getattr(c, "path", None)
+    if m is None or not isinstance(path, str) or not path:
+        return []
+    tail = {stem(w) for w in words(m.group("tail"))}
+    head = {stem(w) for w in words(text[: m.start("tail")])}
+    own = {stem(w) for w in words(path.replace("_", " ").replace(".", " "))}
+    return [t for t in c.terms if t in own and t in tail and t not in head]
+
+
+def _argument_word_as_subject(text: str, every: Sequence[Check]) -> list[str]:
+    shown = {id(c.body) for c in every if isinstance(c, ArgumentShown)}
+    out = []
+    for c in every:
+        if id(c) not in shown:
+            out += [t for t in _glosses_as_subject(text, c) if t not in out]
+    return out
+
+
+@dataclass(frozen=True)
+class ArgumentShown(Check):
+    """A binding whose own word was read as a second subject: where the binding passes the
+    request by (not about it) although the request carries the named argument against the
+    rule's value, a person decides. Only a pass is turned into a review."""
+
+    body: Binding | None = None
+    kind: str = field(default="argument_shown", init=False)
+
+    def reading(self) -> str:
+        inner = self.body.reading() if self.body else ""
+        path = self.body.path if self.body else ""
+        return f"{inner} (a request carrying `{path}` against the rule's value: at least review)"
+
+    def describe(self) -> dict[str, object]:
+        return {**super().describe(), "body": self.body.describe() if self.body else {}}
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        body = self.body
+        if body is None:
+            return Outcome(NOT_APPLICABLE)
+        out = body.evaluate(view)
+        if out.status not in (SATISFIED, NOT_APPLICABLE):
+            return out
+        against = [lf for lf in body._leaves(view) if body._holds(lf.value) is False]
+        if not against:
+            return out
+        lf = against[0]
+        return Outcome(
+            UNKNOWN,
+            f"{lf.path} = {lf.value!r}, against the rule's `{body.path}`; whether the rule "
+            "applies to this request is for a human to say",
+            (lf.path,),
+        )
+
+
+def _mend_argument_word(text: str, checks: list[Check]) -> list[Check] | None:
+    if not any(isinstance(c, Binding) and _glosses_as_subject(text, c) for c in checks):
+        return None
+    return [
+        ArgumentShown(c.rule_index, c.source, c.effect, c.terms, c.alternatives, body=c)
+        if isinstance(c, Binding) and _glosses_as_subject(text, c)
+        else c
+        for c in checks
+    ]
+
+
+# -- a code that restricts the rule, read by no check ---------------------------------------------
+# 'Priority P1 incidents only: page on-call.' read as "Deny unless an argument is on-call (about:
+# priority P1 incidents page)": the code became a subject word, and a P3 incident paged on-call
+# was approved. A short code (a priority, a severity, a tier: 'P1', 'SEV-2', 'T3') says which
+# requests the rule is about; a check reads it (a value it compares) or the rule is left unread.
+_CODE = re.compile(r"(?<![\w.-])(?:P|SEV|T|TIER|L|LEVEL|PRIO|PRI)-?[0-9]{1,2}(?![\w.-])")
+
+
+def _code_never_read(text: str, every: Sequence[Check]) -> list[str]:
+    codes = [m.group(0) for m in _CODE.finditer(text)]
+    if not codes or all(c.effect == "review" for c in every):
+        return []  # (a review read by its subject words sends the matter to a person anyway)
+    read = " ".join(_read_text(c) for c in every)
+    return [c.lower() for c in dict.fromkeys(codes) if c.lower() not in read]
+
+
+GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
+    _tool_read_as_value,
+    _argument_name_read_as_value,
+    _count_of_a_qualifier,
+    _names_never_read,
+    _agent_glob_unread,
+    _arrow_condition_as_subject,
+    _parties_differ_unread,
+    _argument_word_as_subject,
+    _code_never_read,
+)
+
+
 MENDS: tuple[Callable[[str, list[Check]], list[Check] | None], ...] = (
     _mend_tool_subject,
     _mend_arrow_condition,
+    _mend_argument_word,
 )
