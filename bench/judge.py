@@ -102,6 +102,7 @@ APART_SETS = (
     "dev_jpair",
     "dev_jlist2",
     "dev_jdate",
+    "dev_jred19",
     "dev_jred15",
     "dev_jred16",
     "dev_jred17",

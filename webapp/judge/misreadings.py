@@ -35,6 +35,8 @@ from webapp.judge.checks import (
 )
 from webapp.judge.netranges import GUARDS as NETRANGE_GUARDS
 from webapp.judge.netranges import MENDS as NETRANGE_MENDS
+from webapp.judge.misdecides import GUARDS as MISDECIDE_GUARDS
+from webapp.judge.misdecides import MENDS as MISDECIDE_MENDS
 from webapp.judge.overreads import GUARDS as OVERREAD_GUARDS
 from webapp.judge.pairs import (
     pair_read_otherwise,
@@ -724,6 +726,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     pair_read_otherwise,
     status_read_otherwise,
     states_read_otherwise,
+    # understood rules that decided on a misreading (red team jred19, misdecides.py)
+    *MISDECIDE_GUARDS,
 )
 
 
@@ -763,6 +767,7 @@ def mend(
     out = _mend_within(text, out if out is not None else list(checks)) or out
     out = _mend_inclusive_sign(text, out if out is not None else list(checks)) or out
     for mend_one in (*WRONGREAD_MENDS, *NETRANGE_MENDS):
+    for mend_one in (*WRONGREAD_MENDS, *MISDECIDE_MENDS):
         out = mend_one(text, out if out is not None else list(checks)) or out
     return tuple(out) if out is not None else None
 
