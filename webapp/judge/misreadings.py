@@ -33,10 +33,10 @@ from webapp.judge.checks import (
     SameValue,
     ValueList,
 )
-from webapp.judge.netranges import GUARDS as NETRANGE_GUARDS
-from webapp.judge.netranges import MENDS as NETRANGE_MENDS
 from webapp.judge.misdecides import GUARDS as MISDECIDE_GUARDS
 from webapp.judge.misdecides import MENDS as MISDECIDE_MENDS
+from webapp.judge.netranges import GUARDS as NETRANGE_GUARDS
+from webapp.judge.netranges import MENDS as NETRANGE_MENDS
 from webapp.judge.overreads import GUARDS as OVERREAD_GUARDS
 from webapp.judge.pairs import (
     pair_read_otherwise,
@@ -766,8 +766,7 @@ def mend(
     out = _mend_slash_list(text, out if out is not None else list(checks)) or out
     out = _mend_within(text, out if out is not None else list(checks)) or out
     out = _mend_inclusive_sign(text, out if out is not None else list(checks)) or out
-    for mend_one in (*WRONGREAD_MENDS, *NETRANGE_MENDS):
-    for mend_one in (*WRONGREAD_MENDS, *MISDECIDE_MENDS):
+    for mend_one in (*WRONGREAD_MENDS, *NETRANGE_MENDS, *MISDECIDE_MENDS):
         out = mend_one(text, out if out is not None else list(checks)) or out
     return tuple(out) if out is not None else None
 
