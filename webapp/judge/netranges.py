@@ -348,6 +348,20 @@ _DENY_THEN = re.compile(r"^(?:forbidden|not\s+allowed|denied|blocked|prohibited|
 _PREFIX_KEY = re.compile(r"prefix|mask|cidr|subnet|range|block|network|ip|addr|source|dest|from")
 
 
+# a key that names a range, not a host: its address without a length is no /32
+_RANGE_KEY = re.compile(r"prefix|cidr|subnet|range|block|network|route")
+# an IPv4 address with a length written other than '/' and one or two digits right after it
+_MISWRITTEN_LENGTH = re.compile(
+    r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?:\s+/|/\s+|/\d{1,2}\.\d|/\d{3}|/\d{1,3}\.\d{1,3}\.)"
+)
+# an address followed by a netmask ('10.0.0.0 255.255.0.0', '10.0.0.0 mask 255.255.0.0')
+_MASK_BESIDE = re.compile(
+    r"\d{1,3}(?:\.\d{1,3}){3}\s*(?:,\s*)?(?:(?:net)?mask\s+)?(?:255|254|252|248|240|224|192|128)"
+    r"\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class PrefixWiderThan(Check):
     """'Prefix shorter than /24 -> network team review': fires when the request carries an IPv4
@@ -394,6 +408,17 @@ class PrefixWiderThan(Check):
                     doubt = doubt or f"{leaf.path} = {v!r}"
                     continue
                 found = _ADDRESS.match(v) is not None
+                if _RANGE_KEY.search(key) and found and "/" not in v:
+                    # `prefix: "10.0.0.0"`: a range whose length is not written, not a host
+                    seen = True
+                    doubt = doubt or f"{leaf.path} = {v!r}"
+                    continue
+                if _MISWRITTEN_LENGTH.search(v) or _MASK_BESIDE.search(v):
+                    # '10.0.0.0 / 16', '10.0.0.0/24.5', '10.0.0.0/255.255.0.0', '10.0.0.0
+                    # 255.255.0.0': a length the address alone would hide (read as a /32)
+                    seen = True
+                    doubt = doubt or f"{leaf.path} = {v!r}"
+                    continue
                 for text in [v] if found else _EMBEDDED.findall(v):
                     seen = True
                     net = _net(text)
