@@ -6217,7 +6217,7 @@ class PrefixedCount(Check):
 _SPAN_KEYS = frozenset(
     stem(w)
     for w in "duration recurring recurrence recur repeat repeats frequency interval cron "
-    "rrule until end through stagger rollout".split()
+    "rrule until end through stagger rollout delay deferred defer postpone offset".split()
 )
 
 
@@ -6368,7 +6368,11 @@ class DateWindow(_WhenTheRequestIs):
                 if _dated_key(lf.path) and isinstance(lf.value, (int, float)) and lf.value > 1e8:
                     # `resend_at: 1766620800`: a date as seconds since 1970, not read here
                     return False, paths + [lf.path], f"{lf.path} = {lf.value!r} is a date not read"
-                if not isinstance(lf.value, str):
+                written = [v for v in scalars(lf.value) if isinstance(v, str)]
+                if len(written) != 1 or written[0] != lf.value:
+                    # `send_dates: ["2025-12-25"]`: each member is another date of the request
+                    if any(self._member_may_be_inside(v) for v in written):
+                        return False, paths + [lf.path], f"{lf.path} may be {self.phrase}"
                     continue
                 other = _ISO_DATE.match(lf.value.strip())
                 if (other and not _calendar_day(other)) or (
@@ -6388,6 +6392,14 @@ class DateWindow(_WhenTheRequestIs):
                 ):
                     return False, paths + [lf.path], f"{lf.path} is {self.phrase}"
         return inside.pop(), paths, ""
+
+    def _member_may_be_inside(self, value: str) -> bool:
+        """Whether a member of a list of dates may be inside the window: inside, a date not
+        read ('12/25/2025') or no day of the calendar ('2025-06-31')."""
+        day = _ISO_DATE.match(value.strip())
+        if day is None:
+            return _OTHER_DATE_FORM.search(value) is not None
+        return not _calendar_day(day) or self._day_inside(day) is not False
 
     def _day_inside(self, m: re.Match[str]) -> bool | None:
         """Whether the ISO date `m` (of `_ISO_DATE`) is inside the window; None for an instant
