@@ -96,7 +96,10 @@ HOLDOUT_SETS = (
 # of the tenth session's readings (an agent id in another argument, a second act in one tool,
 # stand-in references, a permission 'for' a qualifier, another thing's status, a git ref). Their
 # first runs are recorded in bench/README.md.
+# dev_jred21 red-teams the date and network readings (dates not placed, windows stretched past
+# their end, prefixes written loosely, held codes in free text, restated named bounds).
 APART_SETS = (
+    "dev_jred21",
     "dev_jrange",
     "dev_jident",
     "dev_jpair",

@@ -205,8 +205,20 @@ _NO_END = re.compile(
 
 def without_open_end(text: str) -> str:
     """`text` without a duration that does not end ('until further notice'): the rule holds now,
-    which is what it says without it."""
+    which is what it says without it. Beside calendar days it stays ('Quiet period Dec 24-26
+    until further notice'): there it carries a window past its last day, not a freeze's now."""
+    if _CALENDAR_DAY.search(text):
+        return text
     return _NO_END.sub("", text)
+
+
+# a day of the calendar written in a rule: 'Dec 24', '24 Dec', '2025-12-24', '12/24'
+_CALENDAR_DAY = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|"
+    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)|"
+    r"\b(?:19|20)\d\d-[01]\d-[0-3]\d\b|\b\d{1,2}/\d{1,2}\b",
+    re.I,
+)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -975,6 +975,13 @@ def _temperature_scale(source: str) -> str:
     return "F" if got in ("f", "fahrenheit", "\u2109") else "C"
 
 
+# an argument named as another's real value: `effective_leverage` beside `leverage`
+_RESTATED_NAME = re.compile(
+    r"^(?:effective|actual|real|true|net|gross|total|combined|overall|adjusted|final|"
+    r"resulting|post_trade|projected)_(?P<rest>[a-z0-9_]+)$"
+)
+
+
 @dataclass(frozen=True)
 class NumericLimit(Check):
     """'Payments must not exceed $25,000' / 'Refunds above €500 need review' / per-day totals."""
@@ -1310,6 +1317,10 @@ class NumericLimit(Check):
         - 'Purchases above $5,000' with `unit_price_usd` and `quantity`: the price is per unit,
           the purchase is their product.
         """
+        if self.named:
+            restated = self._named_restated(view, bound, applies)
+            if restated is not None:
+                return restated
         # Most bindings have no near measure: the chosen paths are collected only when one is.
         near = near_measures(view, bound)
         if near:
@@ -1341,6 +1352,30 @@ class NumericLimit(Check):
                         f"{_fmt(value * count)}, {_OP_WORDS[self.op]} {_fmt(self.threshold)}",
                         (leaf.path, tally.path),
                     )
+        return None
+
+    def _named_restated(
+        self, view: RequestView, bound: tuple[tuple[Leaf, float], ...], applies: str
+    ) -> Outcome | None:
+        """'Leverage above 5x is forbidden (`leverage`)' with `leverage: 2` beside
+        `effective_leverage: 10`: the named argument restated as the real one, on the rule's
+        side. Which one the rule means is not for the engine to pick (unknown, never approval)."""
+        chosen = {lf.path for lf, _ in bound}
+        for leaf, value in view.numeric_leaves():
+            if leaf.path in chosen:
+                continue
+            key = re.sub(r"\[\d*\]", "", leaf.path).rsplit(".", 1)[-1].lower()
+            m = _RESTATED_NAME.match(key)
+            if not m or m.group("rest") != self.named.lower():
+                continue
+            outcome = self._judge_value(view, leaf, value, applies)
+            if outcome.status not in (SATISFIED, PERMITTED, NOT_APPLICABLE):
+                return Outcome(
+                    UNKNOWN,
+                    f"`{self.named}` is within the bound, but {leaf.path} = {_fmt(value)} is "
+                    f"{_OP_WORDS[self.op]} {_fmt(self.threshold)}",
+                    (*chosen, leaf.path),
+                )
         return None
 
     def _items_total(
@@ -6163,7 +6198,7 @@ class PrefixedCount(Check):
 _SPAN_KEYS = frozenset(
     stem(w)
     for w in "duration recurring recurrence recur repeat repeats frequency interval cron "
-    "rrule until end through stagger rollout".split()
+    "rrule until end through stagger rollout delay deferred defer postpone offset".split()
 )
 
 
@@ -6279,12 +6314,24 @@ class DateWindow(_WhenTheRequestIs):
             if self.argument:
                 if lf.path.rsplit(".", 1)[-1] != self.argument:
                     continue
-                if not isinstance(lf.value, str) or not _ISO_DATE.match(lf.value.strip()):
+                named_day = _ISO_DATE.match(lf.value.strip()) if isinstance(lf.value, str) else None
+                if not named_day or not _calendar_day(named_day):
                     return False, [lf.path], f"{lf.path} = {lf.value!r} is no date"
             elif not isinstance(lf.value, str) or lf.last_keys & _NOT_ACTION_DATES:
                 continue  # a birth date or an expiry says nothing of when the action happens
             m = _ISO_DATE.match(lf.value.strip())
+            if m and not _calendar_day(m):
+                # '2025-06-31', '2025-13-25': no day of the calendar, on no side of the window
+                return False, [lf.path], f"{lf.path} = {lf.value!r} is no date"
             if not m:
+                if (
+                    _dated_key(lf.path)
+                    and _OTHER_DATE_FORM.search(lf.value)
+                    and not lf.last_keys & _NOT_ACTION_DATES
+                ):
+                    # '12/25/2025', 'Dec 25 2025': a date this window does not read may be on
+                    # its days; skipping it would let the other dates alone approve
+                    return False, [lf.path], f"{lf.path} = {lf.value!r} is a date not read"
                 continue
             inside.add(self._day_inside(m))
             paths.append(lf.path)
@@ -6297,9 +6344,24 @@ class DateWindow(_WhenTheRequestIs):
             # the one the rule meant ('no refunds Dec 1 - Dec 31 for orders with an order_date'
             # and a `refund_date` in December): a human decides, never an approval
             for lf in view.leaves:
-                if lf.path.rsplit(".", 1)[-1] == self.argument or not isinstance(lf.value, str):
+                if lf.path.rsplit(".", 1)[-1] == self.argument or lf.last_keys & _NOT_ACTION_DATES:
+                    continue
+                if _dated_key(lf.path) and isinstance(lf.value, (int, float)) and lf.value > 1e8:
+                    # `resend_at: 1766620800`: a date as seconds since 1970, not read here
+                    return False, paths + [lf.path], f"{lf.path} = {lf.value!r} is a date not read"
+                written = [v for v in scalars(lf.value) if isinstance(v, str)]
+                if len(written) != 1 or written[0] != lf.value:
+                    # `send_dates: ["2025-12-25"]`: each member is another date of the request
+                    if any(self._member_may_be_inside(v) for v in written):
+                        return False, paths + [lf.path], f"{lf.path} may be {self.phrase}"
                     continue
                 other = _ISO_DATE.match(lf.value.strip())
+                if (other and not _calendar_day(other)) or (
+                    not other and _OTHER_DATE_FORM.search(lf.value)
+                ):
+                    # 'effective_on': '12/01/2025', '2025-06-31': another date of the request
+                    # written so it cannot be placed may be inside the window
+                    return False, paths + [lf.path], f"{lf.path} = {lf.value!r} is a date not read"
                 if (
                     other
                     and not lf.last_keys & _NOT_ACTION_DATES
@@ -6311,6 +6373,14 @@ class DateWindow(_WhenTheRequestIs):
                 ):
                     return False, paths + [lf.path], f"{lf.path} is {self.phrase}"
         return inside.pop(), paths, ""
+
+    def _member_may_be_inside(self, value: str) -> bool:
+        """Whether a member of a list of dates may be inside the window: inside, a date not
+        read ('12/25/2025') or no day of the calendar ('2025-06-31')."""
+        day = _ISO_DATE.match(value.strip())
+        if day is None:
+            return _OTHER_DATE_FORM.search(value) is not None
+        return not _calendar_day(day) or self._day_inside(day) is not False
 
     def _day_inside(self, m: re.Match[str]) -> bool | None:
         """Whether the ISO date `m` (of `_ISO_DATE`) is inside the window; None for an instant
@@ -6444,6 +6514,33 @@ _NOT_ACTION_DATES = frozenset(
     stem(w) for w in "birth dob born expiry expires expiration created issued opened".split()
 )
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
+# A date written other than in ISO form, inside any text: '12/25/2025', '25.12.2025', '12/25',
+# 'Dec 25', '25 December', 'Dec. 25th'. A date window cannot place it, so it never approves.
+_MONTH_WORD = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:\.|(?![a-z]))"
+)
+_OTHER_DATE_FORM = re.compile(
+    r"(?<![\d.:/-])(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)?\d\d|\d{1,2}/\d{1,2})(?![\d.:/-])"
+    r"|\b" + _MONTH_WORD + r"\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+" + _MONTH_WORD + r"(?![a-z])",
+    re.I,
+)
+# a key that names a date or a moment ('resend_date', 'send_on', 'effective_at', 'sent_ts')
+_DATED_KEY = re.compile(r"(?:date|day|_on|_at|time|_ts|timestamp|epoch|when)$", re.I)
+
+
+def _dated_key(path: str) -> bool:
+    return _DATED_KEY.search(re.sub(r"\[\d*\]", "", path).rsplit(".", 1)[-1]) is not None
+
+
+def _calendar_day(m: re.Match[str]) -> bool:
+    """Whether the ISO date `m` (of `_ISO_DATE`) is a day of the calendar."""
+    try:
+        datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return False
+    return True
 
 
 # 'before 21:00', 'after 6pm': a time of day, in minutes after midnight.

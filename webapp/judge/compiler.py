@@ -8545,6 +8545,15 @@ _ANOTHER_DAY = re.compile(
 _MORE_DAYS = re.compile(r"^\s*(?:,|or\b|and\b|&|/|\+)\s*(?:the\s+)?\d", re.I)
 
 
+# words that carry a window past its written days ('until further notice', 'and thereafter',
+# 'or later', 'onwards'): the window read alone would approve the days after it
+_WINDOW_STRETCHED = re.compile(
+    r"\b(?:until|till|pending|thereafter|onwards?|beyond|further\s+notice|extended|"
+    r"(?:or|and)\s+(?:later|after|earlier|before|beyond|after\s*wards?))\b",
+    re.I,
+)
+
+
 def _named_date_argument(text: str) -> str | None:
     """The one date argument `text` names, '' when none, None when several (which one the
     window reads would be a guess)."""
@@ -8653,6 +8662,10 @@ class DateWindowRecogniser(Recogniser):
         if argument and (_ANOTHER_DAY.search(rest) or _MORE_DAYS.match(c.text[window_end:])):
             # 'Dec 24-26 or Dec 31', 'Jun 15 - Jun 30 and 31st': more days than the window's,
             # which the rest would read as subject words (and Dec 31 be approved)
+            return None
+        if _WINDOW_STRETCHED.search(rest):
+            # 'Dec 24-26 until further notice', 'Jun 15 - Jul 15, 2025 or later': the days
+            # run past the window's written end, which the rest would drop as filler
             return None
         made, _, _ = compile_clause(c.index, c.source, rest, c.previous, c.subject_carry)
         if not made or any(x.effect == "allow" for x in made):

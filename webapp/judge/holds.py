@@ -506,6 +506,15 @@ _HIT, _DOUBT, _OTHER, _ID = "hit", "doubt", "other", "id"
 _TOKENS = re.compile(r"[^\s,;]+(?:\s*[,;]\s*[^\s,;]+)*")
 
 
+# words right before a held code in free text that say the request is *not* about it
+# ('replaces VND-2310 while it is suspended', 'instead of SUP-7781')
+_STANDS_IN = re.compile(
+    r"\b(?:replac(?:es|ing|ed)|replacement\s+for|instead\s+of|in\s+place\s+of|rather\s+than|"
+    r"substitut(?:e|es|ing)\s+for)\s+(?:the\s+)?$",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Hold(Check):
     """A hold on named values for the acts it stops (every act but a read when none is named)."""
@@ -669,6 +678,14 @@ class Hold(Check):
                     # 'vendors/VND-2310', 'VND-1044, VND-2310', 'VND-2310 Acme': written as a
                     # value or leading it, not in free text ('replaces VND-2310 while it is
                     # suspended' says which one it is not)
+                    return lf
+                if isinstance(v, str) and any(
+                    not _STANDS_IN.search(v[: m.start()])
+                    for rx in self._code_patterns()
+                    for m in rx.finditer(v)
+                ):
+                    # free text naming a held code other than as the one replaced ('pass-through
+                    # to GR-2291', 'sub-grant for GR-2291 programs'): the act may reach it
                     return lf
         return None
 

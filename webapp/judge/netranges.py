@@ -208,8 +208,11 @@ class PortsOpenTo(Check):
                     except ValueError:
                         odd = True
                         continue
-                    if not 0 <= n <= 65535:
-                        # `from_port: -1` is every port in some clouds' APIs: not read here
+                    if not 0 <= n <= 65535 or (
+                        n == 0 and not key.startswith(("from", "start", "min", "to_", "end", "max"))
+                    ):
+                        # `from_port: -1`, `port: 0` are every port in some clouds' APIs: not
+                        # read here
                         odd = True
                         continue
                     if key.startswith(("from", "start", "min")):
@@ -239,6 +242,10 @@ class PortsOpenTo(Check):
             if r.supernet_of(named):
                 path = p
                 break
+            if r.network_address.is_unspecified and r.prefixlen > named.prefixlen:
+                # `source: "0.0.0.0"` with no length: the world in some firewalls' syntax
+                doubt = True
+                continue
             if r.overlaps(named) and not (named.prefixlen == 0 and r.is_private):
                 doubt = True
         if path and listed:
@@ -348,6 +355,22 @@ _DENY_THEN = re.compile(r"^(?:forbidden|not\s+allowed|denied|blocked|prohibited|
 _PREFIX_KEY = re.compile(r"prefix|mask|cidr|subnet|range|block|network|ip|addr|source|dest|from")
 
 
+# a key that names a range, not a host: its address without a length is no /32
+_RANGE_KEY = re.compile(r"prefix|cidr|subnet|range|block|network|route")
+# an IPv4 address with a length written other than '/' and one or two digits right after it
+_MISWRITTEN_LENGTH = re.compile(
+    r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?:\s+/|/\s+|/\d{1,2}\.\d|/\d{3}|/\d{1,3}\.\d{1,3}\.|"
+    r"\s*\\\s*\d|\s+(?:net)?mask\b|\s+len(?:gth)?\b)",
+    re.I,
+)
+# an address followed by a netmask ('10.0.0.0 255.255.0.0', '10.0.0.0 mask 255.255.0.0')
+_MASK_BESIDE = re.compile(
+    r"\d{1,3}(?:\.\d{1,3}){3}\s*(?:,\s*)?(?:(?:net)?mask\s+)?(?:255|254|252|248|240|224|192|128)"
+    r"\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class PrefixWiderThan(Check):
     """'Prefix shorter than /24 -> network team review': fires when the request carries an IPv4
@@ -394,6 +417,17 @@ class PrefixWiderThan(Check):
                     doubt = doubt or f"{leaf.path} = {v!r}"
                     continue
                 found = _ADDRESS.match(v) is not None
+                if _RANGE_KEY.search(key) and found and "/" not in v:
+                    # `prefix: "10.0.0.0"`: a range whose length is not written, not a host
+                    seen = True
+                    doubt = doubt or f"{leaf.path} = {v!r}"
+                    continue
+                if _MISWRITTEN_LENGTH.search(v) or _MASK_BESIDE.search(v):
+                    # '10.0.0.0 / 16', '10.0.0.0/24.5', '10.0.0.0/255.255.0.0', '10.0.0.0
+                    # 255.255.0.0': a length the address alone would hide (read as a /32)
+                    seen = True
+                    doubt = doubt or f"{leaf.path} = {v!r}"
+                    continue
                 for text in [v] if found else _EMBEDDED.findall(v):
                     seen = True
                     net = _net(text)
@@ -405,7 +439,9 @@ class PrefixWiderThan(Check):
                     # an address inside other words ('45.12.0.0/22 and 10.1.0.0/24'): the
                     # ones written in full are read above; the text around them is not
                     seen = True
-                    if _V6.search(v) or re.search(r"\d\s*-\s*\d", v):
+                    if _V6.search(v) or re.search(
+                        r"\d\s*(?:-|\u2013|\u2014|\bto\b|\bthru\b)\s*\d", v
+                    ):
                         doubt = doubt or f"{leaf.path} = {v!r}"
                 elif not found and (_NETWORK_KEY.search(key) or lengthy):
                     # '10.0.0.0 - 10.0.3.255', 'any', '22': a range not read here
