@@ -166,3 +166,67 @@ def test_a_slip_of_the_pen_in_an_identifier_is_still_close():
     rule = "Blocked vendors must not be paid."
     args = {"vendor_id": "VEND-ACM", "amount": 10, "currency": "USD"}
     assert outcome_beside_ticket(rule, "ap.pay", args, glossary) != "approved"
+
+
+# -- a rule's subject glossed with the argument and values that make a request one of them -------
+
+STERILE = (
+    "3. Sterile products (product_class = sterile): endotoxin_eu_per_ml must be below 0.25, "
+    "otherwise do not release."
+)
+PAYROLL = "Contractors who are also on payroll (is_employee = true) -> HR review."
+
+
+def test_a_glossed_subject_the_request_is_not_of_does_not_reach_it():
+    args = {"product_class": "oral solid", "qp_id": "QP-1"}
+    assert decide_beside_ticket([STERILE], "batch.release", args) == "approved"
+    args = {"is_employee": False, "amount": 100, "currency": "USD"}
+    assert decide_beside_ticket([PAYROLL], "ap.pay_contractor", args) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (STERILE, "batch.release", {"product_class": "sterile", "endotoxin_eu_per_ml": 0.1}),
+        (STERILE, "batch.release", {"product_class": "Sterile injectable"}),  # holds the value
+        (STERILE, "batch.release", {"qp_id": "QP-1"}),  # the gloss's argument not sent
+        (PAYROLL, "ap.pay_contractor", {"is_employee": "yes"}),  # not a flag
+        (PAYROLL, "ap.pay_contractor", {"is_employee": "false"}),
+        (PAYROLL, "ap.pay_contractor", {"is_employee": True}),
+        # a place inside another: a human reads it
+        (
+            "EU payouts (region = EU): a DPA reference is required.",
+            "payouts.send",
+            {"region": "FR"},
+        ),
+        # the subject widened after the gloss, or a second sentence
+        (
+            "Card payouts (method = card) and all wires -> review",
+            "payouts.send",
+            {"method": "sepa"},
+        ),
+        (
+            "Card payouts (method = card) -> review. Wires need a ticket.",
+            "payouts.send",
+            {"method": "sepa"},
+        ),
+        # examples in the gloss
+        (
+            "Cold chain (temp_range = 2-8C, e.g. frozen) -> BioCold only",
+            "ship",
+            {"temp_range": "x"},
+        ),
+    ],
+)
+def test_a_glossed_subject_that_may_hold_keeps_the_rule_in_reach(rule, tool, args):
+    assert decide_beside_ticket([rule], tool, args) != "approved"
+
+
+def test_a_payout_rule_reaches_a_tool_named_by_the_generic_money_verb():
+    # 'Every payout' and ap.pay_contractor: set aside as unrelated, a payout without its contract
+    # had been approved once the other rules were read
+    rule = "Every payout must cite a contract_id and stay under 25,000 USD."
+    args = {"contractor_id": "C-1", "amount": 8000, "currency": "USD"}
+    assert decide_beside_ticket([rule], "ap.pay_contractor", args) != "approved"
+    args["contract_id"] = "CTR-1"
+    assert decide_beside_ticket([rule], "ap.pay_contractor", args) == "approved"

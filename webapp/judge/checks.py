@@ -232,6 +232,16 @@ class Check:
         if initials and not view.tool_stems.isdisjoint(initials):
             if not _initialled_terms(self.terms, view.tool_stems).isdisjoint(words):
                 return False  # 'purchase orders' on po_create
+        if (
+            not view.tool_stems.isdisjoint(MONEY_GENERIC)
+            and view.tool_stems.isdisjoint(MONEY_SPECIFIC)
+            and not MONEY_SPECIFIC.isdisjoint(words)
+        ):
+            # 'Every payout must cite a contract_id' and ap.pay_contractor: a tool named only by
+            # a generic money verb may be the specific movement the rule names (as
+            # RequestView._term_absent reads it); set aside as unrelated, a payout with no
+            # contract was approved
+            return False
         if not view._empty_keys.isdisjoint(words) and not _SWITCHING_OFF.isdisjoint(words):
             # 'MFA may not be disabled' and `mfa_required: "off"`: a flag named for the rule's
             # thing that is off is the rule's act, not a sign the request is about another thing

@@ -549,6 +549,88 @@ def _held_elsewhere(text: str, view: RequestView) -> str | None:
     return f"the hold is on {kind_word} {name}; the request is for {where}"
 
 
+# 'Sterile products (product_class = sterile): endotoxin … must be below 0.25, otherwise do not
+# release', 'Amended returns (is_amendment = true) always go to Head of Tax', 'Prod DB credentials
+# (environment=prod, secret_type=db_credential): only with dual_credential=true': the subject at
+# the head of the rule, glossed with the argument and the values that make a request one of them,
+# in the request's own words. When the request carries every argument the gloss binds and one of
+# them holds none of its values (nor a value holding one, or held in one: 'sterile_injectable'),
+# the rule does not reach it, whatever its unread obligation says. The gloss must open the rule
+# (after a number or a bullet) and end its subject: a widening word in the subject ('all', 'any',
+# 'including'), an example marker in the bracket ('e.g.', 'such as', 'etc'), another subject after
+# it ('… or injectables'), or a second sentence keeps the rule in reach.
+_BOUND_GATE = re.compile(
+    r"^\s*(?:(?:\d{1,2}|[a-z])[.)]\s+|[-*\u2022]\s+)?"
+    r"(?P<subject>[A-Za-z][A-Za-z\- ']{1,60}?)\s*\(\s*(?P<binds>[^()]{3,120})\)\s*"
+    r"(?P<after>:|->|\u2192|always\b|must\b|need|require|are\b|is\b|may\b|go\b|should\b)",
+    re.I,
+)
+_BOUND_PAIR = re.compile(
+    r"^\s*`?(?P<arg>[a-z][a-z0-9_]*)`?\s*(?:==|=|:)\s*(?P<vals>[^=:,;]+?)\s*$", re.I
+)
+_GATE_WIDENING = re.compile(
+    r"\b(?:all|any|every|each|including|incl|even|both|other|others|plus|e\.g|eg|such\s+as|"
+    r"etc|like|for\s+example|among)\b",
+    re.I,
+)
+_GATE_VALUE_SPLIT = re.compile(r"\s*(?:/|,|\bor\b)\s*", re.I)
+
+
+@lru_cache(maxsize=16384)
+def _bound_gate(text: str) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    """The (argument, values) pairs of a rule's glossed subject (_BOUND_GATE), or None."""
+    m = _BOUND_GATE.match(text)
+    if (
+        m is None
+        or _GATE_WIDENING.search(m.group("subject"))
+        or _GATE_WIDENING.search(m.group("binds"))
+    ):
+        return None
+    rest = text[m.end() :]
+    if re.search(r"[.;!?]\s+\S|\n", rest.strip()) or re.match(r"\s*(?:or|and|/|,)\b", rest):
+        return None
+    pairs: list[tuple[str, tuple[str, ...]]] = []
+    for part in m.group("binds").split(","):
+        pm = _BOUND_PAIR.match(part)
+        if pm is None:
+            return None
+        vals = tuple(
+            v.strip(" '\"`\u2018\u2019\u201c\u201d").lower()
+            for v in _GATE_VALUE_SPLIT.split(pm.group("vals"))
+        )
+        if not vals or not all(re.fullmatch(r"[a-z0-9][a-z0-9 _.\-]{0,40}", v) for v in vals):
+            return None
+        pairs.append((pm.group("arg").lower(), vals))
+    return tuple(pairs) or None
+
+
+def _bound_gate_false(text: str, view: RequestView) -> str | None:
+    """Why the glossed subject of `text` (_bound_gate) is false for the request, or None."""
+    pairs = _bound_gate(text)
+    if pairs is None:
+        return None
+    why = None
+    for arg, vals in pairs:
+        leaves = [lf for lf in view.leaves if lf.path.lower() == arg]
+        if len(leaves) != 1:
+            return None  # not carried (or carried twice): the gate may hold
+        value = leaves[0].value
+        flags = set(vals) <= {"true", "false"}
+        if isinstance(value, bool) and flags:
+            shown = "true" if value else "false"
+        elif isinstance(value, str) and value.strip() and not flags:
+            shown = re.sub(r"\s+", " ", value.strip().lower())
+        else:
+            # a number, a list, an empty value, 'yes' for a flag: not compared here
+            return None
+        if any(shown == v or v in shown or shown in v for v in vals):
+            continue
+        if any(location_regions(x) is not None for x in (shown, *vals)):
+            return None  # '(region = EU)' and 'FR': a place is inside another, a human reads it
+        why = why or f"{arg} = {value!r} is not {' or '.join(vals)}, the rule's subject"
+    return why
+
+
 def out_of_reach(
     text: str, view: RequestView, glossary: Glossary | None, compiled: bool = False
 ) -> str | None:
@@ -559,6 +641,9 @@ def out_of_reach(
     held = _held_elsewhere(text, view)
     if held is not None:
         return held
+    bound = _bound_gate_false(text, view)
+    if bound is not None:
+        return bound
     gates = read_gates(text, glossary)
     if not gates:
         return None
