@@ -111,6 +111,15 @@ def _what_it_holds(name: str) -> str | None:
     return None
 
 
+def _implied_true(name: str) -> bool:
+    """Whether a flag's name says the state the rule wants when the rule writes no value:
+    `kyc_passed`, `w9_on_file`, `is_verified`; not `is_blocked` or `has_disputes`, whose truth
+    may be what the rule refuses ('`is_blocked` mandatory' read as "must be true" approved a
+    blocked account, jred20)."""
+    parts = _name_words(name)
+    return bool(parts) and (parts[-1] in _FLAG_TAILS or parts[-2:] == ["on", "file"])
+
+
 def _norm(word: str) -> str:
     w = word.lower().replace("-", "").replace("’", "'")
     w = re.sub(r"'s$", "", w)
@@ -137,15 +146,17 @@ def _names(gloss: str, name: str) -> bool:
     if any(re.search(r"\d", t) and _norm(t) not in own for t in toks):
         return False  # a number is a condition ('over 10k', 'Tier 2'); 'W-9' names `w9_on_file`
     said = {_norm(t) for t in toks if t.lower() not in _GLOSS_FILLER}
-    if said & own:
-        return True
-    # an acronym: 'Qualified Person' = qp, 'Certificate of Appropriateness' = coa
     content = [t for t in toks if t.lower() not in _GLOSS_FILLER and t.lower() != "no."]
-    for lo in range(len(content)):
-        for hi in range(lo + 2, len(content) + 1):
-            initials = "".join(t[0].lower() for t in content[lo:hi])
-            if initials in parts:
-                return True
+    if said & own:
+        # the phrase's head noun must be the name's: 'the customer's export licence' shares
+        # 'customer' with `customer_id` but names a licence, 'the manager's approval' an
+        # approval, not `manager_id` (jred20: read as "`customer_id` is given", approved)
+        return bool(content) and _norm(content[-1]) in own
+    # an acronym ending at the head: 'Qualified Person' = qp, 'Certificate of Appropriateness'
+    # = coa; not 'the QP's release' (the acronym a possessor of another noun)
+    for lo in range(len(content) - 1):
+        if "".join(t[0].lower() for t in content[lo:]) in parts:
+            return True
     # a short code whose last letter is the head noun's ('a signed agreement' for `dsa_id`)
     head = content[-1].lower() if content else ""
     codes = [p for p in parts if p not in _REFERENCE_WORDS | _FLAG_HEADS | _FLAG_TAILS]
@@ -195,6 +206,12 @@ class NamedByIdentifier(Binding):
                 f"{leaf.path} = {leaf.value!r} stands in for `{self.path}` rather than giving it"
             )
             return Outcome(UNKNOWN, message, (leaf.path,))
+        if self.op == "present" and any(_blank_member(lf.value) for lf in leaves):
+            # ['A-1', ''] or ['A-1', 'TBD']: one member given, another not; the list 'is given'
+            # but does not give every reference it lists (jred20)
+            leaf = next(lf for lf in leaves if _blank_member(lf.value))
+            message = f"{leaf.path} = {leaf.value!r} lists a member that is blank or a stand-in"
+            return Outcome(UNKNOWN, message, (leaf.path,))
         outcome = super().evaluate(view)
         if applies == "absent" and any(self._holds(lf.value) is not True for lf in leaves):
             return Outcome(
@@ -205,6 +222,15 @@ class NamedByIdentifier(Binding):
                 tuple(lf.path for lf in leaves),
             )
         return outcome
+
+
+def _blank_member(value: Any) -> bool:
+    """Whether a list holds a member that gives nothing: blank, null, or a stand-in."""
+    if not isinstance(value, (list, tuple)) or not value:
+        return False
+    return any(
+        v is None or (isinstance(v, str) and (not v.strip() or placeholder(v))) for v in value
+    )
 
 
 def _binding(
@@ -342,6 +368,8 @@ def _read_slotted(s: str, names: list[str]) -> tuple[Any, ...] | None:
         holds = _what_it_holds(name)
         if len(names) != 1 or holds is None:
             return None
+        if holds == "true" and not _implied_true(name):
+            return None
         test = "present" if holds == "present" else True
         gloss = m.groupdict().get("gloss") or ""
         terms = _subject(m.groupdict().get("subj"))
@@ -358,7 +386,7 @@ def _read_slotted(s: str, names: list[str]) -> tuple[Any, ...] | None:
         gd = m.groupdict()
         if gd.get("v"):
             test: Any = _value(gd["v"])
-        elif _what_it_holds(name) == "true":
+        elif _what_it_holds(name) == "true" and _implied_true(name):
             test = True
         elif _what_it_holds(name) == "present":
             test = "present"

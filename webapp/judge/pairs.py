@@ -152,6 +152,13 @@ class RolesDistinct(Check):
             return Outcome(UNKNOWN, f"{a[0]} and {b[0]} cannot be compared as sent", names)
         if same:
             return self.fire("matched", f"{a[0]} and {b[0]} are both {values[a[0]]!r}", names)
+        roles = {self.left.lower(), self.right.lower()}
+        for lf in view.leaves:
+            # another argument for one of the roles ('approvers': ['jsmith'] beside
+            # 'approver_id'): the one compared may not be the only approver (jred20)
+            first = re.split(r"[_.\-]", lf.path.lower())[0]
+            if lf.path not in names and (first in roles or first.rstrip("s") in roles):
+                return Outcome(UNKNOWN, f"{lf.path} also names the {first}", (lf.path, *names))
         return Outcome(SATISFIED, f"{a[0]} and {b[0]} differ", names)
 
 
@@ -350,6 +357,36 @@ class NamedStatus(Check):
                 out.append(lf)
         return out
 
+    def _other_witness(
+        self, view: RequestView, found: list[Any], listed: set[str], state: str
+    ) -> str | None:
+        """Another argument that may hold the same thing's state and says otherwise, before an
+        approval: with a named argument, the party's status nested or bare ('grantee.status',
+        'status', 'user_state' beside 'grantee_status'/'user_status'); with none named, any
+        status argument holding a listed state ('service_status': 'shutoff_pending' beside
+        'account_status': 'active'). Each had been approved (jred20)."""
+        seen = {lf.path for lf in found}
+        if self.path:
+            last = self.path.rsplit(".", 1)[-1].lower()
+            party = re.sub(r"[_.](?:status|state)$", "", last)
+            same = {f"{party}_status", f"{party}_state", "status", "state"}
+        for lf in view.leaves:
+            if lf.path in seen or _PAST.search(lf.path.lower()):
+                continue
+            flat = lf.path.lower().replace(".", "_")
+            if not re.search(r"(?:^|_)(?:status|state)$", flat):
+                continue
+            values = lf.value if isinstance(lf.value, list) else [lf.value]
+            codes = {_code(v) for v in values if isinstance(v, str)}
+            if self.path:
+                if (flat in same or flat.endswith("_" + party + "_status")) and codes != {state}:
+                    return f"{lf.path} = {lf.value!r} may be the same state, and differs"
+            elif codes & listed or any(
+                set(c.split("_")) & set(v.split("_")) for c in codes for v in listed
+            ):
+                return f"{lf.path} = {lf.value!r} may be the {self.party}'s status"
+        return None
+
     def evaluate(self, view: RequestView) -> Outcome:
         if self.terms and self.unrelated(view):
             return Outcome(UNKNOWN, f"the request may be no act of the rule ({self.subject()})")
@@ -393,6 +430,9 @@ class NamedStatus(Check):
             inside = False
         if inside == (self.mode == "deny"):
             return self.fire("matched", said, args)
+        other = self._other_witness(view, found, listed, state)
+        if other is not None:
+            return Outcome(UNKNOWN, other, args)
         if not self.path and found[0].path.rsplit(".", 1)[-1].lower() in ("status", "state"):
             if stem(self.party) not in view.tool_stems:
                 # a bare status on a tool named for another thing may be that thing's: it shows
