@@ -50,6 +50,22 @@ ROLE_GRANT = "Role assignment requires user_status == active; disabled or locked
         # a flag whose truth the rule may refuse
         ("`is_blocked` mandatory", "ops.run", {"is_blocked": True}, "pending_review"),
         ("`kyc_passed` mandatory", "ops.run", {"kyc_passed": True}, "approved"),
+        # a value that names no record, sent for a reference
+        ("No shipment without a customs broker - broker_id must be filled in",
+         "shipments.create", {"broker_id": "-1"}, "pending_review"),
+        ("No shipment without a customs broker - broker_id must be filled in",
+         "shipments.create", {"broker_id": "undefined"}, "pending_review"),
+        ("Signed NDA required (nda_ref)", "contracts.share", {"nda_ref": True}, "pending_review"),
+        ("`change_ticket` mandatory", "deploys.run", {"change_ticket": "verbal ok"},
+         "pending_review"),
+        ("`change_ticket` mandatory", "deploys.run", {"change_ticket": "yes"}, "pending_review"),
+        ("`change_ticket` mandatory", "deploys.run", {"change_ticket": "CHG-20931"}, "approved"),
+        ("approver_id must be provided", "vendors.pay", {"approver_id": "self"},
+         "pending_review"),
+        ("approver_id must be provided", "vendors.pay", {"approver_id": "jsmith"}, "approved"),
+        # the requesting agent (the helper asks as 'agent') approving its own request
+        ("approver_id must be provided", "vendors.pay", {"approver_id": "agent"},
+         "pending_review"),
         # a list with a blank or stand-in member
         ("approver_id must be provided", "vendors.pay", {"approver_id": ["A-1", ""]},
          "pending_review"),

@@ -32,6 +32,7 @@ from webapp.judge.checks import (
     Check,
     Outcome,
     Unless,
+    no_reference,
     placeholder,
 )
 from webapp.judge.request_view import RequestView
@@ -206,6 +207,11 @@ class NamedByIdentifier(Binding):
                 f"{leaf.path} = {leaf.value!r} stands in for `{self.path}` rather than giving it"
             )
             return Outcome(UNKNOWN, message, (leaf.path,))
+        if self.op == "present":
+            for lf in leaves:
+                if _names_no_record(lf.value, lf.last_keys, view.agent_id):
+                    message = f"{lf.path} = {lf.value!r} names no record for `{self.path}`"
+                    return Outcome(UNKNOWN, message, (lf.path,))
         if self.op == "present" and any(_blank_member(lf.value) for lf in leaves):
             # ['A-1', ''] or ['A-1', 'TBD']: one member given, another not; the list 'is given'
             # but does not give every reference it lists (jred20)
@@ -222,6 +228,27 @@ class NamedByIdentifier(Binding):
                 tuple(lf.path for lf in leaves),
             )
         return outcome
+
+
+# words a reference is sometimes sent as that give none: a yes, a code's 'unset', oneself
+_NOT_A_RECORD = frozenset("yes y true ok okay done undefined nan self me myself".split())
+
+
+def _names_no_record(value: Any, keys: frozenset[str], agent: str | None) -> bool:
+    """Whether a value sent for a reference the rule demands names no record: a flag (`true`),
+    a yes ('yes', 'ok'), words with no digit ('verbal ok', checks.no_reference), a negative
+    number ('-1', a system's 'unset'), or the requesting agent / 'self' for a person. Each was
+    taken as "`change_ticket` is given" and approved (jred20); a human decides."""
+    if isinstance(value, bool):
+        return True
+    if not isinstance(value, str):
+        return False
+    v = value.strip().lower()
+    if v in _NOT_A_RECORD or re.fullmatch(r"-\d+(?:\.\d+)?", v):
+        return True
+    if agent and v == agent.strip().lower():
+        return True
+    return no_reference(value, keys | {"id"})
 
 
 def _blank_member(value: Any) -> bool:
