@@ -33,6 +33,7 @@ from webapp.judge.checks import (
     Outcome,
     Unless,
     no_reference,
+    outcome_stated,
     placeholder,
 )
 from webapp.judge.request_view import RequestView
@@ -212,6 +213,9 @@ class NamedByIdentifier(Binding):
                 if _names_no_record(lf.value, lf.last_keys, view.agent_id):
                     message = f"{lf.path} = {lf.value!r} names no record for `{self.path}`"
                     return Outcome(UNKNOWN, message, (lf.path,))
+        witness = _contrary_state(self.path, view, {lf.path for lf in leaves})
+        if witness is not None:
+            return Outcome(UNKNOWN, witness, (leaves[0].path,))
         if self.op == "present" and any(_blank_member(lf.value) for lf in leaves):
             # ['A-1', ''] or ['A-1', 'TBD']: one member given, another not; the list 'is given'
             # but does not give every reference it lists (jred20)
@@ -249,6 +253,43 @@ def _names_no_record(value: Any, keys: frozenset[str], agent: str | None) -> boo
     if agent and v == agent.strip().lower():
         return True
     return no_reference(value, keys | {"id"})
+
+
+# a state that says the thing the identifier stands for is not good (beside `outcome_stated`)
+_BAD_STATES = frozenset(
+    "expired revoked suspended lapsed invalid blocked cancelled canceled withdrawn not_met "
+    "unmet void voided terminated inactive".split()
+)
+_STATE_WORDS = frozenset("status state result outcome".split())
+
+
+def _contrary_state(name: str, view: RequestView, own: set[str]) -> str | None:
+    """Another argument stating the state of what the identifier stands for, when it says that
+    state is bad: `kyc_status: "failed"` beside `kyc_passed: true`, `w9_status: "expired"`
+    beside `w9_on_file`, `broker_status: "revoked"` beside `broker_id`. Each was approved on the
+    identifier alone (jred20); a human weighs the two."""
+    parts = _name_words(name.rsplit(".", 1)[-1])
+    if parts[-2:] == ["on", "file"]:
+        base = parts[:-2]
+    elif parts and (parts[-1] in _REFERENCE_WORDS or parts[-1] in _FLAG_TAILS):
+        base = parts[:-1]
+    else:
+        base = parts[:-1]
+    if parts and parts[0] in _FLAG_HEADS:
+        base = base[1:]
+    if not base:
+        return None
+    for lf in view.leaves:
+        if lf.path in own:
+            continue
+        words_ = _name_words(lf.path.rsplit(".", 1)[-1])
+        if len(words_) < 2 or words_[-1] not in _STATE_WORDS or words_[:-1] != base:
+            continue
+        v = lf.value
+        code = re.sub(r"[\s\-]+", "_", v.strip().lower()) if isinstance(v, str) else ""
+        if outcome_stated(v) is False or code in _BAD_STATES or code.startswith("not_"):
+            return f"{lf.path} = {v!r} says `{name}` may not hold"
+    return None
 
 
 def _blank_member(value: Any) -> bool:

@@ -29,7 +29,7 @@ from typing import Any
 from webapp.judge.checks import NOT_APPLICABLE, SATISFIED, UNKNOWN, Check, Outcome
 from webapp.judge.request_view import RequestView
 from webapp.judge.text import stem
-from webapp.judge.wrongreads import ArgumentPair, compare_values
+from webapp.judge.wrongreads import ArgumentPair, _acted_by, compare_values
 
 _ID = r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+"
 _END = r"\s*\.?\s*$"
@@ -159,6 +159,10 @@ class RolesDistinct(Check):
             first = re.split(r"[_.\-]", lf.path.lower())[0]
             if lf.path not in names and (first in roles or first.rstrip("s") in roles):
                 return Outcome(UNKNOWN, f"{lf.path} also names the {first}", (lf.path, *names))
+        by = _acted_by(view, names)
+        if by is not None:
+            # 'approved_by' beside 'approver_id': who approved, named another way (jred20)
+            return Outcome(UNKNOWN, f"{by} also names the {self.left} or the {self.right}", names)
         return Outcome(SATISFIED, f"{a[0]} and {b[0]} differ", names)
 
 
@@ -374,10 +378,18 @@ class NamedStatus(Check):
             if lf.path in seen or _PAST.search(lf.path.lower()):
                 continue
             flat = lf.path.lower().replace(".", "_")
-            if not re.search(r"(?:^|_)(?:status|state)$", flat):
-                continue
             values = lf.value if isinstance(lf.value, list) else [lf.value]
             codes = {_code(v) for v in values if isinstance(v, str)}
+            if (
+                self.path
+                and self.mode == "deny"
+                and flat.startswith(party + "_")
+                and codes & listed
+            ):
+                # `grantee_flags: ["under_investigation"]` beside `grantee_status: "active"`
+                return f"{lf.path} = {lf.value!r} shows a listed state"
+            if not re.search(r"(?:^|_)(?:status|state)$", flat):
+                continue
             if self.path:
                 if (flat in same or flat.endswith("_" + party + "_status")) and codes != {state}:
                     return f"{lf.path} = {lf.value!r} may be the same state, and differs"
@@ -582,6 +594,27 @@ def states_read_otherwise(text: str, every: Any) -> list[str]:
             if not any(v.lower() in h for h in held) and v not in out:
                 out.append(v)
     return out
+
+
+def contrary_status(path: str, view: RequestView) -> str | None:
+    """Another argument holding the same party's state as the status argument `path`, with
+    another value: `consent_state: "withdrawn"` or `consent.status` beside `consent_status:
+    "granted"` (inline.py's 'consent_status must be granted' had approved it, jred20)."""
+    last = path.rsplit(".", 1)[-1].lower()
+    if not re.search(r"[_.](?:status|state)$", last):
+        return None
+    party = re.sub(r"[_.](?:status|state)$", "", last)
+    same = {f"{party}_status", f"{party}_state"}
+    mine = {_code(lf.value) for lf in view.leaves if lf.path == path and isinstance(lf.value, str)}
+    if len(mine) != 1:
+        return None
+    for lf in view.leaves:
+        if lf.path == path or _PAST.search(lf.path.lower()):
+            continue
+        if lf.path.lower().replace(".", "_") in same:
+            if not isinstance(lf.value, str) or {_code(lf.value)} != mine:
+                return f"{lf.path} = {lf.value!r} may be the same state, and differs"
+    return None
 
 
 _RECOGNISERS = (PairRecogniser(), StatusRecogniser())

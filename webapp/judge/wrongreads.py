@@ -388,8 +388,31 @@ class ArgumentPair(Check):
                 if lf.path != n and (flat == n or flat.endswith("_" + n)):
                     if compare_values(lf.value, values[n]) is not True:
                         return Outcome(UNKNOWN, f"{lf.path} and {n} disagree", (lf.path, n))
+        if self._FIRES_ON_SAME:
+            by = _acted_by(view, names)
+            if by is not None:
+                return Outcome(UNKNOWN, f"{by} also names one of {self.left}, {self.right}", names)
         said = "are the same" if same else "differ"
         return Outcome(SATISFIED, f"{self.left} and {self.right} {said}", names)
+
+
+def _acted_by(view: RequestView, names: tuple[str, ...]) -> str | None:
+    """An argument naming who did one of the pair's acts another way: `approved_by` beside
+    `approver_id`, `prepared_by` beside `preparer_id`. With `approver_id: mjones` and
+    `approved_by: jsmith` the preparer may have approved their own run (jred20)."""
+    bases = []
+    for n in names:
+        role = re.split(r"[_.]", n.rsplit(".", 1)[-1].lower())[0]
+        base = re.sub(r"(?:er|or|r)$", "", role)
+        if len(base) >= 4:
+            bases.append(base)
+    for lf in view.leaves:
+        if lf.path in names:
+            continue
+        parts = re.split(r"[_.]", lf.path.rsplit(".", 1)[-1].lower())
+        if len(parts) == 2 and parts[1] == "by" and any(parts[0].startswith(b) for b in bases):
+            return lf.path
+    return None
 
 
 # what only separates the words of a value: 'u-1021' and 'u_1021', 'J.Smith' and 'J Smith'
