@@ -279,16 +279,25 @@ def _contrary_state(name: str, view: RequestView, own: set[str]) -> str | None:
         base = base[1:]
     if not base:
         return None
+    flag_state = parts[-1] if parts[-1] in _FLAG_TAILS else ""
     for lf in view.leaves:
         if lf.path in own:
             continue
         words_ = _name_words(lf.path.rsplit(".", 1)[-1])
-        if len(words_) < 2 or words_[-1] not in _STATE_WORDS or words_[:-1] != base:
+        if len(words_) < 2 or words_[-1] not in _STATE_WORDS:
+            continue
+        exact = words_[:-1] == base
+        # `cab_status` beside `approved_by_cab`: the state of what the flag names
+        named = set(words_[:-1]) - _FLAG_HEADS - _FLAG_TAILS - {"by"}
+        if not exact and not (named and named <= set(parts)):
             continue
         v = lf.value
         code = re.sub(r"[\s\-]+", "_", v.strip().lower()) if isinstance(v, str) else ""
         if outcome_stated(v) is False or code in _BAD_STATES or code.startswith("not_"):
             return f"{lf.path} = {v!r} says `{name}` may not hold"
+        if exact and flag_state and code and code != flag_state and outcome_stated(v) is not True:
+            # `receipt_status: "active"` beside `receipt_voided: true`: another state
+            return f"{lf.path} = {v!r} is not the state `{name}` says"
     return None
 
 
@@ -299,6 +308,19 @@ def _blank_member(value: Any) -> bool:
     return any(
         v is None or (isinstance(v, str) and (not v.strip() or placeholder(v))) for v in value
     )
+
+
+@dataclass(frozen=True)
+class _ExceptionFlag(Binding):
+    """The flag of an exception ('unless approved_by_cab = true'): as a Binding, but another
+    argument stating the flag's thing is bad (`cab_status: "rejected"`) leaves it unknown, so
+    the exception never relieves on the flag alone (jred20)."""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        contrary = _contrary_state(self.path, view, {self.path})
+        if contrary is not None:
+            return Outcome(UNKNOWN, contrary, (self.path,))
+        return super().evaluate(view)
 
 
 def _binding(
@@ -543,7 +565,7 @@ def _cached(index: int, text: str) -> list[Check] | None:
             out.append(_binding(index, text, terms, name, test, gloss))
         elif kind == "except":
             flag, value = exception
-            cond = Binding(index, text, "deny", (), path=flag, op="eq", value=value)
+            cond = _ExceptionFlag(index, text, "deny", (), path=flag, op="eq", value=value)
             out.append(
                 Unless(
                     index,

@@ -26,7 +26,14 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from webapp.judge.checks import NOT_APPLICABLE, SATISFIED, UNKNOWN, Check, Outcome
+from webapp.judge.checks import (
+    NOT_APPLICABLE,
+    SATISFIED,
+    UNKNOWN,
+    Check,
+    Outcome,
+    outcome_stated,
+)
 from webapp.judge.request_view import RequestView
 from webapp.judge.text import stem
 from webapp.judge.wrongreads import ArgumentPair, _acted_by, compare_values
@@ -302,6 +309,11 @@ def _party_named(party: str, arg: str) -> bool:
     return stem(party.lower()) in {stem(w) for w in re.split(r"[_.]", arg.lower())}
 
 
+# states that refuse a party whatever its status says
+_REFUSED_STATES = frozenset(
+    "blocked suspended sanctioned frozen on_hold under_investigation debarred terminated "
+    "revoked blacklisted".split()
+)
 _PAST = re.compile(r"(?:^|[_.])(?:previous|prior|old|former|original|last)(?:[_.]|$)")
 
 
@@ -388,6 +400,15 @@ class NamedStatus(Check):
             ):
                 # `grantee_flags: ["under_investigation"]` beside `grantee_status: "active"`
                 return f"{lf.path} = {lf.value!r} shows a listed state"
+            if (
+                self.path
+                and self.mode == "allow"
+                and flat.startswith(party + "_")
+                and not re.search(r"(?:^|_)(?:status|state)$", flat)
+                and any(c in _REFUSED_STATES or outcome_stated(c) is False for c in codes)
+            ):
+                # `vendor_flags: ["blocked"]` beside `vendor_status: "approved"`
+                return f"{lf.path} = {lf.value!r} shows a state the rule may refuse"
             if not re.search(r"(?:^|_)(?:status|state)$", flat):
                 continue
             if self.path:

@@ -385,7 +385,9 @@ class ArgumentPair(Check):
             # 'refund_method'): a second witness that disagrees is a human's to weigh (jred20)
             flat = lf.path.replace(".", "_")
             for n in names:
-                if lf.path != n and (flat == n or flat.endswith("_" + n)):
+                if lf.path != n and (flat in (n, n + "s") or flat.endswith("_" + n)):
+                    # ('refund_methods': ['card', 'cash'] beside 'refund_method': a list is
+                    # never the same value, so a human decides)
                     if compare_values(lf.value, values[n]) is not True:
                         return Outcome(UNKNOWN, f"{lf.path} and {n} disagree", (lf.path, n))
         if self._FIRES_ON_SAME:
@@ -398,11 +400,14 @@ class ArgumentPair(Check):
 
 def _acted_by(view: RequestView, names: tuple[str, ...]) -> str | None:
     """An argument naming who did one of the pair's acts another way: `approved_by` beside
-    `approver_id`, `prepared_by` beside `preparer_id`. With `approver_id: mjones` and
+    `approver_id`, `prepared_by` beside `preparer_id`, a list of `reviewers` beside
+    `reviewer_id`. With `approver_id: mjones` and
     `approved_by: jsmith` the preparer may have approved their own run (jred20)."""
     bases = []
+    plural = set()
     for n in names:
         role = re.split(r"[_.]", n.rsplit(".", 1)[-1].lower())[0]
+        plural.add(role + "s")
         base = re.sub(r"(?:er|or|r)$", "", role)
         if len(base) >= 4:
             bases.append(base)
@@ -412,6 +417,8 @@ def _acted_by(view: RequestView, names: tuple[str, ...]) -> str | None:
         parts = re.split(r"[_.]", lf.path.rsplit(".", 1)[-1].lower())
         if len(parts) == 2 and parts[1] == "by" and any(parts[0].startswith(b) for b in bases):
             return lf.path
+        if len(parts) == 1 and isinstance(lf.value, list) and parts[0] in plural:
+            return lf.path  # 'reviewers': ['jsmith', 'mjones'] beside 'reviewer_id'
     return None
 
 
