@@ -100,6 +100,7 @@ HOLDOUT_SETS = (
 # their end, prefixes written loosely, held codes in free text, restated named bounds).
 APART_SETS = (
     "dev_jred21",
+    "dev_jred20",
     "dev_jrange",
     "dev_jident",
     "dev_jpair",

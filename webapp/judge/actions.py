@@ -105,12 +105,26 @@ def _participle(token: str) -> bool:
     return t.endswith("ed") or t in {"sent", "done", "given", "made", "shown", "taken", "run"}
 
 
+# a status argument with the states it is compared to ('vendor_status = approved (not pending,
+# not blocked)'): the states are values, never acts the rule speaks of
+_STATUS_STATES = re.compile(
+    r"\b[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*[_.](?:status|state)\s*(?:=|==|!=|\bis\b|\bin\b|"
+    r"must(?:\s+not)?\s+be)\s*[a-z][\w\-]*(?:\s*(?:,|/|\bor\b)\s*[a-z][\w\-]*)*"
+    r"(?:\s*\([^)]*\))?",
+    re.I,
+)
+
+
 @lru_cache(maxsize=65536)
 def rule_actions(text: str) -> frozenset[str] | None:
     """Every action word of `text` (stems), when the rule surely names specific acts; None when
     it names none, names a broad one, speaks generally, or may name one the lexicon misses."""
     if not text or _GENERAL.search(text):
         return None
+    # '… vendor_status = approved (not pending, not blocked), except for new vendors' had been
+    # taken for a rule on approving and blocking, not on paying a vendor, and a payment to a
+    # pending vendor approved as out of its acts (jred20)
+    text = _STATUS_STATES.sub(" ", text)
     named: set[str] = set()
     for clause in _CLAUSE.split(text):
         found = _named_in_clause(clause)

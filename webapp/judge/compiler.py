@@ -9336,6 +9336,8 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
     reads = tuple(t for t in terms if t in bound_words)
     terms = tuple(t for t in terms if t not in bound_words)
     gloss = re.sub(r"\s+only$", "", clause[gloss_at:bracket].strip()) if bracketed else ""
+    if op == "present" and gloss and _names_owner_only(gloss, name):
+        return None  # "the customer's insurance certificate (customer_id)": not the id (jred20)
     written = clause[written_at : m.end()].strip()
     made: list[Check] = [
         Binding(
@@ -13561,6 +13563,31 @@ _GIVEN_WORDS = frozenset(
 _CLOSING_PARTICIPLE = re.compile(r"\b(?P<noun>[A-Za-z]{3,}[^s\W]s)\s+[a-z]{3,}ed\s*$")
 
 
+_OWNER = re.compile(
+    r"(?P<owner>[A-Za-z]+)['’]s\s+(?P<head>[A-Za-z\- ]+?)\s*$|"
+    r"^(?P<head2>.*?)\s+(?:to|of|from|for|by|with)\s+(?:the\s+|an?\s+)?(?P<owner2>[A-Za-z]+)\b",
+    re.I,
+)
+
+
+def _names_owner_only(phrase: str, exact: str) -> bool:
+    """Whether the phrase asks for a thing of the argument's owner, not the argument: 'the
+    customer's export licence' beside `customer_id`, 'a callback to the beneficiary' beside
+    `beneficiary_id`. Read as "`customer_id` is given", the licence was never checked and the
+    request approved (jred20); left unread, the rule goes to review."""
+    own = {stem(w) for w in re.split(r"[_.]+", exact.lower()) if w}
+    p = re.sub(r"[\s\-–—:;,()`]+$", "", re.sub(r"\(\s*`?\s*`?\s*\)", " ", phrase).strip())
+    m = _OWNER.search(p)
+    if m is None:
+        return False
+    owner = m.group("owner") or m.group("owner2") or ""
+    head_words = words(m.group("head") or m.group("head2") or "")
+    head = [w for w in head_words if w.lower() not in STOPWORDS]
+    if not head or stem(owner.lower()) not in own:
+        return False
+    return stem(head[-1].lower()) not in own
+
+
 def _required_check(index: int, source: str, clause: str, review: bool) -> Check | None:
     field_name = _FIELD_NAME.search(clause)
     text = _FIELD_NAME.sub("", clause).strip()
@@ -13573,6 +13600,8 @@ def _required_check(index: int, source: str, clause: str, review: bool) -> Check
         ident = _IDENTIFIER.search(arg_phrase)
         if not exact and ident:
             exact = ident.group(1)
+        if exact and _names_owner_only(_IDENTIFIER.sub(" ", arg_phrase), exact):
+            return None
         # 'a successful test run', 'a compliance check to pass': the outcome the thing must have,
         # which only a value stating it shows (never the mere presence of an id or a code)
         # 'a W-9', 'an I-9 form', 'the DS-160': a form's code is one word (`w9_on_file`)

@@ -808,6 +808,10 @@ def _named_obligations(text: str) -> tuple[tuple[str, str], ...]:
             what = given_by.group("act")
         if _MANY.search(what):
             return ()
+        from webapp.judge.compiler import _names_owner_only
+
+        if _names_owner_only(what, m.group("arg")):
+            return ()  # "the manager's approval (manager_id)": the approval is not the id
         if any(_narrows(w, m.group("arg")) for w in m.group("what").split()):
             return ()  # 'a recently verified account (account_verified = true)': unread
         if _GATE_FORCE.search(gate) or re.match(r"\s*no\b", gate, re.I):

@@ -32,6 +32,8 @@ from webapp.judge.checks import (
     Check,
     Outcome,
     Unless,
+    no_reference,
+    outcome_stated,
     placeholder,
 )
 from webapp.judge.request_view import RequestView
@@ -111,6 +113,15 @@ def _what_it_holds(name: str) -> str | None:
     return None
 
 
+def _implied_true(name: str) -> bool:
+    """Whether a flag's name says the state the rule wants when the rule writes no value:
+    `kyc_passed`, `w9_on_file`, `is_verified`; not `is_blocked` or `has_disputes`, whose truth
+    may be what the rule refuses ('`is_blocked` mandatory' read as "must be true" approved a
+    blocked account, jred20)."""
+    parts = _name_words(name)
+    return bool(parts) and (parts[-1] in _FLAG_TAILS or parts[-2:] == ["on", "file"])
+
+
 def _norm(word: str) -> str:
     w = word.lower().replace("-", "").replace("’", "'")
     w = re.sub(r"'s$", "", w)
@@ -137,15 +148,17 @@ def _names(gloss: str, name: str) -> bool:
     if any(re.search(r"\d", t) and _norm(t) not in own for t in toks):
         return False  # a number is a condition ('over 10k', 'Tier 2'); 'W-9' names `w9_on_file`
     said = {_norm(t) for t in toks if t.lower() not in _GLOSS_FILLER}
-    if said & own:
-        return True
-    # an acronym: 'Qualified Person' = qp, 'Certificate of Appropriateness' = coa
     content = [t for t in toks if t.lower() not in _GLOSS_FILLER and t.lower() != "no."]
-    for lo in range(len(content)):
-        for hi in range(lo + 2, len(content) + 1):
-            initials = "".join(t[0].lower() for t in content[lo:hi])
-            if initials in parts:
-                return True
+    if said & own:
+        # the phrase's head noun must be the name's: 'the customer's export licence' shares
+        # 'customer' with `customer_id` but names a licence, 'the manager's approval' an
+        # approval, not `manager_id` (jred20: read as "`customer_id` is given", approved)
+        return bool(content) and _norm(content[-1]) in own
+    # an acronym ending at the head: 'Qualified Person' = qp, 'Certificate of Appropriateness'
+    # = coa; not 'the QP's release' (the acronym a possessor of another noun)
+    for lo in range(len(content) - 1):
+        if "".join(t[0].lower() for t in content[lo:]) in parts:
+            return True
     # a short code whose last letter is the head noun's ('a signed agreement' for `dsa_id`)
     head = content[-1].lower() if content else ""
     codes = [p for p in parts if p not in _REFERENCE_WORDS | _FLAG_HEADS | _FLAG_TAILS]
@@ -195,6 +208,20 @@ class NamedByIdentifier(Binding):
                 f"{leaf.path} = {leaf.value!r} stands in for `{self.path}` rather than giving it"
             )
             return Outcome(UNKNOWN, message, (leaf.path,))
+        if self.op == "present":
+            for lf in leaves:
+                if _names_no_record(lf.value, lf.last_keys, view.agent_id):
+                    message = f"{lf.path} = {lf.value!r} names no record for `{self.path}`"
+                    return Outcome(UNKNOWN, message, (lf.path,))
+        witness = _contrary_state(self.path, view, {lf.path for lf in leaves})
+        if witness is not None:
+            return Outcome(UNKNOWN, witness, (leaves[0].path,))
+        if self.op == "present" and any(_blank_member(lf.value) for lf in leaves):
+            # ['A-1', ''] or ['A-1', 'TBD']: one member given, another not; the list 'is given'
+            # but does not give every reference it lists (jred20)
+            leaf = next(lf for lf in leaves if _blank_member(lf.value))
+            message = f"{leaf.path} = {leaf.value!r} lists a member that is blank or a stand-in"
+            return Outcome(UNKNOWN, message, (leaf.path,))
         outcome = super().evaluate(view)
         if applies == "absent" and any(self._holds(lf.value) is not True for lf in leaves):
             return Outcome(
@@ -205,6 +232,95 @@ class NamedByIdentifier(Binding):
                 tuple(lf.path for lf in leaves),
             )
         return outcome
+
+
+# words a reference is sometimes sent as that give none: a yes, a code's 'unset', oneself
+_NOT_A_RECORD = frozenset("yes y true ok okay done undefined nan self me myself".split())
+
+
+def _names_no_record(value: Any, keys: frozenset[str], agent: str | None) -> bool:
+    """Whether a value sent for a reference the rule demands names no record: a flag (`true`),
+    a yes ('yes', 'ok'), words with no digit ('verbal ok', checks.no_reference), a negative
+    number ('-1', a system's 'unset'), or the requesting agent / 'self' for a person. Each was
+    taken as "`change_ticket` is given" and approved (jred20); a human decides."""
+    if isinstance(value, bool):
+        return True
+    if not isinstance(value, str):
+        return False
+    v = value.strip().lower()
+    if v in _NOT_A_RECORD or re.fullmatch(r"-\d+(?:\.\d+)?", v):
+        return True
+    if agent and v == agent.strip().lower():
+        return True
+    return no_reference(value, keys | {"id"})
+
+
+# a state that says the thing the identifier stands for is not good (beside `outcome_stated`)
+_BAD_STATES = frozenset(
+    "expired revoked suspended lapsed invalid blocked cancelled canceled withdrawn not_met "
+    "unmet void voided terminated inactive".split()
+)
+_STATE_WORDS = frozenset("status state result outcome".split())
+
+
+def _contrary_state(name: str, view: RequestView, own: set[str]) -> str | None:
+    """Another argument stating the state of what the identifier stands for, when it says that
+    state is bad: `kyc_status: "failed"` beside `kyc_passed: true`, `w9_status: "expired"`
+    beside `w9_on_file`, `broker_status: "revoked"` beside `broker_id`. Each was approved on the
+    identifier alone (jred20); a human weighs the two."""
+    parts = _name_words(name.rsplit(".", 1)[-1])
+    if parts[-2:] == ["on", "file"]:
+        base = parts[:-2]
+    elif parts and (parts[-1] in _REFERENCE_WORDS or parts[-1] in _FLAG_TAILS):
+        base = parts[:-1]
+    else:
+        base = parts[:-1]
+    if parts and parts[0] in _FLAG_HEADS:
+        base = base[1:]
+    if not base:
+        return None
+    flag_state = parts[-1] if parts[-1] in _FLAG_TAILS else ""
+    for lf in view.leaves:
+        if lf.path in own:
+            continue
+        words_ = _name_words(lf.path.rsplit(".", 1)[-1])
+        if len(words_) < 2 or words_[-1] not in _STATE_WORDS:
+            continue
+        exact = words_[:-1] == base
+        # `cab_status` beside `approved_by_cab`: the state of what the flag names
+        named = set(words_[:-1]) - _FLAG_HEADS - _FLAG_TAILS - {"by"}
+        if not exact and not (named and named <= set(parts)):
+            continue
+        v = lf.value
+        code = re.sub(r"[\s\-]+", "_", v.strip().lower()) if isinstance(v, str) else ""
+        if outcome_stated(v) is False or code in _BAD_STATES or code.startswith("not_"):
+            return f"{lf.path} = {v!r} says `{name}` may not hold"
+        if exact and flag_state and code and code != flag_state and outcome_stated(v) is not True:
+            # `receipt_status: "active"` beside `receipt_voided: true`: another state
+            return f"{lf.path} = {v!r} is not the state `{name}` says"
+    return None
+
+
+def _blank_member(value: Any) -> bool:
+    """Whether a list holds a member that gives nothing: blank, null, or a stand-in."""
+    if not isinstance(value, (list, tuple)) or not value:
+        return False
+    return any(
+        v is None or (isinstance(v, str) and (not v.strip() or placeholder(v))) for v in value
+    )
+
+
+@dataclass(frozen=True)
+class _ExceptionFlag(Binding):
+    """The flag of an exception ('unless approved_by_cab = true'): as a Binding, but another
+    argument stating the flag's thing is bad (`cab_status: "rejected"`) leaves it unknown, so
+    the exception never relieves on the flag alone (jred20)."""
+
+    def evaluate(self, view: RequestView) -> Outcome:
+        contrary = _contrary_state(self.path, view, {self.path})
+        if contrary is not None:
+            return Outcome(UNKNOWN, contrary, (self.path,))
+        return super().evaluate(view)
 
 
 def _binding(
@@ -342,6 +458,8 @@ def _read_slotted(s: str, names: list[str]) -> tuple[Any, ...] | None:
         holds = _what_it_holds(name)
         if len(names) != 1 or holds is None:
             return None
+        if holds == "true" and not _implied_true(name):
+            return None
         test = "present" if holds == "present" else True
         gloss = m.groupdict().get("gloss") or ""
         terms = _subject(m.groupdict().get("subj"))
@@ -358,7 +476,7 @@ def _read_slotted(s: str, names: list[str]) -> tuple[Any, ...] | None:
         gd = m.groupdict()
         if gd.get("v"):
             test: Any = _value(gd["v"])
-        elif _what_it_holds(name) == "true":
+        elif _what_it_holds(name) == "true" and _implied_true(name):
             test = True
         elif _what_it_holds(name) == "present":
             test = "present"
@@ -447,7 +565,7 @@ def _cached(index: int, text: str) -> list[Check] | None:
             out.append(_binding(index, text, terms, name, test, gloss))
         elif kind == "except":
             flag, value = exception
-            cond = Binding(index, text, "deny", (), path=flag, op="eq", value=value)
+            cond = _ExceptionFlag(index, text, "deny", (), path=flag, op="eq", value=value)
             out.append(
                 Unless(
                     index,

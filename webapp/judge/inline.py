@@ -349,6 +349,12 @@ class InlineRule(Check):
         if fires is None:
             return Outcome(UNKNOWN, message, args)
         if not fires:
+            from webapp.judge.pairs import contrary_status
+
+            for p in args:
+                other = contrary_status(p, view)
+                if other is not None:
+                    return Outcome(UNKNOWN, other, args)
             return Outcome(SATISFIED, message, args)
         return Outcome(VIOLATED if self.effect == "deny" else REVIEW, message, args)
 

@@ -26,10 +26,17 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from webapp.judge.checks import NOT_APPLICABLE, SATISFIED, UNKNOWN, Check, Outcome
+from webapp.judge.checks import (
+    NOT_APPLICABLE,
+    SATISFIED,
+    UNKNOWN,
+    Check,
+    Outcome,
+    outcome_stated,
+)
 from webapp.judge.request_view import RequestView
 from webapp.judge.text import stem
-from webapp.judge.wrongreads import ArgumentPair, compare_values
+from webapp.judge.wrongreads import ArgumentPair, _acted_by, compare_values
 
 _ID = r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+"
 _END = r"\s*\.?\s*$"
@@ -152,6 +159,17 @@ class RolesDistinct(Check):
             return Outcome(UNKNOWN, f"{a[0]} and {b[0]} cannot be compared as sent", names)
         if same:
             return self.fire("matched", f"{a[0]} and {b[0]} are both {values[a[0]]!r}", names)
+        roles = {self.left.lower(), self.right.lower()}
+        for lf in view.leaves:
+            # another argument for one of the roles ('approvers': ['jsmith'] beside
+            # 'approver_id'): the one compared may not be the only approver (jred20)
+            first = re.split(r"[_.\-]", lf.path.lower())[0]
+            if lf.path not in names and (first in roles or first.rstrip("s") in roles):
+                return Outcome(UNKNOWN, f"{lf.path} also names the {first}", (lf.path, *names))
+        by = _acted_by(view, names)
+        if by is not None:
+            # 'approved_by' beside 'approver_id': who approved, named another way (jred20)
+            return Outcome(UNKNOWN, f"{by} also names the {self.left} or the {self.right}", names)
         return Outcome(SATISFIED, f"{a[0]} and {b[0]} differ", names)
 
 
@@ -291,6 +309,11 @@ def _party_named(party: str, arg: str) -> bool:
     return stem(party.lower()) in {stem(w) for w in re.split(r"[_.]", arg.lower())}
 
 
+# states that refuse a party whatever its status says
+_REFUSED_STATES = frozenset(
+    "blocked suspended sanctioned frozen on_hold under_investigation debarred terminated "
+    "revoked blacklisted".split()
+)
 _PAST = re.compile(r"(?:^|[_.])(?:previous|prior|old|former|original|last)(?:[_.]|$)")
 
 
@@ -350,6 +373,53 @@ class NamedStatus(Check):
                 out.append(lf)
         return out
 
+    def _other_witness(
+        self, view: RequestView, found: list[Any], listed: set[str], state: str
+    ) -> str | None:
+        """Another argument that may hold the same thing's state and says otherwise, before an
+        approval: with a named argument, the party's status nested or bare ('grantee.status',
+        'status', 'user_state' beside 'grantee_status'/'user_status'); with none named, any
+        status argument holding a listed state ('service_status': 'shutoff_pending' beside
+        'account_status': 'active'). Each had been approved (jred20)."""
+        seen = {lf.path for lf in found}
+        if self.path:
+            last = self.path.rsplit(".", 1)[-1].lower()
+            party = re.sub(r"[_.](?:status|state)$", "", last)
+            same = {f"{party}_status", f"{party}_state", "status", "state"}
+        for lf in view.leaves:
+            if lf.path in seen or _PAST.search(lf.path.lower()):
+                continue
+            flat = lf.path.lower().replace(".", "_")
+            values = lf.value if isinstance(lf.value, list) else [lf.value]
+            codes = {_code(v) for v in values if isinstance(v, str)}
+            if (
+                self.path
+                and self.mode == "deny"
+                and flat.startswith(party + "_")
+                and codes & listed
+            ):
+                # `grantee_flags: ["under_investigation"]` beside `grantee_status: "active"`
+                return f"{lf.path} = {lf.value!r} shows a listed state"
+            if (
+                self.path
+                and self.mode == "allow"
+                and flat.startswith(party + "_")
+                and not re.search(r"(?:^|_)(?:status|state)$", flat)
+                and any(c in _REFUSED_STATES or outcome_stated(c) is False for c in codes)
+            ):
+                # `vendor_flags: ["blocked"]` beside `vendor_status: "approved"`
+                return f"{lf.path} = {lf.value!r} shows a state the rule may refuse"
+            if not re.search(r"(?:^|_)(?:status|state)$", flat):
+                continue
+            if self.path:
+                if (flat in same or flat.endswith("_" + party + "_status")) and codes != {state}:
+                    return f"{lf.path} = {lf.value!r} may be the same state, and differs"
+            elif codes & listed or any(
+                set(c.split("_")) & set(v.split("_")) for c in codes for v in listed
+            ):
+                return f"{lf.path} = {lf.value!r} may be the {self.party}'s status"
+        return None
+
     def evaluate(self, view: RequestView) -> Outcome:
         if self.terms and self.unrelated(view):
             return Outcome(UNKNOWN, f"the request may be no act of the rule ({self.subject()})")
@@ -393,6 +463,9 @@ class NamedStatus(Check):
             inside = False
         if inside == (self.mode == "deny"):
             return self.fire("matched", said, args)
+        other = self._other_witness(view, found, listed, state)
+        if other is not None:
+            return Outcome(UNKNOWN, other, args)
         if not self.path and found[0].path.rsplit(".", 1)[-1].lower() in ("status", "state"):
             if stem(self.party) not in view.tool_stems:
                 # a bare status on a tool named for another thing may be that thing's: it shows
@@ -542,6 +615,27 @@ def states_read_otherwise(text: str, every: Any) -> list[str]:
             if not any(v.lower() in h for h in held) and v not in out:
                 out.append(v)
     return out
+
+
+def contrary_status(path: str, view: RequestView) -> str | None:
+    """Another argument holding the same party's state as the status argument `path`, with
+    another value: `consent_state: "withdrawn"` or `consent.status` beside `consent_status:
+    "granted"` (inline.py's 'consent_status must be granted' had approved it, jred20)."""
+    last = path.rsplit(".", 1)[-1].lower()
+    if not re.search(r"[_.](?:status|state)$", last):
+        return None
+    party = re.sub(r"[_.](?:status|state)$", "", last)
+    same = {f"{party}_status", f"{party}_state"}
+    mine = {_code(lf.value) for lf in view.leaves if lf.path == path and isinstance(lf.value, str)}
+    if len(mine) != 1:
+        return None
+    for lf in view.leaves:
+        if lf.path == path or _PAST.search(lf.path.lower()):
+            continue
+        if lf.path.lower().replace(".", "_") in same:
+            if not isinstance(lf.value, str) or {_code(lf.value)} != mine:
+                return f"{lf.path} = {lf.value!r} may be the same state, and differs"
+    return None
 
 
 _RECOGNISERS = (PairRecogniser(), StatusRecogniser())

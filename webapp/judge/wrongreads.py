@@ -380,8 +380,46 @@ class ArgumentPair(Check):
                     f"{self.left} = {values[self.left]!r} and {self.right} = {values[self.right]!r}"
                 )
             return self.fire("matched", said, names)
+        for lf in view.leaves:
+            # the same argument again under a nested name ('refund.method' beside
+            # 'refund_method'): a second witness that disagrees is a human's to weigh (jred20)
+            flat = lf.path.replace(".", "_")
+            for n in names:
+                if lf.path != n and (flat in (n, n + "s") or flat.endswith("_" + n)):
+                    # ('refund_methods': ['card', 'cash'] beside 'refund_method': a list is
+                    # never the same value, so a human decides)
+                    if compare_values(lf.value, values[n]) is not True:
+                        return Outcome(UNKNOWN, f"{lf.path} and {n} disagree", (lf.path, n))
+        if self._FIRES_ON_SAME:
+            by = _acted_by(view, names)
+            if by is not None:
+                return Outcome(UNKNOWN, f"{by} also names one of {self.left}, {self.right}", names)
         said = "are the same" if same else "differ"
         return Outcome(SATISFIED, f"{self.left} and {self.right} {said}", names)
+
+
+def _acted_by(view: RequestView, names: tuple[str, ...]) -> str | None:
+    """An argument naming who did one of the pair's acts another way: `approved_by` beside
+    `approver_id`, `prepared_by` beside `preparer_id`, a list of `reviewers` beside
+    `reviewer_id`. With `approver_id: mjones` and
+    `approved_by: jsmith` the preparer may have approved their own run (jred20)."""
+    bases = []
+    plural = set()
+    for n in names:
+        role = re.split(r"[_.]", n.rsplit(".", 1)[-1].lower())[0]
+        plural.add(role + "s")
+        base = re.sub(r"(?:er|or|r)$", "", role)
+        if len(base) >= 4:
+            bases.append(base)
+    for lf in view.leaves:
+        if lf.path in names:
+            continue
+        parts = re.split(r"[_.]", lf.path.rsplit(".", 1)[-1].lower())
+        if len(parts) == 2 and parts[1] == "by" and any(parts[0].startswith(b) for b in bases):
+            return lf.path
+        if len(parts) == 1 and isinstance(lf.value, list) and parts[0] in plural:
+            return lf.path  # 'reviewers': ['jsmith', 'mjones'] beside 'reviewer_id'
+    return None
 
 
 # what only separates the words of a value: 'u-1021' and 'u_1021', 'J.Smith' and 'J Smith'
@@ -425,7 +463,30 @@ def compare_values(a: Any, b: Any) -> bool | None:
         return True
     if _SEPARATORS.sub("", x) == _SEPARATORS.sub("", y):
         return None
+    if _one_person(x, y):
+        return None
     return False
+
+
+def _account(value: str) -> str:
+    """An account name less its domain and directory: 'jsmith@corp.com', 'CORP\\jsmith',
+    'user:jsmith' are 'jsmith'."""
+    v = value.split("@", 1)[0]
+    v = re.split(r"[\\/:]", v)[-1]
+    return _SEPARATORS.sub("", v)
+
+
+def _one_person(x: str, y: str) -> bool:
+    """Whether two different strings may name one account or record: the same name with or
+    without a domain or directory ('jsmith', 'jsmith@corp.com', 'CORP\\jsmith'), or one inside
+    the other ('E1021' and '1021'). Told apart, a preparer approving their own run under a
+    second login was approved (jred20); a human decides."""
+    a, b = _account(x), _account(y)
+    if a and a == b:
+        return True
+    xs, ys = _SEPARATORS.sub("", x), _SEPARATORS.sub("", y)
+    short, long = sorted((xs, ys), key=len)
+    return len(short) >= 3 and short in long
 
 
 @dataclass(frozen=True)
