@@ -97,6 +97,7 @@ HOLDOUT_SETS = (
 # stand-in references, a permission 'for' a qualifier, another thing's status, a git ref). Their
 # first runs are recorded in bench/README.md.
 APART_SETS = (
+    "dev_jred22",
     "dev_jrange",
     "dev_jident",
     "dev_jpair",
