@@ -1982,6 +1982,27 @@ _WRITE_WORDS = (
 _PARTICLE_COMPOUND = re.compile(r"[a-z]-(?:outs?|ins?|ups?|downs?)\b", re.I)
 
 
+# jred22: the stems of an argument's name that make it a place (a destination, a bank's country)
+_PLACE_KEYS = frozenset(
+    stem(w)
+    for w in (
+        "country",
+        "region",
+        "destination",
+        "location",
+        "jurisdiction",
+        "address",
+        "city",
+        "origin",
+        "residence",
+        "nationality",
+        "ship",
+        "shipping",
+        "beneficiary",
+    )
+)
+
+
 @dataclass(frozen=True)
 class ValueList(Check):
     """Allow-lists and deny-lists of argument values: countries, currencies, domains, IBAN prefixes."""
@@ -2205,7 +2226,31 @@ class ValueList(Check):
         paths = tuple(lf.path for lf in candidates)
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
+        elsewhere = self._place_listed_elsewhere(view, paths)
+        if elsewhere is not None:
+            # jred22: 'Never pay vendors located in IR, …' with `vendor_country: "US"` and
+            # `destination: "Tehran, IR"`: the vendor is not listed, yet the money goes to a
+            # listed place; whether the rule reaches it is for a human
+            return Outcome(
+                UNKNOWN,
+                f"{elsewhere} holds a listed place ({listed}); whether the rule speaks of it "
+                "cannot be told",
+                (elsewhere,),
+            )
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _place_listed_elsewhere(self, view: RequestView, checked: tuple[str, ...]) -> str | None:
+        """For a deny-list of places, another argument named for a place that holds a listed one
+        (whole, or as a part: 'Tehran, IR')."""
+        if self.mode != "deny" or self.effect != "deny" or self.match != "place":
+            return None
+        for leaf in view.leaves:
+            if leaf.path in checked or not (leaf.keys & _PLACE_KEYS):
+                continue
+            for v in scalars(leaf.value):
+                if isinstance(v, str) and (self._in_list(v) is True or self._part_listed(v)):
+                    return leaf.path
+        return None
 
     def _listed_value_shown(self, view: RequestView) -> str | None:
         """For a deny-list of places, the argument holding a listed value, if any."""
@@ -2213,9 +2258,17 @@ class ValueList(Check):
             return None
         for leaf in self._candidates(view):
             for v in scalars(leaf.value):
-                if isinstance(v, str) and self._in_list(v):
+                if isinstance(v, str) and (self._in_list(v) or self._part_listed(v)):
                     return leaf.path
         return None
+
+    def _part_listed(self, value: str) -> bool:
+        """jred22: a place written with its parts ('Tehran, IR', 'Havana / CU'): one part, a
+        code as written in capitals or a name of four letters or more, is a listed value."""
+        parts = [p.strip() for p in re.split(r"[,;/|()]+", value)]
+        if len(parts) < 2:
+            return False
+        return any(p and (p.isupper() or len(p) > 3) and self._in_list(p) is True for p in parts)
 
     def _lists_agents(self) -> bool:
         """'Offshore agents may not do SIM swaps' with a glossary of offshore agents: the
