@@ -1982,6 +1982,18 @@ _WRITE_WORDS = (
 _PARTICLE_COMPOUND = re.compile(r"[a-z]-(?:outs?|ins?|ups?|downs?)\b", re.I)
 
 
+# jred22: a list of fields or columns, and a flag that takes all of them ('include_all_columns')
+_FIELD_KINDS = frozenset(
+    stem(w) for w in ("field", "fields", "column", "columns", "col", "attribute")
+)
+_ALL_WORDS = frozenset(stem(w) for w in ("all", "every", "full"))
+_INCLUDE_WORDS = frozenset(stem(w) for w in ("include", "select", "export"))
+# jred22: the stems of an argument's name that hold a currency beside the one named 'currency'
+_HELD_CURRENCY_KEYS = frozenset(
+    stem(w)
+    for w in ("currency", "ccy", "fx", "settlement", "payout", "target", "quote", "to", "from")
+)
+
 # jred22: the stems of an argument's name that make it a place (a destination, a bank's country)
 _PLACE_KEYS = frozenset(
     stem(w)
@@ -2226,6 +2238,16 @@ class ValueList(Check):
         paths = tuple(lf.path for lf in candidates)
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
+        other = self._currency_unlisted_elsewhere(view, paths)
+        if other is not None:
+            # jred22: 'may be paid in EUR, GBP or CHF. Any other currency needs …' with
+            # `currency: "EUR"` beside `fx_to: "TRY"`: the money ends in a currency left out
+            return Outcome(
+                UNKNOWN,
+                f"{other} holds a currency not in ({listed}); whether the rule speaks of it "
+                "cannot be told",
+                (other,),
+            )
         elsewhere = self._place_listed_elsewhere(view, paths)
         if elsewhere is not None:
             # jred22: 'Never pay vendors located in IR, …' with `vendor_country: "US"` and
@@ -2238,6 +2260,22 @@ class ValueList(Check):
                 (elsewhere,),
             )
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _currency_unlisted_elsewhere(
+        self, view: RequestView, checked: tuple[str, ...]
+    ) -> str | None:
+        """For an allow-list of currencies, another argument named for a currency that holds a
+        code the list leaves out."""
+        if self.mode != "allow" or self.match != "currency":
+            return None
+        for leaf in view.leaves:
+            if leaf.path in checked or not (leaf.last_keys & _HELD_CURRENCY_KEYS):
+                continue
+            for v in scalars(leaf.value):
+                code = v.strip() if isinstance(v, str) else ""
+                if code.upper() in CURRENCY_CODES and self._in_list(code) is False:
+                    return leaf.path
+        return None
 
     def _place_listed_elsewhere(self, view: RequestView, checked: tuple[str, ...]) -> str | None:
         """For a deny-list of places, another argument named for a place that holds a listed one
@@ -2695,6 +2733,20 @@ class ValueList(Check):
 
     def _content_flag(self, view: RequestView) -> Outcome | None:
         """'include_psychotherapy_notes': true names the content in the argument itself."""
+        if set(self.kind_words) & _FIELD_KINDS:
+            for lf in view.leaves:
+                # jred22: 'include_all_columns': true beside `fields: ["name"]` carries every
+                # column, a listed one among them
+                if lf.keys & _ALL_WORDS and lf.keys & (_FIELD_KINDS | _INCLUDE_WORDS):
+                    if not isinstance(lf.value, (list, tuple, dict)) and _flag_on(lf.value) in (
+                        True,
+                        None,
+                    ):
+                        return Outcome(
+                            UNKNOWN,
+                            f"{lf.path} = {lf.value!r} may carry a listed field",
+                            (lf.path,),
+                        )
         for x in self.values:
             if ":" in x or "*" in x:
                 continue  # a scoped name is never a flag's name

@@ -273,7 +273,31 @@ def _bound_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
     return []
 
 
+# -- a refusal in a relative clause read as subject words (red team jred22) -----------------------
+# 'Payments to vendors that are denied onboarding need review' read as "Send to review requests
+# about payments vendors denied onboarding": the refusal is a state of the vendor no check reads,
+# and as subject words a request never shows, it passed every payment.
+_REFUSED_STATE = re.compile(
+    r"\b(?:that|which|who|whose\s+[a-z]+)\s+(?:are|were|is|was|have\s+been|has\s+been|got)\s+"
+    r"(?:previously\s+|already\s+|ever\s+)?(?P<word>denied|rejected|refused|declined|blocked)\b"
+    r"(?:\s+[a-z]+)?",
+    re.I,
+)
+
+
+def _refusal_read_as_subject(text: str, every: Sequence[Check]) -> list[str]:
+    m = _REFUSED_STATE.search(text)
+    if not m:
+        return []
+    refused = stem(m.group("word").lower())
+    for c in every:
+        if isinstance(c, ActionRule) and refused in set(c.terms):
+            return [m.group(0)]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
+    _refusal_read_as_subject,
     _bound_read_as_value,
     _owner_label_read_as_subject,
     _compared_name_read_as_value,
