@@ -739,10 +739,12 @@ def _covers_the_rest(rule: CompiledRule) -> bool:
 
 @lru_cache(maxsize=65536)
 def _fallback_in(text: str) -> bool:
-    """A fallback after the list it completes, in the same rule: 'Anything else has to be
-    escalated' alone completes another rule's list, which that rule reads."""
+    """A fallback after the list of codes it completes, in the same rule ('USD or EUR only.
+    Others need Treasury review'): 'Anything else has to be escalated' alone completes another
+    rule's list, which that rule reads; 'requested_by anything else -> review' completes an
+    argument the request may not carry (engine._argument_named decides that one)."""
     m = _FALLBACK.search(text)
-    return m is not None and bool(re.search(r"[A-Za-z0-9]", text[: m.start()]))
+    return m is not None and re.search(r"\b[A-Z]{2,4}\b", text[: m.start()]) is not None
 
 
 @lru_cache(maxsize=65536)
