@@ -101,6 +101,7 @@ HOLDOUT_SETS = (
 APART_SETS = (
     "dev_jred21",
     "dev_jred20",
+    "dev_jred22",
     "dev_jrange",
     "dev_jident",
     "dev_jpair",

@@ -2027,6 +2027,39 @@ _WRITE_WORDS = (
 _PARTICLE_COMPOUND = re.compile(r"[a-z]-(?:outs?|ins?|ups?|downs?)\b", re.I)
 
 
+# jred22: a list of fields or columns, and a flag that takes all of them ('include_all_columns')
+_FIELD_KINDS = frozenset(
+    stem(w) for w in ("field", "fields", "column", "columns", "col", "attribute")
+)
+_ALL_WORDS = frozenset(stem(w) for w in ("all", "every", "full"))
+_INCLUDE_WORDS = frozenset(stem(w) for w in ("include", "select", "export"))
+# jred22: the stems of an argument's name that hold a currency beside the one named 'currency'
+_HELD_CURRENCY_KEYS = frozenset(
+    stem(w)
+    for w in ("currency", "ccy", "fx", "settlement", "payout", "target", "quote", "to", "from")
+)
+
+# jred22: the stems of an argument's name that make it a place (a destination, a bank's country)
+_PLACE_KEYS = frozenset(
+    stem(w)
+    for w in (
+        "country",
+        "region",
+        "destination",
+        "location",
+        "jurisdiction",
+        "address",
+        "city",
+        "origin",
+        "residence",
+        "nationality",
+        "ship",
+        "shipping",
+        "beneficiary",
+    )
+)
+
+
 @dataclass(frozen=True)
 class ValueList(Check):
     """Allow-lists and deny-lists of argument values: countries, currencies, domains, IBAN prefixes."""
@@ -2239,7 +2272,75 @@ class ValueList(Check):
         paths = tuple(lf.path for lf in candidates)
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
+        other = self._currency_unlisted_elsewhere(view, paths)
+        if other is not None:
+            # jred22: 'may be paid in EUR, GBP or CHF. Any other currency needs …' with
+            # `currency: "EUR"` beside `fx_to: "TRY"`: the money ends in a currency left out
+            return Outcome(
+                UNKNOWN,
+                f"{other} holds a currency not in ({listed}); whether the rule speaks of it "
+                "cannot be told",
+                (other,),
+            )
+        elsewhere = self._place_listed_elsewhere(view, paths)
+        if elsewhere is not None:
+            # jred22: 'Never pay vendors located in IR, …' with `vendor_country: "US"` and
+            # `destination: "Tehran, IR"`: the vendor is not listed, yet the money goes to a
+            # listed place; whether the rule reaches it is for a human
+            return Outcome(
+                UNKNOWN,
+                f"{elsewhere} holds a listed place ({listed}); whether the rule speaks of it "
+                "cannot be told",
+                (elsewhere,),
+            )
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    def _currency_unlisted_elsewhere(
+        self, view: RequestView, checked: tuple[str, ...]
+    ) -> str | None:
+        """For an allow-list of currencies, another argument named for a currency that holds a
+        code the list leaves out."""
+        if self.mode != "allow" or self.match != "currency":
+            return None
+        for leaf in view.leaves:
+            if leaf.path in checked or not (leaf.last_keys & _HELD_CURRENCY_KEYS):
+                continue
+            for v in scalars(leaf.value):
+                code = v.strip() if isinstance(v, str) else ""
+                if code.upper() in CURRENCY_CODES and self._in_list(code) is False:
+                    return leaf.path
+        return None
+
+    def _place_listed_elsewhere(self, view: RequestView, checked: tuple[str, ...]) -> str | None:
+        """For a deny-list of places, another argument named for a place that holds a listed one
+        (whole, or as a part: 'Tehran, IR')."""
+        if self.mode != "deny" or self.effect != "deny" or self.match != "place":
+            return None
+        for leaf in view.leaves:
+            if leaf.path in checked or not (leaf.keys & _PLACE_KEYS):
+                continue
+            for v in scalars(leaf.value):
+                if isinstance(v, str) and (self._in_list(v) is True or self._part_listed(v)):
+                    return leaf.path
+        return None
+
+    def _listed_value_shown(self, view: RequestView) -> str | None:
+        """For a deny-list of places, the argument holding a listed value, if any."""
+        if self.mode != "deny" or self.effect != "deny" or self.match != "place":
+            return None
+        for leaf in self._candidates(view):
+            for v in scalars(leaf.value):
+                if isinstance(v, str) and (self._in_list(v) or self._part_listed(v)):
+                    return leaf.path
+        return None
+
+    def _part_listed(self, value: str) -> bool:
+        """jred22: a place written with its parts ('Tehran, IR', 'Havana / CU'): one part, a
+        code as written in capitals or a name of four letters or more, is a listed value."""
+        parts = [p.strip() for p in re.split(r"[,;/|()]+", value)]
+        if len(parts) < 2:
+            return False
+        return any(p and (p.isupper() or len(p) > 3) and self._in_list(p) is True for p in parts)
 
     def _lists_agents(self) -> bool:
         """'Offshore agents may not do SIM swaps' with a glossary of offshore agents: the
@@ -2666,6 +2767,20 @@ class ValueList(Check):
 
     def _content_flag(self, view: RequestView) -> Outcome | None:
         """'include_psychotherapy_notes': true names the content in the argument itself."""
+        if set(self.kind_words) & _FIELD_KINDS:
+            for lf in view.leaves:
+                # jred22: 'include_all_columns': true beside `fields: ["name"]` carries every
+                # column, a listed one among them
+                if lf.keys & _ALL_WORDS and lf.keys & (_FIELD_KINDS | _INCLUDE_WORDS):
+                    if not isinstance(lf.value, (list, tuple, dict)) and _flag_on(lf.value) in (
+                        True,
+                        None,
+                    ):
+                        return Outcome(
+                            UNKNOWN,
+                            f"{lf.path} = {lf.value!r} may carry a listed field",
+                            (lf.path,),
+                        )
         for x in self.values:
             if ":" in x or "*" in x:
                 continue  # a scoped name is never a flag's name

@@ -1503,6 +1503,16 @@ _SCALE_NOTE = re.compile(
 )
 
 
+# jred22: words that bind a contact or an owner to acts ('Contact Legal before any export',
+# 'questions to the DPO prior to every transfer', 'ask Treasury first'): a note carrying one is a
+# duty to ask before acting, never informational
+_DUTY_IN_NOTE = re.compile(
+    r"\b(?:before|after|prior\s+to|until|ahead\s+of|beforehand|in\s+advance|first|any|every|"
+    r"each|all|whenever)\b",
+    re.I,
+)
+
+
 # 'Owner: Payroll Ops (DE entity).', 'Owned by the Grants Office - questions to the permits desk.':
 # who keeps the policy and whom to ask, no obligation. Kept as text, such a line shared a word
 # with the request ('Grants', 'permits') and sent every request of the policy to review. Every
@@ -1520,7 +1530,10 @@ _NOT_A_NOTE = re.compile(
     r"\b(?:must|shall|should|never|not|no|only|may|can(?:not)?|required?|requires|need(?:s|ed)?|"
     r"approv\w*|review\w*|sign(?:ed)?[\s-]*off|deny|denied|block\w*|reject\w*|forbid\w*|"
     r"prohibit\w*|allow(?:ed)?|permit(?:ted)?|unless|except|if|when|over|above|under|below|limit\w*|"
-    r"max\w*|min\w*|exceed\w*|freeze|frozen|hold|escalat\w*|ok|okay)\b|->|=>|[<>=%$\u20ac\u00a3]",
+    r"max\w*|min\w*|exceed\w*|freeze|frozen|hold|escalat\w*|ok|okay)\b|->|=>|[<>=%$\u20ac\u00a3]"
+    # jred22: a time or a quantifier binds the note to acts ('questions to Legal before wiring to
+    # Iran', 'Contact: payroll-ops@… before any off-cycle run'): a duty, not who to ask
+    r"|" + _DUTY_IN_NOTE.pattern,
     re.I,
 )
 
@@ -1755,7 +1768,16 @@ def _compile_prose(
     if frozen and frozen.groupdict().get("lifted") and any(c.kind == "value_list" for c in checks):
         consumed_markers.append("until")  # '… Nothing goes out for these until lifted.'
     informational = not normative_seen and not scope
-    if informational and not governed_elsewhere and not _STATES_NO_OBLIGATION.search(clean):
+    if (
+        informational
+        and not governed_elsewhere
+        and (
+            not _STATES_NO_OBLIGATION.search(clean)
+            # jred22: 'Contact Legal before any export', 'Owner: Treasury - ask before every
+            # wire': a contact or an owner line that binds the asking to acts is a duty
+            or (_NOTE_LABEL.match(clean) is not None and _DUTY_IN_NOTE.search(clean) is not None)
+        )
+    ):
         # 'Any payment of $2,000 or more has to be signed off by finance', 'refunds >500 EUR ->
         # manager', 'Receipts are mandatory': a sentence with no modal the engine knows still
         # states an obligation more often than not. Skipped as informational, it let the other
@@ -1958,6 +1980,8 @@ _LEAVING = re.compile(
 # What a sentence that states no obligation looks like: a purpose ('Purpose: keep payouts
 # auditable'), a definition ('A dormant account means one with no activity for a year'), a note or
 # a reference ('See the treasury handbook'). Any other sentence without a modal is kept as text.
+# the labels of an owner or contact line (see _STATES_NO_OBLIGATION)
+_NOTE_LABEL = re.compile(r"^\s*(?:(?:policy|process|data|business)\s+)?(?:owner|contact)", re.I)
 _STATES_NO_OBLIGATION = re.compile(
     r"^\s*(?:purpose|background|context|overview|summary|note|nb|fyi|see|rationale|goal|aim|"
     r"scope|owner|contact|version|ref(?:erence)?)\b"

@@ -30,9 +30,16 @@ from webapp.judge.checks import (
     UNKNOWN,
     VIOLATED,
     Check,
+    NumericLimit,
     Outcome,
 )
-from webapp.judge.compiler import HOLDS_NONE, CompiledPolicy, CompiledRule, compile_policy
+from webapp.judge.compiler import (
+    HOLDS_NONE,
+    CompiledPolicy,
+    CompiledRule,
+    compile_policy,
+    ownership_note,
+)
 from webapp.judge.gates import obligations_met, out_of_reach
 from webapp.judge.governance import select_governing
 from webapp.judge.netranges import network_shown
@@ -59,6 +66,7 @@ from webapp.judge.types import (
     Verdict,
 )
 from webapp.judge.vocabulary import Glossary
+from webapp.judge.wrongreads import OWNER_LABEL
 
 log = logging.getLogger(__name__)
 
@@ -339,6 +347,12 @@ def _evaluate(
                     # a rule on ports or prefixes and a request carrying one (netranges.py)
                     and not network_shown(rule.text, view)
                     and not _number_shown(rule.text, view)
+                    # jred22: a partly understood rule whose own reading fires on the request
+                    # ('Requests above 5k are refused if no PO' and an amount of 6,000), or one
+                    # whose fallback covers every value its list leaves out ('USD or EUR only.
+                    # Others need Treasury review')
+                    and not _own_reading_fires(rule, view)
+                    and not _covers_the_rest(rule)
                     and not (
                         # not read, but about the requesting agent (agentrules.reaches_agent)
                         rule.understanding != "understood"
@@ -677,6 +691,67 @@ def _argument_named(text: str, view: RequestView) -> bool:
 _ARGUMENT_NAMES_KEY = ("__argument_names__",)
 
 _NUMBERS_KEY = ("__numbers_shown__",)
+
+
+def _own_reading_fires(rule: CompiledRule, view: RequestView) -> bool:
+    """Whether a rule judged as text holds a check of its own that would deny or send the
+    request to review: 'Requests above 5k are refused if no PO' is partly understood (the PO is
+    unread), yet its bound speaks to an amount of 6,000 whatever its subject words say."""
+    if rule.decides or not rule.checks:
+        return False
+    for check in rule.checks:
+        # only a bound: a partly understood rule's other readings may be the very misreading
+        # that left it partly understood ('Reinstatement only after appeal_status = granted'
+        # read as a list of one value, which every request breaks)
+        if check.effect == "allow" or not isinstance(check, NumericLimit):
+            continue
+        try:
+            outcome = check.evaluate(view)
+        except HistoryUnavailable:
+            raise
+        except Exception:  # noqa: BLE001 - a check that breaks cannot set a rule aside
+            return True
+        status = outcome.status
+        if status in (VIOLATED, REVIEW) or (status == UNKNOWN and outcome.args):
+            # UNKNOWN on an argument it read ('the rule names no currency and amount is in
+            # USD'): the check reached the request and could not clear it
+            return True
+    return False
+
+
+# 'Others need Treasury review', 'the rest -> Tax team', 'all other currencies': a fallback
+# speaks to every value the rule's list leaves out, so no request is outside such a rule
+_FALLBACK = re.compile(
+    r"\b(?:others|the\s+rest|anything\s+else|everything\s+else|all\s+other|any\s+other|"
+    r"otherwise)\b",
+    re.I,
+)
+
+
+def _covers_the_rest(rule: CompiledRule) -> bool:
+    """Whether a rule not fully read has a fallback ('others -> review') it could not read, or is
+    an owner's or a contact's line that carries a duty ('Policy owner: Legal (sign-off
+    required)', 'Contact: Treasury for wires above 10k'): its subject, if any, is the policy's."""
+    if rule.understanding not in ("partly_understood", "not_understood"):
+        return False
+    return _fallback_in(rule.text) or _owner_duty(rule.text)
+
+
+@lru_cache(maxsize=65536)
+def _fallback_in(text: str) -> bool:
+    """A fallback after the list of codes it completes, in the same rule ('USD or EUR only.
+    Others need Treasury review'): 'Anything else has to be escalated' alone completes another
+    rule's list, which that rule reads; 'requested_by anything else -> review' completes an
+    argument the request may not carry (engine._argument_named decides that one)."""
+    m = _FALLBACK.search(text)
+    return m is not None and re.search(r"\b[A-Z]{2,4}\b", text[: m.start()]) is not None
+
+
+@lru_cache(maxsize=65536)
+def _owner_duty(text: str) -> bool:
+    return OWNER_LABEL.match(text) is not None and not ownership_note(text)
+
+
 # 'Inbound from anywhere to 22 or 3389 is forbidden' and `dest_port: 3389`: a number the rule
 # names and the request carries (two digits or more: a '1' or a '5' is everywhere)
 _RULE_NUMBER = re.compile(r"(?<![\w.,/])\d{2,}(?![\w,/]|\.\d)")

@@ -8,6 +8,7 @@ human decides, never an approval.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,11 +170,40 @@ class NamedList(Check):
                     else f"{leaf.path} = {got!r} is not one of {', '.join(self.values)}"
                 )
                 return _breach(self.act, view, message, leaf.path)
+        kin = self._kin_listed(view, leaves)
+        if kin is not None:
+            # jred22: '… from tobacco, firearms or gambling companies (donor_industry)' with
+            # `donor_industry: "education"` beside `parent_industry: "tobacco"`: another argument
+            # of the same kind holds a listed value; which one the rule meant is for a human
+            return Outcome(
+                UNKNOWN,
+                f"{kin} holds a listed value beside `{self.path}`; which one the rule speaks of "
+                "cannot be told",
+                (kin,),
+            )
         return Outcome(
             SATISFIED,
             f"`{self.path}` is {'a' if self.mode == 'allow' else 'not a'} listed value",
             tuple(lf.path for lf in leaves),
         )
+
+    def _kin_listed(self, view: RequestView, leaves: Sequence[Leaf]) -> str | None:
+        """For a deny-list, another argument named for the same kind as the named one (its last
+        word: `parent_industry` beside `donor_industry`) holding a listed or a close value."""
+        if self.mode != "deny":
+            return None
+        kind_word = re.split(r"[_.\-]", self.path.lower())[-1]
+        if len(kind_word) < 3:
+            return None
+        kind_stem = stem(kind_word)
+        named = {lf.path for lf in leaves}
+        for leaf in view.leaves:
+            if leaf.path in named or kind_stem not in leaf.last_keys:
+                continue
+            got = leaf.value
+            if isinstance(got, str) and got.strip() and self._holds(got) is not False:
+                return leaf.path
+        return None
 
     def _holds(self, got: str) -> bool | None:
         if self.place:

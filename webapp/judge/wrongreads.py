@@ -231,7 +231,75 @@ def _bound_read_as_measure(text: str, every: Sequence[Check]) -> list[str]:
     ]
 
 
+# -- an owner's or a contact's label read as the subject (red team jred22) -------------------------
+# 'Policy owner: Legal (sign-off required)' read as "Send to review requests about policy owner
+# legal", 'Owner: Compliance - escalate all exports' as "… about owner compliance": who keeps the
+# policy is no act a request does, and a request never shows it, so the rule passed every one.
+OWNER_LABEL = re.compile(
+    r"^\s*(?P<label>(?:(?:policy|process|rule|data|business)\s+)?(?:owners?|contacts?|stewards?)"
+    r"\s*[:\-\u2013]|(?:owned|maintained|administered)\s+by\b)",
+    re.I,
+)
+_LABEL_STEMS = frozenset(stem(w) for w in ("owner", "owners", "contact", "steward", "owned"))
+
+
+def _owner_label_read_as_subject(text: str, every: Sequence[Check]) -> list[str]:
+    m = OWNER_LABEL.match(text)
+    if not m:
+        return []
+    for c in every:
+        if _LABEL_STEMS & set(getattr(c, "terms", ()) or ()):
+            return [m.group("label").strip()]
+    return []
+
+
+# -- a bound read as the one value a list allows (red team jred22) -------------------------------
+# 'Withdrawals: BTC or ETH only, under 5 BTC' read as "Deny unless `ETH` is 5 BTC", 'Exports: CSV
+# or JSON only, under 5 GB' as "Deny unless CSV JSON is 5 GB": the amount after 'under' is a
+# bound, and the codes before 'only' were read as an argument's name.
+_BOUND_WORDS = r"(?:under|over|below|above|up\s+to|max(?:imum)?|min(?:imum)?|at\s+(?:most|least)|"
+_BOUND_WORDS += r"less\s+than|more\s+than|no\s+more\s+than|not\s+over|<=?|>=?)"
+_MEASURE = re.compile(r"^\d[\d,.]*\s*[A-Za-z%]*$")
+
+
+def _bound_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
+    for c in every:
+        values = _list_values(c)
+        if not values or not all(_MEASURE.match(v.strip()) for v in values):
+            continue
+        for v in values:
+            if re.search(_BOUND_WORDS + r"\s*" + re.escape(v.strip()), text, re.I):
+                return [v.strip()]
+    return []
+
+
+# -- a refusal in a relative clause read as subject words (red team jred22) -----------------------
+# 'Payments to vendors that are denied onboarding need review' read as "Send to review requests
+# about payments vendors denied onboarding": the refusal is a state of the vendor no check reads,
+# and as subject words a request never shows, it passed every payment.
+_REFUSED_STATE = re.compile(
+    r"\b(?:that|which|who|whose\s+[a-z]+)\s+(?:are|were|is|was|have\s+been|has\s+been|got)\s+"
+    r"(?:previously\s+|already\s+|ever\s+)?(?P<word>denied|rejected|refused|declined|blocked)\b"
+    r"(?:\s+[a-z]+)?",
+    re.I,
+)
+
+
+def _refusal_read_as_subject(text: str, every: Sequence[Check]) -> list[str]:
+    m = _REFUSED_STATE.search(text)
+    if not m:
+        return []
+    refused = stem(m.group("word").lower())
+    for c in every:
+        if isinstance(c, ActionRule) and refused in set(c.terms):
+            return [m.group(0)]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
+    _refusal_read_as_subject,
+    _bound_read_as_value,
+    _owner_label_read_as_subject,
     _compared_name_read_as_value,
     _range_read_as_literal,
     _span_read_as_duration,
