@@ -4352,9 +4352,7 @@ def _id_in_members(value: str, members: tuple[str, ...]) -> bool | None:
         return None
     for m in members:
         mm = _NOT_ALNUM.sub("", m.upper())
-        # one digit put for another is another identifier of the series (account 6100 is not
-        # equity account 3100): only another slip of the pen is close (_slip_of)
-        if mm and (v == mm or v in mm or mm in v or _slip_of(v, mm)):
+        if mm and (v == mm or v in mm or mm in v or _one_edit_apart(v, mm)):
             return True if v == mm else None
     return False
 

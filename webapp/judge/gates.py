@@ -570,7 +570,8 @@ _BOUND_PAIR = re.compile(
 )
 _GATE_WIDENING = re.compile(
     r"\b(?:all|any|every|each|including|incl|even|both|other|others|plus|e\.g|eg|such\s+as|"
-    r"etc|like|for\s+example|among)\b",
+    r"etc|like|for\s+example|among|besides|beyond|outside|except|excluding|apart|not|no|non|"
+    r"never|without|than|unlike|instead)\b|n't\b",
     re.I,
 )
 _GATE_VALUE_SPLIT = re.compile(r"\s*(?:/|,|\bor\b)\s*", re.I)
