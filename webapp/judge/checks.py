@@ -233,14 +233,14 @@ class Check:
             if not _initialled_terms(self.terms, view.tool_stems).isdisjoint(words):
                 return False  # 'purchase orders' on po_create
         if (
-            not view.tool_stems.isdisjoint(MONEY_GENERIC)
+            not _PAYING.isdisjoint(words)
+            and not view.tool_stems.isdisjoint(MONEY_GENERIC)
             and view.tool_stems.isdisjoint(MONEY_SPECIFIC)
-            and not MONEY_SPECIFIC.isdisjoint(words)
         ):
-            # 'Every payout must cite a contract_id' and ap.pay_contractor: a tool named only by
-            # a generic money verb may be the specific movement the rule names (as
-            # RequestView._term_absent reads it); set aside as unrelated, a payout with no
-            # contract was approved
+            # 'Every payout must cite a contract_id' and ap.pay_contractor: a payout is any
+            # paying out, which a tool named by the generic money verb does; set aside as
+            # unrelated, a payout with no contract was approved. (Only the words for paying out
+            # as such: a bonus or a refund is one kind of payment, which pay_vendor need not be.)
             return False
         if not view._empty_keys.isdisjoint(words) and not _SWITCHING_OFF.isdisjoint(words):
             # 'MFA may not be disabled' and `mfa_required: "off"`: a flag named for the rule's
@@ -288,6 +288,9 @@ class Check:
             return Outcome(VIOLATED, message, args)
         return Outcome(UNKNOWN, message + " (the rule may not apply; a human should decide)", args)
 
+
+# Words for paying someone out, whatever the kind of payment (Check.unrelated)
+_PAYING = frozenset(stem(w) for w in ("payout", "payouts", "disbursement", "disbursements"))
 
 # Qualifiers that say where a thing goes relative to home: a request's place may make it one
 _PLACE_QUALIFIERS = frozenset(

@@ -11,7 +11,7 @@ import logging
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -42,7 +42,7 @@ from webapp.judge.compiler import (
 )
 from webapp.judge.gates import obligations_met, out_of_reach
 from webapp.judge.governance import select_governing
-from webapp.judge.netranges import network_shown
+from webapp.judge.netranges import network_shown, speaks_of_network
 from webapp.judge.places import find_places, location_regions
 from webapp.judge.request_view import HistoryUnavailable, RequestView, scalars
 from webapp.judge.retrieval import BM25Index, Chunk, HybridIndex
@@ -112,7 +112,18 @@ def compiled_for(policy: PolicyVersion, glossary: Glossary | None = None) -> Com
     return cp
 
 
-_RulePlan = tuple[CompiledRule, tuple[Check, ...], bool, frozenset[str], frozenset[str] | None]
+# What makes a rule judged as text speak to a request that shares none of its words: one probe
+# per kind, each asked only of the rules its rule-side half can hold for (kept in the plan, so a
+# tenant's 200 rules do not pay for every probe on every request).
+_Probe = Callable[[CompiledRule, RequestView], bool]
+_RulePlan = tuple[
+    CompiledRule,
+    tuple[Check, ...],
+    bool,
+    frozenset[str],
+    frozenset[str] | None,
+    "tuple[_Probe, ...] | None",  # None: relevant to every request (a fallback, an owner's duty)
+]
 _plans: dict[int, tuple[CompiledPolicy, tuple[_RulePlan, ...]]] = {}
 
 
@@ -134,6 +145,7 @@ def _plan(cp: CompiledPolicy) -> tuple[_RulePlan, ...]:
             # also for compiled rules: one whose check nothing binds to is judged as text
             _rule_stems(rule.text),
             rule_actions(rule.text),
+            _relevance_probes(rule),
         )
         for rule in cp.rules
     )
@@ -279,7 +291,7 @@ def _evaluate(
     for cp in gov.governing:
         # (rule, the checks that decide, judged as text from the start, its stems and acts) per
         # rule, derived once per compiled policy: a tenant's 200 rules are walked for every request.
-        for rule, checks, as_text, rule_stems, rule_acts in _plan(cp):
+        for rule, checks, as_text, rule_stems, rule_acts, probes in _plan(cp):
             for check in checks:
                 try:
                     outcome = check.evaluate(view)
@@ -341,23 +353,8 @@ def _evaluate(
             if as_text:
                 if (
                     request_terms.isdisjoint(rule_stems)
-                    and not _place_shown(rule.text, view)
-                    and not _content_restricted(rule.text, view)
-                    and not _argument_named(rule.text, view)
-                    # a rule on ports or prefixes and a request carrying one (netranges.py)
-                    and not network_shown(rule.text, view)
-                    and not _number_shown(rule.text, view)
-                    # jred22: a partly understood rule whose own reading fires on the request
-                    # ('Requests above 5k are refused if no PO' and an amount of 6,000), or one
-                    # whose fallback covers every value its list leaves out ('USD or EUR only.
-                    # Others need Treasury review')
-                    and not _own_reading_fires(rule, view)
-                    and not _covers_the_rest(rule)
-                    and not (
-                        # not read, but about the requesting agent (agentrules.reaches_agent)
-                        rule.understanding != "understood"
-                        and agentrules.reaches_agent(rule.text, view.agent_id)
-                    )
+                    and probes is not None
+                    and not any(probe(rule, view) for probe in probes)
                 ):
                     irrelevant_text += 1
                     continue
@@ -691,6 +688,38 @@ def _argument_named(text: str, view: RequestView) -> bool:
 _ARGUMENT_NAMES_KEY = ("__argument_names__",)
 
 _NUMBERS_KEY = ("__numbers_shown__",)
+
+
+def _relevance_probes(rule: CompiledRule) -> tuple[_Probe, ...] | None:
+    """The probes that may make `rule`, judged as text, speak to a request sharing none of its
+    words (None: it speaks to every request of its policy)."""
+    text = rule.text
+    # jred22: a fallback covering every value its list leaves out ('USD or EUR only. Others need
+    # Treasury review'), or an owner's line carrying a duty: its subject is the policy's
+    if _covers_the_rest(rule):
+        return None
+    probes: list[_Probe] = []
+    if _rule_places(text):
+        probes.append(lambda r, v: _place_shown(r.text, v))
+    if _restricts_content(text):
+        probes.append(lambda r, v: _content_restricted(r.text, v))
+    if _names_in(text):
+        probes.append(lambda r, v: _argument_named(r.text, v))
+    if speaks_of_network(text):
+        # a rule on ports or prefixes and a request carrying one (netranges.py)
+        probes.append(lambda r, v: network_shown(r.text, v))
+    if _rule_numbers(text):
+        probes.append(lambda r, v: _number_shown(r.text, v))
+    if not rule.decides and any(
+        c.effect != "allow" and isinstance(c, NumericLimit) for c in rule.checks
+    ):
+        # jred22: a partly understood rule whose own bound fires on the request ('Requests above
+        # 5k are refused if no PO' and an amount of 6,000)
+        probes.append(_own_reading_fires)
+    if rule.understanding != "understood":
+        # not read, but about the requesting agent (agentrules.reaches_agent)
+        probes.append(lambda r, v: agentrules.reaches_agent(r.text, v.agent_id))
+    return tuple(probes)
 
 
 def _own_reading_fires(rule: CompiledRule, view: RequestView) -> bool:
