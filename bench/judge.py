@@ -99,6 +99,7 @@ HOLDOUT_SETS = (
 # dev_jred21 red-teams the date and network readings (dates not placed, windows stretched past
 # their end, prefixes written loosely, held codes in free text, restated named bounds).
 APART_SETS = (
+    "dev_jred23",
     "dev_jred21",
     "dev_jred20",
     "dev_jred22",
