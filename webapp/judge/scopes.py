@@ -70,6 +70,7 @@ from webapp.judge.glosses import (
     _restates,
     close_value,
 )
+from webapp.judge.glossvalues import GRADES, may_be_value, value_token
 from webapp.judge.request_view import RequestView
 from webapp.judge.text import stem, words
 
@@ -150,6 +151,21 @@ class Scoped(WhenBound):
             # 'subcontractor', 'contractors', 'contract' against "contractor": the glossed value
             # inside the request's or the request's inside it, or one word inflected (jred16)
             return None, f"{leaf.path} = {leaf.value!r}: close to {want}, not it"
+        if (
+            cond.op in ("is", "in")
+            and isinstance(leaf.value, str)
+            and all(isinstance(m, str) for m in cond.members)
+            and (
+                may_be_value(
+                    re.sub(r"\s+", " ", leaf.value.strip().lower()),
+                    tuple(str(m).lower() for m in cond.members),
+                )
+                or any(value_token(str(m)) in GRADES for m in cond.members)
+            )
+        ):
+            # jred23: 'oral-solid' for "oral_solid", 'prd' or 'live' for "prod", 'critical' past
+            # "high", 'unknown': the request may be of the glossed value written another way
+            return None, f"{leaf.path} = {leaf.value!r}: may be {want} written another way"
         if cond.op == "is" and len(cond.members) == 1:
             flag = _flag_for_value(view, cond.members[0], {lf.path for lf in leaves})
             if flag:
