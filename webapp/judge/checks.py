@@ -4355,9 +4355,23 @@ def _id_in_members(value: str, members: tuple[str, ...]) -> bool | None:
         mm = _NOT_ALNUM.sub("", m.upper())
         # one digit put for another is another identifier of the series (account 6100 is not
         # equity account 3100): only another slip of the pen is close (_slip_of)
-        if mm and (v == mm or v in mm or mm in v or _slip_of(v, mm)):
+        if mm and (v == mm or v in mm or mm in v or _slip_of(v, mm) or _later_digit_of(v, mm)):
             return True if v == mm else None
     return False
+
+
+def _later_digit_of(value: str, listed: str) -> bool:
+    """Whether `value` is `listed` with one digit other than the first of its run put for another
+    ('VND-1002' against blocked 'VND-1001'): a slip of the pen or a sister record of a listed one,
+    which a human looks at (jred23). A first digit put for another is another class of the series
+    (account 6100 is not equity account 3100)."""
+    if len(value) != len(listed):
+        return False
+    diff = [i for i in range(len(value)) if value[i] != listed[i]]
+    if len(diff) != 1:
+        return False
+    i = diff[0]
+    return value[i].isdigit() and listed[i].isdigit() and i > 0 and listed[i - 1].isdigit()
 
 
 def _slip_of(value: str, listed: str) -> bool:

@@ -593,7 +593,7 @@ _GATE_VALUE_SPLIT = re.compile(r"\s*(?:/|,|\bor\b)\s*", re.I)
 # review', '… are exempt'): the rule then speaks to a request outside the gloss too
 _GATE_SUBJECT_WIDE = re.compile(
     r"\b(?:and|or|only|solely|exclusively|except|excluding|but|not|no|non|un|anything|"
-    r"everything|anyone|unlike|than|without)\b|[&/+]",
+    r"everything|unlike|than|without|besides|beside|outside|beyond|apart|save|instead)\b|[&/+]",
     re.I,
 )
 _GATE_VALUE_NEGATED = re.compile(
@@ -602,7 +602,8 @@ _GATE_VALUE_NEGATED = re.compile(
 )
 _GATE_REST_OTHERS = re.compile(
     r"\b(?:other|others|else|rest|remaining|remainder|solely|exclusively|unlike|but|non|"
-    r"otherwise|except|excluding|may|can|allowed|permitted|ok|okay|exempt|free|without|"
+    r"otherwise|except|excluding|may(?!\s+(?:not|never)\b)|can(?!not\b|\s+not\b|'t)|allowed|"
+    r"permitted|ok|okay|exempt|free|without|"
     r"only(?!\s+(?:with|if|when|after|once|by)\b)|"
     r"unless|whereas|while|instead)\b",
     re.I,

@@ -82,8 +82,6 @@ def may_be_value(shown: str, vals: tuple[str, ...]) -> bool:
             return True
         if bool(re.search(r"\d", s)) != bool(re.search(r"\d", t)):
             return True  # a code ('PC-01', 'T1') or a number in words ('one', 'I'): not compared
-        if len(s) <= 3:
-            return True  # a short code of its own ('STR', 'IV'): a human reads it
     return False
 
 
@@ -94,3 +92,7 @@ def same_value(shown: str, term: str) -> bool:
     if not s or not t:
         return False
     return s == t or abbreviates(s, t) or abbreviates(t, s) or any({s, t} <= f for f in _families())
+
+
+# the grades in the form value_token gives them too ('large' -> 'larg')
+GRADES = GRADES | frozenset(value_token(w) for w in GRADES)

@@ -111,6 +111,12 @@ class Scoped(WhenBound):
         if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
             return outcome
         held, why = self._holds_here(view)
+        if held is False and _ON_THE_OTHERS.search(self.source.split(")", 1)[-1]):
+            # jred23: 'Sterile products (product_class = sterile) need QA release, remaining
+            # lots need QA review': the rule speaks to the requests outside its gloss too
+            return Outcome(
+                UNKNOWN, f"{outcome.message}; the rule also speaks of other requests", ()
+            )
         if held is False:
             return Outcome(SATISFIED, f"the rule's condition does not hold ({why})", ())
         if held is True:
@@ -172,6 +178,12 @@ class Scoped(WhenBound):
                 # `crew_type: "internal"` beside `is_contractor: true`: the request says both
                 return None, f"{leaf.path} = {leaf.value!r} but {flag} may say otherwise"
         return False, f"{leaf.path} = {leaf.value!r}"
+
+
+# words after a gloss that speak of the requests outside it ('…, remaining lots need QA review')
+_ON_THE_OTHERS = re.compile(
+    r"\b(?:other|others|else|rest|remaining|remainder|otherwise|non-?\w+)\b", re.I
+)
 
 
 # -- reading the rule --------------------------------------------------------------------------
