@@ -98,7 +98,11 @@ HOLDOUT_SETS = (
 # first runs are recorded in bench/README.md.
 # dev_jred21 red-teams the date and network readings (dates not placed, windows stretched past
 # their end, prefixes written loosely, held codes in free text, restated named bounds).
+# dev_jred23 red-teams the glossed-subject gate ('Sterile products (product_class = sterile): …')
+# and the gloss readings: values written another way, wider subjects, clauses on the others
+# (first run on 9fb824c: 44.9 %, 36 unsafe approvals; final 95.7 %, 0 unsafe).
 APART_SETS = (
+    "dev_jred23",
     "dev_jred21",
     "dev_jred20",
     "dev_jred22",

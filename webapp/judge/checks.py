@@ -12,6 +12,7 @@ from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from webapp.judge.boundaries import NEGATE, OP_WORDS
+from webapp.judge.glossvalues import GRADES, may_be_value, value_token
 from webapp.judge.places import SUBNATIONAL, country_code, location_regions
 from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
@@ -5881,6 +5882,24 @@ class WhenBound(WhenListed):
                     UNKNOWN,
                     f"{outcome.message}; {leaves[0].path} = {leaves[0].value!r} but {flag} "
                     f"may say it is {_literal_text(self.condition.value)}",
+                    outcome.args,
+                )
+            want = self.condition.value
+            got = leaves[0].value
+            if (
+                isinstance(want, str)
+                and isinstance(got, str)
+                and (
+                    may_be_value(re.sub(r"\s+", " ", got.strip().lower()), (want.lower(),))
+                    or value_token(want) in GRADES
+                )
+            ):
+                # jred23: 'oral-solid' for 'oral_solid', 'prd' for 'prod', 'critical' past
+                # 'high': the request may be of the bound value written another way
+                return Outcome(
+                    UNKNOWN,
+                    f"{outcome.message}; {leaves[0].path} = {got!r} may be "
+                    f"{_literal_text(want)} written another way",
                     outcome.args,
                 )
             return Outcome(

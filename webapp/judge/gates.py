@@ -63,6 +63,18 @@ from webapp.judge.checks import (
     outcome_stated,
 )
 from webapp.judge.compiler import _narrows, _normalise  # the compiler's own normal form of a rule
+from webapp.judge.glossvalues import (
+    GRADES as _GATE_GRADES,
+)
+from webapp.judge.glossvalues import (
+    abbreviates as _abbreviates,
+)
+from webapp.judge.glossvalues import (
+    may_be_value as _gate_value_may_be,
+)
+from webapp.judge.glossvalues import (
+    value_token as _gate_token,
+)
 from webapp.judge.places import (
     COUNTRY_NAMES,
     COUNTRY_REGIONS,
@@ -575,6 +587,35 @@ _GATE_WIDENING = re.compile(
     re.I,
 )
 _GATE_VALUE_SPLIT = re.compile(r"\s*(?:/|,|\bor\b)\s*", re.I)
+# jred23: words that make the glossed subject one of several, or its complement, or the gloss a
+# negation ('Refunds and credits (refund_type = goodwill)', 'Only sterile products (…) may be
+# released', '(status = not closed)'), and words after the gloss that speak of the other
+# requests ('…, all other products need QA review', '… may be released by agents, otherwise QA
+# review', '… are exempt'): the rule then speaks to a request outside the gloss too
+_GATE_SUBJECT_WIDE = re.compile(
+    r"\b(?:and|or|only|solely|exclusively|except|excluding|but|not|no|non|un|anything|"
+    r"everything|unlike|than|without|besides|beside|outside|beyond|apart|save|instead)\b|[&/+]",
+    re.I,
+)
+_GATE_VALUE_NEGATED = re.compile(
+    r"\b(?:not|non|no|except|excluding|but|other|than|anything|everything|never|neither|nor)\b",
+    re.I,
+)
+_GATE_REST_OTHERS = re.compile(
+    r"\b(?:other|others|else|rest|remaining|remainder|solely|exclusively|unlike|but|non|"
+    r"otherwise|except|excluding|may(?!\s+(?:not|never)\b)|can(?!not\b|\s+not\b|'t)|allowed|"
+    r"permitted|ok|okay|exempt|free|without|"
+    r"only(?!\s+(?:with|if|when|after|once|by)\b)|"
+    r"unless|whereas|while|instead)\b",
+    re.I,
+)
+# '… must be below 0.25, otherwise do not release': the otherwise of the condition, not of the
+# subject (it speaks of the glossed products that fail it)
+_CONDITION_OTHERWISE = re.compile(
+    r"\bmust\s+(?:be|stay|remain)\s+(?:below|above|under|over|at\s+(?:least|most)|less\s+than|"
+    r"more\s+than|within|between)\b[^,;]*,\s*otherwise\s+(?:do\s+not|don't|never|no)\b",
+    re.I,
+)
 
 
 @lru_cache(maxsize=16384)
@@ -585,11 +626,17 @@ def _bound_gate(text: str) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
         m is None
         or _GATE_WIDENING.search(m.group("subject"))
         or _GATE_WIDENING.search(m.group("binds"))
+        or _GATE_SUBJECT_WIDE.search(m.group("subject"))
+        or _GATE_VALUE_NEGATED.search(m.group("binds"))
+        or re.search(r"!=|<>|[<>\u2260]", m.group("binds"))
     ):
         return None
     rest = text[m.end() :]
     if re.search(r"[.;!?]\s+\S|\n", rest.strip()) or re.match(r"\s*(?:or|and|/|,)\b", rest):
         return None
+    if _GATE_REST_OTHERS.search(_CONDITION_OTHERWISE.sub(" ", text[m.start("after") :])):
+        return None
+    subject_words = {_gate_token(w) for w in re.split(r"[\s\-']+", m.group("subject")) if w}
     pairs: list[tuple[str, tuple[str, ...]]] = []
     for part in m.group("binds").split(","):
         pm = _BOUND_PAIR.match(part)
@@ -601,8 +648,55 @@ def _bound_gate(text: str) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
         )
         if not vals or not all(re.fullmatch(r"[a-z0-9][a-z0-9 _.\-]{0,40}", v) for v in vals):
             return None
+        if not set(vals) <= {"true", "false"}:
+            if any(_gate_token(t) in _GATE_GRADES for v in vals for t in re.split(r"[\s_\-]+", v)):
+                return None
+            # the gloss restates the subject ('Sterile products (product_class = sterile)'); a
+            # value the subject does not name ('Controlled substances (schedule = II)') may be
+            # one example of it
+            if not any(
+                _gate_token(t) in subject_words
+                or any(_abbreviates(_gate_token(t), w) for w in subject_words)
+                or any(len(w) >= 3 and _gate_token(t).startswith(w) for w in subject_words)
+                for v in vals
+                for t in re.split(r"[\s_\-]+", v)
+                if len(_gate_token(t)) >= 2
+            ):
+                return None
+        elif "false" in vals:
+            # 'Test accounts (is_test = false)': a subject that names the flag it says is off
+            flag = {_gate_token(t) for t in pm.group("arg").lower().split("_")} - {"is", "has"}
+            if flag & subject_words:
+                return None
         pairs.append((pm.group("arg").lower(), vals))
     return tuple(pairs) or None
+
+
+def _gloss_shown_elsewhere(view: RequestView, gated: Leaf, vals: tuple[str, ...]) -> bool:
+    """Whether another argument of the request names a glossed value (`sub_class: sterile`,
+    `product_classes: [oral, sterile]`, `kit_contents: 'sterile syringe'`, `is_sterile: true`): the
+    request may be one of the subject whatever the gated argument says."""
+    wanted = {
+        _gate_token(t)
+        for v in vals
+        if v not in ("true", "false")
+        for t in re.split(r"[\s_\-]+", v)
+        if len(t) >= 3
+    }
+    if not wanted:
+        return False
+    for lf in view.leaves:
+        if lf is gated:
+            continue
+        keys = {_gate_token(t) for t in re.split(r"[._\[\]\d]+", lf.path.lower()) if t}
+        if wanted & keys and lf.value not in (False, None, "", 0):
+            return True
+        for x in scalars(lf.value):
+            if isinstance(x, str) and wanted & {
+                _gate_token(t) for t in re.split(r"[^A-Za-z0-9]+", x)
+            }:
+                return True
+    return False
 
 
 def _bound_gate_false(text: str, view: RequestView) -> str | None:
@@ -615,6 +709,8 @@ def _bound_gate_false(text: str, view: RequestView) -> str | None:
         leaves = [lf for lf in view.leaves if lf.path.lower() == arg]
         if len(leaves) != 1:
             return None  # not carried (or carried twice): the gate may hold
+        if _gloss_shown_elsewhere(view, leaves[0], vals):
+            return None  # 'components: [{product_class: sterile}]', `is_sterile: true`
         value = leaves[0].value
         flags = set(vals) <= {"true", "false"}
         if isinstance(value, bool) and flags:
@@ -626,6 +722,8 @@ def _bound_gate_false(text: str, view: RequestView) -> str | None:
             return None
         if any(shown == v or v in shown or shown in v for v in vals):
             continue
+        if not flags and _gate_value_may_be(shown, vals):
+            return None
         if any(location_regions(x) is not None for x in (shown, *vals)):
             return None  # '(region = EU)' and 'FR': a place is inside another, a human reads it
         why = why or f"{arg} = {value!r} is not {' or '.join(vals)}, the rule's subject"

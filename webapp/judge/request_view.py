@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from webapp.judge.glossvalues import same_value
 from webapp.judge.places import country_code
 from webapp.judge.quantities import ARG_UNIT_SUFFIXES, parse_number_value
 from webapp.judge.text import STOPWORDS, content_stems, normalise_value, short_forms, stem, words
@@ -909,12 +910,23 @@ class RequestView:
             and not classes.isdisjoint(self._value_classes_shown())
             and not self._shown_otherwise(term)
             and not self._holds_inside(term)
+            and not self._written_otherwise(term)
         ):
             return True  # 'production' and the request names another environment
         # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
         if term in _WHERE_QUALIFIERS:
             return False
         return not neighbours.isdisjoint(self._category_keys)
+
+    def _written_otherwise(self, term: str) -> bool:
+        """Whether a value of the request is `term` written another way ('prd' or 'live' for
+        'production', jred23): its stems name another class member, yet it is the term."""
+        return any(
+            same_value(v, term)
+            for lf in self.leaves
+            for v in scalars(lf.value)
+            if isinstance(v, str) and 0 < len(v) <= 40
+        )
 
     def _holds_inside(self, term: str) -> bool:
         """Whether a value holds `term` inside a longer word ('preprod' for 'prod'): close to the

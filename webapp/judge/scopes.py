@@ -70,6 +70,7 @@ from webapp.judge.glosses import (
     _restates,
     close_value,
 )
+from webapp.judge.glossvalues import GRADES, may_be_value, value_token
 from webapp.judge.request_view import RequestView
 from webapp.judge.text import stem, words
 
@@ -110,6 +111,12 @@ class Scoped(WhenBound):
         if outcome.status not in (VIOLATED, REVIEW, UNKNOWN):
             return outcome
         held, why = self._holds_here(view)
+        if held is False and _ON_THE_OTHERS.search(self.source.split(")", 1)[-1]):
+            # jred23: 'Sterile products (product_class = sterile) need QA release, remaining
+            # lots need QA review': the rule speaks to the requests outside its gloss too
+            return Outcome(
+                UNKNOWN, f"{outcome.message}; the rule also speaks of other requests", ()
+            )
         if held is False:
             return Outcome(SATISFIED, f"the rule's condition does not hold ({why})", ())
         if held is True:
@@ -150,12 +157,33 @@ class Scoped(WhenBound):
             # 'subcontractor', 'contractors', 'contract' against "contractor": the glossed value
             # inside the request's or the request's inside it, or one word inflected (jred16)
             return None, f"{leaf.path} = {leaf.value!r}: close to {want}, not it"
+        if (
+            cond.op in ("is", "in")
+            and isinstance(leaf.value, str)
+            and all(isinstance(m, str) for m in cond.members)
+            and (
+                may_be_value(
+                    re.sub(r"\s+", " ", leaf.value.strip().lower()),
+                    tuple(str(m).lower() for m in cond.members),
+                )
+                or any(value_token(str(m)) in GRADES for m in cond.members)
+            )
+        ):
+            # jred23: 'oral-solid' for "oral_solid", 'prd' or 'live' for "prod", 'critical' past
+            # "high", 'unknown': the request may be of the glossed value written another way
+            return None, f"{leaf.path} = {leaf.value!r}: may be {want} written another way"
         if cond.op == "is" and len(cond.members) == 1:
             flag = _flag_for_value(view, cond.members[0], {lf.path for lf in leaves})
             if flag:
                 # `crew_type: "internal"` beside `is_contractor: true`: the request says both
                 return None, f"{leaf.path} = {leaf.value!r} but {flag} may say otherwise"
         return False, f"{leaf.path} = {leaf.value!r}"
+
+
+# words after a gloss that speak of the requests outside it ('…, remaining lots need QA review')
+_ON_THE_OTHERS = re.compile(
+    r"\b(?:other|others|else|rest|remaining|remainder|otherwise|non-?\w+)\b", re.I
+)
 
 
 # -- reading the rule --------------------------------------------------------------------------
