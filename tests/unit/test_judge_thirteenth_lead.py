@@ -202,3 +202,18 @@ def test_a_payout_rule_reaches_a_tool_named_by_the_generic_money_verb():
     assert decide_beside_ticket([rule], "ap.pay_contractor", args) != "approved"
     args["contract_id"] = "CTR-1"
     assert decide_beside_ticket([rule], "ap.pay_contractor", args) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("tool", "env", "expected"),
+    [
+        ("infra.deploy", "prod", "pending_review"),  # a deploy is a change
+        ("infra.deploy", "staging", "approved"),
+        ("infra.get_status", "prod", "approved"),  # a read changes nothing
+    ],
+)
+def test_a_change_rule_reaches_every_act_but_a_read(tool, env, expected):
+    # left open by red team jred23: 'changes' was unrelated to infra.deploy, approved in prod
+    rule = "Production systems (environment = prod): changes need CAB approval."
+    args = {"environment": env, "service": "web"}
+    assert decide_beside_ticket([rule], tool, args) == expected

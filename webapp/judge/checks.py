@@ -233,6 +233,11 @@ class Check:
         if initials and not view.tool_stems.isdisjoint(initials):
             if not _initialled_terms(self.terms, view.tool_stems).isdisjoint(words):
                 return False  # 'purchase orders' on po_create
+        if not _CHANGE_WORDS.isdisjoint(words) and _change_shown(view):
+            # 'Production systems (environment = prod): changes need CAB approval' and
+            # infra.deploy: any act but a read is a change (as `applicability` reads the word);
+            # set aside as unrelated, a deploy to prod was approved (found by red team jred23)
+            return False
         if (
             not _PAYING.isdisjoint(words)
             and not view.tool_stems.isdisjoint(MONEY_GENERIC)
