@@ -217,3 +217,16 @@ def test_a_change_rule_reaches_every_act_but_a_read(tool, env, expected):
     rule = "Production systems (environment = prod): changes need CAB approval."
     args = {"environment": env, "service": "web"}
     assert decide_beside_ticket([rule], tool, args) == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "expected"),
+    [
+        ("Agents must never modify salaries in production.", "pay_vendor", "approved"),
+        ("Bonuses need HR approval.", "payroll.pay", "pending_review"),  # the bare money act
+        ("Bonuses need HR approval.", "pay_vendor", "approved"),  # a vendor payment is no bonus
+    ],
+)
+def test_what_a_change_or_a_money_rule_names_must_be_shown(rule, tool, expected):
+    args = {"amount": 100, "currency": "USD", "vendor_id": "V-9", "employee_id": "E1"}
+    assert decide_beside_ticket([rule], tool, args) == expected

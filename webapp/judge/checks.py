@@ -233,15 +233,20 @@ class Check:
         if initials and not view.tool_stems.isdisjoint(initials):
             if not _initialled_terms(self.terms, view.tool_stems).isdisjoint(words):
                 return False  # 'purchase orders' on po_create
-        if not _CHANGE_WORDS.isdisjoint(words) and _change_shown(view):
+        if _CHANGE_WORDS.issuperset(words) and _change_shown(view):
             # 'Production systems (environment = prod): changes need CAB approval' and
             # infra.deploy: any act but a read is a change (as `applicability` reads the word);
-            # set aside as unrelated, a deploy to prod was approved (found by red team jred23)
+            # set aside as unrelated, a deploy to prod was approved (found by red team jred23).
+            # Only a subject that is the change alone: 'never modify salaries' names what is
+            # changed, which a vendor payment does not show
             return False
         if (
-            not _PAYING.isdisjoint(words)
-            and not view.tool_stems.isdisjoint(MONEY_GENERIC)
+            not view.tool_stems.isdisjoint(MONEY_GENERIC)
             and view.tool_stems.isdisjoint(MONEY_SPECIFIC)
+            and (
+                not _PAYING.isdisjoint(words)
+                or (not MONEY_SPECIFIC.isdisjoint(words) and _bare_money_act(view.tool_name))
+            )
         ):
             # 'Every payout must cite a contract_id' and ap.pay_contractor: a payout is any
             # paying out, which a tool named by the generic money verb does; set aside as
@@ -293,6 +298,14 @@ class Check:
         if applies == "matched":
             return Outcome(VIOLATED, message, args)
         return Outcome(UNKNOWN, message + " (the rule may not apply; a human should decide)", args)
+
+
+@lru_cache(maxsize=4096)
+def _bare_money_act(tool_name: str) -> bool:
+    """Whether the tool's act is the generic money verb alone ('payroll.pay', 'billing.transfer'):
+    it may be any kind of payment a rule names (a bonus, a refund), unlike 'pay_vendor'."""
+    act = tool_name.rpartition(".")[2].lower()
+    return act in ("pay", "transfer", "payment", "remit", "send_money", "transfer_funds")
 
 
 # Words for paying someone out, whatever the kind of payment (Check.unrelated)
@@ -2007,7 +2020,18 @@ _CHANGE_WORDS = frozenset({"chang", "modify", "alter"})
 
 def _change_shown(view: RequestView) -> str:
     """How a request shows a word for any change: 'matched' when its acts are known and one is
-    not a read (a deploy is a change), 'unknown' when its acts are not known, '' for a read."""
+    not a read (a deploy is a change), 'unknown' when its acts are not known, '' for a read.
+    Once per request (asked for every rule on changes)."""
+    shown = view.applicability_memo.get(_CHANGE_KEY)
+    if shown is None:
+        shown = view.applicability_memo[_CHANGE_KEY] = _change_shown_in(view)
+    return shown
+
+
+_CHANGE_KEY = ("__change_shown__",)
+
+
+def _change_shown_in(view: RequestView) -> str:
     acts = view.request_actions()
     if not acts:
         return "unknown"
