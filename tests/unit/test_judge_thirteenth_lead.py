@@ -230,3 +230,44 @@ def test_a_change_rule_reaches_every_act_but_a_read(tool, env, expected):
 def test_what_a_change_or_a_money_rule_names_must_be_shown(rule, tool, expected):
     args = {"amount": 100, "currency": "USD", "vendor_id": "V-9", "employee_id": "E1"}
     assert decide_beside_ticket([rule], tool, args) == expected
+
+
+# -- the sealed first runs' false denials (holdout_49 … 51), each left partly understood ----------
+
+
+@pytest.mark.parametrize(
+    ("rule", "tool", "args"),
+    [
+        (
+            "Block trades must specify the executing broker (`broker`).",
+            "trade.place",
+            {"is_block": False, "notional": 100},
+        ),
+        (
+            "Takedown must reference a legal ticket (`legal_ticket`, format LGL-nnnn). No ticket, "
+            "no takedown.",
+            "cms.takedown_asset",
+            {"legal_ticket": "LGL-3310"},
+        ),
+        (
+            "No lifts at sustained wind of 20 mph or more, or gusts above 25 mph.",
+            "lift_plan.submit",
+            {"wind_sustained_mph": 15, "wind_gust_mph": 25},
+        ),
+        (
+            "Real-time feeds only for users on trading desks - everyone else gets delayed data.",
+            "marketdata.subscribe",
+            {"delivery": "delayed", "user_desk": "research"},
+        ),
+    ],
+)
+def test_a_misread_shape_of_the_sealed_runs_never_decides(rule, tool, args):
+    compiled = compile_rule(0, "c0", rule)
+    assert compiled.understanding in ("partly_understood", "not_understood"), compiled.unaccounted
+    assert decide_beside_ticket([rule], tool, args) != "denied"
+
+
+def test_tiers_of_one_measure_stay_read():
+    # two bounds of one unit in tiers are one measure: the fail-safe for two measures keeps off
+    rule = "Field techs may approve overtime up to 4 hours per shift; more than 8 hours is not allowed."
+    assert compile_rule(0, "c0", rule).understanding == "understood"

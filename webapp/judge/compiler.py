@@ -2501,7 +2501,79 @@ _ONLY_THE_NOUN = re.compile(
 )
 
 
+# -- the thirteenth session's sealed first runs (holdout_49 … 51): three false denials ----------
+# 'Block trades must specify the executing broker': an effect verb at the head of a rule is a noun
+# modifier of its subject ('block trades'), not the effect; read as the effect, the subject lost
+# 'block' and every trade without a broker was denied.
+_EFFECT_VERB_HEAD = re.compile(
+    r"^\s*(?:\d{1,2}[.)]\s*|[a-z][.)]\s*|[-*\u2022]\s*)?(?P<w>block|deny|reject|approve|review|"
+    r"escalate|hold)\s+[a-z][a-z\-]*s\s+(?:must|need|needs|require|requires|should|shall|have\s+to|"
+    r"has\s+to)\b",
+    re.I,
+)
+
+
+def _effect_verb_head(r: _Reading) -> list[str]:
+    """An effect verb that is the first word of the subject ('Block trades must …')."""
+    m = _EFFECT_VERB_HEAD.match(r.text)
+    return [m.group("w")] if m else []
+
+
+# 'Takedown must reference a legal ticket. No ticket, no takedown.': the idiom restates the
+# requirement; read word by word it was 'Deny requests about takedown ticket', every takedown.
+_NO_X_NO_Y = re.compile(r"\bno\s+[a-z][\w\-]*\s*,\s*no\s+[a-z][\w\-]*\b", re.I)
+
+
+# 'Real-time feeds only for users on trading desks - everyone else gets delayed data': the else
+# branch grants the others something (delayed data) rather than refusing them; read as the
+# allow-list alone, a delayed feed for a research user was denied.
+_ELSE_GETS = re.compile(
+    r"\b(?:everyone|everybody|anyone|all\s+others?|others)\s+else\s+(?:gets?|receives?|has|have|"
+    r"may|can)\b[^.;]*|\b(?:all\s+others|everyone\s+else)\s+(?:gets?|receives?)\b[^.;]*",
+    re.I,
+)
+
+
+def _else_gets(r: _Reading) -> list[str]:
+    """An else branch that gives the others something ('everyone else gets delayed data')."""
+    return [m.group(0).strip() for m in _ELSE_GETS.finditer(r.text)]
+
+
+def _no_x_no_y(r: _Reading) -> list[str]:
+    """'No PO, no pay': a requirement restated as an idiom no check reads as such."""
+    return [m.group(0) for m in _NO_X_NO_Y.finditer(r.text)]
+
+
+def _two_measures_one_unit(r: _Reading) -> list[str]:
+    """'No lifts at sustained wind of 20 mph or more, or gusts above 25 mph': two bounds of one
+    direction and unit, neither on a named argument. On one measure the higher would say nothing
+    the lower does not, so they are two measures (sustained wind, gusts); read on one, a gust of
+    25 was denied by the bound of 20."""
+    limits = [
+        c
+        for c in r.every
+        if isinstance(c, NumericLimit) and not getattr(c, "named", None) and c.effect != "allow"
+    ]
+    for i, a in enumerate(limits):
+        for b in limits[i + 1 :]:
+            if (
+                a.effect == b.effect
+                and a.unit_family == b.unit_family
+                # physical measures only: time, money and percentages come in tiers and per-plan
+                # caps ('up to 4 hours …; 5 to 8 hours needs …', '20% on monthly, 35% on annual')
+                and a.unit_family in ("speed", "temperature", "pressure", "length", "mass")
+                and a.op[0] == b.op[0]
+                and a.threshold != b.threshold
+            ):
+                return [f"{a.threshold:g}", f"{b.threshold:g}"]
+    return []
+
+
 _FAIL_SAFES = (
+    _effect_verb_head,
+    _else_gets,
+    _no_x_no_y,
+    _two_measures_one_unit,
     _unresolved_qualifiers,
     _qualifier_read_as_value,
     _slashed_values,
