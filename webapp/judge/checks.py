@@ -217,6 +217,24 @@ class Check:
         # Compiled checks live as long as their cached policy version: derive this once.
         return _words_of(self.terms, self.alternatives)
 
+    @cached_property
+    def _wide_reach(self) -> int:
+        """Which of `unrelated`'s wider readings this check's words can take (derived once: a
+        tenant's 200 rules are asked on every request)."""
+        words = self._words
+        reach = 0
+        if words and _CHANGE_WORDS.issuperset(words):
+            reach |= _REACH_CHANGE
+        if not _PAYING.isdisjoint(words):
+            reach |= _REACH_PAYING
+        if not MONEY_SPECIFIC.isdisjoint(words):
+            reach |= _REACH_KIND
+        if not _SWITCHING_OFF.isdisjoint(words):
+            reach |= _REACH_SWITCH
+        if not _PLACE_QUALIFIERS.isdisjoint(words):
+            reach |= _REACH_PLACE
+        return reach
+
     def unrelated(self, view: RequestView) -> bool:
         """True when the rule names things and not one of them is in the request."""
         words = self._words
@@ -233,7 +251,10 @@ class Check:
         if initials and not view.tool_stems.isdisjoint(initials):
             if not _initialled_terms(self.terms, view.tool_stems).isdisjoint(words):
                 return False  # 'purchase orders' on po_create
-        if _CHANGE_WORDS.issuperset(words) and _change_shown(view):
+        reach = self._wide_reach
+        if not reach:
+            return True
+        if reach & _REACH_CHANGE and _change_shown(view):
             # 'Production systems (environment = prod): changes need CAB approval' and
             # infra.deploy: any act but a read is a change (as `applicability` reads the word);
             # set aside as unrelated, a deploy to prod was approved (found by red team jred23).
@@ -241,23 +262,21 @@ class Check:
             # changed, which a vendor payment does not show
             return False
         if (
-            not view.tool_stems.isdisjoint(MONEY_GENERIC)
+            reach & (_REACH_PAYING | _REACH_KIND)
+            and not view.tool_stems.isdisjoint(MONEY_GENERIC)
             and view.tool_stems.isdisjoint(MONEY_SPECIFIC)
-            and (
-                not _PAYING.isdisjoint(words)
-                or (not MONEY_SPECIFIC.isdisjoint(words) and _bare_money_act(view.tool_name))
-            )
+            and (reach & _REACH_PAYING or _bare_money_act(view.tool_name))
         ):
             # 'Every payout must cite a contract_id' and ap.pay_contractor: a payout is any
             # paying out, which a tool named by the generic money verb does; set aside as
             # unrelated, a payout with no contract was approved. (Only the words for paying out
             # as such: a bonus or a refund is one kind of payment, which pay_vendor need not be.)
             return False
-        if not view._empty_keys.isdisjoint(words) and not _SWITCHING_OFF.isdisjoint(words):
+        if reach & _REACH_SWITCH and not view._empty_keys.isdisjoint(words):
             # 'MFA may not be disabled' and `mfa_required: "off"`: a flag named for the rule's
             # thing that is off is the rule's act, not a sign the request is about another thing
             return False
-        if not _PLACE_QUALIFIERS.isdisjoint(words) and _shows_a_place(view):
+        if reach & _REACH_PLACE and _shows_a_place(view):
             # 'International trips need an emergency contact' and `destination_country: "FR"`:
             # whether the trip is international is a fact about its place, which the request
             # shows and the rule does not say how to read (the word is never spelt in a request;
@@ -307,6 +326,8 @@ def _bare_money_act(tool_name: str) -> bool:
     act = tool_name.rpartition(".")[2].lower()
     return act in ("pay", "transfer", "payment", "remit", "send_money", "transfer_funds")
 
+
+_REACH_CHANGE, _REACH_PAYING, _REACH_KIND, _REACH_SWITCH, _REACH_PLACE = 1, 2, 4, 8, 16
 
 # Words for paying someone out, whatever the kind of payment (Check.unrelated)
 _PAYING = frozenset(stem(w) for w in ("payout", "payouts", "disbursement", "disbursements"))
