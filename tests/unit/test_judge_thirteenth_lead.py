@@ -271,3 +271,12 @@ def test_tiers_of_one_measure_stay_read():
     # two bounds of one unit in tiers are one measure: the fail-safe for two measures keeps off
     rule = "Field techs may approve overtime up to 4 hours per shift; more than 8 hours is not allowed."
     assert compile_rule(0, "c0", rule).understanding == "understood"
+
+
+def test_a_requirement_beside_a_new_party_check_is_never_dropped():
+    # left by helper jident: read as 'review new customers' alone, a known customer's release
+    # without a qp_id would have passed
+    rule = "Batch release for new customers requires a Qualified Person - qp_id."
+    compiled = compile_rule(0, "c0", rule)
+    assert compiled.understanding == "partly_understood"
+    assert "qp_id" in compiled.unaccounted

@@ -2539,6 +2539,20 @@ def _else_gets(r: _Reading) -> list[str]:
     return [m.group(0).strip() for m in _ELSE_GETS.finditer(r.text)]
 
 
+_SNAKE_NAME = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def _requirement_beside_new_party(r: _Reading) -> list[str]:
+    """'Batch release for new customers requires a Qualified Person - qp_id': read as a review of
+    new customers alone, the requirement was dropped, and a known customer's release without a
+    `qp_id` would pass (left by helper jident). An argument the rule names that no reading holds,
+    beside a first-time check, stays unaccounted."""
+    readings = [c.reading() for c in r.every]
+    if not any("has not been seen before" in x for x in readings):
+        return []
+    return [n for n in _SNAKE_NAME.findall(r.text) if not any(n in x for x in readings)]
+
+
 def _no_x_no_y(r: _Reading) -> list[str]:
     """'No PO, no pay': a requirement restated as an idiom no check reads as such."""
     return [m.group(0) for m in _NO_X_NO_Y.finditer(r.text)]
@@ -2571,6 +2585,7 @@ def _two_measures_one_unit(r: _Reading) -> list[str]:
 
 _FAIL_SAFES = (
     _effect_verb_head,
+    _requirement_beside_new_party,
     _else_gets,
     _no_x_no_y,
     _two_measures_one_unit,
