@@ -2378,16 +2378,6 @@ class ValueList(Check):
                     return leaf.path
         return None
 
-    def _listed_value_shown(self, view: RequestView) -> str | None:
-        """For a deny-list of places, the argument holding a listed value, if any."""
-        if self.mode != "deny" or self.effect != "deny" or self.match != "place":
-            return None
-        for leaf in self._candidates(view):
-            for v in scalars(leaf.value):
-                if isinstance(v, str) and (self._in_list(v) or self._part_listed(v)):
-                    return leaf.path
-        return None
-
     def _part_listed(self, value: str) -> bool:
         """jred22: a place written with its parts ('Tehran, IR', 'Havana / CU'): one part, a
         code as written in capitals or a name of four letters or more, is a listed value."""

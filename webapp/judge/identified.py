@@ -449,6 +449,16 @@ def _read(text: str) -> tuple[Any, ...] | None:
     return _read_slotted(s, names)
 
 
+def _one(name: str, test: Any, groups: dict[str, Any]) -> tuple[Any, ...] | None:
+    """One identifier read with its test, when the subject is readable and the phrase before the
+    identifier names it (the tail every shape of `_read_slotted` ends with)."""
+    gloss = groups.get("gloss") or ""
+    terms = _subject(groups.get("subj"))
+    if terms is None or not _names(gloss, name):
+        return None
+    return (("one", name, test, gloss, terms),)
+
+
 def _read_slotted(s: str, names: list[str]) -> tuple[Any, ...] | None:
     for rx in _REQUIRED:
         m = rx.match(s)
@@ -461,11 +471,7 @@ def _read_slotted(s: str, names: list[str]) -> tuple[Any, ...] | None:
         if holds == "true" and not _implied_true(name):
             return None
         test = "present" if holds == "present" else True
-        gloss = m.groupdict().get("gloss") or ""
-        terms = _subject(m.groupdict().get("subj"))
-        if terms is None or not _names(gloss, name):
-            return None
-        return (("one", name, test, gloss, terms),)
+        return _one(name, test, m.groupdict())
     for rx in _FLAGGED:
         m = rx.match(s)
         if m is None:
@@ -489,11 +495,7 @@ def _read_slotted(s: str, names: list[str]) -> tuple[Any, ...] | None:
             return None  # '(strip names unless HR asks)', '(EU only)': a condition
         if isinstance(test, bool) and _what_it_holds(name) == "present":
             return None  # 'Deploys need change_ticket to be true': a reference is no flag
-        gloss = gd.get("gloss") or ""
-        terms = _subject(gd.get("subj"))
-        if terms is None or not _names(gloss, name):
-            return None
-        return (("one", name, test, gloss, terms),)
+        return _one(name, test, gd)
     for rx in _UNLESS:
         m = rx.match(s)
         if m is None:
@@ -520,13 +522,9 @@ def _read_slotted(s: str, names: list[str]) -> tuple[Any, ...] | None:
                 test = True
             else:
                 return None
-        gloss = gd.get("gloss") or ""
-        terms = _subject(gd.get("subj"))
-        if terms is None or not _names(gloss, name):
-            return None
         if isinstance(test, float) and holds == "present":
             return None
-        return (("one", name, test, gloss, terms),)
+        return _one(name, test, gd)
     m = _EXEMPT.match(s)
     if m is not None and len(names) == 2:
         name, flag = names[int(m.group("a"))], names[int(m.group("b"))]
