@@ -82,6 +82,10 @@ HOLDOUT_SETS = (
     "holdout_49",
     "holdout_50",
     "holdout_51",
+    "holdout_52",
+    "holdout_53",
+    "holdout_54",
+    "holdout_55",
 )
 # Development sets run on their own (`--set dev_11`, `dev_12`, `dev_mis`, `dev_mis2`, `dev_red2`,
 # `dev_red3`, `dev_jann`) while their figures are far from the main set's: dev_11 and dev_12 were written
