@@ -563,3 +563,16 @@ def test_a_new_agents_first_requests_arriving_together_do_not_collide(app, tenan
         rows = db.session.query(AgentState).filter_by(client_id=tenant.client_id).all()
         assert [(row.agent_id, row.locked_down) for row in rows] == [("new-agent", False)]
         assert rows[0].last_seen_at is not None
+
+
+def test_a_daily_count_per_agent_is_read_from_todays_requests(client, tenant):
+    # 'per day' counts this agent's requests for the tool since midnight UTC (DatabaseHistory);
+    # before, the count was not known and every such request waited for a human
+    register_policy(client, tenant, "refunds", ["Max 2 refunds per agent per day."], ["refund_*"])
+    got = [
+        ask(client, tenant, "refund_order", {"order_id": f"O-{i}"}).get_json()["status"]
+        for i in range(3)
+    ]
+    assert got == ["approved", "approved", "denied"]
+    other = ask(client, tenant, "refund_order", {"order_id": "O-9"}, agent_id="agent-8")
+    assert other.get_json()["status"] == "approved"  # another agent's day is its own

@@ -13,8 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.unit.judge_support import outcome_beside_ticket
+from tests.unit.judge_support import outcome_beside_ticket, policy, status
 from webapp.judge.compiler import compile_rule
+from webapp.judge.engine import JudgeUnavailable, evaluate
+from webapp.judge.history import NoHistory, StaticHistory
+from webapp.judge.types import ClearanceQuery
 
 LED = [
     # (rule, argument, allowed value, refused value, effect on the refused value)
@@ -174,3 +177,65 @@ def test_an_argument_led_list_never_approves_a_value_outside_it(name, values, ou
         "approved",
         "pending_review",
     )
+
+
+# -- a count per day ('Max 3 disbursements / agent / day'): this agent's requests since midnight
+
+DAILY = "Max 3 disbursements per agent per day."
+
+
+def _daily(history):
+
+    q = ClearanceQuery("loan.disburse", {"loan_id": "L-1"}, "agent-1")
+    return status(evaluate(q, [policy([DAILY])], history))
+
+
+@pytest.mark.parametrize(
+    ("facts", "expected"),
+    [
+        ({"count_today": 2}, "approved"),  # this is the third
+        ({"count_today": 3}, "denied"),  # the fourth
+        ({"count_today": 0, "count_last_hour": 3}, "denied"),  # the day holds the hour
+        ({"count_last_hour": 1}, "pending_review"),  # the facts do not say: a human decides
+        (None, "approved"),  # no history at all: nothing counted today
+    ],
+)
+def test_a_count_per_day_reads_todays_requests(facts, expected):
+
+    assert _daily(StaticHistory.from_dict(facts)) == expected
+
+
+def test_a_history_that_cannot_count_a_day_leaves_the_rule_to_a_human():
+    class HourOnly:
+        def total_today(self, agent_id, tool_name, arg):
+            return 0.0
+
+        def count_last_hour(self, agent_id, tool_name):
+            return 0
+
+        def seen_value(self, agent_id, tool_name, arg, value):
+            return False
+
+    assert _daily(HourOnly()) == "pending_review"
+
+
+def test_a_daily_count_that_fails_makes_the_judge_unavailable():
+
+    class Broken(NoHistory):
+        def count_today(self, agent_id, tool_name):
+            raise ConnectionError("database down")
+
+    q = ClearanceQuery("loan.disburse", {"loan_id": "L-1"}, "agent-1")
+    v = evaluate(q, [policy([DAILY])], Broken())
+    assert (v.decision, v.reason_code) == ("deny", "judge_unavailable")
+    with pytest.raises(JudgeUnavailable):
+        evaluate(q, [policy([DAILY])], Broken(), raise_unavailable=True)
+
+
+@given(earlier=st.integers(min_value=0, max_value=50), cap=st.integers(min_value=1, max_value=40))
+def test_a_count_per_day_never_approves_past_its_cap(earlier, cap):
+
+    rule = f"Max {cap} disbursements per agent per day."
+    q = ClearanceQuery("loan.disburse", {"loan_id": "L-1"}, "agent-1")
+    got = status(evaluate(q, [policy([rule])], StaticHistory.from_dict({"count_today": earlier})))
+    assert got == ("approved" if earlier + 1 <= cap else "denied")

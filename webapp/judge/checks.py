@@ -1647,14 +1647,23 @@ class NumericLimit(Check):
         if self.per and self.per not in _LINE_THINGS:
             # 'per customer': the history counts this agent's requests, not the customer's
             return Outcome(UNKNOWN, f"the number of requests per {self.per} is not known")
-        if self.window != "hour":
+        if self.window == "day":
+            # 'Max 3 disbursements / agent / day': this agent's requests for the tool since
+            # midnight UTC, and this one
+            earlier = view.history.count_today(view.agent_id, view.tool_name)
+            if earlier is None:
+                return Outcome(UNKNOWN, "the number of requests per day is not known")
+            count, within = int(earlier) + 1, "today"
+        elif self.window == "hour":
+            count = int(view.history.count_last_hour(view.agent_id, view.tool_name)) + 1
+            within = "within the hour"
+        else:
             return Outcome(UNKNOWN, f"the number of requests per {self.window} is not known")
-        count = int(view.history.count_last_hour(view.agent_id, view.tool_name)) + 1
         if _OPS[self.op](float(count), self.threshold):
             if self.effect == "allow":
-                return Outcome(REVIEW, f"this would be request number {count} within the hour")
-            return self.fire(applies, f"this would be request number {count} within the hour")
-        return Outcome(SATISFIED, f"request number {count} within the hour")
+                return Outcome(REVIEW, f"this would be request number {count} {within}")
+            return self.fire(applies, f"this would be request number {count} {within}")
+        return Outcome(SATISFIED, f"request number {count} {within}")
 
 
 _COMPARED_WITH = re.compile(

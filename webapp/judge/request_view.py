@@ -1006,7 +1006,7 @@ class _GuardedHistory:
     def __init__(self, inner: Any) -> None:
         self._inner = inner
         self._totals: dict[tuple[str, str, str], float] = {}
-        self._counts: dict[tuple[str, str], int] = {}
+        self._counts: dict[tuple[str, ...], int] = {}
         self._seen: dict[tuple[str, str, str, str], bool] = {}
 
     def total_today(self, agent_id: str, tool_name: str, arg: str) -> float:
@@ -1029,6 +1029,25 @@ class _GuardedHistory:
             hit = self._counts[key] = int(self._inner.count_last_hour(agent_id, tool_name))
         except Exception as exc:
             raise HistoryUnavailable(type(exc).__name__) from exc
+        return hit
+
+    def count_today(self, agent_id: str, tool_name: str) -> int | None:
+        """Requests since midnight UTC, or None when the caller's history cannot say (it has no
+        `count_today`): a daily count is then not known, and the rule goes to a human."""
+        key = ("today", agent_id, tool_name)
+        hit = self._counts.get(key)  # type: ignore[call-overload]
+        if hit is not None:
+            return hit
+        ask = getattr(self._inner, "count_today", None)
+        if ask is None:
+            return None
+        try:
+            got = ask(agent_id, tool_name)
+        except Exception as exc:
+            raise HistoryUnavailable(type(exc).__name__) from exc
+        if got is None:
+            return None
+        hit = self._counts[key] = int(got)  # type: ignore[index]
         return hit
 
     def seen_value(self, agent_id: str, tool_name: str, arg: str, value: str) -> bool:

@@ -55,6 +55,10 @@ class History(Protocol):
         """Whether `value` of argument `arg` was seen before (known counterparty)."""
         ...
 
+    # Optional: `count_today(agent_id, tool_name) -> int`, the number of requests for this tool by
+    # this agent since midnight UTC ('max 3 disbursements per agent per day'). A history without
+    # it leaves such rules to a human (the engine reads it with getattr).
+
 
 @dataclass(frozen=True)
 class Citation:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from dataclasses import asdict
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -259,7 +259,15 @@ class DatabaseHistory:
         return sum(_number_at(args, arg) for args in rows)
 
     def count_last_hour(self, agent_id: str, tool_name: str) -> int:
-        since = utcnow() - timedelta(hours=1)
+        return self._count_since(agent_id, tool_name, utcnow() - timedelta(hours=1))
+
+    def count_today(self, agent_id: str, tool_name: str) -> int:
+        """This agent's requests for the tool since midnight UTC ('max 3 … per agent per day')."""
+        start = utcnow().replace(hour=0, minute=0, second=0, microsecond=0)
+        return self._count_since(agent_id, tool_name, start)
+
+    def _count_since(self, agent_id: str, tool_name: str, since: datetime) -> int:
+        # approved and waiting requests count; denied ones did nothing
         return (
             db.session.scalar(
                 select(func.count())
