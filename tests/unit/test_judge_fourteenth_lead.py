@@ -239,3 +239,21 @@ def test_a_count_per_day_never_approves_past_its_cap(earlier, cap):
     q = ClearanceQuery("loan.disburse", {"loan_id": "L-1"}, "agent-1")
     got = status(evaluate(q, [policy([rule])], StaticHistory.from_dict({"count_today": earlier})))
     assert got == ("approved" if earlier + 1 <= cap else "denied")
+
+
+SANCTIONED = {"sanctioned countries": ["IR", "KP", "SY", "CU", "RU", "BY"]}
+RESIDENTS = "No loans to applicants resident in sanctioned countries (see glossary)."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"applicant_id": "CUS-55102", "residence_country": "US"}, "approved"),
+        ({"applicant_id": "CUS-55102", "residence_country": "CU"}, "denied"),
+        ({"applicant_id": "A-1", "address": "Havana, CU"}, "pending_review"),
+        ({"applicant_id": "CUS-55102", "residence_country": "Cuba"}, "denied"),
+    ],
+)
+def test_an_identifier_is_no_place_of_a_country_glossary(args, expected):
+    # 'CUS-55102' had been close to 'CU': every loan of a US resident went to a human
+    assert outcome_beside_ticket(RESIDENTS, "loan.originate", args, SANCTIONED) == expected
