@@ -51,6 +51,21 @@ LED = [
         "pending_review",
     ),
     ("ship_method not in {freight, pallet}", "ship_method", "parcel", "pallet", "denied"),
+    (
+        "2. channel: sms | email. Nothing else (no WhatsApp etc.)",
+        "channel",
+        "sms",
+        "whatsapp",
+        "denied",
+    ),
+    (
+        "6. payout_method: bank_transfer or paypal only. No crypto.",
+        "payout_method",
+        "paypal",
+        "crypto",
+        "denied",
+    ),
+    ("reason - one of: cheating, botting", "reason", "botting", "griefing", "denied"),
 ]
 
 
@@ -77,6 +92,10 @@ def test_a_list_after_the_argument_with_the_argument_missing_is_for_a_human():
         "Reason: cheating, botting only",  # a plain word may be prose: left to the others
         "comp_category: spa, parking. Anything else -> we'll see.",  # a tail read as neither
         "Comp_Category: spa / parking only",  # not written as an argument
+        "Withdrawals: BTC or ETH only",  # a plain word before 'only' names the act
+        "Bureaus: Equifax, Experian. Nothing else.",  # a plural kind: the list readings bind it
+        "payout_method: bank_transfer or crypto only. No crypto.",  # a tail that contradicts
+        "Currency: USD, EUR. Nothing else.",  # a word with readings of its own
     ],
 )
 def test_shapes_left_to_the_other_readings(text):

@@ -230,8 +230,11 @@ _NAME_UNITS = {
 # The fourteenth session's first runs (holdout_52, holdout_53): read as prose, the name became the
 # one listed value ("Deny unless an argument is permissible_purpose") or the list was read on any
 # argument, so `comp_category: "minibar"` passed because `outlet` held "spa". The name is written
-# as an argument (an underscore or a dot, or in backticks) and the rule says nothing else, but
-# for a tail on what happens to anything else: a refusal (deny) or someone's approval (review).
+# as an argument (an underscore or a dot, or in backticks), or is one plain word before an explicit
+# closed list ('channel: sms | email. Nothing else.', 'Format: csv or parquet only'), and the rule
+# says nothing else, but for a tail on what happens to anything else: a refusal (deny) or
+# someone's approval (review). A plain word no argument of the request is named exactly goes to a
+# human (NamedList): it never binds another argument.
 _LEAD_NAME = (
     r"(?:[-*\u2022]\s*)?(?:allowed\s+|permitted\s+|valid\s+)?(?P<tick>`?)(?P<arg>"
     + _NAME
@@ -255,6 +258,21 @@ _ELSE_TAIL = re.compile(
     r"(?:\s+else)?\s*(?:(?:is|are|=|->|=>|\u2192|:)\s*)?(?P<what>[^.;]{1,60}?)\s*\.?\s*$",
     re.I,
 )
+# 'Nothing else (no WhatsApp etc.)', 'Nothing else allowed.'
+_NOTHING_ELSE = re.compile(
+    r"[.;]\s*(?:nothing|none)\s+else(?:\s+(?:is\s+)?(?:allowed|permitted|accepted))?"
+    r"(?:\s*\([^()]{0,60}\))?\s*\.?\s*$",
+    re.I,
+)
+# 'bank_transfer or paypal only. No crypto.': a value the list leaves out, refused again
+_NO_VALUE_TAIL = re.compile(
+    r"[.;]\s*no\s+(?P<what>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*)?)\s*\.?\s*$", re.I
+)
+# plain words with readings of their own (places, currencies, domains, who acts)
+_OWN_READINGS = frozenset(
+    "currency currencies ccy country countries region regions domain domains agent agents "
+    "role roles owner owners contact note notes".split()
+)
 _ELSE_REFUSED = re.compile(
     r"^(?:(?:is\s+|are\s+)?(?:prohibited|forbidden|not\s+(?:allowed|permitted)|denied|blocked|"
     r"rejected|refused)|(?:den(?:y|ied)|decline[d]?|reject(?:ed)?|block(?:ed)?|refuse[d]?|no))$",
@@ -273,8 +291,19 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
     from webapp.judge.namedchecks import NamedList
 
     effect = "deny"
-    tail = _ELSE_TAIL.search(t)
+    refused_again = ""
+    tail = _NOTHING_ELSE.search(t)
     if tail is not None:
+        t = t[: tail.start()].strip()
+    else:
+        tail = _ELSE_TAIL.search(t)
+    if tail is not None and tail.re is _NOTHING_ELSE:
+        pass
+    elif tail is None and _NO_VALUE_TAIL.search(t):
+        tail = _NO_VALUE_TAIL.search(t)
+        refused_again = tail.group("what")
+        t = t[: tail.start()].strip()
+    elif tail is not None:
         what = tail.group("what").strip()
         if _ELSE_REFUSED.match(what):
             effect = "deny"
@@ -300,13 +329,27 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
     if m is None or listed is None:
         return None
     arg = m.group("arg") or ""
-    if not m.group("tick") and not _ARGUMENT_SHAPED.fullmatch(arg.replace(".", "_")):
-        return None  # a plain word ('Reason: …') may be prose: left to the other readings
+    shaped = m.group("tick") or _ARGUMENT_SHAPED.fullmatch(arg.replace(".", "_"))
+    if not shaped:
+        # a plain word, only before an explicit closed list ('Reason: …' alone may be prose;
+        # 'Withdrawals: BTC or ETH only' names the act, not an argument) and in the singular
+        # (the list readings bind a plural kind, 'Bureaus: …. Nothing else.', to `bureau`)
+        explicit = m.re is not _ARG_ONLY or tail is not None
+        if (
+            not explicit
+            or not re.fullmatch(r"[A-Za-z][a-z]+", arg)
+            or arg.lower().endswith("s")
+            or arg.lower() in _OWN_READINGS
+        ):
+            return None
+        arg = arg.lower()
     if arg != arg.lower():
         return None
-    items = _items(listed, shared_noun=False)
+    items = _items(re.sub(r"\s*\|\s*", " / ", listed), shared_noun=False)
     if items is None:
         return None
+    if refused_again and (mode != "allow" or refused_again.lower() in {i.lower() for i in items}):
+        return None  # 'No crypto' after a list holding crypto says something else
     place = _names_a_country(arg)
     if place:
         from webapp.judge.places import country_code
