@@ -298,13 +298,19 @@ class Check:
         # `_program` of the memo key, kept on the check: one cache look-up less per request
         return _program(*self._memo_key)
 
+    @cached_property
+    def _memo_name(self) -> str:
+        # The memo key spelt out (its words are strings: two keys spell alike only when equal):
+        # a string keeps its hash, the tuple's is recomputed at every look-up of every request.
+        return repr(self._memo_key)
+
     def applicability(self, view: RequestView) -> tuple[str, bool]:
         """('matched' | 'unknown' | 'absent', anchored): does the rule speak of this request?"""
-        memo_key = self._memo_key
+        memo_key = self._memo_name
         hit = view.applicability_memo.get(memo_key)
         if hit is None:
             hit = view.applicability_memo[memo_key] = _run_program(
-                view, memo_key[0], *self._subject_program
+                view, self.terms, *self._subject_program
             )
         return hit
 
@@ -1068,6 +1074,17 @@ class NumericLimit(Check):
         return set(self.terms) <= own
 
     @cached_property
+    def _binding(self) -> tuple[tuple[str, ...], str | None, str | None, bool, bool]:
+        """What `bind_measure` reads of the check, derived once: the measure words (with those
+        of an order's size), the counted noun, the unit, whether it bounds money, whether a
+        size."""
+        sized = self.sized
+        money = self.currency is not None or (
+            self.unit_family is None and not self.noun and not self.on_a_scale and not sized
+        )
+        return self.measure + sized, self.noun, self.unit_family, money, bool(sized)
+
+    @cached_property
     def _temperature(self) -> str:
         """`_temperature_scale` of the rule's words, read once per check (every bound it binds
         is judged by `_judge_value`, for every request)."""
@@ -1647,7 +1664,14 @@ class NumericLimit(Check):
                 f"{what} = {_fmt(value)} is {_OP_WORDS[self.op]} {_fmt(self.threshold)}",
                 (leaf.path,),
             )
-        return Outcome(SATISFIED, "", (leaf.path,))  # no message: formatting is the hot path
+        # No message: formatting is the hot path. Outcomes are immutable: the one a bound gives
+        # an argument it passes is shared by every bound of the request that passes it.
+        key = ("passed", leaf.path)
+        memo = view.bind_memo
+        passed = memo.get(key)
+        if passed is None:
+            passed = memo[key] = Outcome(SATISFIED, "", (leaf.path,))
+        return passed
 
     def _count_calls(self, view: RequestView, applies: str, anchored: bool) -> Outcome:
         if self.per and self.per not in _LINE_THINGS:
@@ -3825,17 +3849,15 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
             for lf, v in view.numeric_leaves()
             if lf.path == path or lf.path.endswith("." + path)
         )
-    sized = check.sized
-    money = check.currency is not None or (
-        check.unit_family is None and not check.noun and not check.on_a_scale and not sized
-    )
+    words, noun, unit_family, money, sized = check._binding
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
-    measure = view.key_stems.intersection(check.measure + sized)
-    key = (measure, check.noun, check.unit_family, money, bool(sized))
-    hit = view.bind_memo.get(key)
+    measure = view.key_stems.intersection(words)
+    key = (measure, noun, unit_family, money, sized)
+    memo = view.bind_memo
+    hit = memo.get(key)
     if hit is None:
-        hit = view.bind_memo[key] = _bind_measure(view, measure, check, money)
+        hit = memo[key] = _bind_measure(view, measure, check, money)
     return hit
 
 
