@@ -298,13 +298,19 @@ class Check:
         # `_program` of the memo key, kept on the check: one cache look-up less per request
         return _program(*self._memo_key)
 
+    @cached_property
+    def _memo_name(self) -> str:
+        # The memo key spelt out (its words are strings: two keys spell alike only when equal):
+        # a string keeps its hash, the tuple's is recomputed at every look-up of every request.
+        return repr(self._memo_key)
+
     def applicability(self, view: RequestView) -> tuple[str, bool]:
         """('matched' | 'unknown' | 'absent', anchored): does the rule speak of this request?"""
-        memo_key = self._memo_key
+        memo_key = self._memo_name
         hit = view.applicability_memo.get(memo_key)
         if hit is None:
             hit = view.applicability_memo[memo_key] = _run_program(
-                view, memo_key[0], *self._subject_program
+                view, self.terms, *self._subject_program
             )
         return hit
 
@@ -1068,6 +1074,23 @@ class NumericLimit(Check):
         return set(self.terms) <= own
 
     @cached_property
+    def _binding(self) -> tuple[tuple[str, ...], str | None, str | None, bool, bool]:
+        """What `bind_measure` reads of the check, derived once: the measure words (with those
+        of an order's size), the counted noun, the unit, whether it bounds money, whether a
+        size."""
+        sized = self.sized
+        money = self.currency is not None or (
+            self.unit_family is None and not self.noun and not self.on_a_scale and not sized
+        )
+        return self.measure + sized, self.noun, self.unit_family, money, bool(sized)
+
+    @cached_property
+    def _temperature(self) -> str:
+        """`_temperature_scale` of the rule's words, read once per check (every bound it binds
+        is judged by `_judge_value`, for every request)."""
+        return _temperature_scale(self.source)
+
+    @cached_property
     def on_a_scale(self) -> bool:
         """A bound on a score's own scale ('a credit score below 600'), never money."""
         return _on_a_scale(self)
@@ -1500,7 +1523,7 @@ class NumericLimit(Check):
 
     def _judge_value(self, view: RequestView, leaf: Leaf, value: float, applies: str) -> Outcome:
         if self.unit_family is None:
-            scale = _temperature_scale(self.source)
+            scale = self._temperature
             if scale and leaf.keys & _OTHER_SCALE_KEYS[scale]:
                 # 'must stay between 18 and 24 °C' against `setpoint_f`: the other scale, which a
                 # bare comparison would read as Celsius (50 °F passed as 'not above 8')
@@ -1641,7 +1664,14 @@ class NumericLimit(Check):
                 f"{what} = {_fmt(value)} is {_OP_WORDS[self.op]} {_fmt(self.threshold)}",
                 (leaf.path,),
             )
-        return Outcome(SATISFIED, "", (leaf.path,))  # no message: formatting is the hot path
+        # No message: formatting is the hot path. Outcomes are immutable: the one a bound gives
+        # an argument it passes is shared by every bound of the request that passes it.
+        key = ("passed", leaf.path)
+        memo = view.bind_memo
+        passed = memo.get(key)
+        if passed is None:
+            passed = memo[key] = Outcome(SATISFIED, "", (leaf.path,))
+        return passed
 
     def _count_calls(self, view: RequestView, applies: str, anchored: bool) -> Outcome:
         if self.per and self.per not in _LINE_THINGS:
@@ -3890,17 +3920,15 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
             for lf, v in view.numeric_leaves()
             if lf.path == path or lf.path.endswith("." + path)
         )
-    sized = check.sized
-    money = check.currency is not None or (
-        check.unit_family is None and not check.noun and not check.on_a_scale and not sized
-    )
+    words, noun, unit_family, money, sized = check._binding
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
-    measure = view.key_stems.intersection(check.measure + sized)
-    key = (measure, check.noun, check.unit_family, money, bool(sized))
-    hit = view.bind_memo.get(key)
+    measure = view.key_stems.intersection(words)
+    key = (measure, noun, unit_family, money, sized)
+    memo = view.bind_memo
+    hit = memo.get(key)
     if hit is None:
-        hit = view.bind_memo[key] = _bind_measure(view, measure, check, money)
+        hit = memo[key] = _bind_measure(view, measure, check, money)
     return hit
 
 
@@ -4116,12 +4144,50 @@ _MEASURED_FAMILIES = frozenset({"bytes", "time", "mass", "length", "speed"})
 def convert_value(
     view: RequestView, leaf: Leaf, value: float, check: NumericLimit
 ) -> tuple[float, str]:
-    """The argument value in the rule's unit and currency; a message when they cannot be compared."""
+    """The argument value in the rule's unit and currency; a message when they cannot be compared.
+
+    Whether the two can be compared does not depend on the value: it is read once per request,
+    argument and kind of bound (`_conversion`), not for each of a tenant's many money bounds that
+    read the same amount; only the scaling is done per call."""
+    sig = check.__dict__.get("_conversion_sig")
+    if sig is None:
+        # the fields `_conversion` reads (`named` and `noun` only for being set)
+        sig = check.__dict__["_conversion_sig"] = (
+            bool(check.named),
+            check.currency_from_policy,
+            check.unit_family,
+            check.unit_factor,
+            check.currency,
+            bool(check.noun),
+            check.counts_calls,
+            check.currency_open,
+        )
+    key = ("conversion", leaf.path, leaf.unit, leaf.keys, sig)
+    memo = view.bind_memo
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _conversion(view, leaf, check)
+    before, after = hit
+    if before:
+        return value, before
+    unit = leaf.unit
+    if unit:
+        if unit[0] == "minor":
+            value *= unit[1]
+        if check.unit_family in _MEASURED_FAMILIES and unit[0] == check.unit_family:
+            value = value * unit[1] / check.unit_factor
+    return value, after
+
+
+def _conversion(view: RequestView, leaf: Leaf, check: NumericLimit) -> tuple[str, str]:
+    """Why `leaf` cannot be compared with `check`'s bound, found before its value is scaled into
+    the rule's unit (first) or after (second); '' for none. The scaling itself (minor units, a
+    measured unit) is `convert_value`'s: nothing here depends on the value."""
     if leaf.unit and leaf.unit[0] == "scale":
         # 'notional_mm_usd': 75 stands for 75 million; the engine does not guess the scale
         return (
-            value,
             f"{leaf.path} states its amount in a scale (thousands, millions): a human must compare",
+            "",
         )
     unit_arg = _unit_argument(view, leaf)
     if unit_arg is not None and not _names_rule_unit(unit_arg.value, check):
@@ -4130,9 +4196,9 @@ def convert_value(
         # (22 mph) passed 'No crane lifts when wind > 20 mph'. The engine converts no unit
         # named in a value, so a human compares.
         return (
-            value,
             f"{unit_arg.path} gives {leaf.path} a unit or scale ({unit_arg.value}): a human "
             "must compare",
+            "",
         )
     if check.named and check.currency_from_policy and _named_in_other_unit(leaf):
         # 'validity_months: 12 max' in a policy whose amounts are in EUR: the policy's currency
@@ -4147,27 +4213,24 @@ def convert_value(
         # 'wind_speed_ms' against '20 mph': the name's suffix is of another dimension (or the
         # same letters name another unit), so its number is not in any unit the rule knows
         return (
-            value,
             f"{leaf.path} is named in a unit of another kind than the rule's: a human must compare",
+            "",
         )
     if check.currency and leaf.unit and leaf.unit[0] not in ("minor", "scale"):
         # 'Payouts to new bank accounts, if over $500' bound to `bank_account_age_days`: a money
         # bound read against an argument named in days, hours, percent or bytes is not about
         # that argument (the amount may be a string the engine could not read); a human compares
         return (
-            value,
             f"{leaf.path} is named in a unit of another kind than the rule's money bound: "
             "a human must compare",
+            "",
         )
-    if leaf.unit and leaf.unit[0] == "minor":
-        value *= leaf.unit[1]
-    if leaf.unit and check.unit_family in _MEASURED_FAMILIES and leaf.unit[0] == check.unit_family:
-        value = value * leaf.unit[1] / check.unit_factor
+    # (the value is scaled here, in `convert_value`)
     if check.currency:
         currency = _currency_of(view, leaf)
         if currency and currency.upper() != check.currency:
             return (
-                value,
+                "",
                 f"{leaf.path} is in {currency.upper()} but the rule is in {check.currency}: a human must compare",
             )
     elif (
@@ -4181,16 +4244,16 @@ def convert_value(
         currency = _currency_of(view, leaf)
         if currency:
             return (
-                value,
+                "",
                 f"the rule names no currency and {leaf.path} is in {str(currency).upper()}: a human must compare",
             )
         if check.currency_open:
             return (
-                value,
+                "",
                 f"the policy names several currencies and neither the rule nor {leaf.path} says "
                 "which: a human must compare",
             )
-    return value, ""
+    return "", ""
 
 
 # words of an argument's name that say it counts or measures something other than money

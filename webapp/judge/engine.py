@@ -40,7 +40,7 @@ from webapp.judge.compiler import (
     compile_policy,
     ownership_note,
 )
-from webapp.judge.gates import obligations_met, out_of_reach
+from webapp.judge.gates import obligations_met, out_of_reach, text_readings
 from webapp.judge.governance import select_governing
 from webapp.judge.netranges import network_shown, speaks_of_network
 from webapp.judge.places import find_places, location_regions
@@ -123,6 +123,7 @@ _RulePlan = tuple[
     frozenset[str],
     frozenset[str] | None,
     "tuple[_Probe, ...] | None",  # None: relevant to every request (a fallback, an owner's duty)
+    tuple[bool, bool, bool],  # gates.text_readings: what out_of_reach / obligations_met can read
 ]
 _plans: dict[int, tuple[CompiledPolicy, tuple[_RulePlan, ...]]] = {}
 
@@ -130,8 +131,9 @@ _plans: dict[int, tuple[CompiledPolicy, tuple[_RulePlan, ...]]] = {}
 def _plan(cp: CompiledPolicy) -> tuple[_RulePlan, ...]:
     """Per rule of `cp`: the rule, the checks that decide for it, whether it is judged as text
     whatever the request (kept as text, or partly understood), and what judging it as text reads
-    of its words alone (its content stems, its action words: `_rule_stems`, `rule_actions`),
-    kept as long as `cp` is cached."""
+    of its words alone (its content stems, its action words: `_rule_stems`, `rule_actions`; the
+    probes that may make it relevant; which gates its words hold: `gates.text_readings`), kept as
+    long as `cp` is cached."""
     hit = _plans.get(id(cp))
     if hit is not None and hit[0] is cp:
         return hit[1]
@@ -146,6 +148,7 @@ def _plan(cp: CompiledPolicy) -> tuple[_RulePlan, ...]:
             _rule_stems(rule.text),
             rule_actions(rule.text),
             _relevance_probes(rule),
+            text_readings(rule.text),
         )
         for rule in cp.rules
     )
@@ -291,7 +294,7 @@ def _evaluate(
     for cp in gov.governing:
         # (rule, the checks that decide, judged as text from the start, its stems and acts) per
         # rule, derived once per compiled policy: a tenant's 200 rules are walked for every request.
-        for rule, checks, as_text, rule_stems, rule_acts, probes in _plan(cp):
+        for rule, checks, as_text, rule_stems, rule_acts, probes, readings in _plan(cp):
             for check in checks:
                 try:
                     outcome = check.evaluate(view)
@@ -351,13 +354,14 @@ def _evaluate(
                         bucketed += 1
                 held.clear()
             if as_text:
-                if (
-                    request_terms.isdisjoint(rule_stems)
-                    and probes is not None
-                    and not any(probe(rule, view) for probe in probes)
-                ):
-                    irrelevant_text += 1
-                    continue
+                if request_terms.isdisjoint(rule_stems) and probes is not None:
+                    # (a plain loop: no generator per text rule and request)
+                    for probe in probes:
+                        if probe(rule, view):
+                            break
+                    else:
+                        irrelevant_text += 1
+                        continue
                 # A rule about another act than the request's (a tools glob covers several):
                 # not relevant, recorded with both acts (actions.py, RequestView.other_action).
                 other = view.other_action(rule_acts) if rule_acts else None
@@ -374,7 +378,10 @@ def _evaluate(
                 # A rule whose gate is read and false for the request (gates.py): it does not
                 # reach the request, and speaks for it like an understood rule whose condition
                 # is not met.
-                why = out_of_reach(rule.text, view, glossary) or obligations_met(rule.text, view)
+                holds, glossed, obliged = readings  # (`held` is the rule's findings, above)
+                why = out_of_reach(rule.text, view, glossary, held=holds, glossed=glossed) or (
+                    obligations_met(rule.text, view) if obliged else None
+                )
                 if why is not None:
                     reached_out.append(_Finding(cp, rule, None, Outcome(SATISFIED, why)))
                     continue
@@ -639,7 +646,6 @@ def _source_stems(source: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=65536)
-@lru_cache(maxsize=4096)
 def _rule_places(text: str) -> frozenset[str]:
     return frozenset(canonical for _, canonical in find_places(text))
 
@@ -655,6 +661,11 @@ def _content_restricted(text: str, view: RequestView) -> bool:
     left out as irrelevant, and the message approved by the policy's other rules)."""
     if not _restricts_content(text):
         return False
+    return _free_text_shown(view)
+
+
+def _free_text_shown(view: RequestView) -> bool:
+    """Whether the request carries free text (a string of more than 12 characters and a space)."""
     return any(
         isinstance(v, str) and len(v) > 12 and " " in v.strip()
         for leaf in view.leaves
@@ -677,6 +688,11 @@ def _argument_named(text: str, view: RequestView) -> bool:
     named = _names_in(text)
     if not named:
         return False
+    return _names_shown(named, view)
+
+
+def _names_shown(named: frozenset[str], view: RequestView) -> bool:
+    """Whether one of `named` is the whole name of an argument of the request."""
     shown = view.applicability_memo.get(_ARGUMENT_NAMES_KEY)
     if shown is None:  # the request's argument names, once per request
         shown = view.applicability_memo[_ARGUMENT_NAMES_KEY] = frozenset(
@@ -698,18 +714,23 @@ def _relevance_probes(rule: CompiledRule) -> tuple[_Probe, ...] | None:
     # Treasury review'), or an owner's line carrying a duty: its subject is the policy's
     if _covers_the_rest(rule):
         return None
+    # Each probe's rule-side half (read from the words alone) is bound here, once per rule.
     probes: list[_Probe] = []
-    if _rule_places(text):
-        probes.append(lambda r, v: _place_shown(r.text, v))
+    places = _rule_places(text)
+    if places:
+        only = _PLACES_ONLY.search(text) is not None
+        probes.append(lambda r, v: _places_shown(places, only, v))
     if _restricts_content(text):
-        probes.append(lambda r, v: _content_restricted(r.text, v))
-    if _names_in(text):
-        probes.append(lambda r, v: _argument_named(r.text, v))
+        probes.append(lambda r, v: _free_text_shown(v))
+    named = _names_in(text)
+    if named:
+        probes.append(lambda r, v: _names_shown(named, v))
     if speaks_of_network(text):
         # a rule on ports or prefixes and a request carrying one (netranges.py)
         probes.append(lambda r, v: network_shown(r.text, v))
-    if _rule_numbers(text):
-        probes.append(lambda r, v: _number_shown(r.text, v))
+    numbers = _rule_numbers(text)
+    if numbers:
+        probes.append(lambda r, v: _numbers_shown(numbers, v))
     if not rule.decides and any(
         c.effect != "allow" and isinstance(c, NumericLimit) for c in rule.checks
     ):
@@ -796,6 +817,11 @@ def _number_shown(text: str, view: RequestView) -> bool:
     named = _rule_numbers(text)
     if not named:
         return False
+    return _numbers_shown(named, view)
+
+
+def _numbers_shown(named: frozenset[str], view: RequestView) -> bool:
+    """Whether the request carries one of the whole numbers `named` as a value."""
     shown = view.applicability_memo.get(_NUMBERS_KEY)
     if shown is None:
         found: set[str] = set()
@@ -826,6 +852,11 @@ def _place_shown(text: str, view: RequestView) -> bool:
     places = _rule_places(text)
     if not places:
         return False
+    return _places_shown(places, _PLACES_ONLY.search(text) is not None, view)
+
+
+def _places_shown(places: frozenset[str], only: bool, view: RequestView) -> bool:
+    """`_place_shown` of a rule naming `places`; `only`: its words list the places allowed."""
     shown = view.applicability_memo.get(_PLACES_KEY)
     if shown is None:
         shown = set()
@@ -836,7 +867,7 @@ def _place_shown(text: str, view: RequestView) -> bool:
                     if loc is not None:
                         shown |= loc[1] | ({loc[0]} if loc[0] else set())
         view.applicability_memo[_PLACES_KEY] = shown = frozenset(shown)
-    if shown and _PLACES_ONLY.search(text):
+    if shown and only:
         # 'Payouts only to US, UK or EU member states' and `bank_country: "BR"`: a list of the
         # places allowed speaks to a request in any place, above all one it does not list (left
         # out as sharing no word with a withdrawal, the request to Brazil was approved)

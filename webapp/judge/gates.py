@@ -730,19 +730,41 @@ def _bound_gate_false(text: str, view: RequestView) -> str | None:
     return why
 
 
+def text_readings(text: str) -> tuple[bool, bool, bool]:
+    """Which readings of the rule's words alone `out_of_reach` and `obligations_met` can answer
+    from: a hold on one named value (`_held_value`), a glossed subject (`_bound_gate`), named
+    obligations (`_named_obligations`). They depend on the text alone: the engine keeps them per
+    compiled rule, so a text rule that holds none of them is not read again for every request."""
+    return (
+        _held_value(text) is not None,
+        _bound_gate(text) is not None,
+        bool(_named_obligations(text)),
+    )
+
+
 def out_of_reach(
-    text: str, view: RequestView, glossary: Glossary | None, compiled: bool = False
+    text: str,
+    view: RequestView,
+    glossary: Glossary | None,
+    compiled: bool = False,
+    *,
+    held: bool = True,
+    glossed: bool = True,
 ) -> str | None:
     """Why the rule `text` does not reach the request of `view`, or None when it may.
 
     `compiled`: the rule compiled and a check of it asks for review; its gate may set that aside
-    only when it holds no amount (the check read every amount of the request itself)."""
-    held = _held_elsewhere(text, view)
-    if held is not None:
-        return held
-    bound = _bound_gate_false(text, view)
-    if bound is not None:
-        return bound
+    only when it holds no amount (the check read every amount of the request itself).
+    `held`, `glossed`: False when `text_readings` found no hold or no glossed subject in the
+    text (they would answer None)."""
+    if held:
+        why = _held_elsewhere(text, view)
+        if why is not None:
+            return why
+    if glossed:
+        bound = _bound_gate_false(text, view)
+        if bound is not None:
+            return bound
     gates = read_gates(text, glossary)
     if not gates:
         return None
