@@ -3873,6 +3873,36 @@ def _sized_quantity(check: NumericLimit) -> tuple[str, ...]:
     return ()
 
 
+# Money named per unit of a measure: a price word ending an argument's last segment
+# ('day_rate', 'seat_price', 'monthly_rent'), or an amount word beside a period adjective
+# ('hourly_rate', 'monthly_payment', 'daily_fee') or before 'per' ('price_per_kg',
+# 'cost_per_day'). A word placing the measure after an event ('days_since_charge',
+# 'days_after_payment') makes the money word that event, and the argument a duration.
+_RATED_FAMILIES = frozenset({"time", "mass", "bytes", "length", "speed"})
+_RATE_NOUNS = frozenset(
+    "price prices cost costs fee fees rate rates wage wages salary allowance premium stipend "
+    "tariff fare fares rent".split()
+)
+_RATE_MONEY = _RATE_NOUNS | frozenset("pay payment payments charge charges amount".split())
+_PERIOD_ADJECTIVES = frozenset(
+    "hourly daily nightly weekly biweekly fortnightly monthly quarterly yearly annual "
+    "annually".split()
+)
+_EVENT_WORDS = frozenset("since after before until till from past due overdue ago".split())
+
+
+@lru_cache(maxsize=4096)
+def _money_per_unit(path: str) -> bool:
+    last = [w.lower() for w in words(path.rsplit(".", 1)[-1])]
+    if not last or _EVENT_WORDS.intersection(last):
+        return False
+    if last[-1] in _RATE_NOUNS:
+        return True
+    if _PERIOD_ADJECTIVES.intersection(last) and _RATE_MONEY.intersection(last):
+        return True
+    return "per" in last and bool(_RATE_MONEY.intersection(last[: last.index("per")]))
+
+
 def _bind_measure(
     view: RequestView, measure: frozenset[str], check: NumericLimit, money: bool
 ) -> tuple[tuple[Leaf, float], ...]:
@@ -3891,6 +3921,15 @@ def _bind_measure(
         is_list = isinstance(leaf.value, (list, tuple))
         if check.unit_family == "percent":
             score += 3 if keys & _PERCENT_KEYS else 0
+        if (
+            check.unit_family in _RATED_FAMILIES
+            and not (leaf.unit and leaf.unit[0] == check.unit_family)
+            and _money_per_unit(leaf.path)
+        ):
+            # 'Lease term <= 36 months' and `monthly_rent`, 'max 1,000 kg' and `price_per_kg`,
+            # 'max 40 hours' and `hourly_rate`: money charged per unit of the measure is never
+            # the measure (its time or weight word had bound it, ahead of `lease_term`)
+            continue
         elif check.unit_family == "time":
             score += 3 if (leaf.unit and leaf.unit[0] == "time") or keys & _TIME_KEYS else 0
         elif check.unit_family == "bytes":
