@@ -3970,11 +3970,13 @@ def _bind_measure(
         if (
             noun
             and noun not in MONEY_KEYS
+            and check.currency is None
             and leaf.last_keys & _PRICE_KEYS
             and not leaf.last_keys & _TALLY_KEYS
         ):
             # 'at most 10,000 shares', 'max 5 nights': a `limit_price` or a `nightly_rate` is
-            # money, never the count of the noun
+            # money, never the count of the noun. With a currency the noun is what the money
+            # is for ('Max 500 USD credits' bounds `credit_amount`, never a count of `credits`)
             continue
         if keys & _ID_WORDS and not overlap and not (is_list and keys & noun_syn):
             # an id is no measure; a list of ids of the counted noun ('50 accounts' and
@@ -4544,6 +4546,8 @@ def _measure_words(check: NumericLimit) -> str:
     words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
     if check.noun == "age":
         return "the age"
+    if check.noun and check.currency:
+        return f"the amount of {check.noun}"  # 'Max 500 USD credits': money, not a count
     if check.noun:
         return f"the number of {check.noun}"
     if check.unit_family == "mass":
