@@ -3994,6 +3994,8 @@ def _bind_measure(
         scored.append((score - 0.1 * extra, leaf, value))
     if not scored:
         return ()
+    if check.unit_family == "percent":
+        scored = _percent_of_the_subject(scored, measure)
     best = max(s for s, _, _ in scored)
     # Ties are all judged; the worst outcome wins (fail closed). Arguments that lost only by
     # extra words of their names naming another reading of the measure, all the chosen one's
@@ -4014,6 +4016,21 @@ def _bind_measure(
             # kept by the identity of the bound tuple, itself kept in the memo for the request
             view.bind_memo[("near", id(bound))] = near
     return bound
+
+
+def _percent_of_the_subject(
+    scored: list[tuple[float, Leaf, float]], measure: frozenset[str]
+) -> list[tuple[float, Leaf, float]]:
+    """'Discount cap 15%' beside `tax_rate: 8` and `discount: 25`, 'Price increase max 10%'
+    beside `tax_pct` and `new_price`: a percentage named for none of the rule's words is another
+    thing's share; when an argument is named for the rule's thing, that one is what the bound
+    reads (judged as it is: a share, or review), never the other's percentage (read so, a 25%
+    discount passed on the 8% tax rate)."""
+    words_ = measure - _PERCENT_KEYS
+    if not words_:
+        return scored
+    named = [t for t in scored if t[1].keys & words_]
+    return named if named else scored
 
 
 # Words that name another reading of the same measure ('max_depth_m', 'gross_weight_kg',
