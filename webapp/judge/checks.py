@@ -3942,6 +3942,11 @@ def _bind_measure(
                 continue  # a depth or a speed is never read from money or a count
             score += 3
         if noun:
+            if not is_list and leaf.unit and not keys & noun_syn:
+                # 'Passwords: min 12 chars' and `max_age_days: 90`: a number in a unit (days,
+                # kg, %, cents) is a measure of that unit, never a count of the noun (its 'max'
+                # had made it a count, and 90 passed the floor for a 10-character password)
+                continue
             if (
                 not is_list
                 and keys & noun_syn
