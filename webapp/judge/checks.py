@@ -3883,7 +3883,10 @@ _RATE_NOUNS = frozenset(
     "price prices cost costs fee fees rate rates wage wages salary allowance premium stipend "
     "tariff fare fares rent".split()
 )
-_RATE_MONEY = _RATE_NOUNS | frozenset("pay payment payments charge charges amount".split())
+_RATE_MONEY = _RATE_NOUNS | frozenset(
+    "pay payment payments charge charges amount installment instalment emi dues spend budget "
+    "income earnings revenue".split()
+)
 _PERIOD_ADJECTIVES = frozenset(
     "hourly daily nightly weekly biweekly fortnightly monthly quarterly yearly annual "
     "annually".split()
@@ -3942,10 +3945,11 @@ def _bind_measure(
                 continue  # a depth or a speed is never read from money or a count
             score += 3
         if noun:
-            if not is_list and leaf.unit and not keys & noun_syn:
+            if not is_list and leaf.unit and not keys & noun_syn and not keys & measure:
                 # 'Passwords: min 12 chars' and `max_age_days: 90`: a number in a unit (days,
-                # kg, %, cents) is a measure of that unit, never a count of the noun (its 'max'
-                # had made it a count, and 90 passed the floor for a 10-character password)
+                # kg, %, cents) named for none of the rule's words is a measure of that unit,
+                # never a count of the noun (its 'max' had made it a count, and 90 passed the
+                # floor for a 10-character password)
                 continue
             if (
                 not is_list
