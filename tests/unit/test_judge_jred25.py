@@ -191,3 +191,9 @@ def test_another_share_never_decides_a_percentage(other, suffix, other_value, di
     args = {f"{other}_{suffix}": other_value, "discount_pct": discount, "amount": 100}
     got = outcome_beside_ticket("Discount cap 15%.", "sales.book", args)
     assert got == ("denied" if discount > 15 else "approved")
+
+
+def test_a_rolling_window_is_no_counted_noun():
+    rule = compile_rule(0, "c:r0", "Refunds: max USD 2,000 rolling 7 days.")
+    assert not rule.decides
+    assert all("of rolling" not in ch.reading() for ch in rule.checks)
