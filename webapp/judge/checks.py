@@ -3972,6 +3972,39 @@ def _sized_quantity(check: NumericLimit) -> tuple[str, ...]:
     return ()
 
 
+# Money named per unit of a measure: a price word ending an argument's last segment
+# ('day_rate', 'seat_price', 'monthly_rent'), or an amount word beside a period adjective
+# ('hourly_rate', 'monthly_payment', 'daily_fee') or before 'per' ('price_per_kg',
+# 'cost_per_day'). A word placing the measure after an event ('days_since_charge',
+# 'days_after_payment') makes the money word that event, and the argument a duration.
+_RATED_FAMILIES = frozenset({"time", "mass", "bytes", "length", "speed"})
+_RATE_NOUNS = frozenset(
+    "price prices cost costs fee fees rate rates wage wages salary allowance premium stipend "
+    "tariff fare fares rent".split()
+)
+_RATE_MONEY = _RATE_NOUNS | frozenset(
+    "pay payment payments charge charges amount installment instalment emi dues spend budget "
+    "income earnings revenue".split()
+)
+_PERIOD_ADJECTIVES = frozenset(
+    "hourly daily nightly weekly biweekly fortnightly monthly quarterly yearly annual "
+    "annually".split()
+)
+_EVENT_WORDS = frozenset("since after before until till from past due overdue ago".split())
+
+
+@lru_cache(maxsize=4096)
+def _money_per_unit(path: str) -> bool:
+    last = [w.lower() for w in words(path.rsplit(".", 1)[-1])]
+    if not last or _EVENT_WORDS.intersection(last):
+        return False
+    if last[-1] in _RATE_NOUNS:
+        return True
+    if _PERIOD_ADJECTIVES.intersection(last) and _RATE_MONEY.intersection(last):
+        return True
+    return "per" in last and bool(_RATE_MONEY.intersection(last[: last.index("per")]))
+
+
 def _bind_measure(
     view: RequestView, measure: frozenset[str], check: NumericLimit, money: bool
 ) -> tuple[tuple[Leaf, float], ...]:
@@ -3990,6 +4023,15 @@ def _bind_measure(
         is_list = isinstance(leaf.value, (list, tuple))
         if check.unit_family == "percent":
             score += 3 if keys & _PERCENT_KEYS else 0
+        if (
+            check.unit_family in _RATED_FAMILIES
+            and not (leaf.unit and leaf.unit[0] == check.unit_family)
+            and _money_per_unit(leaf.path)
+        ):
+            # 'Lease term <= 36 months' and `monthly_rent`, 'max 1,000 kg' and `price_per_kg`,
+            # 'max 40 hours' and `hourly_rate`: money charged per unit of the measure is never
+            # the measure (its time or weight word had bound it, ahead of `lease_term`)
+            continue
         elif check.unit_family == "time":
             score += 3 if (leaf.unit and leaf.unit[0] == "time") or keys & _TIME_KEYS else 0
         elif check.unit_family == "bytes":
@@ -4002,6 +4044,12 @@ def _bind_measure(
                 continue  # a depth or a speed is never read from money or a count
             score += 3
         if noun:
+            if not is_list and leaf.unit and not keys & noun_syn and not keys & measure:
+                # 'Passwords: min 12 chars' and `max_age_days: 90`: a number in a unit (days,
+                # kg, %, cents) named for none of the rule's words is a measure of that unit,
+                # never a count of the noun (its 'max' had made it a count, and 90 passed the
+                # floor for a 10-character password)
+                continue
             if (
                 not is_list
                 and keys & noun_syn
@@ -4030,11 +4078,13 @@ def _bind_measure(
         if (
             noun
             and noun not in MONEY_KEYS
+            and check.currency is None
             and leaf.last_keys & _PRICE_KEYS
             and not leaf.last_keys & _TALLY_KEYS
         ):
             # 'at most 10,000 shares', 'max 5 nights': a `limit_price` or a `nightly_rate` is
-            # money, never the count of the noun
+            # money, never the count of the noun. With a currency the noun is what the money
+            # is for ('Max 500 USD credits' bounds `credit_amount`, never a count of `credits`)
             continue
         if keys & _ID_WORDS and not overlap and not (is_list and keys & noun_syn):
             # an id is no measure; a list of ids of the counted noun ('50 accounts' and
@@ -4052,6 +4102,8 @@ def _bind_measure(
         scored.append((score - 0.1 * extra, leaf, value))
     if not scored:
         return ()
+    if check.unit_family == "percent":
+        scored = _percent_of_the_subject(scored, measure)
     best = max(s for s, _, _ in scored)
     # Ties are all judged; the worst outcome wins (fail closed). Arguments that lost only by
     # extra words of their names naming another reading of the measure, all the chosen one's
@@ -4072,6 +4124,21 @@ def _bind_measure(
             # kept by the identity of the bound tuple, itself kept in the memo for the request
             view.bind_memo[("near", id(bound))] = near
     return bound
+
+
+def _percent_of_the_subject(
+    scored: list[tuple[float, Leaf, float]], measure: frozenset[str]
+) -> list[tuple[float, Leaf, float]]:
+    """'Discount cap 15%' beside `tax_rate: 8` and `discount: 25`, 'Price increase max 10%'
+    beside `tax_pct` and `new_price`: a percentage named for none of the rule's words is another
+    thing's share; when an argument is named for the rule's thing, that one is what the bound
+    reads (judged as it is: a share, or review), never the other's percentage (read so, a 25%
+    discount passed on the 8% tax rate)."""
+    words_ = measure - _PERCENT_KEYS
+    if not words_:
+        return scored
+    named = [t for t in scored if t[1].keys & words_]
+    return named if named else scored
 
 
 # Words that name another reading of the same measure ('max_depth_m', 'gross_weight_kg',
@@ -4648,6 +4715,8 @@ def _measure_words(check: NumericLimit) -> str:
     words_ = surface_words(check.source, tuple(m for m in check.measure if m not in check.terms))
     if check.noun == "age":
         return "the age"
+    if check.noun and check.currency:
+        return f"the amount of {check.noun}"  # 'Max 500 USD credits': money, not a count
     if check.noun:
         return f"the number of {check.noun}"
     if check.unit_family == "mass":

@@ -10285,6 +10285,12 @@ def _numeric_checks(
             counted_head = True
             measure = (*measure, noun_stem)
             terms = tuple(t for t in terms if t != noun_stem)
+            if stem(per.split()[-1]) in _REQUEST_THINGS and (
+                noun_stem in _HELD_IN_A_REQUEST or not _names_action(noun_stem)
+            ):
+                # 'Seats: at most 50 per order': what one request holds, as 'Max 50 seats per
+                # order' (read as a count across orders, it asked for a count of earlier seats)
+                per = ""
         elif per and per not in LINE_THINGS and _plain(q) and not window and not counts_calls:
             # 'Refunds: max 2 per order', 'no-cost extensions: max 1 per grant': a bare number per
             # thing counts something the sentence names elsewhere; read as an amount it denied

@@ -166,7 +166,7 @@ _WORD_NUMBERS = {
 }
 
 _NOT_NOUNS = frozenset(
-    "need needs needed require requires required go goes are is be get gets per total in "
+    "need needs needed require requires required go goes are is be get gets per total in rolling "
     "total daily require must without except unless excluding other apart save "
     # adverbs of manner: 'up to $250 automatically' names no measure
     "automatically manually immediately instantly directly freely "
