@@ -2324,12 +2324,20 @@ class ValueList(Check):
                             f"{elsewhere} is: which one the rule speaks of is unclear",
                             (leaf.path, elsewhere),
                         )
+                    if self.match == "exact":
+                        flag = self._kind_flag_against(view, listed_on=True)
+                        if flag is not None:
+                            return flag
                     return self.fire(
                         applies, f"{leaf.path} = {v!r} is not one of ({listed})", (leaf.path,)
                     )
         if undecided is not None:
             return undecided
         paths = tuple(lf.path for lf in candidates)
+        if self.mode == "allow" and self.match == "exact":
+            flag = self._kind_flag_against(view)
+            if flag is not None:
+                return flag
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         other = self._currency_unlisted_elsewhere(view, paths)
@@ -2354,6 +2362,52 @@ class ValueList(Check):
                 (elsewhere,),
             )
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    @cached_property
+    def _kind_sides(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The listed kinds of the act ('Only domestic wires …': domestic) and their opposites
+        (international, cross-border …), as stems of a yes/no argument's name."""
+        listed: set[str] = set()
+        others: set[str] = set()
+        for v in self.values:
+            s = stem(v.lower().replace("-", "").replace(" ", ""))
+            for a, b in _OPPOSED_KINDS:
+                if s in a:
+                    listed |= a
+                    others |= b
+                elif s in b:
+                    listed |= b
+                    others |= a
+        return frozenset(listed), frozenset(others)
+
+    def _kind_flag_against(self, view: RequestView, listed_on: bool = False) -> Outcome | None:
+        """A yes/no argument named for a kind of the act that the list's value decided without
+        reading it: 'Only domestic wires are allowed' was satisfied by `fee_schedule:
+        "domestic"` beside `is_international: true` (approved), and denied `is_domestic: true`
+        because `currency: "USD"` is not 'domestic' (red team jred26). The flag says which kind
+        the request is; the value read was not the act's kind: a human decides."""
+        listed, others = self._kind_sides
+        if not listed:
+            return None
+        for lf in view.leaves:
+            on = _flag_on(lf.value) if isinstance(lf.value, (bool, str)) else None
+            if on is None:
+                continue
+            named = lf.last_keys
+            if listed_on:
+                against = on and not named.isdisjoint(listed)
+            else:
+                against = (on and not named.isdisjoint(others)) or (
+                    not on and not named.isdisjoint(listed)
+                )
+            if against:
+                return Outcome(
+                    UNKNOWN,
+                    f"{lf.path} = {lf.value!r} says which kind the request is; the listed value "
+                    "was read from another argument",
+                    (lf.path,),
+                )
+        return None
 
     def _currency_unlisted_elsewhere(
         self, view: RequestView, checked: tuple[str, ...]
@@ -4668,6 +4722,23 @@ def outcome_stated(value: Any) -> bool | None:
         if v in _BAD_OUTCOMES:
             return False
     return None
+
+
+# Kinds of an act on two sides of one line, as stems of a yes/no argument's name
+# ('is_international', 'temporary', 'automated'): ValueList._kind_flag_against.
+_OPPOSED_KINDS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (frozenset(stem(w) for w in a.split()), frozenset(stem(w) for w in b.split()))
+    for a, b in (
+        ("domestic local", "international intl foreign crossborder cross overseas abroad"),
+        ("permanent perm indefinite lifetime", "temporary temp timed"),
+        ("manual manually", "automated automatic auto"),
+        ("partial", "full complete"),
+        ("recurring recurrent", "oneoff onetime single"),
+        ("internal", "external"),
+        ("credit", "debit"),
+        ("inbound incoming", "outbound outgoing"),
+    )
+)
 
 
 def _flag_on(value: Any) -> bool | None:
