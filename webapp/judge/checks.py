@@ -4872,6 +4872,10 @@ _PASS_STEMS = frozenset(
 )
 
 
+_NEGATION_KEYS = frozenset({"not", "no", "non", "never"})
+_FLAG_FILLER_KEYS = frozenset({"is", "has", "flag", "was", "been", "ha"})
+
+
 @dataclass(frozen=True)
 class Unless(Check):
     """A check that does not hold when a stated condition on an argument holds.
@@ -4898,6 +4902,25 @@ class Unless(Check):
             condition={"marker": self.marker, "test": self.test, "words": list(self.bind_words)}
         )
         return d
+
+    def _flag_of_another(self, leaf: Leaf, named: set[str]) -> bool:
+        """Whether a flag the 'passed' condition binds to says something else than the
+        condition: its name turns the pass word around (`customer_unverified`,
+        `customer_not_verified`) or names another thing that passed (`customer_verified_email`:
+        the email was verified, not the customer). Read as the condition, each had approved a
+        refund 'unless the customer is verified' (red team jred26): a human decides."""
+        if not self.value:
+            return False
+        passed = stem(self.value)
+        keys = leaf.last_keys
+        if keys & _NEGATION_KEYS:
+            return True
+        if any(
+            k != passed and k.endswith(passed) and k.startswith(("un", "non", "not", "in", "dis"))
+            for k in keys
+        ):
+            return True
+        return passed in keys and bool(keys - named - {passed} - _FLAG_FILLER_KEYS)
 
     def reading(self) -> str:
         base = self.base.reading() if self.base else "Deny"
@@ -5108,7 +5131,8 @@ class Unless(Check):
         # the check is no pass (it had read as one: approved at 0.97)
         results = [
             None
-            if self.test == "passed" and lf.last_keys & _CONTRARY_STATES
+            if self.test == "passed"
+            and (lf.last_keys & _CONTRARY_STATES or self._flag_of_another(lf, words_))
             else self._holds_on(lf)
             for lf in best
         ]
