@@ -14036,7 +14036,7 @@ _REFUSAL_END = re.compile(
 )
 _PERIOD_KIND = re.compile(r"\b(annual|quarterly)\s+(?=[a-z]{3,})", re.I)
 # a kind of the act staff write before its noun that the effect words also hold ('hard limit')
-_ACT_KIND = re.compile(r"\b(hard|soft|automated|automatic|auto|strict)[\s-]+([a-z]{3,})\b", re.I)
+_ACT_KIND = re.compile(r"\b(hard|soft|automated|automatic|strict)[\s-]+([a-z]{3,})\b", re.I)
 _LIMIT_KIND = re.compile(
     r"\b(?:of|to|on|for|against)\s+(?:the\s+|all\s+|any\s+)?(hard|soft)\s+(limits?|caps?|quotas?)\b",
     re.I,

@@ -122,4 +122,3 @@ def family_stems(shown: str) -> frozenset[str]:
         if s in fam:
             out.update(stem(w) for w in words)
     return frozenset(out)
-
