@@ -230,3 +230,32 @@ def test_property_a_turned_around_pass_flag_never_approves(prefix, head, value):
     """'unless the customer is verified' is never met by a flag that names the opposite."""
     args = {"amount": 300, "currency": "USD", f"{head}_{prefix}verified": value}
     assert outcome([VERIFIED], "refund.issue", args) != "approved"
+
+
+# -- a required flag read from every argument named for it --------------------------------------
+ENCRYPTED = "Exports must be encrypted."
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"not_encrypted": True}, "pending_review"),
+        ({"not_encrypted": False}, "pending_review"),
+        ({"encryption_skipped": True}, "pending_review"),
+        ({"encrypted_copy": True, "encrypted": False}, "denied"),
+        ({"encrypted_at_rest": True, "encrypted_in_transit": False}, "pending_review"),
+        ({"encrypted": True}, "approved"),
+        ({"encrypted": "N"}, "denied"),
+        ({"encrypted_at_rest": True}, "approved"),
+    ],
+)
+def test_a_required_flag_reads_every_argument_named_for_it(args, expected):
+    assert outcome([ENCRYPTED], "data.export", {"dataset": "x", **args}) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["not_{}", "{}_skipped", "no_{}", "{}_bypassed", "un{}"]))
+def test_property_a_turned_required_flag_never_approves(shape):
+    """An argument whose name turns the required flag around never proves it on."""
+    args = {"dataset": "x", shape.format("encrypted"): True}
+    assert outcome([ENCRYPTED], "data.export", args) != "approved"

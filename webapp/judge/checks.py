@@ -3703,12 +3703,77 @@ class RequiredArgument(Check):
         return found.leaf if isinstance(found, _Keyed) else found
 
 
+_TURNING_KEYS = frozenset(
+    stem(w)
+    for w in "not no non never without skip skipped bypass bypassed disable disabled off waive "
+    "waived omit omitted".split()
+)
+
+
 @dataclass(frozen=True)
 class RequiredFlag(Check):
     """'Production database dumps must be encrypted', 'not without MFA enabled': a flag must be on."""
 
     flag_words: tuple[str, ...] = ()
     kind: str = field(default="required_flag", init=False)
+
+    def _own_flag(self, found: list[Leaf]) -> Leaf:
+        """The argument named for the flag alone (`encrypted`, `is_encrypted`) before one
+        naming more (`encrypted_copy`), else the first named for it."""
+        own = set(self.flag_words) | _FLAG_FILLER_KEYS
+        return next(
+            (lf for lf in found if lf.last_keys and lf.last_keys <= own),
+            next((lf for lf in found if not self._turned(lf)), found[0]),
+        )
+
+    def _turned(self, leaf: Leaf) -> bool:
+        """A name that turns the flag around: `not_encrypted`, `encryption_skipped`,
+        `unencrypted`."""
+        keys = leaf.last_keys
+        if keys & _TURNING_KEYS:
+            return True
+        return any(
+            k.startswith(("un", "non", "dis")) and any(k.endswith(w) for w in self.flag_words)
+            for k in keys
+            if k not in self.flag_words
+        )
+
+    def _flag_against(self, found: list[Leaf], leaf: Leaf) -> Outcome | None:
+        """Review when the arguments named for the flag do not say one thing: one turns it
+        around and is on (`not_encrypted: true`, `encryption_skipped: true`), or two say on and
+        off (`encrypted_at_rest: true` beside `encrypted_in_transit: false`). The first one named
+        for it had decided: each of these exports had been approved (red team jred26). A flag
+        said off by its own argument still denies."""
+        if self._turned(leaf):
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {leaf.value!r} turns "
+                f"'{surface_words(self.source, self.flag_words)}' around: a human reads it",
+                (leaf.path,),
+            )
+        if _flag_on(leaf.value) is False:
+            return None
+        said: set[bool | None] = set()
+        for lf in found:
+            on = _flag_on(lf.value) if isinstance(lf.value, (bool, str, int)) else None
+            if self._turned(lf):
+                on = None if on is None else not on
+            said.add(on)
+            if self._turned(lf) and on is False:
+                return Outcome(
+                    UNKNOWN,
+                    f"{lf.path} = {lf.value!r} turns '{surface_words(self.source, self.flag_words)}'"
+                    " around: a human reads it",
+                    (lf.path,),
+                )
+        if len(said) > 1:
+            return Outcome(
+                UNKNOWN,
+                "the arguments named for "
+                f"'{surface_words(self.source, self.flag_words)}' do not say one thing",
+                tuple(lf.path for lf in found),
+            )
+        return None
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
@@ -3724,15 +3789,19 @@ class RequiredFlag(Check):
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         leaf = None
-        for lf in view.leaves:
-            if set(self.flag_words) <= lf.keys or (
-                self.flag_words and self.flag_words[0] in lf.keys
-            ):
-                leaf = lf
-                break
+        found = [
+            lf
+            for lf in view.leaves
+            if set(self.flag_words) <= lf.keys
+            or (self.flag_words and self.flag_words[0] in lf.keys)
+        ]
         name = surface_words(self.source, self.flag_words) or "the flag the rule names"
-        if leaf is None:
+        if not found:
             return Outcome(UNBOUND, f"nothing in the arguments shows '{name}'")
+        leaf = self._own_flag(found)
+        other = self._flag_against(found, leaf)
+        if other is not None:
+            return other
         on = _flag_on(leaf.value)
         if on is None:
             # 'disabled', 'pending', 'partial': a word the engine does not read as on or off
