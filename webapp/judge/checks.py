@@ -251,6 +251,12 @@ class Check:
         if initials and not view.tool_stems.isdisjoint(initials):
             if not _initialled_terms(self.terms, view.tool_stems).isdisjoint(words):
                 return False  # 'purchase orders' on po_create
+        if not view.kind_family_stems().isdisjoint(words):
+            # 'Permanent bans are not allowed' and `ban_type: "lifetime"`: a value names the
+            # rule's kind in other words (glossvalues.VALUE_FAMILIES); set aside as unrelated,
+            # the lifetime ban was approved (red team jred26). `applicability` then finds the
+            # word neither shown nor ruled out: a human reads it
+            return False
         reach = self._wide_reach
         if not reach:
             return True
@@ -2415,12 +2421,20 @@ class ValueList(Check):
                             f"{elsewhere} is: which one the rule speaks of is unclear",
                             (leaf.path, elsewhere),
                         )
+                    if self.match == "exact":
+                        flag = self._kind_flag_against(view, listed_on=True)
+                        if flag is not None:
+                            return flag
                     return self.fire(
                         applies, f"{leaf.path} = {v!r} is not one of ({listed})", (leaf.path,)
                     )
         if undecided is not None:
             return undecided
         paths = tuple(lf.path for lf in candidates)
+        if self.mode == "allow" and self.match == "exact":
+            flag = self._kind_flag_against(view)
+            if flag is not None:
+                return flag
         if self.effect == "allow":
             return Outcome(PERMITTED if applies == "matched" else SATISFIED, "", paths)
         other = self._currency_unlisted_elsewhere(view, paths)
@@ -2445,6 +2459,52 @@ class ValueList(Check):
                 (elsewhere,),
             )
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
+
+    @cached_property
+    def _kind_sides(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The listed kinds of the act ('Only domestic wires …': domestic) and their opposites
+        (international, cross-border …), as stems of a yes/no argument's name."""
+        listed: set[str] = set()
+        others: set[str] = set()
+        for v in self.values:
+            s = stem(v.lower().replace("-", "").replace(" ", ""))
+            for a, b in _OPPOSED_KINDS:
+                if s in a:
+                    listed |= a
+                    others |= b
+                elif s in b:
+                    listed |= b
+                    others |= a
+        return frozenset(listed), frozenset(others)
+
+    def _kind_flag_against(self, view: RequestView, listed_on: bool = False) -> Outcome | None:
+        """A yes/no argument named for a kind of the act that the list's value decided without
+        reading it: 'Only domestic wires are allowed' was satisfied by `fee_schedule:
+        "domestic"` beside `is_international: true` (approved), and denied `is_domestic: true`
+        because `currency: "USD"` is not 'domestic' (red team jred26). The flag says which kind
+        the request is; the value read was not the act's kind: a human decides."""
+        listed, others = self._kind_sides
+        if not listed:
+            return None
+        for lf in view.leaves:
+            on = _flag_on(lf.value) if isinstance(lf.value, (bool, str)) else None
+            if on is None:
+                continue
+            named = lf.last_keys
+            if listed_on:
+                against = on and not named.isdisjoint(listed)
+            else:
+                against = (on and not named.isdisjoint(others)) or (
+                    not on and not named.isdisjoint(listed)
+                )
+            if against:
+                return Outcome(
+                    UNKNOWN,
+                    f"{lf.path} = {lf.value!r} says which kind the request is; the listed value "
+                    "was read from another argument",
+                    (lf.path,),
+                )
+        return None
 
     def _currency_unlisted_elsewhere(
         self, view: RequestView, checked: tuple[str, ...]
@@ -3744,12 +3804,77 @@ class RequiredArgument(Check):
         return found.leaf if isinstance(found, _Keyed) else found
 
 
+_TURNING_KEYS = frozenset(
+    stem(w)
+    for w in "not no non never without skip skipped bypass bypassed disable disabled off waive "
+    "waived omit omitted".split()
+)
+
+
 @dataclass(frozen=True)
 class RequiredFlag(Check):
     """'Production database dumps must be encrypted', 'not without MFA enabled': a flag must be on."""
 
     flag_words: tuple[str, ...] = ()
     kind: str = field(default="required_flag", init=False)
+
+    def _own_flag(self, found: list[Leaf]) -> Leaf:
+        """The argument named for the flag alone (`encrypted`, `is_encrypted`) before one
+        naming more (`encrypted_copy`), else the first named for it."""
+        own = set(self.flag_words) | _FLAG_FILLER_KEYS
+        return next(
+            (lf for lf in found if lf.last_keys and lf.last_keys <= own),
+            next((lf for lf in found if not self._turned(lf)), found[0]),
+        )
+
+    def _turned(self, leaf: Leaf) -> bool:
+        """A name that turns the flag around: `not_encrypted`, `encryption_skipped`,
+        `unencrypted`."""
+        keys = leaf.last_keys
+        if keys & _TURNING_KEYS:
+            return True
+        return any(
+            k.startswith(("un", "non", "dis")) and any(k.endswith(w) for w in self.flag_words)
+            for k in keys
+            if k not in self.flag_words
+        )
+
+    def _flag_against(self, found: list[Leaf], leaf: Leaf) -> Outcome | None:
+        """Review when the arguments named for the flag do not say one thing: one turns it
+        around and is on (`not_encrypted: true`, `encryption_skipped: true`), or two say on and
+        off (`encrypted_at_rest: true` beside `encrypted_in_transit: false`). The first one named
+        for it had decided: each of these exports had been approved (red team jred26). A flag
+        said off by its own argument still denies."""
+        if self._turned(leaf):
+            return Outcome(
+                UNKNOWN,
+                f"{leaf.path} = {leaf.value!r} turns "
+                f"'{surface_words(self.source, self.flag_words)}' around: a human reads it",
+                (leaf.path,),
+            )
+        if _flag_on(leaf.value) is False:
+            return None
+        said: set[bool | None] = set()
+        for lf in found:
+            on = _flag_on(lf.value) if isinstance(lf.value, (bool, str, int)) else None
+            if self._turned(lf):
+                on = None if on is None else not on
+            said.add(on)
+            if self._turned(lf) and on is False:
+                return Outcome(
+                    UNKNOWN,
+                    f"{lf.path} = {lf.value!r} turns '{surface_words(self.source, self.flag_words)}'"
+                    " around: a human reads it",
+                    (lf.path,),
+                )
+        if len(said) > 1:
+            return Outcome(
+                UNKNOWN,
+                "the arguments named for "
+                f"'{surface_words(self.source, self.flag_words)}' do not say one thing",
+                tuple(lf.path for lf in found),
+            )
+        return None
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
@@ -3765,15 +3890,19 @@ class RequiredFlag(Check):
         if applies == "absent":
             return _not_applicable_or_satisfied(anchored)
         leaf = None
-        for lf in view.leaves:
-            if set(self.flag_words) <= lf.keys or (
-                self.flag_words and self.flag_words[0] in lf.keys
-            ):
-                leaf = lf
-                break
+        found = [
+            lf
+            for lf in view.leaves
+            if set(self.flag_words) <= lf.keys
+            or (self.flag_words and self.flag_words[0] in lf.keys)
+        ]
         name = surface_words(self.source, self.flag_words) or "the flag the rule names"
-        if leaf is None:
+        if not found:
             return Outcome(UNBOUND, f"nothing in the arguments shows '{name}'")
+        leaf = self._own_flag(found)
+        other = self._flag_against(found, leaf)
+        if other is not None:
+            return other
         on = _flag_on(leaf.value)
         if on is None:
             # 'disabled', 'pending', 'partial': a word the engine does not read as on or off
@@ -4876,6 +5005,23 @@ def outcome_stated(value: Any) -> bool | None:
     return None
 
 
+# Kinds of an act on two sides of one line, as stems of a yes/no argument's name
+# ('is_international', 'temporary', 'automated'): ValueList._kind_flag_against.
+_OPPOSED_KINDS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (frozenset(stem(w) for w in a.split()), frozenset(stem(w) for w in b.split()))
+    for a, b in (
+        ("domestic local", "international intl foreign crossborder cross overseas abroad"),
+        ("permanent perm indefinite lifetime", "temporary temp timed"),
+        ("manual manually", "automated automatic auto"),
+        ("partial", "full complete"),
+        ("recurring recurrent", "oneoff onetime single"),
+        ("internal", "external"),
+        ("credit", "debit"),
+        ("inbound incoming", "outbound outgoing"),
+    )
+)
+
+
 def _flag_on(value: Any) -> bool | None:
     """Whether a flag argument is on: booleans and plain words; None for any other word."""
     if isinstance(value, bool):
@@ -5007,6 +5153,10 @@ _PASS_STEMS = frozenset(
 )
 
 
+_NEGATION_KEYS = frozenset({"not", "no", "non", "never"})
+_FLAG_FILLER_KEYS = frozenset({"is", "has", "flag", "was", "been", "ha"})
+
+
 @dataclass(frozen=True)
 class Unless(Check):
     """A check that does not hold when a stated condition on an argument holds.
@@ -5033,6 +5183,25 @@ class Unless(Check):
             condition={"marker": self.marker, "test": self.test, "words": list(self.bind_words)}
         )
         return d
+
+    def _flag_of_another(self, leaf: Leaf, named: set[str]) -> bool:
+        """Whether a flag the 'passed' condition binds to says something else than the
+        condition: its name turns the pass word around (`customer_unverified`,
+        `customer_not_verified`) or names another thing that passed (`customer_verified_email`:
+        the email was verified, not the customer). Read as the condition, each had approved a
+        refund 'unless the customer is verified' (red team jred26): a human decides."""
+        if not self.value:
+            return False
+        passed = stem(self.value)
+        keys = leaf.last_keys
+        if keys & _NEGATION_KEYS:
+            return True
+        if any(
+            k != passed and k.endswith(passed) and k.startswith(("un", "non", "not", "in", "dis"))
+            for k in keys
+        ):
+            return True
+        return passed in keys and bool(keys - named - {passed} - _FLAG_FILLER_KEYS)
 
     def reading(self) -> str:
         base = self.base.reading() if self.base else "Deny"
@@ -5243,7 +5412,8 @@ class Unless(Check):
         # the check is no pass (it had read as one: approved at 0.97)
         results = [
             None
-            if self.test == "passed" and lf.last_keys & _CONTRARY_STATES
+            if self.test == "passed"
+            and (lf.last_keys & _CONTRARY_STATES or self._flag_of_another(lf, words_))
             else self._holds_on(lf)
             for lf in best
         ]

@@ -14018,6 +14018,21 @@ def _terms(
     # period a total is taken over (no window regex reads 'annual'): a subject word. Dropped as
     # a function word ('annual' stems like 'annually'), the rule governed monthly discounts too.
     kinds = {stem(m.group(1)) for m in _PERIOD_KIND.finditer(t)}
+    # 'Hard deletes', 'Automated trades', 'strict-mode changes': a kind of the act before the
+    # noun naming it, not the rule's force ('hard limit', 'auto-approved', 'strictly'). Dropped
+    # as a function word, 'Hard deletes are prohibited' denied a soft delete and 'Automated
+    # trades are prohibited' a manual trade (red team jred26).
+    kinds.update(
+        stem(m.group(1))
+        for m in _ACT_KIND.finditer(t)
+        if (nxt := stem(m.group(2).lower())) not in _EFFECT_STEMS
+        and nxt not in GENERIC
+        and nxt not in _KIND_NOT_NOUN
+    )
+    # 'Overrides of hard limits', 'changes to soft caps': the limit is the thing acted on, and
+    # its kind says which ('Deny requests about overrides' had denied a soft-limit override)
+    for m in _LIMIT_KIND.finditer(t):
+        kinds.update((stem(m.group(1).lower()), stem(m.group(2).lower())))
     out = []
     for s in content_stems(t):
         if s in kinds:
@@ -14038,6 +14053,15 @@ _REFUSAL_END = re.compile(
     r"\b(?:is|are|will\s+be|get|gets)\s+(?:refused|rejected|declined|denied)(?=\s*[.;!]?\s*$)", re.I
 )
 _PERIOD_KIND = re.compile(r"\b(annual|quarterly)\s+(?=[a-z]{3,})", re.I)
+# a kind of the act staff write before its noun that the effect words also hold ('hard limit')
+_ACT_KIND = re.compile(r"\b(hard|soft|automated|automatic|strict)[\s-]+([a-z]{3,})\b", re.I)
+_LIMIT_KIND = re.compile(
+    r"\b(?:of|to|on|for|against)\s+(?:the\s+|all\s+|any\s+)?(hard|soft)\s+(limits?|caps?|quotas?)\b",
+    re.I,
+)
+_KIND_NOT_NOUN = frozenset(
+    stem(w) for w in "stop line rule requirement and or approved approval renewed applied".split()
+)
 
 
 def _subject_terms(terms: tuple[str, ...]) -> tuple[str, ...]:

@@ -41,6 +41,17 @@ VALUE_FAMILIES = tuple(
         "crypto bitcoin btc eth ethereum stablecoin usdt usdc",
         "cash currency notes",
         "goodwill courtesy discretionary gesture",
+        # kinds of an act staff name in several ways: a rule on one kind ('Permanent bans …')
+        # is not ruled out by a category argument naming it otherwise (`ban_type: "lifetime"`)
+        "permanent perm perma permaban lifetime indefinite indefinitely forever unlimited "
+        "noexpiry nonexpiring openended",
+        "temporary temp tmp timeboxed timebound timelimited interim provisional jit justintime "
+        "expiring",
+        "international intl crossborder foreign overseas abroad offshore global",
+        "manual manually hand handkeyed human adhoc",
+        "recurring recurrent repeat repeating standing subscription periodic autopay",
+        "bulk batch mass",
+        "partial prorated prorata",
     )
 )
 
@@ -96,3 +107,18 @@ def same_value(shown: str, term: str) -> bool:
 
 # the grades in the form value_token gives them too ('large' -> 'larg')
 GRADES = GRADES | frozenset(value_token(w) for w in GRADES)
+
+
+@lru_cache(maxsize=4096)
+def family_stems(shown: str) -> frozenset[str]:
+    """The rule words (as text.stem gives them) of every family the request's value `shown`
+    belongs to ('lifetime': 'permanent', 'perm', 'indefinite' …): a rule naming one of them may
+    be about the request, which names its kind in other words."""
+    s = value_token(shown)
+    if not s:
+        return frozenset()
+    out: set[str] = set()
+    for fam, words in zip(_families(), VALUE_FAMILIES, strict=True):
+        if s in fam:
+            out.update(stem(w) for w in words)
+    return frozenset(out)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from webapp.judge.glossvalues import same_value
+from webapp.judge.glossvalues import family_stems, same_value
 from webapp.judge.places import country_code
 from webapp.judge.quantities import ARG_UNIT_SUFFIXES, parse_number_value
 from webapp.judge.text import STOPWORDS, content_stems, normalise_value, short_forms, stem, words
@@ -618,6 +618,12 @@ class RequestView:
                 # in the EEA need DPO review' was ruled out for a Norwegian customer
                 present.update(lf.keys)
                 continue
+            if _single_letter_no(lf):
+                # `is_permanent: "N"`, `recurring: "n"`: a yes/no written Y/N says no, as
+                # "no" and false do; read as a value, 'Permanent bans are not allowed' denied a
+                # temporary ban and 'Recurring payments may not exceed $2,000' a one-off payment
+                empty.update(lf.keys)
+                continue
             (present if truthy(lf.value) and not _zero(lf.value) else empty).update(lf.keys)
         # Words a value shows only behind a modifier ('pre_collections', 'non-profit'): close
         # to the rule's word but not it, so neither shown nor ruled out (see _modified_stems)
@@ -652,6 +658,7 @@ class RequestView:
         # other_action per set of a rule's acts: many text rules of a tenant name the same acts
         self._other_action_memo: dict[frozenset[str], frozenset[str]] = {}
         self._arg_acts: frozenset[str] | None = None  # see argument_acts
+        self._family_stems: frozenset[str] | None = None  # see kind_family_stems
         self.money_tool = bool(self.tool_stems & _MONEY_WORDS) or any(
             lf.last_keys & MONEY_KEYS and isinstance(lf.value, (int, float)) for lf in self.leaves
         )
@@ -861,7 +868,11 @@ class RequestView:
             # what the steps below answer for a word of no table: an empty field, or a category
             # argument naming another value of the rule's qualifier
             return term in self._empty_keys or (
-                term not in _WHERE_QUALIFIERS and not neighbours.isdisjoint(self._category_keys)
+                term not in _WHERE_QUALIFIERS
+                and not neighbours.isdisjoint(self._category_keys)
+                # 'Permanent bans …' and `ban_type: "lifetime"`: the category argument names
+                # the rule's kind in other words (glossvalues.VALUE_FAMILIES), not another kind
+                and not self._written_otherwise(term)
             )
         if term in _RECEIVING:
             # 'Only verified sellers may receive payouts' on create_payout: receiving is the
@@ -916,7 +927,21 @@ class RequestView:
         # 'the salaries table' and the request's table is 'orders': the qualifier does not hold
         if term in _WHERE_QUALIFIERS:
             return False
-        return not neighbours.isdisjoint(self._category_keys)
+        return not neighbours.isdisjoint(self._category_keys) and not self._written_otherwise(term)
+
+    def kind_family_stems(self) -> frozenset[str]:
+        """The rule words of the families the request's short string values belong to
+        (glossvalues.VALUE_FAMILIES): `ban_type: "lifetime"` names a permanent ban in other
+        words. Derived once per request, when a rule none of whose words is shown first asks."""
+        found = self._family_stems
+        if found is None:
+            acc: set[str] = set()
+            for lf in self.leaves:
+                for v in scalars(lf.value):
+                    if isinstance(v, str) and 0 < len(v) <= 40:
+                        acc.update(family_stems(v))
+            found = self._family_stems = frozenset(acc)
+        return found
 
     def _written_otherwise(self, term: str) -> bool:
         """Whether a value of the request is `term` written another way ('prd' or 'live' for
@@ -1069,6 +1094,26 @@ def _age_class(term: str, age: float) -> bool | None:
         return True if age >= from_ else (False if age < below else None)
     below, from_ = _AGE_CLASSES[term]
     return True if age < below else (False if age >= from_ else None)
+
+
+def _single_letter_no(leaf: Leaf) -> bool:
+    """Whether a leaf is a yes/no written "N" (or "n"): the Y/N convention's no. Not under a name
+    holding a country, a direction or a code, whose "N" is a value ('NO' is Norway, "N" north)."""
+    value = leaf.value
+    return (
+        isinstance(value, str)
+        and value.strip().lower() == "n"
+        and leaf.last_keys.isdisjoint(_COUNTRY_KEYS)
+        and leaf.last_keys.isdisjoint(_NOT_YES_NO_KEYS)
+    )
+
+
+# names whose one-letter value is a value of its own ('direction': "N" is north, 'grade': "N")
+_NOT_YES_NO_KEYS = frozenset(
+    stem(w)
+    for w in "direction heading bearing compass side grade code class letter initial size "
+    "rating tier band category level zone sector".split()
+)
 
 
 def _zero(value: Any) -> bool:
