@@ -276,3 +276,20 @@ RESIDENTS = "No loans to applicants resident in sanctioned countries (see glossa
 def test_an_identifier_is_no_place_of_a_country_glossary(args, expected):
     # 'CUS-55102' had been close to 'CU': every loan of a US resident went to a human
     assert outcome_beside_ticket(RESIDENTS, "loan.originate", args, SANCTIONED) == expected
+
+
+@pytest.mark.parametrize(
+    ("age", "expected"), [(17, "denied"), (18, "approved"), (75, "approved"), (76, "denied")]
+)
+def test_a_bracket_saying_how_the_ends_count_names_no_argument(age, expected):
+    # '(inclusive)' had been read as an argument: every enrolment went to a human
+    text = "1. age 18–75 (inclusive)"
+    assert outcome_beside_ticket(text, "trial.enrol", {"age": age}) == expected
+    assert outcome_beside_ticket(text, "trial.enrol", {"participant_age": age}) == "pending_review"
+
+
+@pytest.mark.parametrize("text", ["1. age 18–75 (exclusive)", "Participants 18–75 (inclusive)"])
+def test_other_boundary_brackets_are_left_to_the_other_readings(text):
+    from webapp.judge.namedargs import named_argument_checks
+
+    assert named_argument_checks(0, text) is None

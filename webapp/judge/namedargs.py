@@ -370,6 +370,11 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
     ]
 
 
+_BOUNDARY_WORDS = frozenset(
+    "inclusive exclusive incl excl inclusively exclusively both included excluded".split()
+)
+
+
 def named_argument_checks(index: int, text: str) -> list[Any] | None:
     """The checks of a rule that binds a list, a place or a bound to the argument it names in
     brackets, read whole; None when the rule is not one of these shapes."""
@@ -428,6 +433,15 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
     if m is None:
         return None
     subj, arg = m.group("subj"), m.group("arg")
+    if arg in _BOUNDARY_WORDS:
+        # '1. age 18–75 (inclusive)': the bracket says how the ends count, it names no argument
+        # (read as one, every enrolment went to a human: "`inclusive` is not among the arguments").
+        # A range, both ends in, on the one plain word before it, else not read here.
+        if arg.startswith("excl") or not re.fullmatch(r"[a-z]+", subj.strip()):
+            return None
+        if not _RANGE.match(m.group("bound").strip()):
+            return None
+        arg = subj.strip()
     lead = re.match(r"^(?P<w>min|minimum|max|maximum)\b\s*", subj, re.I)
     direction = lead.group("w").lower()[:3] if lead else ""
     core = subj[lead.end() :] if lead else subj
