@@ -293,3 +293,33 @@ def test_other_boundary_brackets_are_left_to_the_other_readings(text):
     from webapp.judge.namedargs import named_argument_checks
 
     assert named_argument_checks(0, text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("- reason_for_change required", ["reason_for_change"]),
+        ("• cta_reference + milestone_id required", ["cta_reference", "milestone_id"]),
+        (
+            "hardship_reason + documentation_ref - both required, non-empty.",
+            ["hardship_reason", "documentation_ref"],
+        ),
+        ("- reason_code mandatory (not blank)", ["reason_code"]),
+    ],
+)
+def test_a_terse_requirement_without_its_copula_is_read(text, names):
+    rule = compile_rule(0, "c0", text)
+    assert rule.understanding == "understood"
+    full = {n: "X-1" for n in names}
+    assert outcome_beside_ticket(text, "ops.act", full) == "approved"
+    for n in names:
+        assert outcome_beside_ticket(text, "ops.act", {**full, n: ""}) == "denied"
+
+
+@pytest.mark.parametrize(
+    "text", ["`is_blocked` mandatory", "has_disputes required", "Approval required"]
+)
+def test_a_requirement_that_does_not_say_what_it_wants_is_not_read_so(text):
+    from webapp.judge.compiler import _copula_restored
+
+    assert _copula_restored(text) is None

