@@ -3689,6 +3689,25 @@ OUTSIDE = re.compile(
 )
 
 
+# jred24: 'merchant category must not be one of: gambling, crypto', 'ship country cannot be one
+# of: RU, BY': the negation is the modal's, 'one of' names what is refused. Taken for the
+# restricting 'one of' of an allow-list, the listed values were the only ones approved.
+_NEGATED_ONE_OF = re.compile(
+    r"(?:\b(?:not|never)|n't|\bcannot)\s+(?:(?:be|is|are|ever)\s+){0,2}(?:any\s+)?$", re.I
+)
+
+
+def _restricting_marker(text: str) -> bool:
+    """Whether `text` has a restricting marker ('only', 'limited to', 'one of'), a 'one of' its
+    own negation refuses not counted."""
+    return any(
+        not (
+            m.group(0).lower() == "one of" and _NEGATED_ONE_OF.search(text, 0, m.start())
+        )
+        for m in ONLY.finditer(text)
+    )
+
+
 def _without_outside_negations(text: str) -> str:
     """`text` without the negations that belong to an exclusion marker ('vendors not on the
     list (RU, BY) are fine'): they say which values the rule speaks of, not that it forbids."""
@@ -5690,7 +5709,7 @@ class Clause:
             )
         )
         c.allow = (bool(ALLOW.search(text)) or c.auto) and not c.negated and not c.review
-        c.only = bool(ONLY.search(text)) or bool(OUTSIDE.search(text))
+        c.only = _restricting_marker(text) or bool(OUTSIDE.search(text))
         c.effect = "review" if c.review else ("allow" if c.allow and not c.only else "deny")
         c.quantities = [q for q in find_quantities(text) if not _inside_literal(text, q)]
         if c.review:
