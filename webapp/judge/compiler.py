@@ -4853,10 +4853,13 @@ _HEADED_ITEMS = (
 )
 _ELSE_TAIL = (
     r"(?:\s*[.;]\s*(?:nothing|anything|everything)\s+else"
-    r"(?:\s+is\s+(?:refused|rejected|denied|blocked|forbidden|not\s+allowed|not\s+permitted))?)?"
+    # (jred24) 'Anything else -> decline.' reaches here as 'Anything else are not allowed.'
+    r"(?:\s+(?:is|are)\s+(?:refused|rejected|denied|blocked|forbidden|not\s+allowed|"
+    r"not\s+permitted))?)?"
 )
 _HEADED_ALLOW = re.compile(
-    r"^(?:(?P<adj>permitted|allowed|approved|accepted|supported|grantable|valid)\s+"
+    # (jred24) a bullet before the heading ('- allowed roles: viewer, editor') heads it as well
+    r"^(?:[-*\u2022]\s+)?(?:(?P<adj>permitted|allowed|approved|accepted|supported|grantable|valid)\s+"
     r"(?P<kind>[A-Za-z][\w\- ]{0,40}?)|(?P<kind2>[A-Za-z][\w\- ]{0,40}?)\s+"
     r"(?:allowed|permitted|accepted))\s*(?::|\s-\s)\s*"
     + _HEADED_ITEMS
@@ -4868,7 +4871,7 @@ _HEADED_ALLOW = re.compile(
     re.I,
 )
 _HEADED_DENY = re.compile(
-    r"^(?:(?:blocked|forbidden|banned|prohibited|disallowed)\s+(?P<kind>[A-Za-z][\w\- ]{0,40}?)"
+    r"^(?:[-*\u2022]\s+)?(?:(?:blocked|forbidden|banned|prohibited|disallowed)\s+(?P<kind>[A-Za-z][\w\- ]{0,40}?)"
     r"|the\s+following\s+(?P<kind2>[A-Za-z][\w\- ]{0,40}?)\s+are\s+"
     r"(?:blocked|forbidden|banned|prohibited|not\s+allowed|not\s+permitted))\s*:\s*"
     + _HEADED_ITEMS
@@ -4917,12 +4920,26 @@ def _headed_members(items: str) -> list[str] | None:
     return parts or None
 
 
+def _plain_members(items: str) -> list[str] | None:
+    """The members of a headed list when every one is one lower-case word ('viewer, editor')."""
+    parts = [p for p in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", items) if p]
+    if parts and all(re.fullmatch(r"[a-z][a-z0-9_\-]*", p) for p in parts):
+        return parts
+    return None
+
+
 def _headed_list(t: str) -> str:
     for pattern, verb in ((_HEADED_ALLOW, "must be one of"), (_HEADED_DENY, "must not be")):
         m = pattern.match(t)
         if m is None:
             continue
         parts = _headed_members(m.group("items"))
+        if parts is None and pattern is _HEADED_ALLOW:
+            # jred24: 'allowed roles: viewer, editor', 'Allowed channels: email, sms': plain
+            # words under an allowing heading are still all that is allowed. Left as written,
+            # the prose read a permission for requests about roles (admin passed beside any
+            # satisfied rule; scopes ['read', 'admin'] were allowed by it)
+            parts = _plain_members(m.group("items"))
         if parts is None:
             return t
         kind = (m.group("kind") or m.group("kind2")).strip()
