@@ -76,6 +76,7 @@ from webapp.judge.namedargs import (
     names_under_a_total,
 )
 from webapp.judge.netranges import named_condition_checks, prefix_checks
+from webapp.judge.memberships import bare_membership
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.pairs import PAIR_KINDS, pair_and_status_checks
 from webapp.judge.places import country_code, country_names, find_places, region_name
@@ -346,6 +347,18 @@ def compile_rule(
     # procedure, emphasis, 'until further notice', staff shorthand. The rule is read without
     # them and keeps its text as written (citations, the policy page).
     read = asides.plain(text, scheme)
+    # jred24: 'country not in (RU, BY, IR)', '- env NOT IN ('prod', 'production')': a bare list
+    # membership is a constraint, restated in the words a reading knows (memberships.py); a
+    # refused list whose restatement is not understood never falls to the prose reading, which
+    # took 'not in (' for the outside of an allow-list (RU approved, every other country denied)
+    bare = bare_membership(read)
+    if bare is not None:
+        rule = _compile_mended(index, chunk_id, bare.restated, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
+        if bare.negated:
+            rule = _compile_mended(index, chunk_id, read, glossary, evidence)
+            return _leave_unread(replace(rule, text=text), ["not in"])
     # a band 'A to B' sent to someone's approval is read where it starts, never as a value an
     # argument contains ('25,000.01 to 100,000 -> regional manager approval'; tiers.py), taken
     # only when the rule so read is understood
@@ -410,6 +423,8 @@ def _compile_mended(
         # ('Refunds need no receipt_id' read as "Deny when an argument is receipt_id", 'Orders
         # require a PO (po_number) and a GRN (grn_number)' as the PO alone)
         left += identifiers_unread(text, _every(rule))
+        left += _listed_items_unread(text, _every(rule))
+        left += _headed_permission_unread(text, _every(rule))
         if left:
             return _leave_unread(rule, left)
         # ---- jagent2: 'intake-bot may not grant access unless approved' read as "Deny when an
@@ -422,6 +437,54 @@ def _compile_mended(
             return _leave_unread(rule, [ident])
         # ---- end jagent2
     return rule
+
+
+# jred24: 'payment method must not be one of: crypto, cash on delivery' had read "Deny requests
+# about payment method crypto cash delivery" (cash on delivery approved), 'must not be one of:
+# crypto, "cash on delivery"' "Deny when method crypto is cash on delivery" (crypto approved),
+# 'must be one of: card, "bank transfer"' "Deny unless method card is bank transfer" (card
+# denied): a written item with a space or quotes drew its neighbour into the subject.
+_ONE_OF_ITEMS = re.compile(
+    r"\b(?:be|is|are)\s+one\s+of\s*:?\s*(?P<items>[^.;:()\[\]{}]+?)\s*(?:only)?\s*[.;]?\s*$",
+    re.I,
+)
+
+
+def _listed_items_unread(text: str, checks: list[Check]) -> list[str]:
+    """The items of a closing 'one of: …' list, when one is quoted or has a space, that no
+    list of the checks holds as a value of its own."""
+    m = _ONE_OF_ITEMS.search(text)
+    if m is None:
+        return []
+    raw = [i for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+or\s+", m.group("items")) if i]
+    if not any(" " in i.strip() or i.strip()[:1] in "\"'`" for i in raw) or any(
+        len(i.split()) > 4 for i in raw
+    ):
+        return []
+    if any(getattr(c, "match", "") in ("place", "currency") for c in checks):
+        return []  # names of places and currencies are held as their codes
+    held = {str(v).strip().lower() for c in checks for v in getattr(c, "values", ()) or ()}
+    items = [i.strip().strip("\"'`").strip() for i in raw]
+    return [i for i in items if i and i.lower() not in held]
+
+
+_ALLOWING_HEADING = re.compile(
+    r"^(?:[-*\u2022]\s+)?(?:(?:permitted|allowed|approved|accepted|supported|valid)\s+"
+    r"[A-Za-z][\w\- ]{0,40}?|[A-Za-z][\w\- ]{0,40}?\s+(?:allowed|permitted|accepted))"
+    r"\s*(?::|\s-\s)\s*(?P<items>[^.;:]+?)\s*(?:only)?\s*[.;]?\s*$",
+    re.I,
+)
+
+
+def _headed_permission_unread(text: str, checks: list[Check]) -> list[str]:
+    """(jred24) The items of a list under an allowing heading ('- Payment methods allowed: card,
+    bank transfer') that the rule was read as a permission for: the heading says these are all
+    that is allowed, never that requests about them are (crypto passed beside any satisfied
+    rule)."""
+    m = _ALLOWING_HEADING.match(text.strip())
+    if m is None or not any(c.effect == "allow" for c in checks):
+        return []
+    return [i.strip() for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?", m.group("items")) if i]
 
 
 def _required_alone(part: str) -> Check | None:
