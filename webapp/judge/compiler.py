@@ -397,6 +397,15 @@ def _bound_argument_named(text: str, checks: tuple[Check, ...]) -> tuple[Check, 
 def _compile_mended(
     index: int, chunk_id: str, text: str, glossary: Glossary | None, evidence: bool
 ) -> CompiledRule:
+    """`_compile_mending`, with list values 'A & B' of two codes split (jred24)."""
+    rule = _compile_mending(index, chunk_id, text, glossary, evidence)
+    joined = _codes_joined_by_ampersand(rule.checks)
+    return rule if joined is None else replace(rule, checks=joined)
+
+
+def _compile_mending(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None, evidence: bool
+) -> CompiledRule:
     """`_compile_with_else`, then the misreadings mended or left unread (misreadings.py)."""
     rule = _compile_with_else(index, chunk_id, text, glossary, evidence)
     if rule.checks and all(c.kind in PAIR_KINDS for c in rule.checks):
@@ -485,6 +494,31 @@ def _headed_permission_unread(text: str, checks: list[Check]) -> list[str]:
     if m is None or not any(c.effect == "allow" for c in checks):
         return []
     return [i.strip() for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?", m.group("items")) if i]
+
+
+# jred24: 'rails must not be one of: SWIFT, SEPA & FPS' had held 'SEPA & FPS' as one value (FPS
+# approved by a deny-list naming it; 'ACH, SEPA & FPS only' denied FPS). Between two codes or
+# identifiers ' & ' joins two values; a proper name keeps it ('Legal & General'), and 'F&B'
+# has no spaces.
+_CODE = r"(?:[A-Z0-9]{2,8}|[a-z][a-z0-9_\-]*)"
+_AMPERSAND_CODES = re.compile(rf"(?P<a>{_CODE})\s+&\s+(?P<b>{_CODE})")
+
+
+def _codes_joined_by_ampersand(checks: tuple[Check, ...]) -> tuple[Check, ...] | None:
+    """The checks with each list value 'A & B' of two codes split into A and B, or None."""
+    out, changed = [], False
+    for c in checks:
+        values = getattr(c, "values", None)
+        if isinstance(c, ValueList) and values and len(values) > 1:
+            split: list[str] = []
+            for v in values:
+                m = _AMPERSAND_CODES.fullmatch(str(v))
+                split += [m.group("a"), m.group("b")] if m else [v]
+            if len(split) != len(values):
+                c = replace(c, values=tuple(dict.fromkeys(split)))
+                changed = True
+        out.append(c)
+    return tuple(out) if changed else None
 
 
 def _required_alone(part: str) -> Check | None:
