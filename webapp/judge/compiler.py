@@ -4785,6 +4785,20 @@ _REGION_MEMBERS = re.compile(
 _AT_SLASH = re.compile(r"\bat\s*/\s*(above|over|below|under)\b", re.I)
 
 
+_SLASHED_ONLY = re.compile(
+    r"(?<![\w/|])[A-Za-z0-9][\w\-]*(?:\s+[/|]\s+[A-Za-z0-9][\w\-]*)+(?=\s+only\s*[.;]?\s*$)",
+    re.I,
+)
+
+
+# ('Freeze only for: court_order | fraud')
+_SLASHED_AFTER_ONLY = re.compile(
+    r"(?<=\bonly\s)(?:(?:for|to|in|via|as)\s*)?:?\s*[A-Za-z0-9][\w\-]*"
+    r"(?:\s+[/|]\s+[A-Za-z0-9][\w\-]*)+(?=\s*[.;]?\s*$)",
+    re.I,
+)
+
+
 @lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
@@ -4857,6 +4871,11 @@ def _normalise(text: str) -> str:
     # ... but not inside a proper name ('Legal & General', 'Procter & Gamble'): split, one
     # listed firm became two values and the firm itself was 'not listed'
     t = re.sub(r"(?<=\w) & (?=\w)", " and ", t)
+    # (jred24) 'Freeze reason: court_order / fraud only', 'lock types: temporary | permanent
+    # only': a spaced slash or bar between the items of a closing 'only' list separates them
+    # (read as words, 'fraud' joined the subject: "Deny unless an argument is court_order")
+    t = _SLASHED_ONLY.sub(lambda m: re.sub(r"\s+[/|]\s+", ", ", m.group(0)), t)
+    t = _SLASHED_AFTER_ONLY.sub(lambda m: re.sub(r"\s+[/|]\s+", ", ", m.group(0)), t)
     t = _joined_by_plus(t)
     # 'the mfr model no.', 'the matter no.': after a noun, 'no.' abbreviates 'number' (never a
     # negation that would turn 'must include the model no.' into a prohibition)
