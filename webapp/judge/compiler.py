@@ -67,6 +67,7 @@ from webapp.judge.glosses import (
 from webapp.judge.holds import hold_checks
 from webapp.judge.identified import identified_checks, identifiers_unread, two_obligations
 from webapp.judge.inline import inline_checks
+from webapp.judge.memberships import bare_membership
 from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.namedargs import (
     aggregate_qualifier,
@@ -76,7 +77,6 @@ from webapp.judge.namedargs import (
     names_under_a_total,
 )
 from webapp.judge.netranges import named_condition_checks, prefix_checks
-from webapp.judge.memberships import bare_membership
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
 from webapp.judge.pairs import PAIR_KINDS, pair_and_status_checks
 from webapp.judge.places import country_code, country_names, find_places, region_name
@@ -434,6 +434,7 @@ def _compile_mending(
         left += identifiers_unread(text, _every(rule))
         left += _listed_items_unread(text, _every(rule))
         left += _headed_permission_unread(text, _every(rule))
+        left += _choices_read_as_required(text, _every(rule))
         if left:
             return _leave_unread(rule, left)
         # ---- jagent2: 'intake-bot may not grant access unless approved' read as "Deny when an
@@ -519,6 +520,35 @@ def _codes_joined_by_ampersand(checks: tuple[Check, ...]) -> tuple[Check, ...] |
                 changed = True
         out.append(c)
     return tuple(out) if changed else None
+
+
+# jred24: 'Rejections must cite a reason in: incomplete, duplicate, fraud', 'Holds must carry a
+# code in: AML1, AML2': the list is what the reason may be, not arguments the request must
+# carry (read as "`duplicate` is missing", every rejection was denied)
+_CHOICES_AFTER_NOUN = re.compile(
+    r"\b(?:a|an|the|one)\s+[A-Za-z][\w\-]*\s+(?:in|from|among|out\s+of)\s*:?\s*"
+    r"(?P<items>[^.;:()]+?)\s*[.;]?\s*$",
+    re.I,
+)
+
+
+def _choices_read_as_required(text: str, checks: list[Check]) -> list[str]:
+    """The items of a list of choices for one noun ('a reason in: a, b') read as arguments the
+    request must carry."""
+    m = _CHOICES_AFTER_NOUN.search(text)
+    if m is None:
+        return []
+    items = [i.strip() for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+or\s+", m.group("items"))]
+    items = [i for i in items if i]
+    required = {
+        w.lower()
+        for c in checks
+        if isinstance(c, RequiredArgument)
+        for w in (*c.arg_words, *c.exact_name.split())
+    }
+    if len(items) < 2 or not any(i.lower() in required for i in items):
+        return []  # 'must cite a ticket in justification_ticket': the argument itself
+    return items
 
 
 def _required_alone(part: str) -> Check | None:
@@ -3798,9 +3828,7 @@ def _restricting_marker(text: str) -> bool:
     """Whether `text` has a restricting marker ('only', 'limited to', 'one of'), a 'one of' its
     own negation refuses not counted."""
     return any(
-        not (
-            m.group(0).lower() == "one of" and _NEGATED_ONE_OF.search(text, 0, m.start())
-        )
+        not (m.group(0).lower() == "one of" and _NEGATED_ONE_OF.search(text, 0, m.start()))
         for m in ONLY.finditer(text)
     )
 
@@ -5036,26 +5064,12 @@ def _headed_members(items: str) -> list[str] | None:
     return parts or None
 
 
-def _plain_members(items: str) -> list[str] | None:
-    """The members of a headed list when every one is one lower-case word ('viewer, editor')."""
-    parts = [p for p in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", items) if p]
-    if parts and all(re.fullmatch(r"[a-z][a-z0-9_\-]*", p) for p in parts):
-        return parts
-    return None
-
-
 def _headed_list(t: str) -> str:
     for pattern, verb in ((_HEADED_ALLOW, "must be one of"), (_HEADED_DENY, "must not be")):
         m = pattern.match(t)
         if m is None:
             continue
         parts = _headed_members(m.group("items"))
-        if parts is None and pattern is _HEADED_ALLOW:
-            # jred24: 'allowed roles: viewer, editor', 'Allowed channels: email, sms': plain
-            # words under an allowing heading are still all that is allowed. Left as written,
-            # the prose read a permission for requests about roles (admin passed beside any
-            # satisfied rule; scopes ['read', 'admin'] were allowed by it)
-            parts = _plain_members(m.group("items"))
         if parts is None:
             return t
         kind = (m.group("kind") or m.group("kind2")).strip()

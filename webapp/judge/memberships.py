@@ -19,9 +19,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from webapp.judge.notation import read
+
 _LEAD = r"^\s*(?:[-*\u2022\u00b7]\s*|\(?\d{1,2}[.)]\s*|[a-z][.)]\s+)?"
 _BARE = re.compile(
-    _LEAD + r"(?P<subj>[`'\"]?[A-Za-z][\w.\-]*[`'\"]?(?:\s+(?!(?:not|in)\b)[A-Za-z][\w.\-]*){0,3})\s*"
+    _LEAD
+    + r"(?P<subj>[`'\"]?[A-Za-z][\w.\-]*[`'\"]?(?:\s+(?!(?:not|in)\b)[A-Za-z][\w.\-]*){0,3})\s*"
     r"(?P<op>\bnot\s+in\b|!\s*in\b|\u2209|\bin\b|\u2208)\s*"
     r"(?P<list>\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\})\s*(?P<only>only)?\s*[.;]?\s*$",
     re.I,
@@ -45,7 +48,11 @@ class Membership:
     def restated(self) -> str:
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*", self.subject):
             quoted = ", ".join('"' + v + '"' for v in self.values)
-            return f"{self.subject} {'not in' if self.negated else 'in'} ({quoted})"
+            noted = f"{self.subject} {'not in' if self.negated else 'in'} ({quoted})"
+            # notation reads an argument's name, never a plural noun ('channels NOT IN (push)'):
+            # what it does not read is said in prose, never left to the reading of 'not in ('
+            if read(noted) is not None:
+                return noted
         verb = "must not be one of" if self.negated else "must be one of"
         return f"{self.subject} {verb}: {', '.join(self.values)}"
 
