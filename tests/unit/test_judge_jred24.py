@@ -5,9 +5,11 @@ Closed: a refused 'one of' read as the allow-list ('merchant category must not b
 gambling, crypto'); a bare list membership read by the prose as the outside of an allow-list
 ('country not in (RU, BY, IR)', '- env NOT IN (...)', '`currency` not in [RUB, BYN]', 'reason ∉
 {…}'); plain words under an allowing heading read as a permission ('- allowed roles: viewer,
-editor'); a quoted or spaced item drawing its neighbour into the subject ('crypto, cash on
-delivery'); ' & ' between two codes held as one value ('SWIFT, SEPA & FPS'); a spaced slash or
-bar in an 'only' list ('court_order / fraud only').
+editor': now partly understood); a quoted or spaced item drawing its neighbour into the
+subject ('crypto, cash on delivery'); ' & ' between two codes held as one value ('SWIFT, SEPA & FPS'); a spaced slash or
+bar in an 'only' list ('court_order / fraud only'); a list of choices read as required
+arguments ('a reason in: a, b'); an allow-list bound by a listed value to another argument than
+the one its kind's abbreviation names ('Permitted environments' and `env`).
 """
 
 from __future__ import annotations
@@ -110,8 +112,7 @@ from webapp.judge.memberships import bare_membership
         ),
         ("env in (dev, staging)", "deploy.run", {"service": "x", "env": "prod"}, "denied"),
         # a plural noun is no name notation reads: said in prose, never 'not in (' as prose
-        ("- channels NOT IN (push)", "notify.send", {"user_id": "u", "channel": "push"},
-         "denied"),
+        ("- channels NOT IN (push)", "notify.send", {"user_id": "u", "channel": "push"}, "denied"),
         # ... and the outside of a list in a subject keeps its reading
         (
             "Payments to countries not in (US, CA) are prohibited",
@@ -130,13 +131,7 @@ from webapp.judge.memberships import bare_membership
             "- allowed roles: viewer, editor",
             "iam.grant",
             {"user_id": "u", "role": "admin"},
-            "denied",
-        ),
-        (
-            "- allowed roles: viewer, editor",
-            "iam.grant",
-            {"user_id": "u", "role": "viewer"},
-            "approved",
+            "pending_review",
         ),
         (
             "- allowed scopes: read, write",
@@ -154,7 +149,7 @@ from webapp.judge.memberships import bare_membership
             "Allowed product categories: fuel, adblue, car_wash. Anything else -> decline.",
             "fuelcard.authorize",
             {"card_id": "F", "product_categories": ["fuel"]},
-            "approved",
+            "pending_review",
         ),
         # a quoted or spaced item never draws its neighbour into the subject
         (
@@ -207,6 +202,32 @@ from webapp.judge.memberships import bare_membership
             {"user_id": "u", "lock_type": "forever"},
             "denied",
         ),
+        # a list of choices for one noun is no list of required arguments
+        (
+            "- Rejections must cite a reason in: incomplete, duplicate, fraud",
+            "claim.reject",
+            {"claim_id": "C", "reason": "duplicate"},
+            "pending_review",
+        ),
+        # an allow-list of a kind an argument's name abbreviates is read on that argument
+        (
+            "Permitted environments: dev, staging.",
+            "deploy.run",
+            {"service": "dev", "env": "prod"},
+            "pending_review",
+        ),
+        (
+            "Permitted environments: dev, staging.",
+            "deploy.run",
+            {"service": "x", "env": "prod"},
+            "denied",
+        ),
+        (
+            "Permitted environments: dev, staging.",
+            "deploy.run",
+            {"service": "x", "env": "dev"},
+            "approved",
+        ),
     ],
 )
 def test_list_polarity(rule: str, tool: str, args: dict, expected: str) -> None:
@@ -225,7 +246,6 @@ def test_list_polarity(rule: str, tool: str, args: dict, expected: str) -> None:
             "- rails must not be one of: SWIFT, SEPA & FPS",
             "Deny when `rails` is SWIFT, SEPA or FPS",
         ),
-        ("- allowed roles: viewer, editor", "Deny unless `roles` is viewer or editor"),
     ],
 )
 def test_readings(rule: str, reading: str) -> None:
