@@ -228,6 +228,32 @@ from webapp.judge.memberships import bare_membership
             {"service": "x", "env": "dev"},
             "approved",
         ),
+        # an arrow after a bare membership: notation reads it, or nothing does
+        (
+            "- regions NOT IN (us-east-1) -> cloud review",
+            "vm.create",
+            {"region": "us-east-1"},
+            "pending_review",
+        ),
+        (
+            "- reason not in (court_order, fraud) -> legal review",
+            "account.freeze",
+            {"account_id": "A", "reason": "dormant"},
+            "pending_review",
+        ),
+        (
+            "- reason not in (court_order, fraud) -> legal review",
+            "account.freeze",
+            {"account_id": "A", "reason": "fraud"},
+            "approved",
+        ),
+        # an allowing heading is never a deny-list ('Decline' is no effect here)
+        (
+            '- Decline reasons allowed: "do not honor", "insufficient funds"',
+            "card.decline",
+            {"txn_id": "T", "decline_reason": "stolen"},
+            "pending_review",
+        ),
     ],
 )
 def test_list_polarity(rule: str, tool: str, args: dict, expected: str) -> None:

@@ -353,12 +353,13 @@ def compile_rule(
     # took 'not in (' for the outside of an allow-list (RU approved, every other country denied)
     bare = bare_membership(read)
     if bare is not None:
-        rule = _compile_mended(index, chunk_id, bare.restated, glossary, evidence)
-        if rule.understanding == "understood":
+        restated = bare.restated
+        rule = _compile_mended(index, chunk_id, restated or read, glossary, evidence)
+        if restated and rule.understanding == "understood":
             return replace(rule, text=text)
-        if bare.negated:
+        if bare.negated or bare.tail:
             rule = _compile_mended(index, chunk_id, read, glossary, evidence)
-            return _leave_unread(replace(rule, text=text), ["not in"])
+            return _leave_unread(replace(rule, text=text), ["not in" if bare.negated else "in"])
     # a band 'A to B' sent to someone's approval is read where it starts, never as a value an
     # argument contains ('25,000.01 to 100,000 -> regional manager approval'; tiers.py), taken
     # only when the rule so read is understood
@@ -492,7 +493,11 @@ def _headed_permission_unread(text: str, checks: list[Check]) -> list[str]:
     that is allowed, never that requests about them are (crypto passed beside any satisfied
     rule)."""
     m = _ALLOWING_HEADING.match(text.strip())
-    if m is None or not any(c.effect == "allow" for c in checks):
+    if m is None or not any(
+        c.effect == "allow" or (isinstance(c, ValueList) and c.mode == "deny") for c in checks
+    ):
+        # ('- Decline reasons allowed: "do not honor", …' had read the heading's 'Decline' as
+        # the effect and the allowed reasons as a deny-list: 'stolen' was approved)
         return []
     return [i.strip() for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?", m.group("items")) if i]
 

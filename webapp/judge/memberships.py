@@ -26,7 +26,9 @@ _BARE = re.compile(
     _LEAD
     + r"(?P<subj>[`'\"]?[A-Za-z][\w.\-]*[`'\"]?(?:\s+(?!(?:not|in)\b)[A-Za-z][\w.\-]*){0,3})\s*"
     r"(?P<op>\bnot\s+in\b|!\s*in\b|\u2209|\bin\b|\u2208)\s*"
-    r"(?P<list>\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\})\s*(?P<only>only)?\s*[.;]?\s*$",
+    r"(?P<list>\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\})\s*(?P<only>only)?"
+    # an effect after an arrow ('- regions NOT IN (us-east-1) -> cloud review'): read by notation
+    r"(?P<tail>\s*(?:->|=>|\u2192)\s*[^()\[\]{}]+?)?\s*[.;]?\s*$",
     re.I,
 )
 # words that make the subject more than a name: a verb, a modal, a preposition, a determiner
@@ -43,16 +45,21 @@ class Membership:
     subject: str
     negated: bool
     values: tuple[str, ...]
+    tail: str = ""  # an effect after an arrow, read by notation alone
 
     @property
     def restated(self) -> str:
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*", self.subject):
             quoted = ", ".join('"' + v + '"' for v in self.values)
-            noted = f"{self.subject} {'not in' if self.negated else 'in'} ({quoted})"
+            noted = f"{self.subject} {'not in' if self.negated else 'in'} ({quoted}){self.tail}"
             # notation reads an argument's name, never a plural noun ('channels NOT IN (push)'):
             # what it does not read is said in prose, never left to the reading of 'not in ('
             if read(noted) is not None:
                 return noted
+        if self.tail:
+            # 'regions NOT IN (us-east-1) -> review' said in prose would review the listed
+            # values: notation alone reads it, or nothing does (compiler.compile_rule)
+            return ""
         verb = "must not be one of" if self.negated else "must be one of"
         return f"{self.subject} {verb}: {', '.join(self.values)}"
 
@@ -80,4 +87,4 @@ def bare_membership(text: str) -> Membership | None:
         values.append(item)
     if not values:
         return None
-    return Membership(subject, negated, tuple(values))
+    return Membership(subject, negated, tuple(values), m.group("tail") or "")
