@@ -493,7 +493,9 @@ def _headed_permission_unread(text: str, checks: list[Check]) -> list[str]:
     that is allowed, never that requests about them are (crypto passed beside any satisfied
     rule)."""
     m = _ALLOWING_HEADING.match(text.strip())
-    if m is None or not any(
+    if m is None or NEGATION.search(text.strip()[: m.start("items")]):
+        return []  # 'Not allowed: RU, BY': a refusing heading, its deny-list is right
+    if not any(
         c.effect == "allow" or (isinstance(c, ValueList) and c.mode == "deny") for c in checks
     ):
         # ('- Decline reasons allowed: "do not honor", …' had read the heading's 'Decline' as
