@@ -116,6 +116,7 @@ HOLDOUT_SETS = (
 APART_SETS = (
     "dev_jred26",
     "dev_jred25",
+    "dev_jred24",
     "dev_jred23",
     "dev_jred21",
     "dev_jred20",

@@ -2900,6 +2900,19 @@ class ValueList(Check):
                     for v in scalars(lf.value)
                 )
             ]
+        if self.mode == "allow" and kind and not any(kind & lf.keys for lf in leaves):
+            # jred24: 'Permitted environments: dev, staging' beside `env: prod` and `service:
+            # dev`: no argument is named for the kind, but `env` abbreviates it; ranked by the
+            # listed value alone, `service` was checked and the deploy to prod approved
+            short = [
+                lf
+                for lf in leaves
+                if any(
+                    len(k) >= 3 and k != w and w.startswith(k) for k in lf.last_keys for w in kind
+                )
+            ]
+            if short:
+                return short
         if self.mode == "allow" and kind and kind <= _ROLE_STEMS:
             # 'Only workspace owners may rotate keys': who may act is a role of a person; only an
             # argument named for that role shows it (`scope: "workspace"` had passed the rule)

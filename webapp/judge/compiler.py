@@ -72,6 +72,7 @@ from webapp.judge.identified import (
     two_obligations,
 )
 from webapp.judge.inline import inline_checks
+from webapp.judge.memberships import bare_membership
 from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.namedargs import (
     aggregate_qualifier,
@@ -378,6 +379,19 @@ def compile_rule(
     # procedure, emphasis, 'until further notice', staff shorthand. The rule is read without
     # them and keeps its text as written (citations, the policy page).
     read = asides.plain(text, scheme)
+    # jred24: 'country not in (RU, BY, IR)', '- env NOT IN ('prod', 'production')': a bare list
+    # membership is a constraint, restated in the words a reading knows (memberships.py); a
+    # refused list whose restatement is not understood never falls to the prose reading, which
+    # took 'not in (' for the outside of an allow-list (RU approved, every other country denied)
+    bare = bare_membership(read)
+    if bare is not None:
+        restated = bare.restated
+        rule = _compile_mended(index, chunk_id, restated or read, glossary, evidence)
+        if restated and rule.understanding == "understood":
+            return replace(rule, text=text)
+        if bare.negated or bare.tail:
+            rule = _compile_mended(index, chunk_id, read, glossary, evidence)
+            return _leave_unread(replace(rule, text=text), ["not in" if bare.negated else "in"])
     # a band 'A to B' sent to someone's approval is read where it starts, never as a value an
     # argument contains ('25,000.01 to 100,000 -> regional manager approval'; tiers.py), taken
     # only when the rule so read is understood
@@ -424,6 +438,15 @@ def _bound_argument_named(text: str, checks: tuple[Check, ...]) -> tuple[Check, 
 def _compile_mended(
     index: int, chunk_id: str, text: str, glossary: Glossary | None, evidence: bool
 ) -> CompiledRule:
+    """`_compile_mending`, with list values 'A & B' of two codes split (jred24)."""
+    rule = _compile_mending(index, chunk_id, text, glossary, evidence)
+    joined = _codes_joined_by_ampersand(rule.checks)
+    return rule if joined is None else replace(rule, checks=joined)
+
+
+def _compile_mending(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None, evidence: bool
+) -> CompiledRule:
     """`_compile_with_else`, then the misreadings mended or left unread (misreadings.py)."""
     rule = _compile_with_else(index, chunk_id, text, glossary, evidence)
     if rule.checks and all(c.kind in PAIR_KINDS for c in rule.checks):
@@ -450,6 +473,9 @@ def _compile_mended(
         # ('Refunds need no receipt_id' read as "Deny when an argument is receipt_id", 'Orders
         # require a PO (po_number) and a GRN (grn_number)' as the PO alone)
         left += identifiers_unread(text, _every(rule))
+        left += _listed_items_unread(text, _every(rule))
+        left += _headed_permission_unread(text, _every(rule))
+        left += _choices_read_as_required(text, _every(rule))
         if left:
             return _leave_unread(rule, left)
         # ---- jagent2: 'intake-bot may not grant access unless approved' read as "Deny when an
@@ -462,6 +488,114 @@ def _compile_mended(
             return _leave_unread(rule, [ident])
         # ---- end jagent2
     return rule
+
+
+# jred24: 'payment method must not be one of: crypto, cash on delivery' had read "Deny requests
+# about payment method crypto cash delivery" (cash on delivery approved), 'must not be one of:
+# crypto, "cash on delivery"' "Deny when method crypto is cash on delivery" (crypto approved),
+# 'must be one of: card, "bank transfer"' "Deny unless method card is bank transfer" (card
+# denied): a written item with a space or quotes drew its neighbour into the subject.
+_ONE_OF_ITEMS = re.compile(
+    r"\b(?:be|is|are)\s+one\s+of\s*:?\s*(?P<items>[^.;:()\[\]{}]+?)\s*(?:only)?\s*[.;]?\s*$",
+    re.I,
+)
+
+
+def _listed_items_unread(text: str, checks: list[Check]) -> list[str]:
+    """The items of a closing 'one of: …' list, when one is quoted or has a space, that no
+    list of the checks holds as a value of its own."""
+    m = _ONE_OF_ITEMS.search(text)
+    if m is None:
+        return []
+    raw = [i for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+or\s+", m.group("items")) if i]
+    if not any(" " in i.strip() or i.strip()[:1] in "\"'`" for i in raw) or any(
+        len(i.split()) > 4 for i in raw
+    ):
+        return []
+    if any(getattr(c, "match", "") in ("place", "currency") for c in checks):
+        return []  # names of places and currencies are held as their codes
+    held = {str(v).strip().lower() for c in checks for v in getattr(c, "values", ()) or ()}
+    items = [i.strip().strip("\"'`").strip() for i in raw]
+    return [i for i in items if i and i.lower() not in held]
+
+
+_ALLOWING_HEADING = re.compile(
+    r"^(?:[-*\u2022]\s+)?(?:(?:permitted|allowed|approved|accepted|supported|valid)\s+"
+    r"[A-Za-z][\w\- ]{0,40}?|[A-Za-z][\w\- ]{0,40}?\s+(?:allowed|permitted|accepted))"
+    r"\s*(?::|\s-\s)\s*(?P<items>[^.;:]+?)\s*(?:only)?\s*[.;]?\s*$",
+    re.I,
+)
+
+
+def _headed_permission_unread(text: str, checks: list[Check]) -> list[str]:
+    """(jred24) The items of a list under an allowing heading ('- Payment methods allowed: card,
+    bank transfer') that the rule was read as a permission for: the heading says these are all
+    that is allowed, never that requests about them are (crypto passed beside any satisfied
+    rule)."""
+    m = _ALLOWING_HEADING.match(text.strip())
+    if m is None or NEGATION.search(text.strip()[: m.start("items")]):
+        return []  # 'Not allowed: RU, BY': a refusing heading, its deny-list is right
+    if not any(
+        c.effect == "allow" or (isinstance(c, ValueList) and c.mode == "deny") for c in checks
+    ):
+        # ('- Decline reasons allowed: "do not honor", …' had read the heading's 'Decline' as
+        # the effect and the allowed reasons as a deny-list: 'stolen' was approved)
+        return []
+    return [i.strip() for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?", m.group("items")) if i]
+
+
+# jred24: 'rails must not be one of: SWIFT, SEPA & FPS' had held 'SEPA & FPS' as one value (FPS
+# approved by a deny-list naming it; 'ACH, SEPA & FPS only' denied FPS). Between two codes or
+# identifiers ' & ' joins two values; a proper name keeps it ('Legal & General'), and 'F&B'
+# has no spaces.
+_CODE = r"(?:[A-Z0-9]{2,8}|[a-z][a-z0-9_\-]*)"
+_AMPERSAND_CODES = re.compile(rf"(?P<a>{_CODE})\s+&\s+(?P<b>{_CODE})")
+
+
+def _codes_joined_by_ampersand(checks: tuple[Check, ...]) -> tuple[Check, ...] | None:
+    """The checks with each list value 'A & B' of two codes split into A and B, or None."""
+    out, changed = [], False
+    for c in checks:
+        values = getattr(c, "values", None)
+        if isinstance(c, ValueList) and values and len(values) > 1:
+            split: list[str] = []
+            for v in values:
+                m = _AMPERSAND_CODES.fullmatch(str(v))
+                split += [m.group("a"), m.group("b")] if m else [v]
+            if len(split) != len(values):
+                c = replace(c, values=tuple(dict.fromkeys(split)))
+                changed = True
+        out.append(c)
+    return tuple(out) if changed else None
+
+
+# jred24: 'Rejections must cite a reason in: incomplete, duplicate, fraud', 'Holds must carry a
+# code in: AML1, AML2': the list is what the reason may be, not arguments the request must
+# carry (read as "`duplicate` is missing", every rejection was denied)
+_CHOICES_AFTER_NOUN = re.compile(
+    r"\b(?:a|an|the|one)\s+[A-Za-z][\w\-]*\s+(?:in|from|among|out\s+of)\s*:?\s*"
+    r"(?P<items>[^.;:()]+?)\s*[.;]?\s*$",
+    re.I,
+)
+
+
+def _choices_read_as_required(text: str, checks: list[Check]) -> list[str]:
+    """The items of a list of choices for one noun ('a reason in: a, b') read as arguments the
+    request must carry."""
+    m = _CHOICES_AFTER_NOUN.search(text)
+    if m is None:
+        return []
+    items = [i.strip() for i in re.split(r"\s*,\s*(?:(?:or|and)\s+)?|\s+or\s+", m.group("items"))]
+    items = [i for i in items if i]
+    required = {
+        w.lower()
+        for c in checks
+        if isinstance(c, RequiredArgument)
+        for w in (*c.arg_words, *c.exact_name.split())
+    }
+    if len(items) < 2 or not any(i.lower() in required for i in items):
+        return []  # 'must cite a ticket in justification_ticket': the argument itself
+    return items
 
 
 def _required_alone(part: str) -> Check | None:
@@ -3741,6 +3875,23 @@ OUTSIDE = re.compile(
 )
 
 
+# jred24: 'merchant category must not be one of: gambling, crypto', 'ship country cannot be one
+# of: RU, BY': the negation is the modal's, 'one of' names what is refused. Taken for the
+# restricting 'one of' of an allow-list, the listed values were the only ones approved.
+_NEGATED_ONE_OF = re.compile(
+    r"(?:\b(?:not|never)|n't|\bcannot)\s+(?:(?:be|is|are|ever)\s+){0,2}(?:any\s+)?$", re.I
+)
+
+
+def _restricting_marker(text: str) -> bool:
+    """Whether `text` has a restricting marker ('only', 'limited to', 'one of'), a 'one of' its
+    own negation refuses not counted."""
+    return any(
+        not (m.group(0).lower() == "one of" and _NEGATED_ONE_OF.search(text, 0, m.start()))
+        for m in ONLY.finditer(text)
+    )
+
+
 def _without_outside_negations(text: str) -> str:
     """`text` without the negations that belong to an exclusion marker ('vendors not on the
     list (RU, BY) are fine'): they say which values the rule speaks of, not that it forbids."""
@@ -4721,6 +4872,20 @@ _REGION_MEMBERS = re.compile(
 _AT_SLASH = re.compile(r"\bat\s*/\s*(above|over|below|under)\b", re.I)
 
 
+_SLASHED_ONLY = re.compile(
+    r"(?<![\w/|])[A-Za-z0-9][\w\-]*(?:\s+[/|]\s+[A-Za-z0-9][\w\-]*)+(?=\s+only\s*[.;]?\s*$)",
+    re.I,
+)
+
+
+# ('Freeze only for: court_order | fraud')
+_SLASHED_AFTER_ONLY = re.compile(
+    r"(?<=\bonly\s)(?:(?:for|to|in|via|as)\s*)?:?\s*[A-Za-z0-9][\w\-]*"
+    r"(?:\s+[/|]\s+[A-Za-z0-9][\w\-]*)+(?=\s*[.;]?\s*$)",
+    re.I,
+)
+
+
 @lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     t = (
@@ -4793,6 +4958,11 @@ def _normalise(text: str) -> str:
     # ... but not inside a proper name ('Legal & General', 'Procter & Gamble'): split, one
     # listed firm became two values and the firm itself was 'not listed'
     t = re.sub(r"(?<=\w) & (?=\w)", " and ", t)
+    # (jred24) 'Freeze reason: court_order / fraud only', 'lock types: temporary | permanent
+    # only': a spaced slash or bar between the items of a closing 'only' list separates them
+    # (read as words, 'fraud' joined the subject: "Deny unless an argument is court_order")
+    t = _SLASHED_ONLY.sub(lambda m: re.sub(r"\s+[/|]\s+", ", ", m.group(0)), t)
+    t = _SLASHED_AFTER_ONLY.sub(lambda m: re.sub(r"\s+[/|]\s+", ", ", m.group(0)), t)
     t = _joined_by_plus(t)
     # 'the mfr model no.', 'the matter no.': after a noun, 'no.' abbreviates 'number' (never a
     # negation that would turn 'must include the model no.' into a prohibition)
@@ -4886,10 +5056,13 @@ _HEADED_ITEMS = (
 )
 _ELSE_TAIL = (
     r"(?:\s*[.;]\s*(?:nothing|anything|everything)\s+else"
-    r"(?:\s+is\s+(?:refused|rejected|denied|blocked|forbidden|not\s+allowed|not\s+permitted))?)?"
+    # (jred24) 'Anything else -> decline.' reaches here as 'Anything else are not allowed.'
+    r"(?:\s+(?:is|are)\s+(?:refused|rejected|denied|blocked|forbidden|not\s+allowed|"
+    r"not\s+permitted))?)?"
 )
 _HEADED_ALLOW = re.compile(
-    r"^(?:(?P<adj>permitted|allowed|approved|accepted|supported|grantable|valid)\s+"
+    # (jred24) a bullet before the heading ('- allowed roles: viewer, editor') heads it as well
+    r"^(?:[-*\u2022]\s+)?(?:(?P<adj>permitted|allowed|approved|accepted|supported|grantable|valid)\s+"
     r"(?P<kind>[A-Za-z][\w\- ]{0,40}?)|(?P<kind2>[A-Za-z][\w\- ]{0,40}?)\s+"
     r"(?:allowed|permitted|accepted))\s*(?::|\s-\s)\s*"
     + _HEADED_ITEMS
@@ -4901,7 +5074,7 @@ _HEADED_ALLOW = re.compile(
     re.I,
 )
 _HEADED_DENY = re.compile(
-    r"^(?:(?:blocked|forbidden|banned|prohibited|disallowed)\s+(?P<kind>[A-Za-z][\w\- ]{0,40}?)"
+    r"^(?:[-*\u2022]\s+)?(?:(?:blocked|forbidden|banned|prohibited|disallowed)\s+(?P<kind>[A-Za-z][\w\- ]{0,40}?)"
     r"|the\s+following\s+(?P<kind2>[A-Za-z][\w\- ]{0,40}?)\s+are\s+"
     r"(?:blocked|forbidden|banned|prohibited|not\s+allowed|not\s+permitted))\s*:\s*"
     + _HEADED_ITEMS
@@ -5742,7 +5915,7 @@ class Clause:
             )
         )
         c.allow = (bool(ALLOW.search(text)) or c.auto) and not c.negated and not c.review
-        c.only = bool(ONLY.search(text)) or bool(OUTSIDE.search(text))
+        c.only = _restricting_marker(text) or bool(OUTSIDE.search(text))
         c.effect = "review" if c.review else ("allow" if c.allow and not c.only else "deny")
         c.quantities = [q for q in find_quantities(text) if not _inside_literal(text, q)]
         if c.review:

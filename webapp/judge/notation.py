@@ -521,6 +521,12 @@ def _statement(text: str) -> tuple[Statement | None, list[str]]:
     return None, []
 
 
+def _membership(cond: tuple) -> bool:
+    """Whether a condition is one argument's membership of a written list (`country not in
+    (RU, BY, IR)`, `env in {dev, staging}`)."""
+    return bool(cond) and cond[0] == "in"
+
+
 def read(text: str) -> tuple[list[Statement], list[str]] | None:
     """The statements of a rule written in notation and its unread words, or None."""
     statements: list[Statement] = []
@@ -552,7 +558,11 @@ def read(text: str) -> tuple[list[Statement], list[str]] | None:
         statements.append(st)
     if not notation or not statements:
         return None
-    if not left and all(st.effect == "bound" for st in statements):
+    if (
+        not left
+        and all(st.effect == "bound" for st in statements)
+        and not all(_membership(st.cond) for st in statements)
+    ):
         # 'session_timeout_minutes between 15 and 60', 'max_replicas <= 10': a binding alone is
         # the binding reading's (compiler._binding_checks), whose guards hold for it (a setting
         # the request does not change is not judged, a near name is review)
