@@ -323,3 +323,28 @@ def test_a_requirement_that_does_not_say_what_it_wants_is_not_read_so(text):
     from webapp.judge.compiler import _copula_restored
 
     assert _copula_restored(text) is None
+
+
+@pytest.mark.parametrize(
+    ("amount", "expected"), [(120, "approved"), (150, "approved"), (151, "pending_review")]
+)
+def test_the_agent_may_act_directly_within_a_bound(amount, expected):
+    text = "comps <= 150 EUR - agent can post directly"
+    assert compile_rule(0, "c0", text).understanding == "understood"
+    args = {"amount": amount, "currency": "EUR"}
+    assert outcome_beside_ticket(text, "folio.post_comp", args) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Refunds up to 50 USD: agent may not issue.",
+        "Refunds up to 50 USD - agents cannot issue them",
+    ],
+)
+def test_a_refusal_of_the_bounded_values_is_never_read_as_a_cap(text):
+    # read as "Deny when the amount is above 50 USD", a 30 USD refund the rule forbids passed
+    assert compile_rule(0, "c0", text).understanding != "understood"
+    assert outcome_beside_ticket(text, "folio.refund", {"amount": 30, "currency": "USD"}) != (
+        "approved"
+    )

@@ -2769,7 +2769,27 @@ def _two_measures_one_unit(r: _Reading) -> list[str]:
     return []
 
 
+# 'Refunds up to 50 USD: agent may not issue.': the refusal covers the bounded values, yet the
+# bound was read as a cap ("Deny when the amount is above 50 USD"), approving a 30 USD refund the
+# rule forbids (found by the lead probing holdout_53's permissions). Left partly understood.
+_BOUNDED_THEN_REFUSED = re.compile(
+    r"(?:\bup\s+to|\bunder|\bbelow|\bless\s+than|\bat\s+most|\bno\s+more\s+than|<=?|\u2264)"
+    # (the normalised text: a colon after a bound reads ' need ')
+    r"\s*[$\u20ac\u00a3]?\s*\d[^:;\u2013\u2014]*?(?:[:;\u2013\u2014]|\s-|\sneeds?)\s*(?:the\s+)?"
+    r"(?:agents?|bots?|assistants?)\s+(?:may\s+not|cannot|can't|can\s+not|must\s+not|mustn't|"
+    r"shall\s+not|should\s+not|is\s+not\s+allowed\s+to|are\s+not\s+allowed\s+to)\b",
+    re.I,
+)
+
+
+def _bounded_then_refused(r: _Reading) -> list[str]:
+    """A bound in the subject and the agent refused the act after it."""
+    m = _BOUNDED_THEN_REFUSED.search(r.text)
+    return [m.group(0)] if m else []
+
+
 _FAIL_SAFES = (
+    _bounded_then_refused,
     _effect_verb_head,
     _requirement_beside_new_party,
     _else_gets,
@@ -3928,7 +3948,8 @@ _ALONE_PHRASE = (
     r"(?:reviews?|approvals?|sign[- ]?offs?|ok|okay|escalation|supervisor|manager)\b"
     r"|(?:done|handled|processed|approved|actioned|made|granted|issued|performed|executed)\s+by\s+"
     r"(?:the\s+|an?\s+)?(?:agent|bot|assistant)s?(?:\s+(?:alone|itself|themselves))?\b"
-    r"|(?:alone|on\s+(?:its|their|his|her)\s+own|by\s+(?:itself|themselves))(?=\s*(?:[.;,]|$))"
+    r"|(?:alone|on\s+(?:its|their|his|her)\s+own|by\s+(?:itself|themselves)|directly)"
+    r"(?=\s*(?:[.;,]|$))"
 )
 ALONE = re.compile(
     r"\b(?:may|can|could|is\s+allowed\s+to|are\s+allowed\s+to|is\s+permitted\s+to|"
@@ -3962,11 +3983,21 @@ _FLOOR_SPARED = re.compile(
 )
 
 
+# 'Refunds up to 50 USD: agent may issue.', 'comps <= 150 EUR - agent can post': the agent as the
+# subject of a bare act ending the rule is the same permission (holdout_53's first run: the modal
+# stayed unread and the rule partly understood)
+_AGENT_MAY = re.compile(
+    r"(?:^|[:;,\-\u2013\u2014]\s*)(?:the\s+)?(?:agents?|bots?|assistants?)\s+(?:may|can)\s+"
+    r"(?P<alone>[a-z]+(?:\s+(?:it|them|this|these))?)\s*\.?\s*$",
+    re.I,
+)
+
+
 def alone_permission(text: str) -> re.Match[str] | None:
     """The 'without review' / 'by the agent' / 'no approval needed' phrase of a permission the
     agent uses alone, or None when the clause is otherwise negated (then it asks for the review)
     or restricted by 'only' before it."""
-    m = ALONE.search(text) or NO_REVIEW_NEEDED.search(text)
+    m = ALONE.search(text) or NO_REVIEW_NEEDED.search(text) or _AGENT_MAY.search(text)
     if m is None or re.search(r"\bonly\b", text[: m.start()], re.I):
         return None
     if _FLOOR_SPARED.search(text[: m.start("alone")]) and NO_REVIEW_NEEDED.search(text):
