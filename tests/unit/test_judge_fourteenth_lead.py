@@ -328,8 +328,10 @@ def test_a_requirement_that_does_not_say_what_it_wants_is_not_read_so(text):
 @pytest.mark.parametrize(
     ("amount", "expected"), [(120, "approved"), (150, "approved"), (151, "pending_review")]
 )
-def test_the_agent_may_act_directly_within_a_bound(amount, expected):
-    text = "comps <= 150 EUR - agent can post directly"
+@pytest.mark.parametrize(
+    "text", ["comps <= 150 EUR - agent can post directly", "Comps up to 150 EUR: agent may post."]
+)
+def test_the_agent_may_act_directly_within_a_bound(text, amount, expected):
     assert compile_rule(0, "c0", text).understanding == "understood"
     args = {"amount": amount, "currency": "EUR"}
     assert outcome_beside_ticket(text, "folio.post_comp", args) == expected

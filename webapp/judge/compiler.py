@@ -3987,7 +3987,7 @@ _FLOOR_SPARED = re.compile(
 # subject of a bare act ending the rule is the same permission (holdout_53's first run: the modal
 # stayed unread and the rule partly understood)
 _AGENT_MAY = re.compile(
-    r"(?:^|[:;,\-\u2013\u2014]\s*)(?:the\s+)?(?:agents?|bots?|assistants?)\s+(?:may|can)\s+"
+    r"(?:^|[:;,\-\u2013\u2014]\s*|\sneeds?\s+)(?:the\s+)?(?:agents?|bots?|assistants?)\s+(?:may|can)\s+"
     r"(?P<alone>[a-z]+(?:\s+(?:it|them|this|these))?)\s*\.?\s*$",
     re.I,
 )
