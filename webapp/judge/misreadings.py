@@ -691,6 +691,72 @@ def _permission_read_as_cap(text: str, every: Sequence[Check]) -> list[str]:
 
 
 # Every guard, in the order its words are listed; a new one is a function here.
+
+# -- jred29: a second requirement joined to a bound, read into the bound's subject -------------
+# 'Location history exports are limited to 30 days (range_days) and require a data protection
+# ticket' read as "Deny when `range_days` is above 30 days (about: … data protection ticket)":
+# the ticket became a word of what the bound is about, and an export with no ticket passed.
+_BOUND_AND_NEED = re.compile(
+    r"\band\s+(?:also\s+)?(?:requires?|needs?|must\s+(?:have|include|carry|cite|reference|"
+    r"quote|provide))\s+(?P<what>(?:an?|the)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})\s*"
+    r"(?:[.;]|$)",
+    re.I,
+)
+# what a person gives, not a thing a request carries ('and require CFO approval'): left as read
+_NEED_PERSON = re.compile(
+    r"\b(?:approval|approvals|sign[\s\-]?off|review|consent|approver|authori[sz]ation|"
+    r"escalation|check|verification)\b",
+    re.I,
+)
+
+
+def _bound_need_object(text: str, every: Sequence[Check]) -> str | None:
+    """The object of 'and require(s) a <thing>' closing a rule one bound reads, when no check
+    requires it (None otherwise)."""
+    if not any(isinstance(c, NumericLimit) for c in every):
+        return None
+    m = _BOUND_AND_NEED.search(text)
+    if not m or _NEED_PERSON.search(m.group("what")):
+        return None
+    what = _TRIM.sub("", m.group("what")).strip()
+    mine = _stems(what) - {"id", "number", "ref", "reference"}
+    for c in every:
+        if isinstance(c, RequiredArgument):
+            name = _stems(c.exact_name) if c.exact_name else set(c.arg_words) - STOPWORDS
+            if name & mine:
+                return None
+    return what
+
+
+def _bound_need_unread(text: str, every: Sequence[Check]) -> list[str]:
+    what = _bound_need_object(text, every)
+    return [what.split()[0]] if what else []
+
+
+def _mend_bound_need(
+    text: str, checks: list[Check], required_alone: Callable[[str], Check | None]
+) -> list[Check] | None:
+    """'… limited to 30 days (range_days) and require a data protection ticket': the bound, and
+    the ticket required of the same subject (read as 'Requests must include a data protection
+    ticket.' would read it), each about the bound's subject without the ticket's words."""
+    what = _bound_need_object(text, checks)
+    limits = [c for c in checks if isinstance(c, NumericLimit)]
+    if what is None or len(limits) != 1:
+        return None
+    need = required_alone(what)
+    if not isinstance(need, RequiredArgument):
+        return None
+    mine = _stems(what)
+    limit = limits[0]
+    terms = tuple(t for t in limit.terms if t not in mine)
+    measure = tuple(t for t in limit.measure if t not in mine)
+    if not terms:
+        return None
+    mended = replace(limit, terms=terms, measure=measure)
+    return [mended if c is limit else c for c in checks] + [
+        replace(need, rule_index=limit.rule_index, source=limit.source, effect="deny", terms=terms)
+    ]
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _place_group_as_subject,
     _joined_requirements,
@@ -716,6 +782,7 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _uncounted_noun,
     _name_read_as_value,
     _permission_read_as_cap,
+    _bound_need_unread,
     # the new readers' misreadings the red team found (overreads.py)
     *OVERREAD_GUARDS,
     # understood rules whose reading says something else (red team jred14, wrongreads.py)
@@ -759,6 +826,7 @@ def mend(
     required-argument check the compiler reads from 'Requests must include <part>.'."""
     text = re.sub(r"\s+", " ", text.replace("\u2019", "'"))
     out = _mend_joined_requirements(text, list(checks), required_alone)
+    out = _mend_bound_need(text, out if out is not None else list(checks), required_alone) or out
     out = _mend_ampersand(text, out if out is not None else list(checks)) or out
     out = _mend_not_equal(text, out if out is not None else list(checks)) or out
     out = _mend_share_of(text, out if out is not None else list(checks)) or out
