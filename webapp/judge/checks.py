@@ -1136,6 +1136,14 @@ class NumericLimit(Check):
             change = self._relative_change(view, "matched")
             if change is not None and change.status == UNKNOWN:
                 return change
+        if applies == "absent" and self.named and self.op in ("lt", "le"):
+            # jred29: '(hours_to_cutoff below 24)' and `hours_to_cutoff: 0`: a zero in the
+            # argument the rule names is the lowest value of its floor, not a thing absent
+            # (read as not applying, a run at the cutoff itself was approved)
+            named_zero = [(leaf, value) for leaf, value in bind_measure(view, self) if value == 0]
+            if named_zero:
+                leaf, value = named_zero[0]
+                return self._judge_value(view, leaf, value, "matched")
         if applies == "absent":
             off = _qualifier_off(view, self.terms) if self.effect == "allow" else None
             if off is None and self.effect == "allow" and anchored:

@@ -757,6 +757,22 @@ def _mend_bound_need(
         replace(need, rule_index=limit.rule_index, source=limit.source, effect="deny", terms=terms)
     ]
 
+
+# -- jred29: business days ---------------------------------------------------------------------
+# 'The borrower must be notified within 5 business days (notice_days)' had read 5 as a count of
+# 'business' (the bound then compared nothing: a notice after 8 days passed); 'Refunds must be
+# issued within 5 business days' as "the amount is above 5". A business day is not a day of the
+# clock the engine counts in, so a bound in business days is left unread: a person decides.
+_BUSINESS_DAYS = re.compile(r"\b\d+(?:\.\d+)?\s+(?P<w>business|working|banking)\s+days?\b", re.I)
+
+
+def _business_days_bound(text: str, every: Sequence[Check]) -> list[str]:
+    m = _BUSINESS_DAYS.search(text)
+    if not m or not any(isinstance(c, NumericLimit) for c in every):
+        return []
+    return [m.group("w").lower()]
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _place_group_as_subject,
     _joined_requirements,
@@ -783,6 +799,7 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _name_read_as_value,
     _permission_read_as_cap,
     _bound_need_unread,
+    _business_days_bound,
     # the new readers' misreadings the red team found (overreads.py)
     *OVERREAD_GUARDS,
     # understood rules whose reading says something else (red team jred14, wrongreads.py)
