@@ -155,3 +155,39 @@ def test_late_run_never_approved(hours, amount):
 @given(count=st.integers(min_value=0, max_value=500))
 def test_export_without_reference_never_approved(count):
     assert outcome([DPA], "payroll.export", {"record_count": count}) != "approved"
+
+
+# -- a review bound asked only under a second bound -----------------------------------------------
+ONBOARD = (
+    "A contractor payout over USD 15000 requires finance controller review if the contractor "
+    "has been onboarded less than 30 days ago."
+)
+
+
+def test_review_if_bound_reading():
+    state, reading = _reading(ONBOARD)
+    assert state == "understood"
+    assert reading.startswith("When the duration is below 30 days: Send to review when the amount")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"amount": 20000, "currency": "USD", "days_since_onboarding": 10}, "pending_review"),
+        ({"amount": 20000, "currency": "USD", "days_since_onboarding": 200}, "approved"),
+        ({"amount": 2000, "currency": "USD", "days_since_onboarding": 10}, "approved"),
+        ({"amount": 20000, "currency": "USD"}, "pending_review"),
+    ],
+)
+def test_review_if_bound_outcomes(args, expected):
+    assert outcome([ONBOARD], "payroll.pay_contractor", args) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    amount=st.integers(min_value=15001, max_value=10_000_000),
+    days=st.integers(min_value=0, max_value=29),
+)
+def test_new_contractor_big_payout_never_approved(amount, days):
+    args = {"amount": amount, "currency": "USD", "days_since_onboarding": days}
+    assert outcome([ONBOARD], "payroll.pay_contractor", args) != "approved"

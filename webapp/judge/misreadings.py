@@ -32,6 +32,7 @@ from webapp.judge.checks import (
     RequiredArgument,
     SameValue,
     ValueList,
+    When,
 )
 from webapp.judge.misdecides import GUARDS as MISDECIDE_GUARDS
 from webapp.judge.misdecides import MENDS as MISDECIDE_MENDS
@@ -43,6 +44,7 @@ from webapp.judge.pairs import (
     states_read_otherwise,
     status_read_otherwise,
 )
+from webapp.judge.quantities import find_quantities
 from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 from webapp.judge.wrongreads import GUARDS as WRONGREAD_GUARDS
@@ -773,6 +775,43 @@ def _business_days_bound(text: str, every: Sequence[Check]) -> list[str]:
     return [m.group("w").lower()]
 
 
+# -- jred29: a review bound asked only under a second bound ------------------------------------
+# 'A contractor payout over USD 15000 requires finance controller review if the contractor has
+# been onboarded less than 30 days ago' read as two reviews, each on its own: every payout over
+# 15,000 USD and every new contractor's payout were sent to review. The second bound is the
+# condition under which the first asks for review.
+_REVIEW_IF = re.compile(
+    r"\b(?:requires?|needs?|is|are|goes|go|get|gets|must\s+(?:get|have|go))\b[^.;]*?"
+    r"\b(?:review|approval|sign[\s\-]?off|escalation)\b[^.;]*?\s(?P<if>if|when|where|provided)\s",
+    re.I,
+)
+
+
+def _mend_review_if_bound(text: str, checks: list[Check]) -> list[Check] | None:
+    limits = [c for c in checks if isinstance(c, NumericLimit)]
+    if len(limits) != 2 or len(checks) != 2 or any(c.effect != "review" for c in limits):
+        return None
+    m = _REVIEW_IF.search(text)
+    if not m:
+        return None
+    cut = m.start("if")
+    found = find_quantities(text)
+    before = [q for q in found if q.end <= cut]
+    after = [q for q in found if q.start >= cut]
+    if len(before) != 1 or len(after) != 1:
+        return None
+
+    def _owner(q) -> NumericLimit | None:
+        own = [c for c in limits if abs(c.threshold - q.value * q.unit_factor) < 1e-9]
+        own = own or [c for c in limits if abs(c.threshold - q.value) < 1e-9]
+        return own[0] if len(own) == 1 else None
+
+    body, cond = _owner(before[0]), _owner(after[0])
+    if body is None or cond is None or body is cond:
+        return None
+    return [When(body.rule_index, body.source, "review", body.terms, (), condition=cond, body=body)]
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _place_group_as_subject,
     _joined_requirements,
@@ -844,6 +883,7 @@ def mend(
     text = re.sub(r"\s+", " ", text.replace("\u2019", "'"))
     out = _mend_joined_requirements(text, list(checks), required_alone)
     out = _mend_bound_need(text, out if out is not None else list(checks), required_alone) or out
+    out = _mend_review_if_bound(text, out if out is not None else list(checks)) or out
     out = _mend_ampersand(text, out if out is not None else list(checks)) or out
     out = _mend_not_equal(text, out if out is not None else list(checks)) or out
     out = _mend_share_of(text, out if out is not None else list(checks)) or out
