@@ -195,7 +195,6 @@ _CAPPED_WORD = re.compile(
 )
 _PER_AFTER = re.compile(r"\s+per\s+[a-z]", re.I)
 _WORD_QUANTITY = re.compile(r"\b(?P<word>" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
-_DAYS = re.compile(r"\s+days?\b", re.I)
 _POINTS = re.compile(r"\s+points?\b", re.I)
 _NEXT_WORD = re.compile(r"\s*(?:'s\s*|’s\s*)?([A-Za-z%][A-Za-z\-]*)")
 
@@ -286,11 +285,6 @@ def find_quantities(text: str) -> list[Quantity]:
                 unit_family, factor = "percent", 1.0
                 value = value if word == "percentage" else value / 100
                 end = points.end()
-            elif word in ("business", "working", "banking") and _DAYS.match(text, nxt.end()):
-                # jred29: '5 business days' is no count of 'business' (the bound then compared
-                # nothing and a notice sent after 8 days passed); nor is it 5 days of the clock.
-                # Left without a unit or a noun, its words stay for the rule to account for.
-                pass
             elif word not in STOPWORDS and word not in _NOT_NOUNS:
                 noun = word
         found.append(Quantity(value, m.start(), end, currency, unit_family, factor, noun))
