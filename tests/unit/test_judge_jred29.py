@@ -191,3 +191,18 @@ def test_review_if_bound_outcomes(args, expected):
 def test_new_contractor_big_payout_never_approved(amount, days):
     args = {"amount": amount, "currency": "USD", "days_since_onboarding": days}
     assert outcome([ONBOARD], "payroll.pay_contractor", args) != "approved"
+
+
+# -- a state joined by 'or' to a bound --------------------------------------------------------------
+FIRMWARE = (
+    "Firmware updates are not pushed to vehicles in motion or with a battery_level below 20%."
+)
+
+
+def test_state_or_bound_left_unread():
+    state, _ = _reading(FIRMWARE)
+    assert state == "partly_understood"
+    args = {"vehicle_id": "V-2", "in_motion": False, "battery_level_pct": 10}
+    assert outcome([FIRMWARE], "vehicle.firmware_update", args) != "approved"
+    args = {"vehicle_id": "V-2", "in_motion": True, "battery_level_pct": 80}
+    assert outcome([FIRMWARE], "vehicle.firmware_update", args) != "approved"

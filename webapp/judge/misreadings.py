@@ -812,6 +812,29 @@ def _mend_review_if_bound(text: str, checks: list[Check]) -> list[Check] | None:
     return [When(body.rule_index, body.source, "review", body.terms, (), condition=cond, body=body)]
 
 
+# -- jred29: a state joined by 'or' to a bound, read as the bound's subject ---------------------
+# 'Firmware updates are not pushed to vehicles in motion or with a battery_level below 20%' read
+# as "Deny when `battery_level` is below 20% (about: … motion)": the other case became a word of
+# the bound's subject, and `in_motion: false` then set the whole rule aside (a vehicle at 10 %
+# was updated). Each side is its own prohibition; the state's words stay unread (review).
+_STATE_OR_BOUND = re.compile(
+    r"\b(?:in|on|under|while|being)\s+(?P<state>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+or\s+"
+    r"(?:with|having|whose|where|when)\b[^.;]*?\d",
+    re.I,
+)
+
+
+def _state_or_bound(text: str, every: Sequence[Check]) -> list[str]:
+    m = _STATE_OR_BOUND.search(text)
+    if not m:
+        return []
+    mine = _stems(m.group("state"))
+    for c in every:
+        if isinstance(c, NumericLimit) and mine & set(c.terms):
+            return [m.group("state").split()[0]]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _place_group_as_subject,
     _joined_requirements,
@@ -839,6 +862,7 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _permission_read_as_cap,
     _bound_need_unread,
     _business_days_bound,
+    _state_or_bound,
     # the new readers' misreadings the red team found (overreads.py)
     *OVERREAD_GUARDS,
     # understood rules whose reading says something else (red team jred14, wrongreads.py)
