@@ -206,3 +206,11 @@ def test_state_or_bound_left_unread():
     assert outcome([FIRMWARE], "vehicle.firmware_update", args) != "approved"
     args = {"vehicle_id": "V-2", "in_motion": True, "battery_level_pct": 80}
     assert outcome([FIRMWARE], "vehicle.firmware_update", args) != "approved"
+
+
+def test_comparison_reading_names_the_identifier():
+    _, reading = _reading("The payout amount must not exceed the seller's available_balance.")
+    assert "seller's `available_balance`" in reading
+    rule = ["The payout amount must not exceed the seller's available_balance."]
+    assert outcome(rule, "seller.payout", {"amount": 1500, "available_balance": 1000}) == "denied"
+    assert outcome(rule, "seller.payout", {"amount": 900, "available_balance": 1000}) == "approved"

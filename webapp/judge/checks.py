@@ -81,6 +81,19 @@ def _identifier_named(source: str, stems: tuple[str, ...]) -> str:
     return ""
 
 
+def _identifier_within(source: str, stems: tuple[str, ...]) -> str:
+    """'the seller's available_balance': an argument name written in the rule that holds two or
+    more of `stems`, with the rule's words for the rest ("seller's `available_balance`"); read by
+    words alone, the side was shown as "seller's" (jred29)."""
+    wanted = set(stems)
+    for m in re.finditer(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b", source):
+        parts = {stem(p.lower()) for p in m.group(0).split("_")}
+        if len(parts) >= 2 and parts < wanted:
+            rest = surface_words(source, tuple(w for w in stems if w not in parts))
+            return f"{rest} `{m.group(0)}`".strip()
+    return ""
+
+
 def surface_words(source: str, stems: tuple[str, ...]) -> str:
     """The rule's own words whose stems are `stems`, in the rule's order: 'wire transfers'."""
     wanted = set(stems)
@@ -1771,6 +1784,7 @@ class ArgumentComparison(Check):
             else right_phrase
             # the bound's words as they stand after the comparison ('… exceed original order
             # amount'), not where they first occur in the rule ('Refund amount …')
+            or _identifier_within(self.source, self.right)
             or surface_words(_COMPARED_WITH.split(self.source)[-1], self.right)
             or surface_words(self.source, self.right)
             or _identifier_named(self.source, self.right)
