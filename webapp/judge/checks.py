@@ -81,6 +81,19 @@ def _identifier_named(source: str, stems: tuple[str, ...]) -> str:
     return ""
 
 
+def _identifier_within(source: str, stems: tuple[str, ...]) -> str:
+    """'the seller's available_balance': an argument name written in the rule that holds two or
+    more of `stems`, with the rule's words for the rest ("seller's `available_balance`"); read by
+    words alone, the side was shown as "seller's" (jred29)."""
+    wanted = set(stems)
+    for m in re.finditer(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b", source):
+        parts = {stem(p.lower()) for p in m.group(0).split("_")}
+        if len(parts) >= 2 and parts < wanted:
+            rest = surface_words(source, tuple(w for w in stems if w not in parts))
+            return f"{rest} `{m.group(0)}`".strip()
+    return ""
+
+
 def surface_words(source: str, stems: tuple[str, ...]) -> str:
     """The rule's own words whose stems are `stems`, in the rule's order: 'wire transfers'."""
     wanted = set(stems)
@@ -1136,6 +1149,14 @@ class NumericLimit(Check):
             change = self._relative_change(view, "matched")
             if change is not None and change.status == UNKNOWN:
                 return change
+        if applies == "absent" and self.named and self.op in ("lt", "le"):
+            # jred29: '(hours_to_cutoff below 24)' and `hours_to_cutoff: 0`: a zero in the
+            # argument the rule names is the lowest value of its floor, not a thing absent
+            # (read as not applying, a run at the cutoff itself was approved)
+            named_zero = [(leaf, value) for leaf, value in bind_measure(view, self) if value == 0]
+            if named_zero:
+                leaf, value = named_zero[0]
+                return self._judge_value(view, leaf, value, "matched")
         if applies == "absent":
             off = _qualifier_off(view, self.terms) if self.effect == "allow" else None
             if off is None and self.effect == "allow" and anchored:
@@ -1763,6 +1784,7 @@ class ArgumentComparison(Check):
             else right_phrase
             # the bound's words as they stand after the comparison ('… exceed original order
             # amount'), not where they first occur in the rule ('Refund amount …')
+            or _identifier_within(self.source, self.right)
             or surface_words(_COMPARED_WITH.split(self.source)[-1], self.right)
             or surface_words(self.source, self.right)
             or _identifier_named(self.source, self.right)

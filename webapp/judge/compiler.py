@@ -429,10 +429,29 @@ def _bound_argument_named(text: str, checks: tuple[Check, ...]) -> tuple[Check, 
     it, when the rule names exactly one so and the check names none."""
     names = {m.group("arg") for m in _NAME_BEFORE_BOUND.finditer(text)}
     limits = [c for c in checks if isinstance(c, NumericLimit) and not c.named]
-    if len(names) != 1 or len(limits) != 1:
+    # jred29: the bound excepted by a condition ('No payroll run is submitted after the cutoff
+    # (hours_to_cutoff below 24) unless the run is flagged urgent') is the base of each `Unless`
+    # made for it; left unnamed, it read "Deny when the amount is below 24" and a run 5 hours
+    # before the cutoff for 250,000 USD was approved
+    bases = [
+        c.base
+        for c in checks
+        if isinstance(c, Unless) and isinstance(c.base, NumericLimit) and not c.base.named
+    ]
+    distinct = {id(b): b for b in bases}
+    if len(names) != 1:
         return None
     name = names.pop()
-    return tuple(replace(c, named=name) if c is limits[0] else c for c in checks)
+    if len(limits) == 1 and not bases:
+        return tuple(replace(c, named=name) if c is limits[0] else c for c in checks)
+    if not limits and bases and len({repr(b) for b in distinct.values()}) == 1:
+        return tuple(
+            replace(c, base=replace(c.base, named=name))
+            if isinstance(c, Unless) and c.base in bases
+            else c
+            for c in checks
+        )
+    return None
 
 
 def _compile_mended(

@@ -32,6 +32,7 @@ from webapp.judge.checks import (
     RequiredArgument,
     SameValue,
     ValueList,
+    When,
 )
 from webapp.judge.misdecides import GUARDS as MISDECIDE_GUARDS
 from webapp.judge.misdecides import MENDS as MISDECIDE_MENDS
@@ -43,6 +44,7 @@ from webapp.judge.pairs import (
     states_read_otherwise,
     status_read_otherwise,
 )
+from webapp.judge.quantities import find_quantities
 from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
 from webapp.judge.wrongreads import GUARDS as WRONGREAD_GUARDS
@@ -691,6 +693,148 @@ def _permission_read_as_cap(text: str, every: Sequence[Check]) -> list[str]:
 
 
 # Every guard, in the order its words are listed; a new one is a function here.
+
+# -- jred29: a second requirement joined to a bound, read into the bound's subject -------------
+# 'Location history exports are limited to 30 days (range_days) and require a data protection
+# ticket' read as "Deny when `range_days` is above 30 days (about: … data protection ticket)":
+# the ticket became a word of what the bound is about, and an export with no ticket passed.
+_BOUND_AND_NEED = re.compile(
+    r"\band\s+(?:also\s+)?(?:requires?|needs?|must\s+(?:have|include|carry|cite|reference|"
+    r"quote|provide))\s+(?P<what>(?:an?|the)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,3})\s*"
+    r"(?:[.;]|$)",
+    re.I,
+)
+# what a person gives, not a thing a request carries ('and require CFO approval'): left as read
+_NEED_PERSON = re.compile(
+    r"\b(?:approval|approvals|sign[\s\-]?off|review|consent|approver|authori[sz]ation|"
+    r"escalation|check|verification)\b",
+    re.I,
+)
+
+
+def _bound_need_object(text: str, every: Sequence[Check]) -> str | None:
+    """The object of 'and require(s) a <thing>' closing a rule one bound reads, when no check
+    requires it (None otherwise)."""
+    if not any(isinstance(c, NumericLimit) for c in every):
+        return None
+    m = _BOUND_AND_NEED.search(text)
+    if not m or _NEED_PERSON.search(m.group("what")):
+        return None
+    what = _TRIM.sub("", m.group("what")).strip()
+    mine = _stems(what) - {"id", "number", "ref", "reference"}
+    for c in every:
+        if isinstance(c, RequiredArgument):
+            name = _stems(c.exact_name) if c.exact_name else set(c.arg_words) - STOPWORDS
+            if name & mine:
+                return None
+    return what
+
+
+def _bound_need_unread(text: str, every: Sequence[Check]) -> list[str]:
+    what = _bound_need_object(text, every)
+    return [what.split()[0]] if what else []
+
+
+def _mend_bound_need(
+    text: str, checks: list[Check], required_alone: Callable[[str], Check | None]
+) -> list[Check] | None:
+    """'… limited to 30 days (range_days) and require a data protection ticket': the bound, and
+    the ticket required of the same subject (read as 'Requests must include a data protection
+    ticket.' would read it), each about the bound's subject without the ticket's words."""
+    what = _bound_need_object(text, checks)
+    limits = [c for c in checks if isinstance(c, NumericLimit)]
+    if what is None or len(limits) != 1:
+        return None
+    need = required_alone(what)
+    if not isinstance(need, RequiredArgument):
+        return None
+    mine = _stems(what)
+    limit = limits[0]
+    terms = tuple(t for t in limit.terms if t not in mine)
+    measure = tuple(t for t in limit.measure if t not in mine)
+    if not terms:
+        return None
+    mended = replace(limit, terms=terms, measure=measure)
+    return [mended if c is limit else c for c in checks] + [
+        replace(need, rule_index=limit.rule_index, source=limit.source, effect="deny", terms=terms)
+    ]
+
+
+# -- jred29: business days ---------------------------------------------------------------------
+# 'The borrower must be notified within 5 business days (notice_days)' had read 5 as a count of
+# 'business' (the bound then compared nothing: a notice after 8 days passed); 'Refunds must be
+# issued within 5 business days' as "the amount is above 5". A business day is not a day of the
+# clock the engine counts in, so a bound in business days is left unread: a person decides.
+_BUSINESS_DAYS = re.compile(r"\b\d+(?:\.\d+)?\s+(?P<w>business|working|banking)\s+days?\b", re.I)
+
+
+def _business_days_bound(text: str, every: Sequence[Check]) -> list[str]:
+    m = _BUSINESS_DAYS.search(text)
+    if not m or not any(isinstance(c, NumericLimit) for c in every):
+        return []
+    return [m.group("w").lower()]
+
+
+# -- jred29: a review bound asked only under a second bound ------------------------------------
+# 'A contractor payout over USD 15000 requires finance controller review if the contractor has
+# been onboarded less than 30 days ago' read as two reviews, each on its own: every payout over
+# 15,000 USD and every new contractor's payout were sent to review. The second bound is the
+# condition under which the first asks for review.
+_REVIEW_IF = re.compile(
+    r"\b(?:requires?|needs?|is|are|goes|go|get|gets|must\s+(?:get|have|go))\b[^.;]*?"
+    r"\b(?:review|approval|sign[\s\-]?off|escalation)\b[^.;]*?\s(?P<if>if|when|where|provided)\s",
+    re.I,
+)
+
+
+def _mend_review_if_bound(text: str, checks: list[Check]) -> list[Check] | None:
+    limits = [c for c in checks if isinstance(c, NumericLimit)]
+    if len(limits) != 2 or len(checks) != 2 or any(c.effect != "review" for c in limits):
+        return None
+    m = _REVIEW_IF.search(text)
+    if not m:
+        return None
+    cut = m.start("if")
+    found = find_quantities(text)
+    before = [q for q in found if q.end <= cut]
+    after = [q for q in found if q.start >= cut]
+    if len(before) != 1 or len(after) != 1:
+        return None
+
+    def _owner(q) -> NumericLimit | None:
+        own = [c for c in limits if abs(c.threshold - q.value * q.unit_factor) < 1e-9]
+        own = own or [c for c in limits if abs(c.threshold - q.value) < 1e-9]
+        return own[0] if len(own) == 1 else None
+
+    body, cond = _owner(before[0]), _owner(after[0])
+    if body is None or cond is None or body is cond:
+        return None
+    return [When(body.rule_index, body.source, "review", body.terms, (), condition=cond, body=body)]
+
+
+# -- jred29: a state joined by 'or' to a bound, read as the bound's subject ---------------------
+# 'Firmware updates are not pushed to vehicles in motion or with a battery_level below 20%' read
+# as "Deny when `battery_level` is below 20% (about: … motion)": the other case became a word of
+# the bound's subject, and `in_motion: false` then set the whole rule aside (a vehicle at 10 %
+# was updated). Each side is its own prohibition; the state's words stay unread (review).
+_STATE_OR_BOUND = re.compile(
+    r"\b(?:in|on|under|while|being)\s+(?P<state>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+or\s+"
+    r"(?:with|having|whose|where|when)\b[^.;]*?\d",
+    re.I,
+)
+
+
+def _state_or_bound(text: str, every: Sequence[Check]) -> list[str]:
+    m = _STATE_OR_BOUND.search(text)
+    if not m:
+        return []
+    mine = _stems(m.group("state"))
+    for c in every:
+        if isinstance(c, NumericLimit) and mine & set(c.terms):
+            return [m.group("state").split()[0]]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _place_group_as_subject,
     _joined_requirements,
@@ -716,6 +860,9 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _uncounted_noun,
     _name_read_as_value,
     _permission_read_as_cap,
+    _bound_need_unread,
+    _business_days_bound,
+    _state_or_bound,
     # the new readers' misreadings the red team found (overreads.py)
     *OVERREAD_GUARDS,
     # understood rules whose reading says something else (red team jred14, wrongreads.py)
@@ -759,6 +906,8 @@ def mend(
     required-argument check the compiler reads from 'Requests must include <part>.'."""
     text = re.sub(r"\s+", " ", text.replace("\u2019", "'"))
     out = _mend_joined_requirements(text, list(checks), required_alone)
+    out = _mend_bound_need(text, out if out is not None else list(checks), required_alone) or out
+    out = _mend_review_if_bound(text, out if out is not None else list(checks)) or out
     out = _mend_ampersand(text, out if out is not None else list(checks)) or out
     out = _mend_not_equal(text, out if out is not None else list(checks)) or out
     out = _mend_share_of(text, out if out is not None else list(checks)) or out

@@ -195,6 +195,7 @@ _CAPPED_WORD = re.compile(
 )
 _PER_AFTER = re.compile(r"\s+per\s+[a-z]", re.I)
 _WORD_QUANTITY = re.compile(r"\b(?P<word>" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
+_POINTS = re.compile(r"\s+points?\b", re.I)
 _NEXT_WORD = re.compile(r"\s*(?:'s\s*|’s\s*)?([A-Za-z%][A-Za-z\-]*)")
 
 
@@ -278,6 +279,12 @@ def find_quantities(text: str) -> list[Quantity]:
                 end = nxt.end()
             elif word in ("percent", "per") and text[nxt.end() :].lower().startswith(" cent"):
                 unit_family, factor = "percent", 1.0
+            elif word in ("percentage", "basis") and (points := _POINTS.match(text, nxt.end())):
+                # jred29: '2 percentage points' is 2 %, '150 basis points' 1.5 %; read as a
+                # count of 'percentage', the bound compared no argument and approved a 2.5 % cut
+                unit_family, factor = "percent", 1.0
+                value = value if word == "percentage" else value / 100
+                end = points.end()
             elif word not in STOPWORDS and word not in _NOT_NOUNS:
                 noun = word
         found.append(Quantity(value, m.start(), end, currency, unit_family, factor, noun))
