@@ -296,6 +296,31 @@ def _refusal_read_as_subject(text: str, every: Sequence[Check]) -> list[str]:
     return []
 
 
+# -- a possessive span read as a duration (red team jred28) -----------------------------------------
+# 'Credits capped at 1 month's rent; hard cap $2,000.' read as "Deny when the duration is above 1
+# months": the cap bound `months_active` (8) and refused every credit; 'Deposit: at least 1
+# month's fee (`deposit`)' as "Deny when the duration is below 1 months", so a 400 deposit against
+# an 800 fee passed. 'N month's rent' is an amount of money (N times the monthly rent or fee),
+# which no check reads as a duration of the request.
+_POSSESSIVE_SPAN = re.compile(
+    r"\b(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|half\s+a)"
+    r"\s+(?:hour|day|night|week|fortnight|month|quarter|year)(?:'s|s'|s's)\s+(?:[a-z]+\s+)?"
+    r"(?:rent|fees?|pay|salary|wages?|dues|premiums?|charges?|billing|revenue|income|"
+    r"subscription|payments?|earnings|spend|invoices?|membership|rate)\b",
+    re.I,
+)
+# (a span of a thing that lasts, '30 days' supply', '10 days' written notice', is a duration)
+
+
+def _possessive_span_read_as_duration(text: str, every: Sequence[Check]) -> list[str]:
+    m = _POSSESSIVE_SPAN.search(text)
+    if not m:
+        return []
+    if any(isinstance(c, NumericLimit) and c.unit_family == "time" for c in every):
+        return [m.group(0)]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _refusal_read_as_subject,
     _bound_read_as_value,
@@ -308,6 +333,7 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _alternatives_read_as_subject,
     _values_read_into_name,
     _bound_read_as_measure,
+    _possessive_span_read_as_duration,
 )
 
 
