@@ -321,6 +321,42 @@ def _possessive_span_read_as_duration(text: str, every: Sequence[Check]) -> list
     return []
 
 
+# -- a recipient qualifier after a bound read as one more subject word (red team jred28) ---------
+# '- Max 12 cases per shipment to consumers.' read as "Deny when the number of cases is above 12
+# (about: shipment consumers)": the subject applies when any of its words is shown, so the tool
+# `wine.ship_order` carried it and a 40-case trade shipment to a licensed retailer was refused;
+# 'Max 12 cases per order to retailers' refused a consumer's order. Who the bounded thing goes to
+# narrows the bound; no check reads it against the request.
+_PARTIES = (
+    r"consumers|customers|clients|retailers|resellers|wholesalers|distributors|dealers|minors|"
+    r"individuals|residents|non-residents|businesses|merchants|partners|vendors|suppliers|members|"
+    r"guests|students|patients|employees|contractors|households|licensees|brokers|carriers"
+)
+_RECIPIENT_AFTER_BOUND = re.compile(
+    r"\d[^.;:]*?\b(?P<q>(?:to|for)\s+(?:(?:new|retail|private|foreign|domestic|existing|individual|"
+    r"business|trade|licensed|unlicensed|first-time|minor|adult)\s+)?(?P<party>"
+    + _PARTIES
+    + r"))\b"
+    # the party closes the subject ('… to consumers.', '… to resellers need approval'); one
+    # qualified further ('to customers with open disputes', 'in the trial tier') is read by others
+    r"(?=\s*(?:$|[.;:,(\u2192]|->|=>|\s(?:need|needs|require|requires|must|may|are|is|go|goes|"
+    r"get|gets|shall|should|cannot|can)\b))",
+    re.I,
+)
+
+
+def _recipient_read_as_subject(text: str, every: Sequence[Check]) -> list[str]:
+    m = _RECIPIENT_AFTER_BOUND.search(text)
+    if not m:
+        return []
+    party = stem(m.group("party").lower())
+    for c in every:
+        terms = set(getattr(c, "terms", ()) or ())
+        if isinstance(c, NumericLimit) and party in terms and len(terms) > 1:
+            return [m.group("q")]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _refusal_read_as_subject,
     _bound_read_as_value,
@@ -334,6 +370,7 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _values_read_into_name,
     _bound_read_as_measure,
     _possessive_span_read_as_duration,
+    _recipient_read_as_subject,
 )
 
 
