@@ -743,6 +743,40 @@ def _mend_values_in_name(text: str, checks: list[Check]) -> list[Check] | None:
     return out if changed else None
 
 
+# -- 'anything deeper -> someone' read as a subject of its own (red team jred28) ---------------------
+# '1) Promo discount ≤ 25% (discount_pct); anything deeper → marketing director.' read as "Deny
+# when `discount_pct` is above 25%; Send to review requests about deeper": a 30% promo was refused
+# where the rule sends it to the director. 'anything deeper / higher / more' names the values past
+# the bound, and what the arrow gives them is the bound's effect.
+_ANYTHING_PAST = re.compile(
+    r"\b(?:anything|any\s+\w+)\s+(?P<w>deeper|higher|more|larger|bigger|greater|beyond|above|over|"
+    r"longer|later)\b(?:\s+than\s+that)?\s*(?:\u2192|->|=>|:|goes\s+to|needs?|requires?)",
+    re.I,
+)
+
+
+def _mend_anything_past_bound(text: str, checks: list[Check]) -> list[Check] | None:
+    m = _ANYTHING_PAST.search(text)
+    if not m or len(checks) != 2:
+        return None
+    limits = [c for c in checks if isinstance(c, NumericLimit)]
+    acts = [c for c in checks if type(c) is ActionRule]
+    if len(limits) != 1 or len(acts) != 1:
+        return None
+    limit, act = limits[0], acts[0]
+    past = {stem(m.group("w").lower()), stem("anything")}
+    if (
+        limit.effect != "deny"
+        or limit.op not in ("gt", "ge")
+        or act.effect not in ("review", "deny")
+        or not act.terms
+        or not set(act.terms) <= past
+        or act.alternatives
+    ):
+        return None
+    return [replace(limit, effect=act.effect)]
+
+
 MENDS: tuple[Callable[[str, list[Check]], list[Check] | None], ...] = (
     _mend_lower_slash_list,
     _mend_joined_name,
@@ -750,4 +784,5 @@ MENDS: tuple[Callable[[str, list[Check]], list[Check] | None], ...] = (
     _mend_arguments_differ,
     _mend_heading_kind,
     _mend_values_in_name,
+    _mend_anything_past_bound,
 )
