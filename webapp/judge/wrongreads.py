@@ -357,6 +357,36 @@ def _recipient_read_as_subject(text: str, every: Sequence[Check]) -> list[str]:
     return []
 
 
+# -- the values a list lets pass read as the ones its else branch stops (red team jred28) --------
+# 'reason: outage, billing_error, goodwill — anything else → review.' read as "Send to review when
+# an argument is outage, billing_error or goodwill": the branch names what happens to the values
+# the list leaves out, so a check that fires on the listed values reads the rule backwards (a
+# 'chargeback' credit was approved). Readings that take the list whole (namedargs.py, tiers.py)
+# make it an allow-list, which this guard does not look at.
+_ELSE_BRANCH = re.compile(
+    r"\b(?:(?:anything|everything)\s+else|any\s+other|all\s+others?|(?:nothing|none)\s+else)\b",
+    re.I,
+)
+
+
+def _listed_read_as_leftover(text: str, every: Sequence[Check]) -> list[str]:
+    m = _ELSE_BRANCH.search(text)
+    if not m:
+        return []
+    head = text[: m.start()].lower()
+    for c in every:
+        values = _list_values(c)
+        if (
+            isinstance(c, ValueList)
+            and c.mode == "deny"
+            and c.effect in ("deny", "review")
+            and len(values) >= 2
+            and all(v.lower() in head for v in values)
+        ):
+            return [m.group(0)]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _refusal_read_as_subject,
     _bound_read_as_value,
@@ -371,6 +401,7 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _bound_read_as_measure,
     _possessive_span_read_as_duration,
     _recipient_read_as_subject,
+    _listed_read_as_leftover,
 )
 
 
