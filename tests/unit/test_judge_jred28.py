@@ -201,3 +201,17 @@ _TAILS = st.sampled_from([".", " need approval.", " -> review.", ""])
 def test_property_recipient_after_bound_never_decides(cap, prep, party, tail) -> None:
     text = f"{cap} {prep} {party}{tail}"
     assert _rule(text).understanding != "understood"
+
+
+# -- a total after the act ------------------------------------------------------------------------------
+EXT = "2. Total rental after extension ≤ 28 days."
+
+
+@pytest.mark.parametrize("text", [EXT, "New balance after the top-up must not exceed $5,000."])
+def test_total_after_the_act_never_decides(text: str) -> None:
+    assert _rule(text).understanding == "partly_understood"
+
+
+def test_total_after_extension_unsafe_closed() -> None:
+    args = {"extra_days": 3, "current_total_days": 26}
+    assert outcome([EXT], "rental.extend", args) == "pending_review"

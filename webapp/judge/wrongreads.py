@@ -387,6 +387,29 @@ def _listed_read_as_leftover(text: str, every: Sequence[Check]) -> list[str]:
     return []
 
 
+# -- a total after the act read as one argument (red team jred28) -------------------------------
+# '2. Total rental after extension ≤ 28 days.' read as "Deny when the duration is above 28 days":
+# the bound took one argument (`current_total_days: 26` or `extra_days: 3`) and a rental of 29
+# days after the extension was approved. What the act leaves ('total … after extension', 'new
+# balance after the top-up') is the sum of what is there and what the request adds; no check
+# reads it from one argument.
+_TOTAL_AFTER = re.compile(
+    r"\b(?:total|combined|cumulative|overall|resulting|new|final)\b[^.;\d]{0,40}?\b(?:after|"
+    r"once|including|incl\.?|with)\s+(?:the\s+|this\s+)?(?:extension|renewal|change|increase|"
+    r"top[- ]?up|upgrade|addition|request|transfer|adjustment|amendment|extra|added|new)\w*\b",
+    re.I,
+)
+
+
+def _total_after_act(text: str, every: Sequence[Check]) -> list[str]:
+    m = _TOTAL_AFTER.search(text)
+    if not m:
+        return []
+    if any(isinstance(c, NumericLimit) and not c.counts_calls and not c.window for c in every):
+        return [m.group(0)]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _refusal_read_as_subject,
     _bound_read_as_value,
@@ -402,6 +425,7 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _possessive_span_read_as_duration,
     _recipient_read_as_subject,
     _listed_read_as_leftover,
+    _total_after_act,
 )
 
 
