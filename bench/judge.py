@@ -109,12 +109,17 @@ HOLDOUT_SETS = (
 # dev_jred23 red-teams the glossed-subject gate ('Sterile products (product_class = sterile): …')
 # and the gloss readings: values written another way, wider subjects, clauses on the others
 # (first run on 9fb824c: 44.9 %, 36 unsafe approvals; final 95.7 %, 0 unsafe).
+# dev_jred28 red-teams understood readings in unseen domains (vet, ticketing, car rental, freight, dental,
+# schools, coworking, wine): a money span ("1 month's rent") read as a duration, a minutes suffix, a
+# slash of place codes, a recipient qualifier, a total after the act, a dash-closed list
+# (first run on c74e044: 56.5 %, 4 unsafe approvals; final 66.7 %, 0 unsafe, 0 false denials).
 # dev_jred26 red-teams a subject qualifier and a condition shown by a flag written "Y"/"N", a kind of the
 # act (credit/debit, manual, permanent, recurring, partial, bulk) and two rules of one policy interacting.
 # dev_jred25 red-teams numeric bounds written tersely and the argument each binds (a price per unit
 # read as the thing it prices, a currency bound on a noun read as a count, another thing's %).
 APART_SETS = (
     "dev_jred29",
+    "dev_jred28",
     "dev_jred26",
     "dev_jred25",
     "dev_jred24",

@@ -420,7 +420,8 @@ _NAME_BEFORE_BOUND = re.compile(
     r"(?<![\w.])(?P<arg>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:is\s+|of\s+)?(?P<bound>"
     + phrase_pattern(CAP)
     + r"|above|over|below|under|exceeding|exceeds|more\s+than|less\s+than|greater\s+than|"
-    r"at\s+least|at\s+most|>=?|<=?)\s*(?=[$€£¥\d]|[A-Z]{3}\s*\d)",
+    # jred28: 'fuel_surcharge_pct not to exceed 25' read its bound on "the amount"
+    r"not\s+to\s+exceed|at\s+least|at\s+most|>=?|<=?)\s*(?=[$€£¥\d]|[A-Z]{3}\s*\d)",
 )
 
 

@@ -44,6 +44,7 @@ from webapp.judge.pairs import (
     states_read_otherwise,
     status_read_otherwise,
 )
+from webapp.judge.places import country_code
 from webapp.judge.quantities import find_quantities
 from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
@@ -1208,6 +1209,22 @@ def _mend_place_group(text: str, checks: list[Check]) -> list[Check] | None:
 _CODE = re.compile(r"^[A-Z0-9][A-Z0-9_\-]*$")
 
 
+# US states and Canadian provinces by their postal codes: with countries, the codes a slash
+# joins in a list of places ('OR/WA', 'US/CA') (jred28)
+_SUBDIVISION_CODES = frozenset(
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ "
+    "NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY AB BC MB NB NL NS NT NU ON PE QC "
+    "SK YT".split()
+)
+
+
+def _place_code(code: str) -> bool:
+    """A two-letter upper-case code of a country, a US state or a Canadian province."""
+    if not re.fullmatch(r"[A-Z]{2}", code):
+        return False
+    return code in _SUBDIVISION_CODES or country_code(code) == code
+
+
 def _mend_slash_list(text: str, checks: list[Check]) -> list[Check] | None:
     """'Source acct: TAX-EUR-01 / TAX-GBP-01 only' read as TAX-EUR-01 alone (the other member
     read as subject words): every member of the slash list is in the allow-list."""
@@ -1221,6 +1238,18 @@ def _mend_slash_list(text: str, checks: list[Check]) -> list[Check] | None:
     members = groups[0]
 
     def fix(c: Check) -> Check | None:
+        if (
+            isinstance(c, ValueList)
+            and c.values
+            and c.match == "exact"
+            and len(members) == 2
+            and all(_place_code(p) for p in members)
+            and re.sub(r"\s+", "", c.values[-1]).upper() == "/".join(members).upper()
+        ):
+            # jred28: 'Out-of-state destinations (anything other than OR/WA) -> review' read as
+            # the one value 'OR/WA': WA and OR went to review. Two place codes joined by a slash
+            # are two members of the list (other pairs, 'N/A', 'AC/DC', stay one value).
+            return replace(c, values=(*c.values[:-1], *members))
         if isinstance(c, ValueList) and c.mode == "allow" and c.match == "exact":
             have = [v for v in c.values if v.upper() in {p.upper() for p in members}]
             if not have or len(have) != len(c.values) or len(have) == len(members):

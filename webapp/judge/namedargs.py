@@ -254,13 +254,15 @@ _ARG_IN_SET = re.compile(rf"^{_LEAD_NAME}\s+(?:(?P<neg>not\s+in|\u2209)|in|\u220
 _SET_BODY = re.compile(r"\s*[({\[]\s*(?P<list>[^(){}\[\]]+?)\s*[)}\]]\s*\.?\s*$")
 # what happens to any other value: a refusal, or someone's approval
 _ELSE_TAIL = re.compile(
-    r"[.;]\s*(?:anything|everything|any\s+other\s+(?:value|one)|all\s+others?|others?)"
+    # (jred28: or a dash, 'reason: outage, billing_error, goodwill — anything else → review'; read
+    # as prose it was "Send to review when an argument is outage, billing_error or goodwill")
+    r"(?:[.;]|\s[-\u2013\u2014])\s*(?:anything|everything|any\s+other\s+(?:value|one)|all\s+others?|others?)"
     r"(?:\s+else)?\s*(?:(?:is|are|=|->|=>|\u2192|:)\s*)?(?P<what>[^.;]{1,60}?)\s*\.?\s*$",
     re.I,
 )
 # 'Nothing else (no WhatsApp etc.)', 'Nothing else allowed.'
 _NOTHING_ELSE = re.compile(
-    r"[.;]\s*(?:nothing|none)\s+else(?:\s+(?:is\s+)?(?:allowed|permitted|accepted))?"
+    r"(?:[.;]|\s[-\u2013\u2014])\s*(?:nothing|none)\s+else(?:\s+(?:is\s+)?(?:allowed|permitted|accepted))?"
     r"(?:\s*\([^()]{0,60}\))?\s*\.?\s*$",
     re.I,
 )

@@ -1178,6 +1178,13 @@ def _flatten(value: Any, prefix: str, out: list[Leaf], lists: list[Leaf]) -> Non
     out.append(Leaf(prefix, keys, last_keys, value, unit))
 
 
+# Words naming a span of time, before a 'min' suffix that then means minutes (jred28)
+_SPAN_WORDS = frozenset(
+    "duration length wait delay timeout runtime session appointment slot visit call drive "
+    "travel transit break rest downtime outage turnaround".split()
+)
+
+
 @lru_cache(maxsize=65536)
 def _path_stems(path: str) -> tuple[frozenset[str], frozenset[str], tuple[str, float] | None]:
     """Stems of every segment of an argument path, of its last segment, and its unit suffix.
@@ -1192,6 +1199,11 @@ def _path_stems(path: str) -> tuple[frozenset[str], frozenset[str], tuple[str, f
         unit = ARG_UNIT_SUFFIXES.get(last_words[-3])
     else:
         unit = ARG_UNIT_SUFFIXES.get(last_words[-1]) if len(last_words) > 1 else None
+        if unit is None and len(last_words) > 1 and last_words[-1] == "min":
+            if last_words[-2] in _SPAN_WORDS:
+                # jred28: 'duration_min', 'wait_min': a span in minutes ('min' alone is no unit
+                # suffix, 'order_min' is a minimum); read bare, 60 minutes was 'above 3 hours'
+                unit = ("time", 60.0)
     last = frozenset(stem(w) for w in last_words)
     scale = next((SCALE_WORDS[w] for w in last_words[1:] if w in SCALE_WORDS), None)
     if scale is not None and last & MONEY_KEYS:

@@ -296,6 +296,120 @@ def _refusal_read_as_subject(text: str, every: Sequence[Check]) -> list[str]:
     return []
 
 
+# -- a possessive span read as a duration (red team jred28) -----------------------------------------
+# 'Credits capped at 1 month's rent; hard cap $2,000.' read as "Deny when the duration is above 1
+# months": the cap bound `months_active` (8) and refused every credit; 'Deposit: at least 1
+# month's fee (`deposit`)' as "Deny when the duration is below 1 months", so a 400 deposit against
+# an 800 fee passed. 'N month's rent' is an amount of money (N times the monthly rent or fee),
+# which no check reads as a duration of the request.
+_POSSESSIVE_SPAN = re.compile(
+    r"\b(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|half\s+a)"
+    r"\s+(?:hour|day|night|week|fortnight|month|quarter|year)(?:'s|s'|s's)\s+(?:[a-z]+\s+)?"
+    r"(?:rent|fees?|pay|salary|wages?|dues|premiums?|charges?|billing|revenue|income|"
+    r"subscription|payments?|earnings|spend|invoices?|membership|rate)\b",
+    re.I,
+)
+# (a span of a thing that lasts, '30 days' supply', '10 days' written notice', is a duration)
+
+
+def _possessive_span_read_as_duration(text: str, every: Sequence[Check]) -> list[str]:
+    m = _POSSESSIVE_SPAN.search(text)
+    if not m:
+        return []
+    if any(isinstance(c, NumericLimit) and c.unit_family == "time" for c in every):
+        return [m.group(0)]
+    return []
+
+
+# -- a recipient qualifier after a bound read as one more subject word (red team jred28) ---------
+# '- Max 12 cases per shipment to consumers.' read as "Deny when the number of cases is above 12
+# (about: shipment consumers)": the subject applies when any of its words is shown, so the tool
+# `wine.ship_order` carried it and a 40-case trade shipment to a licensed retailer was refused;
+# 'Max 12 cases per order to retailers' refused a consumer's order. Who the bounded thing goes to
+# narrows the bound; no check reads it against the request.
+_PARTIES = (
+    r"consumers|customers|clients|retailers|resellers|wholesalers|distributors|dealers|minors|"
+    r"individuals|residents|non-residents|businesses|merchants|partners|vendors|suppliers|members|"
+    r"guests|students|patients|employees|contractors|households|licensees|brokers|carriers"
+)
+_RECIPIENT_AFTER_BOUND = re.compile(
+    r"\d[^.;:]*?\b(?P<q>(?:to|for)\s+(?:(?:new|retail|private|foreign|domestic|existing|individual|"
+    r"business|trade|licensed|unlicensed|first-time|minor|adult)\s+)?(?P<party>"
+    + _PARTIES
+    + r"))\b"
+    # the party closes the subject ('… to consumers.', '… to resellers need approval'); one
+    # qualified further ('to customers with open disputes', 'in the trial tier') is read by others
+    r"(?=\s*(?:$|[.;:,(\u2192]|->|=>|\s(?:need|needs|require|requires|must|may|are|is|go|goes|"
+    r"get|gets|shall|should|cannot|can)\b))",
+    re.I,
+)
+
+
+def _recipient_read_as_subject(text: str, every: Sequence[Check]) -> list[str]:
+    m = _RECIPIENT_AFTER_BOUND.search(text)
+    if not m:
+        return []
+    party = stem(m.group("party").lower())
+    for c in every:
+        terms = set(getattr(c, "terms", ()) or ())
+        if isinstance(c, NumericLimit) and party in terms and len(terms) > 1:
+            return [m.group("q")]
+    return []
+
+
+# -- the values a list lets pass read as the ones its else branch stops (red team jred28) --------
+# 'reason: outage, billing_error, goodwill — anything else → review.' read as "Send to review when
+# an argument is outage, billing_error or goodwill": the branch names what happens to the values
+# the list leaves out, so a check that fires on the listed values reads the rule backwards (a
+# 'chargeback' credit was approved). Readings that take the list whole (namedargs.py, tiers.py)
+# make it an allow-list, which this guard does not look at.
+_ELSE_BRANCH = re.compile(
+    r"\b(?:(?:anything|everything)\s+else|any\s+other|all\s+others?|(?:nothing|none)\s+else)\b",
+    re.I,
+)
+
+
+def _listed_read_as_leftover(text: str, every: Sequence[Check]) -> list[str]:
+    m = _ELSE_BRANCH.search(text)
+    if not m:
+        return []
+    head = text[: m.start()].lower()
+    for c in every:
+        values = _list_values(c)
+        if (
+            isinstance(c, ValueList)
+            and c.mode == "deny"
+            and c.effect in ("deny", "review")
+            and len(values) >= 2
+            and all(v.lower() in head for v in values)
+        ):
+            return [m.group(0)]
+    return []
+
+
+# -- a total after the act read as one argument (red team jred28) -------------------------------
+# '2. Total rental after extension ≤ 28 days.' read as "Deny when the duration is above 28 days":
+# the bound took one argument (`current_total_days: 26` or `extra_days: 3`) and a rental of 29
+# days after the extension was approved. What the act leaves ('total … after extension', 'new
+# balance after the top-up') is the sum of what is there and what the request adds; no check
+# reads it from one argument.
+_TOTAL_AFTER = re.compile(
+    r"\b(?:total|combined|cumulative|overall|resulting|new|final)\b[^.;\d]{0,40}?\b(?:after|"
+    r"once|including|incl\.?|with)\s+(?:the\s+|this\s+)?(?:extension|renewal|change|increase|"
+    r"top[- ]?up|upgrade|addition|request|transfer|adjustment|amendment|extra|added|new)\w*\b",
+    re.I,
+)
+
+
+def _total_after_act(text: str, every: Sequence[Check]) -> list[str]:
+    m = _TOTAL_AFTER.search(text)
+    if not m:
+        return []
+    if any(isinstance(c, NumericLimit) and not c.counts_calls and not c.window for c in every):
+        return [m.group(0)]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _refusal_read_as_subject,
     _bound_read_as_value,
@@ -308,6 +422,10 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _alternatives_read_as_subject,
     _values_read_into_name,
     _bound_read_as_measure,
+    _possessive_span_read_as_duration,
+    _recipient_read_as_subject,
+    _listed_read_as_leftover,
+    _total_after_act,
 )
 
 
@@ -680,6 +798,40 @@ def _mend_values_in_name(text: str, checks: list[Check]) -> list[Check] | None:
     return out if changed else None
 
 
+# -- 'anything deeper -> someone' read as a subject of its own (red team jred28) ---------------------
+# '1) Promo discount ≤ 25% (discount_pct); anything deeper → marketing director.' read as "Deny
+# when `discount_pct` is above 25%; Send to review requests about deeper": a 30% promo was refused
+# where the rule sends it to the director. 'anything deeper / higher / more' names the values past
+# the bound, and what the arrow gives them is the bound's effect.
+_ANYTHING_PAST = re.compile(
+    r"\b(?:anything|any\s+\w+)\s+(?P<w>deeper|higher|more|larger|bigger|greater|beyond|above|over|"
+    r"longer|later)\b(?:\s+than\s+that)?\s*(?:\u2192|->|=>|:|goes\s+to|needs?|requires?)",
+    re.I,
+)
+
+
+def _mend_anything_past_bound(text: str, checks: list[Check]) -> list[Check] | None:
+    m = _ANYTHING_PAST.search(text)
+    if not m or len(checks) != 2:
+        return None
+    limits = [c for c in checks if isinstance(c, NumericLimit)]
+    acts = [c for c in checks if type(c) is ActionRule]
+    if len(limits) != 1 or len(acts) != 1:
+        return None
+    limit, act = limits[0], acts[0]
+    past = {stem(m.group("w").lower()), stem("anything")}
+    if (
+        limit.effect != "deny"
+        or limit.op not in ("gt", "ge")
+        or act.effect not in ("review", "deny")
+        or not act.terms
+        or not set(act.terms) <= past
+        or act.alternatives
+    ):
+        return None
+    return [replace(limit, effect=act.effect)]
+
+
 MENDS: tuple[Callable[[str, list[Check]], list[Check] | None], ...] = (
     _mend_lower_slash_list,
     _mend_joined_name,
@@ -687,4 +839,5 @@ MENDS: tuple[Callable[[str, list[Check]], list[Check] | None], ...] = (
     _mend_arguments_differ,
     _mend_heading_kind,
     _mend_values_in_name,
+    _mend_anything_past_bound,
 )
