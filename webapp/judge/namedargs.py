@@ -347,7 +347,11 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
         return None
     items = _items(re.sub(r"\s*\|\s*", " / ", listed), shared_noun=False)
     if items is None:
-        return None
+        # jred27: 'reason - one of: fraud, abuse, spam confirmed by T&S': the argument and its
+        # closed list are plain, but an item is itself a condition. Read as prose, the item became
+        # the whole rule ('Deny unless spam confirmed is T&S', harassment with confirmed_by T&S
+        # approved): an empty list says the shape was seen and left unread
+        return []
     if refused_again and (mode != "allow" or refused_again.lower() in {i.lower() for i in items}):
         return None  # 'No crypto' after a list holding crypto says something else
     place = _names_a_country(arg)
@@ -370,6 +374,13 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
     ]
 
 
+def unread_argument_led_list(text: str) -> bool:
+    """A closed list written after the argument it binds whose items could not be read
+    ('reason - one of: fraud, abuse, spam confirmed by T&S'): no other reading may decide it."""
+    t = re.sub(r"\s+", " ", text.strip())
+    return _argument_led_list(0, text, t) == []
+
+
 def named_argument_checks(index: int, text: str) -> list[Any] | None:
     """The checks of a rule that binds a list, a place or a bound to the argument it names in
     brackets, read whole; None when the rule is not one of these shapes."""
@@ -377,7 +388,7 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
 
     t = re.sub(r"\s+", " ", text.strip())
     led = _argument_led_list(index, text, t)
-    if led is not None:
+    if led:
         return led
     for rx in (_LIST_ONLY_COLON, _LIST_COLON_ONLY, _LIST_BY_ONLY, _PLACE_MUST):
         m = rx.match(t)
