@@ -71,10 +71,10 @@ from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.namedargs import (
     aggregate_qualifier,
     named_argument_checks,
-    unread_argument_led_list,
     names_off_scale,
     names_read_as_values,
     names_under_a_total,
+    unread_argument_led_list,
 )
 from webapp.judge.netranges import named_condition_checks, prefix_checks
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
