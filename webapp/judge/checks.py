@@ -2359,7 +2359,9 @@ class ValueList(Check):
                 # the rule's own act in effect; a refusal becomes a human's decision
                 out = self._evaluate(view)
                 if out.status == VIOLATED:
-                    return Outcome(REVIEW, f"{out.message} (the request's side is unclear)", out.args)
+                    return Outcome(
+                        REVIEW, f"{out.message} (the request's side is unclear)", out.args
+                    )
                 return out
         return self._evaluate(view)
 
