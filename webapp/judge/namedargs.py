@@ -278,6 +278,13 @@ _ELSE_REFUSED = re.compile(
     r"rejected|refused)|(?:den(?:y|ied)|decline[d]?|reject(?:ed)?|block(?:ed)?|refuse[d]?|no))$",
     re.I,
 )
+# jred27: a tail that takes the review away ('Others: no review needed', '-> auto approval',
+# '-> approved without review') is no one's review: read as review it sent the listed values'
+# opposite way, and `tier: "gold"` was approved where gold was the tier that needed it
+_NO_ONE_REVIEWS = re.compile(
+    r"\b(?:no|not|never|without|skip(?:ped)?|auto(?:matic(?:ally)?)?|self|system|bot|agent)\b",
+    re.I,
+)
 _ELSE_REVIEWED = re.compile(
     r"^(?:needs?\s+|requires?\s+)?(?:(?:the\s+)?[a-z][\w&\-]*(?:\s+[a-z][\w&\-]*){0,3}\s+)?"
     r"(?:review|approval|sign-?off)(?:\s+(?:required|needed|first))?$",
@@ -307,7 +314,7 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
         what = tail.group("what").strip()
         if _ELSE_REFUSED.match(what):
             effect = "deny"
-        elif _ELSE_REVIEWED.match(what):
+        elif _ELSE_REVIEWED.match(what) and not _NO_ONE_REVIEWS.search(what):
             effect = "review"
         else:
             return None
