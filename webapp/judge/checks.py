@@ -1491,6 +1491,11 @@ class NumericLimit(Check):
             what = f"the {self.window}'s total of {what}"
         elif self.window:
             what = f"{what} per {self.window}"
+            every_agent, qualified = self._count_scope
+            if every_agent:
+                what = f"{what} of every agent (not known: a human decides)"
+            elif qualified:
+                what = f"{what} of the kind the rule names (every request counted; over the cap, a human decides)"
         if self.per and not self.window:
             # 'max 2 refunds per order': the count over every request for one order
             what = f"{what} per {self.per}"
@@ -1679,10 +1684,23 @@ class NumericLimit(Check):
             passed = memo[key] = Outcome(SATISFIED, "", (leaf.path,))
         return passed
 
+    @cached_property
+    def _count_scope(self) -> tuple[bool, bool]:
+        """(the count is of every agent's requests, the count is of a kind of them only)."""
+        return (
+            bool(_ALL_AGENTS.search(self.source)),
+            bool(_COUNTED_QUALIFIED.search(self.source)),
+        )
+
     def _count_calls(self, view: RequestView, applies: str, anchored: bool) -> Outcome:
         if self.per and self.per not in _LINE_THINGS:
             # 'per customer': the history counts this agent's requests, not the customer's
             return Outcome(UNKNOWN, f"the number of requests per {self.per} is not known")
+        every_agent, qualified = self._count_scope
+        if every_agent:
+            # jred27: 'Max 3 refunds per day across all agents': the history counts this
+            # agent's requests only
+            return Outcome(UNKNOWN, "the number of requests of every agent is not known")
         if self.window == "day":
             # 'Max 3 disbursements / agent / day': this agent's requests for the tool since
             # midnight UTC, and this one
@@ -1696,10 +1714,31 @@ class NumericLimit(Check):
         else:
             return Outcome(UNKNOWN, f"the number of requests per {self.window} is not known")
         if _OPS[self.op](float(count), self.threshold):
+            if qualified and self.op in {"gt", "ge"}:
+                # jred27: 'Max 3 refunds of USD 100+ per agent per day' counts the large ones
+                # only; every request counted is over the cap, the large ones may not be
+                return Outcome(
+                    UNKNOWN, f"request number {count} {within}, of which the counted kind unknown"
+                )
             if self.effect == "allow":
                 return Outcome(REVIEW, f"this would be request number {count} {within}")
             return self.fire(applies, f"this would be request number {count} {within}")
         return Outcome(SATISFIED, f"request number {count} {within}")
+
+
+# a count of every agent's requests ('across all agents', 'team-wide', 'in total')
+_ALL_AGENTS = re.compile(
+    r"\b(?:across\s+(?:all\s+)?(?:agents|the\s+team|teams|users)|all\s+agents|"
+    r"(?:team|org|company|desk|firm)[-\s]?wide|combined|globally|in\s+total)\b",
+    re.I,
+)
+# a count of requests of some size only ('refunds of USD 100+', 'refunds above $500')
+_CCY = "|".join(sorted(CURRENCY_CODES))
+_COUNTED_QUALIFIED = re.compile(
+    rf"(?:[$\u20ac\u00a3]\s?\d|\b(?:{_CCY})\s?\d|\d\s?(?:{_CCY})\b|\d\+|"
+    r"\b(?:over|above|under|below|exceeding|greater\s+than|less\s+than|at\s+least|>=?|<=?)\s*"
+    r"[$\u20ac\u00a3]?\s?\d)",
+)
 
 
 _COMPARED_WITH = re.compile(
