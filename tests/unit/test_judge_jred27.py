@@ -185,3 +185,12 @@ def test_count_readings_say_the_scope():
     assert "of every agent" in every.checks[0].reading()
     sized = compile_rule(0, "c0", "Max 3 refunds of USD 100+ per agent per day.")
     assert "of the kind the rule names" in sized.checks[0].reading()
+
+
+def test_a_word_before_the_kind_is_a_condition():
+    qualified = "EU carriers: DPD, GLS. Nothing else."
+    assert compile_rule(0, "c0", qualified).understanding != "understood"
+    assert _verdict([qualified], "ship.create", {"carrier": "UPS", "region": "US"}) != "denied"
+    plain = "Approved carriers: UPS, FedEx, DHL. Nothing else."
+    assert _verdict([plain], "ship.create", {"carrier": "USPS"}) == "denied"
+    assert _verdict([plain], "ship.create", {"carrier": "ups"}) == "approved"
