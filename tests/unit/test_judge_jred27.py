@@ -63,6 +63,10 @@ INCREASES = ["No limit increases for customers in RU, IR.", "Amount max 10,000 (
         (CREDITS, "account.credit", {"card_type": "debit", "account_country": "RU", "amount": 50}, "denied"),
         (CREDITS, "ledger.post", {"entry": "debit", "offset_entry": "credit", "account_country": "RU", "amount": 50}, "denied"),
         (CREDITS, "ledger.post", {"direction": "credit", "account_country": "RU", "amount": 50}, "denied"),
+        # the rule's act or the other side turned around said elsewhere, a receiving party
+        (CREDITS, "ledger.post", {"direction": "Debit", "account_country": "RU", "amount": 50, "memo": "reverse prior debit"}, "pending_review"),
+        (CREDITS, "ledger.transfer", {"direction": "debit", "from_country": "DE", "to_country": "RU", "amount": 50}, "pending_review"),
+        (CREDITS, "ledger.post", {"direction": "debit", "account_country": "DE", "to_country": "FR", "amount": 50}, "approved"),
     ],
 )  # fmt: skip
 def test_opposite_side(rules, tool, args, expected):

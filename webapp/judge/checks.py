@@ -2250,6 +2250,19 @@ _SIDE_PLAIN = frozenset(
 )
 
 
+# words that turn a movement around ('debit reversal', 'undo decrease', 'chargeback')
+_TURNED_AROUND = frozenset(
+    stem(w)
+    for w in "reverse reversal reversed undo undone rollback revert reverted chargeback void "
+    "cancel cancelled refund refunded back".split()
+)
+# argument names of a second party to the movement, on the other side of it
+_OTHER_PARTY = frozenset(
+    stem(w)
+    for w in "to destination beneficiary payee recipient receiver contra counter offset".split()
+)
+
+
 def opposite_act_shown(acts: frozenset[str], view: RequestView) -> str:
     """'shown' when a side argument of the request states plainly the act opposite to `acts` and
     none states them; 'unclear' when the opposite is said with more ('debit reversal', 'undo
@@ -2265,7 +2278,17 @@ def opposite_act_shown(acts: frozenset[str], view: RequestView) -> str:
         if isinstance(leaf.value, (int, float)) and not isinstance(leaf.value, bool):
             negative = negative or leaf.value < 0
             continue
+        if leaf.last_keys & _OTHER_PARTY:
+            # 'to_country', 'contra_account': a second party, whose side is the other one
+            unclear = True
         if not leaf.last_keys & _SIDE_KEYS:
+            for v in scalars(leaf.value):
+                if isinstance(v, str):
+                    said = {stem(w) for w in words(v.lower()[:200])}
+                    # 'memo: reverse prior debit', 'then: grant': the rule's act, or the other
+                    # side turned around, said elsewhere in the request
+                    if said & acts or (said & opposite and said & _TURNED_AROUND):
+                        unclear = True
             continue
         named_as_side = leaf.last_keys <= _SIDE_KEYS | _SIDE_KEY_QUALIFIERS
         for v in scalars(leaf.value):
