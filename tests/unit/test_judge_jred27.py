@@ -198,3 +198,12 @@ def test_a_word_before_the_kind_is_a_condition():
     plain = "Approved carriers: UPS, FedEx, DHL. Nothing else."
     assert _verdict([plain], "ship.create", {"carrier": "USPS"}) == "denied"
     assert _verdict([plain], "ship.create", {"carrier": "ups"}) == "approved"
+
+
+def test_a_country_code_that_is_a_word_is_an_item():
+    rule = "`country` not in (RU, BY)"
+    compiled = compile_rule(0, "c0", rule)
+    assert compiled.understanding == "understood"
+    assert compiled.checks[0].reading() == 'Deny when `country` is one of "RU", "BY"'
+    assert _verdict([rule], "deal.create", {"country": "BY"}) == "denied"
+    assert _verdict([rule], "deal.create", {"country": "DE"}) == "approved"

@@ -526,6 +526,16 @@ _JOINED = r"\s*(?:/|\bor\b|\band\b)\s*"
 _ITEM_ARTICLE = re.compile(r"^(?:a|an|the)\s+\S")
 
 
+def _country_code_item(p: str) -> bool:
+    """jred27: a country's code written in capitals ('BY', 'IN', 'NO') is an item, not the word
+    ('`country` not in (RU, BY)' had been left to readings that turned it around)."""
+    if not re.fullmatch(r"[A-Z]{2}", p):
+        return False
+    from webapp.judge.places import country_code
+
+    return country_code(p) == p
+
+
 def _items(listed: str, shared_noun: bool = True) -> list[str] | None:
     """The items of a closed list, or None. `shared_noun`: the caller reads a noun said once for
     the items joined before it ('OTA or group-rate bookings', _deny_list); otherwise a shorter
@@ -546,7 +556,11 @@ def _items(listed: str, shared_noun: bool = True) -> list[str] | None:
     if not parts or len(parts) > 30:
         return None
     for p in parts:
-        if _ITEM_REFUSED.search(p) or len(p.split()) > 4 or re.search(r"\d{3,}|[()]", p):
+        if (
+            (_ITEM_REFUSED.search(p) and not _country_code_item(p))
+            or len(p.split()) > 4
+            or re.search(r"\d{3,}|[()]", p)
+        ):
             return None
         if _ITEM_ARTICLE.match(p):
             return None
