@@ -120,6 +120,7 @@ HOLDOUT_SETS = (
 APART_SETS = (
     "dev_jred29",
     "dev_jred28",
+    "dev_jred27",
     "dev_jred26",
     "dev_jred25",
     "dev_jred24",

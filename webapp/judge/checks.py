@@ -1512,6 +1512,11 @@ class NumericLimit(Check):
             what = f"the {self.window}'s total of {what}"
         elif self.window:
             what = f"{what} per {self.window}"
+            every_agent, qualified = self._count_scope
+            if every_agent:
+                what = f"{what} of every agent (not known: a human decides)"
+            elif qualified:
+                what = f"{what} of the kind the rule names (every request counted; over the cap, a human decides)"
         if self.per and not self.window:
             # 'max 2 refunds per order': the count over every request for one order
             what = f"{what} per {self.per}"
@@ -1700,10 +1705,23 @@ class NumericLimit(Check):
             passed = memo[key] = Outcome(SATISFIED, "", (leaf.path,))
         return passed
 
+    @cached_property
+    def _count_scope(self) -> tuple[bool, bool]:
+        """(the count is of every agent's requests, the count is of a kind of them only)."""
+        return (
+            bool(_ALL_AGENTS.search(self.source)),
+            bool(_COUNTED_QUALIFIED.search(self.source)),
+        )
+
     def _count_calls(self, view: RequestView, applies: str, anchored: bool) -> Outcome:
         if self.per and self.per not in _LINE_THINGS:
             # 'per customer': the history counts this agent's requests, not the customer's
             return Outcome(UNKNOWN, f"the number of requests per {self.per} is not known")
+        every_agent, qualified = self._count_scope
+        if every_agent:
+            # jred27: 'Max 3 refunds per day across all agents': the history counts this
+            # agent's requests only
+            return Outcome(UNKNOWN, "the number of requests of every agent is not known")
         if self.window == "day":
             # 'Max 3 disbursements / agent / day': this agent's requests for the tool since
             # midnight UTC, and this one
@@ -1717,10 +1735,31 @@ class NumericLimit(Check):
         else:
             return Outcome(UNKNOWN, f"the number of requests per {self.window} is not known")
         if _OPS[self.op](float(count), self.threshold):
+            if qualified and self.op in {"gt", "ge"}:
+                # jred27: 'Max 3 refunds of USD 100+ per agent per day' counts the large ones
+                # only; every request counted is over the cap, the large ones may not be
+                return Outcome(
+                    UNKNOWN, f"request number {count} {within}, of which the counted kind unknown"
+                )
             if self.effect == "allow":
                 return Outcome(REVIEW, f"this would be request number {count} {within}")
             return self.fire(applies, f"this would be request number {count} {within}")
         return Outcome(SATISFIED, f"request number {count} {within}")
+
+
+# a count of every agent's requests ('across all agents', 'team-wide', 'in total')
+_ALL_AGENTS = re.compile(
+    r"\b(?:across\s+(?:all\s+)?(?:agents|the\s+team|teams|users)|all\s+agents|"
+    r"(?:team|org|company|desk|firm)[-\s]?wide|combined|globally|in\s+total)\b",
+    re.I,
+)
+# a count of requests of some size only ('refunds of USD 100+', 'refunds above $500')
+_CCY = "|".join(sorted(CURRENCY_CODES))
+_COUNTED_QUALIFIED = re.compile(
+    rf"(?:[$\u20ac\u00a3]\s?\d|\b(?:{_CCY})\s?\d|\d\s?(?:{_CCY})\b|\d\+|"
+    r"\b(?:over|above|under|below|exceeding|greater\s+than|less\s+than|at\s+least|>=?|<=?)\s*"
+    r"[$\u20ac\u00a3]?\s?\d)",
+)
 
 
 _COMPARED_WITH = re.compile(
@@ -2220,21 +2259,74 @@ def own_acts(source: str, subject: set[str]) -> frozenset[str]:
     return frozenset(acts)
 
 
-def opposite_act_shown(acts: frozenset[str], view: RequestView) -> bool:
-    """A side argument of the request states the act opposite to `acts` and none states them."""
+# jred27: what else a side argument's name may say besides the side ('txn_type',
+# 'entry_direction'); a name for another thing ('card_type: debit' on a credit) states no side
+_SIDE_KEY_QUALIFIERS = frozenset(
+    stem(w)
+    for w in "txn transaction tx entry posting ledger movement adjustment change request trade "
+    "order transfer payment flow fund funds limit".split()
+)
+# words that may stand beside the side without changing it ('manual debit', 'DEBIT')
+_SIDE_PLAIN = frozenset(
+    stem(w) for w in "manual automatic auto partial full standard normal regular".split()
+)
+
+
+# words that turn a movement around ('debit reversal', 'undo decrease', 'chargeback')
+_TURNED_AROUND = frozenset(
+    stem(w)
+    for w in "reverse reversal reversed undo undone rollback revert reverted chargeback void "
+    "cancel cancelled refund refunded back".split()
+)
+# argument names of a second party to the movement, on the other side of it
+_OTHER_PARTY = frozenset(
+    stem(w)
+    for w in "to destination beneficiary payee recipient receiver contra counter offset".split()
+)
+
+
+def opposite_act_shown(acts: frozenset[str], view: RequestView) -> str:
+    """'shown' when a side argument of the request states plainly the act opposite to `acts` and
+    none states them; 'unclear' when the opposite is said with more ('debit reversal', 'undo
+    decrease', 'non-debit') or beside a negative number (a debit of -50); '' otherwise.
+
+    jred27: a tool named for the act ('account.credit') or an argument named for another thing
+    ('card_type: debit') states no side: the rule stands."""
+    if view.tool_stems & acts:
+        return ""
     opposite = {_OPPOSITE_ACTS[a] for a in acts}
-    shown = False
+    shown = unclear = negative = False
     for leaf in view.leaves:
-        if not leaf.last_keys & _SIDE_KEYS:
+        if isinstance(leaf.value, (int, float)) and not isinstance(leaf.value, bool):
+            negative = negative or leaf.value < 0
             continue
+        if leaf.last_keys & _OTHER_PARTY:
+            # 'to_country', 'contra_account': a second party, whose side is the other one
+            unclear = True
+        if not leaf.last_keys & _SIDE_KEYS:
+            for v in scalars(leaf.value):
+                if isinstance(v, str):
+                    said = {stem(w) for w in words(v.lower()[:200])}
+                    # 'memo: reverse prior debit', 'then: grant': the rule's act, or the other
+                    # side turned around, said elsewhere in the request
+                    if said & acts or (said & opposite and said & _TURNED_AROUND):
+                        unclear = True
+            continue
+        named_as_side = leaf.last_keys <= _SIDE_KEYS | _SIDE_KEY_QUALIFIERS
         for v in scalars(leaf.value):
             if not isinstance(v, str):
                 continue
             said = {stem(w) for w in words(v.lower())}
             if said & acts:
-                return False
-            shown = shown or bool(said & opposite)
-    return shown
+                return ""  # 'offset_entry: credit' beside 'entry: debit': the rule's act is there
+            if said & opposite and named_as_side:
+                if said <= opposite | _SIDE_PLAIN:
+                    shown = True
+                else:
+                    unclear = True
+    if unclear or (shown and negative):
+        return "unclear"
+    return "shown" if shown else ""
 
 
 @dataclass(frozen=True)
@@ -2342,8 +2434,22 @@ class ValueList(Check):
             return self._one_word(view)
         if self._taken_away(view):
             return _NOT_APPLICABLE
-        if self._own_acts and self.mode == "deny" and opposite_act_shown(self._own_acts, view):
-            return _NOT_APPLICABLE
+        if self._own_acts and self.mode == "deny":
+            side = opposite_act_shown(self._own_acts, view)
+            if side == "shown":
+                return _NOT_APPLICABLE
+            if side == "unclear":
+                # 'debit reversal', 'undo decrease', a debit of -50: the other side in words, maybe
+                # the rule's own act in effect; a refusal becomes a human's decision
+                out = self._evaluate(view)
+                if out.status == VIOLATED:
+                    return Outcome(
+                        REVIEW, f"{out.message} (the request's side is unclear)", out.args
+                    )
+                return out
+        return self._evaluate(view)
+
+    def _evaluate(self, view: RequestView) -> Outcome:
         applies, anchored = self.applicability(view)
         if applies == "absent" and self._given_by_creating(view):
             applies, anchored = "matched", True
@@ -4798,6 +4904,29 @@ def _one_edit_apart(a: str, b: str) -> bool:
 _ID_SHAPED = re.compile(r"(?=[^\s,]*\d)[a-z0-9][a-z0-9_\-./:]*")
 
 
+_IBAN_SHAPED = re.compile(r"(?P<cc>[a-z]{2})\d{2}[a-z0-9]{11,30}")
+_REGION_SHAPED = re.compile(r"(?P<cc>[a-z]{2})-[a-z0-9]{1,3}")
+
+
+def _iban_valid(iban: str) -> bool:
+    """The ISO 13616 check: the IBAN, its first four characters moved to the end, mod 97 is 1."""
+    moved = iban[4:] + iban[:4]
+    return int("".join(str(int(ch, 36)) for ch in moved)) % 97 == 1
+
+
+def _place_in_code(v: str) -> tuple[str, bool] | None:
+    """The country an IBAN or an ISO 3166-2 region code names, and whether that is sure (an IBAN
+    whose check digits hold); None for any other value."""
+    compact = v.replace(" ", "")
+    m = _IBAN_SHAPED.fullmatch(compact)
+    if m and country_code(m.group("cc").upper()):
+        return m.group("cc").upper(), _iban_valid(compact)
+    m = _REGION_SHAPED.fullmatch(v)
+    if m and country_code(m.group("cc").upper()):
+        return m.group("cc").upper(), False
+    return None
+
+
 def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
     """Membership of a glossary category: True, False, or None when the value is only close to it."""
     v = value.strip().lower()
@@ -4811,6 +4940,15 @@ def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
     code = country_code(value)
     if code and all(_country_like(m) for m in members):
         return any((country_code(m) or m.strip().upper()) == code for m in members)
+    place = _place_in_code(v) if members and all(_country_like(m) for m in members) else None
+    if place is not None:
+        # jred27: an IBAN ('IR82 0540 1051 …') is of its first two letters' country, and so is a
+        # region code ('CU-03'); the identifier rule below had made them no place at all
+        held, sure = place
+        if held in {(country_code(m) or m.strip().upper()) for m in members}:
+            return True if sure else None
+        if sure:
+            return False
     if not code and _ID_SHAPED.fullmatch(v) and members and all(_country_like(m) for m in members):
         # 'applicant_id: CUS-55102' against sanctioned countries (IR, KP, CU …): an identifier
         # is no place, however its letters begin (holdout_52's first run: close to 'CU', every

@@ -80,6 +80,7 @@ from webapp.judge.namedargs import (
     names_off_scale,
     names_read_as_values,
     names_under_a_total,
+    unread_argument_led_list,
 )
 from webapp.judge.netranges import named_condition_checks, prefix_checks
 from webapp.judge.notation import notation_checks, plain_paths, with_prose
@@ -802,7 +803,19 @@ def _compile_as_written(
     bound = named_argument_checks(index, text)
     if bound is not None:
         return CompiledRule(index, chunk_id, text, tuple(bound), False, False, (), ())
+    if unread_argument_led_list(text):
+        # jred27: the argument's closed list holds an item that is a condition ('spam confirmed
+        # by T&S'): whatever the other readings make of it, the rule does not decide alone
+        rule = _compile_after_named(index, chunk_id, text, glossary, evidence)
+        return replace(rule, uncompiled=True) if rule.checks else rule
+    return _compile_after_named(index, chunk_id, text, glossary, evidence)
     # ---- end jparenarg
+
+
+def _compile_after_named(
+    index: int, chunk_id: str, text: str, glossary: Glossary | None, evidence: bool
+) -> CompiledRule:
+    """The readings after a list, place or bound beside its argument (scopes, then prose)."""
     # ---- jscope: 'Card payments (payment_method = card) over $3,000 need property manager
     # approval': the subject phrase's gloss is the condition the rest of the rule holds under
     # (scopes.py), the rest read by the engine's own readings

@@ -280,6 +280,13 @@ _ELSE_REFUSED = re.compile(
     r"rejected|refused)|(?:den(?:y|ied)|decline[d]?|reject(?:ed)?|block(?:ed)?|refuse[d]?|no))$",
     re.I,
 )
+# jred27: a tail that takes the review away ('Others: no review needed', '-> auto approval',
+# '-> approved without review') is no one's review: read as review it sent the listed values'
+# opposite way, and `tier: "gold"` was approved where gold was the tier that needed it
+_NO_ONE_REVIEWS = re.compile(
+    r"\b(?:no|not|never|without|skip(?:ped)?|auto(?:matic(?:ally)?)?|self|system|bot|agent)\b",
+    re.I,
+)
 _ELSE_REVIEWED = re.compile(
     r"^(?:needs?\s+|requires?\s+)?(?:(?:the\s+)?[a-z][\w&\-]*(?:\s+[a-z][\w&\-]*){0,3}\s+)?"
     r"(?:review|approval|sign-?off)(?:\s+(?:required|needed|first))?$",
@@ -309,7 +316,7 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
         what = tail.group("what").strip()
         if _ELSE_REFUSED.match(what):
             effect = "deny"
-        elif _ELSE_REVIEWED.match(what):
+        elif _ELSE_REVIEWED.match(what) and not _NO_ONE_REVIEWS.search(what):
             effect = "review"
         else:
             return None
@@ -349,7 +356,11 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
         return None
     items = _items(re.sub(r"\s*\|\s*", " / ", listed), shared_noun=False)
     if items is None:
-        return None
+        # jred27: 'reason - one of: fraud, abuse, spam confirmed by T&S': the argument and its
+        # closed list are plain, but an item is itself a condition. Read as prose, the item became
+        # the whole rule ('Deny unless spam confirmed is T&S', harassment with confirmed_by T&S
+        # approved): an empty list says the shape was seen and left unread
+        return []
     if refused_again and (mode != "allow" or refused_again.lower() in {i.lower() for i in items}):
         return None  # 'No crypto' after a list holding crypto says something else
     place = _names_a_country(arg)
@@ -372,6 +383,13 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
     ]
 
 
+def unread_argument_led_list(text: str) -> bool:
+    """A closed list written after the argument it binds whose items could not be read
+    ('reason - one of: fraud, abuse, spam confirmed by T&S'): no other reading may decide it."""
+    t = re.sub(r"\s+", " ", text.strip())
+    return _argument_led_list(0, text, t) == []
+
+
 _BOUNDARY_WORDS = frozenset(
     "inclusive exclusive incl excl inclusively exclusively both included excluded".split()
 )
@@ -384,7 +402,7 @@ def named_argument_checks(index: int, text: str) -> list[Any] | None:
 
     t = re.sub(r"\s+", " ", text.strip())
     led = _argument_led_list(index, text, t)
-    if led is not None:
+    if led:
         return led
     for rx in (_LIST_ONLY_COLON, _LIST_COLON_ONLY, _LIST_BY_ONLY, _PLACE_MUST):
         m = rx.match(t)
@@ -524,6 +542,16 @@ _JOINED = r"\s*(?:/|\bor\b|\band\b)\s*"
 _ITEM_ARTICLE = re.compile(r"^(?:a|an|the)\s+\S")
 
 
+def _country_code_item(p: str) -> bool:
+    """jred27: a country's code written in capitals ('BY', 'IN', 'NO') is an item, not the word
+    ('`country` not in (RU, BY)' had been left to readings that turned it around)."""
+    if not re.fullmatch(r"[A-Z]{2}", p):
+        return False
+    from webapp.judge.places import country_code
+
+    return country_code(p) == p
+
+
 def _items(listed: str, shared_noun: bool = True) -> list[str] | None:
     """The items of a closed list, or None. `shared_noun`: the caller reads a noun said once for
     the items joined before it ('OTA or group-rate bookings', _deny_list); otherwise a shorter
@@ -544,7 +572,11 @@ def _items(listed: str, shared_noun: bool = True) -> list[str] | None:
     if not parts or len(parts) > 30:
         return None
     for p in parts:
-        if _ITEM_REFUSED.search(p) or len(p.split()) > 4 or re.search(r"\d{3,}|[()]", p):
+        if (
+            (_ITEM_REFUSED.search(p) and not _country_code_item(p))
+            or len(p.split()) > 4
+            or re.search(r"\d{3,}|[()]", p)
+        ):
             return None
         if _ITEM_ARTICLE.match(p):
             return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from webapp.judge.checks import (
@@ -115,6 +116,14 @@ class NamedBound(Check):
         )
 
 
+# words that name a second one of the same thing ('channel_fallback', 'backup_channel')
+_ANOTHER_OF_IT = frozenset(
+    stem(w)
+    for w in "fallback backup secondary second alt alternate alternative extra additional other "
+    "also next failover".split()
+)
+
+
 @dataclass(frozen=True)
 class NamedList(Check):
     """'Escrow pays only: property taxes, … (disbursement_type)': the named argument must be one
@@ -175,6 +184,18 @@ class NamedList(Check):
                     # 'commodity_code: power, gas. Anything else -> desk head review'
                     return Outcome(REVIEW, message, out.args)
                 return out
+        other = self._another_of_it(view, leaves)
+        if other is not None:
+            # jred27: 'channel: sms | email. Nothing else.' with `channel: "sms"` beside
+            # `channel_fallback: "whatsapp"`, `channels: ["whatsapp"]` or `payout_method_2`: a
+            # second argument of the same thing holds a value the list leaves out; the named one
+            # alone had approved
+            return Outcome(
+                UNKNOWN,
+                f"{other} beside `{self.path}` is not one of {', '.join(self.values)}; which one "
+                "the rule speaks of cannot be told",
+                (other,),
+            )
         kin = self._kin_listed(view, leaves)
         if kin is not None:
             # jred22: '… from tobacco, firearms or gambling companies (donor_industry)' with
@@ -191,6 +212,29 @@ class NamedList(Check):
             f"`{self.path}` is {'a' if self.mode == 'allow' else 'not a'} listed value",
             tuple(lf.path for lf in leaves),
         )
+
+    @cached_property
+    def _own_stems(self) -> frozenset[str]:
+        last = re.split(r"\.", self.path.lower())[-1]
+        return frozenset(stem(w) for w in re.split(r"[_\-]", last) if w)
+
+    def _another_of_it(self, view: RequestView, leaves: Sequence[Leaf]) -> str | None:
+        """For an allow-list, another argument named for the same thing (`channels`,
+        `channel_fallback`, `payout_method_2`, a `channel` beside `order.channel`) whose value
+        the list leaves out."""
+        if self.mode != "allow" or not self._own_stems:
+            return None
+        named = {lf.path for lf in leaves}
+        for leaf in view.leaves:
+            if leaf.path in named or not self._own_stems <= leaf.last_keys:
+                continue
+            extra = leaf.last_keys - self._own_stems
+            if any(not (w.isdigit() or w in _ANOTHER_OF_IT) for w in extra):
+                continue
+            for got in leaf.value if isinstance(leaf.value, (list, tuple)) else (leaf.value,):
+                if isinstance(got, str) and got.strip() and self._holds(got) is not True:
+                    return leaf.path
+        return None
 
     def _kin_listed(self, view: RequestView, leaves: Sequence[Leaf]) -> str | None:
         """For a deny-list, another argument named for the same kind as the named one (its last

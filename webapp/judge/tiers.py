@@ -146,6 +146,11 @@ _KIND_COLON = re.compile(
     rf"^(?P<kind>[A-Za-z][\w\-]*(?:\s+[a-z][\w\-]*){{0,2}})\s*:\s*{_LIST_TAIL}$"
 )
 
+# words before the kind that say nothing of which requests it binds ('Approved carriers: …')
+_PLAIN_KIND_WORDS = frozenset(
+    "approved allowed permitted valid accepted supported authorised authorized eligible".split()
+)
+
 
 def exclusive(head: str, is_currency: Callable[[str], bool]) -> str | None:
     """`head` written as the allow-list its closing 'anything else' makes of it, or None."""
@@ -160,7 +165,10 @@ def exclusive(head: str, is_currency: Callable[[str], bool]) -> str | None:
             f"{m.group('list')}."
         )
     m = _KIND_COLON.match(text)
-    if m:
+    if m and not (set(m.group("kind").lower().split()[:-1]) - _PLAIN_KIND_WORDS):
+        # jred27: a word before the kind ('EU carriers: DPD, GLS. Nothing else.') is a condition
+        # of its own, left to the other readings: read as the kind alone, a UPS shipment in the
+        # US was denied
         return f"{m.group('kind')}: {m.group('list')} only."
     m = _BARE_CODES.match(text)
     if m:
