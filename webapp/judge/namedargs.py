@@ -354,6 +354,8 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
         arg = arg.lower()
     if arg != arg.lower():
         return None
+    # members written in quotes ("NOT IN ('prod', 'production')") are the words inside them
+    listed = re.sub(r"([\"'`])([^\"'`,]*)\1", r"\2", listed)
     items = _items(re.sub(r"\s*\|\s*", " / ", listed), shared_noun=False)
     if items is None:
         # jred27: 'reason - one of: fraud, abuse, spam confirmed by T&S': the argument and its
