@@ -239,11 +239,12 @@ def test_an_argument_name_before_only_or_opening_a_clause_is_no_value(
     assert outcome_beside_ticket(rule, tool, args) == "pending_review"
 
 
-@pytest.mark.parametrize("amount", [100, 640])
-def test_a_permission_given_to_the_agent_is_no_cap(amount: int) -> None:
+@pytest.mark.parametrize(("amount", "expected"), [(100, "approved"), (640, "pending_review")])
+def test_a_permission_given_to_the_agent_is_no_cap(amount: int, expected: str) -> None:
     # 'agent can action' permits up to the bound; read as a cap it denied 640, which the policy's
-    # next rule gives to a team leader. Not read either way: a human decides.
+    # next rule gives to a team leader. Since the fourteenth session it is read as the permission
+    # it states (compiler._AGENT_MAY): up to the bound the agent acts, above it a human decides.
     rule = "Write-offs up to £250: agent can action."
-    assert compile_rule(0, "c", rule).understanding == "partly_understood"
+    assert compile_rule(0, "c", rule).understanding == "understood"
     args = {"amount": amount, "currency": "GBP"}
-    assert outcome_beside_ticket(rule, "overpayments.writeoff", args) == "pending_review"
+    assert outcome_beside_ticket(rule, "overpayments.writeoff", args) == expected

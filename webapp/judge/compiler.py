@@ -76,6 +76,7 @@ from webapp.judge.memberships import bare_membership
 from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.namedargs import (
     aggregate_qualifier,
+    argument_led_list_read,
     named_argument_checks,
     names_off_scale,
     names_read_as_values,
@@ -385,6 +386,10 @@ def compile_rule(
     # refused list whose restatement is not understood never falls to the prose reading, which
     # took 'not in (' for the outside of an allow-list (RU approved, every other country denied)
     bare = bare_membership(read)
+    if bare is not None and argument_led_list_read(read):
+        # '`country` not in (RU, BY)': the argument-led list reads it whole, on that argument
+        # ("Deny when `country` is one of RU, BY"), where the restatement read a double negation
+        bare = None
     if bare is not None:
         restated = bare.restated
         rule = _compile_mended(index, chunk_id, restated or read, glossary, evidence)

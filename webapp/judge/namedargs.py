@@ -385,6 +385,12 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
     ]
 
 
+def argument_led_list_read(text: str) -> bool:
+    """Whether `text` is a closed list after the argument it binds, read whole here."""
+    t = re.sub(r"\s+", " ", text.strip())
+    return bool(_argument_led_list(0, text, t))
+
+
 def unread_argument_led_list(text: str) -> bool:
     """A closed list written after the argument it binds whose items could not be read
     ('reason - one of: fraud, abuse, spam confirmed by T&S'): no other reading may decide it."""
