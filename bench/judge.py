@@ -86,6 +86,8 @@ HOLDOUT_SETS = (
     "holdout_53",
     "holdout_54",
     "holdout_55",
+    "holdout_56",
+    "holdout_57",
 )
 # Development sets run on their own (`--set dev_11`, `dev_12`, `dev_mis`, `dev_mis2`, `dev_red2`,
 # `dev_red3`, `dev_jann`) while their figures are far from the main set's: dev_11 and dev_12 were written

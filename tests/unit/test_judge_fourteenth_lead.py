@@ -350,3 +350,21 @@ def test_a_refusal_of_the_bounded_values_is_never_read_as_a_cap(text):
     assert outcome_beside_ticket(text, "folio.refund", {"amount": 30, "currency": "USD"}) != (
         "approved"
     )
+
+
+PERSONAL = {"personal email accounts": ["gmail.com", "yahoo.com", "hotmail.com"]}
+MANIFESTS = "Don't send manifests / crew lists to personal email accounts"
+
+
+@pytest.mark.parametrize(
+    ("address", "expected"),
+    [
+        ("j.tan@gmail.com", "denied"),
+        ("j.tan@proton.me", "pending_review"),  # a consumer provider the glossary leaves out
+        ("ops@acme-shipping.com", "approved"),  # sharing '.com' with gmail.com is no closeness
+        ("ops@mygmail.com", "pending_review"),  # close to a listed one
+    ],
+)
+def test_a_glossary_of_mail_providers_and_the_ones_it_leaves_out(address, expected):
+    args = {"recipient_email": address, "document_type": "manifest"}
+    assert outcome_beside_ticket(MANIFESTS, "docs.share", args, PERSONAL) == expected
