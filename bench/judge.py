@@ -120,6 +120,7 @@ HOLDOUT_SETS = (
 # dev_jred25 red-teams numeric bounds written tersely and the argument each binds (a price per unit
 # read as the thing it prices, a currency bound on a noun read as a count, another thing's %).
 APART_SETS = (
+    "dev_jred30",
     "dev_jred29",
     "dev_jred28",
     "dev_jred27",
