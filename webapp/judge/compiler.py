@@ -2807,15 +2807,32 @@ def _two_measures_one_unit(r: _Reading) -> list[str]:
     return []
 
 
+# What an agent may do that is not the act itself ('Refunds up to 50 USD: agent may escalate /
+# request / propose / view'): never the permission to act (dev_jred30: each approved a 30 USD refund)
+_NOT_THE_ACT = (
+    r"(?:escalate|request|propose|suggest|recommend|draft|prepare|initiate|submit|raise|"
+    r"flag|view|see|read|check|review|quote|refer|route|forward|queue|log|note|record|ask|advise|"
+    r"discuss|start|open|consider|assess|evaluate|triage|investigate|verify|validate|decline|"
+    r"reject|deny|refuse|cancel|hold|pause)"
+)
+
+
 # 'Refunds up to 50 USD: agent may not issue.': the refusal covers the bounded values, yet the
 # bound was read as a cap ("Deny when the amount is above 50 USD"), approving a 30 USD refund the
 # rule forbids (found by the lead probing holdout_53's permissions). Left partly understood.
 _BOUNDED_THEN_REFUSED = re.compile(
     r"(?:\bup\s+to|\bunder|\bbelow|\bless\s+than|\bat\s+most|\bno\s+more\s+than|<=?|\u2264)"
     # (the normalised text: a colon after a bound reads ' need ')
-    r"\s*[$\u20ac\u00a3]?\s*\d[^:;\u2013\u2014]*?(?:[:;\u2013\u2014]|\s-|\sneeds?)\s*(?:the\s+)?"
-    r"(?:agents?|bots?|assistants?)\s+(?:may\s+not|cannot|can't|can\s+not|must\s+not|mustn't|"
-    r"shall\s+not|should\s+not|is\s+not\s+allowed\s+to|are\s+not\s+allowed\s+to)\b",
+    r"\s*[$\u20ac\u00a3]?\s*\d[^:;,\u2013\u2014\u2192]*?(?:[:;,\u2013\u2014\u2192]|\s-+>?|\s=>|\sneeds?)\s*"
+    # the refusal said many ways (dev_jred30: 'agents are not permitted to', 'no agent may',
+    # 'agent may never', 'are prohibited from', 'not by agents', a comma or an arrow before it):
+    # each had been read as the cap and approved what the rule forbids
+    r"(?:not\s+(?:by|for)\s+(?:the\s+|an?\s+)?(?:agents?|bots?|assistants?)\b|"
+    r"no\s+(?:agents?|bots?|assistants?)\s+(?:may|can|could|must|shall|should|will|is|are)\b|"
+    r"(?:(?:the|any|every|all|an?)\s+)?(?:agents?|bots?|assistants?)\s+(?:"
+    r"(?:may|can|could|must|shall|should|will|is|are)\s*(?:not|n't|never)\b|cannot|can't|mustn't|"
+    r"(?:is|are)\s+(?:prohibited|forbidden|barred|banned)\b|"
+    r"(?:may|can|could|is\s+allowed\s+to|are\s+allowed\s+to)\s+" + _NOT_THE_ACT + r"\b))",
     re.I,
 )
 
@@ -4026,7 +4043,7 @@ _FLOOR_SPARED = re.compile(
 # stayed unread and the rule partly understood)
 _AGENT_MAY = re.compile(
     r"(?:^|[:;,\-\u2013\u2014]\s*|\sneeds?\s+)(?:the\s+)?(?:agents?|bots?|assistants?)\s+(?:may|can)\s+"
-    r"(?P<alone>[a-z]+(?:\s+(?:it|them|this|these))?)\s*\.?\s*$",
+    r"(?P<alone>(?!" + _NOT_THE_ACT + r"\b)[a-z]+(?:\s+(?:it|them|this|these))?)\s*\.?\s*$",
     re.I,
 )
 
