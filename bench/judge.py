@@ -119,6 +119,8 @@ HOLDOUT_SETS = (
 # act (credit/debit, manual, permanent, recurring, partial, bulk) and two rules of one policy interacting.
 # dev_jred25 red-teams numeric bounds written tersely and the argument each binds (a price per unit
 # read as the thing it prices, a currency bound on a noun read as a count, another thing's %).
+# dev_jred30 red-teams agent permissions after a bound (refusals in other words, acts that are not the
+# act) and lookalike mail domains: first run 13/32, 17 unsafe; final 26/36 (4 mail cases added after), 0 unsafe.
 APART_SETS = (
     "dev_jred30",
     "dev_jred29",
