@@ -114,19 +114,21 @@ def near(value: str, members: tuple[str, ...]) -> bool:
         if "/" in v and "/" in mm and v.rsplit("/", 1)[0] == mm.rsplit("/", 1)[0]:
             continue  # 'roles/viewer' and 'roles/owner': two names under one path
         mw = set(re.findall(r"[a-z0-9]+", mm))
+        words = vw
         if _DOMAIN_SHAPED.fullmatch(v) and _DOMAIN_SHAPED.fullmatch(mm):
             # two domains share their top level ('acme-shipping.com', 'gmail.com'): that makes
             # them no closer (holdout_56: every .com address was 'close' to a glossary of
             # personal mail providers); their names are compared without it
             if _lookalike(v, mm):
                 return True
-            vw, mw = _domain_words(v), _domain_words(mm)
-            if not vw or not mw:
+            # (the value's own words stay for the members that are not domains)
+            words, mw = _domain_words(v), _domain_words(mm)
+            if not words or not mw:
                 continue
         if (
-            vw
+            words
             and mw
-            and len(vw & mw) >= max(1, min(len(vw), len(mw)) // 2 + (1 if len(mw) > 2 else 0))
+            and len(words & mw) >= max(1, min(len(words), len(mw)) // 2 + (1 if len(mw) > 2 else 0))
         ):
             return True
     return False
