@@ -2581,10 +2581,14 @@ def _act_noun_subjects(r: _Reading) -> list[str]:
     m = _ACT_NOUN_SUBJECT.match(r.text)
     if m is None:
         return []
-    own = stem(m.group("w").lower())
-    if any(own in getattr(c, "terms", ()) for c in r.every):
-        return []
-    return [m.group("w")]
+    return [] if _subject_keeps(r, m.group("w"), ("terms",)) else [m.group("w")]
+
+
+def _subject_keeps(r: _Reading, word: str, fields: tuple[str, ...]) -> bool:
+    """Whether a check holds `word`'s stem in one of its subject `fields`: the word was read as
+    part of the subject, not taken for the effect."""
+    own = stem(word.lower())
+    return any(own in getattr(c, f, ()) for c in r.every for f in fields)
 
 
 # 'Electronics: price changes only by agents from the pricing-bot-* pool': an agent glob read as a
@@ -2732,14 +2736,8 @@ def _effect_verb_head(r: _Reading) -> list[str]:
         return []
     # the checks kept the word in the subject ('Block trades are limited to 500,000' on
     # block_trade, 'Decline decisions must cite a reason code'): read as a noun, not the effect
-    head = stem(m.group("w").lower())
-    for c in r.every:
-        if (
-            head in c.terms
-            or head in getattr(c, "about_words", ())
-            or head in getattr(c, "kind_words", ())
-        ):
-            return []
+    if _subject_keeps(r, m.group("w"), ("terms", "about_words", "kind_words")):
+        return []
     return [m.group("w")]
 
 

@@ -19,6 +19,7 @@ it is wrong, and the name is left unaccounted, so the rule never decides on its 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from webapp.judge.text import stem, words
@@ -296,9 +297,23 @@ _ELSE_REVIEWED = re.compile(
 
 def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
     """A closed list on the argument named first ('permissible_purpose - one of: a, b, c'), read
-    whole; None for any other shape."""
+    whole; None for any other shape, [] for the shape with an item that cannot be read."""
     from webapp.judge.namedchecks import NamedList
 
+    shape = _led_shape(t)
+    if shape is None:
+        return None
+    if not shape:
+        return []
+    effect, mode, arg, items, place = shape
+    return [NamedList(index, text, effect, (), path=arg, values=items, place=place, mode=mode)]
+
+
+@lru_cache(maxsize=4096)
+def _led_shape(t: str) -> tuple[Any, ...] | None:
+    """(effect, mode, argument, items, place) of an argument-led list, () when its shape is seen
+    but an item cannot be read, None for any other shape. Kept per text: a rule's compile asks
+    up to three times (named_argument_checks, unread_argument_led_list, argument_led_list_read)."""
     effect = "deny"
     refused_again = ""
     tail = _NOTHING_ELSE.search(t)
@@ -361,8 +376,8 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
         # jred27: 'reason - one of: fraud, abuse, spam confirmed by T&S': the argument and its
         # closed list are plain, but an item is itself a condition. Read as prose, the item became
         # the whole rule ('Deny unless spam confirmed is T&S', harassment with confirmed_by T&S
-        # approved): an empty list says the shape was seen and left unread
-        return []
+        # approved): an empty shape says it was seen and left unread
+        return ()
     if refused_again and (mode != "allow" or refused_again.lower() in {i.lower() for i in items}):
         return None  # 'No crypto' after a list holding crypto says something else
     place = _names_a_country(arg)
@@ -371,31 +386,18 @@ def _argument_led_list(index: int, text: str, t: str) -> list[Any] | None:
 
         if not all(country_code(i) for i in items):
             return None
-    return [
-        NamedList(
-            index,
-            text,
-            effect,
-            (),
-            path=arg,
-            values=tuple(items),
-            place=place,
-            mode=mode,
-        )
-    ]
+    return (effect, mode, arg, tuple(items), place)
 
 
 def argument_led_list_read(text: str) -> bool:
     """Whether `text` is a closed list after the argument it binds, read whole here."""
-    t = re.sub(r"\s+", " ", text.strip())
-    return bool(_argument_led_list(0, text, t))
+    return bool(_led_shape(re.sub(r"\s+", " ", text.strip())))
 
 
 def unread_argument_led_list(text: str) -> bool:
     """A closed list written after the argument it binds whose items could not be read
     ('reason - one of: fraud, abuse, spam confirmed by T&S'): no other reading may decide it."""
-    t = re.sub(r"\s+", " ", text.strip())
-    return _argument_led_list(0, text, t) == []
+    return _led_shape(re.sub(r"\s+", " ", text.strip())) == ()
 
 
 _BOUNDARY_WORDS = frozenset(
