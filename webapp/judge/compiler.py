@@ -422,12 +422,26 @@ def compile_rule(
 # 'Closing an account with lifetime_gmv above 1M USD -> …': the argument named as written right
 # before the bound. Left to the measure's words, the bound took another money argument
 # (pending_balance = 0) and the review never fired (holdout_42's first-run unsafe approval).
+# Fifteenth session: the modal staff put between the name and its bound ('qty_units must not
+# exceed 50', 'refills_remaining has to be > 0', 'The qty_units must be 50 or fewer') had hidden
+# the name, and the bound took the request's amount instead (`amount_usd: 10` passed a cap on
+# `qty_units: 80`, an unsafe approval).
+_MODAL_RUN = (
+    r"(?:(?:is|are|of|must|should|shall|has|have|needs?|to|cannot|can't|can|may|will|never|"
+    r"not|be|go|stay|remain|always|kept)\s+){0,5}"
+)
 _NAME_BEFORE_BOUND = re.compile(
-    r"(?<![\w.])(?P<arg>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?:is\s+|of\s+)?(?P<bound>"
+    r"(?<![\w.])`?(?P<arg>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s+"
+    + _MODAL_RUN
+    + r"(?:(?P<bound>"
     + phrase_pattern(CAP)
-    + r"|above|over|below|under|exceeding|exceeds|more\s+than|less\s+than|greater\s+than|"
+    + r"|above|over|below|under|exceeding|exceeds|exceed|more\s+than|less\s+than|fewer\s+than|"
     # jred28: 'fuel_surcharge_pct not to exceed 25' read its bound on "the amount"
-    r"not\s+to\s+exceed|at\s+least|at\s+most|>=?|<=?)\s*(?=[$€£¥\d]|[A-Z]{3}\s*\d)",
+    r"greater\s+than|not\s+to\s+exceed|at\s+least|at\s+most|>=?|<=?|\u2264|\u2265)\s*"
+    r"(?=[$€£¥\d]|[A-Z]{3}\s*\d)"
+    # 'must be 50 or fewer', 'must be 12 max': the bound written after its number
+    r"|[$€£¥]?\d[\d,.]*\s*(?:[A-Za-z%]+\s+)?(?:or\s+(?:fewer|less|more|lower|higher|greater|"
+    r"under|over|above|below)|max(?:imum)?|min(?:imum)?|at\s+(?:most|least))\b)",
 )
 
 
