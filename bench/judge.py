@@ -88,6 +88,7 @@ HOLDOUT_SETS = (
     "holdout_55",
     "holdout_56",
     "holdout_57",
+    "holdout_58",
     "holdout_59",
     "holdout_60",
     "holdout_61",
