@@ -53,7 +53,9 @@ _LABEL_WORD = (
 _SECTION_SIGN = r"(?:\s*§\s*\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?)"
 # What starts the rule proper after a label: a word, a quote or a bracket, never a digit (a
 # number after '3.' is an amount: '3. 5 refunds per day' is not a shape staff write).
-_RULE_START = r"(?=[A-Za-z'\"(])"
+# Fifteenth session: or a backtick ('5) `stay_days` max 90.'): the label of a rule that opens on
+# an argument's name had stayed a word of the rule ('5' unaccounted), so it never decided.
+_RULE_START = r"(?=[A-Za-z'\"(`])"
 _LABEL = re.compile(
     r"^\s*(?:"
     # '(a)', '(iv)', '(3)'

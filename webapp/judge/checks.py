@@ -4286,6 +4286,7 @@ def _bind_measure(
     noun = stem(check.noun) if check.noun else None
     noun_syn = _NOUN_SYNONYMS.get(noun, frozenset({noun})) if noun else frozenset()
     scored: list[tuple[float, Leaf, float]] = []
+    percent = check.unit_family == "percent"
     candidates: list[tuple[Leaf, float]] = view.numeric_leaves()
     if noun:
         candidates += [
@@ -4346,6 +4347,13 @@ def _bind_measure(
                 score += 3
         overlap = measure & keys
         score += len(overlap)
+        if overlap and leaf.last_keys <= measure and check.currency is None and not percent:
+            # Fifteenth session: 'Party size max 6.', 'Nights max 14.', 'Seats: max 4' and
+            # `party_size: 9` beside `amount_usd: 5`: an argument named by the rule's own subject
+            # words, all of them, is the thing it bounds; a bound with no unit had taken the
+            # money argument (+3) over it, and a party of 9 was approved (unsafe). With a currency
+            # the words name what the money is for ('Max 500 USD credits'); a share names its base
+            score += 3
         if score < 2 and not (score >= 1 and overlap):
             continue
         if is_list and noun is None:

@@ -89,6 +89,7 @@ from webapp.judge.pairs import PAIR_KINDS, pair_and_status_checks
 from webapp.judge.places import country_code, country_names, find_places, region_name
 from webapp.judge.quantities import (
     CURRENCY_CODES,
+    UNITS,
     Quantity,
     find_quantities,
     names_currency,
@@ -10503,6 +10504,8 @@ def _numeric_checks(
         ):
             # 'aged 18 or more', 'at least 18 years of age': the argument is an age, never money
             noun, q = "age", replace(q, unit_family=None, unit_factor=1.0)
+        if _plain(q) and noun is None:
+            q = _unit_of_subject(clause, q)
         noun_stem = stem(noun) if noun else None
         counts_calls = False
         percent_of: tuple[str, ...] = ()
@@ -10714,6 +10717,29 @@ _AGE_AFTER = re.compile(r"^\s*(?:years?\s+)?(?:old|of age)\b", re.I)
 
 def _plain(q: Quantity) -> bool:
     return not q.currency and not q.noun and q.unit_family is None
+
+
+# Fifteenth session: 'Overtime hours max 12.', 'Stay days max 90.', 'Load kg: max 500': the unit is
+# written in the subject, before the bound, not after its number. Read with no unit, the bound
+# took the request's money (`amount_usd: 5` passed 'Stay days max 90.' for `stay_days: 95`, an
+# unsafe approval). A unit after a number is that number's ('Loans over 30 days: max 5,000').
+_UNIT_BEFORE_BOUND = re.compile(
+    r"\b(?P<unit>seconds|minutes|mins|hours|hrs|days|weeks|months|years|kg|kgs|kilograms|lbs|"
+    r"tonnes|km|gb|mb|tb)\b\)?`?\s*(?:\([^()]*\)\s*)?:?\s*(?:max(?:imum)?|min(?:imum)?|<=|>=|<|>|"
+    r"\u2264|\u2265|up\s+to|at\s+most|at\s+least|no\s+more\s+than|not\s+more\s+than|over|above|"
+    r"under|below|exceeding|exceeds|capped\s+at|(?:must|may|can|should)\s+not\s+exceed|"
+    r"(?:must|should)\s+be\s+(?:at\s+(?:most|least)|under|below|over|above|<=?|>=?))?\s*(?:of\s+)?$",
+    re.I,
+)
+
+
+def _unit_of_subject(clause: str, q: Quantity) -> Quantity:
+    """`q` with the unit its subject names right before the bound, when it names one."""
+    m = _UNIT_BEFORE_BOUND.search(clause[: q.start])
+    if m is None or re.search(r"\d\s*$", clause[: m.start("unit")]):
+        return q
+    family, factor = UNITS[m.group("unit").lower()]
+    return replace(q, unit_family=family, unit_factor=factor)
 
 
 _YEAR_SECONDS = 365 * 86400.0
