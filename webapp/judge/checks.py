@@ -4347,7 +4347,8 @@ def _bind_measure(
                 score += 3
         overlap = measure & keys
         score += len(overlap)
-        if overlap and leaf.last_keys <= measure and check.currency is None and not percent:
+        own_words = leaf.last_keys - _COUNT_KEYS if noun else leaf.last_keys
+        if overlap and own_words <= measure and check.currency is None and not percent:
             # Fifteenth session: 'Party size max 6.', 'Nights max 14.', 'Seats: max 4' and
             # `party_size: 9` beside `amount_usd: 5`: an argument named by the rule's own subject
             # words, all of them, is the thing it bounds; a bound with no unit had taken the
@@ -4378,6 +4379,10 @@ def _bind_measure(
             - measure
             - MONEY_KEYS
             - noun_syn
+            # Fifteenth session: 'A batch may contain at most 500 records.' and both `records`
+            # (2 listed) and `record_count: 900`: a count word is no other reading of the noun,
+            # so both are judged and the worst wins (the list alone had approved 900 records)
+            - (_COUNT_KEYS if noun else frozenset())
             - _PERCENT_KEYS
             - _TIME_KEYS
             - _BYTES_KEYS
