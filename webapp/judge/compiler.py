@@ -10713,6 +10713,14 @@ def _per_thing(clause: str) -> str:
 
 _AGED_BEFORE = re.compile(r"\baged(?:\s+[a-z]+){0,3}\s*$", re.I)
 _AGE_AFTER = re.compile(r"^\s*(?:years?\s+)?(?:old|of age)\b", re.I)
+# Fifteenth session: 'Min age 21.', 'Driver age: min 21', 'Minimum age of 18': the word 'age' right
+# before the bound names what is bounded. Read as money, 'Min age 21.' compared a `daily_rate` of
+# 30 and approved a driver of 19 (unsafe).
+_AGE_HEAD = re.compile(
+    r"\bages?\b\s*(?:\([^()]*\)\s*)?[:=]?\s*(?:(?:min(?:imum)?|max(?:imum)?|>=?|<=?|at\s+(?:least|most)|"
+    r"under|over|below|above|of|is|must\s+be|should\s+be)\s*){0,3}$",
+    re.I,
+)
 
 
 def _plain(q: Quantity) -> bool:
@@ -10767,6 +10775,7 @@ def _is_age(clause: str, q: Quantity) -> bool:
         _AGED_BEFORE.search(clause[: q.start])
         or _AGE_AFTER.match(clause[q.end :])
         or _PERSON_BOUND.search(clause[: q.start])
+        or _AGE_HEAD.search(clause[: q.start])
     )
 
 

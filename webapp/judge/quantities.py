@@ -134,6 +134,11 @@ _SPEED_OR_LENGTH = re.compile(
     r"|(?P<m>m)\s+(?:deep|high|tall|long|wide|in\s+(?:depth|height|length|width))\b)",
     re.I,
 )
+# words of size before a bound ('Pallet height max 1.8 m', 'Depth: up to 2m')
+_LENGTH_SUBJECT = re.compile(
+    r"\b(?:height|length|width|depth|clearance|span|radius|distance|tall|long|wide|deep|high)\b",
+    re.I,
+)
 # Suffixes of argument names that carry a unit ('size_gb', 'ttl_seconds', 'amount_cents').
 ARG_UNIT_SUFFIXES: dict[str, tuple[str, float]] = {
     **{k: v for k, v in UNITS.items() if len(k) > 1 and k not in ("min",)},
@@ -264,9 +269,18 @@ def find_quantities(text: str) -> list[Quantity]:
             p = m.group("post")
             currency = p.upper() if p.upper() in CURRENCY_CODES else _CURRENCY_WORDS.get(p.lower())
         mult = m.group("mult")
-        if mult:
-            value *= _MULTIPLIERS[mult.lower()]
         unit_family, factor = None, 1.0
+        if (
+            mult
+            and mult.lower() == "m"
+            and currency is None
+            and _LENGTH_SUBJECT.search(text[max(0, m.start() - 40) : m.start()])
+        ):
+            # 'Pallet height max 1.8 m': after a word of size, an 'm' with no currency is metres
+            # (read as a million, 1.8 m approved a 200 cm pallet: unsafe)
+            unit_family = "length"
+        elif mult:
+            value *= _MULTIPLIERS[mult.lower()]
         end = m.end()
         if m.group("unit"):
             unit_family, factor = UNITS[m.group("unit").lower()]
