@@ -368,6 +368,58 @@ def _copula_restored(text: str) -> str | None:
     return f"{', '.join(names[:-1])} and {names[-1]} are required."
 
 
+# Fifteenth session: 'Carrier must be UPS or FedEx.', 'Tier must be gold or silver.', 'The payment
+# method must be ACH or wire.': a closed list after 'must be', written as the whole sentence. It
+# had stayed not understood (or read as a flag `gold`), while 'Carrier: UPS or FedEx only' was
+# read; it is restated so, and taken only when the restatement is understood.
+_LIST_VALUE = (
+    r"(?:\"[^\"]{1,40}\"|'[^']{1,40}'|`[^`]{1,40}`|[A-Za-z0-9][\w\-&/+]*(?:\s[A-Z0-9][\w\-]*)?)"
+)
+_MUST_BE_LISTED = re.compile(
+    r"^(?P<subject>(?:the\s+)?`?[A-Za-z][\w\-]*`?(?:\s+`?[A-Za-z][\w\-]*`?){0,2})\s+"
+    r"(?:must|should|shall|has\s+to|needs?\s+to)\s+be\s+(?:either\s+)?"
+    r"(?P<values>"
+    + _LIST_VALUE
+    + r"(?:\s*,\s*"
+    + _LIST_VALUE
+    + r")*\s*,?\s+or\s+"
+    + _LIST_VALUE
+    + r")"
+    r"\s*\.?\s*$",
+    re.I,
+)
+# values that are states or checks of a thing, not names it takes ('signed or countersigned',
+# 'approved or waived', 'true or false')
+_NOT_LIST_VALUES = re.compile(
+    r"(?:ed|en)$|^(?:true|false|yes|no|y|n|null|none|empty|blank|set|present|valid|invalid|"
+    r"active|inactive|open|closed|paid|unpaid|on|off|fewer|less|more|lower|higher|greater|above|"
+    # a number is a bound ('must be 50 or fewer'), never a name in a list
+    r"below|under|over|earlier|later|sooner)$|^[$€£]?\d[\d,.]*%?$",
+    re.I,
+)
+
+
+def _listed_after_must_be(text: str) -> str | None:
+    """'Carrier must be UPS or FedEx.' as 'Carrier: UPS or FedEx only.'; None for any other shape."""
+    m = _MUST_BE_LISTED.match(text.strip())
+    if m is None:
+        return None
+    values = [
+        v.strip().strip("\"'`")
+        for v in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", m.group("values"))
+        if v.strip()
+    ]
+    if len(values) < 2 or any(_NOT_LIST_VALUES.search(v) for v in values):
+        return None
+    subject = re.sub(r"^the\s+", "", m.group("subject"), flags=re.I)
+    last = subject.split()[-1].strip("`").lower()
+    if len(subject.split()) > 1 and re.search(r"[^su]s$", last):
+        # 'Rush orders must be FedEx or UPS': a plural names a class of requests by a qualifier
+        # ('rush') the list reading would not keep; an attribute ('Payment method') is singular
+        return None
+    return f"{subject}: {', '.join(values[:-1])} or {values[-1]} only."
+
+
 def compile_rule(
     index: int,
     chunk_id: str,
@@ -405,6 +457,11 @@ def compile_rule(
     # '- reason_for_change required', 'cta_reference + milestone_id - both required, non-empty':
     # the copula staff drop in a terse line, put back; taken only when the rule so read is
     # understood (holdout_53 … 55's first runs left these unread)
+    listed = _listed_after_must_be(read)
+    if listed is not None:
+        rule = _compile_mended(index, chunk_id, listed, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
     required = _copula_restored(read)
     if required is not None:
         rule = _compile_mended(index, chunk_id, required, glossary, evidence)

@@ -1,0 +1,135 @@
+"""The lead's readings of the fifteenth session: which argument a bound compares.
+
+Each class here approved what its rule forbids on the start engine: a bound read on the request's
+money instead of the argument the rule names ('qty_units must not exceed 50.', 'Party size max
+6.', 'Min age 21.'), a unit written in the subject ('Overtime hours max 12.'), a metre read as a
+million ('Pallet height max 1.8 m'), a count argument passed over for a short list. Beside them,
+two readings that let plain rules decide: a label before a backticked argument ('5) `stay_days`
+max 90.') and a closed list after 'must be' ('Carrier must be UPS or FedEx.').
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.unit.judge_support import outcome_beside_ticket
+from webapp.judge.compiler import compile_rule
+
+# (rule, the argument it bounds, a value it refuses, a value it allows); every request also
+# carries a money argument far inside the bound, the decoy the bound had compared
+NAMED_BOUNDS = [
+    ("qty_units must not exceed 50.", "qty_units", 80, 50),
+    ("qty_units cannot exceed 50", "qty_units", 51, 12),
+    ("The qty_units must be 50 or fewer.", "qty_units", 51, 50),
+    ("refills_remaining should be at least 1", "refills_remaining", 0, 2),
+    ("Party size max 6.", "party_size", 9, 6),
+    ("Nights max 14.", "nights", 20, 14),
+    ("Seats: max 4", "seats", 7, 4),
+    ("Overtime hours max 12.", "overtime_hours", 14, 12),
+    ("Stay days max 90.", "stay_days", 95, 90),
+    ("Min age 21.", "driver_age", 19, 21),
+    ("Minimum age of 18 for members.", "member_age", 16, 18),
+    ("5) `stay_days` max 90.", "stay_days", 95, 90),
+]
+
+
+@pytest.mark.parametrize(("text", "arg", "refused", "allowed"), NAMED_BOUNDS)
+def test_a_bound_compares_the_argument_its_rule_names_not_the_money(text, arg, refused, allowed):
+    assert compile_rule(0, "c0", text).understanding == "understood"
+    decoy = {"amount_usd": 1, "daily_rate": 30}
+    assert outcome_beside_ticket(text, "desk.act", {arg: refused, **decoy}) == "denied"
+    assert outcome_beside_ticket(text, "desk.act", {arg: allowed, **decoy}) == "approved"
+
+
+def test_a_bound_with_a_currency_still_reads_the_money():
+    # the subject words name what the money is for, not a count of it
+    text = "Max 500 USD credits."
+    args = {"credits": 900, "credit_amount": 300, "currency": "USD"}
+    assert outcome_beside_ticket(text, "ops.credit", args) == "approved"
+    args = {"credits": 1, "credit_amount": 600, "currency": "USD"}
+    assert outcome_beside_ticket(text, "ops.credit", args) == "denied"
+
+
+def test_a_unit_after_a_number_in_a_condition_is_that_numbers():
+    # 'over 30 days' is the condition's; the 5,000 bound is not read as days
+    rule = compile_rule(0, "c0", "Loans over 30 days: max 5000")
+    assert "days" not in " ".join(c.reading() for c in rule.checks if "5,000" in c.reading())
+
+
+def test_a_metre_after_a_word_of_size_is_a_length_not_a_million():
+    text = "Pallet height max 1.8 m"
+    assert "1.80 m" in compile_rule(0, "c0", text).checks[0].reading()
+    assert outcome_beside_ticket(text, "ship", {"pallet_height_cm": 200, "value_usd": 5}) == (
+        "denied"
+    )
+    assert outcome_beside_ticket(text, "ship", {"pallet_height_cm": 170, "value_usd": 5}) == (
+        "approved"
+    )
+    # money keeps its million
+    rule = compile_rule(0, "c0", "Deals over 1.5m need CFO sign-off.")
+    assert "1,500,000" in rule.checks[0].reading()
+
+
+def test_a_count_argument_is_judged_beside_the_list_of_the_same_noun():
+    text = "A batch may contain at most 500 records."
+    args = {"records": [1, 2], "record_count": 900, "amount": 5}
+    assert outcome_beside_ticket(text, "export", args) != "approved"
+    args = {"records": [1, 2], "record_count": 2, "amount": 5}
+    assert outcome_beside_ticket(text, "export", args) == "approved"
+
+
+MUST_BE_LISTED = [
+    ("Carrier must be UPS or FedEx.", "carrier", "FedEx", "DHL"),
+    ("carrier must be UPS or FedEx", "carrier", "ups", "DHL"),
+    ("Tier must be gold or silver.", "tier", "silver", "bronze"),
+    ("The payment method must be ACH or wire.", "payment_method", "ACH", "card"),
+    ("Env must be staging or dev.", "env", "dev", "prod"),
+]
+
+
+@pytest.mark.parametrize(("text", "arg", "good", "bad"), MUST_BE_LISTED)
+def test_a_closed_list_after_must_be_is_an_allow_list_on_its_subject(text, arg, good, bad):
+    assert compile_rule(0, "c0", text).understanding == "understood"
+    assert outcome_beside_ticket(text, "desk.act", {arg: good}) == "approved"
+    assert outcome_beside_ticket(text, "desk.act", {arg: bad}) == "denied"
+    # another argument holding a listed value never speaks for the subject
+    assert outcome_beside_ticket(text, "desk.act", {arg: bad, "backup": good}) != "approved"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a plural names a class of requests by a qualifier the list would not keep
+        "Rush orders must be FedEx or UPS.",
+        # a bound, not a list
+        "The qty_units must be 50 or fewer.",
+        # states of a thing, not names it takes
+        "Invoices must be signed or countersigned.",
+        "The flag must be true or false.",
+    ],
+)
+def test_shapes_that_are_no_closed_list_are_not_restated(text):
+    rule = compile_rule(0, "c0", text)
+    if text.startswith("Rush"):
+        # read as a list it denied a carrier for a request that is no rush order
+        assert outcome_beside_ticket(text, "ship", {"rush": False, "carrier": "DHL"}) != "denied"
+    assert not any(
+        "is one of" in c.reading() or "is not one of" in c.reading() for c in rule.checks
+    )
+
+
+@given(
+    arg=st.sampled_from(["qty_units", "pallet_count", "guest_count", "crew_size"]),
+    bound=st.integers(min_value=1, max_value=500),
+    over=st.integers(min_value=1, max_value=1000),
+    decoy=st.integers(min_value=0, max_value=10_000),
+    modal=st.sampled_from(["must not exceed", "cannot exceed", "must be at most", "has to be <="]),
+)
+def test_a_named_bound_never_approves_a_value_over_it_whatever_the_money(
+    arg, bound, over, decoy, modal
+):
+    text = f"{arg} {modal} {bound}."
+    got = outcome_beside_ticket(text, "desk.act", {arg: bound + over, "amount_usd": decoy})
+    assert got != "approved"
