@@ -133,3 +133,35 @@ def test_a_named_bound_never_approves_a_value_over_it_whatever_the_money(
     text = f"{arg} {modal} {bound}."
     got = outcome_beside_ticket(text, "desk.act", {arg: bound + over, "amount_usd": decoy})
     assert got != "approved"
+
+
+def test_an_altitude_in_metres_is_a_length():
+    text = "Altitude max 120 m."
+    assert outcome_beside_ticket(text, "drone.fly", {"altitude_ft": 500, "battery_pct": 90}) == (
+        "denied"
+    )
+
+
+def test_a_count_of_approvers_is_what_the_rule_asks_never_its_gate():
+    # read as a gate ('at least 2 approvers' picks the requests), one approver put the rule out
+    # of reach and the release was approved
+    text = "At least 2 approvers are required for releases."
+    args = {"approver_count": 1, "version": "1"}
+    assert outcome_beside_ticket(text, "release.ship", args) != "approved"
+
+
+@pytest.mark.parametrize(
+    ("text", "arg"),
+    [
+        ("Don't restock items with expiry within 30 days.", "days_to_expiry"),
+        ("No lots expiring within 14 days may ship.", "days_until_expiry"),
+    ],
+)
+def test_a_prohibition_of_an_end_within_a_time_forbids_up_to_the_bound(text, arg):
+    assert outcome_beside_ticket(text, "stock.move", {arg: 10, "qty": 5}) == "denied"
+    assert outcome_beside_ticket(text, "stock.move", {arg: 60, "qty": 5}) == "approved"
+
+
+def test_an_obligation_to_end_within_a_time_stays_a_cap():
+    rule = compile_rule(0, "c0", "Certificates must expire within 90 days.")
+    assert "above 90 days" in rule.checks[0].reading()

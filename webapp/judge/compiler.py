@@ -10460,9 +10460,21 @@ _WITHIN_AS_CAP = re.compile(
 _EVENT_AFTER = re.compile(r"\s*(?:of|after|since|from)\b", re.I)
 
 
+# Fifteenth session: 'Don't restock items with expiry within 30 days', 'no lots expiring within 14
+# days': in a prohibition, the time left before an end the thing reaches is forbidden up to the
+# bound (read as a cap, 10 days to expiry was approved and 60 denied)
+_END_WITHIN = re.compile(
+    r"\b(?:expiry|expiration|expiring|expires|expire|maturity|maturing|matures|due)\s+within\s*$",
+    re.I,
+)
+_MODAL_BEFORE = re.compile(r"\b(?:must|should|shall|has to|have to|needs? to)\b", re.I)
+
+
 def _within_of_event(clause: str, q: Quantity) -> bool:
     """Whether `q` bounds the time since an event by a bare 'within' ('within 24h of the last swap')."""
     before = clause[: q.start]
+    if _END_WITHIN.search(before) and not _MODAL_BEFORE.search(before):
+        return True
     return bool(
         _WITHIN_BEFORE.search(before)
         and not _WITHIN_AS_CAP.search(before)

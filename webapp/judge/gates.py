@@ -1121,6 +1121,13 @@ def _read_gate(gate: str, glossary: Mapping[str, tuple[str, ...]]) -> _Gate | No
     return _Gate(tuple(conditions), tuple(subject), gloss)
 
 
+_WHO_SIGNS = frozenset(
+    stem(w)
+    for w in "signer signatory signature reviewer witness countersignature person people "
+    "officer manager director inspector checker".split()
+)
+
+
 def _read_amount(gate: str, q: Any, consumed: list[tuple[int, int]]) -> _Amount | None:
     kind = "money"
     q_end = q.end
@@ -1138,6 +1145,11 @@ def _read_amount(gate: str, q: Any, consumed: list[tuple[int, int]]) -> _Amount 
         noun = stem(q.noun)
         if noun in GENERIC or noun in _MEASURE_CHANGERS or q.noun in STOPWORDS:
             return None  # 'more than 3 requests', '… times': the history, not this request
+        if noun in APPROVAL_STEMS or noun in _WHO_SIGNS:
+            # Fifteenth session: 'At least 2 approvers are required for releases': the count of
+            # those who approve is what the rule asks for, never which requests it speaks of
+            # (read as a gate, `approver_count: 1` put the rule out of reach and was approved)
+            return None
         kind, q_end = "count", q.end + nm.end()
     before = gate[: q.start]
     after = gate[q_end:]

@@ -136,7 +136,8 @@ _SPEED_OR_LENGTH = re.compile(
 )
 # words of size before a bound ('Pallet height max 1.8 m', 'Depth: up to 2m')
 _LENGTH_SUBJECT = re.compile(
-    r"\b(?:height|length|width|depth|clearance|span|radius|distance|tall|long|wide|deep|high)\b",
+    r"\b(?:height|length|width|depth|clearance|span|radius|diameter|thickness|distance|altitude|"
+    r"elevation|tall|long|wide|deep|high)\b",
     re.I,
 )
 # Suffixes of argument names that carry a unit ('size_gb', 'ttl_seconds', 'amount_cents').
