@@ -151,15 +151,15 @@ def test_a_count_of_approvers_is_what_the_rule_asks_never_its_gate():
 
 
 @pytest.mark.parametrize(
-    ("text", "arg"),
+    ("text", "tool", "arg"),
     [
-        ("Don't restock items with expiry within 30 days.", "days_to_expiry"),
-        ("No lots expiring within 14 days may ship.", "days_until_expiry"),
+        ("Don't restock items with expiry within 30 days.", "stock.restock", "days_to_expiry"),
+        ("No lots expiring within 14 days may ship.", "lots.ship", "days_until_expiry"),
     ],
 )
-def test_a_prohibition_of_an_end_within_a_time_forbids_up_to_the_bound(text, arg):
-    assert outcome_beside_ticket(text, "stock.move", {arg: 10, "qty": 5}) == "denied"
-    assert outcome_beside_ticket(text, "stock.move", {arg: 60, "qty": 5}) == "approved"
+def test_a_prohibition_of_an_end_within_a_time_forbids_up_to_the_bound(text, tool, arg):
+    assert outcome_beside_ticket(text, tool, {arg: 10, "qty": 5}) == "denied"
+    assert outcome_beside_ticket(text, tool, {arg: 60, "qty": 5}) == "approved"
 
 
 def test_an_obligation_to_end_within_a_time_stays_a_cap():
