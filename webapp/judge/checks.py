@@ -1115,6 +1115,19 @@ class NumericLimit(Check):
         return _temperature_scale(self.source)
 
     @cached_property
+    def quantity_words(self) -> tuple[bool, bool, frozenset[str]]:
+        """Whether the measure words hold a word that never measures money, and 'quantity' or
+        'qty' (`_named_over_money`), read once."""
+        words = frozenset(self.measure + self.sized)
+        return bool(words & _NEVER_MONEY), bool(words & _QTY), self.identifiers
+
+    @cached_property
+    def identifiers(self) -> frozenset[str]:
+        """The argument names written in the rule as staff copy them from a schema
+        ('qty_units', '`shoot_days`'): snake_case words (`_named_over_money`)."""
+        return frozenset(m.lower() for m in _IDENTIFIER.findall(self.source))
+
+    @cached_property
     def on_a_scale(self) -> bool:
         """A bound on a score's own scale ('a credit score below 600'), never money."""
         return _on_a_scale(self)
@@ -4199,7 +4212,8 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
     measure = view.key_stems.intersection(words)
-    key = (measure, noun, unit_family, money, sized)
+    # `_named_over_money` reads two facts of the words beyond the argument names
+    key = (measure, noun, unit_family, money, sized, check.quantity_words)
     memo = view.bind_memo
     hit = memo.get(key)
     if hit is None:
@@ -4377,6 +4391,11 @@ def _bind_measure(
         scored.append((score - 0.1 * extra, leaf, value))
     if not scored:
         return ()
+    named_near: tuple[tuple[Leaf, float], ...] = ()
+    if money and check.currency is None and not check.sized:
+        scored, named_near = _named_over_money(scored, check)
+        if not scored:
+            return ()
     if check.unit_family == "percent":
         scored = _percent_of_the_subject(scored, measure)
     best = max(s for s, _, _ in scored)
@@ -4385,7 +4404,9 @@ def _bind_measure(
     # words among them ('max_depth_m' beside 'depth_m'), are kept apart: the check does not
     # pass a request one of them would not pass (`near_measures`).
     bound = tuple((lf, v) for s, lf, v in scored if s >= best - 1e-9)
-    if len(scored) > len(bound):
+    if named_near:
+        view.bind_memo[("near", id(bound))] = named_near
+    elif len(scored) > len(bound):
         near = tuple(
             (lf, v)
             for s, lf, v in scored
@@ -4399,6 +4420,74 @@ def _bind_measure(
             # kept by the identity of the bound tuple, itself kept in the memo for the request
             view.bind_memo[("near", id(bound))] = near
     return bound
+
+
+# jred31: a bare bound (no currency, no unit, no counted noun) had taken the request's money by
+# default, ahead of the argument the rule's words name: 'Group size must not exceed 8' compared
+# `price_usd: 5` and passed `group_size: 12`; 'qty_units | max 50' compared `amount_usd: 10` and
+# passed `qty_units: 80` (unsafe approvals, and false denials of the allowed sizes). Words that
+# never measure money; `qty` is staff shorthand for 'quantity', either way round.
+_NEVER_MONEY = frozenset(
+    stem(w) for w in "count quantity qty headcount tonnage tonnes tons number num".split()
+)
+_QTY = frozenset({stem("quantity"), stem("qty")})
+_IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
+
+
+def _money_leaf(leaf: Leaf) -> bool:
+    return not (leaf.keys.isdisjoint(MONEY_KEYS) and leaf.last_keys.isdisjoint(MONEY_KEYS))
+
+
+def _last_name(leaf: Leaf) -> str:
+    return leaf.path.rsplit(".", 1)[-1].split("[", 1)[0].lower()
+
+
+def _named_over_money(
+    scored: list[tuple[float, Leaf, float]], check: NumericLimit
+) -> tuple[list[tuple[float, Leaf, float]], tuple[tuple[Leaf, float], ...]]:
+    """A bare bound's arguments when the money it took by default is named by none of the
+    rule's words and another argument is (jred31): the scored arguments to keep, and the money
+    ones kept apart as near measures (the check does not pass a request one of them would not
+    pass).
+
+    - an argument the rule names whole ('Group size …' and `group_size`, 'qty_units | max 50'),
+      or by a quantity word ('Orders whose quantity exceeds 50' and `qty_units`), is what the
+      bound compares; the money is not;
+    - an argument named by some of the rule's words ('Pallets per truck' and `pallets`) is
+      compared, and the money as well: either may be what the rule bounds (review if they
+      disagree);
+    - a bound on a quantity ('Headcount capped at 80') never compares money: with no argument
+      named for it, the rule cannot be verified.
+    """
+    words = frozenset(check._binding[0])
+    if words & _QTY:
+        words |= _QTY
+    best = max(s for s, _, _ in scored)
+    top = [lf for s, lf, _ in scored if s >= best - 1e-9]
+    if not all(_money_leaf(lf) and lf.keys.isdisjoint(words) for lf in top):
+        return scored, ()
+    named = [t for t in scored if not _money_leaf(t[1]) and not t[1].last_keys.isdisjoint(words)]
+    money = tuple((lf, v) for _, lf, v in scored if _money_leaf(lf) and lf.keys.isdisjoint(words))
+    written = check.identifiers
+    named += [
+        t
+        for t in scored
+        if written and not _money_leaf(t[1]) and t not in named and _last_name(t[1]) in written
+    ]
+    whole = [
+        t
+        for t in named
+        if _last_name(t[1]) in written
+        or (t[1].last_keys <= words and (len(t[1].last_keys) > 1 or t[1].last_keys & _NEVER_MONEY))
+        or t[1].last_keys & words & _NEVER_MONEY
+    ]
+    if whole:
+        return whole, ()
+    if named:
+        return named, money
+    if words & _NEVER_MONEY:
+        return [], ()
+    return scored, ()
 
 
 def _percent_of_the_subject(
