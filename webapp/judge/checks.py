@@ -4211,6 +4211,9 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
     words, noun, unit_family, money, sized = check._binding
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
+    if not _QTY.isdisjoint(words):
+        # 'Quantity must not exceed 500' and `qty`, 'max qty 50' and `quantity` (jred31)
+        words = (*words, *_QTY)
     measure = view.key_stems.intersection(words)
     # `_named_over_money` reads two facts of the words beyond the argument names
     key = (measure, noun, unit_family, money, sized, check.quantity_words)
