@@ -532,7 +532,9 @@ def _bounds_paired(
         pairs[id(c)] = next(iter(names))
     if len(set(pairs.values())) != len(limits):
         return None
-    return tuple(replace(c, named=pairs[id(c)]) if id(c) in pairs else c for c in checks)
+    return tuple(
+        replace(c, named=pairs[id(c)], counts_calls=False) if id(c) in pairs else c for c in checks
+    )
 
 
 def _bound_argument_named(text: str, checks: tuple[Check, ...]) -> tuple[Check, ...] | None:
@@ -558,7 +560,12 @@ def _bound_argument_named(text: str, checks: tuple[Check, ...]) -> tuple[Check, 
         return None
     name = names.pop()
     if len(limits) == 1 and not bases:
-        return tuple(replace(c, named=name) if c is limits[0] else c for c in checks)
+        # jred31: 'Daily ore_tonnage must stay below 5000': a bound named for an argument is a
+        # bound on that argument over the window, never a count of requests (counted, 6,000
+        # tonnes passed as "request number 4 today")
+        return tuple(
+            replace(c, named=name, counts_calls=False) if c is limits[0] else c for c in checks
+        )
     if not limits and bases and len({repr(b) for b in distinct.values()}) == 1:
         return tuple(
             replace(c, base=replace(c.base, named=name))
