@@ -14,7 +14,7 @@ from typing import Any
 from webapp.judge.boundaries import NEGATE, OP_WORDS
 from webapp.judge.glossvalues import GRADES, may_be_value, value_token
 from webapp.judge.places import SUBNATIONAL, country_code, location_regions
-from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
+from webapp.judge.quantities import AMBIGUOUS_ARG_UNITS, CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
     _ACTION_KEYS,
     _VALUE_CLASSES_OF,
@@ -1119,7 +1119,12 @@ class NumericLimit(Check):
         """Whether the measure words hold a word that never measures money, and 'quantity' or
         'qty' (`_named_over_money`), read once."""
         words = frozenset(self.measure + self.sized)
-        return bool(words & _NEVER_MONEY), bool(words & _QTY), self.identifiers
+        never = bool(words & _NEVER_MONEY) or (
+            # 'Class size is capped at 20', 'Party size …': the size of a thing that is not
+            # money is a count ('Loan size', 'Deal size' are sums)
+            _SIZE in words and words.isdisjoint(_SIZED_IN_MONEY)
+        )
+        return never, bool(words & _QTY), self.identifiers
 
     @cached_property
     def identifiers(self) -> frozenset[str]:
@@ -4324,6 +4329,10 @@ def _bind_measure(
             # 'max 40 hours' and `hourly_rate`: money charged per unit of the measure is never
             # the measure (its time or weight word had bound it, ahead of `lease_term`)
             continue
+        elif check.unit_family and leaf.unit is None and _ambiguous_unit(leaf.path):
+            # jred31: 'Film reels up to 2,000 ft' and `reel_length_m: 900`: metres, minutes or
+            # months, never the rule's feet (compared as feet, 2,950 ft passed); no binding
+            continue
         elif check.unit_family == "time":
             score += 3 if (leaf.unit and leaf.unit[0] == "time") or keys & _TIME_KEYS else 0
         elif check.unit_family == "bytes":
@@ -4434,11 +4443,24 @@ _NEVER_MONEY = frozenset(
     stem(w) for w in "count quantity qty headcount tonnage tonnes tons number num".split()
 )
 _QTY = frozenset({stem("quantity"), stem("qty")})
+# things whose size is a sum of money ('Loan size must not exceed 50,000')
+_SIZED_IN_MONEY = frozenset(
+    stem(w)
+    for w in "loan deal ticket transfer payment wire invoice refund credit grant award budget "
+    "purchase transaction order trade position check cheque claim bet wager donation gift "
+    "investment allocation notional premium policy contract".split()
+)
 _IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
 
 
 def _money_leaf(leaf: Leaf) -> bool:
     return not (leaf.keys.isdisjoint(MONEY_KEYS) and leaf.last_keys.isdisjoint(MONEY_KEYS))
+
+
+def _ambiguous_unit(path: str) -> bool:
+    """Whether an argument's name ends in a unit suffix that names more than one unit."""
+    last = path.rsplit(".", 1)[-1].lower().split("_")
+    return len(last) > 1 and last[-1] in AMBIGUOUS_ARG_UNITS
 
 
 def _last_name(leaf: Leaf) -> str:
@@ -4488,7 +4510,7 @@ def _named_over_money(
         return whole, ()
     if named:
         return named, money
-    if words & _NEVER_MONEY:
+    if check.quantity_words[0]:
         return [], ()
     return scored, ()
 
