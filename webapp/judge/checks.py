@@ -154,6 +154,7 @@ _ASSET_KEYS = frozenset({"asset", "coin", "token"})
 _CURRENCY_KEYS = frozenset({"currency", "currenc", "ccy", "pair"})
 _AMOUNT_CURRENCY_KEYS = _CURRENCY_KEYS - {"pair"}
 _TALLY_KEYS = frozenset(stem(w) for w in "count quantity number num qty".split())
+_SUM_KEYS = frozenset(stem(w) for w in "amount total sum value balance".split())
 # A price of one unit ('unit_price', 'price_each', 'per_unit_cost'): a purchase is its product
 # with a quantity.
 _PER_UNIT_KEYS = frozenset(stem(w) for w in "unit each per item piece".split())
@@ -1232,7 +1233,11 @@ class NumericLimit(Check):
             and self.per not in _LINE_THINGS
         ):
             # 'per line', 'each line': every member is judged on its own, never their sum
-            return self._items_total(view, bound, applies) or worst
+            return (
+                self._items_total(view, bound, applies)
+                or self._other_measure(view, bound, applies)
+                or worst
+            )
         if worst.status in (SATISFIED, PERMITTED):
             return self._other_measure(view, bound, applies) or worst
         return worst
@@ -4368,7 +4373,11 @@ def _bind_measure(
             if is_list and not keys & noun_syn:
                 continue
         if money and not is_list:
-            if leaf.last_keys & MONEY_KEYS or keys & MONEY_KEYS:
+            if (leaf.last_keys & MONEY_KEYS or keys & MONEY_KEYS) and not (
+                # jred31: 'Bonus over 1,000' and `bonus_count: 1`: a tally named for the money
+                # is no sum of it (read as one, 3,000 USD of `amount_usd` passed)
+                leaf.last_keys & _TALLY_KEYS and leaf.last_keys.isdisjoint(_SUM_KEYS)
+            ):
                 score += 3
         overlap = measure & keys
         score += len(overlap)
@@ -4440,7 +4449,9 @@ def _bind_measure(
 # passed `qty_units: 80` (unsafe approvals, and false denials of the allowed sizes). Words that
 # never measure money; `qty` is staff shorthand for 'quantity', either way round.
 _NEVER_MONEY = frozenset(
-    stem(w) for w in "count quantity qty headcount tonnage tonnes tons number num".split()
+    stem(w)
+    for w in "count quantity qty headcount tonnage tonnes tons number num duration length "
+    "weight height depth distance temperature speed age".split()
 )
 _QTY = frozenset({stem("quantity"), stem("qty")})
 # things whose size is a sum of money ('Loan size must not exceed 50,000')
@@ -4491,7 +4502,13 @@ def _named_over_money(
     top = [lf for s, lf, _ in scored if s >= best - 1e-9]
     if not all(_money_leaf(lf) and lf.keys.isdisjoint(words) for lf in top):
         return scored, ()
-    named = [t for t in scored if not _money_leaf(t[1]) and not t[1].last_keys.isdisjoint(words)]
+    named = [
+        t
+        for t in scored
+        if not _money_leaf(t[1])
+        and t[1].keys.isdisjoint(_ID_WORDS)
+        and not t[1].last_keys.isdisjoint(words)
+    ]
     money = tuple((lf, v) for _, lf, v in scored if _money_leaf(lf) and lf.keys.isdisjoint(words))
     written = check.identifiers
     named += [
@@ -4499,18 +4516,35 @@ def _named_over_money(
         for t in scored
         if written and not _money_leaf(t[1]) and t not in named and _last_name(t[1]) in written
     ]
+    # named whole: as written ('qty_units'), by two or more words of the rule ('Group size …'
+    # and `group_size`), or by every measure word of the rule ('Quantity must not exceed 500'
+    # and `quantity`; 'Quantity discounts over 500' names the discount, with money near)
+    never = check.quantity_words[0]
     whole = [
         t
         for t in named
         if _last_name(t[1]) in written
-        or (t[1].last_keys <= words and (len(t[1].last_keys) > 1 or t[1].last_keys & _NEVER_MONEY))
-        or t[1].last_keys & words & _NEVER_MONEY
+        or (t[1].last_keys <= words and len(t[1].last_keys) > 1)
+        or (never and frozenset(check.measure) <= t[1].last_keys | _QTY)
     ]
     if whole:
         return whole, ()
+    # named in part: by a word of a measure that is never money, or by two of the rule's words
+    # ('Orders over 500' and `order_count` is not: the order's total is the default reading)
+    # named in part: by a word of a measure that is never money, by two of the rule's words,
+    # or by the rule's one thing when that is no sum of money ('Max pallets: 26' and `pallets`;
+    # 'Orders over 500' and `order_count` or `orders` is not: the order's total is the default)
+    measure = frozenset(check.measure)
+    named = [
+        t
+        for t in named
+        if never
+        or len(t[1].last_keys & words) > 1
+        or (measure <= t[1].last_keys and measure.isdisjoint(_SIZED_IN_MONEY))
+    ]
     if named:
         return named, money
-    if check.quantity_words[0]:
+    if never:
         return [], ()
     return scored, ()
 
