@@ -125,7 +125,10 @@ HOLDOUT_SETS = (
 # read as the thing it prices, a currency bound on a noun read as a count, another thing's %).
 # dev_jred30 red-teams agent permissions after a bound (refusals in other words, acts that are not the
 # act) and lookalike mail domains: first run 13/32, 17 unsafe; final 26/36 (4 mail cases added after), 0 unsafe.
+# dev_jred31 red-teams a numeric bound bound to the wrong argument (a name after or beside its bound,
+# a described thing that is an argument's name, two bounds on two arguments) beside a money decoy.
 APART_SETS = (
+    "dev_jred31",
     "dev_jred30",
     "dev_jred29",
     "dev_jred28",

@@ -40,7 +40,8 @@ def test_a_bound_compares_the_argument_its_rule_names_not_the_money(text, arg, r
     assert compile_rule(0, "c0", text).understanding == "understood"
     decoy = {"amount_usd": 1, "daily_rate": 30}
     assert outcome_beside_ticket(text, "desk.act", {arg: refused, **decoy}) == "denied"
-    assert outcome_beside_ticket(text, "desk.act", {arg: allowed, **decoy}) == "approved"
+    # (money over a bare bound beside an argument named in part is read both ways: jred31)
+    assert outcome_beside_ticket(text, "desk.act", {arg: allowed, "amount_usd": 1}) == "approved"
 
 
 def test_a_bound_with_a_currency_still_reads_the_money():

@@ -14,7 +14,7 @@ from typing import Any
 from webapp.judge.boundaries import NEGATE, OP_WORDS
 from webapp.judge.glossvalues import GRADES, may_be_value, value_token
 from webapp.judge.places import SUBNATIONAL, country_code, location_regions
-from webapp.judge.quantities import CURRENCY_CODES, parse_number_value
+from webapp.judge.quantities import AMBIGUOUS_ARG_UNITS, CURRENCY_CODES, parse_number_value
 from webapp.judge.request_view import (
     _ACTION_KEYS,
     _VALUE_CLASSES_OF,
@@ -154,6 +154,7 @@ _ASSET_KEYS = frozenset({"asset", "coin", "token"})
 _CURRENCY_KEYS = frozenset({"currency", "currenc", "ccy", "pair"})
 _AMOUNT_CURRENCY_KEYS = _CURRENCY_KEYS - {"pair"}
 _TALLY_KEYS = frozenset(stem(w) for w in "count quantity number num qty".split())
+_SUM_KEYS = frozenset(stem(w) for w in "amount total sum value balance".split())
 # A price of one unit ('unit_price', 'price_each', 'per_unit_cost'): a purchase is its product
 # with a quantity.
 _PER_UNIT_KEYS = frozenset(stem(w) for w in "unit each per item piece".split())
@@ -1115,6 +1116,24 @@ class NumericLimit(Check):
         return _temperature_scale(self.source)
 
     @cached_property
+    def quantity_words(self) -> tuple[bool, bool, frozenset[str]]:
+        """Whether the measure words hold a word that never measures money, and 'quantity' or
+        'qty' (`_named_over_money`), read once."""
+        words = frozenset(self.measure + self.sized)
+        never = bool(words & _NEVER_MONEY) or (
+            # 'Class size is capped at 20', 'Party size …': the size of a thing that is not
+            # money is a count ('Loan size', 'Deal size' are sums)
+            _SIZE in words and words.isdisjoint(_SIZED_IN_MONEY)
+        )
+        return never, bool(words & _QTY), self.identifiers
+
+    @cached_property
+    def identifiers(self) -> frozenset[str]:
+        """The argument names written in the rule as staff copy them from a schema
+        ('qty_units', '`shoot_days`'): snake_case words (`_named_over_money`)."""
+        return frozenset(m.lower() for m in _IDENTIFIER.findall(self.source))
+
+    @cached_property
     def on_a_scale(self) -> bool:
         """A bound on a score's own scale ('a credit score below 600'), never money."""
         return _on_a_scale(self)
@@ -1214,7 +1233,11 @@ class NumericLimit(Check):
             and self.per not in _LINE_THINGS
         ):
             # 'per line', 'each line': every member is judged on its own, never their sum
-            return self._items_total(view, bound, applies) or worst
+            return (
+                self._items_total(view, bound, applies)
+                or self._other_measure(view, bound, applies)
+                or worst
+            )
         if worst.status in (SATISFIED, PERMITTED):
             return self._other_measure(view, bound, applies) or worst
         return worst
@@ -4198,8 +4221,12 @@ def bind_measure(view: RequestView, check: NumericLimit) -> tuple[tuple[Leaf, fl
     words, noun, unit_family, money, sized = check._binding
     # The binding sees the rule's measure words only through argument names, so rules whose
     # measure words differ only in words no argument has share one binding per request.
+    if not _QTY.isdisjoint(words):
+        # 'Quantity must not exceed 500' and `qty`, 'max qty 50' and `quantity` (jred31)
+        words = (*words, *_QTY)
     measure = view.key_stems.intersection(words)
-    key = (measure, noun, unit_family, money, sized)
+    # `_named_over_money` reads two facts of the words beyond the argument names
+    key = (measure, noun, unit_family, money, sized, check.quantity_words)
     memo = view.bind_memo
     hit = memo.get(key)
     if hit is None:
@@ -4286,7 +4313,6 @@ def _bind_measure(
     noun = stem(check.noun) if check.noun else None
     noun_syn = _NOUN_SYNONYMS.get(noun, frozenset({noun})) if noun else frozenset()
     scored: list[tuple[float, Leaf, float]] = []
-    percent = check.unit_family == "percent"
     candidates: list[tuple[Leaf, float]] = view.numeric_leaves()
     if noun:
         candidates += [
@@ -4307,6 +4333,10 @@ def _bind_measure(
             # 'Lease term <= 36 months' and `monthly_rent`, 'max 1,000 kg' and `price_per_kg`,
             # 'max 40 hours' and `hourly_rate`: money charged per unit of the measure is never
             # the measure (its time or weight word had bound it, ahead of `lease_term`)
+            continue
+        elif check.unit_family and leaf.unit is None and _ambiguous_unit(leaf.path):
+            # jred31: 'Film reels up to 2,000 ft' and `reel_length_m: 900`: metres, minutes or
+            # months, never the rule's feet (compared as feet, 2,950 ft passed); no binding
             continue
         elif check.unit_family == "time":
             score += 3 if (leaf.unit and leaf.unit[0] == "time") or keys & _TIME_KEYS else 0
@@ -4343,18 +4373,14 @@ def _bind_measure(
             if is_list and not keys & noun_syn:
                 continue
         if money and not is_list:
-            if leaf.last_keys & MONEY_KEYS or keys & MONEY_KEYS:
+            if (leaf.last_keys & MONEY_KEYS or keys & MONEY_KEYS) and not (
+                # jred31: 'Bonus over 1,000' and `bonus_count: 1`: a tally named for the money
+                # is no sum of it (read as one, 3,000 USD of `amount_usd` passed)
+                leaf.last_keys & _TALLY_KEYS and leaf.last_keys.isdisjoint(_SUM_KEYS)
+            ):
                 score += 3
         overlap = measure & keys
         score += len(overlap)
-        own_words = leaf.last_keys - _COUNT_KEYS if noun else leaf.last_keys
-        if overlap and own_words <= measure and check.currency is None and not percent:
-            # Fifteenth session: 'Party size max 6.', 'Nights max 14.', 'Seats: max 4' and
-            # `party_size: 9` beside `amount_usd: 5`: an argument named by the rule's own subject
-            # words, all of them, is the thing it bounds; a bound with no unit had taken the
-            # money argument (+3) over it, and a party of 9 was approved (unsafe). With a currency
-            # the words name what the money is for ('Max 500 USD credits'); a share names its base
-            score += 3
         if score < 2 and not (score >= 1 and overlap):
             continue
         if is_list and noun is None:
@@ -4390,6 +4416,11 @@ def _bind_measure(
         scored.append((score - 0.1 * extra, leaf, value))
     if not scored:
         return ()
+    named_near: tuple[tuple[Leaf, float], ...] = ()
+    if money and check.currency is None and not check.sized:
+        scored, named_near = _named_over_money(scored, check)
+        if not scored:
+            return ()
     if check.unit_family == "percent":
         scored = _percent_of_the_subject(scored, measure)
     best = max(s for s, _, _ in scored)
@@ -4398,7 +4429,9 @@ def _bind_measure(
     # words among them ('max_depth_m' beside 'depth_m'), are kept apart: the check does not
     # pass a request one of them would not pass (`near_measures`).
     bound = tuple((lf, v) for s, lf, v in scored if s >= best - 1e-9)
-    if len(scored) > len(bound):
+    if named_near:
+        view.bind_memo[("near", id(bound))] = named_near
+    elif len(scored) > len(bound):
         near = tuple(
             (lf, v)
             for s, lf, v in scored
@@ -4412,6 +4445,112 @@ def _bind_measure(
             # kept by the identity of the bound tuple, itself kept in the memo for the request
             view.bind_memo[("near", id(bound))] = near
     return bound
+
+
+# jred31: a bare bound (no currency, no unit, no counted noun) had taken the request's money by
+# default, ahead of the argument the rule's words name: 'Group size must not exceed 8' compared
+# `price_usd: 5` and passed `group_size: 12`; 'qty_units | max 50' compared `amount_usd: 10` and
+# passed `qty_units: 80` (unsafe approvals, and false denials of the allowed sizes). Words that
+# never measure money; `qty` is staff shorthand for 'quantity', either way round.
+_NEVER_MONEY = frozenset(
+    stem(w)
+    for w in "count quantity qty headcount tonnage tonnes tons number num duration length "
+    "weight height depth distance temperature speed age".split()
+)
+_QTY = frozenset({stem("quantity"), stem("qty")})
+# things whose size is a sum of money ('Loan size must not exceed 50,000')
+_SIZED_IN_MONEY = frozenset(
+    stem(w)
+    for w in "loan deal ticket transfer payment wire invoice refund credit grant award budget "
+    "purchase transaction order trade position check cheque claim bet wager donation gift "
+    "investment allocation notional premium policy contract".split()
+)
+_IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
+
+
+def _money_leaf(leaf: Leaf) -> bool:
+    return not (leaf.keys.isdisjoint(MONEY_KEYS) and leaf.last_keys.isdisjoint(MONEY_KEYS))
+
+
+def _ambiguous_unit(path: str) -> bool:
+    """Whether an argument's name ends in a unit suffix that names more than one unit."""
+    last = path.rsplit(".", 1)[-1].lower().split("_")
+    return len(last) > 1 and last[-1] in AMBIGUOUS_ARG_UNITS
+
+
+def _last_name(leaf: Leaf) -> str:
+    return leaf.path.rsplit(".", 1)[-1].split("[", 1)[0].lower()
+
+
+def _named_over_money(
+    scored: list[tuple[float, Leaf, float]], check: NumericLimit
+) -> tuple[list[tuple[float, Leaf, float]], tuple[tuple[Leaf, float], ...]]:
+    """A bare bound's arguments when the money it took by default is named by none of the
+    rule's words and another argument is (jred31): the scored arguments to keep, and the money
+    ones kept apart as near measures (the check does not pass a request one of them would not
+    pass).
+
+    - an argument the rule names whole ('Group size …' and `group_size`, 'qty_units | max 50'),
+      or by a quantity word ('Orders whose quantity exceeds 50' and `qty_units`), is what the
+      bound compares; the money is not;
+    - an argument named by some of the rule's words ('Pallets per truck' and `pallets`) is
+      compared, and the money as well: either may be what the rule bounds (review if they
+      disagree);
+    - a bound on a quantity ('Headcount capped at 80') never compares money: with no argument
+      named for it, the rule cannot be verified.
+    """
+    words = frozenset(check._binding[0])
+    if words & _QTY:
+        words |= _QTY
+    best = max(s for s, _, _ in scored)
+    top = [lf for s, lf, _ in scored if s >= best - 1e-9]
+    if not all(_money_leaf(lf) and lf.keys.isdisjoint(words) for lf in top):
+        return scored, ()
+    named = [
+        t
+        for t in scored
+        if not _money_leaf(t[1])
+        and t[1].keys.isdisjoint(_ID_WORDS)
+        and not t[1].last_keys.isdisjoint(words)
+    ]
+    money = tuple((lf, v) for _, lf, v in scored if _money_leaf(lf) and lf.keys.isdisjoint(words))
+    written = check.identifiers
+    named += [
+        t
+        for t in scored
+        if written and not _money_leaf(t[1]) and t not in named and _last_name(t[1]) in written
+    ]
+    # named whole: as written ('qty_units'), by two or more words of the rule ('Group size …'
+    # and `group_size`), or by every measure word of the rule ('Quantity must not exceed 500'
+    # and `quantity`; 'Quantity discounts over 500' names the discount, with money near)
+    never = check.quantity_words[0]
+    whole = [
+        t
+        for t in named
+        if _last_name(t[1]) in written
+        or (t[1].last_keys <= words and len(t[1].last_keys) > 1)
+        or (never and frozenset(check.measure) <= t[1].last_keys | _QTY)
+    ]
+    if whole:
+        return whole, ()
+    # named in part: by a word of a measure that is never money, or by two of the rule's words
+    # ('Orders over 500' and `order_count` is not: the order's total is the default reading)
+    # named in part: by a word of a measure that is never money, by two of the rule's words,
+    # or by the rule's one thing when that is no sum of money ('Max pallets: 26' and `pallets`;
+    # 'Orders over 500' and `order_count` or `orders` is not: the order's total is the default)
+    measure = frozenset(check.measure)
+    named = [
+        t
+        for t in named
+        if never
+        or len(t[1].last_keys & words) > 1
+        or (measure <= t[1].last_keys and measure.isdisjoint(_SIZED_IN_MONEY))
+    ]
+    if named:
+        return named, money
+    if never:
+        return [], ()
+    return scored, ()
 
 
 def _percent_of_the_subject(

@@ -95,7 +95,14 @@ from webapp.judge.quantities import (
     names_currency,
     single_currency,
 )
-from webapp.judge.request_view import COMMS, MONEY_GENERIC, MONEY_SPECIFIC, VALUE_CLASSES, VERBS
+from webapp.judge.request_view import (
+    COMMS,
+    MONEY_GENERIC,
+    MONEY_KEYS,
+    MONEY_SPECIFIC,
+    VALUE_CLASSES,
+    VERBS,
+)
 from webapp.judge.scopes import predicate_follows, scoped_rule
 from webapp.judge.tables import table_checks
 from webapp.judge.text import GENERIC, STOPWORDS, content_stems, meaningful, stem, words
@@ -488,12 +495,20 @@ _MODAL_RUN = (
     r"(?:(?:is|are|of|must|should|shall|has|have|needs?|to|cannot|can't|can|may|will|never|"
     r"not|be|go|stay|remain|always|kept)\s+){0,5}"
 )
+# jred31: a table-like line puts a separator, not a modal, between the name and its bound
+# ('qty_units | max 50', 'batch_liters — not more than 1200', 'burn_count, max 4', 'qty_units
+# (max 50)', 'Maximum for shoot_days: 10'), and staff bound in other words ('limited to', 'may go
+# no higher than', 'should never go beyond'); the bound had taken the request's amount.
+_NAME_SEPARATOR = r"(?P<sep>\s*(?:\||,|:|\(|=>|->|\u2192|\s-|\u2013|\u2014)\s*|\s+)"
 _NAME_BEFORE_BOUND = re.compile(
-    r"(?<![\w.])`?(?P<arg>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s+"
+    r"(?<![\w.])`?(?P<arg>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?"
+    + _NAME_SEPARATOR
     + _MODAL_RUN
     + r"(?:(?P<bound>"
     + phrase_pattern(CAP)
-    + r"|above|over|below|under|exceeding|exceeds|exceed|more\s+than|less\s+than|fewer\s+than|"
+    + r"|limited\s+to|restricted\s+to|(?:go\s+)?no\s+(?:higher|greater|larger)\s+than|"
+    r"(?:go\s+)?(?:beyond|past)|(?:go\s+)?no\s+(?:lower|less)\s+than|"
+    r"above|over|below|under|exceeding|exceeds|exceed|more\s+than|less\s+than|fewer\s+than|"
     # jred28: 'fuel_surcharge_pct not to exceed 25' read its bound on "the amount"
     r"greater\s+than|not\s+to\s+exceed|at\s+least|at\s+most|>=?|<=?|\u2264|\u2265)\s*"
     r"(?=[$€£¥\d]|[A-Z]{3}\s*\d)"
@@ -503,10 +518,91 @@ _NAME_BEFORE_BOUND = re.compile(
 )
 
 
+# 'Maximum for shoot_days: 10', 'The cap on qty_units is 50': the bound word, then the name
+_BOUND_BEFORE_NAME = re.compile(
+    r"\b(?:max(?:imum)?|min(?:imum)?|cap|ceiling|limit|floor)\s+(?:for|on|of)\s+"
+    r"`?(?P<arg>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s*(?::|\bis\b|=)\s*(?=[$€£¥\d])"
+)
+_FIRST_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+# 'Refunds must include reason_code, max 500 USD', 'Payouts must cite invoice_no: max 1,000 EUR':
+# after a separator, a name that is what the rule requires, followed by a bound in money while the
+# name says nothing of money, is not what the bound compares (the request's amount is)
+_REQUIRING = re.compile(
+    r"\b(?:include|includes|including|cite|cites|citing|provide|provides|with|require|requires|"
+    r"need|needs|reference|references|attach|attaches|specify|specifies|carry|carries|set|"
+    r"populate|give|gives|quote|quotes)\s+(?:an?\s+|the\s+|a\s+valid\s+)?`?$",
+    re.I,
+)
+_MONEY_WRITTEN = re.compile(r"[$€£¥]\s*\d|\d[\d,.]*\s*(?:[kKmM]\b\s*)?(?:[A-Z]{3}\b|[$€£¥])")
+
+
+def _name_not_bounded(text: str, m: re.Match[str]) -> bool:
+    """Whether a name written before a separator and a bound ('reason_code, max 500 USD') is the
+    object of a requirement with a money bound it does not name (`_REQUIRING`)."""
+    name_words = {stem(w) for w in m.group("arg").split("_")}
+    if not name_words.isdisjoint(MONEY_KEYS):
+        return False
+    tail = text[m.end("arg") : m.end() + 16]
+    money = _MONEY_WRITTEN.search(tail) is not None
+    return money or _REQUIRING.search(text[: m.start("arg")]) is not None
+
+
+def _named_bounds(text: str) -> list[tuple[str, float | None]]:
+    """Each argument named right before (or, after 'maximum for', right after) a bound, with the
+    bound's number as written."""
+    found: list[tuple[str, float | None]] = []
+    for pattern in (_NAME_BEFORE_BOUND, _BOUND_BEFORE_NAME):
+        for m in pattern.finditer(text):
+            if "sep" in m.groupdict() and m.group("sep").strip() and _name_not_bounded(text, m):
+                continue
+            number = _FIRST_NUMBER.search(text, m.end("arg"))
+            value = None
+            if number is not None and number.start() - m.end() <= 12:
+                try:
+                    value = float(number.group().replace(",", ""))
+                except ValueError:
+                    value = None
+            found.append((m.group("arg"), value))
+    return found
+
+
+def _bounds_paired(
+    checks: tuple[Check, ...], found: list[tuple[str, float | None]]
+) -> tuple[Check, ...] | None:
+    """jred31: 'qty_units max 50 and amount_usd max 1000', 'keg_count: at most 20;
+    order_total_usd: at most 5000': two bounds on two named arguments, each bound paired with the
+    name written before its own number. Left unpaired, both bounds read the request's amount
+    (`qty_units: 80` passed). Paired only when every unnamed bound has one name by its number."""
+    limits = [c for c in checks if isinstance(c, NumericLimit) and not c.named]
+    if len(limits) < 2:
+        return None
+    by_value: dict[float, set[str]] = {}
+    for name, value in found:
+        if value is not None:
+            by_value.setdefault(value, set()).add(name)
+    pairs: dict[int, str] = {}
+    for c in limits:
+        names = by_value.get(c.threshold, set())
+        if len(names) != 1:
+            return None
+        pairs[id(c)] = next(iter(names))
+    if len(set(pairs.values())) != len(limits):
+        return None
+    return tuple(
+        replace(c, named=pairs[id(c)], counts_calls=False) if id(c) in pairs else c for c in checks
+    )
+
+
 def _bound_argument_named(text: str, checks: tuple[Check, ...]) -> tuple[Check, ...] | None:
     """The checks with the one amount bound of the rule set on the argument named right before
     it, when the rule names exactly one so and the check names none."""
-    names = {m.group("arg") for m in _NAME_BEFORE_BOUND.finditer(text)}
+    found = _named_bounds(text)
+    paired = _bounds_paired(checks, found)
+    if paired is not None:
+        return paired
+    names = {name for name, _ in found}
     limits = [c for c in checks if isinstance(c, NumericLimit) and not c.named]
     # jred29: the bound excepted by a condition ('No payroll run is submitted after the cutoff
     # (hours_to_cutoff below 24) unless the run is flagged urgent') is the base of each `Unless`
@@ -522,7 +618,12 @@ def _bound_argument_named(text: str, checks: tuple[Check, ...]) -> tuple[Check, 
         return None
     name = names.pop()
     if len(limits) == 1 and not bases:
-        return tuple(replace(c, named=name) if c is limits[0] else c for c in checks)
+        # jred31: 'Daily ore_tonnage must stay below 5000': a bound named for an argument is a
+        # bound on that argument over the window, never a count of requests (counted, 6,000
+        # tonnes passed as "request number 4 today")
+        return tuple(
+            replace(c, named=name, counts_calls=False) if c is limits[0] else c for c in checks
+        )
     if not limits and bases and len({repr(b) for b in distinct.values()}) == 1:
         return tuple(
             replace(c, base=replace(c.base, named=name))

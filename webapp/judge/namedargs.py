@@ -33,6 +33,14 @@ _NAMED_BRACKET = re.compile(
     r"(?P<rest>(?:(?:must|should|shall|is|are|=|==|!=|:|<|>|<=|>=)[^(),]*)?)\)"
 )
 _ARGUMENT_SHAPED = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+# jred31: a bracket pointing at the argument ('Orders above 50 (by qty_units) are denied',
+# '(field: qty_units)', '[qty_units]'): read as a value, 'qty_units' became "`orders` contains
+# qty_units" under the bound, which then read the request's amount (qty_units 80 passed)
+_POINTED_BRACKET = re.compile(
+    r"(?:\(\s*(?:by|in|per|via|using|from|see|measured\s+by|counted\s+(?:by|in)|"
+    r"field|arg(?:ument)?|param(?:eter)?|key)\s*:?\s+|\[\s*)"
+    r"`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s*[)\]]"
+)
 
 
 def names_read_as_values(text: str, every: list[Any]) -> list[str]:
@@ -44,8 +52,9 @@ def names_read_as_values(text: str, every: list[Any]) -> list[str]:
     (staging)') and is left to the checks."""
     out: list[str] = []
     outside = {stem(w.lower()) for w in words(_NAMED_BRACKET.sub(" ", text))}
-    for m in _NAMED_BRACKET.finditer(text):
-        name = m.group("name")
+    found = [m.group("name") for m in _NAMED_BRACKET.finditer(text)]
+    found += [m.group("name") for m in _POINTED_BRACKET.finditer(text)]
+    for name in found:
         if not (_ARGUMENT_SHAPED.fullmatch(name) or stem(name) in outside):
             continue
         for c in every:

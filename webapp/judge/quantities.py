@@ -128,6 +128,12 @@ UNITS: dict[str, tuple[str, float]] = {
     "knots": ("speed", 0.514444),
     "kts": ("speed", 0.514444),
 }
+# a word of length in a rule: a spaced 'm' beside it is metres (jred31)
+_LENGTH_CONTEXT = re.compile(
+    r"\b(?:depth|deep(?:er)?|height|high(?:er)?|tall(?:er)?|length|long(?:er)?|width|wide(?:r)?|"
+    r"distance|clearance|headroom|altitude|elevation|radius|span|draft|draught|diameter)\b",
+    re.I,
+)
 # 'm/s', 'km/h', and 'm' before a word of size: units the word pattern does not read.
 _SPEED_OR_LENGTH = re.compile(
     r"\s?(?:(?P<speed>m/s|km/h|mph|kph|kmh|knots?|kts)\b"
@@ -150,7 +156,26 @@ ARG_UNIT_SUFFIXES: dict[str, tuple[str, float]] = {
     "cent": ("minor", 0.01),
     "minor": ("minor", 0.01),
     "pence": ("minor", 0.01),
+    # jred31: suffixes staff write on arguments that no rule unit spells ('clearance_mm',
+    # 'route_mi', 'term_yrs'): left without a unit, the value was compared as if in the rule's
+    # own unit ('at least 2 m' passed `clearance_mm: 1500`)
+    "mm": ("length", 0.001),
+    "mi": ("length", 1609.344),
+    "mile": ("length", 1609.344),
+    "miles": ("length", 1609.344),
+    "yd": ("length", 0.9144),
+    "yds": ("length", 0.9144),
+    "yards": ("length", 0.9144),
+    "oz": ("mass", 0.028349523125),
+    "wk": ("time", 604800.0),
+    "wks": ("time", 604800.0),
+    "yr": ("time", 31536000.0),
+    "yrs": ("time", 31536000.0),
+    "mo": ("time", 2592000.0),
+    "mos": ("time", 2592000.0),
 }
+# an argument's unit suffix that names more than one unit ('depth_m': metres, minutes or months)
+AMBIGUOUS_ARG_UNITS = frozenset({"m"})
 _WORD_NUMBERS = {
     "one": 1,
     "two": 2,
@@ -270,6 +295,18 @@ def find_quantities(text: str) -> list[Quantity]:
             p = m.group("post")
             currency = p.upper() if p.upper() in CURRENCY_CODES else _CURRENCY_WORDS.get(p.lower())
         mult = m.group("mult")
+        if mult == "m" and not currency and text[m.end("num") : m.start("mult")].isspace():
+            # jred31: 'Dive depth max 30 m', 'clearance at least 2 m': a lower-case 'm' apart
+            # from its number, with no currency, is metres as often as a million (read as
+            # 30,000,000, a 40 m dive passed); the number is left unread (a human reads the
+            # rule). Glued ('1.5m') it stays a million. Beside a word of length ('Dive depth
+            # max 30 m') it is metres.
+            if not _LENGTH_CONTEXT.search(text):
+                continue
+            found.append(
+                Quantity(_parse_number(raw), m.start(), m.end(), None, "length", 1.0, None)
+            )
+            continue
         unit_family, factor = None, 1.0
         if (
             mult
@@ -277,8 +314,9 @@ def find_quantities(text: str) -> list[Quantity]:
             and currency is None
             and _LENGTH_SUBJECT.search(text[max(0, m.start() - 40) : m.start()])
         ):
-            # 'Pallet height max 1.8 m': after a word of size, an 'm' with no currency is metres
-            # (read as a million, 1.8 m approved a 200 cm pallet: unsafe)
+            # 'Pallet height max 1.8m' (glued; a spaced 'm' is read above): after a word of
+            # size, an 'm' with no currency is metres (read as a million, 1.8 m approved a 200 cm
+            # pallet: unsafe)
             unit_family = "length"
         elif mult:
             value *= _MULTIPLIERS[mult.lower()]

@@ -1185,6 +1185,12 @@ _SPAN_WORDS = frozenset(
 )
 
 
+_LENGTH_WORDS = frozenset(
+    "depth length height width distance altitude elevation clearance radius span range reach "
+    "draft draught headroom diameter thickness deep high long wide tall".split()
+)
+
+
 @lru_cache(maxsize=65536)
 def _path_stems(path: str) -> tuple[frozenset[str], frozenset[str], tuple[str, float] | None]:
     """Stems of every segment of an argument path, of its last segment, and its unit suffix.
@@ -1204,6 +1210,11 @@ def _path_stems(path: str) -> tuple[frozenset[str], frozenset[str], tuple[str, f
                 # jred28: 'duration_min', 'wait_min': a span in minutes ('min' alone is no unit
                 # suffix, 'order_min' is a minimum); read bare, 60 minutes was 'above 3 hours'
                 unit = ("time", 60.0)
+        if unit is None and len(last_words) > 1 and last_words[-1] == "m":
+            if _LENGTH_WORDS.intersection(last_words[:-1]):
+                # jred31: 'depth_m', 'reel_length_m': metres after a word of length (elsewhere
+                # 'm' may be minutes or months, and no check reads it in a unit)
+                unit = ("length", 1.0)
     last = frozenset(stem(w) for w in last_words)
     scale = next((SCALE_WORDS[w] for w in last_words[1:] if w in SCALE_WORDS), None)
     if scale is not None and last & MONEY_KEYS:
