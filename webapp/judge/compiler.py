@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from webapp.judge import agentrules, asides, parentheticals, tiers
+from webapp.judge import agentrules, asides, parentheticals, tiers, unitreads
 from webapp.judge.actors import reserved_act_rule
 from webapp.judge.boundaries import CAP, DATE_SIDE, NEGATE, WINDOW_ENDS, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
@@ -5116,6 +5116,9 @@ def _normalise(text: str) -> str:
         t,
         flags=re.I,
     )
+    # jred32: 'altitude max 120 m (altitude_m)', 'reach must not exceed 40 m', 'timeout max 30m
+    # (sensor_timeout_min)': a bare 'm' is metres or minutes where the rule says which (unitreads)
+    t = unitreads.bare_m_in_unit(t)
     t = _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
     # '21 or older', '65 or younger': an age, bounded like 'or more' / 'or less'.
     return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
