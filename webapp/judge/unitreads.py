@@ -173,7 +173,40 @@ _WITHIN_UNIT = re.compile(r"\bwithin\s+\d[\d.,]*\s*(?P<u>[a-z]+\.?)\s+(?:of|from
 
 MENDS: tuple[Callable[[str, list[Check]], list[Check] | None], ...] = (_mend_keep_out,)
 
+# -- a cap and a time ban read as one conditional --------------------------------------------------
+# "Happy hour discounts max 25% (discount_pct), never after 19:00", "Refund max 50 USD, never on
+# weekends", "Pours max 16 oz, no pours after 23:00" read as "When the request's time of day is
+# after 19:00: Deny when `discount_pct` is above 25%": two obligations (the cap at any hour, and
+# nothing at all after 19:00) became one, and a 40 % discount at 15:00 passed, a 10 % one at
+# 21:00 too. A time or a day said in a clause of its own, with its own 'never' or 'no', after a
+# bound, is its own prohibition.
+_BOUND_WORD = re.compile(
+    r"\b(?:max(?:imum)?|min(?:imum)?|cap(?:ped)?|up\s+to|at\s+(?:most|least)|no\s+more\s+than|"
+    r"limit(?:ed)?|not\s+(?:to\s+)?exceed\w*|above|over|below|under)\b|<=|>=|[<>\u2264\u2265]",
+    re.I,
+)
+_SEPARATE_TIME_BAN = re.compile(
+    r"[,;\u2013\u2014]\s*(?:-\s*)?(?:and\s+|but\s+|also\s+)?(?P<w>never|no(?:\s+[\w\-]+){0,2}|not)\s+"
+    r"(?:after|before|past|on|during|at|between|outside|over\s+the)\b",
+    re.I,
+)
+
+
+def _time_ban_read_as_condition(text: str, every: Sequence[Check]) -> list[str]:
+    if not any(
+        type(c).__name__ in ("TimeOfDay", "Weekday")
+        and isinstance(getattr(c, "body", None), NumericLimit)
+        for c in every
+    ):
+        return []
+    m = _SEPARATE_TIME_BAN.search(text)
+    if m and _BOUND_WORD.search(text[: m.start()]):
+        return [m.group("w").split()[0]]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
+    _time_ban_read_as_condition,
     _keep_out_read_as_cap,
     _metres_read_as_millions,
     _named_counter_read_as_calls,
