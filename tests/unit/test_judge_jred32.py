@@ -182,3 +182,28 @@ def test_the_allowed_value_in_its_own_argument_still_passes():
     text = "Perishables ship next-day only."
     args = {"perishable": True, "service_level": "next-day", "note": "fragile"}
     assert outcome_beside_ticket(text, "courier.create_shipment", args) == "approved"
+
+
+@pytest.mark.parametrize(
+    ("rule", "args"),
+    [
+        ("Transfers to rescues not on the partner list -> review.", {"on_partner_list": False}),
+        (
+            "Loans to venues not on the accredited list are forbidden.",
+            {"on_accredited_list": False},
+        ),
+        (
+            "Shipments to carriers that aren't on the approved list -> review.",
+            {"on_approved_list": False},
+        ),
+    ],
+)
+def test_what_lies_off_a_register_is_never_read_as_on_it(rule, args):
+    # read "review when they are on the partner list", a rescue off the list was approved
+    assert compile_rule(0, "c0", rule).understanding != "understood"
+    assert outcome_beside_ticket(rule, "ops.transfer", args) != "approved"
+
+
+def test_membership_of_a_register_is_still_read():
+    text = "Never disconnect a customer on the medical priority register."
+    assert compile_rule(0, "c0", text).understanding == "understood"

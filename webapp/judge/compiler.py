@@ -12504,6 +12504,11 @@ def _on_register(
         return None
     if re.match(r"\s*\([^)]*,[^)]*\)", clause[m.end() :]):
         return None  # 'on the embargo list (DME, VKO, SVO)': the list is written out, not a flag
+    if re.search(r"(?:\bnot|n't|\bnever)\s*$", clause[: m.start()], re.I):
+        # jred32: 'Transfers to rescues not on the partner list -> review' had read "review when
+        # they are on the partner list" (the 'not' left in the main clause): a rescue off the
+        # list passed. What lies off a register is not read here.
+        return None
     name = [w for w in words(m.group("name")) if w not in STOPWORDS]
     bind = tuple(x for x in (stem(w) for w in name) if x not in GENERIC)
     if not bind or any(w in _KIND_SKIP or NORMATIVE.fullmatch(w) for w in name):
