@@ -142,7 +142,17 @@ def bare_m_in_unit(text: str) -> str:
     if metres == minutes:
         return text
     unit = "metres" if metres else "minutes"
-    return _BARE_M.sub(lambda m: f"{m.group('n')} {unit}", text)
+    return _BARE_M.sub(
+        # '1.2m deep': already a length to the quantity reader (quantities._SPEED_OR_LENGTH),
+        # whose reading the rest of the compiler knows; left as written
+        lambda m: m.group(0) if _SIZE_AFTER.match(text, m.end()) else f"{m.group('n')} {unit}",
+        text,
+    )
+
+
+_SIZE_AFTER = re.compile(
+    r"\s+(?:deep|high|tall|long|wide|in\s+(?:depth|height|length|width))\b", re.I
+)
 
 
 def _mend_keep_out(text: str, checks: list[Check]) -> list[Check] | None:
