@@ -128,6 +128,8 @@ HOLDOUT_SETS = (
 # dev_jred31 red-teams a numeric bound bound to the wrong argument (a name after or beside its bound,
 # a described thing that is an argument's name, two bounds on two arguments) beside a money decoy.
 APART_SETS = (
+    # jred32: misreadings in unseen domains (angle keep-outs, bare "m", unit letters, named counters)
+    "dev_jred32",
     "dev_jred31",
     "dev_jred30",
     "dev_jred29",

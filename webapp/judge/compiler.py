@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from webapp.judge import agentrules, asides, parentheticals, tiers
+from webapp.judge import agentrules, asides, parentheticals, tiers, unitreads
 from webapp.judge.actors import reserved_act_rule
 from webapp.judge.boundaries import CAP, DATE_SIDE, NEGATE, WINDOW_ENDS, phrase_op, phrase_pattern
 from webapp.judge.boundaries import CONDITION as BOUNDARY_CONDITION
@@ -5275,6 +5275,9 @@ def _normalise(text: str) -> str:
         t,
         flags=re.I,
     )
+    # jred32: 'altitude max 120 m (altitude_m)', 'reach must not exceed 40 m', 'timeout max 30m
+    # (sensor_timeout_min)': a bare 'm' is metres or minutes where the rule says which (unitreads)
+    t = unitreads.bare_m_in_unit(t)
     t = _COMPARATIVE.sub(lambda m: _COMPARATIVES[m.group(1).lower()], t)
     # '21 or older', '65 or younger': an age, bounded like 'or more' / 'or less'.
     return _AGE_TAIL.sub(lambda m: f"aged {m.group(1)} or {_AGE_WORDS[m.group(2).lower()]}", t)
@@ -12706,6 +12709,11 @@ def _on_register(
         return None
     if re.match(r"\s*\([^)]*,[^)]*\)", clause[m.end() :]):
         return None  # 'on the embargo list (DME, VKO, SVO)': the list is written out, not a flag
+    if re.search(r"(?:\bnot|n't|\bnever)\s*$", clause[: m.start()], re.I):
+        # jred32: 'Transfers to rescues not on the partner list -> review' had read "review when
+        # they are on the partner list" (the 'not' left in the main clause): a rescue off the
+        # list passed. What lies off a register is not read here.
+        return None
     name = [w for w in words(m.group("name")) if w not in STOPWORDS]
     bind = tuple(x for x in (stem(w) for w in name) if x not in GENERIC)
     if not bind or any(w in _KIND_SKIP or NORMATIVE.fullmatch(w) for w in name):

@@ -48,6 +48,8 @@ from webapp.judge.places import country_code
 from webapp.judge.quantities import find_quantities
 from webapp.judge.request_view import MONEY_KEYS, RequestView
 from webapp.judge.text import STOPWORDS, stem, words
+from webapp.judge.unitreads import GUARDS as UNITREAD_GUARDS
+from webapp.judge.unitreads import MENDS as UNITREAD_MENDS
 from webapp.judge.wrongreads import GUARDS as WRONGREAD_GUARDS
 from webapp.judge.wrongreads import MENDS as WRONGREAD_MENDS
 from webapp.judge.wrongreads import ArgumentPair
@@ -876,6 +878,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     states_read_otherwise,
     # understood rules that decided on a misreading (red team jred19, misdecides.py)
     *MISDECIDE_GUARDS,
+    # units and counters read wrong in unseen domains (red team jred32, unitreads.py)
+    *UNITREAD_GUARDS,
 )
 
 
@@ -916,7 +920,7 @@ def mend(
     out = _mend_slash_list(text, out if out is not None else list(checks)) or out
     out = _mend_within(text, out if out is not None else list(checks)) or out
     out = _mend_inclusive_sign(text, out if out is not None else list(checks)) or out
-    for mend_one in (*WRONGREAD_MENDS, *NETRANGE_MENDS, *MISDECIDE_MENDS):
+    for mend_one in (*WRONGREAD_MENDS, *NETRANGE_MENDS, *MISDECIDE_MENDS, *UNITREAD_MENDS):
         out = mend_one(text, out if out is not None else list(checks)) or out
     return tuple(out) if out is not None else None
 

@@ -72,6 +72,9 @@ UNITS: dict[str, tuple[str, float]] = {
     "lbs": ("mass", 0.45359237),
     "tonne": ("mass", 1e3),
     "tonnes": ("mass", 1e3),
+    # jred32: 'max 1.2 t', 'min stock 2 t' (a bare 't' after a number: tonnes). Read as "the
+    # number of t" the bound compared 500 `ballast_kg` with 2 and passed a floor of 2 t.
+    "t": ("mass", 1e3),
     "percent": ("percent", 1.0),
     # 'leverage above 5x': a multiple, written glued to the number like '4h'.
     "x": ("ratio", 1.0),
@@ -90,6 +93,9 @@ UNITS: dict[str, tuple[str, float]] = {
     "second": ("time", 1.0),
     "seconds": ("time", 1.0),
     "sec": ("time", 1.0),
+    # jred32: 'cooldown at least 90 s': a bare 's' after a number is seconds (unread, 90 was
+    # compared with `cooldown_ms`: 5000 ms passed as 'not below 90')
+    "s": ("time", 1.0),
     "secs": ("time", 1.0),
     "minute": ("time", 60.0),
     "minutes": ("time", 60.0),

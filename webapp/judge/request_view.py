@@ -1179,6 +1179,9 @@ def _flatten(value: Any, prefix: str, out: list[Leaf], lists: list[Leaf]) -> Non
 
 
 # Words naming a span of time, before a 'min' suffix that then means minutes (jred28)
+_LOAD_WORDS = frozenset(
+    "payload load weight mass cargo ballast stock tonnage haul freight capacity".split()
+)
 _SPAN_WORDS = frozenset(
     "duration length wait delay timeout runtime session appointment slot visit call drive "
     "travel transit break rest downtime outage turnaround".split()
@@ -1205,6 +1208,14 @@ def _path_stems(path: str) -> tuple[frozenset[str], frozenset[str], tuple[str, f
         unit = ARG_UNIT_SUFFIXES.get(last_words[-3])
     else:
         unit = ARG_UNIT_SUFFIXES.get(last_words[-1]) if len(last_words) > 1 else None
+        if unit is None and len(last_words) > 1 and last_words[-1] == "s":
+            # jred32: 'stream_delay_s', 'rest_s', 'cooldown_s': seconds. Read bare, 30 seconds
+            # passed 'Stream delay min 2 min' as 30 (minutes, the rule's unit)
+            unit = ("time", 1.0)
+        elif unit is None and len(last_words) > 1 and last_words[-1] == "t":
+            if last_words[-2] in _LOAD_WORDS:
+                # jred32: 'payload_t', 'load_t': tonnes ('delta_t' is no load)
+                unit = ("mass", 1e3)
         if unit is None and len(last_words) > 1 and last_words[-1] == "min":
             if last_words[-2] in _SPAN_WORDS:
                 # jred28: 'duration_min', 'wait_min': a span in minutes ('min' alone is no unit
