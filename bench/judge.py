@@ -125,6 +125,9 @@ HOLDOUT_SETS = (
 # dev_jred30 red-teams agent permissions after a bound (refusals in other words, acts that are not the
 # act) and lookalike mail domains: first run 13/32, 17 unsafe; final 26/36 (4 mail cases added after), 0 unsafe.
 APART_SETS = (
+    # dev_jred33 red-teams unseen domains (library, waste, staffing, pawn, gym, parking, venue,
+    # research office): a floor read as a cap, a bound per hour read as a value, a day window dropped.
+    "dev_jred33",
     "dev_jred30",
     "dev_jred29",
     "dev_jred28",
