@@ -126,3 +126,72 @@ def test_property_an_empty_approval_is_never_approved(who, subject, tail):
     key = who.lower().replace(" ", "_") + "_approval"
     args = {"category": subject.split()[0].lower(), key: ""}
     assert outcome_beside_ticket(text, "lab.act", args) != "approved"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Trial passes: min age 18 - never issue to younger.",
+        "Headcount floor 50 for Hall A - never book smaller groups.",
+    ],
+)
+def test_a_floor_refused_in_a_comparative_never_approves_below(text):
+    # read "Deny when the amount is at or above 18": a 16-year-old guest was approved
+    assert compile_rule(0, "c0", text).understanding != "understood"
+    args = {"guest_age": 16, "headcount": 30, "room": "Hall A"}
+    assert outcome_beside_ticket(text, "x.act", args) != "approved"
+
+
+@pytest.mark.parametrize(
+    "text", ["Sellers under 21: NO.", "Purchases from sellers under 21 -> NO."]
+)
+def test_the_answer_no_is_never_norway(text):
+    args = {"seller_age": 19, "seller_country": "US", "amount": 10, "currency": "USD"}
+    assert compile_rule(0, "c0", text).understanding != "understood"
+    assert outcome_beside_ticket(text, "pawn.buy_item", args) != "approved"
+
+
+def test_a_country_named_no_is_still_read():
+    text = "Payments to NO are blocked."
+    assert outcome_beside_ticket(text, "pay", {"country": "NO"}) == "denied"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No exports of `fields` incl. address, phone, dob.",
+        "Patron records: no exports of `fields` incl. address, phone, dob.",
+        "Exports: `fields` must not include address, phone, dob.",
+    ],
+)
+def test_a_backticked_argument_is_never_the_value_refused(text):
+    assert compile_rule(0, "c0", text).understanding != "understood"
+    args = {"fields": ["name", "phone"]}
+    assert outcome_beside_ticket(text, "ils.export_patrons", args) != "approved"
+
+
+def test_backticked_values_in_a_list_are_still_read():
+    text = "Exports must not include: `ssn_last4`, `home_address`, `card_pan`."
+    args = {"fields": ["trip_date", "home_address"]}
+    assert outcome_beside_ticket(text, "data.export", args) == "denied"
+
+
+def test_a_kind_of_permit_is_no_window_over_requests():
+    text = "Monthly permits: max 3 vehicles per account."
+    assert compile_rule(0, "c0", text).understanding != "understood"
+    assert compile_rule(0, "c0", "Max 20 payouts per hour.").understanding == "understood"
+
+
+@given(
+    word=st.sampled_from(["younger", "smaller", "shorter", "less", "lower", "below", "under"]),
+    n=st.integers(min_value=2, max_value=500),
+)
+def test_property_a_floor_refused_below_never_reads_as_a_cap(word, n):
+    text = f"Bookings: min size {n} - never accept {word}."
+    rule = compile_rule(0, "c0", text)
+    wrong = [
+        c
+        for c in rule.checks
+        if getattr(c, "op", None) in ("gt", "ge") and getattr(c, "threshold", None) == n
+    ]
+    assert not (rule.understanding == "understood" and wrong)

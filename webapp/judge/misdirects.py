@@ -82,11 +82,13 @@ _REFUSED = (
     r"may\s+not)"
 )
 _LOW_AFTER = re.compile(
-    _REFUSED + r"\s+(?:[\w'-]+\s+){0,3}?(?:below|under|less|lower|fewer|short\s+of|beneath)\b",
+    _REFUSED
+    + r"\s+(?:[\w'-]+\s+){0,3}?(?:below|under|less|lower|fewer|short\s+of|beneath|younger|smaller|shorter|cheaper|earlier)\b",
     re.I,
 )
 _HIGH_AFTER = re.compile(
-    _REFUSED + r"\s+(?:[\w'-]+\s+){0,3}?(?:above|over|more|higher|exceed\w*|beyond)\b",
+    _REFUSED
+    + r"\s+(?:[\w'-]+\s+){0,3}?(?:above|over|more|higher|exceed\w*|beyond|older|larger|bigger|longer|later|greater)\b",
     re.I,
 )
 
@@ -268,11 +270,24 @@ _AS_VALUE_BEFORE = re.compile(
 )
 
 
+_CONSTRAINED_AFTER = re.compile(
+    r"\s*(?:incl\b\.?|including\b|must\b|may\b|should\b|shall\b|cannot\b|can't\b|can\b|"
+    r"contains?\b|containing\b|with\b|has\b|have\b|never\b|not\b)",
+    re.I,
+)
+
+
 def _backticked_name_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
     named = {}
     for m in re.finditer(r"`([^`]{1,60})`", text):
-        if not _AS_VALUE_BEFORE.search(text[: m.start()]):
-            named[m.group(1).strip().lower()] = m.group(1).strip()
+        # the argument the rule goes on to constrain ('`fields` incl. …', '`fields` must not
+        # include …'); a name glossed in brackets ('closed periods (`period_status`)') or a
+        # listed value ('must not include: `ssn_last4`, `home_address`') is not
+        if _AS_VALUE_BEFORE.search(text[: m.start()]) or not _CONSTRAINED_AFTER.match(
+            text[m.end() :]
+        ):
+            continue
+        named[m.group(1).strip().lower()] = m.group(1).strip()
     if not named:
         return []
     for c in _all(every):
@@ -284,7 +299,36 @@ def _backticked_name_read_as_value(text: str, every: Sequence[Check]) -> list[st
     return []
 
 
+# -- a kind of thing read as a window over requests ---------------------------------------------
+# 'Monthly permits: max 3 vehicles per account.' read as "Deny when the number of requests per
+# month is above 3": a monthly permit is a kind of permit, and the vehicles on one account are
+# what the rule counts, not the requests of a month; a permit for 4 vehicles passed whenever the
+# month's history held fewer than 3 requests. A window taken only from the adjective of the rule's
+# heading noun, with another thing counted after the number, is no window.
+_HEAD_ADJ = re.compile(
+    r"^\W*(?P<adj>daily|weekly|monthly|annual|yearly|quarterly)\s+(?P<noun>[a-z]+)", re.I
+)
+_WINDOW_SAID = re.compile(
+    r"\b(?:per|a|an|each|every|in\s+(?:a|any|one))\s+(?:rolling\s+|calendar\s+)?"
+    r"(?:hour|day|week|month|quarter|year|24\s*h)\b|/\s*(?:hr|hour|day|wk|week|mo|month|yr|year)\b",
+    re.I,
+)
+
+
+def _heading_adjective_read_as_window(text: str, every: Sequence[Check]) -> list[str]:
+    m = _HEAD_ADJ.match(text)
+    if not m or _WINDOW_SAID.search(text):
+        return []
+    if not any(isinstance(c, NumericLimit) and c.counts_calls and c.window for c in _all(every)):
+        return []
+    counted = re.search(r"\d[\d,]*\s+(?P<what>[a-z]{3,})", text[m.end() :], re.I)
+    if counted and stem(counted.group("what").lower()) != stem(m.group("noun").lower()):
+        return [m.group("adj")]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
+    _heading_adjective_read_as_window,
     _refusal_read_as_country,
     _backticked_name_read_as_value,
     _approver_read_as_subject,
