@@ -195,3 +195,11 @@ def test_property_a_floor_refused_below_never_reads_as_a_cap(word, n):
         if getattr(c, "op", None) in ("gt", "ge") and getattr(c, "threshold", None) == n
     ]
     assert not (rule.understanding == "understood" and wrong)
+
+
+def test_two_bounds_each_with_its_own_comparison_stay_understood():
+    # the refusal 'no older than' bounds 75, not 18 (the floor guard had taken it for 18's)
+    text = "Participants must be at least 18 and no older than 75."
+    assert compile_rule(0, "c0", text).understanding == "understood"
+    assert outcome_beside_ticket(text, "trial.enrol", {"age": 75}) == "approved"
+    assert outcome_beside_ticket(text, "trial.enrol", {"age": 76}) == "denied"

@@ -83,12 +83,12 @@ _REFUSED = (
 )
 _LOW_AFTER = re.compile(
     _REFUSED
-    + r"\s+(?:[\w'-]+\s+){0,3}?(?:below|under|less|lower|fewer|short\s+of|beneath|younger|smaller|shorter|cheaper|earlier)\b",
+    + r"\s+(?:[\w'-]+\s+){0,3}?(?:below|under|less|lower|fewer|short\s+of|beneath|younger|smaller|shorter|cheaper|earlier)\b(?!\s+than\s*[$\u20ac\u00a3]?\s*$)",
     re.I,
 )
 _HIGH_AFTER = re.compile(
     _REFUSED
-    + r"\s+(?:[\w'-]+\s+){0,3}?(?:above|over|more|higher|exceed\w*|beyond|older|larger|bigger|longer|later|greater)\b",
+    + r"\s+(?:[\w'-]+\s+){0,3}?(?:above|over|more|higher|exceed\w*|beyond|older|larger|bigger|longer|later|greater)\b(?!\s+than\s*[$\u20ac\u00a3]?\s*$)",
     re.I,
 )
 
@@ -104,6 +104,8 @@ def _sides(text: str, threshold: float) -> set[str]:
         before = text[max(0, m.start() - 40) : m.start()]
         # the clause after the number, up to the end of its sentence
         after = re.split(r"[.;!?](?:\s|$)", text[m.end() :], maxsplit=1)[0]
+        # … and only up to the next number: 'at least 18 and no older than 75' refuses above 75
+        after = re.split(r"\d", after, maxsplit=1)[0]
         if _LOW_BEFORE.search(before) or _LOW_AFTER.search(after):
             out.add("low")
         if _HIGH_BEFORE.search(before) or _HIGH_AFTER.search(after):
