@@ -73,6 +73,7 @@ from webapp.judge.identified import (
 )
 from webapp.judge.inline import inline_checks
 from webapp.judge.memberships import bare_membership
+from webapp.judge.misdirects import floor_restated
 from webapp.judge.misreadings import mend, misread_words
 from webapp.judge.namedargs import (
     aggregate_qualifier,
@@ -472,6 +473,14 @@ def compile_rule(
     required = _copula_restored(read)
     if required is not None:
         rule = _compile_mended(index, chunk_id, required, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
+    # jred33: 'Pay rate floor $16.50 - never place below.' had been read backwards ("Deny when
+    # the amount is at or above 16.50 USD"): restated as the floor it is, taken only when the rule
+    # so read is understood (misdirects.py; the guard there leaves every other reading unread)
+    floored = floor_restated(read)
+    if floored is not None:
+        rule = _compile_mended(index, chunk_id, floored, glossary, evidence)
         if rule.understanding == "understood":
             return replace(rule, text=text)
     banded = tiers.restated(read)

@@ -36,6 +36,7 @@ from webapp.judge.checks import (
 )
 from webapp.judge.misdecides import GUARDS as MISDECIDE_GUARDS
 from webapp.judge.misdecides import MENDS as MISDECIDE_MENDS
+from webapp.judge.misdirects import GUARDS as MISDIRECT_GUARDS
 from webapp.judge.netranges import GUARDS as NETRANGE_GUARDS
 from webapp.judge.netranges import MENDS as NETRANGE_MENDS
 from webapp.judge.overreads import GUARDS as OVERREAD_GUARDS
@@ -878,6 +879,9 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     states_read_otherwise,
     # understood rules that decided on a misreading (red team jred19, misdecides.py)
     *MISDECIDE_GUARDS,
+    # bounds read the wrong way round or not as bounds, day windows dropped (red team jred33,
+    # misdirects.py)
+    *MISDIRECT_GUARDS,
     # units and counters read wrong in unseen domains (red team jred32, unitreads.py)
     *UNITREAD_GUARDS,
 )
