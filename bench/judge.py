@@ -125,6 +125,7 @@ HOLDOUT_SETS = (
 # dev_jred30 red-teams agent permissions after a bound (refusals in other words, acts that are not the
 # act) and lookalike mail domains: first run 13/32, 17 unsafe; final 26/36 (4 mail cases added after), 0 unsafe.
 APART_SETS = (
+    "dev_jappr",  # jappr: terse shapes of holdout_60/61 (labels before names, flags, tails), other domains
     "dev_jred30",
     "dev_jred29",
     "dev_jred28",
