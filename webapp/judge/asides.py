@@ -53,7 +53,10 @@ _LABEL_WORD = (
 _SECTION_SIGN = r"(?:\s*§\s*\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?)"
 # What starts the rule proper after a label: a word, a quote or a bracket, never a digit (a
 # number after '3.' is an amount: '3. 5 refunds per day' is not a shape staff write).
-_RULE_START = r"(?=[A-Za-z'\"(])"
+# jappr: or a backticked argument name or a comparison sign ('3. `duration_days` no more than
+# 90', '3. >10,000 rows -> sign-off'), which no amount starts either; the '3' had stayed
+# unaccounted, and each such rule of holdout_60/61 went to review.
+_RULE_START = r"(?=[A-Za-z'\"(`<>\u2264\u2265])"
 _LABEL = re.compile(
     r"^\s*(?:"
     # '(a)', '(iv)', '(3)'
@@ -434,3 +437,46 @@ DIMENSION_NOUNS = {
 GENERIC_NOUNS = frozenset(
     "value values one ones option options case cases request requests".split()
 )
+
+
+# ---------------------------------------------------------------------------------------------
+# A closing restatement of what a missing or false value does
+
+# jappr: 'Patient `mrn` required. blank / null = reject.', '`consent_signed` must be true. no
+# consent = no procedure.', 'Must reference a ticket (`ticket_ref`). No ref, no deploy.': after a
+# required argument or a flag that must be true, the tail says again what the rule does when the
+# value is missing, empty or false. Read as a rule of its own, 'no consent = no procedure' had
+# taken the flag for a value and approved a procedure with `consent_signed: false` (unsafe).
+_EMPTY_WORDS = r"(?:blank|null|empty|missing|none|nil|unset|not\s+set|absent|false|no)"
+_ABSENCE = re.compile(
+    r"(?P<sep>\s*(?:[.;]|\s[-\u2013\u2014]{1,2}|\s*,)\s*)"
+    r"(?:"
+    # 'no cert = no booking', 'No ref, no hedge', 'no consent -> no procedure'
+    r"no\s+(?P<what>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s*(?:=|->|\u2192|=>|,)\s*"
+    r"no\s+(?P<act>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+    # 'blank / null = reject', 'empty = no badge', 'Missing = deny', 'none -> deny'
+    r"|(?P<empty>" + _EMPTY_WORDS + r"(?:\s*(?:/|,|\bor\b)\s*" + _EMPTY_WORDS + r")*)"
+    r"\s*(?:=|->|\u2192|=>|:)\s*(?:" + _DENY_WORDS + r"|no\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+    r")\s*[.!]?\s*$",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class AbsenceBranch:
+    head: str  # the rule without the tail
+    what: str  # 'consent' in 'no consent = no procedure' ('' for 'blank / null = reject')
+
+
+def absence_branch(text: str) -> AbsenceBranch | None:
+    """The closing tail of `text` that restates what a missing, empty or false value does, with
+    the rule before it; None when it has none, or nothing before it states an obligation."""
+    m = _ABSENCE.search(text)
+    if m is None or m.start() == 0:
+        return None
+    head = text[: m.start()].rstrip(" ,;:-\u2013\u2014")
+    if not head or not _OBLIGATION.search(head):
+        return None
+    return AbsenceBranch(
+        head + ("" if head.endswith((".", "!", ")")) else "."), (m.group("what") or "").lower()
+    )

@@ -381,6 +381,15 @@ def compile_rule(
     # procedure, emphasis, 'until further notice', staff shorthand. The rule is read without
     # them and keeps its text as written (citations, the policy page).
     read = asides.plain(text, scheme)
+    # jappr: '`consent_signed` must be true. no consent = no procedure.', 'Patient `mrn`
+    # required. blank / null = reject.': a tail restating what a missing or false value does is
+    # read by the rule before it, when that rule alone is understood and only requires the
+    # value (asides.absence_branch); any other tail stays as the rule reads it
+    gap = asides.absence_branch(read)
+    if gap is not None:
+        head = compile_rule(index, chunk_id, gap.head, glossary, evidence, scheme)
+        if head.understanding == "understood" and _absence_restated(head.checks, gap.what):
+            return replace(head, text=text)
     # jred24: 'country not in (RU, BY, IR)', '- env NOT IN ('prod', 'production')': a bare list
     # membership is a constraint, restated in the words a reading knows (memberships.py); a
     # refused list whose restatement is not understood never falls to the prose reading, which
@@ -636,6 +645,34 @@ def _choices_read_as_required(text: str, checks: list[Check]) -> list[str]:
     if len(items) < 2 or not any(i.lower() in required for i in items):
         return []  # 'must cite a ticket in justification_ticket': the argument itself
     return items
+
+
+def _absence_restated(checks: Sequence[Check], what: str) -> bool:
+    """Every check denies when one argument is missing or empty (a required argument) or is not
+    true (a flag that must be true), and `what` ('consent' in 'no consent = no procedure') names
+    that argument: one of its words, or a word its name starts with ('cert' for
+    `ada_certified`); '' ('blank / null = reject') names whatever the rule requires."""
+    if not checks:
+        return False
+    for c in checks:
+        if c.effect != "deny":
+            return False
+        if isinstance(c, RequiredArgument):
+            name = c.exact_name or " ".join(c.arg_words)
+        elif isinstance(c, Binding) and c.op == "eq" and c.value is True:
+            name = c.path
+        else:
+            return False
+        if not what:
+            continue
+        own = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+        said = [w for w in re.split(r"[^a-z0-9]+", what) if w]
+        generic = isinstance(c, RequiredArgument) and said in (["ref"], ["reference"], ["id"])
+        if not generic and not all(
+            any(o == w or (len(w) >= 3 and o.startswith(w)) for o in own) for w in said
+        ):
+            return False
+    return True
 
 
 def _required_alone(part: str) -> Check | None:
@@ -9996,7 +10033,11 @@ def _beside_binding(
     return made
 
 
-_MEASURE_NAME = re.compile(r"\((?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\)")
+# (jappr: in backticks, '(`notional_usd`)', or one word in backticks, '(`amount`)': a word so
+# marked is the argument's name; bare, '(gross)' is a gloss and is not read so)
+_MEASURE_NAME = re.compile(
+    r"\((?:(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)|`(?P<ticked>[a-z][a-z0-9]*(?:_[a-z0-9]+)*)`)\)"
+)
 
 
 def _named_measures(clause: str, made: list[Check]) -> list[Check]:
@@ -10009,7 +10050,7 @@ def _named_measures(clause: str, made: list[Check]) -> list[Check]:
     # ---- jred17: 'Annual leave: 25 days max (leave_days)' bounds a total, not the argument
     # (a total over a window of time, 'Yearly refunds: 500 USD max', is read by the limit)
     if not any(c.window for c in limits) and (
-        any(aggregate_qualifier(clause, m.group("name")) for m in names)
+        any(aggregate_qualifier(clause, (m.group("name") or m.group("ticked"))) for m in names)
         or any(
             aggregate_qualifier(clause, m.group("name")) for m in _MEASURE_LABEL.finditer(clause)
         )
@@ -10027,14 +10068,14 @@ def _named_measures(clause: str, made: list[Check]) -> list[Check]:
         return made
     name = names[0]
     limit = limits[0]
-    own = {stem(w.lower()) for w in words(name.group("name"))}
+    own = {stem(w.lower()) for w in words(name.group("name") or name.group("ticked"))}
     after_quantity = any(
         re.fullmatch(r"\s*(?:[A-Za-z]+\s+){0,2}", clause[q.end : name.start()])
         for q in find_quantities(clause)
     )
     if not (after_quantity or own & set(limit.measure) or own & set(limit.terms)):
         return made
-    return _named_as(made, limit, name.group("name"))
+    return _named_as(made, limit, name.group("name") or name.group("ticked"))
 
 
 # an argument's name labelling a bound ('validity_months: 12 max') or compared with a number
