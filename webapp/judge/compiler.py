@@ -340,9 +340,12 @@ def _description_rules(description: str) -> list[str]:
 _GLOSS_HINT = re.compile(r"\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*\s*(?:[=:<>!\u2264\u2265]|\))")
 
 
-_REQUIRED_NAME = r"`?[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+`?"
+# (jappr: a single word in backticks is an argument's name too, '`purpose` required', and a
+# word or two may say whose it is, 'refund `reason` required', 'Patient `mrn` required')
+_REQUIRED_NAME = r"(?:`?[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+`?|`[a-z][a-z0-9]*`)"
 _BARE_REQUIRED = re.compile(
-    rf"^\s*(?:\d{{1,2}}[.)]\s*|[-*\u2022]\s*)?(?P<names>{_REQUIRED_NAME}"
+    rf"^\s*(?:\d{{1,2}}[.)]\s*|[-*\u2022]\s*)?(?P<qual>(?:[A-Za-z][a-z]+\s+){{1,2}}(?=`))?"
+    rf"(?P<names>{_REQUIRED_NAME}"
     rf"(?:\s*(?:\+|,|&|\band\b)\s*{_REQUIRED_NAME})*)\s*(?:[-\u2013\u2014:]\s*)?"
     r"(?:(?:both|all|each)\s+)?(?:required|mandatory)"
     r"(?:\s*,?\s*\(?(?:non-empty|not\s+blank|not\s+empty)\)?)?\s*\.?\s*$",
@@ -362,9 +365,47 @@ def _copula_restored(text: str) -> str | None:
     ]
     if any(flag_of_unsaid_state(n.strip("`")) for n in names):
         return None  # '`is_blocked` mandatory': true or false? (identified.py leaves it unread)
+    qual = m.group("qual") or ""
+    if qual and (len(names) != 1 or not _PLAIN_QUALIFIER.fullmatch(qual.strip())):
+        return None
     if len(names) == 1:
-        return f"{names[0]} is required."
+        return f"{qual}{names[0]} is required."
     return f"{', '.join(names[:-1])} and {names[-1]} are required."
+
+
+# jappr: '`contains_pii` true -> deny', '`kyc_passed` = N → reject': a flag written with the
+# value that is refused and an arrow to a refusal; the whole rule and nothing else
+_FLAG_VERDICT = re.compile(
+    r"^\s*(?:\d{1,2}[.)]\s*|[-*\u2022]\s*)?(?P<name>`[a-z][a-z0-9]*(?:_[a-z0-9]+)*`|"
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*(?:=|==|is\s+)?\s*"
+    r"(?P<value>true|false|yes|no|y|n)\s*(?:->|\u2192|=>)\s*"
+    r"(?:deny|denied|reject|rejected|block|blocked|refuse|refused|decline|declined)\s*[.!]?\s*$",
+    re.I,
+)
+
+
+def _flag_verdict_restored(text: str) -> str | None:
+    """'`contains_pii` true -> deny' as '`contains_pii` must be false.' (and 'false -> deny' as
+    'must be true'); None for any other shape."""
+    m = _FLAG_VERDICT.match(text)
+    if m is None:
+        return None
+    refused = m.group("value").lower() in ("true", "yes", "y")
+    name = m.group("name")
+    if not name.startswith("`"):
+        name = f"`{name}`"
+    return f"{name} must be {'false' if refused else 'true'}."
+
+
+# the words before a required name that say whose it is ('Patient', 'refund'), never a
+# condition, a modal or a negation ('If', 'No', 'Only', 'Never', 'When', 'Unless', 'Not')
+_PLAIN_QUALIFIER = re.compile(
+    r"(?!(?:if|no|not|only|never|when|unless|except|without|for|all|any|each|every|some|"
+    r"optional|optionally|maybe|sometimes|also)\b)[A-Za-z][a-z]+"
+    r"(?:\s+(?!(?:if|no|not|only|never|when|unless|except|without|for|optional|optionally)\b)"
+    r"[a-z]+)?",
+    re.I,
+)
 
 
 def compile_rule(
@@ -416,6 +457,11 @@ def compile_rule(
     required = _copula_restored(read)
     if required is not None:
         rule = _compile_mended(index, chunk_id, required, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
+    flagged = _flag_verdict_restored(read)
+    if flagged is not None:
+        rule = _compile_mended(index, chunk_id, flagged, glossary, evidence)
         if rule.understanding == "understood":
             return replace(rule, text=text)
     banded = tiers.restated(read)
