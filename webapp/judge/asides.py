@@ -363,10 +363,25 @@ def plain(text: str, scheme: frozenset[str] = frozenset()) -> str:
     out = without_open_end(out)
     out = refusal_spelled(out)
     out = without_emphasis(out)
+    out = unticked_comparisons(out)
     out = re.sub(r"\s+", " ", out).strip()
     if re.sub(r"\s+", " ", text).strip() == out:
         return text
     return out
+
+
+# jappr: '`days_until_effective` < 14 -> deny', '`hours_notice` >= 24': the backticks of a name
+# compared by an ordering sign mark what the bare name says already ('lead_days < 7 -> deny' was
+# understood; with backticks the name was read as a value the request contains and the bound as
+# the amount's)
+_TICKED_COMPARED = re.compile(
+    r"`(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`(?=\s*(?:<=?|>=?|\u2264|\u2265)\s*[$\d])"
+)
+
+
+def unticked_comparisons(text: str) -> str:
+    """`text` with the backticks taken off each argument name compared by <, >, <=, >=."""
+    return _TICKED_COMPARED.sub(lambda m: m.group("name"), text)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -66,6 +66,7 @@ from webapp.judge.glosses import (
 )
 from webapp.judge.holds import hold_checks
 from webapp.judge.identified import (
+    ExceptionFlag,
     flag_of_unsaid_state,
     identified_checks,
     identifiers_unread,
@@ -373,6 +374,37 @@ def _copula_restored(text: str) -> str | None:
     return f"{', '.join(names[:-1])} and {names[-1]} are required."
 
 
+_FLAG_EXCEPTION = re.compile(
+    r"^(?P<head>.+?)\s*[,;]?\s+unless\s+(?:(?:the\s+)?[a-z]+\s+(?:set|sets|has\s+set|marks?|"
+    r"flags?|flagged)\s+)?(?P<name>`[a-z][a-z0-9]*(?:_[a-z0-9]+)*`|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+    r"\s*(?:=|==|is)\s*(?P<value>true|false)\s*[.!]?\s*$",
+    re.I,
+)
+
+
+def _flag_exception(text: str) -> tuple[str, str, bool] | None:
+    """(the rule before the exception, the flag, the value that excepts) of a rule closing with
+    'unless `flag` is true' (or '= true', 'unless dispatch set `flag` = true'); None otherwise."""
+    m = _FLAG_EXCEPTION.match(text)
+    # an exception after an else branch or an allow-list ('may only go to US, CA or MX; any
+    # other country -> reject unless compliance_ok is true') is the branch's, and whether it
+    # lets the request through or only spares the refusal is not said: not read here
+    if m is None or re.search(
+        r"\b(?:unless|except|only|if|any\s+other|anything\s+else|otherwise|else|others)\b",
+        m.group("head"),
+        re.I,
+    ):
+        return None
+    head = m.group("head").rstrip(" ,;:-\u2013\u2014")
+    if not head:
+        return None
+    return (
+        head + ("" if head.endswith((".", "!")) else "."),
+        m.group("name").strip("`"),
+        m.group("value").lower() == "true",
+    )
+
+
 # jappr: '`contains_pii` true -> deny', '`kyc_passed` = N → reject': a flag written with the
 # value that is refused and an arrow to a refusal; the whole rule and nothing else
 _FLAG_VERDICT = re.compile(
@@ -459,6 +491,31 @@ def compile_rule(
         rule = _compile_mended(index, chunk_id, required, glossary, evidence)
         if rule.understanding == "understood":
             return replace(rule, text=text)
+    # jappr: '`days_until_effective` < 14 -> deny unless `emergency` is true', '`hours_notice` >=
+    # 24. Less -> deny unless dispatch set `same_day_exception` = true': a closing exception on a
+    # flag named as an argument, read on the rule before it when that rule alone is understood
+    # and only refuses (each check then holds unless the flag is true)
+    excepted = _flag_exception(read)
+    if excepted is not None:
+        head_text, flag, value = excepted
+        head = compile_rule(index, chunk_id, head_text, glossary, evidence, scheme)
+        if (
+            head.understanding == "understood"
+            and head.checks
+            and all(c.effect == "deny" and not isinstance(c, Unless) for c in head.checks)
+            and not any(flag in getattr(c, "path", "") for c in _all_checks(head.checks))
+        ):
+            cond = ExceptionFlag(index, read, "deny", (), path=flag, op="eq", value=value)
+            checks = _unless_each(
+                list(head.checks),
+                index,
+                read,
+                marker="unless",
+                test="binding",
+                phrase=f"`{flag}` is {str(value).lower()}",
+                condition=cond,
+            )
+            return replace(head, text=text, checks=tuple(checks))
     flagged = _flag_verdict_restored(read)
     if flagged is not None:
         rule = _compile_mended(index, chunk_id, flagged, glossary, evidence)
@@ -771,6 +828,11 @@ def _compile_with_else(
     if capped is not None:
         head = _compile_as_written(index, chunk_id, capped, glossary, evidence)
         if head.understanding == "understood" and tiers.only_caps(head.checks):
+            return replace(head, text=text)
+    beyond = tiers.beyond_refused(text)
+    if beyond is not None:
+        head = _compile_as_written(index, chunk_id, beyond[0], glossary, evidence)
+        if head.understanding == "understood" and tiers.only_bounds(head.checks, beyond[1]):
             return replace(head, text=text)
     branch = asides.else_branch(text)
     if branch is None:
