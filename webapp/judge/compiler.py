@@ -242,7 +242,7 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
     scheme = asides.numbering(policy.rules)
     for i, text in enumerate(policy.rules):
         chunk_id = f"{policy.policy_version_id}:r{i}"
-        if text in defines or TOPIC_HEADING.match(text) or ownership_note(text):
+        if text in defines or TOPIC_HEADING.match(text) or ownership_note(text) or reader_note(text):
             # 'Privileged roles = Owner, Org Admin': a definition read as the policy's own
             # vocabulary, no obligation of its own; 'Who can waive fees': a heading
             rules.append(CompiledRule(i, chunk_id, text, (), False, informational=True))
@@ -1917,6 +1917,50 @@ def ownership_note(text: str) -> bool:
     return bool(parts) and all(_NOTE_PART.match(p) for p in parts)
 
 
+# jappr: 'FYI GTFS regenerates nightly at 02:00.', 'FYI: LATAM desk hours 08:00-17:00 BRT.',
+# 'N/A to paper transfers / paper tickets.': a line labelled as a note for the reader, or one
+# saying what the policy does not apply to, states no obligation. Kept as text, each sent every
+# request of its policy to review (holdout_60/61). Only when the rest carries no obligation
+# word, no bound, no time or quantifier that binds it to acts (_NOT_A_NOTE), no advice ('use
+# the open data portal') and no state that would make a reader stop ('is under investigation',
+# 'is compromised'); an 'N/A' line says only what is left out, so the policy's rules still
+# apply to it, never less.
+_FYI_LABEL = re.compile(
+    r"^\s*(?:\d{1,2}[.)]\s*|[-*\u2022]\s*)?(?:fyi|n\.\s?b\.?|nb|info|for\s+info(?:rmation)?)"
+    r"\b\s*[:\-\u2013\u2014]?\s*(?P<rest>\S.*)$",
+    re.I,
+)
+_NOT_APPLICABLE = re.compile(
+    r"^\s*(?:\d{1,2}[.)]\s*|[-*\u2022]\s*)?n/a\s+(?:to|for)\s+(?P<rest>\S.*)$", re.I
+)
+_NOTE_ADVICE = re.compile(
+    r"\b(?:use|go|send|ask|contact|call|route|file|do|don't|escalate|refer|check|verify|"
+    r"confirm|stop|avoid|wait|hold|pause|remember|ensure|make\s+sure)\b",
+    re.I,
+)
+_NOTE_ALARM = re.compile(
+    r"\b(?:compromis\w*|suspend\w*|closed|closing|investigat\w*|sanction\w*|restrict\w*|"
+    r"watch\w*|risk\w*|fraud\w*|terminat\w*|wound|winding|pending|expir\w*|invalid|revoked|"
+    r"disabled|banned|breach\w*|lapsed|embargo\w*|dispute\w*|lock\w*|unsafe|danger\w*|"
+    r"incident\w*|outage|down|offline|broken|fail\w*|error\w*|problem\w*|issue\w*|"
+    r"deprecated|retired|liquidat\w*|insolv\w*|bankrupt\w*|default\w*|overdue|late|"
+    r"blacklist\w*|denylist\w*|flag\w*)\b",
+    re.I,
+)
+
+
+def reader_note(text: str) -> bool:
+    """Whether a rule is only a note for the reader ('FYI …') or what the policy leaves out
+    ('N/A to paper tickets'), with no obligation, bound, advice or alarming state in it."""
+    m = _FYI_LABEL.match(text) or _NOT_APPLICABLE.match(text)
+    if m is None:
+        return False
+    rest = m.group("rest")
+    return not (
+        _NOT_A_NOTE.search(rest) or _NOTE_ADVICE.search(rest) or _NOTE_ALARM.search(rest)
+    )
+
+
 def _compile_prose(
     index: int, chunk_id: str, text: str, glossary: Glossary | None = None
 ) -> CompiledRule:
@@ -2144,6 +2188,9 @@ def _compile_prose(
         and not governed_elsewhere
         and (
             not _STATES_NO_OBLIGATION.search(clean)
+            # jappr: 'FYI vendor ACME is under investigation': a note of a state that would
+            # make a reader stop is no mere note (reader_note)
+            or (_FYI_LABEL.match(clean) is not None and _NOTE_ALARM.search(clean) is not None)
             # jred22: 'Contact Legal before any export', 'Owner: Treasury - ask before every
             # wire': a contact or an owner line that binds the asking to acts is a duty
             or (_NOTE_LABEL.match(clean) is not None and _DUTY_IN_NOTE.search(clean) is not None)
