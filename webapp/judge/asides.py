@@ -377,11 +377,18 @@ def plain(text: str, scheme: frozenset[str] = frozenset()) -> str:
 _TICKED_COMPARED = re.compile(
     r"`(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`(?=\s*(?:<=?|>=?|\u2264|\u2265)\s*[$\d])"
 )
+# '`ticket_priority` must not be P0', '`fund_type` has to be CNAV': the name at the head of the
+# rule before a modal and 'be' (the bare name so is read as the argument compared)
+_TICKED_HEAD = re.compile(
+    r"^(?P<lead>\s*)`(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`(?=\s+(?:must|should|shall|has\s+to|"
+    r"have\s+to|needs?\s+to|cannot|can't|may)\s+(?:not\s+|never\s+)?be\s+[A-Za-z0-9])"
+)
 
 
 def unticked_comparisons(text: str) -> str:
     """`text` with the backticks taken off each argument name compared by <, >, <=, >=."""
-    return _TICKED_COMPARED.sub(lambda m: m.group("name"), text)
+    out = _TICKED_COMPARED.sub(lambda m: m.group("name"), text)
+    return _TICKED_HEAD.sub(lambda m: m.group("lead") + m.group("name"), out, count=1)
 
 
 # ---------------------------------------------------------------------------------------------
