@@ -65,6 +65,9 @@ _LABEL = re.compile(
     r"|(?:[a-z]|\d{1,2})\)"
     # '3.' before a word ('3. Refunds must …')
     r"|\d{1,2}\.(?=\s)"
+    # jappr: a bullet ('- amount_usd > 5m -> …', '\u2022 `invoice_refs` must …'): the name after
+    # it had stayed unaccounted for
+    r"|[\u2022\u25aa\u25cf\u2023\u2043*]|-(?=\s)"
     # '4.2.2', '4.2.2.' (two dots at least: '4.2 kg' is a weight)
     r"|\d{1,2}(?:\.\d{1,2}){2,3}\.?"
     # '§4.2', '§ 12'
