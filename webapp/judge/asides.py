@@ -367,6 +367,7 @@ def plain(text: str, scheme: frozenset[str] = frozenset()) -> str:
     out = refusal_spelled(out)
     out = without_emphasis(out)
     out = unticked_comparisons(out)
+    out = without_glossary_pointer(out)
     out = re.sub(r"\s+", " ", out).strip()
     if re.sub(r"\s+", " ", text).strip() == out:
         return text
@@ -386,6 +387,29 @@ _TICKED_HEAD = re.compile(
     r"^(?P<lead>\s*)`(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`(?=\s+(?:must|should|shall|has\s+to|"
     r"have\s+to|needs?\s+to|cannot|can't|may)\s+(?:not\s+|never\s+)?be\s+[A-Za-z0-9])"
 )
+
+
+# jappr: 'Sweeps out of ring-fenced entities (glossary) -> Legal must OK first', 'borrowers in
+# restricted jurisdictions (glossary, `borrower_country`)': a bracket saying only where the
+# category before it is defined, wherever it stands; the category is resolved by the glossary
+# or not at all, whatever the bracket says. The argument named beside it stays.
+_GLOSSARY_POINTER = re.compile(
+    r"\s*\((?:(?:see|per|as\s+per|cf\.?|defined\s+in|in)\s+)?(?:the\s+)?glossary"
+    r"(?:\s+(?:'[^'()]{1,60}'|`[^`()]{1,60}`|\"[^\"()]{1,60}\"))?"
+    r"(?P<named>\s*,\s*`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?)?\)",
+    re.I,
+)
+
+
+def without_glossary_pointer(text: str) -> str:
+    """`text` without a bracket that only points to the glossary ('(glossary)', '(see glossary)',
+    "(glossary 'approved MMFs')"); '(glossary, `borrower_country`)' keeps the argument's name."""
+
+    def keep(m: re.Match[str]) -> str:
+        named = m.group("named")
+        return f" ({named.split(',', 1)[1].strip()})" if named else ""
+
+    return _GLOSSARY_POINTER.sub(keep, text)
 
 
 def unticked_comparisons(text: str) -> str:
