@@ -412,9 +412,18 @@ def without_glossary_pointer(text: str) -> str:
     return _GLOSSARY_POINTER.sub(keep, text)
 
 
+# '(`cause` = construction)', '(`qe_window` = true)': a gloss opening with the argument compared
+# to a value, read as a gloss when the name is bare (glosses.py)
+_TICKED_GLOSS = re.compile(
+    r"(?<=\()\s*`(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`(?=\s*(?:==?|!=|\u2260)\s*[\w'\"])"
+)
+
+
 def unticked_comparisons(text: str) -> str:
-    """`text` with the backticks taken off each argument name compared by <, >, <=, >=."""
+    """`text` with the backticks taken off each argument name compared by <, >, <=, >=, and off
+    the name opening a gloss that compares it with '=' or '!='."""
     out = _TICKED_COMPARED.sub(lambda m: m.group("name"), text)
+    out = _TICKED_GLOSS.sub(lambda m: m.group("name"), out)
     return _TICKED_HEAD.sub(lambda m: m.group("lead") + m.group("name"), out, count=1)
 
 
