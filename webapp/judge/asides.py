@@ -419,11 +419,24 @@ _TICKED_GLOSS = re.compile(
 )
 
 
+# '(`contains_injury_info` true -> deny)' after a prohibition: the gloss names the flag that
+# shows the forbidden thing and repeats the rule's refusal; read as the gloss '(name = true)'
+_FLAG_GLOSS_VERDICT = re.compile(
+    r"\(\s*`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s*(?:=\s*|is\s+)?(?P<value>true|false)\s*"
+    r"(?:->|\u2192|=>)\s*(?:deny|denied|reject|rejected|block|blocked|refuse|refused)\s*\)",
+    re.I,
+)
+
+
 def unticked_comparisons(text: str) -> str:
     """`text` with the backticks taken off each argument name compared by <, >, <=, >=, and off
     the name opening a gloss that compares it with '=' or '!='."""
     out = _TICKED_COMPARED.sub(lambda m: m.group("name"), text)
     out = _TICKED_GLOSS.sub(lambda m: m.group("name"), out)
+    if re.search(r"\b(?:never|not|no|don't|do\s+not|must\s+not|cannot|can't)\b", out, re.I):
+        out = _FLAG_GLOSS_VERDICT.sub(
+            lambda m: f"({m.group('name')} = {m.group('value').lower()})", out
+        )
     return _TICKED_HEAD.sub(lambda m: m.group("lead") + m.group("name"), out, count=1)
 
 
