@@ -242,7 +242,12 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
     scheme = asides.numbering(policy.rules)
     for i, text in enumerate(policy.rules):
         chunk_id = f"{policy.policy_version_id}:r{i}"
-        if text in defines or TOPIC_HEADING.match(text) or ownership_note(text) or reader_note(text):
+        if (
+            text in defines
+            or TOPIC_HEADING.match(text)
+            or ownership_note(text)
+            or reader_note(text)
+        ):
             # 'Privileged roles = Owner, Org Admin': a definition read as the policy's own
             # vocabulary, no obligation of its own; 'Who can waive fees': a heading
             rules.append(CompiledRule(i, chunk_id, text, (), False, informational=True))
@@ -1956,9 +1961,7 @@ def reader_note(text: str) -> bool:
     if m is None:
         return False
     rest = m.group("rest")
-    return not (
-        _NOT_A_NOTE.search(rest) or _NOTE_ADVICE.search(rest) or _NOTE_ALARM.search(rest)
-    )
+    return not (_NOT_A_NOTE.search(rest) or _NOTE_ADVICE.search(rest) or _NOTE_ALARM.search(rest))
 
 
 def _compile_prose(
