@@ -53,9 +53,10 @@ _LABEL_WORD = (
 _SECTION_SIGN = r"(?:\s*§\s*\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?)"
 # What starts the rule proper after a label: a word, a quote or a bracket, never a digit (a
 # number after '3.' is an amount: '3. 5 refunds per day' is not a shape staff write).
-# Fifteenth session: or a backtick ('5) `stay_days` max 90.'): the label of a rule that opens on
-# an argument's name had stayed a word of the rule ('5' unaccounted), so it never decided.
-_RULE_START = r"(?=[A-Za-z'\"(`])"
+# jappr: or a backticked argument name or a comparison sign ('3. `duration_days` no more than
+# 90', '3. >10,000 rows -> sign-off'), which no amount starts either; the '3' had stayed
+# unaccounted, and each such rule of holdout_60/61 went to review.
+_RULE_START = r"(?=[A-Za-z'\"(`<>\u2264\u2265])"
 _LABEL = re.compile(
     r"^\s*(?:"
     # '(a)', '(iv)', '(3)'
@@ -64,6 +65,9 @@ _LABEL = re.compile(
     r"|(?:[a-z]|\d{1,2})\)"
     # '3.' before a word ('3. Refunds must …')
     r"|\d{1,2}\.(?=\s)"
+    # jappr: a bullet ('- amount_usd > 5m -> …', '\u2022 `invoice_refs` must …'): the name after
+    # it had stayed unaccounted for
+    r"|[\u2022\u25aa\u25cf\u2023\u2043*]|-(?=\s)"
     # '4.2.2', '4.2.2.' (two dots at least: '4.2 kg' is a weight)
     r"|\d{1,2}(?:\.\d{1,2}){2,3}\.?"
     # '§4.2', '§ 12'
@@ -362,10 +366,78 @@ def plain(text: str, scheme: frozenset[str] = frozenset()) -> str:
     out = without_open_end(out)
     out = refusal_spelled(out)
     out = without_emphasis(out)
+    out = unticked_comparisons(out)
+    out = without_glossary_pointer(out)
     out = re.sub(r"\s+", " ", out).strip()
     if re.sub(r"\s+", " ", text).strip() == out:
         return text
     return out
+
+
+# jappr: '`days_until_effective` < 14 -> deny', '`hours_notice` >= 24': the backticks of a name
+# compared by an ordering sign mark what the bare name says already ('lead_days < 7 -> deny' was
+# understood; with backticks the name was read as a value the request contains and the bound as
+# the amount's)
+_TICKED_COMPARED = re.compile(
+    r"`(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`(?=\s*(?:<=?|>=?|\u2264|\u2265)\s*[$\d])"
+)
+# '`ticket_priority` must not be P0', '`fund_type` has to be CNAV': the name at the head of the
+# rule before a modal and 'be' (the bare name so is read as the argument compared)
+_TICKED_HEAD = re.compile(
+    r"^(?P<lead>\s*)`(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`(?=\s+(?:must|should|shall|has\s+to|"
+    r"have\s+to|needs?\s+to|cannot|can't|may)\s+(?:not\s+|never\s+)?be\s+[A-Za-z0-9])"
+)
+
+
+# jappr: 'Sweeps out of ring-fenced entities (glossary) -> Legal must OK first', 'borrowers in
+# restricted jurisdictions (glossary, `borrower_country`)': a bracket saying only where the
+# category before it is defined, wherever it stands; the category is resolved by the glossary
+# or not at all, whatever the bracket says. The argument named beside it stays.
+_GLOSSARY_POINTER = re.compile(
+    r"\s*\((?:(?:see|per|as\s+per|cf\.?|defined\s+in|in)\s+)?(?:the\s+)?glossary"
+    r"(?:\s+(?:'[^'()]{1,60}'|`[^`()]{1,60}`|\"[^\"()]{1,60}\"))?"
+    r"(?P<named>\s*,\s*`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?)?\)",
+    re.I,
+)
+
+
+def without_glossary_pointer(text: str) -> str:
+    """`text` without a bracket that only points to the glossary ('(glossary)', '(see glossary)',
+    "(glossary 'approved MMFs')"); '(glossary, `borrower_country`)' keeps the argument's name."""
+
+    def keep(m: re.Match[str]) -> str:
+        named = m.group("named")
+        return f" ({named.split(',', 1)[1].strip()})" if named else ""
+
+    return _GLOSSARY_POINTER.sub(keep, text)
+
+
+# '(`cause` = construction)', '(`qe_window` = true)': a gloss opening with the argument compared
+# to a value, read as a gloss when the name is bare (glosses.py)
+_TICKED_GLOSS = re.compile(
+    r"(?<=\()\s*`(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`(?=\s*(?:==?|!=|\u2260)\s*[\w'\"])"
+)
+
+
+# '(`contains_injury_info` true -> deny)' after a prohibition: the gloss names the flag that
+# shows the forbidden thing and repeats the rule's refusal; read as the gloss '(name = true)'
+_FLAG_GLOSS_VERDICT = re.compile(
+    r"\(\s*`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s*(?:=\s*|is\s+)?(?P<value>true|false)\s*"
+    r"(?:->|\u2192|=>)\s*(?:deny|denied|reject|rejected|block|blocked|refuse|refused)\s*\)",
+    re.I,
+)
+
+
+def unticked_comparisons(text: str) -> str:
+    """`text` with the backticks taken off each argument name compared by <, >, <=, >=, and off
+    the name opening a gloss that compares it with '=' or '!='."""
+    out = _TICKED_COMPARED.sub(lambda m: m.group("name"), text)
+    out = _TICKED_GLOSS.sub(lambda m: m.group("name"), out)
+    if re.search(r"\b(?:never|not|no|don't|do\s+not|must\s+not|cannot|can't)\b", out, re.I):
+        out = _FLAG_GLOSS_VERDICT.sub(
+            lambda m: f"({m.group('name')} = {m.group('value').lower()})", out
+        )
+    return _TICKED_HEAD.sub(lambda m: m.group("lead") + m.group("name"), out, count=1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -436,3 +508,46 @@ DIMENSION_NOUNS = {
 GENERIC_NOUNS = frozenset(
     "value values one ones option options case cases request requests".split()
 )
+
+
+# ---------------------------------------------------------------------------------------------
+# A closing restatement of what a missing or false value does
+
+# jappr: 'Patient `mrn` required. blank / null = reject.', '`consent_signed` must be true. no
+# consent = no procedure.', 'Must reference a ticket (`ticket_ref`). No ref, no deploy.': after a
+# required argument or a flag that must be true, the tail says again what the rule does when the
+# value is missing, empty or false. Read as a rule of its own, 'no consent = no procedure' had
+# taken the flag for a value and approved a procedure with `consent_signed: false` (unsafe).
+_EMPTY_WORDS = r"(?:blank|null|empty|missing|none|nil|unset|not\s+set|absent|false|no)"
+_ABSENCE = re.compile(
+    r"(?P<sep>\s*(?:[.;]|\s[-\u2013\u2014]{1,2}|\s*,)\s*)"
+    r"(?:"
+    # 'no cert = no booking', 'No ref, no hedge', 'no consent -> no procedure'
+    r"no\s+(?P<what>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s*(?:=|->|\u2192|=>|,)\s*"
+    r"no\s+(?P<act>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+    # 'blank / null = reject', 'empty = no badge', 'Missing = deny', 'none -> deny'
+    r"|(?P<empty>" + _EMPTY_WORDS + r"(?:\s*(?:/|,|\bor\b)\s*" + _EMPTY_WORDS + r")*)"
+    r"\s*(?:=|->|\u2192|=>|:)\s*(?:" + _DENY_WORDS + r"|no\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+    r")\s*[.!]?\s*$",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class AbsenceBranch:
+    head: str  # the rule without the tail
+    what: str  # 'consent' in 'no consent = no procedure' ('' for 'blank / null = reject')
+
+
+def absence_branch(text: str) -> AbsenceBranch | None:
+    """The closing tail of `text` that restates what a missing, empty or false value does, with
+    the rule before it; None when it has none, or nothing before it states an obligation."""
+    m = _ABSENCE.search(text)
+    if m is None or m.start() == 0:
+        return None
+    head = text[: m.start()].rstrip(" ,;:-\u2013\u2014")
+    if not head or not _OBLIGATION.search(head):
+        return None
+    return AbsenceBranch(
+        head + ("" if head.endswith((".", "!", ")")) else "."), (m.group("what") or "").lower()
+    )

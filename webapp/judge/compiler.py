@@ -66,6 +66,7 @@ from webapp.judge.glosses import (
 )
 from webapp.judge.holds import hold_checks
 from webapp.judge.identified import (
+    ExceptionFlag,
     flag_of_unsaid_state,
     identified_checks,
     identifiers_unread,
@@ -250,7 +251,12 @@ def compile_policy(policy: PolicyVersion, glossary: Glossary | None = None) -> C
     scheme = asides.numbering(policy.rules)
     for i, text in enumerate(policy.rules):
         chunk_id = f"{policy.policy_version_id}:r{i}"
-        if text in defines or TOPIC_HEADING.match(text) or ownership_note(text):
+        if (
+            text in defines
+            or TOPIC_HEADING.match(text)
+            or ownership_note(text)
+            or reader_note(text)
+        ):
             # 'Privileged roles = Owner, Org Admin': a definition read as the policy's own
             # vocabulary, no obligation of its own; 'Who can waive fees': a heading
             rules.append(CompiledRule(i, chunk_id, text, (), False, informational=True))
@@ -349,9 +355,12 @@ def _description_rules(description: str) -> list[str]:
 _GLOSS_HINT = re.compile(r"\(\s*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*\s*(?:[=:<>!\u2264\u2265]|\))")
 
 
-_REQUIRED_NAME = r"`?[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+`?"
+# (jappr: a single word in backticks is an argument's name too, '`purpose` required', and a
+# word or two may say whose it is, 'refund `reason` required', 'Patient `mrn` required')
+_REQUIRED_NAME = r"(?:`?[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+`?|`[a-z][a-z0-9]*`)"
 _BARE_REQUIRED = re.compile(
-    rf"^\s*(?:\d{{1,2}}[.)]\s*|[-*\u2022]\s*)?(?P<names>{_REQUIRED_NAME}"
+    rf"^\s*(?:\d{{1,2}}[.)]\s*|[-*\u2022]\s*)?(?P<qual>(?:[A-Za-z][a-z]+\s+){{1,2}}(?=`))?"
+    rf"(?P<names>{_REQUIRED_NAME}"
     rf"(?:\s*(?:\+|,|&|\band\b)\s*{_REQUIRED_NAME})*)\s*(?:[-\u2013\u2014:]\s*)?"
     r"(?:(?:both|all|each)\s+)?(?:required|mandatory)"
     r"(?:\s*,?\s*\(?(?:non-empty|not\s+blank|not\s+empty)\)?)?\s*\.?\s*$",
@@ -371,8 +380,11 @@ def _copula_restored(text: str) -> str | None:
     ]
     if any(flag_of_unsaid_state(n.strip("`")) for n in names):
         return None  # '`is_blocked` mandatory': true or false? (identified.py leaves it unread)
+    qual = m.group("qual") or ""
+    if qual and (len(names) != 1 or not _PLAIN_QUALIFIER.fullmatch(qual.strip())):
+        return None
     if len(names) == 1:
-        return f"{names[0]} is required."
+        return f"{qual}{names[0]} is required."
     return f"{', '.join(names[:-1])} and {names[-1]} are required."
 
 
@@ -407,6 +419,14 @@ _NOT_LIST_VALUES = re.compile(
 )
 
 
+_FLAG_EXCEPTION = re.compile(
+    r"^(?P<head>.+?)\s*[,;]?\s+unless\s+(?:(?:the\s+)?[a-z]+\s+(?:set|sets|has\s+set|marks?|"
+    r"flags?|flagged)\s+)?(?P<name>`[a-z][a-z0-9]*(?:_[a-z0-9]+)*`|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+    r"\s*(?:=|==|is)\s*(?P<value>true|false)\s*[.!]?\s*$",
+    re.I,
+)
+
+
 def _listed_after_must_be(text: str) -> str | None:
     """'Carrier must be UPS or FedEx.' as 'Carrier: UPS or FedEx only.'; None for any other shape."""
     m = _MUST_BE_LISTED.match(text.strip())
@@ -428,6 +448,64 @@ def _listed_after_must_be(text: str) -> str | None:
     return f"{subject}: {', '.join(values[:-1])} or {values[-1]} only."
 
 
+def _flag_exception(text: str) -> tuple[str, str, bool] | None:
+    """(the rule before the exception, the flag, the value that excepts) of a rule closing with
+    'unless `flag` is true' (or '= true', 'unless dispatch set `flag` = true'); None otherwise."""
+    m = _FLAG_EXCEPTION.match(text)
+    # an exception after an else branch or an allow-list ('may only go to US, CA or MX; any
+    # other country -> reject unless compliance_ok is true') is the branch's, and whether it
+    # lets the request through or only spares the refusal is not said: not read here
+    if m is None or re.search(
+        r"\b(?:unless|except|only|if|any\s+other|anything\s+else|otherwise|else|others)\b",
+        m.group("head"),
+        re.I,
+    ):
+        return None
+    head = m.group("head").rstrip(" ,;:-\u2013\u2014")
+    if not head:
+        return None
+    return (
+        head + ("" if head.endswith((".", "!")) else "."),
+        m.group("name").strip("`"),
+        m.group("value").lower() == "true",
+    )
+
+
+# jappr: '`contains_pii` true -> deny', '`kyc_passed` = N → reject': a flag written with the
+# value that is refused and an arrow to a refusal; the whole rule and nothing else
+_FLAG_VERDICT = re.compile(
+    r"^\s*(?:\d{1,2}[.)]\s*|[-*\u2022]\s*)?(?P<name>`[a-z][a-z0-9]*(?:_[a-z0-9]+)*`|"
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*(?:=|==|is\s+)?\s*"
+    r"(?P<value>true|false|yes|no|y|n)\s*(?:->|\u2192|=>)\s*"
+    r"(?:deny|denied|reject|rejected|block|blocked|refuse|refused|decline|declined)\s*[.!]?\s*$",
+    re.I,
+)
+
+
+def _flag_verdict_restored(text: str) -> str | None:
+    """'`contains_pii` true -> deny' as '`contains_pii` must be false.' (and 'false -> deny' as
+    'must be true'); None for any other shape."""
+    m = _FLAG_VERDICT.match(text)
+    if m is None:
+        return None
+    refused = m.group("value").lower() in ("true", "yes", "y")
+    name = m.group("name")
+    if not name.startswith("`"):
+        name = f"`{name}`"
+    return f"{name} must be {'false' if refused else 'true'}."
+
+
+# the words before a required name that say whose it is ('Patient', 'refund'), never a
+# condition, a modal or a negation ('If', 'No', 'Only', 'Never', 'When', 'Unless', 'Not')
+_PLAIN_QUALIFIER = re.compile(
+    r"(?!(?:if|no|not|only|never|when|unless|except|without|for|all|any|each|every|some|"
+    r"optional|optionally|maybe|sometimes|also)\b)[A-Za-z][a-z]+"
+    r"(?:\s+(?!(?:if|no|not|only|never|when|unless|except|without|for|optional|optionally)\b)"
+    r"[a-z]+)?",
+    re.I,
+)
+
+
 def compile_rule(
     index: int,
     chunk_id: str,
@@ -442,6 +520,15 @@ def compile_rule(
     # procedure, emphasis, 'until further notice', staff shorthand. The rule is read without
     # them and keeps its text as written (citations, the policy page).
     read = asides.plain(text, scheme)
+    # jappr: '`consent_signed` must be true. no consent = no procedure.', 'Patient `mrn`
+    # required. blank / null = reject.': a tail restating what a missing or false value does is
+    # read by the rule before it, when that rule alone is understood and only requires the
+    # value (asides.absence_branch); any other tail stays as the rule reads it
+    gap = asides.absence_branch(read)
+    if gap is not None:
+        head = compile_rule(index, chunk_id, gap.head, glossary, evidence, scheme)
+        if head.understanding == "understood" and _absence_restated(head.checks, gap.what):
+            return replace(head, text=text)
     # jred24: 'country not in (RU, BY, IR)', '- env NOT IN ('prod', 'production')': a bare list
     # membership is a constraint, restated in the words a reading knows (memberships.py); a
     # refused list whose restatement is not understood never falls to the prose reading, which
@@ -481,6 +568,36 @@ def compile_rule(
     floored = floor_restated(read)
     if floored is not None:
         rule = _compile_mended(index, chunk_id, floored, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
+    # jappr: '`days_until_effective` < 14 -> deny unless `emergency` is true', '`hours_notice` >=
+    # 24. Less -> deny unless dispatch set `same_day_exception` = true': a closing exception on a
+    # flag named as an argument, read on the rule before it when that rule alone is understood
+    # and only refuses (each check then holds unless the flag is true)
+    excepted = _flag_exception(read)
+    if excepted is not None:
+        head_text, flag, value = excepted
+        head = compile_rule(index, chunk_id, head_text, glossary, evidence, scheme)
+        if (
+            head.understanding == "understood"
+            and head.checks
+            and all(c.effect == "deny" and not isinstance(c, Unless) for c in head.checks)
+            and not any(flag in getattr(c, "path", "") for c in _all_checks(head.checks))
+        ):
+            cond = ExceptionFlag(index, read, "deny", (), path=flag, op="eq", value=value)
+            checks = _unless_each(
+                list(head.checks),
+                index,
+                read,
+                marker="unless",
+                test="binding",
+                phrase=f"`{flag}` is {str(value).lower()}",
+                condition=cond,
+            )
+            return replace(head, text=text, checks=tuple(checks))
+    flagged = _flag_verdict_restored(read)
+    if flagged is not None:
+        rule = _compile_mended(index, chunk_id, flagged, glossary, evidence)
         if rule.understanding == "understood":
             return replace(rule, text=text)
     banded = tiers.restated(read)
@@ -806,6 +923,34 @@ def _choices_read_as_required(text: str, checks: list[Check]) -> list[str]:
     return items
 
 
+def _absence_restated(checks: Sequence[Check], what: str) -> bool:
+    """Every check denies when one argument is missing or empty (a required argument) or is not
+    true (a flag that must be true), and `what` ('consent' in 'no consent = no procedure') names
+    that argument: one of its words, or a word its name starts with ('cert' for
+    `ada_certified`); '' ('blank / null = reject') names whatever the rule requires."""
+    if not checks:
+        return False
+    for c in checks:
+        if c.effect != "deny":
+            return False
+        if isinstance(c, RequiredArgument):
+            name = c.exact_name or " ".join(c.arg_words)
+        elif isinstance(c, Binding) and c.op == "eq" and c.value is True:
+            name = c.path
+        else:
+            return False
+        if not what:
+            continue
+        own = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+        said = [w for w in re.split(r"[^a-z0-9]+", what) if w]
+        generic = isinstance(c, RequiredArgument) and said in (["ref"], ["reference"], ["id"])
+        if not generic and not all(
+            any(o == w or (len(w) >= 3 and o.startswith(w)) for o in own) for w in said
+        ):
+            return False
+    return True
+
+
 def _required_alone(part: str) -> Check | None:
     """The one check 'Requests must include <part>.' compiles to, when it is understood."""
     alone = _guarded_prose(0, "", f"Requests must include {part}.", None)
@@ -856,6 +1001,11 @@ def _compile_with_else(
     if capped is not None:
         head = _compile_as_written(index, chunk_id, capped, glossary, evidence)
         if head.understanding == "understood" and tiers.only_caps(head.checks):
+            return replace(head, text=text)
+    beyond = tiers.beyond_refused(text)
+    if beyond is not None:
+        head = _compile_as_written(index, chunk_id, beyond[0], glossary, evidence)
+        if head.understanding == "understood" and tiers.only_bounds(head.checks, beyond[1]):
             return replace(head, text=text)
     branch = asides.else_branch(text)
     if branch is None:
@@ -1940,6 +2090,48 @@ def ownership_note(text: str) -> bool:
     return bool(parts) and all(_NOTE_PART.match(p) for p in parts)
 
 
+# jappr: 'FYI GTFS regenerates nightly at 02:00.', 'FYI: LATAM desk hours 08:00-17:00 BRT.',
+# 'N/A to paper transfers / paper tickets.': a line labelled as a note for the reader, or one
+# saying what the policy does not apply to, states no obligation. Kept as text, each sent every
+# request of its policy to review (holdout_60/61). Only when the rest carries no obligation
+# word, no bound, no time or quantifier that binds it to acts (_NOT_A_NOTE), no advice ('use
+# the open data portal') and no state that would make a reader stop ('is under investigation',
+# 'is compromised'); an 'N/A' line says only what is left out, so the policy's rules still
+# apply to it, never less.
+_FYI_LABEL = re.compile(
+    r"^\s*(?:\d{1,2}[.)]\s*|[-*\u2022]\s*)?(?:fyi|n\.\s?b\.?|nb|info|for\s+info(?:rmation)?)"
+    r"\b\s*[:\-\u2013\u2014]?\s*(?P<rest>\S.*)$",
+    re.I,
+)
+_NOT_APPLICABLE = re.compile(
+    r"^\s*(?:\d{1,2}[.)]\s*|[-*\u2022]\s*)?n/a\s+(?:to|for)\s+(?P<rest>\S.*)$", re.I
+)
+_NOTE_ADVICE = re.compile(
+    r"\b(?:use|go|send|ask|contact|call|route|file|do|don't|escalate|refer|check|verify|"
+    r"confirm|stop|avoid|wait|hold|pause|remember|ensure|make\s+sure)\b",
+    re.I,
+)
+_NOTE_ALARM = re.compile(
+    r"\b(?:compromis\w*|suspend\w*|closed|closing|investigat\w*|sanction\w*|restrict\w*|"
+    r"watch\w*|risk\w*|fraud\w*|terminat\w*|wound|winding|pending|expir\w*|invalid|revoked|"
+    r"disabled|banned|breach\w*|lapsed|embargo\w*|dispute\w*|lock\w*|unsafe|danger\w*|"
+    r"incident\w*|outage|down|offline|broken|fail\w*|error\w*|problem\w*|issue\w*|"
+    r"deprecated|retired|liquidat\w*|insolv\w*|bankrupt\w*|default\w*|overdue|late|"
+    r"blacklist\w*|denylist\w*|flag\w*)\b",
+    re.I,
+)
+
+
+def reader_note(text: str) -> bool:
+    """Whether a rule is only a note for the reader ('FYI …') or what the policy leaves out
+    ('N/A to paper tickets'), with no obligation, bound, advice or alarming state in it."""
+    m = _FYI_LABEL.match(text) or _NOT_APPLICABLE.match(text)
+    if m is None:
+        return False
+    rest = m.group("rest")
+    return not (_NOT_A_NOTE.search(rest) or _NOTE_ADVICE.search(rest) or _NOTE_ALARM.search(rest))
+
+
 def _compile_prose(
     index: int, chunk_id: str, text: str, glossary: Glossary | None = None
 ) -> CompiledRule:
@@ -2167,6 +2359,9 @@ def _compile_prose(
         and not governed_elsewhere
         and (
             not _STATES_NO_OBLIGATION.search(clean)
+            # jappr: 'FYI vendor ACME is under investigation': a note of a state that would
+            # make a reader stop is no mere note (reader_note)
+            or (_FYI_LABEL.match(clean) is not None and _NOTE_ALARM.search(clean) is not None)
             # jred22: 'Contact Legal before any export', 'Owner: Treasury - ask before every
             # wire': a contact or an owner line that binds the asking to acts is a duty
             or (_NOTE_LABEL.match(clean) is not None and _DUTY_IN_NOTE.search(clean) is not None)
@@ -10167,7 +10362,11 @@ def _beside_binding(
     return made
 
 
-_MEASURE_NAME = re.compile(r"\((?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\)")
+# (jappr: in backticks, '(`notional_usd`)', or one word in backticks, '(`amount`)': a word so
+# marked is the argument's name; bare, '(gross)' is a gloss and is not read so)
+_MEASURE_NAME = re.compile(
+    r"\((?:(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)|`(?P<ticked>[a-z][a-z0-9]*(?:_[a-z0-9]+)*)`)\)"
+)
 
 
 def _named_measures(clause: str, made: list[Check]) -> list[Check]:
@@ -10180,7 +10379,7 @@ def _named_measures(clause: str, made: list[Check]) -> list[Check]:
     # ---- jred17: 'Annual leave: 25 days max (leave_days)' bounds a total, not the argument
     # (a total over a window of time, 'Yearly refunds: 500 USD max', is read by the limit)
     if not any(c.window for c in limits) and (
-        any(aggregate_qualifier(clause, m.group("name")) for m in names)
+        any(aggregate_qualifier(clause, (m.group("name") or m.group("ticked"))) for m in names)
         or any(
             aggregate_qualifier(clause, m.group("name")) for m in _MEASURE_LABEL.finditer(clause)
         )
@@ -10198,14 +10397,14 @@ def _named_measures(clause: str, made: list[Check]) -> list[Check]:
         return made
     name = names[0]
     limit = limits[0]
-    own = {stem(w.lower()) for w in words(name.group("name"))}
+    own = {stem(w.lower()) for w in words(name.group("name") or name.group("ticked"))}
     after_quantity = any(
         re.fullmatch(r"\s*(?:[A-Za-z]+\s+){0,2}", clause[q.end : name.start()])
         for q in find_quantities(clause)
     )
     if not (after_quantity or own & set(limit.measure) or own & set(limit.terms)):
         return made
-    return _named_as(made, limit, name.group("name"))
+    return _named_as(made, limit, name.group("name") or name.group("ticked"))
 
 
 # an argument's name labelling a bound ('validity_months: 12 max') or compared with a number

@@ -329,6 +329,10 @@ class _ExceptionFlag(Binding):
         return super().evaluate(view)
 
 
+# the exception's flag, for the compiler's 'unless `flag` is true' after a prohibition (jappr)
+ExceptionFlag = _ExceptionFlag
+
+
 def _binding(
     index: int, source: str, terms: tuple[str, ...], name: str, test: Any, gloss: str
 ) -> Binding:

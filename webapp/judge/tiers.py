@@ -473,6 +473,43 @@ def higher_refused(text: str) -> str | None:
     return head + ("" if head.endswith((".", "!")) else ".")
 
 
+# jappr: 'Over that = no.', 'Less -> deny', 'Below that: rejected' after a bound: the same
+# restatement with no 'anything', in either direction; 'up' restates a cap, 'down' a minimum
+_BEYOND = re.compile(
+    r"(?:^|[.;:\u2013\u2014-]\s*)(?P<branch>(?P<dir>higher|above|larger|bigger|greater|more|over|"
+    r"beyond|longer|less|lower|below|under|fewer|shorter|smaller)"
+    r"(?:\s+than\s+(?:that|this|the\s+(?:cap|ceiling|limit|minimum|floor)))?"
+    r"(?:\s+(?:that|this|it))?\s*(?:->|\u2192|=>|=|:|,)?\s*(?:is|are|will\s+be|gets?|=)?\s*"
+    r"(?:refused|rejected|reject|denied|deny|declined|blocked|forbidden|prohibited|no|"
+    r"not\s+(?:allowed|permitted|ok))"
+    r"(?:\s*[,;\u2013\u2014-]?\s*no\s+exceptions?)?)\s*[.!]?\s*$",
+    re.I,
+)
+_DOWN = frozenset("less lower below under fewer shorter smaller".split())
+
+
+def beyond_refused(text: str) -> tuple[str, str] | None:
+    """(the rule without a closing 'Over that = no' / 'Less -> deny', 'up' or 'down'), the
+    branch restating the bound before it; None when it has no such clause."""
+    m = _BEYOND.search(text)
+    if m is None or m.start("branch") == 0:
+        return None
+    head = text[: m.start("branch")].rstrip(" ,;:-\u2013\u2014")
+    if not head:
+        return None
+    direction = "down" if m.group("dir").lower() in _DOWN else "up"
+    return head + ("" if head.endswith((".", "!")) else "."), direction
+
+
+def only_bounds(checks: Sequence[Check], direction: str) -> bool:
+    """Every check is a denial beyond a bound in `direction` ('up': above a cap, 'down': below
+    a minimum): what 'Over that = no' or 'Less -> deny' restates."""
+    ops = ("gt", "ge") if direction == "up" else ("lt", "le")
+    return bool(checks) and all(
+        isinstance(c, NumericLimit) and c.effect == "deny" and c.op in ops for c in checks
+    )
+
+
 def only_caps(checks: Sequence[Check]) -> bool:
     """Every check is a denial above a bound: what 'anything higher is refused' restates."""
     return bool(checks) and all(
