@@ -166,3 +166,37 @@ def test_a_prohibition_of_an_end_within_a_time_forbids_up_to_the_bound(text, too
 def test_an_obligation_to_end_within_a_time_stays_a_cap():
     rule = compile_rule(0, "c0", "Certificates must expire within 90 days.")
     assert "above 90 days" in rule.checks[0].reading()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rating below BBB- -> deny",
+        "Min cpty rating A- (S&P scale).",
+        "Issuers rated BB+ or lower are excluded.",
+        "Counterparties must be rated >= Baa3.",
+    ],
+)
+def test_a_credit_rating_compared_on_its_ladder_never_decides(text):
+    # read as words the request is about, 'Rating below BBB-' denied an investment-grade BBB
+    rule = compile_rule(0, "c0", text)
+    assert not rule.decides
+    for rating in ("BBB", "A", "BB"):
+        assert outcome_beside_ticket(text, "invest.buy", {"rating": rating}) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("text", "arg", "refused", "allowed"),
+    [
+        ("Tenor > 12m -> deny", "tenor_months", 18, 6),
+        ("Maturity: max 6m", "maturity_days", 300, 90),
+    ],
+)
+def test_a_glued_m_right_after_a_word_of_duration_is_months(text, arg, refused, allowed):
+    assert outcome_beside_ticket(text, "loan.book", {arg: refused, "amount": 5}) == "denied"
+    assert outcome_beside_ticket(text, "loan.book", {arg: allowed, "amount": 5}) == "approved"
+
+
+def test_term_loans_over_12m_stay_money():
+    rule = compile_rule(0, "c0", "Term loans over 12m need board approval.")
+    assert "12,000,000" in rule.checks[0].reading()

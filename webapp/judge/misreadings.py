@@ -48,6 +48,7 @@ from webapp.judge.pairs import (
 from webapp.judge.places import country_code
 from webapp.judge.quantities import find_quantities
 from webapp.judge.request_view import MONEY_KEYS, RequestView
+from webapp.judge.scales import GUARDS as SCALE_GUARDS
 from webapp.judge.text import STOPWORDS, stem, words
 from webapp.judge.unitreads import GUARDS as UNITREAD_GUARDS
 from webapp.judge.unitreads import MENDS as UNITREAD_MENDS
@@ -884,6 +885,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     *MISDIRECT_GUARDS,
     # units and counters read wrong in unseen domains (red team jred32, unitreads.py)
     *UNITREAD_GUARDS,
+    # a credit rating compared on its ladder, which no check reads (scales.py)
+    *SCALE_GUARDS,
 )
 
 

@@ -146,6 +146,14 @@ _SPEED_OR_LENGTH = re.compile(
     r"|(?P<m>m)\s+(?:deep|high|tall|long|wide|in\s+(?:depth|height|length|width))\b)",
     re.I,
 )
+# a word of duration right before its bound ('Tenor > 12m', 'Maturity: max 6m'); 'Term loans over
+# 12m' is money (the word is not right before the bound)
+_DURATION_HEAD = re.compile(
+    r"\b(?:tenor|maturity|duration|lock-?up|vesting|term)\s*(?:\([^()]*\)\s*)?:?\s*"
+    r"(?:max(?:imum)?|min(?:imum)?|<=?|>=?|up\s+to|at\s+most|at\s+least|over|under|above|below|"
+    r"more\s+than|less\s+than|no\s+more\s+than|not\s+over)?\s*$",
+    re.I,
+)
 # words of size before a bound ('Pallet height max 1.8 m', 'Depth: up to 2m')
 _LENGTH_SUBJECT = re.compile(
     r"\b(?:height|length|width|depth|clearance|span|radius|diameter|thickness|distance|altitude|"
@@ -324,6 +332,14 @@ def find_quantities(text: str) -> list[Quantity]:
             # size, an 'm' with no currency is metres (read as a million, 1.8 m approved a 200 cm
             # pallet: unsafe)
             unit_family = "length"
+        elif (
+            mult == "m"
+            and currency is None
+            and _DURATION_HEAD.search(text[max(0, m.start() - 40) : m.start()])
+        ):
+            # 'Tenor > 12m -> deny', 'Maturity max 6m': right after a word of duration and its
+            # bound, a glued 'm' is months (read as 12 million, no tenor was ever over it)
+            unit_family, factor = UNITS["months"]
         elif mult:
             value *= _MULTIPLIERS[mult.lower()]
         end = m.end()

@@ -1,0 +1,44 @@
+"""Bounds on an ordered scale of letters that no check compares: credit ratings.
+
+'Rating below BBB- -> deny', 'Min cpty rating A- (S&P)', 'Issuers rated BB+ or lower are
+excluded': a rating is a rung of a ladder (AAA > AA+ > … > BBB- > BB+ …), and 'below', 'at
+least', 'or better' compare rungs. No check reads that ladder, and the prose reading took the
+rating for a word the request is about ("Deny requests about rating BBB"), so an investment-grade
+BBB was denied by a rule that forbids what lies below BBB-, and a BB went to a human only by luck
+(fifteenth session). A rule comparing a rating keeps the comparison unaccounted for: it is partly
+understood and a human reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from webapp.judge.checks import Check
+
+# S&P / Fitch letters with their modifiers, and Moody's; written in capitals ('BBB-', 'Baa2')
+_RATING = (
+    r"(?:AAA|AA[+-]?|A[+-]|BBB[+-]?|BB[+-]?|B[+-]|CCC[+-]?|Aaa|Aa[1-3]|A[1-3]|Baa[1-3]|Ba[1-3]|"
+    r"B[1-3]|Caa[1-3])"
+)
+_END = r"(?![\w+-])"
+_RATING_BOUND = re.compile(
+    r"\b(?i:below|above|under|over|at\s+least|at\s+most|better\s+than|worse\s+than|lower\s+than|"
+    r"higher\s+than|min(?:imum)?|max(?:imum)?|floor)\s+(?:(?i:rating|rated|of)\s+)?"
+    + _RATING
+    + _END
+    + r"|(?:<=?|>=?|\u2264|\u2265)\s*"
+    + _RATING
+    + _END
+    + r"|\b"
+    + _RATING
+    + r"\s+(?i:or\s+(?:better|higher|above|worse|lower|below)|and\s+(?:above|below|up|down))\b"
+)
+
+
+def _rating_compared(text: str, every: Sequence[Check]) -> list[str]:
+    m = _RATING_BOUND.search(text)
+    return [m.group(0)] if m else []
+
+
+GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (_rating_compared,)
