@@ -200,3 +200,11 @@ def test_a_glued_m_right_after_a_word_of_duration_is_months(text, arg, refused, 
 def test_term_loans_over_12m_stay_money():
     rule = compile_rule(0, "c0", "Term loans over 12m need board approval.")
     assert "12,000,000" in rule.checks[0].reading()
+
+
+def test_a_list_member_is_never_the_argument_of_the_rest():
+    # read as "Deny unless `UPS` is FedEx", a hazmat shipment by UPS was denied
+    text = "Only UPS or FedEx for hazmat."
+    assert not compile_rule(0, "c0", text).decides
+    assert outcome_beside_ticket(text, "ship", {"hazmat": True, "carrier": "UPS"}) != "denied"
+    assert outcome_beside_ticket(text, "ship", {"hazmat": True, "UPS": "FedEx"}) != "approved"

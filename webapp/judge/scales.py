@@ -1,4 +1,6 @@
-"""Bounds on an ordered scale of letters that no check compares: credit ratings.
+"""Readings the lead found wrong in the fifteenth session's probes, each left partly understood.
+
+Bounds on an ordered scale of letters that no check compares: credit ratings.
 
 'Rating below BBB- -> deny', 'Min cpty rating A- (S&P)', 'Issuers rated BB+ or lower are
 excluded': a rating is a rung of a ladder (AAA > AA+ > … > BBB- > BB+ …), and 'below', 'at
@@ -14,7 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from webapp.judge.checks import Check
+from webapp.judge.checks import Check, ValueList
+from webapp.judge.text import stem
 
 # S&P / Fitch letters with their modifiers, and Moody's; written in capitals ('BBB-', 'Baa2')
 _RATING = (
@@ -41,4 +44,25 @@ def _rating_compared(text: str, every: Sequence[Check]) -> list[str]:
     return [m.group(0)] if m else []
 
 
-GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (_rating_compared,)
+# 'Only UPS or FedEx for hazmat.' read as "Deny unless `UPS` is FedEx": the first member of the
+# list was taken for the argument the rest is compared on, so a hazmat shipment by UPS was denied
+# (and one carrying a `ups` field could pass). A list's own member never names its argument.
+def _member_read_as_argument(text: str, every: Sequence[Check]) -> list[str]:
+    out: list[str] = []
+    for c in every:
+        if not isinstance(c, ValueList) or not c.values:
+            continue
+        for word in re.findall(r"[A-Za-z][\w-]*", text):
+            if stem(word.lower()) not in c.kind_words:
+                continue
+            sibling = r"|".join(re.escape(v) for v in c.values)
+            joined = rf"\b{re.escape(word)}\s*(?:,|/|\bor\b|\band\b|&)\s*(?:{sibling})\b"
+            if re.search(joined, text, re.I):
+                out.append(word)
+    return out
+
+
+GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
+    _rating_compared,
+    _member_read_as_argument,
+)
