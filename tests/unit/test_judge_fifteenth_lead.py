@@ -208,3 +208,35 @@ def test_a_list_member_is_never_the_argument_of_the_rest():
     assert not compile_rule(0, "c0", text).decides
     assert outcome_beside_ticket(text, "ship", {"hazmat": True, "carrier": "UPS"}) != "denied"
     assert outcome_beside_ticket(text, "ship", {"hazmat": True, "UPS": "FedEx"}) != "approved"
+
+
+def test_a_gloss_of_a_number_is_never_the_value_refused():
+    # read as "Deny when an argument is Do Not Travel", a booking at level 4 was approved
+    text = "1) `dest_risk_level` 4 (Do Not Travel) -> no booking."
+    assert not compile_rule(0, "c0", text).decides
+    assert outcome_beside_ticket(text, "travel.book", {"dest_risk_level": 4}) != "approved"
+
+
+def test_a_gloss_of_a_code_by_another_name_still_decides():
+    text = "Account 999900001111 (payments-prod) is under change freeze: no IAM changes."
+    rule = compile_rule(0, "c0", text)
+    assert "payments-prod" not in rule.unaccounted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. Tech needs a type auth -> `aircraft_type` must be in `tech_type_auths`.",
+        "aircraft_type must be one of tech_type_auths.",
+    ],
+)
+def test_one_argument_among_another_arguments_values_never_decides(text):
+    # read as "`aircraft_type` is required", a B737 sign-off by an A320-only tech was approved
+    assert not compile_rule(0, "c0", text).decides
+    args = {"aircraft_type": "B737", "tech_type_auths": ["A320"]}
+    assert outcome_beside_ticket(text, "wo.signoff", args) != "approved"
+
+
+def test_a_list_of_snake_case_values_is_not_another_argument():
+    text = "The reason code must be one of service_outage, delivery_delay or billing_error."
+    assert "service_outage" not in compile_rule(0, "c0", text).unaccounted

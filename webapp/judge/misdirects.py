@@ -117,6 +117,10 @@ def _floor_read_as_cap(text: str, every: Sequence[Check]) -> list[str]:
     for c in _all(every):
         if not isinstance(c, NumericLimit) or c.op not in ("gt", "ge", "lt", "le"):
             continue
+        if c.effect != "deny":
+            # 'Refunds no more than 500 EUR need a manager's approval': a bound sending requests
+            # to a person picks them ('no more than' a condition), it refuses no side
+            continue
         refuses = "high" if c.op in ("gt", "ge") else "low"
         sides = _sides(text, c.threshold)
         if len(sides) == 1 and refuses not in sides:

@@ -34,6 +34,7 @@ from webapp.judge.checks import (
     ValueList,
     When,
 )
+from webapp.judge.misbinds import GUARDS as MISBIND_GUARDS
 from webapp.judge.misdecides import GUARDS as MISDECIDE_GUARDS
 from webapp.judge.misdecides import MENDS as MISDECIDE_MENDS
 from webapp.judge.misdirects import GUARDS as MISDIRECT_GUARDS
@@ -48,7 +49,6 @@ from webapp.judge.pairs import (
 from webapp.judge.places import country_code
 from webapp.judge.quantities import find_quantities
 from webapp.judge.request_view import MONEY_KEYS, RequestView
-from webapp.judge.scales import GUARDS as SCALE_GUARDS
 from webapp.judge.text import STOPWORDS, stem, words
 from webapp.judge.unitreads import GUARDS as UNITREAD_GUARDS
 from webapp.judge.unitreads import MENDS as UNITREAD_MENDS
@@ -885,8 +885,8 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     *MISDIRECT_GUARDS,
     # units and counters read wrong in unseen domains (red team jred32, unitreads.py)
     *UNITREAD_GUARDS,
-    # a credit rating compared on its ladder, which no check reads (scales.py)
-    *SCALE_GUARDS,
+    # a rating on its ladder, a list member, a gloss or an argument read as the value (misbinds.py)
+    *MISBIND_GUARDS,
 )
 
 

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from webapp.judge.checks import Check, ValueList
+from webapp.judge.pairs import PAIR_KINDS
 from webapp.judge.text import stem
 
 # S&P / Fitch letters with their modifiers, and Moody's; written in capitals ('BBB-', 'Baa2')
@@ -62,7 +63,53 @@ def _member_read_as_argument(text: str, every: Sequence[Check]) -> list[str]:
     return out
 
 
+# '1) `dest_risk_level` 4 (Do Not Travel) -> no booking.' read as "Deny when an argument is Do Not
+# Travel": the bracket glosses the value before it (level 4), and the gloss was taken for the value
+# refused, so a booking at level 4 was approved (unsafe; the fifteenth session's label reading had
+# made the rule understood). A value compared only where it glosses a number or a code is no value.
+def _gloss_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
+    out: list[str] = []
+    for c in every:
+        values = [v for v in getattr(c, "values", ()) or () if isinstance(v, str) and v.strip()]
+        own = {v.lower() for v in values}
+        for v in values:
+            glossed = re.search(
+                r"(?P<before>(?<![\w-])\d[\d,.]*)\s*\(\s*" + re.escape(v) + r"\s*\)", text
+            )
+            if (
+                glossed
+                and glossed.group("before").lower() not in own
+                and not re.search(r"(?<!\()\b" + re.escape(v) + r"\b(?!\s*\))", text, re.I)
+            ):
+                out.append(v)
+    return out
+
+
+# '`aircraft_type` must be in `tech_type_auths`', 'aircraft_type must be one of tech_type_auths':
+# one argument's value must be among another argument's values. Read as "`aircraft_type` is
+# required" (a B737 with A320 authorisations was approved: unsafe) or as the literal value
+# 'tech_type_auths'; no check compares the two, so the rule is partly understood.
+_IN_ANOTHER_ARGUMENT = re.compile(
+    r"\b(?:must|should|shall|has\s+to|needs?\s+to)\s+be\s+"
+    r"(?:in|one\s+of|among|listed\s+in|included\s+in|contained\s+in|part\s+of)\s+"
+    r"(?:the\s+)?(?:`(?P<ticked>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`|"
+    # unticked, a plural or a list's name ('tech_type_auths', 'allowed_regions', 'site_list'),
+    # never the first of a list of values ('one of service_outage, delivery_delay')
+    r"(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:[a-z0-9]*s|list|set)))"
+    r"(?!\w|\s*(?:,|/|\bor\b|\band\b))",
+)
+
+
+def _argument_in_argument(text: str, every: Sequence[Check]) -> list[str]:
+    m = _IN_ANOTHER_ARGUMENT.search(text)
+    if m is None or any(c.kind in PAIR_KINDS for c in every):
+        return []
+    return [m.group("ticked") or m.group("name")]
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _rating_compared,
     _member_read_as_argument,
+    _gloss_read_as_value,
+    _argument_in_argument,
 )
