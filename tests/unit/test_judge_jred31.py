@@ -173,3 +173,10 @@ def test_property_a_named_bound_never_passes_an_excess_on_a_decoy(name, sep, bou
     text = f"{name}{sep}{bound}" + (")" if sep.strip().startswith("(") else "")
     args = {name: bound + over, "amount_usd": decoy}
     assert decide(text, "ops.request", args) != "approved"
+
+
+@pytest.mark.parametrize(("tonnes", "expected"), [(6000, "denied"), (4000, "approved")])
+def test_a_daily_measure_that_is_no_count_of_requests(tonnes, expected):
+    # counted as requests, 6,000 tonnes passed as "request number 4 today"
+    text = "Daily ore tonnage must stay below 5000."
+    assert decide(text, "mine.plan", {"ore_tonnage": tonnes, "cost_usd": 10}) == expected

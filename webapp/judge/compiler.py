@@ -4306,6 +4306,19 @@ def window_text(clause: str) -> str:
     return _PERIOD_NAMES.sub(lambda m: " " * len(m.group(0)), clause)
 
 
+# jred31: 'Daily ore tonnage must stay below 5000': a measure that is no count of requests
+# (read as one, 6,000 tonnes passed as "request number 4 today")
+_MEASURED_THINGS = frozenset(
+    stem(w)
+    for w in "tonnage tonnes tons weight volume duration length distance mileage quantity qty "
+    "headcount throughput output production yield".split()
+)
+
+
+def _stems_before(clause: str, at: int) -> set[str]:
+    return {stem(w.lower()) for w in words(clause[:at])}
+
+
 _MEASURE_NOUNS = frozenset(
     {
         "row",
@@ -10608,7 +10621,9 @@ def _numeric_checks(
         counts_calls = False
         percent_of: tuple[str, ...] = ()
         if window and q.currency is None and q.unit_family is None:
-            if noun_stem is None or noun_stem not in _MEASURE_NOUNS:
+            if (noun_stem is None or noun_stem not in _MEASURE_NOUNS) and not (
+                noun_stem is None and _MEASURED_THINGS.intersection(_stems_before(clause, q.start))
+            ):
                 counts_calls = True
         alone = alone_permission(clause)
         terms = _terms(
