@@ -180,3 +180,18 @@ def test_a_daily_measure_that_is_no_count_of_requests(tonnes, expected):
     # counted as requests, 6,000 tonnes passed as "request number 4 today"
     text = "Daily ore tonnage must stay below 5000."
     assert decide(text, "mine.plan", {"ore_tonnage": tonnes, "cost_usd": 10}) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("pass_count must be 6 or fewer.", 5, "approved"),
+        ("pass_count must be 6 or fewer.", 7, "denied"),
+        ("pass_count must be 6 or more.", 7, "approved"),
+        ("pass_count must be 6 or more.", 5, "denied"),
+        ("pass_count must be 6.", 5, "denied"),
+    ],
+)
+def test_a_value_with_its_bound_after_it_is_a_bound_not_an_equality(text, value, expected):
+    # read "Deny when `pass_count` is not 6", 5 passes were denied
+    assert decide(text, "sat.downlink", {"pass_count": value, "data_mb": 900}) == expected

@@ -9705,6 +9705,14 @@ def _gloss_start(text: str, at: int, name: str = "") -> int:
     return start if text[start:at].strip() else at
 
 
+_BOUND_AFTER_VALUE = re.compile(
+    r"\s*(?:or\s+(?:fewer|less|more|lower|higher|greater|under|over|above|below|smaller|"
+    r"larger|bigger)|max(?:imum)?\b|min(?:imum)?\b|at\s+(?:most|least)|and\s+(?:under|below|"
+    r"over|above|up|down)|(?:or|and)\s+up\b|\+)",
+    re.I,
+)
+
+
 def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Check] | None:
     """The checks of a clause that writes an explicit binding, or None when it writes none (or
     one this reading leaves alone: inside an exception, after 'without', or two of them)."""
@@ -9730,6 +9738,10 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
         negative = sign in ("!=", "≠") or sign.endswith("not be") or sign == "is not"
         op, value, high = ("ne" if negative else "eq"), binding_literal(m.group("value")), None
         if isinstance(value, str) and value.lower() in ("required", "mandatory", "given"):
+            return None
+        if isinstance(value, float) and _BOUND_AFTER_VALUE.match(clause, m.end("value")):
+            # jred31: 'pass_count must be 6 or fewer' is a bound, never the one value allowed
+            # (read "is not 6", it denied 5 passes)
             return None
         if isinstance(value, float) and {w.lower() for w in words(name)} & _BOUND_NAMES:
             return None  # 'max_replicas = 10' states a bound, not the one value allowed
