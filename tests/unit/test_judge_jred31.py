@@ -195,3 +195,16 @@ def test_a_daily_measure_that_is_no_count_of_requests(tonnes, expected):
 def test_a_value_with_its_bound_after_it_is_a_bound_not_an_equality(text, value, expected):
     # read "Deny when `pass_count` is not 6", 5 passes were denied
     assert decide(text, "sat.downlink", {"pass_count": value, "data_mb": 900}) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"overtime": 14, "shift_hours": 8}, "pending_review"),
+        ({"overtime": 10, "shift_hours": 8}, "approved"),
+        ({"overtime_minutes": 800, "shift_hours": 8}, "denied"),
+    ],
+)
+def test_an_argument_the_unit_chose_for_another_thing_never_passes_the_named_one(args, expected):
+    # the hours unit chose `shift_hours: 8` and 14 hours of overtime passed
+    assert decide("Overtime capped at 12 hours.", "crew.schedule", args) == expected
