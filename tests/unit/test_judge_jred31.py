@@ -173,3 +173,38 @@ def test_property_a_named_bound_never_passes_an_excess_on_a_decoy(name, sep, bou
     text = f"{name}{sep}{bound}" + (")" if sep.strip().startswith("(") else "")
     args = {name: bound + over, "amount_usd": decoy}
     assert decide(text, "ops.request", args) != "approved"
+
+
+@pytest.mark.parametrize(("tonnes", "expected"), [(6000, "denied"), (4000, "approved")])
+def test_a_daily_measure_that_is_no_count_of_requests(tonnes, expected):
+    # counted as requests, 6,000 tonnes passed as "request number 4 today"
+    text = "Daily ore tonnage must stay below 5000."
+    assert decide(text, "mine.plan", {"ore_tonnage": tonnes, "cost_usd": 10}) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("pass_count must be 6 or fewer.", 5, "approved"),
+        ("pass_count must be 6 or fewer.", 7, "denied"),
+        ("pass_count must be 6 or more.", 7, "approved"),
+        ("pass_count must be 6 or more.", 5, "denied"),
+        ("pass_count must be 6.", 5, "denied"),
+    ],
+)
+def test_a_value_with_its_bound_after_it_is_a_bound_not_an_equality(text, value, expected):
+    # read "Deny when `pass_count` is not 6", 5 passes were denied
+    assert decide(text, "sat.downlink", {"pass_count": value, "data_mb": 900}) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"overtime": 14, "shift_hours": 8}, "pending_review"),
+        ({"overtime": 10, "shift_hours": 8}, "approved"),
+        ({"overtime_minutes": 800, "shift_hours": 8}, "denied"),
+    ],
+)
+def test_an_argument_the_unit_chose_for_another_thing_never_passes_the_named_one(args, expected):
+    # the hours unit chose `shift_hours: 8` and 14 hours of overtime passed
+    assert decide("Overtime capped at 12 hours.", "crew.schedule", args) == expected

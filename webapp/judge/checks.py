@@ -4433,6 +4433,8 @@ def _bind_measure(
         scored, named_near = _named_over_money(scored, check)
         if not scored:
             return ()
+    elif check.unit_family in _UNIT_DECOY_FAMILIES and measure:
+        named_near = _named_beside_a_unit(scored, view, measure)
     if check.unit_family == "percent":
         scored = _percent_of_the_subject(scored, measure)
     best = max(s for s, _, _ in scored)
@@ -4482,6 +4484,33 @@ _IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\
 
 def _money_leaf(leaf: Leaf) -> bool:
     return not (leaf.keys.isdisjoint(MONEY_KEYS) and leaf.last_keys.isdisjoint(MONEY_KEYS))
+
+
+# jred31: 'Overtime capped at 12 hours' with `overtime: 14` and `shift_hours: 8`: the unit chose
+# the argument named for another thing (8 hours passed) over the one the rule names, which has
+# no unit in its name. The named one is kept as a near measure: review when it would not pass.
+_UNIT_DECOY_FAMILIES = frozenset({"time", "mass", "length", "bytes", "speed"})
+
+
+def _named_beside_a_unit(
+    scored: list[tuple[float, Leaf, float]], view: RequestView, measure: frozenset[str]
+) -> tuple[tuple[Leaf, float], ...]:
+    """Arguments named by the rule's measure words, with no unit in their names, when every
+    argument the unit chose is named for none of them (`_UNIT_DECOY_FAMILIES`)."""
+    best = max(s for s, _, _ in scored)
+    top = [lf for s, lf, _ in scored if s >= best - 1e-9]
+    if any(not lf.keys.isdisjoint(measure) for lf in top):
+        return ()
+    chosen = {lf.path for lf in top}
+    return tuple(
+        (lf, v)
+        for lf, v in view.numeric_leaves()
+        if lf.path not in chosen
+        and lf.unit is None
+        and not lf.last_keys.isdisjoint(measure)
+        and lf.keys.isdisjoint(_ID_WORDS)
+        and not _money_leaf(lf)
+    )
 
 
 def _ambiguous_unit(path: str) -> bool:

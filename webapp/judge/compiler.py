@@ -4568,6 +4568,19 @@ def window_text(clause: str) -> str:
     return _PERIOD_NAMES.sub(lambda m: " " * len(m.group(0)), clause)
 
 
+# jred31: 'Daily ore tonnage must stay below 5000': a measure that is no count of requests
+# (read as one, 6,000 tonnes passed as "request number 4 today")
+_MEASURED_THINGS = frozenset(
+    stem(w)
+    for w in "tonnage tonnes tons weight volume duration length distance mileage quantity qty "
+    "headcount throughput output production yield".split()
+)
+
+
+def _stems_before(clause: str, at: int) -> set[str]:
+    return {stem(w.lower()) for w in words(clause[:at])}
+
+
 _MEASURE_NOUNS = frozenset(
     {
         "row",
@@ -9957,6 +9970,14 @@ def _gloss_start(text: str, at: int, name: str = "") -> int:
     return start if text[start:at].strip() else at
 
 
+_BOUND_AFTER_VALUE = re.compile(
+    r"\s*(?:or\s+(?:fewer|less|more|lower|higher|greater|under|over|above|below|smaller|"
+    r"larger|bigger)|max(?:imum)?\b|min(?:imum)?\b|at\s+(?:most|least)|and\s+(?:under|below|"
+    r"over|above|up|down)|(?:or|and)\s+up\b|\+)",
+    re.I,
+)
+
+
 def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Check] | None:
     """The checks of a clause that writes an explicit binding, or None when it writes none (or
     one this reading leaves alone: inside an exception, after 'without', or two of them)."""
@@ -9982,6 +10003,10 @@ def _binding_checks(index: int, source: str, clause: str, carry: str) -> list[Ch
         negative = sign in ("!=", "≠") or sign.endswith("not be") or sign == "is not"
         op, value, high = ("ne" if negative else "eq"), binding_literal(m.group("value")), None
         if isinstance(value, str) and value.lower() in ("required", "mandatory", "given"):
+            return None
+        if isinstance(value, float) and _BOUND_AFTER_VALUE.match(clause, m.end("value")):
+            # jred31: 'pass_count must be 6 or fewer' is a bound, never the one value allowed
+            # (read "is not 6", it denied 5 passes)
             return None
         if isinstance(value, float) and {w.lower() for w in words(name)} & _BOUND_NAMES:
             return None  # 'max_replicas = 10' states a bound, not the one value allowed
@@ -10891,7 +10916,9 @@ def _numeric_checks(
         counts_calls = False
         percent_of: tuple[str, ...] = ()
         if window and q.currency is None and q.unit_family is None:
-            if noun_stem is None or noun_stem not in _MEASURE_NOUNS:
+            if (noun_stem is None or noun_stem not in _MEASURE_NOUNS) and not (
+                noun_stem is None and _MEASURED_THINGS.intersection(_stems_before(clause, q.start))
+            ):
                 counts_calls = True
         alone = alone_permission(clause)
         terms = _terms(
