@@ -125,7 +125,8 @@ HOLDOUT_SETS = (
 # dev_jred30 red-teams agent permissions after a bound (refusals in other words, acts that are not the
 # act) and lookalike mail domains: first run 13/32, 17 unsafe; final 26/36 (4 mail cases added after), 0 unsafe.
 APART_SETS = (
-    # jred32: misreadings in unseen domains (angle keep-outs, bare "m", unit letters, named counters)
+    # jred32: misreadings in unseen domains (angle keep-outs, bare "m", unit letters, named counters,
+    # time bans, off-register); 66 cases on 2cb9e4c: 21/66, 12 unsafe; final 24/66, 0 unsafe, 0 false denials
     "dev_jred32",
     "dev_jred30",
     "dev_jred29",
