@@ -132,7 +132,8 @@ APART_SETS = (
     # dev_jred33 red-teams unseen domains (library, waste, staffing, pawn, gym, parking, venue,
     # research office): a floor read as a cap, a bound per hour read as a value, a day window dropped.
     "dev_jred33",
-    # jred32: misreadings in unseen domains (angle keep-outs, bare "m", unit letters, named counters)
+    # jred32: misreadings in unseen domains (angle keep-outs, bare "m", unit letters, named counters,
+    # time bans, off-register); 69 cases on 2cb9e4c: 21/69, 12 unsafe; final 25/69, 0 unsafe, 0 false denials
     "dev_jred32",
     "dev_jred31",
     "dev_jred30",

@@ -207,3 +207,16 @@ def test_what_lies_off_a_register_is_never_read_as_on_it(rule, args):
 def test_membership_of_a_register_is_still_read():
     text = "Never disconnect a customer on the medical priority register."
     assert compile_rule(0, "c0", text).understanding == "understood"
+
+
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        ("Max input lag 50 ms (input_lag_s).", {"input_lag_s": 0.2}, "denied"),  # had passed
+        ("Max input lag 50 ms (input_lag_s).", {"input_lag_s": 0.03}, "approved"),
+        ("Min loan 3 mo (loan_days).", {"loan_days": 30}, "denied"),  # read a bare 3 before
+        ("Min loan 3 mo (loan_days).", {"loan_days": 120}, "approved"),
+    ],
+)
+def test_ms_and_mo_after_a_number_are_units(rule, args, expected):
+    assert outcome_beside_ticket(rule, "ops.run", args) == expected

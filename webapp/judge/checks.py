@@ -5181,6 +5181,7 @@ def _in_glossary(value: str, members: tuple[str, ...]) -> bool | None:
 
 
 _UNIT_NAMES: dict[tuple[str | None, float], str] = {
+    ("time", 0.001): "ms",
     ("time", 1.0): "seconds",
     ("time", 60.0): "minutes",
     ("time", 3600.0): "hours",

@@ -113,6 +113,11 @@ UNITS: dict[str, tuple[str, float]] = {
     "weeks": ("time", 604800.0),
     "month": ("time", 2592000.0),
     "months": ("time", 2592000.0),
+    # jred32: 'over 6 mo (loan_days)' had read a bare 6 against days
+    "mo": ("time", 2592000.0),
+    "mos": ("time", 2592000.0),
+    # jred32: 'Max input lag 50 ms (input_lag_s)' had read a bare 50 and passed 0.2 s (200 ms)
+    "ms": ("time", 0.001),
     "year": ("time", 31536000.0),
     "years": ("time", 31536000.0),
     # Lengths, in metres ('excavations deeper than 1.5 m'); a bare 'm' is a length only before a
