@@ -67,16 +67,10 @@ def _number(s: str) -> float | None:
 # a worker placed at 15 USD an hour was approved and one at 18 denied. The words on either side
 # of the number say which side of it the rule refuses; a check that refuses the other side is
 # the rule read backwards.
-_LOW_BEFORE = re.compile(
-    r"\b(?:floor|minimum|min\.?|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|"
-    r"not\s+below|never\s+below|never\s+under|not\s+under)\s*(?:of|is|:|=)?\s*$",
-    re.I,
-)
-_HIGH_BEFORE = re.compile(
-    r"\b(?:cap|ceiling|maximum|max\.?|no\s+more\s+than|not\s+more\s+than|not\s+above|"
-    r"never\s+above|never\s+over|not\s+over)\s*(?:of|is|:|=)?\s*$",
-    re.I,
-)
+# (only the words that name a bound; 'no more than 500' and 'at least 500' before a number may as
+# well say which requests the rule is about: 'Refunds no more than 500 EUR need approval')
+_LOW_BEFORE = re.compile(r"\b(?:floor|minimum|min\.?)\s*(?:of|is|:|=)?\s*$", re.I)
+_HIGH_BEFORE = re.compile(r"\b(?:cap|ceiling|maximum|max\.?)\s*(?:of|is|:|=)?\s*$", re.I)
 _REFUSED = (
     r"(?:never|not|no|don't|do\s+not|nothing|none|nobody|no\s+one|cannot|can't|must\s+not|"
     r"may\s+not)"
@@ -116,6 +110,8 @@ def _sides(text: str, threshold: float) -> set[str]:
 def _floor_read_as_cap(text: str, every: Sequence[Check]) -> list[str]:
     for c in _all(every):
         if not isinstance(c, NumericLimit) or c.op not in ("gt", "ge", "lt", "le"):
+            continue
+        if c.effect != "deny":  # a review's bound is the condition of the requests it sends
             continue
         refuses = "high" if c.op in ("gt", "ge") else "low"
         sides = _sides(text, c.threshold)
@@ -191,9 +187,9 @@ def _price_read_as_window(text: str, every: Sequence[Check]) -> list[str]:
 # allow-list, one on a Saturday approved). A rule that names a weekday or a clock time with no
 # check of the day, the time or the date reads no window.
 _DAY = re.compile(
-    r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|"
-    r"saturday|sunday|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends?|"
-    r"weekdays?)\b",
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mondays|tuesdays|wednesdays|"
+    r"thursdays|fridays|saturdays|sundays)\b",
+    re.I,
 )
 _CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3])[:h][0-5]\d\b|\b(?:1[0-2]|0?[1-9])\s*(?:am|pm)\b", re.I)
 
