@@ -203,3 +203,9 @@ def test_two_bounds_each_with_its_own_comparison_stay_understood():
     assert compile_rule(0, "c0", text).understanding == "understood"
     assert outcome_beside_ticket(text, "trial.enrol", {"age": 75}) == "approved"
     assert outcome_beside_ticket(text, "trial.enrol", {"age": 76}) != "approved"
+
+
+def test_a_holiday_named_for_a_day_is_no_day_window():
+    # 'until after Black Friday' is a date the freeze runs to, not a weekday the rule drops
+    text = "Prod deploys frozen for billing-api and auth-svc until after Black Friday."
+    assert "Friday" not in compile_rule(0, "c0", text).unaccounted

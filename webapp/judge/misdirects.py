@@ -194,10 +194,22 @@ _DAY = re.compile(
 _CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3])[:h][0-5]\d\b|\b(?:1[0-2]|0?[1-9])\s*(?:am|pm)\b", re.I)
 
 
+_HOLIDAY_BEFORE = re.compile(
+    r"\b(?:black|good|cyber|easter|holy|ash|palm|bowl|boxing|giving|small\s+business)\s+$", re.I
+)
+
+
 def _day_window_unread(text: str, every: Sequence[Check]) -> list[str]:
-    day = _DAY.search(text) or re.search(
-        r"\b(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b", text
-    )
+    # a day that is part of a holiday's name ('until after Black Friday') is a date, not a weekday
+    days = [
+        m
+        for m in (
+            *_DAY.finditer(text),
+            *re.finditer(r"\b(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b", text),
+        )
+        if not _HOLIDAY_BEFORE.search(text[: m.start()])
+    ]
+    day = days[0] if days else None
     clock = _CLOCK.search(text)
     if not day and not clock:
         return []
