@@ -126,7 +126,9 @@ HOLDOUT_SETS = (
 # act) and lookalike mail domains: first run 13/32, 17 unsafe; final 26/36 (4 mail cases added after), 0 unsafe.
 APART_SETS = (
     # dev_jred33 red-teams unseen domains (library, waste, staffing, pawn, gym, parking, venue,
-    # research office): a floor read as a cap, a bound per hour read as a value, a day window dropped.
+    # research office): a floor read as a cap, a bound per hour read as a value, a day window
+    # dropped, an approver read as a subject word. First run 23/111, 6 unsafe, 6 false denials;
+    # final 36/140 (29 cases added after; 19 unsafe on the start engine), 0 unsafe, 0 false denials.
     "dev_jred33",
     "dev_jred30",
     "dev_jred29",
