@@ -356,9 +356,11 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
 # when the rule so read is understood, so a unit it cannot read ('$16.50/hr') stays unread.
 _FLOOR_THEN_REFUSAL = re.compile(
     r"^\s*(?P<subj>[A-Za-z][A-Za-z'\- ]{0,40}?)\s+(?:floor|minimum|min\.?)\s*(?:is|of|:|=)?\s*"
-    r"(?P<num>[$\u20ac\u00a3]?\s*\d[\d,]*(?:\.\d+)?(?:\s*(?:[A-Z]{3}|%))?)\s*"
+    r"(?P<num>[$\u20ac\u00a3]?\s*\d[\d,]*(?:\.\d+)?"
+    r"(?:\s*(?:%|(?:[A-Z]{3}|units?|items?|pcs|hours?|hrs?|days?|kg|g|lbs?)\b))?)\s*"
     r"(?:[:;,\u2013\u2014]|-+>?|\u2192)\s*"
-    r"(?:never|do\s+not|don't|not|no)\s+(?:[a-z]+\s+){0,2}?(?:below|less|under|lower)"
+    r"(?:never|do\s+not|don't|not|no)\s+(?:[a-z]+\s+){0,3}?"
+    r"(?:below|less|under|lower|fewer|smaller|shorter|younger)"
     r"(?:\s+than)?(?:\s+(?:that|this|it|the\s+floor|the\s+minimum))?\s*[.!]?\s*$",
     re.I,
 )
