@@ -222,5 +222,6 @@ def test_a_holiday_named_for_a_day_is_no_day_window():
 def test_a_floor_with_its_unit_or_a_comparative_is_read_as_the_floor(text, arg, low, high):
     # 'Order minimum 10 units; do not ship fewer' had also denied every order ("requests about
     # order units ship"); the others were read backwards
-    assert outcome_beside_ticket(text, "x.act", {arg: low, "currency": "USD"}) == "denied"
-    assert outcome_beside_ticket(text, "x.act", {arg: high, "currency": "USD"}) == "approved"
+    extra = {} if arg == "units" else {"currency": "USD"}
+    assert outcome_beside_ticket(text, "order.ship", {arg: low, **extra}) == "denied"
+    assert outcome_beside_ticket(text, "order.ship", {arg: high, **extra}) == "approved"
