@@ -130,7 +130,9 @@ HOLDOUT_SETS = (
 APART_SETS = (
     "dev_jappr",  # jappr: terse shapes of holdout_60/61 (labels before names, flags, tails), other domains
     # dev_jred33 red-teams unseen domains (library, waste, staffing, pawn, gym, parking, venue,
-    # research office): a floor read as a cap, a bound per hour read as a value, a day window dropped.
+    # research office): a floor read as a cap, a bound per hour read as a value, a day window
+    # dropped, an approver read as a subject word. First run 23/111, 6 unsafe, 6 false denials;
+    # final 36/140 (29 cases added after; 19 unsafe on the start engine), 0 unsafe, 0 false denials.
     "dev_jred33",
     # jred32: misreadings in unseen domains (angle keep-outs, bare "m", unit letters, named counters,
     # time bans, off-register); 69 cases on 2cb9e4c: 21/69, 12 unsafe; final 25/69, 0 unsafe, 0 false denials

@@ -203,3 +203,25 @@ def test_two_bounds_each_with_its_own_comparison_stay_understood():
     assert compile_rule(0, "c0", text).understanding == "understood"
     assert outcome_beside_ticket(text, "trial.enrol", {"age": 75}) == "approved"
     assert outcome_beside_ticket(text, "trial.enrol", {"age": 76}) != "approved"
+
+
+def test_a_holiday_named_for_a_day_is_no_day_window():
+    # 'until after Black Friday' is a date the freeze runs to, not a weekday the rule drops
+    text = "Prod deploys frozen for billing-api and auth-svc until after Black Friday."
+    assert "Friday" not in compile_rule(0, "c0", text).unaccounted
+
+
+@pytest.mark.parametrize(
+    ("text", "arg", "low", "high"),
+    [
+        ("Order minimum 10 units; do not ship fewer.", "units", 5, 12),
+        ("Bid minimum $5 - never accept lower.", "bid", 3, 8),
+        ("Credit limit floor: 1,000 USD - never set lower.", "credit_limit", 500, 2000),
+    ],
+)
+def test_a_floor_with_its_unit_or_a_comparative_is_read_as_the_floor(text, arg, low, high):
+    # 'Order minimum 10 units; do not ship fewer' had also denied every order ("requests about
+    # order units ship"); the others were read backwards
+    extra = {} if arg == "units" else {"currency": "USD"}
+    assert outcome_beside_ticket(text, "order.ship", {arg: low, **extra}) == "denied"
+    assert outcome_beside_ticket(text, "order.ship", {arg: high, **extra}) == "approved"

@@ -67,16 +67,10 @@ def _number(s: str) -> float | None:
 # a worker placed at 15 USD an hour was approved and one at 18 denied. The words on either side
 # of the number say which side of it the rule refuses; a check that refuses the other side is
 # the rule read backwards.
-_LOW_BEFORE = re.compile(
-    r"\b(?:floor|minimum|min\.?|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|"
-    r"not\s+below|never\s+below|never\s+under|not\s+under)\s*(?:of|is|:|=)?\s*$",
-    re.I,
-)
-_HIGH_BEFORE = re.compile(
-    r"\b(?:cap|ceiling|maximum|max\.?|no\s+more\s+than|not\s+more\s+than|not\s+above|"
-    r"never\s+above|never\s+over|not\s+over)\s*(?:of|is|:|=)?\s*$",
-    re.I,
-)
+# (only the words that name a bound; 'no more than 500' and 'at least 500' before a number may as
+# well say which requests the rule is about: 'Refunds no more than 500 EUR need approval')
+_LOW_BEFORE = re.compile(r"\b(?:floor|minimum|min\.?)\s*(?:of|is|:|=)?\s*$", re.I)
+_HIGH_BEFORE = re.compile(r"\b(?:cap|ceiling|maximum|max\.?)\s*(?:of|is|:|=)?\s*$", re.I)
 _REFUSED = (
     r"(?:never|not|no|don't|do\s+not|nothing|none|nobody|no\s+one|cannot|can't|must\s+not|"
     r"may\s+not)"
@@ -117,9 +111,7 @@ def _floor_read_as_cap(text: str, every: Sequence[Check]) -> list[str]:
     for c in _all(every):
         if not isinstance(c, NumericLimit) or c.op not in ("gt", "ge", "lt", "le"):
             continue
-        if c.effect != "deny":
-            # 'Refunds no more than 500 EUR need a manager's approval': a bound sending requests
-            # to a person picks them ('no more than' a condition), it refuses no side
+        if c.effect != "deny":  # a review's bound is the condition of the requests it sends
             continue
         refuses = "high" if c.op in ("gt", "ge") else "low"
         sides = _sides(text, c.threshold)
@@ -194,27 +186,30 @@ def _price_read_as_window(text: str, every: Sequence[Check]) -> list[str]:
 # rule is about, and an override on a Thursday was denied (or, with the list read as an
 # allow-list, one on a Saturday approved). A rule that names a weekday or a clock time with no
 # check of the day, the time or the date reads no window.
-# Lower-case short forms only beside another day or a clock time ('fri-sun', 'sat 10:00'): alone
-# they are words ('within 30 deg of the sun', 'sat idle'); capitalised ones are read below.
-_SHORT_DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
 _DAY = re.compile(
-    r"\b(?:monday|tuesday|wednesday|thursday|friday|"
-    r"saturday|sunday|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends?|"
-    r"weekdays?)\b|\b"
-    + _SHORT_DAY
-    + r"\s*[-\u2013/]\s*"
-    + _SHORT_DAY
-    + r"\b|\b"
-    + _SHORT_DAY
-    + r"\s+\d",
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mondays|tuesdays|wednesdays|"
+    r"thursdays|fridays|saturdays|sundays)\b",
+    re.I,
 )
 _CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3])[:h][0-5]\d\b|\b(?:1[0-2]|0?[1-9])\s*(?:am|pm)\b", re.I)
 
 
+_HOLIDAY_BEFORE = re.compile(
+    r"\b(?:black|good|cyber|easter|holy|ash|palm|bowl|boxing|giving|small\s+business)\s+$", re.I
+)
+
+
 def _day_window_unread(text: str, every: Sequence[Check]) -> list[str]:
-    day = _DAY.search(text) or re.search(
-        r"\b(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b", text
-    )
+    # a day that is part of a holiday's name ('until after Black Friday') is a date, not a weekday
+    days = [
+        m
+        for m in (
+            *_DAY.finditer(text),
+            *re.finditer(r"\b(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b", text),
+        )
+        if not _HOLIDAY_BEFORE.search(text[: m.start()])
+    ]
+    day = days[0] if days else None
     clock = _CLOCK.search(text)
     if not day and not clock:
         return []
@@ -361,9 +356,11 @@ GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
 # when the rule so read is understood, so a unit it cannot read ('$16.50/hr') stays unread.
 _FLOOR_THEN_REFUSAL = re.compile(
     r"^\s*(?P<subj>[A-Za-z][A-Za-z'\- ]{0,40}?)\s+(?:floor|minimum|min\.?)\s*(?:is|of|:|=)?\s*"
-    r"(?P<num>[$\u20ac\u00a3]?\s*\d[\d,]*(?:\.\d+)?(?:\s*(?:[A-Z]{3}|%))?)\s*"
+    r"(?P<num>[$\u20ac\u00a3]?\s*\d[\d,]*(?:\.\d+)?"
+    r"(?:\s*(?:%|(?:[A-Z]{3}|units?|items?|pcs|hours?|hrs?|days?|kg|g|lbs?)\b))?)\s*"
     r"(?:[:;,\u2013\u2014]|-+>?|\u2192)\s*"
-    r"(?:never|do\s+not|don't|not|no)\s+(?:[a-z]+\s+){0,2}?(?:below|less|under|lower)"
+    r"(?:never|do\s+not|don't|not|no)\s+(?:[a-z]+\s+){0,3}?"
+    r"(?:below|less|under|lower|fewer|smaller|shorter|younger)"
     r"(?:\s+than)?(?:\s+(?:that|this|it|the\s+floor|the\s+minimum))?\s*[.!]?\s*$",
     re.I,
 )
