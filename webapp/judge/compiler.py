@@ -496,6 +496,38 @@ def compile_rule(
         rule = _compile_mended(index, chunk_id, required, glossary, evidence)
         if rule.understanding == "understood":
             return replace(rule, text=text)
+    flagged = _flag_verdict_restored(read)
+    if flagged is not None:
+        rule = _compile_mended(index, chunk_id, flagged, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
+    banded = tiers.restated(read)
+    if banded is not None:
+        rule = _compile_mended(index, chunk_id, banded, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
+    if read != text:
+        result = replace(_compile_mended(index, chunk_id, read, glossary, evidence), text=text)
+    else:
+        result = _compile_mended(index, chunk_id, text, glossary, evidence)
+    if result.understanding == "understood":
+        return result
+    return _with_flag_exception(index, chunk_id, text, read, glossary, evidence, scheme) or result
+
+
+def _with_flag_exception(
+    index: int,
+    chunk_id: str,
+    text: str,
+    read: str,
+    glossary: Glossary | None,
+    evidence: bool,
+    scheme: frozenset[str],
+) -> CompiledRule | None:
+    """The rule read as a prohibition with a closing exception on a flag, or None (taken only
+    where the rule as written is not understood: a reading that knows the whole shape, such as
+    the inline 'No port-out while balance_due_cents > 0 unless payment_arrangement = true',
+    keeps it)."""
     # jappr: '`days_until_effective` < 14 -> deny unless `emergency` is true', '`hours_notice` >=
     # 24. Less -> deny unless dispatch set `same_day_exception` = true': a closing exception on a
     # flag named as an argument, read on the rule before it when that rule alone is understood
@@ -521,19 +553,7 @@ def compile_rule(
                 condition=cond,
             )
             return replace(head, text=text, checks=tuple(checks))
-    flagged = _flag_verdict_restored(read)
-    if flagged is not None:
-        rule = _compile_mended(index, chunk_id, flagged, glossary, evidence)
-        if rule.understanding == "understood":
-            return replace(rule, text=text)
-    banded = tiers.restated(read)
-    if banded is not None:
-        rule = _compile_mended(index, chunk_id, banded, glossary, evidence)
-        if rule.understanding == "understood":
-            return replace(rule, text=text)
-    if read != text:
-        return replace(_compile_mended(index, chunk_id, read, glossary, evidence), text=text)
-    return _compile_mended(index, chunk_id, text, glossary, evidence)
+    return None
 
 
 # 'Closing an account with lifetime_gmv above 1M USD -> …': the argument named as written right
