@@ -387,6 +387,13 @@ _FLAG_EXCEPTION = re.compile(
 )
 
 
+_EXAMPLE_BESIDE_NAME = re.compile(
+    r"\(\s*`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?(?P<eg>\s*[,;]\s*(?:e\.\s?g\.?|eg|for\s+example|"
+    r"like|such\s+as)\s*[^()]{1,40}?)\s*\)",
+    re.I,
+)
+
+
 def _flag_exception(text: str) -> tuple[str, str, bool] | None:
     """(the rule before the exception, the flag, the value that excepts) of a rule closing with
     'unless `flag` is true' (or '= true', 'unless dispatch set `flag` = true'); None otherwise."""
@@ -495,6 +502,19 @@ def compile_rule(
     if required is not None:
         rule = _compile_mended(index, chunk_id, required, glossary, evidence)
         if rule.understanding == "understood":
+            return replace(rule, text=text)
+    # jappr: 'Must reference a documented exposure (`exposure_ref`, e.g. FC-2025-xxx)': an example
+    # of the reference's form beside the argument's name; read as the rule without it when that
+    # rule is understood and only requires the reference (a form is not checked either way)
+    sample = _EXAMPLE_BESIDE_NAME.search(read)
+    if sample is not None:
+        plain = read[: sample.start("eg")] + read[sample.end("eg") :]
+        rule = compile_rule(index, chunk_id, plain, glossary, evidence, scheme)
+        if (
+            rule.understanding == "understood"
+            and rule.checks
+            and all(isinstance(c, RequiredArgument) for c in rule.checks)
+        ):
             return replace(rule, text=text)
     flagged = _flag_verdict_restored(read)
     if flagged is not None:
