@@ -67,7 +67,9 @@ _LABEL = re.compile(
     r"|\d{1,2}\.(?=\s)"
     # jappr: a bullet ('- amount_usd > 5m -> …', '\u2022 `invoice_refs` must …'): the name after
     # it had stayed unaccounted for
-    r"|[\u2022\u25aa\u25cf\u2023\u2043*]|-(?=\s)"
+    # (only before such a name or a comparison sign: '- allowed roles: viewer, editor' reads as
+    # it did, by the readings that know a bulleted heading)
+    r"|(?:[\u2022\u25aa\u25cf\u2023\u2043*]|-(?=\s))(?=\s+(?:`|[a-z][a-z0-9]*_[a-z0-9]|[<>\u2264\u2265]))"
     # '4.2.2', '4.2.2.' (two dots at least: '4.2 kg' is a weight)
     r"|\d{1,2}(?:\.\d{1,2}){2,3}\.?"
     # '§4.2', '§ 12'

@@ -471,7 +471,11 @@ def compile_rule(
     # read by the rule before it, when that rule alone is understood and only requires the
     # value (asides.absence_branch); any other tail stays as the rule reads it
     gap = asides.absence_branch(read)
-    if gap is not None:
+    # (a format the value must match, 'format LGL-nnnn', is not read by the required argument:
+    # the tail then stays, and the rule partly understood)
+    if gap is not None and not re.search(
+        r"\b(?:format|pattern|formatted|match(?:es|ing)?)\b", read, re.I
+    ):
         head = compile_rule(index, chunk_id, gap.head, glossary, evidence, scheme)
         if head.understanding == "understood" and _absence_restated(head.checks, gap.what):
             return replace(head, text=text)
