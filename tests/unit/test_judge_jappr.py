@@ -195,3 +195,54 @@ def test_true_flag_with_tail_never_approves_a_false_flag(flag: str, value: bool 
     args = {"booking": "B-1"} if value is None else {"booking": "B-1", flag: value}
     got = outcome([rule], "booking.create", args)
     assert got == ("approved" if value is True else "denied")
+
+
+@pytest.mark.parametrize(
+    ("rule", "args", "expected"),
+    [
+        (
+            "Must cite a requisition (`pr_ref`, e.g. PR-2025-xxx). No ref, no PO.",
+            {"pr_ref": "PR-1"},
+            "approved",
+        ),
+        (
+            "Must cite a requisition (`pr_ref`, e.g. PR-2025-xxx). No ref, no PO.",
+            {"pr_ref": ""},
+            "denied",
+        ),
+        (
+            "Claims > GBP 20k (`claim_gbp`) -> adjuster signs off before payment.",
+            {"claim_gbp": 20001, "currency": "GBP"},
+            "pending_review",
+        ),
+        (
+            "Claims > GBP 20k (`claim_gbp`) -> adjuster signs off before payment.",
+            {"claim_gbp": 19999, "currency": "GBP"},
+            "approved",
+        ),
+        (
+            "ward = icu (intensive care) -> charge nurse approves first.",
+            {"ward": "icu"},
+            "pending_review",
+        ),
+        (
+            "ward = icu (intensive care) -> charge nurse approves first.",
+            {"ward": "general"},
+            "approved",
+        ),
+        # a bracket with a condition in it is no gloss of the value, and is not set aside
+        (
+            "ward = icu (only if ventilated) -> charge nurse approves first.",
+            {"ward": "icu"},
+            "pending_review",
+        ),
+    ],
+)
+def test_examples_timing_and_value_glosses(rule: str, args: dict, expected: str) -> None:
+    assert outcome([rule], "ops.act", args) == expected
+
+
+def test_timing_kept_in_prose() -> None:
+    text = "Campaigns need Legal review before sending."
+    assert asides.without_approval_timing(text) == text
+    assert asides.without_approval_timing("X -> Legal approves first.") == "X -> Legal approves."

@@ -67,7 +67,9 @@ _LABEL = re.compile(
     r"|\d{1,2}\.(?=\s)"
     # jappr: a bullet ('- amount_usd > 5m -> …', '\u2022 `invoice_refs` must …'): the name after
     # it had stayed unaccounted for
-    r"|[\u2022\u25aa\u25cf\u2023\u2043*]|-(?=\s)"
+    # (only before such a name or a comparison sign: '- allowed roles: viewer, editor' reads as
+    # it did, by the readings that know a bulleted heading)
+    r"|(?:[\u2022\u25aa\u25cf\u2023\u2043*]|-(?=\s))(?=\s+(?:`|[a-z][a-z0-9]*_[a-z0-9]|[<>\u2264\u2265]))"
     # '4.2.2', '4.2.2.' (two dots at least: '4.2 kg' is a weight)
     r"|\d{1,2}(?:\.\d{1,2}){2,3}\.?"
     # '§4.2', '§ 12'
@@ -207,6 +209,54 @@ _NO_END = re.compile(
     r"(?!\s*\()",
     re.I,
 )
+
+
+# jappr: '-> Treasurer signs off before booking', '-> CS supervisor has to sign off first', '->
+# Ops Control duty mgr approves before it goes out': when an approval is given (before the act)
+# is what an approval is; the closing timing after the approval's verb says nothing more
+_APPROVAL_TIMING = re.compile(
+    r"(?P<verb>\b(?:approves?|approval|sign(?:s|ed)?[\s-]+off|sign-off|signoff|oks?|okays?|"
+    r"reviews?|decides?))\s+(?P<tail>first|beforehand|in\s+advance|before\s+(?:booking|release|"
+    r"releasing|sending|submission|submitting|posting|payment|paying|it\s+(?:goes\s+out|is\s+sent|"
+    r"is\s+released|is\s+booked|ships)))\s*(?=[.!]?\s*$)",
+    re.I,
+)
+
+
+def without_approval_timing(text: str) -> str:
+    """`text` without a closing 'first' / 'before booking' after an approval's verb, in a rule
+    whose arrow sends the matter to that approval ('X -> Treasurer signs off before booking').
+    In prose ('Campaigns promoting regulated products (alcohol, gambling, etc.) need Legal review
+    before sending') the timing stays: there it kept an open list of examples from deciding."""
+    if not re.search(r"->|\u2192|=>", text):
+        return text
+    return _APPROVAL_TIMING.sub(lambda m: m.group("verb"), text)
+
+
+# jappr: 'priority = urgent (same-day) -> AP manager approves': a word or two in brackets after
+# an argument's value says what the value means; read as a rule word, 'same-day' became a value
+# some argument had to hold (an understood misreading). A bracket with a condition, a number or
+# a list in it is no such gloss and stays.
+_VALUE_GLOSS = re.compile(
+    r"(?P<head>\b[a-z][a-z0-9]*(?:_[a-z0-9]+)*`?\s*(?:=|==)\s*[A-Za-z][\w\-]*)\s*"
+    r"\((?P<gloss>[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2})\)"
+)
+_GLOSS_CONDITION = re.compile(
+    r"\b(?:only|unless|except|if|when|not|no|non|incl|including|excluding|and|or|over|under|"
+    r"above|below|max|min|all|any|every|each|never|must|may|before|after|until|per)\b",
+    re.I,
+)
+
+
+def without_value_gloss(text: str) -> str:
+    """`text` without a bracket glossing an argument's value ('urgent (same-day)')."""
+
+    def drop(m: re.Match[str]) -> str:
+        if _GLOSS_CONDITION.search(m.group("gloss")):
+            return m.group(0)
+        return m.group("head")
+
+    return _VALUE_GLOSS.sub(drop, text)
 
 
 def without_open_end(text: str) -> str:
@@ -368,6 +418,8 @@ def plain(text: str, scheme: frozenset[str] = frozenset()) -> str:
     out = without_emphasis(out)
     out = unticked_comparisons(out)
     out = without_glossary_pointer(out)
+    out = without_approval_timing(out)
+    out = without_value_gloss(out)
     out = re.sub(r"\s+", " ", out).strip()
     if re.sub(r"\s+", " ", text).strip() == out:
         return text

@@ -448,6 +448,13 @@ def _listed_after_must_be(text: str) -> str | None:
     return f"{subject}: {', '.join(values[:-1])} or {values[-1]} only."
 
 
+_EXAMPLE_BESIDE_NAME = re.compile(
+    r"\(\s*`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?(?P<eg>\s*[,;]\s*(?:e\.\s?g\.?|eg|for\s+example|"
+    r"like|such\s+as)\s*[^()]{1,40}?)\s*\)",
+    re.I,
+)
+
+
 def _flag_exception(text: str) -> tuple[str, str, bool] | None:
     """(the rule before the exception, the flag, the value that excepts) of a rule closing with
     'unless `flag` is true' (or '= true', 'unless dispatch set `flag` = true'); None otherwise."""
@@ -525,7 +532,11 @@ def compile_rule(
     # read by the rule before it, when that rule alone is understood and only requires the
     # value (asides.absence_branch); any other tail stays as the rule reads it
     gap = asides.absence_branch(read)
-    if gap is not None:
+    # (a format the value must match, 'format LGL-nnnn', is not read by the required argument:
+    # the tail then stays, and the rule partly understood)
+    if gap is not None and not re.search(
+        r"\b(?:format|pattern|formatted|match(?:es|ing)?)\b", read, re.I
+    ):
         head = compile_rule(index, chunk_id, gap.head, glossary, evidence, scheme)
         if head.understanding == "understood" and _absence_restated(head.checks, gap.what):
             return replace(head, text=text)
@@ -570,6 +581,51 @@ def compile_rule(
         rule = _compile_mended(index, chunk_id, floored, glossary, evidence)
         if rule.understanding == "understood":
             return replace(rule, text=text)
+    # jappr: 'Must reference a documented exposure (`exposure_ref`, e.g. FC-2025-xxx)': an example
+    # of the reference's form beside the argument's name; read as the rule without it when that
+    # rule is understood and only requires the reference (a form is not checked either way)
+    sample = _EXAMPLE_BESIDE_NAME.search(read)
+    if sample is not None:
+        plain = read[: sample.start("eg")] + read[sample.end("eg") :]
+        rule = compile_rule(index, chunk_id, plain, glossary, evidence, scheme)
+        if (
+            rule.understanding == "understood"
+            and rule.checks
+            and all(isinstance(c, RequiredArgument) for c in rule.checks)
+        ):
+            return replace(rule, text=text)
+    flagged = _flag_verdict_restored(read)
+    if flagged is not None:
+        rule = _compile_mended(index, chunk_id, flagged, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
+    banded = tiers.restated(read)
+    if banded is not None:
+        rule = _compile_mended(index, chunk_id, banded, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
+    if read != text:
+        result = replace(_compile_mended(index, chunk_id, read, glossary, evidence), text=text)
+    else:
+        result = _compile_mended(index, chunk_id, text, glossary, evidence)
+    if result.understanding == "understood":
+        return result
+    return _with_flag_exception(index, chunk_id, text, read, glossary, evidence, scheme) or result
+
+
+def _with_flag_exception(
+    index: int,
+    chunk_id: str,
+    text: str,
+    read: str,
+    glossary: Glossary | None,
+    evidence: bool,
+    scheme: frozenset[str],
+) -> CompiledRule | None:
+    """The rule read as a prohibition with a closing exception on a flag, or None (taken only
+    where the rule as written is not understood: a reading that knows the whole shape, such as
+    the inline 'No port-out while balance_due_cents > 0 unless payment_arrangement = true',
+    keeps it)."""
     # jappr: '`days_until_effective` < 14 -> deny unless `emergency` is true', '`hours_notice` >=
     # 24. Less -> deny unless dispatch set `same_day_exception` = true': a closing exception on a
     # flag named as an argument, read on the rule before it when that rule alone is understood
@@ -595,19 +651,7 @@ def compile_rule(
                 condition=cond,
             )
             return replace(head, text=text, checks=tuple(checks))
-    flagged = _flag_verdict_restored(read)
-    if flagged is not None:
-        rule = _compile_mended(index, chunk_id, flagged, glossary, evidence)
-        if rule.understanding == "understood":
-            return replace(rule, text=text)
-    banded = tiers.restated(read)
-    if banded is not None:
-        rule = _compile_mended(index, chunk_id, banded, glossary, evidence)
-        if rule.understanding == "understood":
-            return replace(rule, text=text)
-    if read != text:
-        return replace(_compile_mended(index, chunk_id, read, glossary, evidence), text=text)
-    return _compile_mended(index, chunk_id, text, glossary, evidence)
+    return None
 
 
 # 'Closing an account with lifetime_gmv above 1M USD -> …': the argument named as written right
