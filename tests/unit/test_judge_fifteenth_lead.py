@@ -240,3 +240,14 @@ def test_one_argument_among_another_arguments_values_never_decides(text):
 def test_a_list_of_snake_case_values_is_not_another_argument():
     text = "The reason code must be one of service_outage, delivery_delay or billing_error."
     assert "service_outage" not in compile_rule(0, "c0", text).unaccounted
+
+
+def test_a_tier_that_passes_on_its_own_is_no_cap():
+    # read as "Deny when the amount is above 5,000", 5,001 was denied where the rule sends it to
+    # a director
+    text = (
+        "2) `est_total_usd`: <= 5,000 auto; 5,000.01-25,000 -> director approval; "
+        "> 25,000 -> CFO tier, not submittable by the bot (deny)."
+    )
+    assert outcome_beside_ticket(text, "travel.preapprove", {"est_total_usd": 5001}) != "denied"
+    assert outcome_beside_ticket(text, "travel.preapprove", {"est_total_usd": 30000}) != "approved"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from webapp.judge.checks import Check, ValueList
+from webapp.judge.checks import Check, NumericLimit, ValueList
 from webapp.judge.pairs import PAIR_KINDS
 from webapp.judge.text import stem
 
@@ -107,7 +107,34 @@ def _argument_in_argument(text: str, every: Sequence[Check]) -> list[str]:
     return [m.group("ticked") or m.group("name")]
 
 
+# '`est_total_usd`: <= 5,000 auto; 5,000.01-25,000 -> director approval; > 25,000 -> … (deny)':
+# the first tier is what passes on its own, and says nothing against what lies above it (the
+# next tier does). Read as a cap ("Deny when the amount is above 5,000"), 5,001 was denied where
+# the rule sends it to a director (the label reading of the fifteenth session made it understood).
+_PERMITTED_TIER = re.compile(
+    r"(?:<=?|\u2264|\bup\s+to|\bat\s+most|\bmax|\bunder|\bbelow)\s*[$\u20ac\u00a3]?\s*"
+    r"(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?:[A-Za-z]{1,3}\s+)?(?:->|=>|\u2192|:|=|-)?\s*"
+    r"(?P<ok>auto(?:[- ]?approv\w*)?|ok|okay|fine|allowed|permitted|approved)\b",
+    re.I,
+)
+
+
+def _permitted_tier_read_as_cap(text: str, every: Sequence[Check]) -> list[str]:
+    for m in _PERMITTED_TIER.finditer(text):
+        n = float(m.group("n").replace(",", ""))
+        for c in every:
+            if (
+                isinstance(c, NumericLimit)
+                and c.effect == "deny"
+                and c.op == "gt"
+                and abs(c.threshold - n) < 1e-9
+            ):
+                return [m.group("ok")]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
+    _permitted_tier_read_as_cap,
     _rating_compared,
     _member_read_as_argument,
     _gloss_read_as_value,

@@ -226,7 +226,7 @@ _NOT_NOUNS = frozenset(
     "notify reject rejected deny denied block blocked then "
     # a verdict on what comes before the bound ('up to 72 OK; above 72 -> review'): read as
     # 'the number of ok', it bound a count of nothing the request carries
-    "ok okay fine allowed permitted".split()
+    "ok okay fine allowed permitted auto auto-approve auto-approved autoapprove approve approved".split()
 )
 _PRE = r"(?P<pre>US\$|C\$|A\$|[$€£¥₹]|(?:" + "|".join(sorted(CURRENCY_CODES)) + r")\b)?\s?"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3}){2,}|\d{1,3}(?: \d{3})+(?!\d)|\d+(?:\.\d+)?)"
