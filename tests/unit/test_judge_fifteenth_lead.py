@@ -251,3 +251,11 @@ def test_a_tier_that_passes_on_its_own_is_no_cap():
     )
     assert outcome_beside_ticket(text, "travel.preapprove", {"est_total_usd": 5001}) != "denied"
     assert outcome_beside_ticket(text, "travel.preapprove", {"est_total_usd": 30000}) != "approved"
+
+
+def test_a_forward_tenor_in_months_decides():
+    # jred12 had kept 'Fwds: max tenor 12m' partly understood while '12m' read as 12 million
+    text = "Fwds: max tenor 12m"
+    assert "12 months" in compile_rule(0, "c0", text).checks[0].reading()
+    assert outcome_beside_ticket(text, "fwds.book", {"tenor_days": 400}) == "denied"
+    assert outcome_beside_ticket(text, "fwds.book", {"tenor_days": 300}) == "approved"

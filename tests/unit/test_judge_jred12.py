@@ -245,7 +245,6 @@ def test_readings_say_what_is_read():
     "rule",
     [
         "Alert recipients must include finops@acme.io.",
-        "Fwds: max tenor 12m",
         "Claim total <= $500 -> may be approved by workflow",
         "prod node pools: max nodes up to 40. beyond that -> page capacity on-call (human approval)",
         "Raising autoscaling max above 40 instances needs FinOps approval.",
