@@ -259,3 +259,10 @@ def test_a_forward_tenor_in_months_decides():
     assert "12 months" in compile_rule(0, "c0", text).checks[0].reading()
     assert outcome_beside_ticket(text, "fwds.book", {"tenor_days": 400}) == "denied"
     assert outcome_beside_ticket(text, "fwds.book", {"tenor_days": 300}) == "approved"
+
+
+def test_an_open_kind_named_by_an_argument_is_for_a_human_whatever_the_verb():
+    # found by jappr: the unshown 'promoting' set the list aside, and a betting campaign passed
+    text = "Campaigns promoting regulated products (alcohol, gambling, tobacco, etc.) need Legal review."
+    args = {"product_category": "sports betting"}
+    assert outcome_beside_ticket(text, "campaign.send", args) == "pending_review"

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 
 from webapp.judge.checks import (
+    NOT_APPLICABLE,
     PERMITTED,
     REVIEW,
     SATISFIED,
@@ -335,6 +336,25 @@ class OpenValueList(ValueList):
 
     def evaluate(self, view: RequestView) -> Outcome:
         got = super().evaluate(view)
+        if got.status == NOT_APPLICABLE and self.mode == "deny":
+            # Fifteenth session: 'Campaigns promoting regulated products (alcohol, gambling,
+            # tobacco, etc.) need Legal review' and `product_category: "sports betting"`: the
+            # subject's verb ('promoting') was not shown, so the list was set aside and the
+            # campaign approved; an argument named for the open kind holding a value the
+            # examples do not name is for a human, whatever the subject's other words
+            kind = set(self.kind_words)
+            named = [
+                leaf.path
+                for leaf in view.leaves
+                if isinstance(leaf.value, str) and leaf.value.strip() and leaf.last_keys & kind
+            ]
+            if named:
+                return Outcome(
+                    UNKNOWN,
+                    f"{', '.join(named)} may be of the open kind the rule's examples stand for "
+                    "('etc.'): a human decides",
+                    tuple(named),
+                )
         unnamed = (self.mode == "deny" and got.status in (SATISFIED, PERMITTED)) or (
             self.mode == "allow" and got.status in (VIOLATED, REVIEW)
         )
