@@ -266,3 +266,21 @@ def test_an_open_kind_named_by_an_argument_is_for_a_human_whatever_the_verb():
     text = "Campaigns promoting regulated products (alcohol, gambling, tobacco, etc.) need Legal review."
     args = {"product_category": "sports betting"}
     assert outcome_beside_ticket(text, "campaign.send", args) == "pending_review"
+
+
+@pytest.mark.parametrize(
+    ("text", "args"),
+    [
+        ("no consent = no procedure (`consent_signed`)", {"consent_signed": False}),
+        ("- no debits to closed accounts (`account_status`)", {"account_status": "closed"}),
+    ],
+)
+def test_an_argument_name_in_backticks_is_never_the_value_refused(text, args):
+    # read as "Deny when an argument is consent_signed", consent_signed: false was approved
+    assert not compile_rule(0, "c0", text).decides
+    assert outcome_beside_ticket(text, "procedure.book", args) != "approved"
+
+
+def test_fields_listed_by_name_stay_a_list():
+    text = "1. Exports must not include: `ssn_last4`, `disability_type`, `home_address`."
+    assert compile_rule(0, "c0", text).understanding == "understood"

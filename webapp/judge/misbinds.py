@@ -133,8 +133,29 @@ def _permitted_tier_read_as_cap(text: str, every: Sequence[Check]) -> list[str]:
     return []
 
 
+# 'no consent = no procedure (`consent_signed`)' read as "Deny when an argument is
+# consent_signed": the backticked name says which argument holds the consent, and read as a value
+# any argument must not hold, `consent_signed: false` was approved (the start engine's too). A
+# value that is an argument's name in backticks, compared on no argument of its own, is no value.
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def _name_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
+    # a list of several names ('must not include: `ssn_last4`, `home_address`') is fields listed,
+    # and a name under a state ('closed periods (`period_status`)') is read with that state
+    wrapped = {id(getattr(x, "base", None)) for x in every}
+    for c in every:
+        if not isinstance(c, ValueList) or c.kind_words or len(c.values) != 1 or id(c) in wrapped:
+            continue
+        for v in c.values:
+            if isinstance(v, str) and _IDENTIFIER.fullmatch(v) and f"`{v}`" in text:
+                return [v]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _permitted_tier_read_as_cap,
+    _name_read_as_value,
     _rating_compared,
     _member_read_as_argument,
     _gloss_read_as_value,
