@@ -284,3 +284,28 @@ def test_an_argument_name_in_backticks_is_never_the_value_refused(text, args):
 def test_fields_listed_by_name_stay_a_list():
     text = "1. Exports must not include: `ssn_last4`, `disability_type`, `home_address`."
     assert compile_rule(0, "c0", text).understanding == "understood"
+
+
+@pytest.mark.parametrize(
+    ("text", "refused", "allowed", "effect"),
+    [
+        ("`channel` = cash -> deny.", {"channel": "cash"}, {"channel": "card"}, "denied"),
+        (
+            "`currency` != USD -> treasury review.",
+            {"currency": "EUR"},
+            {"currency": "USD"},
+            "pending_review",
+        ),
+    ],
+)
+def test_a_backticked_name_compared_with_equals_is_the_argument(text, refused, allowed, effect):
+    # read as "Deny when an argument is channel", a cash refund was approved
+    assert outcome_beside_ticket(text, "refund.issue", {**refused, "amount": 5}) == effect
+    assert outcome_beside_ticket(text, "refund.issue", {**allowed, "amount": 5}) == "approved"
+
+
+@pytest.mark.parametrize("text", ["`region` not EU -> deny.", "region not EU -> deny."])
+def test_a_value_after_not_is_never_the_one_refused(text):
+    # read as "Deny when country or region is EU", a us-east-1 deployment was approved
+    assert not compile_rule(0, "c0", text).decides
+    assert outcome_beside_ticket(text, "deploy.run", {"region": "us-east-1"}) != "approved"

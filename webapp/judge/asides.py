@@ -441,6 +441,15 @@ _TICKED_HEAD = re.compile(
 )
 
 
+# Fifteenth session: '`channel` = cash -> deny.', '`currency` != USD -> treasury review.': a name
+# (one word or several) heading the rule and compared with '=' or '!=' is the argument compared;
+# with its backticks it had been read as the value refused ("Deny when an argument is channel"),
+# and a cash refund was approved (the start engine's too). The bare name is read right.
+_TICKED_EQUALS_HEAD = re.compile(
+    r"^(?P<lead>\s*)`(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)*)`(?=\s*(?:==?|!=|\u2260)\s*[\w'\"])"
+)
+
+
 # jappr: 'Sweeps out of ring-fenced entities (glossary) -> Legal must OK first', 'borrowers in
 # restricted jurisdictions (glossary, `borrower_country`)': a bracket saying only where the
 # category before it is defined, wherever it stands; the category is resolved by the glossary
@@ -489,6 +498,7 @@ def unticked_comparisons(text: str) -> str:
         out = _FLAG_GLOSS_VERDICT.sub(
             lambda m: f"({m.group('name')} = {m.group('value').lower()})", out
         )
+    out = _TICKED_EQUALS_HEAD.sub(lambda m: m.group("lead") + m.group("name"), out, count=1)
     return _TICKED_HEAD.sub(lambda m: m.group("lead") + m.group("name"), out, count=1)
 
 

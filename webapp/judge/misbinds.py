@@ -153,8 +153,29 @@ def _name_read_as_value(text: str, every: Sequence[Check]) -> list[str]:
     return []
 
 
+# '`region` not EU -> deny.' read as "Deny when country or region is EU": the 'not' right before
+# the value turns the list around, and a us-east-1 deployment was approved (the start engine's
+# too). A value refused by a check while the rule writes 'not' or '!=' right before it is misread.
+def _negated_value_refused(text: str, every: Sequence[Check]) -> list[str]:
+    for c in every:
+        if not isinstance(c, ValueList) or c.mode != "deny":
+            continue
+        for v in c.values:
+            if not isinstance(v, str) or not v.strip():
+                continue
+            m = re.search(
+                r"(?:\bnot|!=|\u2260|<>|\bnon-?)\s*(?:in\s+|an?\s+|the\s+)?" + re.escape(v) + r"\b",
+                text,
+                re.I,
+            )
+            if m:
+                return [m.group(0)]
+    return []
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _permitted_tier_read_as_cap,
+    _negated_value_refused,
     _name_read_as_value,
     _rating_compared,
     _member_read_as_argument,
