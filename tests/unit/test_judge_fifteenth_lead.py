@@ -309,3 +309,11 @@ def test_a_value_after_not_is_never_the_one_refused(text):
     # read as "Deny when country or region is EU", a us-east-1 deployment was approved
     assert not compile_rule(0, "c0", text).decides
     assert outcome_beside_ticket(text, "deploy.run", {"region": "us-east-1"}) != "approved"
+
+
+def test_an_argument_required_by_name_that_no_check_reads_never_decides():
+    # found by jred31: read as the cap alone, a refund without reason_code was approved
+    text = "Refunds must include reason_code, max 500 USD."
+    assert not compile_rule(0, "c0", text).decides
+    args = {"amount": 100, "currency": "USD"}
+    assert outcome_beside_ticket(text, "refund.issue", args) != "approved"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import fields
 
 from webapp.judge.checks import Check, NumericLimit, ValueList
 from webapp.judge.pairs import PAIR_KINDS
@@ -173,8 +174,45 @@ def _negated_value_refused(text: str, every: Sequence[Check]) -> list[str]:
     return []
 
 
+# 'Refunds must include reason_code, max 500 USD.' read as the cap alone (found by jred31): the
+# argument the rule requires by name was read by no check, and a refund without `reason_code`
+# was approved. An argument the rule requires by name ('include reason_code') that no check holds
+# in any of its fields is a word no check accounts for.
+def _fields_text(c: Check) -> str:
+    parts = []
+    for f in fields(c):
+        if f.name == "source":
+            continue
+        v = getattr(c, f.name, None)
+        if isinstance(v, Check):
+            parts.append(_fields_text(v))
+        elif isinstance(v, (tuple, list)):
+            parts.extend(_fields_text(x) if isinstance(x, Check) else str(x) for x in v)
+        else:
+            parts.append(str(v))
+    return " ".join(parts).lower()
+
+
+_REQUIRED_BY_NAME = re.compile(
+    r"\b(?:include|includes|cite|cites|reference|references|specify|specifies|provide|provides|"
+    r"attach|attaches|require|requires|needs?|carry|carries)\s+(?:a\s+|an\s+|the\s+|valid\s+)?"
+    r"`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?",
+    re.I,
+)
+
+
+def _named_argument_unread(text: str, every: Sequence[Check]) -> list[str]:
+    names = {m.group("name") for m in _REQUIRED_BY_NAME.finditer(text)}
+    if not names or not every:
+        return []
+    held = " ".join(_fields_text(c) for c in every)
+    spaced = held.replace("_", " ")
+    return sorted(n for n in names if n not in held and n.replace("_", " ") not in spaced)
+
+
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
     _permitted_tier_read_as_cap,
+    _named_argument_unread,
     _negated_value_refused,
     _name_read_as_value,
     _rating_compared,
