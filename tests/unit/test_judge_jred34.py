@@ -122,3 +122,11 @@ def test_property_joined_names_never_approve_the_first_over_its_cap(
     text = f"{first}{joiner}{second} {modal} {cap}."
     args = {first: cap * 2 + 1, second: 0}
     assert outcome_beside_ticket(text, "x.act", args) != "approved"
+
+
+@pytest.mark.parametrize(
+    "text", ["Device must be compliant or exempt.", "Applicant must be eligible or exempt."]
+)
+def test_states_after_must_be_are_no_list_of_names(text):
+    # read as `device` in (compliant, exempt): `device_id: D1` denied a compliant device
+    assert compile_rule(0, "c", text).understanding != "understood"

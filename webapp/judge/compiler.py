@@ -413,6 +413,8 @@ _MUST_BE_LISTED = re.compile(
 _NOT_LIST_VALUES = re.compile(
     r"(?:ed|en)$|^(?:true|false|yes|no|y|n|null|none|empty|blank|set|present|valid|invalid|"
     r"active|inactive|open|closed|paid|unpaid|on|off|fewer|less|more|lower|higher|greater|above|"
+    # jred34: 'Device must be compliant or exempt' is a state of the device, not its name
+    r"compliant|non-?compliant|exempt|eligible|ineligible|current|overdue|"
     # a number is a bound ('must be 50 or fewer'), never a name in a list
     r"below|under|over|earlier|later|sooner)$|^[$€£]?\d[\d,.]*%?$",
     re.I,
