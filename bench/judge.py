@@ -128,6 +128,7 @@ HOLDOUT_SETS = (
 # dev_jred31 red-teams a numeric bound bound to the wrong argument (a name after or beside its bound,
 # a described thing that is an argument's name, two bounds on two arguments) beside a money decoy.
 APART_SETS = (
+    "dev_jred34",  # jred34: near-miss red team of this session's new readings (lists after must be, names before bounds, units in subjects, jappr tails)
     "dev_jappr",  # jappr: terse shapes of holdout_60/61 (labels before names, flags, tails), other domains
     # dev_jred33 red-teams unseen domains (library, waste, staffing, pawn, gym, parking, venue,
     # research office): a floor read as a cap, a bound per hour read as a value, a day window

@@ -2364,6 +2364,14 @@ _FREE_TEXT_KEYS = frozenset(
 )
 
 
+# jred34: words that name another one of the same thing ('second approver', 'return carrier',
+# 'backup region'): an argument without the word is the first, the outbound, the primary one
+_OTHER_INSTANCE = frozenset(
+    "second secondary third backup return alternate alternative additional fallback spare "
+    "deputy reserve replacement standby failover co".split()
+)
+
+
 @dataclass(frozen=True)
 class ValueList(Check):
     """Allow-lists and deny-lists of argument values: countries, currencies, domains, IBAN prefixes."""
@@ -2620,6 +2628,25 @@ class ValueList(Check):
                 f"{elsewhere} holds a listed place ({listed}); whether the rule speaks of it "
                 "cannot be told",
                 (elsewhere,),
+            )
+        head = self.kind_words[-1].lower() if self.kind_words else ""
+        qualifiers = [
+            w for w in self.kind_words[:-1] if self.mode == "allow" and w.lower() in _OTHER_INSTANCE
+        ]
+        if (
+            qualifiers
+            and len(head) > 2
+            and any(head in lf.path.lower() for lf in candidates)
+            and not any(all(q.lower() in lf.path.lower() for q in qualifiers) for lf in candidates)
+        ):
+            # jred34: 'Second approver must be CFO or CEO' met by `approver: CFO`: the qualifier
+            # names another argument than the one checked (the second approver was never given);
+            # an approval on the unqualified one is for a human
+            return Outcome(
+                UNKNOWN,
+                f"{', '.join(paths)} is in ({listed}), but the rule speaks of the "
+                f"{' '.join(self.kind_words)}",
+                paths,
             )
         return Outcome(SATISFIED, f"{', '.join(paths)} checked against ({listed})", paths)
 

@@ -413,6 +413,8 @@ _MUST_BE_LISTED = re.compile(
 _NOT_LIST_VALUES = re.compile(
     r"(?:ed|en)$|^(?:true|false|yes|no|y|n|null|none|empty|blank|set|present|valid|invalid|"
     r"active|inactive|open|closed|paid|unpaid|on|off|fewer|less|more|lower|higher|greater|above|"
+    # jred34: 'Device must be compliant or exempt' is a state of the device, not its name
+    r"compliant|non-?compliant|exempt|eligible|ineligible|current|overdue|"
     # a number is a bound ('must be 50 or fewer'), never a name in a list
     r"below|under|over|earlier|later|sooner)$|^[$€£]?\d[\d,.]*%?$",
     re.I,
@@ -424,6 +426,25 @@ _FLAG_EXCEPTION = re.compile(
     r"flags?|flagged)\s+)?(?P<name>`[a-z][a-z0-9]*(?:_[a-z0-9]+)*`|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
     r"\s*(?:=|==|is)\s*(?P<value>true|false)\s*[.!]?\s*$",
     re.I,
+)
+
+
+_ATTRIBUTE_HEADS = frozenset(
+    (
+        "method",
+        "type",
+        "mode",
+        "kind",
+        "class",
+        "category",
+        "tier",
+        "level",
+        "status",
+        "channel",
+        "format",
+        "plan",
+        "currency",
+    )
 )
 
 
@@ -444,6 +465,12 @@ def _listed_after_must_be(text: str) -> str | None:
     if len(subject.split()) > 1 and re.search(r"[^su]s$", last):
         # 'Rush orders must be FedEx or UPS': a plural names a class of requests by a qualifier
         # ('rush') the list reading would not keep; an attribute ('Payment method') is singular
+        return None
+    if len(subject.split()) > 1 and last not in _ATTRIBUTE_HEADS:
+        # jred34: 'Second approver must be CFO or CEO', 'Return carrier must be UPS or FedEx':
+        # a qualifier before a thing names another argument than the thing's own; read as a list,
+        # `approver: CFO` passed a rule on the second approver (unsafe). Only an attribute word
+        # ('Payment method', 'Account type') keeps its qualifier as the argument's name
         return None
     return f"{subject}: {', '.join(values[:-1])} or {values[-1]} only."
 
@@ -513,6 +540,21 @@ _PLAIN_QUALIFIER = re.compile(
 )
 
 
+# jred34: 'qty_units and box_count must not exceed 50', 'qty_units, box_count max 50': names joined
+# before one bound. The bound was named for the last (`box_count`) and `qty_units: 80` passed
+# (unsafe); the rule is left partly understood (review)
+_JOINED_NAMES_BOUND = re.compile(
+    r"`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?\s*(?:,|\band\b|\bor\b|\bnor\b|&|\+|/)\s*(?:the\s+)?$"
+)
+# jred34: 'no consent = no procedure', 'no PO -> no payment' as a whole rule: what must be present
+# is not read (an action 'consent procedure' the request never names), and a procedure with
+# `consent_on_file: false` was approved (unsafe); left partly understood
+_ABSENCE_ALONE = re.compile(
+    r"^\W*no\s+(?P<what>[\w\-`]+(?:\s+[\w\-`]+)?)\s*(?:=|->|\u2192|=>|,|:)\s*no\s+\w",
+    re.I,
+)
+
+
 def compile_rule(
     index: int,
     chunk_id: str,
@@ -523,6 +565,29 @@ def compile_rule(
 ) -> CompiledRule:
     """Compile one rule statement into zero or more checks; `glossary` resolves categories;
     `scheme` are the codes numbering the rules of its policy (asides.numbering)."""
+    rule = _compile_rule_read(index, chunk_id, text, glossary, evidence, scheme)
+    if rule.understanding != "understood":
+        return rule
+    read = asides.plain(text, scheme)
+    m = _ABSENCE_ALONE.match(read)
+    if m is not None:
+        return _leave_unread(rule, [m.group("what")])
+    for b in _NAME_BEFORE_BOUND.finditer(read):
+        joined = _JOINED_NAMES_BOUND.search(read[: b.start()])
+        if joined is not None:
+            return _leave_unread(rule, [joined.group().strip()])
+    return rule
+
+
+def _compile_rule_read(
+    index: int,
+    chunk_id: str,
+    text: str,
+    glossary: Glossary | None = None,
+    evidence: bool = True,
+    scheme: frozenset[str] = frozenset(),
+) -> CompiledRule:
+    """`compile_rule` before its last guards."""
     # Words that do not change the rule's meaning (asides.py): its label, a citation of its
     # procedure, emphasis, 'until further notice', staff shorthand. The rule is read without
     # them and keeps its text as written (citations, the policy page).

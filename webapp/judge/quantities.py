@@ -160,9 +160,15 @@ _DURATION_HEAD = re.compile(
     re.I,
 )
 # words of size before a bound ('Pallet height max 1.8 m', 'Depth: up to 2m')
+# jred34: only the noun right before its bound ('Pallet height max 1.8m', 'Depth: up to 2m'); an
+# adjective or a noun further back ('Long positions max 2m', 'Depth of book max 3m') is money, and
+# read as metres, a 3,000,000 notional passed (unsafe)
 _LENGTH_SUBJECT = re.compile(
     r"\b(?:height|length|width|depth|clearance|span|radius|diameter|thickness|distance|altitude|"
-    r"elevation|tall|long|wide|deep|high)\b",
+    r"elevation)\s*(?:\([^()]*\)\s*)?[:,]?\s*(?:max(?:imum)?|min(?:imum)?|<=?|>=?|\u2264|\u2265|"
+    r"up\s+to|at\s+most|at\s+least|over|under|above|below|more\s+than|less\s+than|"
+    r"no\s+more\s+than|not\s+over|(?:must|should)\s+(?:not\s+exceed|be\s+(?:under|below|at\s+most)))?"
+    r"\s*$",
     re.I,
 )
 # Suffixes of argument names that carry a unit ('size_gb', 'ttl_seconds', 'amount_cents').

@@ -124,9 +124,13 @@ def _named_counter_read_as_calls(text: str, every: Sequence[Check]) -> list[str]
 # the bare 'm' (millions beside money; `_metres_read_as_millions` sends the rest to review).
 _NAMED_METRES = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:m|meters?|metres?)\b", re.I)
 _NAMED_MINUTES = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:min|mins|minutes?)\b", re.I)
+# jred34: an adjective ('long', 'high') counts only right before its bound ('tall: max 3m'), and a
+# noun of size not when it is 'of' something else ('Depth of book max 3m'): 'Long positions max
+# 2m' had read 2 metres, and a 3,000,000 notional passed (unsafe)
 _LENGTH_WORDS = re.compile(
-    r"\b(?:altitude|height|depth|deep|reach|distance|radius|length|long|elevation|clearance|"
-    r"draft|draught|span|width|wide|tall|high|lift|away|apart|setback|buffer|within)\b",
+    r"\b(?:(?:altitude|height|depth|reach|distance|radius|length|elevation|clearance|"
+    r"draft|draught|span|width|lift|away|apart|setback|buffer|within)\b(?!\s+of\b)"
+    r"|(?:deep|long|wide|tall|high)\b(?=\s*[:,]?\s*(?:max|min|up\s+to|at\s+most|<|>|\d)))",
     re.I,
 )
 
