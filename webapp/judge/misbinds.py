@@ -181,7 +181,9 @@ def _negated_value_refused(text: str, every: Sequence[Check]) -> list[str]:
 def _fields_text(c: Check) -> str:
     parts = []
     for f in fields(c):
-        if f.name == "source":
+        if f.name in ("source", "terms", "alternatives", "measure", "about_words"):
+            # the rule's own text and the words of its subject ('about: refunds include
+            # reason code') are no argument a check reads
             continue
         v = getattr(c, f.name, None)
         if isinstance(v, Check):
@@ -206,8 +208,14 @@ def _named_argument_unread(text: str, every: Sequence[Check]) -> list[str]:
     if not names or not every:
         return []
     held = " ".join(_fields_text(c) for c in every)
-    spaced = held.replace("_", " ")
-    return sorted(n for n in names if n not in held and n.replace("_", " ") not in spaced)
+    # a list read on the argument by its words ('reason_code: A / B only', kind words 'reason',
+    # 'code') holds the name too
+    tokens = set(re.findall(r"[a-z0-9]+", held))
+    return sorted(
+        n
+        for n in names
+        if n not in held and not all(stem(w) in tokens or w in tokens for w in n.split("_"))
+    )
 
 
 GUARDS: tuple[Callable[[str, Sequence[Check]], list[str]], ...] = (
