@@ -9,7 +9,7 @@ engine's redesign (see bench/README.md: it is run, never tuned on); `--set holdo
 lead's blind set, written apart from the engine's authors (bench/README.md says how it was used);
 `--set holdout_8` and `--set holdout_9` run the sixth session's blind sets, committed after their
 first and final blind runs were recorded (they are seen now, and tuned on from then on);
-`--set holdout_11` … `holdout_61` run the seventh to fifteenth sessions' blind sets, committed
+`--set holdout_11` … `holdout_63` run the seventh to fifteenth sessions' blind sets, committed
 after their first and final runs were recorded (bench/README.md); `--set dev_<name>` runs a
 helper's development cases, kept out of main.
 """
@@ -92,6 +92,8 @@ HOLDOUT_SETS = (
     "holdout_59",
     "holdout_60",
     "holdout_61",
+    "holdout_62",
+    "holdout_63",
 )
 # Development sets run on their own (`--set dev_11`, `dev_12`, `dev_mis`, `dev_mis2`, `dev_red2`,
 # `dev_red3`, `dev_jann`) while their figures are far from the main set's: dev_11 and dev_12 were written
