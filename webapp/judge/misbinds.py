@@ -1,14 +1,20 @@
-"""Readings the lead found wrong in the fifteenth session's probes, each left partly understood.
+"""Readings found wrong by the lead's probes in the fifteenth session, each left partly understood.
 
-Bounds on an ordered scale of letters that no check compares: credit ratings.
+Every reader here answers one question: did a check compare the wrong thing? When it did, the
+words it misread stay unaccounted for (misreadings.GUARDS), so the rule never decides on its own
+and a human reads it. Each was found by a probe that approved what its rule forbids, or denied
+what it allows, beside a decoy argument:
 
-'Rating below BBB- -> deny', 'Min cpty rating A- (S&P)', 'Issuers rated BB+ or lower are
-excluded': a rating is a rung of a ladder (AAA > AA+ > … > BBB- > BB+ …), and 'below', 'at
-least', 'or better' compare rungs. No check reads that ladder, and the prose reading took the
-rating for a word the request is about ("Deny requests about rating BBB"), so an investment-grade
-BBB was denied by a rule that forbids what lies below BBB-, and a BB went to a human only by luck
-(fifteenth session). A rule comparing a rating keeps the comparison unaccounted for: it is partly
-understood and a human reads it.
+- a credit rating compared on its ladder ('Rating below BBB- -> deny'): no check reads the ladder,
+  and the rating had been taken for a word the request is about (an investment-grade BBB denied);
+- a list's own member read as the argument of the rest ('Only UPS or FedEx for hazmat.');
+- a bracket glossing a number read as the value refused ('`dest_risk_level` 4 (Do Not Travel)');
+- one argument among another argument's values ('`aircraft_type` must be in `tech_type_auths`');
+- a tier that passes on its own read as a cap ('<= 5,000 auto; 5,000.01-25,000 -> director');
+- a value refused while the rule writes 'not' right before it ('`region` not EU -> deny');
+- an argument's name in backticks read as the one value refused ('no consent = no procedure
+  (`consent_signed`)');
+- an argument the rule requires by name that no check holds ('must include reason_code, max 500').
 """
 
 from __future__ import annotations
