@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
@@ -622,30 +622,24 @@ def _compile_rule_read(
         if bare.negated or bare.tail:
             rule = _compile_mended(index, chunk_id, read, glossary, evidence)
             return _leave_unread(replace(rule, text=text), ["not in" if bare.negated else "in"])
-    # a band 'A to B' sent to someone's approval is read where it starts, never as a value an
-    # argument contains ('25,000.01 to 100,000 -> regional manager approval'; tiers.py), taken
-    # only when the rule so read is understood
     # '- reason_for_change required', 'cta_reference + milestone_id - both required, non-empty':
     # the copula staff drop in a terse line, put back; taken only when the rule so read is
     # understood (holdout_53 … 55's first runs left these unread)
-    listed = _listed_after_must_be(read)
-    if listed is not None:
-        rule = _compile_mended(index, chunk_id, listed, glossary, evidence)
-        if rule.understanding == "understood":
-            return replace(rule, text=text)
-    required = _copula_restored(read)
-    if required is not None:
-        rule = _compile_mended(index, chunk_id, required, glossary, evidence)
-        if rule.understanding == "understood":
-            return replace(rule, text=text)
+    # 'Carrier must be UPS or FedEx.' as 'Carrier: UPS or FedEx only.' (fifteenth session)
     # jred33: 'Pay rate floor $16.50 - never place below.' had been read backwards ("Deny when
-    # the amount is at or above 16.50 USD"): restated as the floor it is, taken only when the rule
-    # so read is understood (misdirects.py; the guard there leaves every other reading unread)
-    floored = floor_restated(read)
-    if floored is not None:
-        rule = _compile_mended(index, chunk_id, floored, glossary, evidence)
-        if rule.understanding == "understood":
-            return replace(rule, text=text)
+    # the amount is at or above 16.50 USD"): restated as the floor it is (misdirects.py; the
+    # guard there leaves every other reading unread)
+    restated = _first_understood_restatement(
+        (_listed_after_must_be, _copula_restored, floor_restated),
+        index,
+        chunk_id,
+        text,
+        read,
+        glossary,
+        evidence,
+    )
+    if restated is not None:
+        return restated
     # jappr: 'Must reference a documented exposure (`exposure_ref`, e.g. FC-2025-xxx)': an example
     # of the reference's form beside the argument's name; read as the rule without it when that
     # rule is understood and only requires the reference (a form is not checked either way)
@@ -659,16 +653,14 @@ def _compile_rule_read(
             and all(isinstance(c, RequiredArgument) for c in rule.checks)
         ):
             return replace(rule, text=text)
-    flagged = _flag_verdict_restored(read)
-    if flagged is not None:
-        rule = _compile_mended(index, chunk_id, flagged, glossary, evidence)
-        if rule.understanding == "understood":
-            return replace(rule, text=text)
-    banded = tiers.restated(read)
-    if banded is not None:
-        rule = _compile_mended(index, chunk_id, banded, glossary, evidence)
-        if rule.understanding == "understood":
-            return replace(rule, text=text)
+    # a band 'A to B' sent to someone's approval is read where it starts, never as a value an
+    # argument contains ('25,000.01 to 100,000 -> regional manager approval'; tiers.py), the
+    # restatement taken only when understood
+    restated = _first_understood_restatement(
+        (_flag_verdict_restored, tiers.restated), index, chunk_id, text, read, glossary, evidence
+    )
+    if restated is not None:
+        return restated
     if read != text:
         result = replace(_compile_mended(index, chunk_id, read, glossary, evidence), text=text)
     else:
@@ -676,6 +668,28 @@ def _compile_rule_read(
     if result.understanding == "understood":
         return result
     return _with_flag_exception(index, chunk_id, text, read, glossary, evidence, scheme) or result
+
+
+def _first_understood_restatement(
+    restaters: tuple[Callable[[str], str | None], ...],
+    index: int,
+    chunk_id: str,
+    text: str,
+    read: str,
+    glossary: Glossary | None,
+    evidence: bool,
+) -> CompiledRule | None:
+    """The rule as the first restatement that is understood reads it (keeping its text as
+    written), or None: each restater gives the rule in words a reading knows, or None when the
+    rule is not its shape, and a restatement not understood is never taken."""
+    for restate in restaters:
+        restated = restate(read)
+        if restated is None:
+            continue
+        rule = _compile_mended(index, chunk_id, restated, glossary, evidence)
+        if rule.understanding == "understood":
+            return replace(rule, text=text)
+    return None
 
 
 def _with_flag_exception(
